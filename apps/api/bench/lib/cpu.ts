@@ -1,0 +1,69 @@
+/**
+ * CPU time spent per operation, which a busy neighbour on the machine disturbs far less than
+ * throughput: user+system time of a process (from /proc/<pid>/stat, 10 ms ticks) and of the
+ * Postgres backends serving one database.
+ */
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+
+const TICK_MS = 10; // CLK_TCK is 100 on Linux
+
+/** utime + stime of a process in ms; 0 if it is gone. */
+export function processCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from #3 on
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // #14 utime, #15 stime
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU of this process in ms (user + system). */
+export const selfCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+export interface CpuMeter {
+  start(): Promise<void>;
+  /** ms of CPU since start: `app` (the process talking to the database) and `db` (its Postgres backends). */
+  stop(): Promise<{ app: number; db?: number }>;
+}
+
+/**
+ * Meters `app` (a pid, or 'self' for this process) and, with `database` (URL + name), the
+ * Postgres backends connected to that database (pids from pg_stat_activity at start and stop).
+ */
+export function cpuMeter(app: number | 'self', database?: { url: string; name: string }): CpuMeter {
+  const appMs = () => (app === 'self' ? selfCpuMs() : processCpuMs(app));
+  const backends = async (): Promise<number[]> => {
+    if (!database) return [];
+    const c = new pg.Client({ connectionString: database.url });
+    await c.connect();
+    try {
+      const { rows } = await c.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database.name]);
+      return rows.map((r) => r.pid);
+    } finally {
+      await c.end();
+    }
+  };
+  let app0 = 0;
+  let db0 = new Map<number, number>();
+  return {
+    async start() {
+      db0 = new Map((await backends()).map((pid) => [pid, processCpuMs(pid)]));
+      app0 = appMs();
+    },
+    async stop() {
+      const app1 = appMs();
+      if (!database) return { app: app1 - app0 };
+      // A backend that appeared meanwhile counts from 0; one that left took its time with it
+      // (the pools here keep their connections, so that does not happen in practice).
+      const pids = new Set([...db0.keys(), ...(await backends())]);
+      let db = 0;
+      for (const pid of pids) db += Math.max(0, processCpuMs(pid) - (db0.get(pid) ?? 0));
+      return { app: app1 - app0, db };
+    },
+  };
+}

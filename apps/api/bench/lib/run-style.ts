@@ -1,0 +1,44 @@
+/**
+ * How a benchmark starts a server process: the node flags and environment variables (e.g. glibc
+ * malloc tunables) that apps/api's `start` script puts before and around `node`, so the figures
+ * are those of `pnpm start`. BENCH_SERVER_STYLE='NAME=value --flag' replaces them ('none': plain
+ * `node --import tsx src/server.ts`), to compare ways of running the same code.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { apiDir } from './server.ts';
+
+export interface RunStyle {
+  flags: string[];
+  env: Record<string, string>;
+}
+
+/** `NAME=value` words are environment, the rest node flags. */
+export function runStyle(words: string[]): RunStyle {
+  const env: Record<string, string> = {};
+  const flags: string[] = [];
+  for (const w of words) {
+    const m = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(w);
+    if (m) env[m[1]!] = m[2]!;
+    else flags.push(w);
+  }
+  return { flags, env };
+}
+
+export const describeStyle = (s: RunStyle) => [...Object.entries(s.env).map(([k, v]) => `${k}=${v}`), ...s.flags].join(' ') || '(none)';
+
+/** What `pnpm --filter @esm/api start` runs: its env assignments and node flags (without the tsx loader). */
+export function startScriptStyle(): RunStyle {
+  const start = (JSON.parse(readFileSync(path.join(apiDir, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const words = start.split(/\s+/);
+  const node = words.indexOf('node');
+  const flags = words.slice(node + 1, words.indexOf('src/server.ts')).filter((f, i, all) => !(f === '--import' || all[i - 1] === '--import'));
+  return runStyle([...words.slice(0, node), ...flags]);
+}
+
+/** The start script's style, unless BENCH_SERVER_STYLE says otherwise. */
+export function serverStyle(): RunStyle {
+  const override = process.env.BENCH_SERVER_STYLE?.trim();
+  if (!override) return startScriptStyle();
+  return override === 'none' ? { flags: [], env: {} } : runStyle(override.split(/\s+/));
+}

@@ -1,0 +1,118 @@
+/**
+ * Spawns the real entry point (`node --import tsx src/server.ts`, as `pnpm start` runs it) on a
+ * free port of 127.0.0.1 and times it until GET /esm-server/health answers 200.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { onCleanup } from './cleanup.ts';
+
+export const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** A temp directory under the OS temp dir, removed at cleanup (or earlier by calling the result's `remove`). */
+export function tempDir(prefix: string): { dir: string; remove: () => Promise<void> } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `esm-bench-${prefix}-`));
+  const remove = onCleanup(`rm ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
+  return { dir, remove };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerOptions {
+  dataDir: string;
+  /** Absent: the embedded PGlite under dataDir. */
+  databaseUrl?: string;
+  /** Extra environment (e.g. SEED_DEMO, LOG_LEVEL). */
+  env?: Record<string, string>;
+  /** Node/V8 flags before the entry point (e.g. --max-semi-space-size=2; not all are allowed in NODE_OPTIONS). */
+  nodeArgs?: string[];
+  /** How long to wait for health before giving up. */
+  timeoutMs?: number;
+}
+
+export interface RunningServer {
+  base: string;
+  /** ms from spawn() to the first 200 from /esm-server/health. */
+  readyMs: number;
+  proc: ChildProcess;
+  /** The last 4000 characters the server printed (stdout and stderr). */
+  output(): string;
+  /** SIGTERM and wait for exit (SIGKILL after 20 s). */
+  stop(): Promise<void>;
+}
+
+const POLL_MS = 10;
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: opts.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...opts.env };
+  for (const k of ['DATABASE_URL', 'SESSION_SECRET', 'STORAGE_DIR', 'MIGRATE_ON_START']) delete env[k];
+  if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
+  const base = `http://127.0.0.1:${port}`;
+
+  const t0 = performance.now();
+  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/server.ts'], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Always drain the pipes (a full pipe would stall the server); keep the tail for error messages.
+  let tail = '';
+  const keep = (d: Buffer) => {
+    tail = (tail + d.toString()).slice(-4000);
+  };
+  proc.stdout!.on('data', keep);
+  proc.stderr!.on('data', keep);
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  const kill = () => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+  };
+  const forget = onCleanup(`kill server pid ${proc.pid}`, kill);
+
+  const stop = async () => {
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill('SIGTERM');
+      const timer = setTimeout(kill, 20_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await forget();
+  };
+
+  const deadline = t0 + (opts.timeoutMs ?? 90_000);
+  for (;;) {
+    if (proc.exitCode !== null || proc.signalCode !== null) {
+      await forget();
+      throw new Error(`server exited early (${proc.exitCode ?? proc.signalCode}):\n${tail}`);
+    }
+    try {
+      const res = await fetch(`${base}/esm-server/health`);
+      await res.arrayBuffer();
+      if (res.status === 200) return { base, readyMs: performance.now() - t0, proc, output: () => tail, stop };
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() > deadline) {
+      await stop();
+      throw new Error(`server not healthy within ${opts.timeoutMs ?? 90_000} ms:\n${tail}`);
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/** ms from spawn() to exit of a node process with the same loader and nothing to do: the floor under any start. */
+export async function loaderFloorMs(): Promise<number> {
+  const t0 = performance.now();
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--eval', '0'], { cwd: apiDir, stdio: 'ignore' });
+  const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
+  if (code !== 0) throw new Error(`node --import tsx exited ${code}`);
+  return performance.now() - t0;
+}

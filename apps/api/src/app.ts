@@ -1,0 +1,82 @@
+/**
+ * buildApp(): the whole server without listening — tests build this (design §2).
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { API_BASE } from '@esm/contracts';
+import { paths, type Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { localStorage, type Storage } from './lib/storage.ts';
+import { sessionPlugin } from './plugins/session.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { webPlugin } from './plugins/web.ts';
+import { sessionRoutes } from './modules/session/routes.ts';
+import { menuRoutes } from './modules/menu/routes.ts';
+import { visitRoutes } from './modules/visits/routes.ts';
+import { fileRoutes } from './modules/files/routes.ts';
+import { standardlogRoutes } from './modules/standardlog/routes.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { archiveRoutes } from './modules/archives/routes.ts';
+import { supplierArchiveRoutes } from './modules/archives/supplier-routes.ts';
+import { logRoutes } from './modules/logs/routes.ts';
+import { exportRoutes } from './modules/export/routes.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  dbKind: 'postgres' | 'embedded';
+  /** Pino options; tests pass `false` for silence. */
+  logger?: boolean | object;
+  /** Where uploaded files live; defaults to the local folder config.storageDir. */
+  storage?: Storage;
+}
+
+export async function buildApp({ config, db, dbKind, logger, storage = localStorage(config.storageDir) }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1 << 20,
+    requestIdHeader: 'x-request-id',
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(errorsPlugin);
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'ESM 图纸档案门户 API', version: '1.0.0', description: '信封 { success, code, message, data }；分页请求 results/page/sortField/sortOrder。' },
+      servers: [],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/esm-server/docs' });
+  await app.register(authPlugin, { db });
+
+  await app.register(healthRoutes, { db, dbKind });
+  await app.register(
+    async (api) => {
+      // Sessions only for the api: static files and the SPA's HTML never read or touch them (an
+      // HTML load must not clear the cookie of an expired session before user/current sees it).
+      await api.register(sessionPlugin, { config, db });
+      await api.register(sessionRoutes, { db, config });
+      await api.register(menuRoutes, { db });
+      await api.register(visitRoutes, { db });
+      await api.register(archiveRoutes, { db, storage, uploadMaxBytes: config.uploadMaxBytes });
+      await api.register(supplierArchiveRoutes, { db });
+      await api.register(logRoutes, { db });
+      await api.register(exportRoutes, { db, exportMaxRows: config.exportMaxRows });
+      await api.register(fileRoutes, { db, storage });
+      await api.register(standardlogRoutes, { db });
+    },
+    { prefix: API_BASE },
+  );
+  await app.register(webPlugin, { webDist: paths.webDist });
+  return app;
+}

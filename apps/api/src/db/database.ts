@@ -1,0 +1,52 @@
+/**
+ * One Prisma client over either a Postgres server (adapter-pg) or the embedded PGlite
+ * (pglite-prisma-adapter). Everything above this file is the same for both (design §3, §4).
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PrismaClient } from '../generated/prisma/client.ts';
+import type { Config } from '../config.ts';
+import { applyMigrations } from './migrations.ts';
+
+export type Db = PrismaClient;
+
+export interface Database {
+  prisma: PrismaClient;
+  kind: 'postgres' | 'embedded';
+  /** Applies pending migrations; returns the names applied. */
+  migrate(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
+  if (config.databaseUrl) {
+    const url = config.databaseUrl;
+    const factory = new PrismaPg({ connectionString: url, max: 10 });
+    const prisma = new PrismaClient({ adapter: factory });
+    return {
+      prisma,
+      kind: 'postgres',
+      migrate: () => applyMigrations(prisma as never),
+      close: () => prisma.$disconnect(),
+    };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PrismaPGlite } = await import('pglite-prisma-adapter');
+  const dir = path.join(config.dataDir, 'pgdata');
+  mkdirSync(dir, { recursive: true });
+  const pglite = await PGlite.create(dir);
+  const factory = new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
+  const prisma = new PrismaClient({ adapter: factory as never });
+  return {
+    prisma,
+    kind: 'embedded',
+    migrate: () => applyMigrations(prisma as never),
+    async close() {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+

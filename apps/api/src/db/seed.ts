@@ -1,0 +1,67 @@
+/**
+ * Reference data (the menu) for every installation, and demo data (suppliers and the accounts
+ * demo2 … demo9, password Esm@2026) for demos and tests only.
+ */
+import type { Db } from './database.ts';
+import { hashPassword } from '../lib/password.ts';
+import { MENU } from './menu-data.ts';
+import type { Storage } from '../lib/storage.ts';
+import { seedAgreement } from './seed-agreement.ts';
+import { seedDemoArchives } from './demo-archives.ts';
+
+export const DEMO_PASSWORD = 'Esm@2026';
+
+export const DEMO_SUPPLIERS = [
+  { code: 'S001', name: '青岛海达精密机械有限公司' },
+  { code: 'S002', name: '宁波东方电子科技有限公司' },
+];
+
+export const DEMO_USERS = [
+  { account: 'demo2', type: 2, name: '张伟', nick: '海达精密-张伟', supplierCode: 'S001', mobile: '13800000002' },
+  { account: 'demo3', type: 3, name: '李娜', nick: '李娜', supplierCode: null, mobile: '13800000003' },
+  { account: 'demo4', type: 4, name: '王强', nick: '东方电子-王强', supplierCode: 'S002', mobile: '13800000004' },
+  { account: 'demo5', type: 5, name: '刘洋', nick: '刘洋', supplierCode: null, mobile: '13800000005' },
+  { account: 'demo6', type: 6, name: '陈静', nick: '陈静', supplierCode: null, mobile: '13800000006' },
+  { account: 'demo7', type: 7, name: '杨磊', nick: '杨磊', supplierCode: null, mobile: '13800000007' },
+  { account: 'demo8', type: 8, name: '赵敏', nick: '赵敏', supplierCode: null, mobile: '13800000008' },
+  { account: 'demo9', type: 9, name: '黄涛', nick: '黄涛', supplierCode: null, mobile: '13800000009' },
+];
+
+/** Upserts the menu tree and its grants per user type (idempotent; runs at every start). */
+export async function seedMenu(db: Db): Promise<void> {
+  await db.$transaction(async (tx) => {
+    for (const [sort, m] of MENU.entries()) {
+      const data = { cn: m.cn, name: m.name, icon: m.icon, router: m.router, mpid: m.mpid, sort };
+      await tx.menuEntry.upsert({ where: { id: m.id }, create: { id: m.id, ...data }, update: data });
+    }
+    await tx.menuEntry.deleteMany({ where: { id: { notIn: MENU.map((m) => m.id) } } });
+    await tx.menuGrant.deleteMany({});
+    await tx.menuGrant.createMany({ data: MENU.flatMap((m) => m.types.map((userType) => ({ userType, menuId: m.id }))) });
+  });
+}
+
+/**
+ * Seeds the demo suppliers, accounts and archive (with the files' bytes in `storage`) when the
+ * database has no users yet.
+ */
+/**
+ * Reference data every installation needs, at every start: the menu, and a first confidentiality
+ * agreement when none was published (suppliers cannot open any file without one).
+ */
+export async function seedReference(db: Db): Promise<void> {
+  await seedMenu(db);
+  await seedAgreement(db);
+}
+
+export async function seedDemo(db: Db, storage: Storage): Promise<boolean> {
+  await seedReference(db);
+  if ((await db.user.count()) > 0) return false;
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  await db.$transaction(async (tx) => {
+    await tx.supplier.createMany({ data: DEMO_SUPPLIERS });
+    await tx.user.createMany({ data: DEMO_USERS.map((u) => ({ ...u, passwordHash })) });
+  });
+  const uploaders = await db.user.findMany({ where: { account: { in: ['demo3', 'demo8'] } }, select: { id: true, name: true }, orderBy: { account: 'asc' } });
+  await seedDemoArchives(db, storage, uploaders);
+  return true;
+}

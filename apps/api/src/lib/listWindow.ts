@@ -1,0 +1,45 @@
+/**
+ * The paging window of the big lists (archives, logs): a caller pages through at most
+ * LIST_WINDOW_MAX rows, and the total is counted only up to that many — an exact count(*) over a
+ * million rows on every page request would cost more than the page itself.
+ */
+import { LIST_WINDOW_MAX } from '@esm/contracts';
+import { Prisma } from '../generated/prisma/client.ts';
+import type { Db } from '../db/database.ts';
+import { badRequest } from '../plugins/errors.ts';
+import { paged } from './envelope.ts';
+
+export const WINDOW_MESSAGE = `最多可查看前 ${LIST_WINDOW_MAX} 条，请缩小查询范围`;
+
+/** Refuses a page that ends beyond the window (page × size > LIST_WINDOW_MAX). */
+export function checkWindow(q: { page: number; results: number }, max = LIST_WINDOW_MAX): void {
+  if (q.page * q.results > max) throw badRequest(WINDOW_MESSAGE, [{ field: 'page', message: WINDOW_MESSAGE }]);
+}
+
+export interface CappedTotal {
+  total: number;
+  /** More rows match than `total` says: the count stopped at the cap. */
+  totalCapped: boolean;
+}
+
+/** A count of up to cap + 1 rows turned into the reported total. */
+export function capTotal(counted: number, cap = LIST_WINDOW_MAX): CappedTotal {
+  return counted > cap ? { total: cap, totalCapped: true } : { total: counted, totalCapped: false };
+}
+
+/**
+ * Counts the rows of `SELECT 1 <fromWhere>` but stops after cap + 1 of them (a LIMITed
+ * subquery), so the cost is bounded by the cap whatever the table size.
+ */
+export async function cappedCount(db: Db, fromWhere: Prisma.Sql, cap = LIST_WINDOW_MAX): Promise<CappedTotal> {
+  const [row] = await db.$queryRaw<{ n: number }[]>(Prisma.sql`SELECT count(*)::int AS n FROM (SELECT 1 ${fromWhere} LIMIT ${cap + 1}) AS capped`);
+  return capTotal(Number(row?.n ?? 0), cap);
+}
+
+/** `%text%` for ILIKE, with the caller's own wildcards taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+}
+
+/** A capped page in the envelope of design §5, plus `totalCapped`. */
+export const cappedPage = <T>(p: { rows: T[] } & CappedTotal) => ({ ...paged(p.rows, p.total), totalCapped: p.totalCapped });

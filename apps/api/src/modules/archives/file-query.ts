@@ -1,0 +1,204 @@
+/**
+ * The one query behind every list of standard files (internal and supplier pagers, history, the
+ * Excel export): filters → WHERE, sort → ORDER BY with id as tie-breaker, in SQL so each list is
+ * a single index-backed statement (standard_file has (status, id), (material_code, status, id),
+ * (standard_code, id)): the default list walks the primary key backwards, a material or status
+ * filter walks its index, and the LIMIT stops the walk after one page.
+ *
+ * Codes (material, standard) match exactly — they are identifiers and their indexes serve that;
+ * the name matches a part of it, case-insensitively.
+ */
+import { FILE_TYPES, type FileStatus, type FileType, type StandardFileRow } from '@esm/contracts';
+import { Prisma } from '../../generated/prisma/client.ts';
+import type { Db } from '../../db/database.ts';
+import { cappedCount, checkWindow, containsPattern, type CappedTotal } from '../../lib/listWindow.ts';
+
+export const FILE_SORT_COLUMNS = {
+  standardCode: { column: 'sf.standard_code', cast: '' },
+  name: { column: 'sf.name', cast: '' },
+  version: { column: 'sf.version', cast: '' },
+  effectiveDate: { column: 'sf.effective_date', cast: '::date' },
+  // id grows with created_at (both set at insert), and the primary key serves it
+  createdAt: { column: 'sf.id', cast: '' },
+  materialCode: { column: 'sf.material_code', cast: '' },
+} as const;
+export type FileSortField = keyof typeof FILE_SORT_COLUMNS;
+
+export interface FileFilter {
+  productLineCode?: string;
+  materialCode?: string;
+  standardCode?: string;
+  name?: string;
+  version?: string;
+  /** Effective date range, days YYYY-MM-DD, both ends included. */
+  dateFrom?: string;
+  dateTo?: string;
+  /** Only these statuses (none: every status). */
+  statuses?: readonly FileStatus[];
+  /** A supplier's scope: only these materials (already the visible ones). */
+  materialCodes?: readonly string[];
+}
+
+export interface FileSort {
+  sortField?: FileSortField;
+  sortOrder?: 'ascend' | 'descend';
+}
+
+/** A row as the list query reads it (snake_case, as selected below). */
+export interface FileRecord {
+  id: number;
+  standard_code: string;
+  name: string;
+  version: string;
+  version_no: number;
+  material_code: string;
+  material_name: string;
+  product_line_code: string;
+  product_line_name: string;
+  category: string;
+  secret_level: string;
+  status: string;
+  effective_date: string;
+  uploader_name: string;
+  file_name: string;
+  file_size: number;
+  file_type: string;
+  created_at: Date;
+  obsoleted_at: Date | null;
+  obsolete_reason: string | null;
+  remark: string | null;
+}
+
+const SELECT = Prisma.sql`SELECT sf.id, sf.standard_code, sf.name, sf.version, sf.version_no, sf.material_code,
+  m.name AS material_name, m.product_line_code, pl.name AS product_line_name, sf.category, sf.secret_level,
+  sf.status, to_char(sf.effective_date, 'YYYY-MM-DD') AS effective_date, sf.uploader_name, sf.file_name,
+  sf.file_size, sf.file_type, sf.created_at, sf.obsoleted_at, sf.obsolete_reason, sf.remark
+FROM standard_file sf
+JOIN material m ON m.code = sf.material_code
+JOIN product_line pl ON pl.code = m.product_line_code`;
+
+/** True when the filter can match nothing (a supplier with no visible material). */
+export const matchesNothing = (f: FileFilter) => f.materialCodes !== undefined && f.materialCodes.length === 0;
+
+function conditions(f: FileFilter): Prisma.Sql[] {
+  const c: Prisma.Sql[] = [];
+  if (f.statuses?.length === 1) c.push(Prisma.sql`sf.status = ${f.statuses[0]}`);
+  else if (f.statuses?.length) c.push(Prisma.sql`sf.status IN (${Prisma.join(f.statuses)})`);
+  if (f.materialCodes) c.push(Prisma.sql`sf.material_code = ANY(${[...f.materialCodes]}::text[])`);
+  if (f.materialCode) c.push(Prisma.sql`sf.material_code = ${f.materialCode}`);
+  if (f.productLineCode) c.push(Prisma.sql`sf.material_code IN (SELECT code FROM material WHERE product_line_code = ${f.productLineCode})`);
+  if (f.standardCode) c.push(Prisma.sql`sf.standard_code = ${f.standardCode}`);
+  if (f.name) c.push(Prisma.sql`sf.name ILIKE ${containsPattern(f.name)}`);
+  if (f.version) c.push(Prisma.sql`sf.version = ${f.version}`);
+  if (f.dateFrom) c.push(Prisma.sql`sf.effective_date >= ${f.dateFrom}::date`);
+  if (f.dateTo) c.push(Prisma.sql`sf.effective_date <= ${f.dateTo}::date`);
+  return c;
+}
+
+const where = (c: Prisma.Sql[]) => (c.length ? Prisma.sql`WHERE ${Prisma.join(c, ' AND ')}` : Prisma.empty);
+
+export const fileWhere = (f: FileFilter): Prisma.Sql => where(conditions(f));
+
+interface Order {
+  column: string;
+  cast: string;
+  desc: boolean;
+}
+
+/** The declared sort, id as tie-breaker in the same direction; newest first by default. */
+export function fileOrder(s: FileSort): Order {
+  if (!s.sortField || !s.sortOrder) return { column: 'sf.id', cast: '', desc: true };
+  const { column, cast } = FILE_SORT_COLUMNS[s.sortField];
+  return { column, cast, desc: s.sortOrder === 'descend' };
+}
+
+function orderBy(o: Order): Prisma.Sql {
+  const dir = o.desc ? 'DESC' : 'ASC';
+  return o.column === 'sf.id' ? Prisma.raw(`ORDER BY sf.id ${dir}`) : Prisma.raw(`ORDER BY ${o.column} ${dir}, sf.id ${dir}`);
+}
+
+const SORT_KEY: Record<string, (r: FileRecord) => string | number> = {
+  'sf.id': (r) => r.id,
+  'sf.standard_code': (r) => r.standard_code,
+  'sf.name': (r) => r.name,
+  'sf.version': (r) => r.version,
+  'sf.effective_date': (r) => r.effective_date,
+  'sf.material_code': (r) => r.material_code,
+};
+
+/** Rows strictly after `last` in the order `o` (keyset: no OFFSET, so every batch costs the same). */
+function after(o: Order, last: FileRecord): Prisma.Sql {
+  const cmp = Prisma.raw(o.desc ? '<' : '>');
+  if (o.column === 'sf.id') return Prisma.sql`sf.id ${cmp} ${last.id}`;
+  const key = SORT_KEY[o.column]!(last);
+  return Prisma.sql`(${Prisma.raw(o.column)}, sf.id) ${cmp} (${key}${Prisma.raw(o.cast)}, ${last.id})`;
+}
+
+export function toFileRow(r: FileRecord): StandardFileRow {
+  return {
+    id: r.id,
+    standardCode: r.standard_code,
+    name: r.name,
+    version: r.version,
+    versionNo: r.version_no,
+    materialCode: r.material_code,
+    materialName: r.material_name,
+    productLineCode: r.product_line_code,
+    category: r.category as StandardFileRow['category'],
+    secretLevel: r.secret_level as StandardFileRow['secretLevel'],
+    status: r.status as StandardFileRow['status'],
+    effectiveDate: r.effective_date,
+    fileName: r.file_name,
+    fileSize: r.file_size,
+    fileType: r.file_type as FileType,
+    viewable: FILE_TYPES[r.file_type as FileType]?.viewable ?? false,
+    uploaderName: r.uploader_name,
+    createdAt: r.created_at.toISOString(),
+    obsoletedAt: r.obsoleted_at?.toISOString() ?? null,
+    obsoleteReason: r.obsolete_reason,
+    remark: r.remark,
+  };
+}
+
+/** Counts the matching files up to `cap` + 1 (see lib/listWindow.ts). */
+export function countFiles(db: Db, f: FileFilter, cap?: number): Promise<CappedTotal> {
+  if (matchesNothing(f)) return Promise.resolve({ total: 0, totalCapped: false });
+  return cappedCount(db, Prisma.sql`FROM standard_file sf ${fileWhere(f)}`, cap);
+}
+
+/** One page of files, with its capped total. */
+export async function pageFiles(db: Db, f: FileFilter, q: FileSort & { page: number; results: number }): Promise<{ rows: StandardFileRow[] } & CappedTotal> {
+  checkWindow(q);
+  if (matchesNothing(f)) return { rows: [], total: 0, totalCapped: false };
+  const offset = (q.page - 1) * q.results;
+  const order = orderBy(fileOrder(q));
+  // deferred join: the page's ids are found on standard_file alone (an index-only walk past the
+  // OFFSET rows on deep pages), then only those rows are read and joined
+  const pageIds = Prisma.sql`SELECT sf.id FROM standard_file sf ${fileWhere(f)} ${order} LIMIT ${q.results} OFFSET ${offset}`;
+  const [records, total] = await Promise.all([
+    db.$queryRaw<FileRecord[]>(Prisma.sql`WITH page AS (${pageIds}) ${SELECT} WHERE sf.id IN (SELECT id FROM page) ${order}`),
+    countFiles(db, f),
+  ]);
+  return { rows: records.map(toFileRow), ...total };
+}
+
+/** Every matching file in list order, `size` rows a query, read as the caller consumes them. */
+export async function* fileBatches(db: Db, f: FileFilter, s: FileSort, size = 1000): AsyncGenerator<FileRecord[]> {
+  if (matchesNothing(f)) return;
+  const o = fileOrder(s);
+  const base = conditions(f);
+  let last: FileRecord | undefined;
+  for (;;) {
+    const cond = where(last ? [...base, after(o, last)] : base);
+    const batch = await db.$queryRaw<FileRecord[]>(Prisma.sql`${SELECT} ${cond} ${orderBy(o)} LIMIT ${size}`);
+    if (batch.length) yield batch;
+    if (batch.length < size) return;
+    last = batch[batch.length - 1];
+  }
+}
+
+/** One file as a list row (after an upload or an obsolete), or null. */
+export async function findFileRow(db: Db, id: number): Promise<StandardFileRow | null> {
+  const [r] = await db.$queryRaw<FileRecord[]>(Prisma.sql`${SELECT} WHERE sf.id = ${id}`);
+  return r ? toFileRow(r) : null;
+}

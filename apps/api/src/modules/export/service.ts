@@ -1,0 +1,65 @@
+/**
+ * The Excel export of the archive list (searchDrawingFileInformations/drawingExportExcel): the
+ * same filters and order as haier/standardFile/getStandardFilePager, written with exceljs'
+ * streaming WorkbookWriter while the rows are read in keyset batches — at no time is more than
+ * one batch in memory, whatever the row count.
+ */
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { FILE_CATEGORY_LABELS, FILE_STATUS_LABELS, SECRET_LEVEL_LABELS, type FileCategory, type FileStatus, type SecretLevel } from '@esm/contracts';
+import type { Db } from '../../db/database.ts';
+import { fileBatches, type FileFilter, type FileRecord, type FileSort } from '../archives/file-query.ts';
+
+const CST_OFFSET_MS = 8 * 3600_000;
+
+/** `YYYY-MM-DD HH:mm:ss` in the portal's time zone (UTC+8), as text. */
+export function cstDateTime(d: Date | null): string {
+  if (!d) return '';
+  const s = new Date(d.getTime() + CST_OFFSET_MS).toISOString();
+  return `${s.slice(0, 10)} ${s.slice(11, 19)}`;
+}
+
+/** `YYYYMMDDHHmmss` in UTC+8, for the file name. */
+export const cstStamp = (d: Date) => cstDateTime(d).replace(/\D/g, '');
+
+export const EXPORT_COLUMNS: { header: string; width: number; value: (r: FileRecord) => string | number }[] = [
+  { header: '标准编号', width: 20, value: (r) => r.standard_code },
+  { header: '名称', width: 30, value: (r) => r.name },
+  { header: '版本', width: 8, value: (r) => r.version },
+  { header: '物料编码', width: 16, value: (r) => r.material_code },
+  { header: '物料名称', width: 24, value: (r) => r.material_name },
+  { header: '产品线', width: 10, value: (r) => r.product_line_name },
+  { header: '类别', width: 10, value: (r) => FILE_CATEGORY_LABELS[r.category as FileCategory] ?? r.category },
+  { header: '保密等级', width: 10, value: (r) => SECRET_LEVEL_LABELS[r.secret_level as SecretLevel] ?? r.secret_level },
+  { header: '状态', width: 10, value: (r) => FILE_STATUS_LABELS[r.status as FileStatus] ?? r.status },
+  { header: '生效日期', width: 12, value: (r) => r.effective_date },
+  { header: '文件名', width: 30, value: (r) => r.file_name },
+  { header: '文件大小(KB)', width: 14, value: (r) => Math.round((r.file_size / 1024) * 100) / 100 },
+  { header: '上传人', width: 10, value: (r) => r.uploader_name },
+  { header: '上传时间', width: 20, value: (r) => cstDateTime(r.created_at) },
+  { header: '作废时间', width: 20, value: (r) => cstDateTime(r.obsoleted_at) },
+  { header: '作废原因', width: 30, value: (r) => r.obsolete_reason ?? '' },
+];
+
+/**
+ * Writes the workbook into `out` and ends it. Stops early (without error) when `out` is closed
+ * by the client; waits for `out` to drain between batches so a slow client holds back the reads.
+ */
+export async function writeArchiveWorkbook(db: Db, filter: FileFilter, sort: FileSort, out: Writable, batchSize = 1000): Promise<number> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const sheet = workbook.addWorksheet('图纸档案信息', { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = EXPORT_COLUMNS.map((c) => ({ header: c.header, width: c.width }));
+  sheet.getRow(1).font = { bold: true };
+  sheet.getRow(1).commit();
+  let written = 0;
+  for await (const batch of fileBatches(db, filter, sort, batchSize)) {
+    if (out.destroyed) return written;
+    for (const r of batch) sheet.addRow(EXPORT_COLUMNS.map((c) => c.value(r))).commit();
+    written += batch.length;
+    if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+  }
+  sheet.commit();
+  await workbook.commit();
+  return written;
+}

@@ -1,0 +1,108 @@
+/**
+ * Authorization on the server (design §5): every api route declares who may call it in
+ * `config.access`, and a route without a declaration does not start. Suppliers' queries are
+ * scoped by `request.user.supplierCode` in the services.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { API_BASE, CODES, isSupplierType, type SessionErrorCode, type UserType, SESSION_ERRORS } from '@esm/contracts';
+import type { Db } from '../db/database.ts';
+import { AppError, forbidden } from './errors.ts';
+import { SESSION_COOKIE } from './session.ts';
+
+/** 'public': anyone; 'session': any signed-in user; a list: only those user types. */
+export type Access = 'public' | 'session' | readonly UserType[];
+
+export interface SessionUser {
+  id: number;
+  account: string;
+  name: string;
+  nick: string;
+  type: UserType;
+  supplierCode: string | null;
+  supplierName: string | null;
+  isSupplier: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    user?: SessionUser;
+  }
+  interface FastifyInstance {
+    /** Every api route with its declared access: tests walk it so a new route is covered the day it is added. */
+    apiRoutes: { method: string; url: string; access: Access; hasBody: boolean }[];
+  }
+}
+
+export type SessionState =
+  | { ok: true; user: SessionUser }
+  | { ok: false; reason: 'none' | 'expired' }
+  | { ok: false; reason: 'invalid'; code: SessionErrorCode };
+
+/** Reads the session and the user behind it, fresh from the database on every call. */
+export async function readSession(db: Db, request: FastifyRequest): Promise<SessionState> {
+  const userId = request.session?.userId;
+  if (!userId) return { ok: false, reason: request.cookies[SESSION_COOKIE] ? 'expired' : 'none' };
+  const row = await db.user.findUnique({ where: { id: userId }, include: { supplier: true } });
+  if (!row) return { ok: false, reason: 'invalid', code: 202 };
+  if (!row.enabled) return { ok: false, reason: 'invalid', code: 203 };
+  if (row.type !== request.session.userType || row.type < 2 || row.type > 9) return { ok: false, reason: 'invalid', code: 204 };
+  return {
+    ok: true,
+    user: {
+      id: row.id,
+      account: row.account,
+      name: row.name,
+      nick: row.nick,
+      type: row.type as UserType,
+      supplierCode: row.supplierCode,
+      supplierName: row.supplier?.name ?? null,
+      isSupplier: isSupplierType(row.type),
+    },
+  };
+}
+
+export function sessionExpiredError(reason: 'none' | 'expired' | 'invalid') {
+  return new AppError(401, reason === 'none' ? '请先登录' : '登录已过期，请重新登录', CODES.SESSION_EXPIRED);
+}
+
+/** The signed-in user of a route that declared access other than 'public'. */
+export function userOf(request: FastifyRequest): SessionUser {
+  if (!request.user) throw sessionExpiredError('none');
+  return request.user;
+}
+
+export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
+  app.decorate('apiRoutes', []);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(API_BASE)) return;
+    const access = route.config?.access;
+    if (!access) throw new Error(`route ${String(route.method)} ${route.url} declares no access (config.access)`);
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      app.apiRoutes.push({ method, url: route.url, access, hasBody: Boolean(route.schema?.body) });
+    }
+  });
+
+  // preValidation: who you are is checked before what you sent, so a refused caller learns
+  // nothing from validation messages.
+  app.addHook('preValidation', async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (!access || access === 'public') return;
+    const state = await readSession(opts.db, request);
+    if (!state.ok) {
+      if (state.reason !== 'none') await request.session.destroy();
+      throw sessionExpiredError(state.reason);
+    }
+    if (access !== 'session' && !access.includes(state.user.type)) {
+      request.log.info({ userId: state.user.id, type: state.user.type, route: request.routeOptions.url }, 'access refused');
+      throw forbidden();
+    }
+    request.user = state.user;
+  });
+});
+
+export { SESSION_ERRORS };

@@ -1,0 +1,44 @@
+/**
+ * The only entry point: read config, open (and on first start migrate and seed) the database,
+ * listen, and shut down gracefully on SIGINT/SIGTERM.
+ */
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { seedDemo, seedReference } from './db/seed.ts';
+import { buildApp } from './app.ts';
+import { localStorage } from './lib/storage.ts';
+
+const config = loadConfig();
+const db = await openDatabase(config);
+if (config.migrateOnStart) {
+  const applied = await db.migrate();
+  if (applied.length) console.log(`migrations applied: ${applied.join(', ')}`);
+}
+const storage = localStorage(config.storageDir);
+// Reference data (menu, first agreement) for every installation; seedDemo includes it.
+if (!config.seedDemo) await seedReference(db.prisma);
+else if (await seedDemo(db.prisma, storage)) console.log('demo data seeded (accounts demo2 … demo9)');
+
+const app = await buildApp({ config, db: db.prisma, dbKind: db.kind, storage });
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down');
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  try {
+    await app.close(); // stops accepting, waits for in-flight requests
+    await db.close();
+    process.exit(0);
+  } catch (err) {
+    app.log.error({ err }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+await app.listen({ port: config.port, host: config.host });
+app.log.info(`ESM portal on http://localhost:${config.port}/esm (${db.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'Postgres'})`);

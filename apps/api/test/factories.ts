@@ -1,0 +1,187 @@
+/**
+ * Archive test data (issue 3), each piece fresh and uniquely named so test files never see each
+ * other's rows: product lines, materials, suppliers and who supplies what, grants in every
+ * state, file versions whose real bytes sit in a test storage folder, agreement acceptances.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { createCanvas } from '@napi-rs/canvas';
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { FILE_TYPES, type FileStatus, type FileType } from '@esm/contracts';
+import type { Db } from '../src/db/database.ts';
+import { localStorage, type Storage } from '../src/lib/storage.ts';
+import { currentAgreement } from '../src/lib/fileAccess.ts';
+import { createUser } from './helpers.ts';
+import type { Database } from '../src/db/database.ts';
+
+let seq = 0;
+/** A short unique suffix (time + counter), upper-case for codes. */
+export const unique = () => `${Date.now().toString(36)}${(seq++).toString(36)}`.toUpperCase();
+
+const DAY = 86_400_000;
+
+// ---- storage -----------------------------------------------------------------------------------
+
+/** A storage folder of the test file's own; `remove()` deletes it. */
+export async function tempStorage(): Promise<{ storage: Storage; dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'esm-files-'));
+  return { storage: localStorage(dir), dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+// ---- sample bytes --------------------------------------------------------------------------------
+
+/** A small multi-page A4 PDF with a line of text per page. */
+export async function samplePdf(pages = 3): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= pages; i++) {
+    const page = doc.addPage([595, 842]);
+    page.drawText(`Drawing sheet ${i} of ${pages}`, { x: 50, y: 780, size: 18, font, color: rgb(0, 0, 0) });
+    page.drawRectangle({ x: 40, y: 40, width: 515, height: 700, borderColor: rgb(0, 0, 0), borderWidth: 1 });
+  }
+  return doc.save();
+}
+
+/** A PNG of a plain drawing frame. */
+export async function samplePng(width = 640, height = 400): Promise<Buffer> {
+  const canvas = createCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, width, height);
+  ctx.strokeStyle = '#000000';
+  ctx.strokeRect(20, 20, width - 40, height - 40);
+  return canvas.encode('png');
+}
+
+/** A minimal ASCII DXF (one line entity). */
+export function sampleDxf(): Buffer {
+  return Buffer.from(['0', 'SECTION', '2', 'ENTITIES', '0', 'LINE', '8', '0', '10', '0.0', '20', '0.0', '11', '100.0', '21', '50.0', '0', 'ENDSEC', '0', 'EOF', ''].join('\r\n'), 'ascii');
+}
+
+// ---- archive data --------------------------------------------------------------------------------
+
+export async function createProductLine(db: Db) {
+  const code = `PL${unique()}`;
+  return db.productLine.create({ data: { code, name: `测试产品线${code}` } });
+}
+
+export async function createMaterial(db: Db, productLineCode: string) {
+  const code = `M${unique()}`;
+  return db.material.create({ data: { code, name: `测试物料${code}`, spec: 'Φ20×100', productLineCode, purchaser: '采购员甲' } });
+}
+
+export async function createSupplier(db: Db, label = '测试') {
+  const code = `S${unique()}`;
+  return db.supplier.create({ data: { code, name: `${label}精密制造有限公司${code}` } });
+}
+
+/** Records that the supplier supplies the material. */
+export function linkSupplier(db: Db, supplierCode: string, materialCode: string) {
+  return db.supplierMaterial.create({ data: { supplierCode, materialCode } });
+}
+
+export type GrantKind = 'valid' | 'expired' | 'future' | 'revoked';
+
+/** A grant in the given state relative to now. */
+export function createGrant(db: Db, supplierCode: string, materialCode: string, kind: GrantKind = 'valid') {
+  const now = Date.now();
+  const window = {
+    valid: [now - 30 * DAY, now + 30 * DAY],
+    expired: [now - 60 * DAY, now - 10 * DAY],
+    future: [now + 10 * DAY, now + 60 * DAY],
+    revoked: [now - 30 * DAY, now + 30 * DAY],
+  }[kind];
+  return db.empowerGrant.create({
+    data: {
+      supplierCode,
+      materialCode,
+      validFrom: new Date(window[0]!),
+      validUntil: new Date(window[1]!),
+      revokedAt: kind === 'revoked' ? new Date(now - DAY) : null,
+      createdBy: 'demo3',
+    },
+  });
+}
+
+export interface FileVersionInput {
+  materialCode: string;
+  type: FileType;
+  bytes: Uint8Array;
+  status?: FileStatus;
+  standardCode?: string;
+  name?: string;
+  version?: string;
+  /** Leave the bytes out of storage (a file "missing on disk"). */
+  skipStorage?: boolean;
+}
+
+/** A file version whose bytes are put into `storage` (content-addressed, as an upload would). */
+export async function createFileVersion(db: Db, storage: Storage, input: FileVersionInput) {
+  const { sha256, size } = input.skipStorage
+    ? { sha256: (await import('node:crypto')).createHash('sha256').update(input.bytes).digest('hex'), size: input.bytes.byteLength }
+    : await storage.put(Readable.from([Buffer.from(input.bytes)]), 50 << 20);
+  const standardCode = input.standardCode ?? `Q/ESM-${unique()}`;
+  const last = await db.standardFile.findFirst({ where: { standardCode }, orderBy: { versionNo: 'desc' }, select: { versionNo: true } });
+  const versionNo = (last?.versionNo ?? 0) + 1;
+  // any drawing administrator uploads (demo3 in the run's database)
+  const uploader = await db.user.findFirstOrThrow({ where: { type: { in: [3, 7, 8, 9] } }, orderBy: { id: 'asc' } });
+  return db.standardFile.create({
+    data: {
+      standardCode,
+      name: input.name ?? `测试图纸${standardCode}`,
+      version: input.version ?? `V${versionNo}.0`,
+      versionNo,
+      materialCode: input.materialCode,
+      category: 'DRAWING',
+      secretLevel: 'SECRET',
+      status: input.status ?? 'EFFECTIVE',
+      effectiveDate: new Date('2026-01-01T00:00:00Z'),
+      uploaderId: uploader.id,
+      uploaderName: uploader.name,
+      fileName: `${standardCode.replace(/\W+/g, '_')}.${input.type}`,
+      fileSize: size,
+      fileType: input.type,
+      sha256,
+      obsoletedAt: input.status === 'OBSOLETE' ? new Date() : null,
+      obsoleteReason: input.status === 'OBSOLETE' ? '测试作废' : null,
+    },
+  });
+}
+
+export const mimeOf = (type: FileType) => FILE_TYPES[type].mime;
+
+// ---- users and the agreement ---------------------------------------------------------------------
+
+/** A supplier user (type 2 unless given) of the supplier; password DEMO_PASSWORD. */
+export function createSupplierUser(database: Database, supplierCode: string, type: 2 | 4 = 2) {
+  return createUser(database, { type, supplierCode, prefix: 'sup' });
+}
+
+/** Records that the user accepted the agreement in force (as insertKeepsecret would). */
+export async function acceptCurrentAgreement(db: Db, userId: number, supplierCode: string) {
+  const agreement = await currentAgreement(db);
+  if (!agreement) throw new Error('no agreement: test/global-setup.ts seeds version 1');
+  return db.keepsecretAcceptance.create({ data: { agreementId: agreement.id, userId, supplierCode } });
+}
+
+/** Publishes a new agreement version; returns it and how to withdraw it again. */
+export async function publishAgreement(db: Db) {
+  const last = await currentAgreement(db);
+  const agreement = await db.keepsecretAgreement.create({
+    data: { version: (last?.version ?? 0) + 1, title: '图纸及技术资料保密协议（修订版）', content: '第一条 修订后的保密条款……' },
+  });
+  return {
+    agreement,
+    async withdraw() {
+      await db.keepsecretAcceptance.deleteMany({ where: { agreementId: agreement.id } });
+      await db.keepsecretAgreement.delete({ where: { id: agreement.id } });
+    },
+  };
+}
+
+/** The access_log rows of one user, oldest first. */
+export function logsOf(db: Db, userId: number) {
+  return db.accessLog.findMany({ where: { userId }, orderBy: { id: 'asc' } });
+}

@@ -1,0 +1,120 @@
+/**
+ * Shared test helpers: an app over the run's database (test/global-setup.ts), sign-in through
+ * the real login call, and small request shorthands. Every request goes through `app.inject`.
+ */
+import { inject } from 'vitest';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { API_BASE } from '@esm/contracts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDatabase, type Database } from '../src/db/database.ts';
+import { DEMO_PASSWORD } from '../src/db/seed.ts';
+import { hashPassword } from '../src/lib/password.ts';
+import { buildApp } from '../src/app.ts';
+import type { Storage } from '../src/lib/storage.ts';
+
+export const SESSION_SECRET = 'test-session-secret-0123456789-abcdefghij';
+export { DEMO_PASSWORD };
+export const USER_TYPES_UNDER_TEST = [2, 3, 4, 5, 6, 7, 8, 9] as const;
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return loadConfig({}, { databaseUrl: inject('databaseUrl'), sessionSecret: SESSION_SECRET, logLevel: 'silent', ...overrides });
+}
+
+export function openTestDatabase(): Promise<Database> {
+  return openDatabase({ databaseUrl: inject('databaseUrl'), dataDir: '' });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Database;
+  close(): Promise<void>;
+}
+
+/**
+ * An app over the run's database. Pass `db` to build a second instance over the same client,
+ * `storage` to keep a test file's uploads in a folder of its own.
+ */
+export async function buildTestApp(opts: { config?: Partial<Config>; db?: Database; storage?: Storage } = {}): Promise<TestApp> {
+  const db = opts.db ?? (await openTestDatabase());
+  const app = await buildApp({ config: testConfig(opts.config), db: db.prisma, dbKind: 'postgres', logger: false, storage: opts.storage });
+  await app.ready();
+  return {
+    app,
+    db,
+    async close() {
+      await app.close();
+      if (!opts.db) await db.close();
+    },
+  };
+}
+
+export const api = (p: string) => `${API_BASE}/${p.replace(/^\//, '')}`;
+
+/**
+ * The `esm_sid=...` cookie header a browser would hold after this response, or undefined.
+ * Set-Cookie headers apply in order (a re-login first clears the old cookie, then sets the new).
+ */
+export function sessionCookie(res: LightMyRequestResponse): string | undefined {
+  const c = res.cookies.filter((x) => x.name === 'esm_sid').at(-1);
+  return c && c.value ? `esm_sid=${c.value}` : undefined;
+}
+
+/** The session id inside a signed `esm_sid=<sid>.<signature>` cookie header. */
+export function sidOf(cookie: string): string {
+  const value = decodeURIComponent(cookie.replace(/^esm_sid=/, ''));
+  return value.slice(0, value.lastIndexOf('.'));
+}
+
+export async function post(app: FastifyInstance, path: string, body?: unknown, cookie?: string, headers: Record<string, string> = {}) {
+  return app.inject({
+    method: 'POST',
+    url: api(path),
+    ...(body === undefined ? {} : { payload: body as object }),
+    headers: { ...(cookie ? { cookie } : {}), ...headers },
+  });
+}
+
+/** Signs in through user/login and returns the session cookie header. */
+export async function login(app: FastifyInstance, account: string, password = DEMO_PASSWORD): Promise<string> {
+  const res = await post(app, 'user/login', { account, password });
+  if (res.statusCode !== 200 || res.json().code !== '10000000') {
+    throw new Error(`login ${account} failed: ${res.statusCode} ${res.body}`);
+  }
+  const cookie = sessionCookie(res);
+  if (!cookie) throw new Error(`login ${account} set no session cookie`);
+  return cookie;
+}
+
+/** Creates a throwaway user (unique account) for tests that disable, retype or lock accounts. */
+export async function createUser(
+  db: Database,
+  data: { type?: number; supplierCode?: string | null; password?: string; prefix?: string } = {},
+): Promise<{ id: number; account: string; password: string }> {
+  const password = data.password ?? DEMO_PASSWORD;
+  const account = `${data.prefix ?? 't'}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const type = data.type ?? 3;
+  const user = await db.prisma.user.create({
+    data: {
+      account,
+      name: `测试用户${type}`,
+      nick: `测试昵称${type}`,
+      type,
+      supplierCode: data.supplierCode ?? (type === 2 || type === 4 ? 'S001' : null),
+      passwordHash: await hashPassword(password),
+    },
+  });
+  return { id: user.id, account, password };
+}
+
+/** Removes a throwaway user with its sessions, login attempts and visits. */
+export async function deleteUser(db: Database, account: string): Promise<void> {
+  const user = await db.prisma.user.findUnique({ where: { account } });
+  await db.prisma.loginAttempt.deleteMany({ where: { account } });
+  if (!user) return;
+  await db.prisma.session.deleteMany({ where: { userId: user.id } });
+  await db.prisma.visitEvent.deleteMany({ where: { userId: user.id } });
+  await db.prisma.user.delete({ where: { id: user.id } });
+}
+
+/** Chinese text somewhere in the string (the portal speaks zh-CN). */
+export const hasChinese = (s: unknown) => typeof s === 'string' && /[\u4e00-\u9fff]/.test(s);

@@ -1,0 +1,170 @@
+/**
+ * Spec §2 "Menu per user type": each demo account signs in, sees itself in user/current, and
+ * gets exactly its role's menu from main/getRoleFunction. The expected lists are written here
+ * by hand from the spec, not read from the seed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, login, post, type TestApp } from './helpers.ts';
+
+const ADMIN_PAGES = [
+  '/esm/dashboard',
+  '/esm/drawingManagement/countersignList',
+  '/esm/drawingManagement/archivalHistory',
+  '/esm/drawingManagement/changeNoticeList',
+  '/esm/drawingManagement/blueprintDownloadingLog',
+  '/esm/drawingManagement/drawingViewLog',
+  '/esm/drawingManagement/drawingConfirmationLog',
+  '/esm/drawingManagement/confidentialityAgreement',
+  '/esm/drawingManagement/drawingsAndArchivesInformation',
+  '/esm/drawingAuthorization/noDrawingMaterialCensus',
+  '/esm/drawingAuthorization/drawingAuthorizedFile',
+  '/esm/drawingAuthorization/drawingAuthorizedFileHistory',
+  '/esm/drawingAuthorization/noDrawingAndArchivesInformation',
+];
+const SUPPLIER_PAGES = [
+  '/esm/supplier/dashboardS',
+  '/esm/supplier/countersignList',
+  '/esm/supplier/noticeList',
+  '/esm/supplier/drawingsAndArchivesInformationG',
+];
+
+const EXPECTED: Record<number, string[]> = {
+  2: SUPPLIER_PAGES,
+  3: ADMIN_PAGES,
+  4: SUPPLIER_PAGES,
+  5: ['/esm/drawingManagement/documentIssueH'],
+  6: ['/esm/drawingAuthorization/drawingEmpowerApprove'],
+  7: [...ADMIN_PAGES, '/esm/personManagement/problemType'],
+  8: ADMIN_PAGES,
+  9: ADMIN_PAGES,
+};
+
+const PERSON: Record<number, { name: string; nick: string; supplierName: string | null }> = {
+  2: { name: '张伟', nick: '海达精密-张伟', supplierName: '青岛海达精密机械有限公司' },
+  3: { name: '李娜', nick: '李娜', supplierName: null },
+  4: { name: '王强', nick: '东方电子-王强', supplierName: '宁波东方电子科技有限公司' },
+  5: { name: '刘洋', nick: '刘洋', supplierName: null },
+  6: { name: '陈静', nick: '陈静', supplierName: null },
+  7: { name: '杨磊', nick: '杨磊', supplierName: null },
+  8: { name: '赵敏', nick: '赵敏', supplierName: null },
+  9: { name: '黄涛', nick: '黄涛', supplierName: null },
+};
+
+interface Entry {
+  id: number;
+  cn: string;
+  name: string;
+  icon: string | null;
+  router: string;
+  mpid: number | null;
+}
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe.each([2, 3, 4, 5, 6, 7, 8, 9])('user type %i', (type) => {
+  const account = `demo${type}`;
+  let cookie: string;
+  let menu: Entry[];
+
+  it('signs in with code 10000000', async () => {
+    const res = await post(t.app, 'user/login', { account, password: 'Esm@2026' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ success: true, code: '10000000', message: '登陆成功' });
+    expect(body.data.type).toBe(type);
+    cookie = (await login(t.app, account)) as string;
+  });
+
+  it('user/current reports who is signed in (code "0")', async () => {
+    const res = await post(t.app, 'user/current', undefined, cookie);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.success).toBe(true);
+    expect(body.code).toBe('0');
+    expect(body.data).toMatchObject({ type, account, ...PERSON[type] });
+    const supplier = type === 2 || type === 4;
+    expect(body.data.displayName).toBe(supplier ? PERSON[type].nick : PERSON[type].name);
+  });
+
+  it('main/getRoleFunction lists every page spec §2 gives the type', async () => {
+    const res = await post(t.app, 'main/getRoleFunction', undefined, cookie);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.success).toBe(true);
+    expect(Array.isArray(body.data)).toBe(true);
+    menu = body.data;
+    const routers = menu.map((e) => e.router);
+    for (const page of EXPECTED[type]) expect(routers, `type ${type} should see ${page}`).toContain(page);
+    for (const e of menu) {
+      expect(typeof e.id).toBe('number');
+      expect(e.cn.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("shows nothing of another role's group", () => {
+    const routers = menu.map((e) => e.router);
+    const supplier = type === 2 || type === 4;
+    if (supplier) {
+      for (const r of routers) expect(r === '/esm/supplier' || r.startsWith('/esm/supplier/'), r).toBe(true);
+    } else {
+      for (const r of routers) expect(r.startsWith('/esm/supplier'), r).toBe(false);
+    }
+    if (type !== 7) for (const r of routers) expect(r.startsWith('/esm/personManagement'), r).toBe(false);
+    if (type === 5) {
+      for (const r of routers) expect(r.startsWith('/esm/drawingAuthorization'), r).toBe(false);
+      expect(routers.filter((r) => r.startsWith('/esm/drawingManagement/'))).toEqual(['/esm/drawingManagement/documentIssueH']);
+      expect(routers).not.toContain('/esm/dashboard');
+    }
+    if (type === 6) {
+      expect(new Set(routers)).toEqual(new Set(['/esm/drawingAuthorization', '/esm/drawingAuthorization/drawingEmpowerApprove']));
+    }
+    if (type !== 5) expect(routers).not.toContain('/esm/drawingManagement/documentIssueH');
+    if (type !== 6) expect(routers).not.toContain('/esm/drawingAuthorization/drawingEmpowerApprove');
+  });
+
+  it('forms a tree: every child points at a group of the same list, or is hidden (-1) / top level', () => {
+    const ids = new Set(menu.map((e) => e.id));
+    expect(ids.size).toBe(menu.length);
+    const groups = new Set(menu.filter((e) => e.mpid === null && menu.some((c) => c.mpid === e.id)).map((e) => e.id));
+    for (const e of menu) {
+      if (e.mpid === null || e.mpid === -1) continue;
+      expect(groups.has(e.mpid), `entry ${e.id} ${e.router} has parent ${e.mpid}`).toBe(true);
+    }
+    // A group's children live under its router.
+    for (const e of menu) {
+      if (e.mpid === null || e.mpid === -1) continue;
+      const parent = menu.find((p) => p.id === e.mpid)!;
+      expect(e.router.startsWith(`${parent.router}/`), `${e.router} under ${parent.router}`).toBe(true);
+    }
+  });
+
+  if ([3, 7, 8, 9].includes(type)) {
+    it('has the always-open groups 1 and 14 and hidden (mpid -1) entries', () => {
+      const byId = new Map(menu.map((e) => [e.id, e]));
+      expect(byId.get(1)?.mpid ?? null).toBeNull();
+      expect(byId.get(14)?.mpid ?? null).toBeNull();
+      expect(byId.get(1)?.router).toBe('/esm/drawingManagement');
+      expect(byId.get(14)?.router).toBe('/esm/drawingAuthorization');
+      expect(menu.some((e) => e.mpid === -1)).toBe(true);
+    });
+  }
+  if (type === 2 || type === 4) {
+    it('has hidden (mpid -1) supplier pages', () => {
+      expect(menu.some((e) => e.mpid === -1 && e.router.startsWith('/esm/supplier/'))).toBe(true);
+    });
+  }
+});
+
+describe('menu without a session', () => {
+  it('main/getRoleFunction needs a session (401, 10000007)', async () => {
+    const res = await post(t.app, 'main/getRoleFunction');
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ success: false, code: '10000007', data: null });
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * The real entry point (design §3): with no DATABASE_URL, `src/server.ts` starts on the
+ * embedded PGlite under DATA_DIR, migrates and seeds it, serves over HTTP, keeps sessions and
+ * the session secret across a restart, and exits 0 on SIGTERM.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'esm-server-test-'));
+const running: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const p of running) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Server {
+  proc: ChildProcess;
+  base: string;
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+async function start(): Promise<Server> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  for (const k of ['DATABASE_URL', 'SESSION_SECRET', 'SEED_DEMO', 'MIGRATE_ON_START', 'STORAGE_DIR']) delete env[k];
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.push(proc);
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}):\n${out}`);
+    try {
+      const res = await fetch(`${base}/esm-server/health`);
+      if (res.status === 200) {
+        expect(await res.json()).toEqual({ status: 'ok', database: 'embedded' });
+        break;
+      }
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server not healthy within 60 s:\n${out}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { proc, base, output: () => out, exited };
+}
+
+async function stop(s: Server) {
+  s.proc.kill('SIGTERM');
+  const result = await Promise.race([s.exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 20_000))]);
+  expect(result, s.output()).toEqual({ code: 0, signal: null });
+}
+
+const postJson = (base: string, p: string, body: unknown, cookie?: string) =>
+  fetch(`${base}/esm-server/api/${p}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+
+describe('embedded server', () => {
+  let cookie = '';
+
+  it('starts on an empty data dir, migrates, seeds, serves a login, and stops cleanly on SIGTERM', async () => {
+    const s = await start();
+    try {
+      expect(s.output()).toMatch(/demo data seeded/);
+      const res = await postJson(s.base, 'user/login', { account: 'demo3', password: 'Esm@2026' });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ success: true, code: '10000000', data: { account: 'demo3', type: 3 } });
+      const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('esm_sid='));
+      expect(setCookie).toBeDefined();
+      cookie = setCookie!.split(';')[0];
+      const cur = await postJson(s.base, 'user/current', {}, cookie);
+      expect(await cur.json()).toMatchObject({ code: '0', data: { name: '李娜' } });
+      // The embedded database and the generated session secret live in the data dir.
+      expect(existsSync(path.join(dataDir, 'pgdata'))).toBe(true);
+      const secret = path.join(dataDir, 'session-secret');
+      expect(existsSync(secret)).toBe(true);
+      expect(statSync(secret).mode & 0o077).toBe(0);
+    } finally {
+      await stop(s);
+    }
+  }, 120_000);
+
+  it('restarts on the same data dir without re-seeding, and the earlier session still works', async () => {
+    expect(cookie).not.toBe('');
+    const s = await start();
+    try {
+      expect(s.output()).not.toMatch(/demo data seeded/);
+      expect(s.output()).not.toMatch(/migrations applied/);
+      const cur = await postJson(s.base, 'user/current', {}, cookie);
+      expect(cur.status).toBe(200);
+      expect(await cur.json()).toMatchObject({ code: '0', data: { account: 'demo3' } });
+      const menu = await postJson(s.base, 'main/getRoleFunction', {}, cookie);
+      expect(menu.status).toBe(200);
+    } finally {
+      await stop(s);
+    }
+  }, 120_000);
+});

@@ -1,0 +1,215 @@
+/**
+ * The user_visit event (spec §4) and its log: the visitor is always the session's own user,
+ * and haier/visitLog/page pages, sorts and filters as the paged request of design §5 says.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, hasChinese, login, post, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+const cookies: Record<string, string> = {};
+const MARK = `测试菜单${Date.now().toString(36)}`;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  for (const a of ['demo2', 'demo3', 'demo5', 'demo7', 'demo9']) cookies[a] = await login(t.app, a);
+});
+afterAll(async () => {
+  await t.db.prisma.visitEvent.deleteMany({ where: { menuName: { startsWith: MARK } } });
+  await t.close();
+});
+
+const page = (body: object, account = 'demo3') => post(t.app, 'haier/visitLog/page', body, cookies[account]);
+
+describe('main/visit', () => {
+  it('records the session user, whatever the body claims', async () => {
+    const res = await post(
+      t.app,
+      'main/visit',
+      { menuName: `  ${MARK}-self `, path: ' /esm/supplier/dashboardS ', userCode: 'demo9', userId: 1, userType: 9, userName: '冒充者', ip: '1.2.3.4' },
+      cookies.demo2,
+      { 'user-agent': 'vitest-agent' },
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, data: null });
+    const rows = await t.db.prisma.visitEvent.findMany({ where: { menuName: `${MARK}-self` } });
+    expect(rows).toHaveLength(1);
+    const demo2 = await t.db.prisma.user.findUniqueOrThrow({ where: { account: 'demo2' } });
+    expect(rows[0]).toMatchObject({
+      event: 'user_visit',
+      userId: demo2.id,
+      userCode: 'demo2',
+      userType: 2,
+      userName: '海达精密-张伟', // a supplier is shown by nick (spec §3)
+      path: '/esm/supplier/dashboardS',
+      userAgent: 'vitest-agent',
+    });
+    expect(rows[0].ip).not.toBe('1.2.3.4');
+  });
+
+  it('an internal user is recorded by name', async () => {
+    await post(t.app, 'main/visit', { menuName: `${MARK}-internal`, path: '/esm/drawingManagement/documentIssueH' }, cookies.demo5);
+    const row = await t.db.prisma.visitEvent.findFirstOrThrow({ where: { menuName: `${MARK}-internal` } });
+    expect(row).toMatchObject({ userCode: 'demo5', userType: 5, userName: '刘洋' });
+  });
+
+  it('refuses a missing or blank menu name / path with field errors', async () => {
+    const res = await post(t.app, 'main/visit', { menuName: ' ', path: '' }, cookies.demo3);
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.success).toBe(false);
+    const fields = body.errors.map((e: { field: string }) => e.field);
+    expect(fields).toEqual(expect.arrayContaining(['menuName', 'path']));
+    expect(hasChinese(body.message)).toBe(true);
+  });
+
+  it('without a session → 401 10000007 and nothing stored', async () => {
+    const res = await post(t.app, 'main/visit', { menuName: `${MARK}-anon`, path: '/esm/dashboard' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().code).toBe('10000007');
+    expect(await t.db.prisma.visitEvent.count({ where: { menuName: `${MARK}-anon` } })).toBe(0);
+  });
+});
+
+describe('haier/visitLog/page', () => {
+  // Five visits at chosen instants (China Standard Time, UTC+8) so sorting and day filters are exact.
+  const FIXTURE = [
+    { who: 'demo2', menu: 'A', at: '2025-03-01T09:00:00+08:00' },
+    { who: 'demo7', menu: 'B', at: '2025-03-02T23:30:00+08:00' }, // 15:30 UTC on 03-02
+    { who: 'demo9', menu: 'C', at: '2025-03-03T00:30:00+08:00' }, // 16:30 UTC on 03-02, but 03-03 in China
+    { who: 'demo3', menu: 'D', at: '2025-03-04T12:00:00+08:00' },
+    { who: 'demo7', menu: 'E', at: '2025-03-05T08:00:00+08:00' },
+  ];
+  const menu = (m: string) => `${MARK}-log-${m}`;
+
+  beforeAll(async () => {
+    for (const f of FIXTURE) {
+      const res = await post(t.app, 'main/visit', { menuName: menu(f.menu), path: '/esm/dashboard' }, cookies[f.who]);
+      expect(res.statusCode).toBe(200);
+      await t.db.prisma.visitEvent.updateMany({ where: { menuName: menu(f.menu) }, data: { createdAt: new Date(f.at) } });
+    }
+  });
+
+  const mine = { menuName: `${MARK}-log-` };
+
+  it('answers { success, code, data: [...], total } with the row fields', async () => {
+    const res = await page({ ...mine });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ success: true, code: '200' });
+    expect(body.total).toBe(5);
+    expect(body.data).toHaveLength(5);
+    const row = body.data.find((r: { menuName: string }) => r.menuName === menu('A'));
+    expect(row).toEqual({
+      id: expect.any(Number),
+      userType: 2,
+      userCode: 'demo2',
+      userName: '海达精密-张伟',
+      menuName: menu('A'),
+      path: '/esm/dashboard',
+      ip: expect.any(String),
+      createdAt: new Date(FIXTURE[0].at).toISOString(),
+    });
+  });
+
+  it('defaults to page 1 of 10, newest recorded first', async () => {
+    const body = (await page({ ...mine })).json();
+    expect(body.data.map((r: { menuName: string }) => r.menuName)).toEqual(['E', 'D', 'C', 'B', 'A'].map(menu));
+  });
+
+  it('pages with results / page', async () => {
+    const p1 = (await page({ ...mine, results: 2, page: 1 })).json();
+    const p2 = (await page({ ...mine, results: 2, page: 2 })).json();
+    const p3 = (await page({ ...mine, results: 2, page: 3 })).json();
+    const p4 = (await page({ ...mine, results: 2, page: 4 })).json();
+    expect([p1.total, p2.total, p3.total, p4.total]).toEqual([5, 5, 5, 5]);
+    expect([p1.data.length, p2.data.length, p3.data.length, p4.data.length]).toEqual([2, 2, 1, 0]);
+    const ids = [...p1.data, ...p2.data, ...p3.data].map((r: { id: number }) => r.id);
+    expect(new Set(ids).size).toBe(5);
+  });
+
+  it('accepts paging numbers sent as strings (query-string style)', async () => {
+    const body = (await page({ ...mine, results: '2', page: '2' })).json();
+    expect(body.data).toHaveLength(2);
+  });
+
+  it('sorts by createdAt ascend and descend', async () => {
+    const asc = (await page({ ...mine, sortField: 'createdAt', sortOrder: 'ascend' })).json();
+    expect(asc.data.map((r: { menuName: string }) => r.menuName)).toEqual(['A', 'B', 'C', 'D', 'E'].map(menu));
+    const desc = (await page({ ...mine, sortField: 'createdAt', sortOrder: 'descend' })).json();
+    expect(desc.data.map((r: { menuName: string }) => r.menuName)).toEqual(['E', 'D', 'C', 'B', 'A'].map(menu));
+  });
+
+  it('sorts by userCode ascend and descend', async () => {
+    const asc = (await page({ ...mine, sortField: 'userCode', sortOrder: 'ascend' })).json();
+    const codes = asc.data.map((r: { userCode: string }) => r.userCode);
+    expect(codes).toEqual(['demo2', 'demo3', 'demo7', 'demo7', 'demo9']);
+    const desc = (await page({ ...mine, sortField: 'userCode', sortOrder: 'descend' })).json();
+    expect(desc.data.map((r: { userCode: string }) => r.userCode)).toEqual(['demo9', 'demo7', 'demo7', 'demo3', 'demo2']);
+  });
+
+  it('filters by keyword on account or name, case-insensitively', async () => {
+    const byCode = (await page({ ...mine, keyword: 'DEMO7' })).json();
+    expect(byCode.total).toBe(2);
+    expect(byCode.data.every((r: { userCode: string }) => r.userCode === 'demo7')).toBe(true);
+    const byName = (await page({ ...mine, keyword: '黄涛' })).json();
+    expect(byName.total).toBe(1);
+    expect(byName.data[0].userCode).toBe('demo9');
+    const none = (await page({ ...mine, keyword: 'nobody-like-this' })).json();
+    expect(none).toMatchObject({ success: true, total: 0, data: [] });
+  });
+
+  it('filters by user type and by menu name', async () => {
+    const t2 = (await page({ ...mine, userType: 2 })).json();
+    expect(t2.total).toBe(1);
+    expect(t2.data[0].userCode).toBe('demo2');
+    const t7 = (await page({ ...mine, userType: '7' })).json();
+    expect(t7.total).toBe(2);
+    const byMenu = (await page({ menuName: menu('C') })).json();
+    expect(byMenu.total).toBe(1);
+    expect(byMenu.data[0].userCode).toBe('demo9');
+  });
+
+  it('filters by day range in China time (to-day inclusive)', async () => {
+    const names = async (body: object) => (await page({ ...mine, sortField: 'createdAt', sortOrder: 'ascend', ...body })).json().data.map((r: { menuName: string }) => r.menuName);
+    expect(await names({ dateFrom: '2025-03-02', dateTo: '2025-03-02' })).toEqual([menu('B')]);
+    expect(await names({ dateFrom: '2025-03-03', dateTo: '2025-03-03' })).toEqual([menu('C')]);
+    expect(await names({ dateFrom: '2025-03-02', dateTo: '2025-03-04' })).toEqual(['B', 'C', 'D'].map(menu));
+    expect(await names({ dateFrom: '2025-03-04' })).toEqual(['D', 'E'].map(menu));
+    expect(await names({ dateTo: '2025-03-01' })).toEqual([menu('A')]);
+  });
+
+  it('blank filters count as no filter', async () => {
+    const body = (await page({ ...mine, keyword: '  ', userType: '', dateFrom: '', dateTo: null })).json();
+    expect(body.total).toBe(5);
+  });
+
+  it('filters combine', async () => {
+    const body = (await page({ ...mine, keyword: 'demo7', dateFrom: '2025-03-05', dateTo: '2025-03-05' })).json();
+    expect(body.total).toBe(1);
+    expect(body.data[0].menuName).toBe(menu('E'));
+  });
+
+  const refusals: [string, object, string][] = [
+    ['dateFrom after dateTo', { dateFrom: '2025-03-05', dateTo: '2025-03-01' }, 'dateTo'],
+    ['a bad sortField', { sortField: 'password_hash', sortOrder: 'ascend' }, 'sortField'],
+    ['a bad sortOrder', { sortField: 'createdAt', sortOrder: 'up' }, 'sortOrder'],
+    ['a page size over 100', { results: 101 }, 'results'],
+    ['page 0', { page: 0 }, 'page'],
+    ['a non-numeric page', { page: 'abc' }, 'page'],
+    ['a bad date', { dateFrom: '2025/03/01' }, 'dateFrom'],
+    ['an unknown user type', { userType: 12 }, 'userType'],
+  ];
+  it.each(refusals)('%s → 400 naming the field', async (_label, body, field) => {
+    const res = await page(body);
+    expect(res.statusCode).toBe(400);
+    const json = res.json();
+    expect(json).toMatchObject({ success: false, code: '400', data: null });
+    expect(hasChinese(json.message), json.message).toBe(true);
+    expect(json.errors.map((e: { field: string }) => e.field)).toContain(field);
+  });
+
+  it('the dateFrom > dateTo message says what is wrong', async () => {
+    const json = (await page({ dateFrom: '2025-03-05', dateTo: '2025-03-01' })).json();
+    expect(json.message).toBe('开始日期不能晚于结束日期');
+  });
+});

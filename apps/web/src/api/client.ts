@@ -1,0 +1,204 @@
+/**
+ * The one API client (design §6): POST JSON to /esm-server/api, cookies, envelope unwrapping,
+ * 10000007 → /esm/login, an error toast by status from the spec's catalogue (§8), status 600
+ * "Network Error" when nothing answered and "timeout of Nms exceeded" on time-out.
+ */
+import {
+  API_BASE,
+  CODES,
+  LOGIN_PATH,
+  NETWORK_ERROR_STATUS,
+  NETWORK_ERROR_TEXT,
+  TOAST_DURATION_SECONDS,
+  UI,
+  statusErrorText,
+  timeoutText,
+  type Envelope,
+  type FieldError,
+} from '@esm/contracts';
+import { feedback } from './feedback.ts';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly path: string,
+    readonly errors: FieldError[] = [],
+    readonly body?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+export interface RequestOptions {
+  /** Don't toast on failure: the caller shows the error itself (forms, the session check). */
+  silent?: boolean;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+function toast(err: ApiError) {
+  const catalogue = statusErrorText(err.status, err.path);
+  const text = err.message && err.message !== catalogue && err.status !== NETWORK_ERROR_STATUS ? `${err.message}（${catalogue}）` : catalogue;
+  feedback.message?.error({ content: text, duration: TOAST_DURATION_SECONDS, key: text });
+}
+
+export function goToLogin() {
+  if (window.location.pathname !== LOGIN_PATH) {
+    const back = window.location.pathname + window.location.search;
+    window.location.assign(`${LOGIN_PATH}?redirect=${encodeURIComponent(back)}`);
+  }
+}
+
+export async function post<T, E extends Envelope<T> = Envelope<T>>(path: string, body: unknown = {}, opts: RequestOptions = {}): Promise<E> {
+  const url = `${API_BASE}/${path.replace(/^\//, '')}`;
+  const timeoutMs = opts.timeoutMs ?? UI.requestTimeoutMs;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), timeoutMs);
+  opts.signal?.addEventListener('abort', () => controller.abort(opts.signal?.reason));
+
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body ?? {}),
+      signal: controller.signal,
+    });
+  } catch (e) {
+    clearTimeout(timer);
+    if (opts.signal?.aborted) throw e;
+    const timedOut = controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError';
+    return networkFailure(url, opts, timedOut ? timeoutMs : undefined);
+  }
+  clearTimeout(timer);
+
+  let json: Record<string, unknown> | undefined;
+  try {
+    json = (await res.json()) as Record<string, unknown>;
+  } catch {
+    json = undefined;
+  }
+  if (res.ok && json && json.success !== false) return json as unknown as E;
+  return fail(res.status, json, url, opts);
+}
+
+/** A refused call: 10000007 → the login page, otherwise a toast from the catalogue; then throws. */
+export function fail(status: number, json: Record<string, unknown> | undefined, url: string, opts: RequestOptions): never {
+  const code = typeof json?.code === 'string' ? json.code : String(status);
+  const err = new ApiError(status, code, typeof json?.message === 'string' ? json.message : '', url, (json?.errors as FieldError[]) ?? [], json);
+  if (code === CODES.SESSION_EXPIRED && !opts.silent) goToLogin();
+  else if (!opts.silent) toast(err);
+  throw err;
+}
+
+/** Nothing answered (status 600 "Network Error") or the time-out passed. */
+export function networkFailure(url: string, opts: RequestOptions, timeoutMs?: number): never {
+  const err = new ApiError(NETWORK_ERROR_STATUS, String(NETWORK_ERROR_STATUS), timeoutMs ? timeoutText(timeoutMs) : NETWORK_ERROR_TEXT, url);
+  if (!opts.silent) feedback.message?.error({ content: err.message, duration: TOAST_DURATION_SECONDS, key: 'network' });
+  throw err;
+}
+
+export interface BlobResult {
+  blob: Blob;
+  fileName: string;
+  type: string;
+}
+
+/** The file name of a Content-Disposition header (RFC 6266 filename* first). */
+export function dispositionFileName(header: string | null, fallback: string): string {
+  if (!header) return fallback;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (star?.[1]) return decodeURIComponent(star[1]);
+  const plain = /filename="?([^";]+)"?/i.exec(header);
+  return plain?.[1] ?? fallback;
+}
+
+/**
+ * POSTs JSON and receives bytes (a stamped drawing, an Excel export), reporting progress as they
+ * arrive. Failures come back as the JSON envelope and are handled like post()'s.
+ */
+export async function postBlob(path: string, body: unknown, opts: RequestOptions & { onProgress?: (received: number, total: number | null) => void } = {}): Promise<BlobResult> {
+  const url = `${API_BASE}/${path.replace(/^\//, '')}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}), signal: opts.signal });
+  } catch (e) {
+    if (opts.signal?.aborted) throw e;
+    return networkFailure(url, opts);
+  }
+  if (!res.ok) return fail(res.status, (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined, url, opts);
+  const total = Number(res.headers.get('content-length')) || null;
+  const type = res.headers.get('content-type') ?? 'application/octet-stream';
+  const fileName = dispositionFileName(res.headers.get('content-disposition'), 'download');
+  if (!res.body || !opts.onProgress) return { blob: await res.blob(), fileName, type };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.length;
+    opts.onProgress(received, total);
+  }
+  return { blob: new Blob(chunks as BlobPart[], { type }), fileName, type };
+}
+
+/**
+ * POSTs a multipart form (an upload) and reports the bytes sent: fetch cannot report upload
+ * progress, XMLHttpRequest can. No time-out by default (a 50 MB upload may take minutes); the
+ * answer and failures are handled like post()'s.
+ */
+export function postMultipart<T, E extends Envelope<T> = Envelope<T>>(
+  path: string,
+  form: FormData,
+  opts: RequestOptions & { onProgress?: (sent: number, total: number) => void } = {},
+): Promise<E> {
+  const url = `${API_BASE}/${path.replace(/^\//, '')}`;
+  return new Promise<E>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const settle = (failure: () => never) => {
+      try {
+        failure();
+      } catch (e) {
+        reject(e);
+      }
+    };
+    xhr.open('POST', url);
+    xhr.setRequestHeader('accept', 'application/json');
+    if (opts.timeoutMs) xhr.timeout = opts.timeoutMs;
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) opts.onProgress?.(e.loaded, e.total);
+    };
+    xhr.onload = () => {
+      let json: Record<string, unknown> | undefined;
+      try {
+        json = JSON.parse(xhr.responseText) as Record<string, unknown>;
+      } catch {
+        json = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && json && json.success !== false) resolve(json as unknown as E);
+      else settle(() => fail(xhr.status, json, url, opts));
+    };
+    xhr.onerror = () => settle(() => networkFailure(url, opts));
+    xhr.ontimeout = () => settle(() => networkFailure(url, opts, opts.timeoutMs));
+    xhr.onabort = () => reject(opts.signal?.reason ?? new DOMException('已取消', 'AbortError'));
+    opts.signal?.addEventListener('abort', () => xhr.abort());
+    xhr.send(form);
+  });
+}
+
+/** Hands a blob to the browser as a download. */
+export function saveBlob({ blob, fileName }: BlobResult) {
+  const href = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}

@@ -1,0 +1,55 @@
+/**
+ * The session check on load (spec §4): code "0" → the portal; not signed in → /esm/login;
+ * 201-205 → a blocking dialog that leads to the company home page.
+ */
+import { createContext, useContext, useEffect } from 'react';
+import { App as AntApp } from 'antd';
+import { Outlet, Navigate, useLocation } from 'react-router-dom';
+import { LOGIN_PATH, SESSION_ERRORS, SESSION_ERROR_BODY, UI, type CurrentUser, type SessionErrorCode } from '@esm/contracts';
+import { useSession } from '../api/session.ts';
+import { PageLoading } from '../components/PageLoading.tsx';
+import { ErrorResult } from '../components/ErrorResult.tsx';
+
+const UserContext = createContext<CurrentUser | null>(null);
+
+export function useCurrentUser(): CurrentUser {
+  const user = useContext(UserContext);
+  if (!user) throw new Error('useCurrentUser outside SessionGate');
+  return user;
+}
+
+function BlockingDialog({ code, homeUrl }: { code: number; homeUrl: string }) {
+  const { modal } = AntApp.useApp();
+  useEffect(() => {
+    const m = modal.error({
+      title: SESSION_ERRORS[code as SessionErrorCode] ?? '登录失效',
+      content: SESSION_ERROR_BODY,
+      okText: '确定',
+      width: UI.confirmWidth,
+      closable: false,
+      keyboard: false,
+      maskClosable: false,
+      onOk: () => window.location.assign(homeUrl),
+    });
+    return () => m.destroy();
+  }, [code, homeUrl, modal]);
+  return null;
+}
+
+export function SessionGate() {
+  const session = useSession();
+  const location = useLocation();
+  if (session.isPending) return <PageLoading />;
+  if (session.isError) return <ErrorResult error={session.error} onRetry={() => session.refetch()} />;
+  const s = session.data;
+  if (s.state === 'blocked') return <BlockingDialog code={s.code} homeUrl={s.homeUrl} />;
+  if (s.state === 'anonymous') {
+    const back = location.pathname + location.search;
+    return <Navigate to={`${LOGIN_PATH}?redirect=${encodeURIComponent(back)}`} replace />;
+  }
+  return (
+    <UserContext.Provider value={s.user}>
+      <Outlet />
+    </UserContext.Provider>
+  );
+}

@@ -1,0 +1,106 @@
+import { Badge, Button, Layout, Space, Switch, Tooltip, Typography } from 'antd';
+import { BellOutlined, LogoutOutlined, MenuOutlined, MoonOutlined, QuestionCircleOutlined, SunOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
+import { EXTERNAL_LINKS, UI, isSupplierType } from '@esm/contracts';
+import { logout } from '../../api/session.ts';
+import { useCurrentUser } from '../SessionGate.tsx';
+import { useThemeName } from '../preferences.ts';
+
+const BAR = { display: 'flex', alignItems: 'center', gap: 16, height: 56, lineHeight: '56px', paddingInline: 16, background: '#001529', color: '#fff' } as const;
+const LINK = { color: 'rgba(255,255,255,0.88)' } as const;
+
+function useLogout() {
+  const qc = useQueryClient();
+  // Spec §4: on success re-query the user; the session check then leads to the login page.
+  return async () => {
+    await logout();
+    qc.removeQueries({ queryKey: ['menu'] });
+    await qc.invalidateQueries({ queryKey: ['session'] });
+  };
+}
+
+function Logo() {
+  return (
+    <a href={EXTERNAL_LINKS.companyLogin.href} style={{ display: 'flex', alignItems: 'center', gap: 8, color: '#fff' }} title="公司首页">
+      <img src="/esm/logo.svg" alt="ESM" width={28} height={28} />
+      <span style={{ fontSize: 16, fontWeight: 600, whiteSpace: 'nowrap' }}>ESM 图纸档案管理平台</span>
+    </a>
+  );
+}
+
+function UserName() {
+  const user = useCurrentUser();
+  return (
+    <Tooltip title={user.supplierName ? `${user.displayName}（${user.supplierName}）` : user.displayName}>
+      <span className="esm-header-name" style={{ maxWidth: UI.headerNameMaxWidth }} data-testid="header-user-name">
+        {user.displayName}
+      </span>
+    </Tooltip>
+  );
+}
+
+function ThemeSwitch() {
+  const [themeName, setThemeName] = useThemeName();
+  return (
+    <Tooltip title={themeName === 'dark' ? '切换为浅色主题' : '切换为深色主题'}>
+      <Switch
+        size="small"
+        checked={themeName === 'dark'}
+        onChange={(on) => setThemeName(on ? 'dark' : 'light')}
+        checkedChildren={<MoonOutlined />}
+        unCheckedChildren={<SunOutlined />}
+        aria-label="深色主题"
+      />
+    </Tooltip>
+  );
+}
+
+/** The header of spec §2: logo, home link, user name (max 80 px), logout. */
+export function AppHeader() {
+  const user = useCurrentUser();
+  const doLogout = useLogout();
+  return (
+    <Layout.Header style={BAR}>
+      <div className="esm-inner" style={{ display: 'flex', alignItems: 'center', gap: 16, maxWidth: 'none' }}>
+        <Logo />
+        <div style={{ flex: 1 }} />
+        <Space size={16}>
+          <Link to={user.defaultPath} style={LINK}>首页</Link>
+          <ThemeSwitch />
+          <UserName />
+          <Typography.Link onClick={doLogout} style={LINK} data-testid="logout">
+            <LogoutOutlined /> 退出
+          </Typography.Link>
+        </Space>
+      </div>
+    </Layout.Header>
+  );
+}
+
+/** The narrow-screen navbar (< 769 px): menu button, and the variant with help, bell and quit. */
+export function NarrowNavbar({ onMenu }: { onMenu: () => void }) {
+  const user = useCurrentUser();
+  const doLogout = useLogout();
+  return (
+    <Layout.Header style={{ ...BAR, gap: 8, paddingInline: 8 }} data-testid="narrow-navbar">
+      <Button type="text" icon={<MenuOutlined style={{ color: '#fff' }} />} onClick={onMenu} aria-label="打开菜单" />
+      <img src="/esm/logo.svg" alt="ESM" width={24} height={24} />
+      <div style={{ flex: 1, minWidth: 0 }}>
+        <UserName />
+      </div>
+      <a href={EXTERNAL_LINKS.help.href} style={LINK} aria-label="帮助">
+        <QuestionCircleOutlined />
+      </a>
+      <Link to={isSupplierType(user.type) ? '/esm/supplier/noticeList' : user.defaultPath} style={LINK} aria-label="通知">
+        <Badge dot={false}>
+          <BellOutlined style={{ color: '#fff' }} />
+        </Badge>
+      </Link>
+      <ThemeSwitch />
+      <Typography.Link onClick={doLogout} style={LINK} data-testid="logout">
+        退出
+      </Typography.Link>
+    </Layout.Header>
+  );
+}

@@ -1,0 +1,106 @@
+/**
+ * The portal shell of spec §2: header, collapsible side menu (200 / 64), breadcrumb, content,
+ * footer; below 769 px a narrow navbar with the menu in a drawer. Sends user_visit on each page.
+ */
+import { createContext, useContext, useEffect, useState } from 'react';
+import { Drawer, Grid, Layout, theme } from 'antd';
+import { Outlet, useLocation } from 'react-router-dom';
+import { UI, routeByPath, type MenuEntry } from '@esm/contracts';
+import { useMenu } from '../../api/session.ts';
+import { sendVisit } from '../../api/visits.ts';
+import { ErrorResult } from '../../components/ErrorResult.tsx';
+import { PageLoading } from '../../components/PageLoading.tsx';
+import { useCurrentUser } from '../SessionGate.tsx';
+import { useCollapsed, useThemeName } from '../preferences.ts';
+import { AppHeader, NarrowNavbar } from './AppHeader.tsx';
+import { AppFooter } from './AppFooter.tsx';
+import { PageCrumbs } from './PageCrumbs.tsx';
+import { SideMenu } from './SideMenu.tsx';
+import { menuName } from './menuTree.ts';
+import { ForbiddenPage } from '../../components/ForbiddenPage.tsx';
+
+const MenuContext = createContext<MenuEntry[]>([]);
+export const useMenuEntries = () => useContext(MenuContext);
+
+function useNarrow(): boolean {
+  const [narrow, setNarrow] = useState(() => window.innerWidth < UI.narrowBreakpoint);
+  useEffect(() => {
+    const mq = window.matchMedia(`(max-width: ${UI.narrowBreakpoint - 1}px)`);
+    const on = () => setNarrow(mq.matches);
+    on();
+    mq.addEventListener('change', on);
+    return () => mq.removeEventListener('change', on);
+  }, []);
+  return narrow;
+}
+
+export function BasicLayout() {
+  const user = useCurrentUser();
+  const menu = useMenu(user.id);
+  const location = useLocation();
+  const narrow = useNarrow();
+  const [collapsed, setCollapsed] = useCollapsed();
+  const [themeName] = useThemeName();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const { token } = theme.useToken();
+  Grid.useBreakpoint();
+
+  const entries = menu.data ?? [];
+  const path = location.pathname.replace(/\/+$/, '');
+  const route = routeByPath.get(path);
+
+  useEffect(() => {
+    if (!menu.data) return;
+    sendVisit(menuName(menu.data, path, route?.title ?? '页面不存在'), path);
+    setDrawerOpen(false);
+  }, [path, menu.data, route?.title]);
+
+  if (menu.isPending) return <PageLoading />;
+  if (menu.isError) return <ErrorResult error={menu.error} onRetry={() => menu.refetch()} />;
+
+  // A page of the portal that is not in this user's menu: the server refuses its data anyway;
+  // say so instead of showing an empty page.
+  const allowed = !route || entries.some((e) => e.router === path);
+  const dark = themeName === 'dark';
+
+  return (
+    <MenuContext.Provider value={entries}>
+      <Layout style={{ minHeight: '100vh' }}>
+        {narrow ? (
+          <NarrowNavbar onMenu={() => setDrawerOpen(true)} />
+        ) : (
+          <AppHeader />
+        )}
+        <Layout>
+          {narrow ? (
+            <Drawer placement="left" open={drawerOpen} onClose={() => setDrawerOpen(false)} width={UI.siderWidth + 40} styles={{ body: { padding: 0 } }} title="菜单">
+              <SideMenu entries={entries} collapsed={false} dark={false} />
+            </Drawer>
+          ) : (
+            <Layout.Sider
+              collapsible
+              collapsed={collapsed}
+              onCollapse={setCollapsed}
+              width={UI.siderWidth}
+              collapsedWidth={UI.siderCollapsedWidth}
+              theme={dark ? 'dark' : 'light'}
+              style={{ borderRight: dark ? undefined : `1px solid ${token.colorBorderSecondary}` }}
+              data-testid="side-menu"
+            >
+              <SideMenu entries={entries} collapsed={collapsed} dark={dark} />
+            </Layout.Sider>
+          )}
+          <Layout style={{ minWidth: 0 }}>
+            <Layout.Content style={{ padding: narrow ? 12 : '16px 24px', display: 'flex', flexDirection: 'column', gap: 12 }}>
+              <PageCrumbs entries={entries} />
+              <div style={{ background: token.colorBgContainer, borderRadius: token.borderRadiusLG, padding: narrow ? 12 : 24, flex: 1 }}>
+                {allowed ? <Outlet /> : <ForbiddenPage />}
+              </div>
+            </Layout.Content>
+            <AppFooter />
+          </Layout>
+        </Layout>
+      </Layout>
+    </MenuContext.Provider>
+  );
+}

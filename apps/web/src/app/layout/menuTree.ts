@@ -1,0 +1,67 @@
+/**
+ * Pure menu logic of spec §2: which entries the side menu shows, which one is selected for a
+ * path, and the breadcrumb for a path. Unit-tested in menuTree.test.ts.
+ */
+import { BASE_PATH, FIXED_CRUMBS, MENU_RULES, type MenuEntry } from '@esm/contracts';
+
+export interface MenuNode {
+  entry: MenuEntry;
+  children: MenuNode[];
+}
+
+/** The side menu: top level in order; hidden (mpid -1) and skipped (ids 18, 19) entries left out. */
+export function sideMenuTree(entries: MenuEntry[]): MenuNode[] {
+  const visible = entries.filter((e) => e.mpid !== MENU_RULES.hiddenMpid && !(MENU_RULES.skippedIds as readonly number[]).includes(e.id));
+  return visible
+    .filter((e) => e.mpid === null)
+    .map((e) => ({ entry: e, children: visible.filter((c) => c.mpid === e.id).map((c) => ({ entry: c, children: [] })) }))
+    // a group whose every entry is hidden or skipped has nothing to open: leave it out
+    .filter((n) => n.children.length > 0 || !entries.some((c) => c.mpid === n.entry.id));
+}
+
+/** The entry whose router matches the path: exact first, then the longest prefix. */
+export function matchEntry(entries: MenuEntry[], pathname: string): MenuEntry | undefined {
+  const path = pathname.replace(/\/+$/, '');
+  const exact = entries.find((e) => e.router === path);
+  if (exact) return exact;
+  return entries
+    .filter((e) => e.router !== BASE_PATH && path.startsWith(`${e.router}/`))
+    .sort((a, b) => b.router.length - a.router.length)[0];
+}
+
+/** The side menu item to highlight: the matched entry, or for a hidden/skipped page its group. */
+export function selectedKey(entries: MenuEntry[], pathname: string): string | undefined {
+  const e = matchEntry(entries, pathname);
+  return e ? String(e.id) : undefined;
+}
+
+export interface Crumb {
+  title: string;
+  path?: string;
+}
+
+/**
+ * The breadcrumb from the menu tree (spec §2): group → entry; fixed titles for the paths the spec
+ * lists; a not-found crumb for anything else.
+ */
+export function breadcrumb(entries: MenuEntry[], pathname: string): Crumb[] {
+  const rel = pathname.startsWith(BASE_PATH) ? pathname.slice(BASE_PATH.length).replace(/\/+$/, '') : pathname;
+  const fixed = FIXED_CRUMBS[rel];
+  if (fixed) return [{ title: fixed }];
+  const path = pathname.replace(/\/+$/, '');
+  const entry = entries.find((e) => e.router === path);
+  if (!entry) return [{ title: '页面不存在' }];
+  const parent = entry.mpid !== null && entry.mpid !== MENU_RULES.hiddenMpid ? entries.find((e) => e.id === entry.mpid) : undefined;
+  return parent ? [{ title: parent.cn, path: parent.router }, { title: entry.cn }] : [{ title: entry.cn }];
+}
+
+/** The menu name of a path, for the user_visit event. */
+export function menuName(entries: MenuEntry[], pathname: string, fallback: string): string {
+  return entries.find((e) => e.router === pathname.replace(/\/+$/, ''))?.cn ?? fallback;
+}
+
+/** Group keys always open (spec §2: groups 1 and 14), merged with the user's own open groups. */
+export function openKeys(saved: string[], entries: MenuEntry[]): string[] {
+  const forced = MENU_RULES.openGroupIds.filter((id) => entries.some((e) => e.id === id)).map(String);
+  return Array.from(new Set([...forced, ...saved]));
+}

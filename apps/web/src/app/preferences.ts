@@ -1,0 +1,44 @@
+/**
+ * Layout preferences kept in local storage (spec §2): menu fold state, theme, open groups.
+ */
+import { useCallback, useSyncExternalStore } from 'react';
+
+const KEYS = { collapsed: 'esm.menu.collapsed', theme: 'esm.theme', openKeys: 'esm.menu.openKeys' } as const;
+export type ThemeName = 'light' | 'dark';
+
+function read<T>(key: string, fallback: T): T {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw === null ? fallback : (JSON.parse(raw) as T);
+  } catch {
+    return fallback;
+  }
+}
+
+const listeners = new Set<() => void>();
+const cache = new Map<string, unknown>();
+
+function usePref<T>(key: string, fallback: T): [T, (v: T) => void] {
+  const subscribe = useCallback((cb: () => void) => {
+    listeners.add(cb);
+    return () => listeners.delete(cb);
+  }, []);
+  const value = useSyncExternalStore(subscribe, () => {
+    if (!cache.has(key)) cache.set(key, read(key, fallback));
+    return cache.get(key) as T;
+  });
+  const set = useCallback(
+    (v: T) => {
+      cache.set(key, v);
+      localStorage.setItem(key, JSON.stringify(v));
+      listeners.forEach((l) => l());
+    },
+    [key],
+  );
+  return [value, set];
+}
+
+/** Collapsed by default (spec §2). */
+export const useCollapsed = () => usePref<boolean>(KEYS.collapsed, true);
+export const useThemeName = () => usePref<ThemeName>(KEYS.theme, 'light');
+export const useOpenKeys = () => usePref<string[]>(KEYS.openKeys, []);

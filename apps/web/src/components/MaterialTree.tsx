@@ -1,0 +1,94 @@
+/**
+ * The archive tree of spec §2 (product line → material), shared by the internal archive pages and
+ * the supplier's tree page; each passes the loaders of its own side. Materials load lazily, 100 at
+ * a time, with a "加载更多" node; a keyword filters materials on the server.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { Empty, Input, Spin, Tree } from 'antd';
+import type { DataNode, EventDataNode } from 'antd/es/tree';
+import type { MaterialRow, ProductLine } from '@esm/contracts';
+
+export interface TreeSelection {
+  productLineCode?: string;
+  materialCode?: string;
+}
+
+export interface MaterialTreeProps {
+  loadProductLines: () => Promise<ProductLine[]>;
+  loadMaterials: (q: { productLineCode: string; page: number; keyword?: string }) => Promise<{ rows: MaterialRow[]; total: number }>;
+  selection: TreeSelection;
+  onSelect: (s: TreeSelection) => void;
+  height?: number;
+}
+
+const PAGE = 100;
+type Node = DataNode & { productLineCode?: string; materialCode?: string; more?: { productLineCode: string; page: number } };
+
+export function MaterialTree({ loadProductLines, loadMaterials, selection, onSelect, height = 560 }: MaterialTreeProps) {
+  const [nodes, setNodes] = useState<Node[] | null>(null);
+  const [keyword, setKeyword] = useState('');
+  const [expanded, setExpanded] = useState<React.Key[]>([]);
+  const [loadedKeys, setLoadedKeys] = useState<React.Key[]>([]);
+
+  useEffect(() => {
+    let live = true;
+    setNodes(null);
+    setLoadedKeys([]);
+    loadProductLines()
+      .then((lines) => live && setNodes(lines.map((l) => ({ key: `pl:${l.code}`, title: `${l.name}（${l.materialCount}）`, productLineCode: l.code, isLeaf: l.materialCount === 0 }))))
+      .catch(() => live && setNodes([]));
+    return () => {
+      live = false;
+    };
+  }, [loadProductLines, keyword]);
+
+  const appendMaterials = useCallback(
+    async (productLineCode: string, page: number) => {
+      const { rows, total } = await loadMaterials({ productLineCode, page, keyword: keyword || undefined });
+      const children: Node[] = rows.map((m) => ({ key: `m:${m.code}`, title: `${m.code} ${m.name}`, isLeaf: true, productLineCode, materialCode: m.code }));
+      if (page * PAGE < total) children.push({ key: `more:${productLineCode}:${page + 1}`, title: '加载更多…', isLeaf: true, more: { productLineCode, page: page + 1 } });
+      setNodes((prev) =>
+        (prev ?? []).map((n) =>
+          n.productLineCode === productLineCode && !n.materialCode
+            ? { ...n, children: [...((n.children as Node[] | undefined) ?? []).filter((c) => !(c as Node).more), ...children] }
+            : n,
+        ),
+      );
+    },
+    [loadMaterials, keyword],
+  );
+
+  const onLoad = async (node: EventDataNode<Node>) => {
+    if (node.productLineCode && !node.materialCode && !node.more) await appendMaterials(node.productLineCode, 1);
+  };
+
+  const selectedKey = selection.materialCode ? `m:${selection.materialCode}` : selection.productLineCode ? `pl:${selection.productLineCode}` : undefined;
+
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', gap: 8 }} data-testid="material-tree">
+      <Input.Search allowClear placeholder="物料编码或名称" onSearch={(v) => setKeyword(v.trim())} aria-label="搜索物料" />
+      {nodes === null ? (
+        <Spin />
+      ) : nodes.length === 0 ? (
+        <Empty description="暂无可查看的物料" image={Empty.PRESENTED_IMAGE_SIMPLE} />
+      ) : (
+        <Tree<Node>
+          treeData={nodes}
+          height={height}
+          loadData={onLoad}
+          loadedKeys={loadedKeys}
+          onLoad={setLoadedKeys}
+          expandedKeys={expanded}
+          onExpand={setExpanded}
+          selectedKeys={selectedKey ? [selectedKey] : []}
+          onSelect={(_keys, { node }) => {
+            if (node.more) return void appendMaterials(node.more.productLineCode, node.more.page);
+            if (node.materialCode) onSelect({ productLineCode: node.productLineCode, materialCode: node.materialCode });
+            else if (selectedKey === node.key) onSelect({});
+            else onSelect({ productLineCode: node.productLineCode });
+          }}
+        />
+      )}
+    </div>
+  );
+}

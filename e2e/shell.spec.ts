@@ -1,0 +1,134 @@
+/**
+ * Each user type's journey through the shell (issue 2): log in through the page, land on the
+ * type's default page, see its menu (and nothing of another role's group), log out.
+ */
+import { expect, test } from '@playwright/test';
+import { expectToast, loginThroughPage, unfoldMenu } from './helpers.ts';
+
+const ADMIN_MENU = {
+  open: ['档案信息', '会签单列表', '档案历史', '变更通知列表', '蓝图下载日志', '图纸查看日志', '图纸确认日志', '保密协议记录', '图纸打印日志', '供应商统计', '已授权图纸', '授权图纸历史'],
+  closedGroups: { 系统管理: ['访问日志'] } as Record<string, string[]>,
+  absent: ['供应商专区', '企业标准档案', '图纸问题回复', '供应商授权申请审批'],
+};
+
+const JOURNEYS: { account: string; landing: string; open: string[]; closedGroups: Record<string, string[]>; absent: string[] }[] = [
+  { account: 'demo3', landing: '/esm/dashboard', ...ADMIN_MENU, absent: [...ADMIN_MENU.absent, '人员管理'] },
+  { account: 'demo7', landing: '/esm/dashboard', ...ADMIN_MENU, closedGroups: { ...ADMIN_MENU.closedGroups, 人员管理: ['SQE及产品线管理'] } },
+  { account: 'demo8', landing: '/esm/dashboard', ...ADMIN_MENU, absent: [...ADMIN_MENU.absent, '人员管理'] },
+  { account: 'demo9', landing: '/esm/dashboard', ...ADMIN_MENU, absent: [...ADMIN_MENU.absent, '人员管理'] },
+  {
+    account: 'demo2',
+    landing: '/esm/supplier/dashboardS',
+    open: [],
+    closedGroups: { 供应商专区: ['企业标准档案', '会签单列表', '图纸变更通知'] },
+    absent: ['图纸管理', '图纸授权', '档案信息', '人员管理', '系统管理'],
+  },
+  {
+    account: 'demo4',
+    landing: '/esm/supplier/dashboardS',
+    open: [],
+    closedGroups: { 供应商专区: ['企业标准档案', '会签单列表', '图纸变更通知'] },
+    absent: ['图纸管理', '图纸授权', '档案信息', '人员管理', '系统管理'],
+  },
+  { account: 'demo5', landing: '/esm/drawingManagement/documentIssueH', open: ['图纸管理', '图纸问题回复'], closedGroups: {}, absent: ['图纸授权', '档案信息', '会签单列表', '供应商专区', '系统管理'] },
+  { account: 'demo6', landing: '/esm/drawingAuthorization/drawingEmpowerApprove', open: ['图纸授权', '供应商授权申请审批'], closedGroups: {}, absent: ['图纸管理', '档案信息', '已授权图纸', '供应商专区', '系统管理'] },
+];
+
+for (const j of JOURNEYS) {
+  test(`${j.account}: login → ${j.landing} → own menu → logout`, async ({ page }) => {
+    await unfoldMenu(page);
+    await loginThroughPage(page, j.account);
+    await expectToast(page, '登陆成功');
+    await expect(page).toHaveURL(new RegExp(`${j.landing}$`));
+
+    const menu = page.getByTestId('side-menu');
+    for (const label of j.open) await expect(menu.getByText(label, { exact: true }).first()).toBeVisible();
+    for (const [group, labels] of Object.entries(j.closedGroups)) {
+      await menu.getByText(group, { exact: true }).click();
+      for (const label of labels) await expect(menu.getByText(label, { exact: true }).first()).toBeVisible();
+    }
+    for (const label of j.absent) await expect(menu.getByText(label, { exact: true })).toHaveCount(0);
+    // the tree pages (ids 18, 19) and hidden entries never show in the side menu
+    await expect(menu.getByText('图纸档案信息', { exact: true })).toHaveCount(0);
+
+    await page.getByTestId('logout').click();
+    await expect(page).toHaveURL(/\/esm\/login/);
+    await expect(page.getByPlaceholder('账号')).toBeVisible();
+  });
+}
+
+test('wrong password shows the server message and stays on the login page', async ({ page }) => {
+  await loginThroughPage(page, 'demo3', 'wrong-password');
+  await expectToast(page, '账号或密码错误');
+  await expect(page).toHaveURL(/\/esm\/login/);
+});
+
+test('empty login form gets field messages, and nothing is sent', async ({ page }) => {
+  await page.goto('/esm/login');
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+  await expect(page.getByText('请输入账号')).toBeVisible();
+  await expect(page.getByText('请输入密码')).toBeVisible();
+});
+
+test('a page without a session leads to the login page and back after login', async ({ page }) => {
+  await page.goto('/esm/system/visitLog');
+  await expect(page).toHaveURL(/\/esm\/login\?redirect=/);
+  await page.getByPlaceholder('账号').fill('demo3');
+  await page.getByPlaceholder('密码').fill('Esm@2026');
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+  await expect(page).toHaveURL(/\/esm\/system\/visitLog$/);
+});
+
+test('unknown path under /esm shows the not-found page with a not-found crumb', async ({ page }) => {
+  await loginThroughPage(page, 'demo3');
+  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await page.goto('/esm/no/such/page');
+  await expect(page.getByText('抱歉，您访问的页面不存在。')).toBeVisible();
+  await expect(page.getByTestId('breadcrumb')).toContainText('页面不存在');
+});
+
+test('/esm/ redirects to the default page keeping standardCode', async ({ page }) => {
+  await loginThroughPage(page, 'demo2');
+  await expect(page).toHaveURL(/dashboardS$/);
+  await page.goto('/esm/?standardCode=Q%2FHR-001&x=1');
+  await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS\?standardCode=Q%2FHR-001$/);
+});
+
+test('a spec page outside the user menu says 没有权限; a group index shows the group page', async ({ page }) => {
+  await loginThroughPage(page, 'demo2');
+  await expect(page).toHaveURL(/dashboardS$/);
+  await page.goto('/esm/drawingManagement/drawingViewLog');
+  await expect(page.getByText('没有权限')).toBeVisible();
+  await expect(page.getByTestId('breadcrumb')).toContainText('图纸查看日志');
+  await page.goto('/esm/supplier');
+  await expect(page.getByTestId('group-default')).toContainText('供应商专区');
+  await page.goto('/esm/supplier/drawingsAndArchivesInformationG');
+  await expect(page.getByRole('button', { name: /返回上一级/ })).toBeVisible();
+});
+
+test('theme and menu fold state persist across reloads', async ({ page }) => {
+  await loginThroughPage(page, 'demo3');
+  await expect(page).toHaveURL(/dashboard$/);
+  const sider = page.getByTestId('side-menu');
+  await expect(sider).toHaveCSS('width', '64px'); // folded by default
+  await page.locator('.ant-layout-sider-trigger').click();
+  await expect(sider).toHaveCSS('width', '200px');
+  await page.getByRole('switch', { name: '深色主题' }).click();
+  await page.reload();
+  await expect(sider).toHaveCSS('width', '200px');
+  await expect(page.getByRole('switch', { name: '深色主题' })).toBeChecked();
+  await expect(page.locator('.ant-menu-dark')).toHaveCount(1);
+});
+
+test('narrow screen (< 769 px) uses the navbar and a menu drawer', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await loginThroughPage(page, 'demo4');
+  await expect(page).toHaveURL(/dashboardS$/);
+  await expect(page.getByTestId('narrow-navbar')).toBeVisible();
+  await expect(page.getByTestId('side-menu')).toHaveCount(0);
+  await page.getByRole('button', { name: '打开菜单' }).click();
+  const drawer = page.locator('.ant-drawer-content');
+  await drawer.getByText('供应商专区', { exact: true }).click();
+  await expect(drawer.getByText('图纸变更通知', { exact: true })).toBeVisible();
+  await page.screenshot({ path: 'e2e/screenshots/narrow-supplier.png', fullPage: true });
+});
