@@ -4,7 +4,7 @@
  * user saw). Each refusal case builds a supplier of its own in the state under test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadImage } from '@napi-rs/canvas';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { LightMyRequestResponse } from 'fastify';
 import { api, buildTestApp, createUser, login } from './helpers.ts';
@@ -50,6 +50,51 @@ async function pdfPages(bytes: Buffer): Promise<string[]> {
   return pages;
 }
 
+/**
+ * A camera-style JPEG: 200 × 100 stored pixels, red in the stored top-left corner, and an EXIF
+ * APP1 segment (little-endian TIFF like most cameras, a tag before Orientation) saying how a
+ * viewer must turn it: 6 = turn 90° clockwise, so upright it is 100 × 200 with red top-right.
+ */
+async function sidewaysJpeg(orientation: number): Promise<Buffer> {
+  const canvas = createCanvas(200, 100);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, 200, 100);
+  ctx.fillStyle = '#ff0000';
+  ctx.fillRect(0, 0, 50, 50);
+  const jpeg = await canvas.encode('jpeg', 95);
+  const entry = (tag: number, type: number, value: number) => {
+    const e = Buffer.alloc(12);
+    e.writeUInt16LE(tag, 0);
+    e.writeUInt16LE(type, 2);
+    e.writeUInt32LE(1, 4);
+    e.writeUInt16LE(value, 8);
+    return e;
+  };
+  const tiff = Buffer.concat([
+    Buffer.from('II*\0', 'latin1'),
+    Buffer.from([8, 0, 0, 0]), // IFD0 right after the header
+    Buffer.from([2, 0]), // two entries, in tag order
+    entry(0x0103, 3, 6), // Compression (JPEG), only there to not be first
+    entry(0x0112, 3, orientation), // Orientation
+    Buffer.alloc(4), // no next IFD
+  ]);
+  const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
+  const length = Buffer.alloc(2);
+  length.writeUInt16BE(payload.length + 2);
+  const app1 = Buffer.concat([Buffer.from([0xff, 0xe1]), length, payload]);
+  return Buffer.concat([jpeg.subarray(0, 2), app1, jpeg.subarray(2)]); // right after SOI
+}
+
+/** Whether a JPEG still carries an EXIF APP1 segment (anywhere before its image data). */
+function hasExif(jpeg: Buffer): boolean {
+  for (let at = 2; at + 4 <= jpeg.length && jpeg[at] === 0xff; at += 2 + jpeg.readUInt16BE(at + 2)) {
+    if (jpeg[at + 1] === 0xda) return false; // start of scan: no more segments
+    if (jpeg[at + 1] === 0xe1 && jpeg.subarray(at + 4, at + 10).toString('latin1') === 'Exif\0\0') return true;
+  }
+  return false;
+}
+
 /** The UTF-8 file name of an RFC 6266 Content-Disposition. */
 function fileNameOf(res: LightMyRequestResponse): string {
   const m = /filename\*=UTF-8''([^;]+)/.exec(String(res.headers['content-disposition']));
@@ -68,7 +113,7 @@ let cookieA: string;
 let cookieB: string;
 let pdfBytes: Uint8Array;
 let pngBytes: Buffer;
-const file = {} as Record<'pdf' | 'png' | 'dxf' | 'dwg' | 'history' | 'obsolete' | 'missing' | 'bOnly' | 'bOnlyObsolete', { id: number; standardCode: string; name: string; version: string; fileName: string }>;
+const file = {} as Record<'pdf' | 'png' | 'sidewaysJpg' | 'dxf' | 'dwg' | 'history' | 'obsolete' | 'missing' | 'bOnly' | 'bOnlyObsolete', { id: number; standardCode: string; name: string; version: string; fileName: string }>;
 
 beforeAll(async () => {
   const pl = await createProductLine(db);
@@ -90,6 +135,7 @@ beforeAll(async () => {
   file.history = history;
   file.pdf = await createFileVersion(db, s, { materialCode: shared.code, type: 'pdf', bytes: pdfBytes, standardCode: history.standardCode, name: '法兰盘总装图' });
   file.png = await createFileVersion(db, s, { materialCode: shared.code, type: 'png', bytes: pngBytes });
+  file.sidewaysJpg = await createFileVersion(db, s, { materialCode: shared.code, type: 'jpg', bytes: await sidewaysJpeg(6) });
   file.dxf = await createFileVersion(db, s, { materialCode: shared.code, type: 'dxf', bytes: sampleDxf(), name: '底座平面图' });
   file.dwg = await createFileVersion(db, s, { materialCode: shared.code, type: 'dwg', bytes: Buffer.from('AC1032 fake dwg bytes') });
   file.obsolete = await createFileVersion(db, s, { materialCode: shared.code, type: 'pdf', bytes: await samplePdf(1), status: 'OBSOLETE' });
@@ -317,6 +363,27 @@ describe('a supplier with access gets a stamped copy and one OK row', () => {
     const [before, after] = await Promise.all([loadImage(pngBytes), loadImage(out)]);
     expect([after.width, after.height]).toEqual([before.width, before.height]);
     await expectOneOkRow('view', file.png);
+  });
+
+  it('view: a phone photo (EXIF Orientation 6) comes back upright, stamped, without the tag', async () => {
+    const res = await act('view', { id: file.sidewaysJpg.id }, cookieA);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/jpeg');
+    const out = res.rawPayload;
+    expect(out.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    // the turn is baked into the pixels: a tag left behind would make viewers turn it twice
+    expect(hasExif(out)).toBe(false);
+    const img = await loadImage(out);
+    expect([img.width, img.height]).toEqual([100, 200]);
+    const canvas = createCanvas(img.width, img.height);
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const rgb = (x: number, y: number) => Array.from(ctx.getImageData(x, y, 1, 1).data.subarray(0, 3));
+    const isRed = ([r, g, b]: number[]) => r! > 200 && g! < 90 && b! < 90;
+    // the stored top-left red square is now top-right; the other corners are white under the stamp
+    expect(isRed(rgb(95, 4))).toBe(true);
+    for (const [x, y] of [[4, 4], [4, 195], [95, 195]] as const) expect(isRed(rgb(x, y))).toBe(false);
+    await expectOneOkRow('view', file.sidewaysJpg);
   });
 
   it('download: a DXF keeps its bytes, the stamp is in its name', async () => {

@@ -238,7 +238,15 @@ export async function stampPdf(bytes: Uint8Array, text: string): Promise<Uint8Ar
 /** Beyond this the decoded bitmap alone would take ~256 MB: such scans belong in a PDF. */
 export const IMAGE_MAX_PIXELS = 64_000_000;
 
-/** Stamps a PNG or JPEG and encodes it back to the same format at the same size. */
+/**
+ * Stamps a PNG or JPEG and encodes it back to the same format at the same size.
+ *
+ * A phone or scanner JPEG often stores its pixels sideways with an EXIF Orientation tag. Skia's
+ * decoder behind @napi-rs/canvas' loadImage (1.x) already applies that tag: width/height are
+ * the upright ones and drawImage paints upright. The re-encoded copy carries no EXIF, so the
+ * turn lives in its pixels only and no viewer turns it twice. Do not rotate here again;
+ * files.test.ts ("EXIF Orientation 6") fails if a canvas upgrade stops doing this.
+ */
 export async function stampImage(bytes: Uint8Array, type: 'png' | 'jpg', text: string): Promise<Buffer> {
   registerCanvasFont();
   let img: Awaited<ReturnType<typeof loadImage>>;
