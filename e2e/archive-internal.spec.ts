@@ -224,15 +224,21 @@ test('查看 shows the stamped PDF and the view lands in 图纸查看日志', as
   await expect(rows(page).filter({ hasText: 'demo3' }).filter({ hasText: file!.standard_code }).first()).toContainText('成功');
 });
 
-test('导出Excel downloads the filtered list as .xlsx', async ({ page }) => {
+test('导出Excel downloads the filtered list as .xlsx and says how many rows', async ({ page }) => {
   await openArchive(page);
+  await tableSettled(page);
+  // the export has the list's filters: as many rows as the list's "共 N 条" (X-Total-Rows)
+  const totalText = await page.locator('.ant-pagination-total-text').innerText();
+  const listed = Number(/共 (\d+) 条/.exec(totalText)?.[1]);
+  expect(listed, totalText).toBeGreaterThan(0);
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: '导出Excel' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^图纸档案信息_\d+\.xlsx$/);
   const bytes = await readFile((await file.path())!);
   expect(bytes.subarray(0, 2).toString()).toBe('PK'); // an .xlsx is a zip
-  await expectToast(page, '导出完成');
+  await expectToast(page, `导出完成，共 ${listed} 条`);
+  await expect(page.getByTestId('export-progress')).toHaveCount(0);
 });
 
 test('each of the five log pages opens with its table and total', async ({ page }) => {

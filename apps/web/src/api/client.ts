@@ -105,6 +105,15 @@ export interface BlobResult {
   blob: Blob;
   fileName: string;
   type: string;
+  /** The answer's headers (e.g. X-Total-Rows of an export). */
+  headers: Headers;
+}
+
+export interface BlobOptions extends RequestOptions {
+  /** Called once the headers have arrived, before the bytes: what the server said about them. */
+  onHeaders?: (headers: Headers) => void;
+  /** Bytes received so far and the total when the server sent a Content-Length. */
+  onProgress?: (received: number, total: number | null) => void;
 }
 
 /** The file name of a Content-Disposition header (RFC 6266 filename* first). */
@@ -117,10 +126,10 @@ export function dispositionFileName(header: string | null, fallback: string): st
 }
 
 /**
- * POSTs JSON and receives bytes (a stamped drawing, an Excel export), reporting progress as they
- * arrive. Failures come back as the JSON envelope and are handled like post()'s.
+ * POSTs JSON and receives bytes (a stamped drawing, an Excel export), reporting the headers and
+ * then progress as they arrive. Failures come back as the JSON envelope and are handled like post()'s.
  */
-export async function postBlob(path: string, body: unknown, opts: RequestOptions & { onProgress?: (received: number, total: number | null) => void } = {}): Promise<BlobResult> {
+export async function postBlob(path: string, body: unknown, opts: BlobOptions = {}): Promise<BlobResult> {
   const url = `${API_BASE}/${path.replace(/^\//, '')}`;
   let res: Response;
   try {
@@ -133,7 +142,9 @@ export async function postBlob(path: string, body: unknown, opts: RequestOptions
   const total = Number(res.headers.get('content-length')) || null;
   const type = res.headers.get('content-type') ?? 'application/octet-stream';
   const fileName = dispositionFileName(res.headers.get('content-disposition'), 'download');
-  if (!res.body || !opts.onProgress) return { blob: await res.blob(), fileName, type };
+  const headers = res.headers;
+  opts.onHeaders?.(headers);
+  if (!res.body || !opts.onProgress) return { blob: await res.blob(), fileName, type, headers };
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
@@ -144,7 +155,7 @@ export async function postBlob(path: string, body: unknown, opts: RequestOptions
     received += value.length;
     opts.onProgress(received, total);
   }
-  return { blob: new Blob(chunks as BlobPart[], { type }), fileName, type };
+  return { blob: new Blob(chunks as BlobPart[], { type }), fileName, type, headers };
 }
 
 /**

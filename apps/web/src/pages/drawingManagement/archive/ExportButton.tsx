@@ -1,25 +1,26 @@
 /**
- * 导出Excel: the archive list with the current filters and sort, streamed by the server. Shows
- * what has arrived ("已下载 x KB", a Progress when the size is known); a refusal (too many rows)
- * is said in the server's words.
+ * 导出Excel: the archive list with the current filters and sort, streamed by the server. Says how
+ * many rows are coming as soon as the server has counted them (X-Total-Rows: "正在导出 N 条…"),
+ * then what has arrived ("已下载 x KB", a Progress when the size is known); the success toast
+ * repeats the count. A refusal (too many rows) is said in the server's words.
  */
 import { useState } from 'react';
 import { App, Button, Progress, Space, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import type { SortOrder } from '@esm/contracts';
-import { exportDrawingExcel } from '../../../api/archives.ts';
+import { exportDrawingExcel, type ExportProgress } from '../../../api/archives.ts';
 import { formatFileSize } from '../../../components/archive/labels.tsx';
 import type { FileFilters } from './FileFilterBar.tsx';
 import { serverErrorText } from './serverErrors.ts';
 
 export function ExportButton({ filters }: { filters: FileFilters & { productLineCode?: string; sortField?: string; sortOrder?: SortOrder } }) {
   const { message } = App.useApp();
-  const [progress, setProgress] = useState<{ received: number; total: number | null } | null>(null);
+  const [progress, setProgress] = useState<ExportProgress | null>(null);
   const run = async () => {
-    setProgress({ received: 0, total: null });
+    setProgress({ rows: null, received: 0, total: null });
     try {
-      await exportDrawingExcel(filters, (received, total) => setProgress({ received, total }));
-      message.success('导出完成');
+      const rows = await exportDrawingExcel(filters, setProgress);
+      message.success(rows === null ? '导出完成' : `导出完成，共 ${rows} 条`);
     } catch (e) {
       message.error(serverErrorText(e, '导出失败'));
     } finally {
@@ -31,14 +32,16 @@ export function ExportButton({ filters }: { filters: FileFilters & { productLine
       <Button icon={<DownloadOutlined />} loading={progress !== null} disabled={progress !== null} onClick={run}>
         导出Excel
       </Button>
-      {progress &&
-        (progress.total ? (
-          <Progress percent={Math.floor((progress.received / progress.total) * 100)} size="small" style={{ width: 160, margin: 0 }} />
-        ) : (
-          <Typography.Text type="secondary" data-testid="export-progress">
-            {progress.received ? `已下载 ${formatFileSize(progress.received)}` : '正在生成…'}
-          </Typography.Text>
-        ))}
+      {progress && (
+        <Space size={8} data-testid="export-progress">
+          <Typography.Text type="secondary">{progress.rows === null ? '正在生成…' : `正在导出 ${progress.rows} 条…`}</Typography.Text>
+          {progress.total ? (
+            <Progress percent={Math.floor((progress.received / progress.total) * 100)} size="small" style={{ width: 160, margin: 0 }} />
+          ) : (
+            progress.received > 0 && <Typography.Text type="secondary">已下载 {formatFileSize(progress.received)}</Typography.Text>
+          )}
+        </Space>
+      )}
     </Space>
   );
 }
