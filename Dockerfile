@@ -5,16 +5,16 @@ ENV PNPM_HOME=/pnpm PATH=/pnpm:$PATH TURBO_TELEMETRY_DISABLED=1 PLAYWRIGHT_SKIP_
 RUN npm install -g pnpm@10.34.9
 WORKDIR /app
 COPY . .
-RUN pnpm install --frozen-lockfile && pnpm --filter @esm/web build
+RUN pnpm install --frozen-lockfile && pnpm --filter @esm/web build && pnpm --filter @esm/api build
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data
 VOLUME /data
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s CMD node -e "fetch('http://127.0.0.1:3000/esm-server/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-# Memory (docs/benchmarks.md, "Archives"): a fixed 128 KB malloc mmap threshold gives back the
-# large blocks V8 frees after compiling Prisma's WebAssembly (~70 MB less resident), and 4 MB
-# semi-spaces keep the young generation small (~30 MB less at the export's peak); the same as
-# apps/api's `start` script.
+# Memory (docs/benchmarks.md, "Archives"): the server runs as a bundle on plain node (no tsx
+# loader at run time), a fixed 128 KB malloc mmap threshold gives back the large blocks V8 frees
+# after compiling Prisma's WebAssembly, and 4 MB semi-spaces keep the young generation small;
+# the same as apps/api's `start` script.
 ENV MALLOC_MMAP_THRESHOLD_=131072
 # node itself as PID 1 child-free: SIGTERM reaches the graceful shutdown directly
 WORKDIR /app/apps/api
-CMD ["node", "--max-semi-space-size=4", "--import", "tsx", "src/server.ts"]
+CMD ["node", "--max-semi-space-size=4", "dist/server.mjs"]

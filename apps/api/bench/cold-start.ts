@@ -4,7 +4,7 @@
  *    database (migrate, seed with SEED_DEMO=true);
  *  - warm: the same data dir / database again, already initialised (migrations checked, menu
  *    upserted, seed skipped);
- *  - floor: `node --import tsx` with nothing to run, the part no change to the app removes.
+ *  - floor: `node` with nothing to run, the part no change to the app removes.
  * Each is repeated BENCH_RUNS times (fresh dir / database per cold run); the median is reported.
  */
 import { createBenchDatabase } from './lib/postgres.ts';
@@ -51,7 +51,7 @@ export async function run({ runs }: BenchSettings): Promise<Row[]> {
     await dir.remove();
   }
   return [
-    row('floor: node --import tsx, empty', '—', floor),
+    row('floor: node, empty', '—', floor),
     row('cold (empty data dir)', 'embedded PGlite', t.embeddedCold),
     row('warm (same data dir)', 'embedded PGlite', t.embeddedWarm),
     row('cold (empty database)', 'Postgres', t.pgCold),

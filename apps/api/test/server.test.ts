@@ -1,19 +1,25 @@
 /**
- * The real entry point (design §3): with no DATABASE_URL, `src/server.ts` starts on the
+ * The real entry point as `pnpm start` runs it — `src/server.ts` bundled into `dist/server.mjs`
+ * (scripts/build.mjs) on plain node (design §3): with no DATABASE_URL it starts on the
  * embedded PGlite under DATA_DIR, migrates and seeds it, serves over HTTP, keeps sessions and
  * the session secret across a restart, and exits 0 on SIGTERM.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'esm-server-test-'));
 const running: ChildProcess[] = [];
+
+// the bundle of the code under test (~0.1 s), not a stale one from an earlier build
+beforeAll(() => {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: apiDir, stdio: 'pipe' });
+});
 
 afterAll(() => {
   for (const p of running) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
@@ -42,7 +48,7 @@ async function start(): Promise<Server> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   for (const k of ['DATABASE_URL', 'SESSION_SECRET', 'SEED_DEMO', 'MIGRATE_ON_START', 'STORAGE_DIR']) delete env[k];
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--max-semi-space-size=4', 'dist/server.mjs'], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(proc);
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));

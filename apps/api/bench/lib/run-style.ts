@@ -2,11 +2,11 @@
  * How a benchmark starts a server process: the node flags and environment variables (e.g. glibc
  * malloc tunables) that apps/api's `start` script puts before and around `node`, so the figures
  * are those of `pnpm start`. BENCH_SERVER_STYLE='NAME=value --flag' replaces them ('none': plain
- * `node --import tsx src/server.ts`), to compare ways of running the same code.
+ * `node dist/server.mjs`), to compare ways of running the same code.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { apiDir } from './server.ts';
+import { SERVER_ENTRY, apiDir } from './server.ts';
 
 export interface RunStyle {
   flags: string[];
@@ -27,12 +27,13 @@ export function runStyle(words: string[]): RunStyle {
 
 export const describeStyle = (s: RunStyle) => [...Object.entries(s.env).map(([k, v]) => `${k}=${v}`), ...s.flags].join(' ') || '(none)';
 
-/** What `pnpm --filter @esm/api start` runs: its env assignments and node flags (without the tsx loader). */
+/** What `pnpm --filter @esm/api start` runs after building: its env assignments and node flags. */
 export function startScriptStyle(): RunStyle {
   const start = (JSON.parse(readFileSync(path.join(apiDir, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const words = start.split(/\s+/);
+  // "node scripts/build.mjs && NAME=value node --flag dist/server.mjs": the command after the build
+  const words = start.split('&&').at(-1)!.trim().split(/\s+/);
   const node = words.indexOf('node');
-  const flags = words.slice(node + 1, words.indexOf('src/server.ts')).filter((f, i, all) => !(f === '--import' || all[i - 1] === '--import'));
+  const flags = words.slice(node + 1, words.indexOf(SERVER_ENTRY));
   return runStyle([...words.slice(0, node), ...flags]);
 }
 

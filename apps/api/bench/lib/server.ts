@@ -1,8 +1,8 @@
 /**
- * Spawns the real entry point (`node --import tsx src/server.ts`, as `pnpm start` runs it) on a
+ * Spawns the real entry point (`node dist/server.mjs`, the bundle `pnpm start` builds and runs) on a
  * free port of 127.0.0.1 and times it until GET /esm-server/health answers 200.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -11,6 +11,17 @@ import { fileURLToPath } from 'node:url';
 import { onCleanup } from './cleanup.ts';
 
 export const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The bundled server, relative to apps/api (scripts/build.mjs writes it). */
+export const SERVER_ENTRY = 'dist/server.mjs';
+let built = false;
+
+/** Bundles the current source once per benchmark run, as `pnpm start` does before it starts. */
+export function ensureBuilt(): void {
+  if (built) return;
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: apiDir, stdio: ['ignore', 'ignore', 'inherit'] });
+  built = true;
+}
 
 /** A temp directory under the OS temp dir, removed at cleanup (or earlier by calling the result's `remove`). */
 export function tempDir(prefix: string): { dir: string; remove: () => Promise<void> } {
@@ -63,7 +74,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const base = `http://127.0.0.1:${port}`;
 
   const t0 = performance.now();
-  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/server.ts'], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  ensureBuilt();
+  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), SERVER_ENTRY], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   // Always drain the pipes (a full pipe would stall the server); keep the tail for error messages.
   let tail = '';
   const keep = (d: Buffer) => {
@@ -108,11 +120,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
 }
 
-/** ms from spawn() to exit of a node process with the same loader and nothing to do: the floor under any start. */
+/** ms from spawn() to exit of a node process with nothing to do: the floor under any start. */
 export async function loaderFloorMs(): Promise<number> {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--eval', '0'], { cwd: apiDir, stdio: 'ignore' });
+  const proc = spawn(process.execPath, ['--eval', '0'], { cwd: apiDir, stdio: 'ignore' });
   const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
-  if (code !== 0) throw new Error(`node --import tsx exited ${code}`);
+  if (code !== 0) throw new Error(`node exited ${code}`);
   return performance.now() - t0;
 }

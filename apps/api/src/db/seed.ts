@@ -7,7 +7,6 @@ import { hashPassword } from '../lib/password.ts';
 import { MENU } from './menu-data.ts';
 import type { Storage } from '../lib/storage.ts';
 import { seedAgreement } from './seed-agreement.ts';
-import { seedDemoArchives } from './demo-archives.ts';
 
 export const DEMO_PASSWORD = 'Esm@2026';
 
@@ -62,6 +61,9 @@ export async function seedDemo(db: Db, storage: Storage): Promise<boolean> {
     await tx.user.createMany({ data: DEMO_USERS.map((u) => ({ ...u, passwordHash })) });
   });
   const uploaders = await db.user.findMany({ where: { account: { in: ['demo3', 'demo8'] } }, select: { id: true, name: true }, orderBy: { account: 'asc' } });
+  // loaded only when seeding: drawing the demo files needs canvas and pdf-lib, which a server
+  // that never seeds should not keep in memory
+  const { seedDemoArchives } = await import('./demo-archives.ts');
   await seedDemoArchives(db, storage, uploaders);
   return true;
 }

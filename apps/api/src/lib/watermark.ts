@@ -10,20 +10,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import fontkit from '@pdf-lib/fontkit';
-import { GlobalFonts, createCanvas, loadImage } from '@napi-rs/canvas';
-import {
-  EncryptedPDFError,
-  PDFDocument,
-  type PDFFont,
-  type PDFOperator,
-  degrees,
-  drawText,
-  grayscale,
-  popGraphicsState,
-  pushGraphicsState,
-  setGraphicsState,
-} from 'pdf-lib';
+import type fontkit from '@pdf-lib/fontkit';
+import type { PDFDocument, PDFFont, PDFOperator } from 'pdf-lib';
 import type { FileType } from '@esm/contracts';
 import { AppError } from '../plugins/errors.ts';
 
@@ -82,13 +70,21 @@ export class UnstampableError extends AppError {
 const FONT_PATH = createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf');
 const CANVAS_FONT_FAMILY = 'ESM Watermark Noto Sans SC';
 
+// The stamping libraries are loaded by the first stamp, not at start-up: pdf-lib with fontkit and
+// the canvas addon hold ~60 MB resident between them, which a server that is only listing or
+// exporting should not carry (docs/benchmarks.md, export memory).
+let pdfLibOnce: Promise<typeof import('pdf-lib')> | undefined;
+const pdfLib = () => (pdfLibOnce ??= import('pdf-lib'));
+let canvasOnce: Promise<typeof import('@napi-rs/canvas')> | undefined;
+const canvasLib = () => (canvasOnce ??= import('@napi-rs/canvas'));
+
 type FontkitFont = ReturnType<typeof fontkit.create>;
 let fontOnce: Promise<{ bytes: Uint8Array; font: FontkitFont }> | undefined;
 
 /** The TTF bytes and its parsed fontkit font, read on first use and kept for the process. */
 function watermarkFont() {
-  fontOnce ??= readFile(FONT_PATH)
-    .then((buf) => {
+  fontOnce ??= Promise.all([readFile(FONT_PATH), import('@pdf-lib/fontkit')])
+    .then(([buf, { default: fontkit }]) => {
       const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
       return { bytes, font: withEvenGlyphRecords(fontkit.create(bytes)) };
     })
@@ -136,7 +132,7 @@ function withEvenGlyphRecords(font: FontkitFont): FontkitFont {
 }
 
 let canvasFontRegistered = false;
-function registerCanvasFont() {
+function registerCanvasFont({ GlobalFonts }: typeof import('@napi-rs/canvas')) {
   if (canvasFontRegistered) return;
   if (!GlobalFonts.registerFromPath(FONT_PATH, CANVAS_FONT_FAMILY)) throw new Error(`cannot register watermark font ${FONT_PATH}`);
   canvasFontRegistered = true;
@@ -187,7 +183,8 @@ const sizeFor = (w: number, h: number, min: number, max: number) => Math.min(max
 
 /** Stamps every page of a PDF; the font subset is embedded once for the whole document. */
 export async function stampPdf(bytes: Uint8Array, text: string): Promise<Uint8Array> {
-  const { bytes: fontBytes, font: parsed } = await watermarkFont();
+  const [{ bytes: fontBytes, font: parsed }, lib] = await Promise.all([watermarkFont(), pdfLib()]);
+  const { EncryptedPDFError, PDFDocument, degrees, drawText, grayscale, popGraphicsState, pushGraphicsState, setGraphicsState } = lib;
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(bytes, { updateMetadata: false });
@@ -248,7 +245,9 @@ export const IMAGE_MAX_PIXELS = 64_000_000;
  * files.test.ts ("EXIF Orientation 6") fails if a canvas upgrade stops doing this.
  */
 export async function stampImage(bytes: Uint8Array, type: 'png' | 'jpg', text: string): Promise<Buffer> {
-  registerCanvasFont();
+  const canvasModule = await canvasLib();
+  const { createCanvas, loadImage } = canvasModule;
+  registerCanvasFont(canvasModule);
   let img: Awaited<ReturnType<typeof loadImage>>;
   try {
     img = await loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));

@@ -1,0 +1,50 @@
+/**
+ * Bundles the server (src/server.ts and the workspace's own TypeScript: contracts, the generated
+ * Prisma client) into dist/server.mjs for `pnpm start` and the Docker image, so production runs on
+ * plain `node` instead of transpiling with tsx at run time: tsx's loader and its transpiled module
+ * copies cost ~60–80 MB of resident memory and ~1 s of start-up (docs/benchmarks.md).
+ *
+ * npm packages stay external (resolved from node_modules at run time, as with tsx): native addons
+ * (@napi-rs/canvas), WASM (PGlite, Prisma's query compiler), fonts and other files found through
+ * require.resolve keep working unchanged. dist/ sits at the same depth as src/, so the paths
+ * computed from import.meta.url (repo root, web dist, migrations) are the same.
+ */
+import { build } from 'esbuild';
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const workspaceOnly = (pkgPath) => {
+  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8'));
+  return Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((d) => !pkg.dependencies?.[d]?.startsWith('workspace:'));
+};
+// every npm dependency of the api and of the workspace packages it bundles is external
+const external = [
+  ...workspaceOnly(path.join(apiDir, 'package.json')),
+  ...workspaceOnly(path.join(apiDir, '../../packages/contracts/package.json')),
+].flatMap((d) => [d, `${d}/*`]);
+
+const started = performance.now();
+rmSync(path.join(apiDir, 'dist'), { recursive: true, force: true });
+await build({
+  entryPoints: [path.join(apiDir, 'src/server.ts')],
+  outdir: path.join(apiDir, 'dist'),
+  outExtension: { '.js': '.mjs' },
+  // code loaded with import() (the demo seed's drawing code) stays in its own chunk, so its
+  // canvas and pdf-lib imports are not hoisted into the start-up path
+  splitting: true,
+  // chunks beside server.mjs: paths computed from import.meta.url mean the same in every file
+  chunkNames: '[name]-[hash]',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external,
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+  // ESM output has no require(); a bundled CommonJS helper may still ask for one
+  banner: { js: "import { createRequire as __esmCreateRequire } from 'node:module'; const require = __esmCreateRequire(import.meta.url);" },
+});
+console.log(`api bundled to dist/server.mjs in ${Math.round(performance.now() - started)} ms`);
