@@ -6,7 +6,6 @@
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { FILE_CATEGORY_LABELS, FILE_STATUS_LABELS, SECRET_LEVEL_LABELS, type FileCategory, type FileStatus, type SecretLevel } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { fileBatches, type FileFilter, type FileRecord, type FileSort } from '../archives/file-query.ts';
@@ -42,11 +41,44 @@ export const EXPORT_COLUMNS: { header: string; width: number; value: (r: FileRec
   { header: '作废原因', width: 30, value: (r) => r.obsolete_reason ?? '' },
 ];
 
+/** What a stream buffers, old (readable-stream 2/3) or new (Node) style. */
+interface BufferingStream {
+  writableLength?: number;
+  _writableState?: { length: number };
+  once(event: string, fn: () => void): unknown;
+}
+
+/** Above this much XML waiting for the compressor, the export stops reading rows until it drains. */
+const SHEET_BUFFER_MAX = 256 * 1024;
+
+/**
+ * exceljs' worksheet stream (its StreamBuf) hands each 64 KB of row XML to the zip entry it is
+ * piped into without looking at write()'s result, so when deflate is slower than the rows come in
+ * (it is: ~15k rows/s vs ~40k rows/s read), the XML piles up in that entry's buffer — tens of MB
+ * at 100k rows. Waiting here until the entry's buffer has drained gives the export real
+ * backpressure from the compressor as well as from the client (`out`). The entry is found through
+ * exceljs 4 internals (`_stream.pipes`); if a later version moves them, this waits for nothing
+ * and the export still works, only with the old memory profile (docs/benchmarks.md).
+ */
+async function sheetDrained(sheet: unknown, out: Writable): Promise<void> {
+  const entry = (sheet as { _stream?: { pipes?: BufferingStream[] } })._stream?.pipes?.[0];
+  if (!entry) return;
+  const buffered = () => entry.writableLength ?? entry._writableState?.length ?? 0;
+  while (buffered() > SHEET_BUFFER_MAX && !out.destroyed) {
+    await new Promise<void>((resolve) => {
+      entry.once('drain', resolve);
+      out.once('close', resolve);
+    });
+  }
+}
+
 /**
  * Writes the workbook into `out` and ends it. Stops early (without error) when `out` is closed
  * by the client; waits for `out` to drain between batches so a slow client holds back the reads.
  */
 export async function writeArchiveWorkbook(db: Db, filter: FileFilter, sort: FileSort, out: Writable, batchSize = 1000): Promise<number> {
+  // exceljs (~30 MB resident) is loaded by the first export, not at start-up
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('图纸档案信息', { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = EXPORT_COLUMNS.map((c) => ({ header: c.header, width: c.width }));
@@ -57,6 +89,7 @@ export async function writeArchiveWorkbook(db: Db, filter: FileFilter, sort: Fil
     if (out.destroyed) return written;
     for (const r of batch) sheet.addRow(EXPORT_COLUMNS.map((c) => c.value(r))).commit();
     written += batch.length;
+    await sheetDrained(sheet, out);
     if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
   }
   sheet.commit();
