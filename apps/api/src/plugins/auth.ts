@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_BASE, CODES, isSupplierType, type SessionErrorCode, type UserType, SESSION_ERRORS } from '@esm/contracts';
 import type { Db } from '../db/database.ts';
 import { AppError, forbidden } from './errors.ts';
-import { SESSION_COOKIE } from './session.ts';
+import { SESSION_COOKIE, type SessionUserRecord } from './session.ts';
 
 /** 'public': anyone; 'session': any signed-in user; a list: only those user types. */
 export type Access = 'public' | 'session' | readonly UserType[];
@@ -42,11 +42,19 @@ export type SessionState =
   | { ok: false; reason: 'none' | 'expired' }
   | { ok: false; reason: 'invalid'; code: SessionErrorCode };
 
+/** The user of a session, from the session store's joined read when it has it (this request's). */
+async function sessionUser(db: Db, request: FastifyRequest, userId: number): Promise<SessionUserRecord | null> {
+  const read = request.session._user;
+  if (read === null || (read && read.id === userId)) return read;
+  const row = await db.user.findUnique({ where: { id: userId }, include: { supplier: true } });
+  return row && { ...row, supplierName: row.supplier?.name ?? null };
+}
+
 /** Reads the session and the user behind it, fresh from the database on every call. */
 export async function readSession(db: Db, request: FastifyRequest): Promise<SessionState> {
   const userId = request.session?.userId;
   if (!userId) return { ok: false, reason: request.cookies[SESSION_COOKIE] ? 'expired' : 'none' };
-  const row = await db.user.findUnique({ where: { id: userId }, include: { supplier: true } });
+  const row = await sessionUser(db, request, userId);
   if (!row) return { ok: false, reason: 'invalid', code: 202 };
   if (!row.enabled) return { ok: false, reason: 'invalid', code: 203 };
   if (row.type !== request.session.userType || row.type < 2 || row.type > 9) return { ok: false, reason: 'invalid', code: 204 };
@@ -59,7 +67,7 @@ export async function readSession(db: Db, request: FastifyRequest): Promise<Sess
       nick: row.nick,
       type: row.type as UserType,
       supplierCode: row.supplierCode,
-      supplierName: row.supplier?.name ?? null,
+      supplierName: row.supplierName,
       isSupplier: isSupplierType(row.type),
     },
   };

@@ -9,6 +9,7 @@ import fp from 'fastify-plugin';
 import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
 import type { FastifyInstance } from 'fastify';
+import { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from '../db/database.ts';
 import type { Config } from '../config.ts';
 
@@ -22,7 +23,36 @@ declare module 'fastify' {
     loginAt?: number;
     /** Set by login only: the one save that may create the row (see PrismaSessionStore.set). */
     fresh?: boolean;
+    /**
+     * The signed-in user as read with the session row in this request (never stored: `set`
+     * drops it). undefined: not read with the session; null: the session's user row is gone.
+     */
+    _user?: SessionUserRecord | null;
   }
+}
+
+/** The user behind a session, read in the same statement as the session row. */
+export interface SessionUserRecord {
+  id: number;
+  account: string;
+  name: string;
+  nick: string;
+  type: number;
+  enabled: boolean;
+  supplierCode: string | null;
+  supplierName: string | null;
+}
+
+interface SessionJoinRow {
+  data: Record<string, unknown>;
+  u_id: number | null;
+  account: string | null;
+  name: string | null;
+  nick: string | null;
+  type: number | null;
+  enabled: boolean | null;
+  supplier_code: string | null;
+  supplier_name: string | null;
 }
 
 type Cb<T = void> = (err?: unknown, value?: T) => void;
@@ -44,10 +74,38 @@ export class PrismaSessionStore {
     private readonly maxAgeMs: number,
   ) {}
 
+  /**
+   * The session and, in the same statement, its user and the user's supplier: every signed-in
+   * call needs all three (plugins/auth.ts), and one joined read instead of three Prisma queries
+   * is the largest saving per call (docs/benchmarks.md, archive lists). The user is as fresh as
+   * before — read from the database in this request, not cached across requests.
+   */
   get(sid: string, cb: Cb<unknown>) {
-    this.db.session
-      .findUnique({ where: { sid } })
-      .then((row) => cb(null, row && row.expiresAt > new Date() ? row.data : null), cb);
+    this.db
+      .$queryRaw<SessionJoinRow[]>(
+        Prisma.sql`SELECT s.data, u.id AS u_id, u.account, u.name, u.nick, u.type, u.enabled, u.supplier_code, sp.name AS supplier_name
+FROM http_session s
+LEFT JOIN app_user u ON u.id = s.user_id
+LEFT JOIN supplier sp ON sp.code = u.supplier_code
+WHERE s.sid = ${sid} AND s.expires_at > ${new Date()}`,
+      )
+      .then(([row]) => {
+        if (!row) return cb(null, null);
+        const user: SessionUserRecord | null =
+          row.u_id === null
+            ? null
+            : {
+                id: row.u_id,
+                account: row.account!,
+                name: row.name!,
+                nick: row.nick!,
+                type: Number(row.type),
+                enabled: row.enabled!,
+                supplierCode: row.supplier_code,
+                supplierName: row.supplier_name,
+              };
+        cb(null, { ...row.data, _user: user });
+      }, cb);
   }
 
   /**
@@ -60,7 +118,7 @@ export class PrismaSessionStore {
    * last write is over a minute old, so the stored expiry lags the cookie's by at most a minute.
    */
   set(sid: string, session: { cookie?: { expires?: Date | string | null }; userId?: number; fresh?: boolean }, cb: Cb) {
-    const { fresh, _h, _savedAt, ...rest } = JSON.parse(JSON.stringify(session)) as Record<string, unknown>;
+    const { fresh, _h, _savedAt, _user, ...rest } = JSON.parse(JSON.stringify(session)) as Record<string, unknown>;
     const { cookie: _cookie, ...content } = rest;
     const hash = createHash('sha1').update(stableJson(content)).digest('base64');
     if (!fresh && _h === hash && typeof _savedAt === 'number' && Date.now() - _savedAt < TOUCH_INTERVAL_MS) return cb();
