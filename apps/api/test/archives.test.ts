@@ -158,6 +158,13 @@ describe('haier/standardFile/getStandardFilePager', () => {
     expect((await list({ productLineCode: f.pl, status: '', name: '  ' })).json().total).toBe(7);
     // wildcards in the name are taken literally
     expect((await list({ productLineCode: f.pl, name: '%' })).json().total).toBe(0);
+    // 3+ characters are looked up through the trigram index (ILIKE), shorter ones are not
+    // (strpos): the same matching either way
+    expect(ids(await list({ productLineCode: f.pl, name: '门体总装' }))).toEqual([f.ids.a2, f.ids.a1]);
+    expect(ids(await list({ productLineCode: f.pl, name: '支架' }))).toEqual([f.ids.b, f.ids.aObs]);
+    expect(ids(await list({ productLineCode: f.pl, name: '支架图' }))).toEqual([f.ids.aObs]);
+    expect((await list({ productLineCode: f.pl, name: '总装图%' })).json().total).toBe(0);
+    expect((await list({ productLineCode: f.pl, name: '总_' })).json().total).toBe(0);
   });
 
   it('sorts by the declared fields with id as tie-breaker, and pages', async () => {

@@ -114,6 +114,14 @@ describe('log filters', () => {
     expect(ids(await page('VIEW', { standardCode: C1.slice(0, -1) }))).toEqual([]);
     expect(await ours('VIEW', { user: 'BETA' })).toEqual([view2()]);
     expect(await ours('VIEW', { user: '王强' })).toEqual([view3()]);
+    // 3+ characters go through the trigram indexes (ILIKE), shorter ones do not (strpos):
+    // both match case-insensitively, wildcards literally
+    expect(await ours('VIEW', { user: 'Be' })).toEqual([view2()]);
+    expect(await ours('VIEW', { user: 'SUP_A' })).toEqual([view1()]);
+    expect(await ours('VIEW', { user: 'Sup%a' })).toEqual([]);
+    expect(await ours('VIEW', { user: 'p_' })).toEqual([view2(), view1(), view3()]);
+    expect(await ours('VIEW', { user: 'a%' })).toEqual([]);
+    expect(await ours('VIEW', { user: '东方-王强' })).toEqual([view3()]);
     expect(await ours('VIEW', { outcome: 'REFUSED' })).toEqual([view2()]);
     expect(await ours('VIEW', { outcome: 'OK', materialCode: M1 })).toEqual([view1(), view3()]);
   });

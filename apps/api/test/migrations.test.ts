@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
 import { paths } from '../src/config.ts';
-import { openDatabase, type Database } from '../src/db/database.ts';
+import { embeddedExtensions, openDatabase, type Database } from '../src/db/database.ts';
 import { catalogDiff, readCatalog, type Catalog, type QueryRows } from '../src/db/drift.ts';
 import { applyMigrations, readMigrations } from '../src/db/migrations.ts';
 import { diffSchemas } from '../src/db/schema-engine.ts';
@@ -24,8 +24,9 @@ describe('schema drift', () => {
   let fromMigrations: Catalog;
 
   beforeAll(async () => {
-    const a = await PGlite.create();
-    const b = await PGlite.create();
+    // as the embedded server opens it: with the contrib extensions the schema declares
+    const a = await PGlite.create({ extensions: await embeddedExtensions() });
+    const b = await PGlite.create({ extensions: await embeddedExtensions() });
     try {
       for (const m of await readMigrations()) await a.exec(m.sql);
       const sql = await diffSchemas(null, await readFile(paths.schema, 'utf8'));
@@ -44,6 +45,13 @@ describe('schema drift', () => {
     expect(fromSchema.indexes.length).toBeGreaterThan(5);
     expect(fromSchema.constraints.some((c) => c.includes('FOREIGN KEY'))).toBe(true);
     expect(fromSchema.columns.some((c) => c.startsWith('http_session.expires_at '))).toBe(true);
+  });
+
+  it('has pg_trgm and the trigram indexes of the "contains" filters', () => {
+    expect(fromSchema.extensions).toContain('pg_trgm');
+    for (const [table, column] of [['standard_file', 'name'], ['access_log', 'user_account'], ['access_log', 'user_name']]) {
+      expect(fromSchema.indexes.some((i) => i.startsWith(`${table} `) && i.includes(`USING gin (${column} gin_trgm_ops)`))).toBe(true);
+    }
   });
 
   it('prisma/migrations builds exactly what schema.prisma describes', () => {

@@ -20,6 +20,15 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * The contrib extensions the migrations create (`extensions` in prisma/schema.prisma): a Postgres
+ * server ships them with its contrib package; PGlite loads each one's bundle only when asked.
+ */
+export async function embeddedExtensions() {
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  return { pg_trgm };
+}
+
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
   if (config.databaseUrl) {
     const url = config.databaseUrl;
@@ -36,7 +45,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   const { PrismaPGlite } = await import('pglite-prisma-adapter');
   const dir = path.join(config.dataDir, 'pgdata');
   mkdirSync(dir, { recursive: true });
-  const pglite = await PGlite.create(dir);
+  const pglite = await PGlite.create(dir, { extensions: await embeddedExtensions() });
   const factory = new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
   const prisma = new PrismaClient({ adapter: factory as never });
   return {

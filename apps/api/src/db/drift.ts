@@ -1,9 +1,9 @@
 /**
- * Schema drift check: a database's catalog (tables, columns, indexes, constraints, enums) read
- * with plain SQL, as sorted lines that two databases can be compared by. Used to prove that
- * prisma/migrations builds exactly the schema prisma/schema.prisma describes, and that it
- * builds the same on a Postgres server as on the embedded PGlite. Prisma's own bookkeeping
- * table `_prisma_migrations` is left out.
+ * Schema drift check: a database's catalog (tables, columns, indexes, constraints, enums,
+ * extensions) read with plain SQL, as sorted lines that two databases can be compared by. Used
+ * to prove that prisma/migrations builds exactly the schema prisma/schema.prisma describes, and
+ * that it builds the same on a Postgres server as on the embedded PGlite. Prisma's own
+ * bookkeeping table `_prisma_migrations` is left out.
  */
 
 /** Runs one read-only query and returns its rows (PGlite, pg, or Prisma's $queryRawUnsafe). */
@@ -15,6 +15,7 @@ export interface Catalog {
   indexes: string[];
   constraints: string[];
   enums: string[];
+  extensions: string[];
 }
 
 const IGNORED = `'_prisma_migrations'`;
@@ -55,6 +56,8 @@ const QUERIES: Record<keyof Catalog, string> = {
     JOIN pg_namespace ns ON ns.oid = t.typnamespace
     WHERE ns.nspname = 'public'
     GROUP BY t.typname`,
+  // names only: a server's contrib and PGlite's bundle may ship different versions
+  extensions: `SELECT extname::text AS line FROM pg_extension`,
 };
 
 export async function readCatalog(query: QueryRows): Promise<Catalog> {

@@ -6,12 +6,12 @@
  * filter walks its index, and the LIMIT stops the walk after one page.
  *
  * Codes (material, standard) match exactly — they are identifiers and their indexes serve that;
- * the name matches a part of it, case-insensitively.
+ * the name matches a part of it, case-insensitively (a trigram index serves 3+ characters).
  */
 import { FILE_TYPES, type FileStatus, type FileType, type StandardFileRow } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
-import { cappedCount, checkWindow, containsPattern, type CappedTotal } from '../../lib/listWindow.ts';
+import { cappedCount, checkWindow, containsText, type CappedTotal } from '../../lib/listWindow.ts';
 
 export const FILE_SORT_COLUMNS = {
   standardCode: { column: 'sf.standard_code', cast: '' },
@@ -88,7 +88,7 @@ function conditions(f: FileFilter): Prisma.Sql[] {
   if (f.materialCode) c.push(Prisma.sql`sf.material_code = ${f.materialCode}`);
   if (f.productLineCode) c.push(Prisma.sql`sf.material_code IN (SELECT code FROM material WHERE product_line_code = ${f.productLineCode})`);
   if (f.standardCode) c.push(Prisma.sql`sf.standard_code = ${f.standardCode}`);
-  if (f.name) c.push(Prisma.sql`sf.name ILIKE ${containsPattern(f.name)}`);
+  if (f.name) c.push(containsText('sf.name', f.name));
   if (f.version) c.push(Prisma.sql`sf.version = ${f.version}`);
   if (f.dateFrom) c.push(Prisma.sql`sf.effective_date >= ${f.dateFrom}::date`);
   if (f.dateTo) c.push(Prisma.sql`sf.effective_date <= ${f.dateTo}::date`);

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { LogAction, LogRow, ZLogRequestSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
-import { cappedCount, checkWindow, containsPattern, type CappedTotal } from '../../lib/listWindow.ts';
+import { cappedCount, checkWindow, containsText, type CappedTotal } from '../../lib/listWindow.ts';
 import { dayRange } from '../../lib/dates.ts';
 
 type LogQuery = z.output<typeof ZLogRequestSchema>;
@@ -48,7 +48,7 @@ function logWhere(action: LogAction, q: LogQuery): Prisma.Sql {
   if (q.supplierCode) c.push(Prisma.sql`supplier_code = ${q.supplierCode}`);
   if (q.materialCode) c.push(Prisma.sql`material_code = ${q.materialCode}`);
   if (q.standardCode) c.push(Prisma.sql`standard_code = ${q.standardCode}`);
-  if (q.user) c.push(Prisma.sql`(user_account ILIKE ${containsPattern(q.user)} OR user_name ILIKE ${containsPattern(q.user)})`);
+  if (q.user) c.push(Prisma.sql`(${containsText('user_account', q.user)} OR ${containsText('user_name', q.user)})`);
   if (q.outcome) c.push(Prisma.sql`outcome = ${q.outcome}`);
   const { gte, lt } = dayRange(q.dateFrom, q.dateTo);
   if (gte) c.push(Prisma.sql`created_at >= ${gte}`);
