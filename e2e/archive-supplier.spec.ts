@@ -6,7 +6,7 @@
  * must show is read from the database (the demo seed), not hard-coded.
  */
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { sql } from './db.ts';
 import { expectToast, loginThroughPage } from './helpers.ts';
 
@@ -80,7 +80,17 @@ const rowOf = (page: Page, f: FileRow) => page.locator('.ant-table-row').filter(
 const toolbar = (page: Page) => page.getByTestId('viewer-toolbar');
 /** The table's data arrived and its spinner (kept 200 ms after loading) is gone. */
 const tableSettled = (page: Page) => expect(page.locator('.ant-table-wrapper .ant-spin-spinning')).toHaveCount(0);
-/** Toasts sit over the top of the viewer for their 3 s: wait them out before the next click there. */
+/** Nothing (a toast) lies over the middle of this element: a click there reaches it now. */
+async function expectUncovered(target: Locator) {
+  await expect(target).toBeVisible();
+  const hit = await target.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return top && el.contains(top) ? 'uncovered' : `covered by ${top?.closest('[class]')?.className ?? top?.tagName}`;
+  });
+  expect(hit).toBe('uncovered');
+}
+/** No toast left (for a screenshot of the page itself). */
 const toastsGone = (page: Page) => expect(page.locator('.ant-message-notice')).toHaveCount(0);
 
 test('demo2 lists its files, accepts the agreement, views the stamped PDF, downloads, prints and confirms it', async ({ page }) => {
@@ -137,16 +147,22 @@ test('demo2 lists its files, accepts the agreement, views the stamped PDF, downl
   const bytes = await readFile((await download.path())!);
   expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
   await expectToast(page, `已下载：${download.suggestedFilename()}`);
+  // while the viewer is open its toasts sit below its toolbar: the next click need not wait them out
+  const bar = (await toolbar(page).boundingBox())!;
+  expect((await page.locator('.ant-message').boundingBox())!.y).toBeGreaterThanOrEqual(bar.y + bar.height);
 
-  // 打印: a stamped print copy goes to the browser's print dialog
-  await toastsGone(page);
+  // 打印: a stamped print copy goes to the browser's print dialog (the 已下载 toast still showing)
+  await expectUncovered(toolbar(page).getByRole('button', { name: '打印' }));
   await toolbar(page).getByRole('button', { name: '打印' }).click();
   await expectToast(page, '已打开打印对话框');
 
-  // 确认图纸 → 已确认 with the time
-  await toastsGone(page);
+  // 确认图纸 → 已确认 with the time; its popconfirm opens over the toasts below the toolbar
+  await expectUncovered(toolbar(page).getByRole('button', { name: '确认图纸' }));
   await toolbar(page).getByRole('button', { name: '确认图纸' }).click();
-  await page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*认/ }).click();
+  const ok = page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*认/ });
+  await expect(page.locator('.ant-popconfirm')).not.toHaveClass(/zoom-big/); // done opening
+  await expectUncovered(ok);
+  await ok.click();
   await expectToast(page, `已确认 ${file.standard_code}（${file.version}）`);
   await expect(toolbar(page)).toContainText(/已确认 \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
   await page.locator('.esm-file-viewer .ant-drawer-close').click();

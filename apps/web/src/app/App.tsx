@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { App as AntApp, ConfigProvider, theme as antdTheme } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
@@ -6,6 +7,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
 import { UI } from '@esm/contracts';
 import { feedback } from '../api/feedback.ts';
+import { useToastTop } from '../components/toastTop.ts';
 import { useThemeName } from './preferences.ts';
 import { router } from './router.tsx';
 
@@ -23,6 +25,15 @@ function FeedbackBridge() {
   return null;
 }
 
+/**
+ * antd's <App> with the app-wide toast settings; its own component so that moving the toasts
+ * (below the file viewer's toolbar) re-renders only this, not the pages passed in as children.
+ */
+function AntAppWithToasts({ children }: { children: ReactNode }) {
+  const top = useToastTop();
+  return <AntApp message={{ duration: UI.toastSeconds, maxCount: 3, top }}>{children}</AntApp>;
+}
+
 export function App() {
   const [themeName] = useThemeName();
   return (
@@ -31,12 +42,12 @@ export function App() {
       theme={{ algorithm: themeName === 'dark' ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm, token: { colorPrimary: '#1668dc' } }}
       modal={{}}
     >
-      <AntApp message={{ duration: UI.toastSeconds, maxCount: 3 }}>
+      <AntAppWithToasts>
         <FeedbackBridge />
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
         </QueryClientProvider>
-      </AntApp>
+      </AntAppWithToasts>
     </ConfigProvider>
   );
 }

@@ -10,6 +10,7 @@ import { CheckCircleOutlined, ColumnWidthOutlined, DownloadOutlined, PrinterOutl
 import { FILE_TYPES, statusErrorText, type FileType } from '@esm/contracts';
 import { ApiError } from '../../api/client.ts';
 import { fetchFile } from '../../api/files.ts';
+import { useToastsBelow } from '../toastTop.ts';
 import { downloadFile, printFile, runDirectly, type Run } from './fileActions.ts';
 import { formatDateTime, formatFileSize } from './labels.tsx';
 
@@ -40,6 +41,11 @@ const ZOOM_STEP = 1.25;
 const ZOOM_MIN = 0.25;
 const ZOOM_MAX = 5;
 const clampZoom = (s: number) => Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, s));
+/**
+ * 确认图纸's popconfirm opens below the toolbar, where the viewer's toasts are: it must stay on
+ * top of them (antd message: zIndexPopupBase 1000 + 1000 container offsets + 10).
+ */
+const ABOVE_TOASTS_Z = 2020;
 
 export function FileViewer({ file, onClose, run = runDirectly, confirm }: FileViewerProps) {
   const { message } = App.useApp();
@@ -54,6 +60,9 @@ export function FileViewer({ file, onClose, run = runDirectly, confirm }: FileVi
   const [imageWidth, setImageWidth] = useState<number | null>(null);
   const [busy, setBusy] = useState<'print' | 'download' | 'confirm' | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
+  // toasts (已下载…, errors) appear below the toolbar while the viewer is open, not over its buttons
+  const [toolbarEl, setToolbarEl] = useState<HTMLDivElement | null>(null);
+  useToastsBelow(toolbarEl);
   // the latest callbacks, without reloading the file when a parent re-renders
   const latest = useRef({ run, onClose });
   latest.current = { run, onClose };
@@ -127,7 +136,7 @@ export function FileViewer({ file, onClose, run = runDirectly, confirm }: FileVi
   const percent = progress.total ? Math.min(100, Math.round((progress.received / progress.total) * 100)) : null;
 
   const toolbar = file && (
-    <Space wrap size={[8, 8]} style={{ padding: '8px 12px', borderBottom: '1px solid rgba(128,128,128,0.25)' }} data-testid="viewer-toolbar">
+    <Space ref={setToolbarEl} wrap size={[8, 8]} style={{ padding: '8px 12px', borderBottom: '1px solid rgba(128,128,128,0.25)' }} data-testid="viewer-toolbar">
       {viewable && (
         <Space.Compact>
           <Tooltip title="缩小">
@@ -159,7 +168,7 @@ export function FileViewer({ file, onClose, run = runDirectly, confirm }: FileVi
             已确认 {formatDateTime(confirm.confirmedAt)}
           </Tag>
         ) : (
-          <Popconfirm title="确认图纸" description="确认您已阅读并知悉该图纸的内容？" okText="确认" cancelText="取消" onConfirm={doConfirm}>
+          <Popconfirm title="确认图纸" description="确认您已阅读并知悉该图纸的内容？" okText="确认" cancelText="取消" onConfirm={doConfirm} zIndex={ABOVE_TOASTS_Z}>
             <Button type="primary" icon={<CheckCircleOutlined />} loading={busy === 'confirm'} disabled={!!busy && busy !== 'confirm'}>
               确认图纸
             </Button>
