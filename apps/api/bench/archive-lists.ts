@@ -18,7 +18,7 @@ import { Pool } from 'undici';
 import { LIST_WINDOW_MAX } from '@esm/contracts';
 import { ensureBigData, type BigData } from './generate.ts';
 import { apiPost, login, sidOf } from './lib/api-client.ts';
-import { confirmationsQuery, filePageQueries, logPageQueries, visibleMaterialsQuery, withSessionStatements, type Cond } from './lib/archive-sql.ts';
+import { confirmationsQuery, filePageQuery, logPageQuery, visibleMaterialsQuery, withSessionStatements, type Cond } from './lib/archive-sql.ts';
 import { cpuMeter } from './lib/cpu.ts';
 import { closedLoop, type LoadResult } from './lib/load.ts';
 import { describeStyle, serverStyle } from './lib/run-style.ts';
@@ -48,9 +48,9 @@ interface Case {
 
 const capped = (n: number): Pick<Page, 'total' | 'totalCapped'> => (n > LIST_WINDOW_MAX ? { total: LIST_WINDOW_MAX, totalCapped: true } : { total: n, totalCapped: false });
 
-async function pageAndCount(sql: pg.Pool, q: ReturnType<typeof filePageQueries>): Promise<Page> {
-  const [page, count] = await Promise.all([sql.query(q.page), sql.query(q.count)]);
-  return { ids: page.rows.map((r) => r.id as number), ...capped(count.rows[0].n as number) };
+async function pageAndCount(sql: pg.Pool, q: ReturnType<typeof filePageQuery>): Promise<Page> {
+  const { rows } = await sql.query(q);
+  return { ids: rows[0]?.__ord == null ? [] : rows.map((r) => r.id as number), ...capped(Number(rows[0]?.__total ?? 0)) };
 }
 
 const filesCase = (name: string, conds: Cond[], body: Record<string, unknown>, page = 1): Case => ({
@@ -58,7 +58,7 @@ const filesCase = (name: string, conds: Cond[], body: Record<string, unknown>, p
   who: 'staff',
   path: 'haier/standardFile/getStandardFilePager',
   body: { page, results: 10, ...body },
-  raw: (sql) => pageAndCount(sql, filePageQueries(conds, page, 10)),
+  raw: (sql) => pageAndCount(sql, filePageQuery(conds, page, 10)),
 });
 
 const logCase = (name: string, conds: Cond[], body: Record<string, unknown>, page = 1): Case => ({
@@ -66,10 +66,10 @@ const logCase = (name: string, conds: Cond[], body: Record<string, unknown>, pag
   who: 'staff',
   path: 'haier/standardLookingup/searchStandardLookingup',
   body: { page, results: 10, ...body },
-  raw: (sql) => pageAndCount(sql, logPageQueries([['action = ?', 'VIEW'], ...conds], page, 10)),
+  raw: (sql) => pageAndCount(sql, logPageQuery([['action = ?', 'VIEW'], ...conds], page, 10)),
 });
 
-/** supplier/standardFile/getStandardFilePager: scope, then page ∥ count, then the user's confirmations of the page. */
+/** supplier/standardFile/getStandardFilePager: scope, then the page with its count, then the user's confirmations of the page. */
 function supplierCase(supplierCode: string, userId: number): Case {
   return {
     name: `supplier's archive list (${supplierCode}), page 1`,
@@ -78,7 +78,7 @@ function supplierCase(supplierCode: string, userId: number): Case {
     body: { page: 1, results: 10 },
     async raw(sql) {
       const codes = (await sql.query(visibleMaterialsQuery(supplierCode, new Date()))).rows.map((r) => r.code as string);
-      const page = await pageAndCount(sql, filePageQueries([['sf.status = ?', 'EFFECTIVE'], ['sf.material_code = ANY(?::text[])', codes]], 1, 10));
+      const page = await pageAndCount(sql, filePageQuery([['sf.status = ?', 'EFFECTIVE'], ['sf.material_code = ANY(?::text[])', codes]], 1, 10));
       if (page.ids.length) await sql.query(confirmationsQuery(userId, page.ids));
       return page;
     },

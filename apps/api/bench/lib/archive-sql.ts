@@ -2,8 +2,9 @@
  * The statements the api sends for the archive and log pages, written out for `pg`, so the raw
  * side of the archive benchmarks runs exactly what the server runs. Copied from the server's
  * own statements (Postgres log_statement = all while calling each page once) and from the code
- * that builds them: modules/archives/file-query.ts (pageFiles: a deferred-join page + a capped
- * count, run together), modules/logs/service.ts (pageLog: page + capped count, together),
+ * that builds them: modules/archives/file-query.ts (pageFiles: a deferred-join page and its capped
+ * count in one statement, lib/listWindow.ts pageAndCount), modules/logs/service.ts (pageLog: the
+ * same),
  * modules/archives/service.ts (the supplier's scope and confirmations), and the session
  * statements every signed-in call makes (plugins/session.ts, plugins/auth.ts). The benchmark
  * checks that each raw page answers the same rows and total as the api before timing it.
@@ -33,30 +34,36 @@ FROM standard_file sf
 JOIN material m ON m.code = sf.material_code
 JOIN product_line pl ON pl.code = m.product_line_code`;
 
-/** pageFiles with the default order (newest first): the page's ids on standard_file alone, then the rows joined; and the capped count. */
-export function filePageQueries(conds: Cond[], page: number, results: number): { page: Query; count: Query } {
+/** `sql` with every $k renumbered $(k + by): the page's parameters come after the count's, as Prisma numbers them. */
+const shifted = (sql: string, by: number) => sql.replace(/\$(\d+)/g, (_, k: string) => `$${Number(k) + by}`);
+
+/** lib/listWindow.ts pageAndCount: a page and its count up to the window's cap, one statement. */
+function withCount(page: string, fromWhere: string, countLimit: string): string {
+  return `WITH counted AS (
+  SELECT count(*)::int AS __total FROM (SELECT 1 ${fromWhere} LIMIT ${countLimit}) AS capped
+)
+SELECT counted.__total, p.* FROM counted
+LEFT JOIN (SELECT page_rows.*, (row_number() OVER ())::int AS __ord FROM (${page}) AS page_rows) AS p ON true
+ORDER BY p.__ord`;
+}
+
+/** pageFiles with the default order (newest first): the page's ids on standard_file alone, then the rows joined, with the capped count. */
+export function filePageQuery(conds: Cond[], page: number, results: number): Query {
   const { where, values } = numbered(conds);
   const n = values.length;
-  return {
-    page: {
-      text: `WITH page AS (SELECT sf.id FROM standard_file sf ${where} ORDER BY sf.id DESC LIMIT $${n + 1} OFFSET $${n + 2}) ${FILE_SELECT} WHERE sf.id IN (SELECT id FROM page) ORDER BY sf.id DESC`,
-      values: [...values, results, (page - 1) * results],
-    },
-    count: { text: `SELECT count(*)::int AS n FROM (SELECT 1 FROM standard_file sf ${where} LIMIT $${n + 1}) AS capped`, values: [...values, LIST_WINDOW_MAX + 1] },
-  };
+  const pageSql = `WITH page AS (SELECT sf.id FROM standard_file sf ${where} ORDER BY sf.id DESC LIMIT $${n + 1} OFFSET $${n + 2}) ${FILE_SELECT} WHERE sf.id IN (SELECT id FROM page) ORDER BY sf.id DESC`;
+  return { text: withCount(shifted(pageSql, n + 1), `FROM standard_file sf ${where}`, `$${n + 1}`), values: [...values, LIST_WINDOW_MAX + 1, ...values, results, (page - 1) * results] };
 }
 
 const LOG_COLUMNS = `id, action, outcome, reason, user_account, user_name, user_type, supplier_code, supplier_name,
         file_id, standard_code, file_name, version, material_code, material_name, ip, created_at`;
 
-/** pageLog with the default order (newest first) and the capped count; `conds` start with the action. */
-export function logPageQueries(conds: Cond[], page: number, results: number): { page: Query; count: Query } {
+/** pageLog with the default order (newest first), with the capped count; `conds` start with the action. */
+export function logPageQuery(conds: Cond[], page: number, results: number): Query {
   const { where, values } = numbered(conds);
   const n = values.length;
-  return {
-    page: { text: `SELECT ${LOG_COLUMNS}\n      FROM access_log ${where} ORDER BY id DESC LIMIT $${n + 1} OFFSET $${n + 2}`, values: [...values, results, (page - 1) * results] },
-    count: { text: `SELECT count(*)::int AS n FROM (SELECT 1 FROM access_log ${where} LIMIT $${n + 1}) AS capped`, values: [...values, LIST_WINDOW_MAX + 1] },
-  };
+  const pageSql = `SELECT ${LOG_COLUMNS}\n      FROM access_log ${where} ORDER BY id DESC LIMIT $${n + 1} OFFSET $${n + 2}`;
+  return { text: withCount(shifted(pageSql, n + 1), `FROM access_log ${where}`, `$${n + 1}`), values: [...values, LIST_WINDOW_MAX + 1, ...values, results, (page - 1) * results] };
 }
 
 /** A `timestamp(3)` parameter as Prisma sends it (UTC, no zone). */
@@ -80,28 +87,28 @@ export function confirmationsQuery(userId: number, fileIds: number[]): Query {
 }
 
 /**
- * What every signed-in call does besides its own work: read the session row, the user and its
- * supplier (a statement even when the user has none), and — when the row's last write is a minute
- * old (plugins/session.ts TOUCH_INTERVAL_MS) — rewrite it with the rolled expiry.
+ * What every signed-in call does besides its own work: read the session row with its user and
+ * the user's supplier (plugins/session.ts, one joined statement), and — when the row's last
+ * write is a minute old (TOUCH_INTERVAL_MS) — rewrite it with the rolled expiry.
  */
 export const SESSION_SQL = {
-  read: `SELECT "public"."http_session"."sid", "public"."http_session"."data", "public"."http_session"."user_id", "public"."http_session"."expires_at", "public"."http_session"."created_at", "public"."http_session"."updated_at" FROM "public"."http_session" WHERE ("public"."http_session"."sid" = $1 AND 1=1) LIMIT $2 OFFSET $3`,
-  user: `SELECT "public"."app_user"."id", "public"."app_user"."account", "public"."app_user"."name", "public"."app_user"."nick", "public"."app_user"."type", "public"."app_user"."supplier_code", "public"."app_user"."mobile", "public"."app_user"."password_hash", "public"."app_user"."enabled", "public"."app_user"."created_at", "public"."app_user"."updated_at" FROM "public"."app_user" WHERE ("public"."app_user"."id" = $1 AND 1=1) LIMIT $2 OFFSET $3`,
-  supplier: `SELECT "public"."supplier"."code", "public"."supplier"."name", "public"."supplier"."created_at" FROM "public"."supplier" WHERE "public"."supplier"."code" = $1 OFFSET $2`,
+  read: `SELECT s.data, u.id AS u_id, u.account, u.name, u.nick, u.type, u.enabled, u.supplier_code, sp.name AS supplier_name
+FROM http_session s
+LEFT JOIN app_user u ON u.id = s.user_id
+LEFT JOIN supplier sp ON sp.code = u.supplier_code
+WHERE s.sid = $1 AND s.expires_at > $2`,
   touch: `UPDATE "public"."http_session" SET "data" = $1, "expires_at" = $2, "user_id" = $3, "updated_at" = $4 WHERE "public"."http_session"."sid" = $5`,
 };
 
 /** Runs `work` between the session statements of one api call, as the server orders them. */
 export async function withSessionStatements<T>(sql: pg.Pool, sid: string, work: () => Promise<T>): Promise<T> {
-  const s = (await sql.query(SESSION_SQL.read, [sid, 1, 0])).rows[0];
+  const s = (await sql.query(SESSION_SQL.read, [sid, utc(new Date())])).rows[0];
   if (!s) throw new Error('session row missing');
-  const u = (await sql.query(SESSION_SQL.user, [s.user_id, 1, 0])).rows[0];
-  await sql.query(SESSION_SQL.supplier, [u.supplier_code, 0]);
   const out = await work();
   const now = new Date();
   if (!(now.getTime() - Number(s.data?._savedAt) < TOUCH_INTERVAL_MS)) {
     const data = { ...s.data, _savedAt: now.getTime() };
-    await sql.query(SESSION_SQL.touch, [data, utc(new Date(now.getTime() + 7_200_000)), s.user_id, utc(now), sid]);
+    await sql.query(SESSION_SQL.touch, [data, utc(new Date(now.getTime() + 7_200_000)), s.u_id, utc(now), sid]);
   }
   return out;
 }

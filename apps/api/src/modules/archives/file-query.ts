@@ -11,7 +11,7 @@
 import { FILE_TYPES, type FileStatus, type FileType, type StandardFileRow } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
-import { cappedCount, checkWindow, containsText, type CappedTotal } from '../../lib/listWindow.ts';
+import { cappedCount, checkWindow, containsText, pageAndCount, type CappedTotal } from '../../lib/listWindow.ts';
 
 export const FILE_SORT_COLUMNS = {
   standardCode: { column: 'sf.standard_code', cast: '' },
@@ -175,11 +175,12 @@ export async function pageFiles(db: Db, f: FileFilter, q: FileSort & { page: num
   // deferred join: the page's ids are found on standard_file alone (an index-only walk past the
   // OFFSET rows on deep pages), then only those rows are read and joined
   const pageIds = Prisma.sql`SELECT sf.id FROM standard_file sf ${fileWhere(f)} ${order} LIMIT ${q.results} OFFSET ${offset}`;
-  const [records, total] = await Promise.all([
-    db.$queryRaw<FileRecord[]>(Prisma.sql`WITH page AS (${pageIds}) ${SELECT} WHERE sf.id IN (SELECT id FROM page) ${order}`),
-    countFiles(db, f),
-  ]);
-  return { rows: records.map(toFileRow), ...total };
+  const { rows, ...total } = await pageAndCount<FileRecord>(
+    db,
+    Prisma.sql`WITH page AS (${pageIds}) ${SELECT} WHERE sf.id IN (SELECT id FROM page) ${order}`,
+    Prisma.sql`FROM standard_file sf ${fileWhere(f)}`,
+  );
+  return { rows: rows.map(toFileRow), ...total };
 }
 
 /** Every matching file in list order, `size` rows a query, read as the caller consumes them. */

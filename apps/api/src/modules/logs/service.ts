@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { LogAction, LogRow, ZLogRequestSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
-import { cappedCount, checkWindow, containsText, type CappedTotal } from '../../lib/listWindow.ts';
+import { checkWindow, containsText, pageAndCount, type CappedTotal } from '../../lib/listWindow.ts';
 import { dayRange } from '../../lib/dates.ts';
 
 type LogQuery = z.output<typeof ZLogRequestSchema>;
@@ -94,11 +94,12 @@ function toLogRow(r: LogRecord): LogRow {
 export async function pageLog(db: Db, action: LogAction, q: LogQuery): Promise<{ rows: LogRow[] } & CappedTotal> {
   checkWindow(q);
   const where = logWhere(action, q);
-  const [records, total] = await Promise.all([
-    db.$queryRaw<LogRecord[]>(Prisma.sql`SELECT id, action, outcome, reason, user_account, user_name, user_type, supplier_code, supplier_name,
+  const { rows, ...total } = await pageAndCount<LogRecord>(
+    db,
+    Prisma.sql`SELECT id, action, outcome, reason, user_account, user_name, user_type, supplier_code, supplier_name,
         file_id, standard_code, file_name, version, material_code, material_name, ip, created_at
-      FROM access_log ${where} ${logOrder(q)} LIMIT ${q.results} OFFSET ${(q.page - 1) * q.results}`),
-    cappedCount(db, Prisma.sql`FROM access_log ${where}`),
-  ]);
-  return { rows: records.map(toLogRow), ...total };
+      FROM access_log ${where} ${logOrder(q)} LIMIT ${q.results} OFFSET ${(q.page - 1) * q.results}`,
+    Prisma.sql`FROM access_log ${where}`,
+  );
+  return { rows: rows.map(toLogRow), ...total };
 }
