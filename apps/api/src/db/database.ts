@@ -4,11 +4,13 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Config } from '../config.ts';
 import { applyMigrations } from './migrations.ts';
+import { useDirectReads } from './rows.ts';
 
 export type Db = PrismaClient;
 
@@ -32,13 +34,18 @@ export async function embeddedExtensions() {
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
   if (config.databaseUrl) {
     const url = config.databaseUrl;
-    const factory = new PrismaPg({ connectionString: url, max: 10 });
-    const prisma = new PrismaClient({ adapter: factory });
+    // one pool for Prisma and for the hot reads that skip its runtime (db/rows.ts)
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    useDirectReads(prisma, pool);
     return {
       prisma,
       kind: 'postgres',
       migrate: () => applyMigrations(prisma as never),
-      close: () => prisma.$disconnect(),
+      async close() {
+        await prisma.$disconnect();
+        await pool.end(); // the adapter leaves a pool it was given open
+      },
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');

@@ -6,6 +6,7 @@
 import { LIST_WINDOW_MAX } from '@esm/contracts';
 import { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from '../db/database.ts';
+import { readRows } from '../db/rows.ts';
 import { badRequest } from '../plugins/errors.ts';
 import { paged } from './envelope.ts';
 
@@ -32,7 +33,7 @@ export function capTotal(counted: number, cap = LIST_WINDOW_MAX): CappedTotal {
  * subquery), so the cost is bounded by the cap whatever the table size.
  */
 export async function cappedCount(db: Db, fromWhere: Prisma.Sql, cap = LIST_WINDOW_MAX): Promise<CappedTotal> {
-  const [row] = await db.$queryRaw<{ n: number }[]>(Prisma.sql`SELECT count(*)::int AS n FROM (SELECT 1 ${fromWhere} LIMIT ${cap + 1}) AS capped`);
+  const [row] = await readRows<{ n: number }>(db, Prisma.sql`SELECT count(*)::int AS n FROM (SELECT 1 ${fromWhere} LIMIT ${cap + 1}) AS capped`);
   return capTotal(Number(row?.n ?? 0), cap);
 }
 
@@ -45,7 +46,7 @@ export async function cappedCount(db: Db, fromWhere: Prisma.Sql, cap = LIST_WIND
  * as they come, and the outer ORDER BY follows those numbers.
  */
 export async function pageAndCount<T extends object>(db: Db, page: Prisma.Sql, fromWhere: Prisma.Sql, cap = LIST_WINDOW_MAX): Promise<{ rows: T[] } & CappedTotal> {
-  const rows = await db.$queryRaw<(T & { __total: number; __ord: number | null })[]>(Prisma.sql`WITH counted AS (
+  const rows = await readRows<T & { __total: number; __ord: number | null }>(db, Prisma.sql`WITH counted AS (
   SELECT count(*)::int AS __total FROM (SELECT 1 ${fromWhere} LIMIT ${cap + 1}) AS capped
 )
 SELECT counted.__total, p.* FROM counted

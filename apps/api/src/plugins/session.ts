@@ -11,6 +11,7 @@ import fastifySession from '@fastify/session';
 import type { FastifyInstance } from 'fastify';
 import { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from '../db/database.ts';
+import { readRows } from '../db/rows.ts';
 import type { Config } from '../config.ts';
 
 export const SESSION_COOKIE = 'esm_sid';
@@ -81,31 +82,30 @@ export class PrismaSessionStore {
    * before — read from the database in this request, not cached across requests.
    */
   get(sid: string, cb: Cb<unknown>) {
-    this.db
-      .$queryRaw<SessionJoinRow[]>(
-        Prisma.sql`SELECT s.data, u.id AS u_id, u.account, u.name, u.nick, u.type, u.enabled, u.supplier_code, sp.name AS supplier_name
+    readRows<SessionJoinRow>(
+      this.db,
+      Prisma.sql`SELECT s.data, u.id AS u_id, u.account, u.name, u.nick, u.type, u.enabled, u.supplier_code, sp.name AS supplier_name
 FROM http_session s
 LEFT JOIN app_user u ON u.id = s.user_id
 LEFT JOIN supplier sp ON sp.code = u.supplier_code
 WHERE s.sid = ${sid} AND s.expires_at > ${new Date()}`,
-      )
-      .then(([row]) => {
-        if (!row) return cb(null, null);
-        const user: SessionUserRecord | null =
-          row.u_id === null
-            ? null
-            : {
-                id: row.u_id,
-                account: row.account!,
-                name: row.name!,
-                nick: row.nick!,
-                type: Number(row.type),
-                enabled: row.enabled!,
-                supplierCode: row.supplier_code,
-                supplierName: row.supplier_name,
-              };
-        cb(null, { ...row.data, _user: user });
-      }, cb);
+    ).then(([row]) => {
+      if (!row) return cb(null, null);
+      const user: SessionUserRecord | null =
+        row.u_id === null
+          ? null
+          : {
+              id: row.u_id,
+              account: row.account!,
+              name: row.name!,
+              nick: row.nick!,
+              type: Number(row.type),
+              enabled: row.enabled!,
+              supplierCode: row.supplier_code,
+              supplierName: row.supplier_name,
+            };
+      cb(null, { ...row.data, _user: user });
+    }, cb);
   }
 
   /**

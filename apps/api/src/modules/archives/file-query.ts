@@ -11,6 +11,7 @@
 import { FILE_TYPES, type FileStatus, type FileType, type StandardFileRow } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
+import { readRows } from '../../db/rows.ts';
 import { cappedCount, checkWindow, containsText, pageAndCount, type CappedTotal } from '../../lib/listWindow.ts';
 
 export const FILE_SORT_COLUMNS = {
@@ -191,7 +192,7 @@ export async function* fileBatches(db: Db, f: FileFilter, s: FileSort, size = 10
   let last: FileRecord | undefined;
   for (;;) {
     const cond = where(last ? [...base, after(o, last)] : base);
-    const batch = await db.$queryRaw<FileRecord[]>(Prisma.sql`${SELECT} ${cond} ${orderBy(o)} LIMIT ${size}`);
+    const batch = await readRows<FileRecord>(db, Prisma.sql`${SELECT} ${cond} ${orderBy(o)} LIMIT ${size}`);
     if (batch.length) yield batch;
     if (batch.length < size) return;
     last = batch[batch.length - 1];
@@ -200,6 +201,6 @@ export async function* fileBatches(db: Db, f: FileFilter, s: FileSort, size = 10
 
 /** One file as a list row (after an upload or an obsolete), or null. */
 export async function findFileRow(db: Db, id: number): Promise<StandardFileRow | null> {
-  const [r] = await db.$queryRaw<FileRecord[]>(Prisma.sql`${SELECT} WHERE sf.id = ${id}`);
+  const [r] = await readRows<FileRecord>(db, Prisma.sql`${SELECT} WHERE sf.id = ${id}`);
   return r ? toFileRow(r) : null;
 }

@@ -1,0 +1,54 @@
+/**
+ * db/rows.ts sends hot reads through the pg pool instead of Prisma's $queryRaw: the rows must be
+ * the same values of the same types, whatever the process' time zone (pg's own defaults read a
+ * `timestamp` as local time and send a Date with a local offset, which a `timestamp` ignores).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Prisma } from '../src/generated/prisma/client.ts';
+import { readRows } from '../src/db/rows.ts';
+import type { Database } from '../src/db/database.ts';
+import { openTestDatabase } from './helpers.ts';
+
+let db: Database;
+const tz = process.env.TZ;
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+});
+afterAll(async () => {
+  process.env.TZ = tz;
+  await db.close();
+});
+
+const at = new Date('2026-03-04T05:06:07.890Z');
+const probe = () =>
+  Prisma.sql`SELECT ${at}::timestamp(3) AS ts, '2026-03-04'::date AS d, 12345678901::int8 AS big, 7::int2 AS small,
+    '{"a":[1,"x"],"b":null}'::jsonb AS j, 'text'::varchar AS s, true AS flag, NULL::timestamp(3) AS none,
+    ${at}::timestamp(3) = '2026-03-04 05:06:07.890'::timestamp(3) AS param_is_utc`;
+
+describe('readRows (direct pg reads) answers what $queryRaw answers', () => {
+  for (const zone of ['UTC', 'Asia/Shanghai', 'America/New_York']) {
+    it(`in time zone ${zone}`, async () => {
+      process.env.TZ = zone;
+      const [direct] = await readRows<Record<string, unknown>>(db.prisma, probe());
+      const [viaPrisma] = await db.prisma.$queryRaw<Record<string, unknown>[]>(probe());
+      expect(direct).toEqual(viaPrisma);
+      expect(direct).toEqual({
+        ts: at,
+        d: new Date('2026-03-04T00:00:00.000Z'),
+        big: 12345678901n,
+        small: 7,
+        j: { a: [1, 'x'], b: null },
+        s: 'text',
+        flag: true,
+        none: null,
+        param_is_utc: true,
+      });
+    });
+  }
+
+  it('goes through the pool on Postgres and through Prisma inside a transaction', async () => {
+    const rows = await db.prisma.$transaction(async (tx) => readRows<{ n: number }>(tx as never, Prisma.sql`SELECT 1::int AS n`));
+    expect(rows).toEqual([{ n: 1 }]);
+  });
+});
