@@ -48,7 +48,7 @@ async function start(): Promise<Server> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   for (const k of ['DATABASE_URL', 'SESSION_SECRET', 'SEED_DEMO', 'MIGRATE_ON_START', 'STORAGE_DIR']) delete env[k];
-  const proc = spawn(process.execPath, ['--max-semi-space-size=4', 'dist/server.mjs'], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--max-semi-space-size=4', '--heap-growing-percent=50', 'dist/server.mjs'], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(proc);
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
