@@ -88,7 +88,7 @@ export function confirmationsQuery(userId: number, fileIds: number[]): Query {
 
 /**
  * What every signed-in call does besides its own work: read the session row with its user and
- * the user's supplier (plugins/session.ts, one joined statement), and — when the row's last
+ * the user's supplier (plugins/session.ts, one joined statement, prepared per connection), and — when the row's last
  * write is a minute old (TOUCH_INTERVAL_MS) — rewrite it with the rolled expiry.
  */
 export const SESSION_SQL = {
@@ -102,7 +102,7 @@ WHERE s.sid = $1 AND s.expires_at > $2`,
 
 /** Runs `work` between the session statements of one api call, as the server orders them. */
 export async function withSessionStatements<T>(sql: pg.Pool, sid: string, work: () => Promise<T>): Promise<T> {
-  const s = (await sql.query(SESSION_SQL.read, [sid, utc(new Date())])).rows[0];
+  const s = (await sql.query({ name: 'esm_session_read', text: SESSION_SQL.read, values: [sid, utc(new Date())] })).rows[0];
   if (!s) throw new Error('session row missing');
   const out = await work();
   const now = new Date();

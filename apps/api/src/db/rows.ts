@@ -14,7 +14,7 @@ import pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from './database.ts';
 
-type Reader = (q: Prisma.Sql) => Promise<unknown[]>;
+type Reader = (q: Prisma.Sql, name?: string) => Promise<unknown[]>;
 const readers = new WeakMap<object, Reader>();
 
 const TIMESTAMP = 1114; // timestamp without time zone: Prisma stores UTC in it
@@ -36,11 +36,16 @@ const param = (v: unknown) => (v instanceof Date ? v.toISOString().replace('T', 
 
 /** Lets `readRows(db, …)` go through `pool` (done by openDatabase for a Postgres server). */
 export function useDirectReads(db: Db, pool: pg.Pool): void {
-  readers.set(db, async (q) => (await pool.query({ text: q.text, values: q.values.map(param), types } as pg.QueryConfig)).rows);
+  readers.set(db, async (q, name) => (await pool.query({ name, text: q.text, values: q.values.map(param), types } as pg.QueryConfig)).rows);
 }
 
-/** The rows of a read-only statement: through the pool when `db` has one, else through Prisma. */
-export function readRows<T>(db: Db, q: Prisma.Sql): Promise<T[]> {
+/**
+ * The rows of a read-only statement: through the pool when `db` has one, else through Prisma.
+ * `prepared`: a name for a statement whose text never changes (only its values), prepared once
+ * per connection so Postgres skips parsing and, once it settles on a generic plan, planning —
+ * for the session read every signed-in call makes. Never for statements whose text varies.
+ */
+export function readRows<T>(db: Db, q: Prisma.Sql, prepared?: string): Promise<T[]> {
   const reader = readers.get(db);
-  return reader ? (reader(q) as Promise<T[]>) : db.$queryRaw<T[]>(q);
+  return reader ? (reader(q, prepared) as Promise<T[]>) : db.$queryRaw<T[]>(q);
 }

@@ -89,6 +89,7 @@ FROM http_session s
 LEFT JOIN app_user u ON u.id = s.user_id
 LEFT JOIN supplier sp ON sp.code = u.supplier_code
 WHERE s.sid = ${sid} AND s.expires_at > ${new Date()}`,
+      'esm_session_read',
     ).then(([row]) => {
       if (!row) return cb(null, null);
       const user: SessionUserRecord | null =
