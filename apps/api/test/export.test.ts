@@ -9,7 +9,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_SORT_FIELDS } from '@esm/contracts';
 import { fileBatches, pageFiles } from '../src/modules/archives/file-query.ts';
-import { writeArchiveWorkbook } from '../src/modules/export/service.ts';
+import { drainOrClose, sheetEntry, writeArchiveWorkbook } from '../src/modules/export/service.ts';
 import { buildTestApp, login, post, type TestApp } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, samplePdf, tempStorage, unique } from './factories.ts';
 
@@ -185,5 +185,66 @@ describe('keyset batches', () => {
     const one = await write(1000);
     expect(one).toHaveLength(7);
     expect(await write(2)).toEqual(one);
+  });
+});
+
+describe('backpressure', () => {
+  it("finds exceljs' zip entry behind a worksheet (the export waits on it; an exceljs upgrade that moves it must fail here)", () => {
+    const out = new PassThrough();
+    out.resume();
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    const sheet = wb.addWorksheet('probe');
+    sheet.addRow(['x']).commit();
+    const entry = sheetEntry(sheet);
+    expect(entry).toBeDefined();
+    expect(typeof (entry!.writableLength ?? entry!._writableState?.length)).toBe('number');
+    expect(typeof entry!.once).toBe('function');
+  });
+
+  it('waiting for drain 100 times leaves no listener behind (an export waits ~100 times)', async () => {
+    const out = new PassThrough();
+    const entry = new PassThrough();
+    const base = { outClose: out.listenerCount('close'), entryDrain: entry.listenerCount('drain') };
+    for (let i = 0; i < 100; i++) {
+      const waiting = drainOrClose(entry, out);
+      entry.emit('drain');
+      await waiting;
+    }
+    expect(out.listenerCount('close')).toBe(base.outClose);
+    expect(entry.listenerCount('drain')).toBe(base.entryDrain);
+    // and the client going away ends a wait too
+    const waiting = drainOrClose(entry, out);
+    out.destroy();
+    await waiting;
+    expect(entry.listenerCount('drain')).toBe(base.entryDrain);
+  });
+
+  it('a slow reader holds the export back and still gets the whole workbook', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      // a 256-byte buffer read 1 KB every 2 ms: the export has to wait for the reader many times
+      const out = new PassThrough({ highWaterMark: 256 });
+      const chunks: Buffer[] = [];
+      const reading = (async () => {
+        for (;;) {
+          await new Promise((r) => setTimeout(r, 2));
+          const c = out.read(1024) ?? out.read();
+          if (c) chunks.push(c);
+          else if (out.readableEnded || out.writableFinished) break;
+        }
+      })();
+      const baseline = out.listenerCount('close');
+      const written = await writeArchiveWorkbook(t.db.prisma, { productLineCode: pl.code }, {}, out, 1);
+      expect(written).toBe(7);
+      expect(out.listenerCount('close')).toBeLessThanOrEqual(baseline);
+      expect(out.listenerCount('drain')).toBe(0);
+      await reading;
+      expect((await sheetRows(Buffer.concat(chunks))).rows).toHaveLength(7);
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });

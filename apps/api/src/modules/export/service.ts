@@ -4,7 +4,6 @@
  * streaming WorkbookWriter while the rows are read in keyset batches — at no time is more than
  * one batch in memory, whatever the row count.
  */
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { FILE_CATEGORY_LABELS, FILE_STATUS_LABELS, SECRET_LEVEL_LABELS, type FileCategory, type FileStatus, type SecretLevel } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
@@ -46,6 +45,29 @@ interface BufferingStream {
   writableLength?: number;
   _writableState?: { length: number };
   once(event: string, fn: () => void): unknown;
+  removeListener(event: string, fn: () => void): unknown;
+}
+
+/**
+ * Resolves on `stream`'s next 'drain' or when `out` closes (the client went away), and removes
+ * both listeners either way: an export waits ~100 times, and listeners left on `out` by the
+ * wait that lost would pile up (MaxListenersExceededWarning, a small leak per export).
+ */
+export function drainOrClose(stream: BufferingStream, out: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.removeListener('drain', done);
+      out.removeListener('close', done);
+      resolve();
+    };
+    stream.once('drain', done);
+    out.once('close', done);
+  });
+}
+
+/** The exceljs zip entry a worksheet's XML goes into (exceljs 4 internals), if it can be found. */
+export function sheetEntry(sheet: unknown): BufferingStream | undefined {
+  return (sheet as { _stream?: { pipes?: BufferingStream[] } })._stream?.pipes?.[0];
 }
 
 /** Above this much XML waiting for the compressor, the export stops reading rows until it drains. */
@@ -61,15 +83,10 @@ const SHEET_BUFFER_MAX = 256 * 1024;
  * and the export still works, only with the old memory profile (docs/benchmarks.md).
  */
 async function sheetDrained(sheet: unknown, out: Writable): Promise<void> {
-  const entry = (sheet as { _stream?: { pipes?: BufferingStream[] } })._stream?.pipes?.[0];
+  const entry = sheetEntry(sheet);
   if (!entry) return;
   const buffered = () => entry.writableLength ?? entry._writableState?.length ?? 0;
-  while (buffered() > SHEET_BUFFER_MAX && !out.destroyed) {
-    await new Promise<void>((resolve) => {
-      entry.once('drain', resolve);
-      out.once('close', resolve);
-    });
-  }
+  while (buffered() > SHEET_BUFFER_MAX && !out.destroyed) await drainOrClose(entry, out);
 }
 
 /**
@@ -90,7 +107,7 @@ export async function writeArchiveWorkbook(db: Db, filter: FileFilter, sort: Fil
     for (const r of batch) sheet.addRow(EXPORT_COLUMNS.map((c) => c.value(r))).commit();
     written += batch.length;
     await sheetDrained(sheet, out);
-    if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+    if (out.writableNeedDrain && !out.destroyed) await drainOrClose(out, out);
   }
   sheet.commit();
   await workbook.commit();
