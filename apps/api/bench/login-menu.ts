@@ -14,6 +14,7 @@
  */
 import pg from 'pg';
 import { Pool } from 'undici';
+import { sidOf } from './lib/api-client.ts';
 import { SESSION_SQL, utc } from './lib/archive-sql.ts';
 import { cpuMeter } from './lib/cpu.ts';
 import { closedLoop, loadRow } from './lib/load.ts';
@@ -55,12 +56,6 @@ const SQL = {
   menu: `SELECT m.id, m.cn, m.name, m.icon, m.router, m.mpid FROM menu_entry m
          WHERE EXISTS (SELECT g.menu_id FROM menu_grant g WHERE g.user_type = $1 AND m.id = g.menu_id AND g.menu_id IS NOT NULL)
          ORDER BY m.sort, m.id`,
-};
-
-/** The session id inside a signed esm_sid cookie (`<sid>.<signature>`, URL-encoded). */
-const sidOf = (cookie: string) => {
-  const v = decodeURIComponent(cookie.slice('esm_sid='.length));
-  return v.slice(0, v.lastIndexOf('.'));
 };
 
 async function loginAll(http: Pool, clients: number): Promise<string[]> {

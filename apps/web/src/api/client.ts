@@ -105,8 +105,6 @@ export interface BlobResult {
   blob: Blob;
   fileName: string;
   type: string;
-  /** The answer's headers (e.g. X-Total-Rows of an export). */
-  headers: Headers;
 }
 
 export interface BlobOptions extends RequestOptions {
@@ -142,9 +140,8 @@ export async function postBlob(path: string, body: unknown, opts: BlobOptions = 
   const total = Number(res.headers.get('content-length')) || null;
   const type = res.headers.get('content-type') ?? 'application/octet-stream';
   const fileName = dispositionFileName(res.headers.get('content-disposition'), 'download');
-  const headers = res.headers;
-  opts.onHeaders?.(headers);
-  if (!res.body || !opts.onProgress) return { blob: await res.blob(), fileName, type, headers };
+  opts.onHeaders?.(res.headers);
+  if (!res.body || !opts.onProgress) return { blob: await res.blob(), fileName, type };
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
@@ -155,7 +152,7 @@ export async function postBlob(path: string, body: unknown, opts: BlobOptions = 
     received += value.length;
     opts.onProgress(received, total);
   }
-  return { blob: new Blob(chunks as BlobPart[], { type }), fileName, type, headers };
+  return { blob: new Blob(chunks as BlobPart[], { type }), fileName, type };
 }
 
 /**
