@@ -3,6 +3,9 @@ FROM node:20-bookworm-slim
 ENV PNPM_HOME=/pnpm PATH=/pnpm:$PATH TURBO_TELEMETRY_DISABLED=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 \
     PRISMA_HIDE_UPDATE_MESSAGE=1 CHECKPOINT_DISABLE=1
 RUN npm install -g pnpm@10.34.9
+# pg_dump / pg_restore for `pnpm db:backup` / `pnpm db:restore` inside the container (bookworm's
+# client is 15, the compose file's server version)
+RUN apt-get update && apt-get install -y --no-install-recommends postgresql-client && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY . .
 RUN pnpm install --frozen-lockfile && pnpm --filter @esm/web build && pnpm --filter @esm/api build

@@ -4,9 +4,9 @@ import pg from 'pg';
 const admin = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const e2eDatabaseName = process.env.E2E_DATABASE ?? 'esm_e2e';
 
-export function e2eDatabaseUrl(): string {
+export function e2eDatabaseUrl(database = e2eDatabaseName): string {
   const u = new URL(admin);
-  u.pathname = `/${e2eDatabaseName}`;
+  u.pathname = `/${database}`;
   return u.toString();
 }
 
@@ -19,8 +19,8 @@ export async function recreateDatabase(): Promise<void> {
 }
 
 /** Runs SQL on the e2e database (to set up what a page must show, e.g. an expired session). */
-export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: e2eDatabaseUrl() });
+export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values: unknown[] = [], database = e2eDatabaseName): Promise<T[]> {
+  const c = new pg.Client({ connectionString: e2eDatabaseUrl(database) });
   await c.connect();
   try {
     return (await c.query<T>(text, values)).rows;

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page, type Request } from '@playwright/test';
 
 export const PASSWORD = 'Esm@2026';
 
@@ -19,8 +19,70 @@ export async function expectToast(page: Page, text: string | RegExp) {
   await expect(page.locator('.ant-message-notice').filter({ hasText: text })).toBeVisible();
 }
 
-/** Waits until the portal shell has loaded and its calls (menu, visit) have finished. */
+/**
+ * Waits until the portal shell and the page's data have loaded: the breadcrumb shows (session and
+ * menu answered), then no spinner is left (the page's chunk arrived and its calls answered; the
+ * tree and the table spin from their first render until their data is in).
+ * Not `networkidle`: a document reaches it once, on the login page already, so after the
+ * client-side navigation to the landing page it returned at once, and a test that changed the
+ * session next raced the landing page's own calls (seen on a busy machine).
+ */
 export async function settled(page: Page) {
-  await expect(page.locator('[data-testid="breadcrumb"]')).toBeVisible();
-  await page.waitForLoadState('networkidle');
+  await expect(page.getByTestId('breadcrumb')).toBeVisible();
+  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+}
+
+/**
+ * Counts the page's API calls from now on; answered() waits until none is in flight. A test that
+ * logs out waits for that first, so it starts from a quiet page. (A call still in flight when the
+ * logout answered used to set the old session cookie again — rolling sessions — and the next
+ * check said 登录超时; the session store no longer re-sends a cookie it has not confirmed,
+ * apps/api/test/oidc.test.ts "logout while other requests are in flight".)
+ */
+export function apiCalls(page: Page): { answered: () => Promise<void> } {
+  let inFlight = 0;
+  const isApi = (r: Request) => r.url().includes('/esm-server/api/');
+  page.on('request', (r) => void (isApi(r) && inFlight++));
+  const done = (r: Request) => void (isApi(r) && inFlight--);
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return { answered: () => expect.poll(() => inFlight).toBe(0) };
+}
+
+/**
+ * Picks an option of an antd select found by its label within `scope`, typing `search` first when
+ * given, and waits until the select has closed. On a busy machine a dropdown could stay open after
+ * the click (its appear motion still running) and cover the next field, so a select that is still
+ * expanded after the pick is closed with Escape — the value chosen is then checked by the caller's
+ * next assertion, as a user would read it.
+ */
+export async function pickOption(
+  page: Page,
+  scope: ReturnType<Page['getByRole']>,
+  label: string,
+  option: string | RegExp,
+  search?: string,
+) {
+  const box = scope.getByLabel(label, { exact: true });
+  await box.click();
+  if (search) await box.fill(search);
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click();
+  await expect(async () => {
+    if ((await box.getAttribute('aria-expanded')) === 'true') await box.press('Escape');
+    await expect(box).toHaveAttribute('aria-expanded', 'false', { timeout: 1_000 });
+  }).toPass();
+}
+
+/**
+ * Ticks 我已阅读并同意上述保密协议 in the agreement dialog `gate` and presses 同意并继续. On a busy
+ * machine a click during the dialog's zoom-in could land before the checkbox was under the pointer
+ * ("Clicking the checkbox did not change its state"), so the tick is retried until it shows.
+ */
+export async function agreeAndContinue(gate: Locator) {
+  const box = gate.getByRole('checkbox', { name: '我已阅读并同意上述保密协议' });
+  await expect(async () => {
+    if (!(await box.isChecked())) await box.click();
+    await expect(box).toBeChecked({ timeout: 1_000 });
+  }).toPass();
+  await gate.getByRole('button', { name: '同意并继续' }).click();
 }

@@ -39,6 +39,8 @@ test('a session that ends while working sends the next call to the login page, a
   await loginThroughPage(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
   await settled(page);
+  // the landing page's own calls have answered: the next call is the click's
+  await expect(page.locator('.ant-table-row').first()).toBeVisible();
   await sql(`DELETE FROM http_session WHERE user_id = (SELECT id FROM app_user WHERE account = 'demo3')`);
   const menu = page.getByTestId('side-menu');
   await menu.getByText('系统管理', { exact: true }).click();

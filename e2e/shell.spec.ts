@@ -3,17 +3,18 @@
  * type's default page, see its menu (and nothing of another role's group), log out.
  */
 import { expect, test } from '@playwright/test';
-import { expectToast, loginThroughPage, unfoldMenu } from './helpers.ts';
+import { apiCalls, expectToast, loginThroughPage, settled, unfoldMenu } from './helpers.ts';
 
 const ADMIN_MENU = {
-  open: ['档案信息', '会签单列表', '档案历史', '变更通知列表', '蓝图下载日志', '图纸查看日志', '图纸确认日志', '保密协议记录', '图纸打印日志', '供应商统计', '已授权图纸', '授权图纸历史'],
-  closedGroups: { 系统管理: ['访问日志'] } as Record<string, string[]>,
-  absent: ['供应商专区', '企业标准档案', '图纸问题回复', '供应商授权申请审批'],
+  open: ['档案信息', '会签单列表', '档案历史', '变更通知列表', '蓝图下载日志', '图纸查看日志', '图纸确认日志', '保密协议记录', '图纸打印日志', '供应商统计', '已授权图纸', '授权图纸历史', '供应商授权申请审批', '授权访问报告'],
+  closedGroups: { 系统管理: ['访问日志', '手机号查看日志'] } as Record<string, string[]>,
+  absent: ['供应商专区', '企业标准档案', '图纸问题回复'],
 };
 
 const JOURNEYS: { account: string; landing: string; open: string[]; closedGroups: Record<string, string[]>; absent: string[] }[] = [
-  { account: 'demo3', landing: '/esm/dashboard', ...ADMIN_MENU, absent: [...ADMIN_MENU.absent, '人员管理'] },
-  { account: 'demo7', landing: '/esm/dashboard', ...ADMIN_MENU, closedGroups: { ...ADMIN_MENU.closedGroups, 人员管理: ['SQE及产品线管理'] } },
+  { account: 'demo3', landing: '/esm/dashboard', ...ADMIN_MENU, absent: [...ADMIN_MENU.absent, '人员管理', '按钮与列权限'] },
+  // type 7 alone administers the button and column permissions (issue 14)
+  { account: 'demo7', landing: '/esm/dashboard', ...ADMIN_MENU, closedGroups: { 系统管理: [...ADMIN_MENU.closedGroups['系统管理']!, '按钮与列权限'], 人员管理: ['SQE及产品线管理'] } },
   { account: 'demo8', landing: '/esm/dashboard', ...ADMIN_MENU, absent: [...ADMIN_MENU.absent, '人员管理'] },
   { account: 'demo9', landing: '/esm/dashboard', ...ADMIN_MENU, absent: [...ADMIN_MENU.absent, '人员管理'] },
   {
@@ -36,6 +37,7 @@ const JOURNEYS: { account: string; landing: string; open: string[]; closedGroups
 
 for (const j of JOURNEYS) {
   test(`${j.account}: login → ${j.landing} → own menu → logout`, async ({ page }) => {
+    const calls = apiCalls(page);
     await unfoldMenu(page);
     await loginThroughPage(page, j.account);
     await expectToast(page, '登陆成功');
@@ -51,6 +53,9 @@ for (const j of JOURNEYS) {
     // the tree pages (ids 18, 19) and hidden entries never show in the side menu
     await expect(menu.getByText('图纸档案信息', { exact: true })).toHaveCount(0);
 
+    // the landing page has loaded and none of its calls is still in flight (see apiCalls)
+    await settled(page);
+    await calls.answered();
     await page.getByTestId('logout').click();
     await expect(page).toHaveURL(/\/esm\/login/);
     await expect(page.getByPlaceholder('账号')).toBeVisible();
@@ -127,7 +132,7 @@ test('narrow screen (< 769 px) uses the navbar and a menu drawer', async ({ page
   await expect(page.getByTestId('narrow-navbar')).toBeVisible();
   await expect(page.getByTestId('side-menu')).toHaveCount(0);
   await page.getByRole('button', { name: '打开菜单' }).click();
-  const drawer = page.locator('.ant-drawer-content');
+  const drawer = page.getByRole('dialog', { name: '菜单' });
   await drawer.getByText('供应商专区', { exact: true }).click();
   await expect(drawer.getByText('图纸变更通知', { exact: true })).toBeVisible();
   await page.screenshot({ path: 'e2e/screenshots/narrow-supplier.png', fullPage: true });

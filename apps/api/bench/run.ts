@@ -24,6 +24,8 @@ const BENCHES: Record<string, { title: string; load: () => Promise<BenchModule> 
   'archive-lists': { title: 'Archives (issue 3): archive and log pages vs raw SQL', load: () => import('./archive-lists.ts') },
   'archive-export': { title: 'Archives (issue 3): the 100k-row Excel export, time and server memory', load: () => import('./archive-export.ts') },
   'archive-stamp': { title: 'Archives (issue 3): stamping the watermark on a 20-page PDF and a 4000×3000 PNG', load: () => import('./archive-stamp.ts') },
+  'notice-lists': { title: 'Change notices (issue 9): notice list, recipients matrix and inbox on 10k notices × 2k suppliers vs raw SQL', load: () => import('./notice-lists.ts') },
+  'bom-import': { title: 'BOM (issue 13): importing a 20,000-line .xlsx, time and server memory', load: () => import('./bom-import.ts') },
 };
 
 function int(v: string | undefined, dflt: number): number {

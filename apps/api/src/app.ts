@@ -3,12 +3,14 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE } from '@esm/contracts';
 import { paths, type Config } from './config.ts';
 import type { Db } from './db/database.ts';
-import { errorsPlugin } from './plugins/errors.ts';
+import { errorsPlugin, frameworkErrorOptions } from './plugins/errors.ts';
+import { securityPlugin } from './plugins/security.ts';
+import { apiDocsPlugin } from './plugins/docs.ts';
+import { maintenancePlugin } from './modules/maintenance/plugin.ts';
 import { localStorage, type Storage } from './lib/storage.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -18,12 +20,26 @@ import { menuRoutes } from './modules/menu/routes.ts';
 import { visitRoutes } from './modules/visits/routes.ts';
 import { fileRoutes } from './modules/files/routes.ts';
 import { standardlogRoutes } from './modules/standardlog/routes.ts';
+import { empowerRoutes } from './modules/empower/routes.ts';
+import { supplierEmpowerRoutes } from './modules/empower/supplier-routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { archiveRoutes } from './modules/archives/routes.ts';
 import { supplierArchiveRoutes } from './modules/archives/supplier-routes.ts';
 import { logRoutes } from './modules/logs/routes.ts';
 import { exportRoutes } from './modules/export/routes.ts';
+import { noticeRoutes } from './modules/notices/routes.ts';
+import { supplierNoticeRoutes } from './modules/notices/supplier-routes.ts';
+import { documentIssueRoutes } from './modules/documentIssues/routes.ts';
+import { problemTypeRoutes } from './modules/problemTypes/routes.ts';
+import { supplierProblemTypeRoutes } from './modules/problemTypes/supplier-routes.ts';
+import { bomRoutes } from './modules/bom/routes.ts';
+import { supplierBomRoutes } from './modules/bom/supplier-routes.ts';
+import { permissionsPlugin } from './modules/permissions/plugin.ts';
+import { permissionRoutes } from './modules/permissions/routes.ts';
+import { phoneLogRoutes } from './modules/phoneLog/routes.ts';
 
+import { countersignRoutes } from './modules/countersign/routes.ts';
+import { supplierCountersignRoutes } from './modules/countersign/supplier-routes.ts';
 export interface AppDeps {
   config: Config;
   db: Db;
@@ -43,12 +59,14 @@ export async function buildApp({ config, db, dbKind, logger, storage = localStor
     trustProxy: config.trustProxy,
     bodyLimit: 1 << 20,
     requestIdHeader: 'x-request-id',
+    ...frameworkErrorOptions,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
+  await app.register(securityPlugin, { config, apiPrefix: '/esm-server/' });
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'ESM 图纸档案门户 API', version: '1.0.0', description: '信封 { success, code, message, data }；分页请求 results/page/sortField/sortOrder。' },
@@ -56,8 +74,10 @@ export async function buildApp({ config, db, dbKind, logger, storage = localStor
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/esm-server/docs' });
+  await app.register(apiDocsPlugin, { config, db });
   await app.register(authPlugin, { db });
+  // button and column permissions of every route declared after it (issue 14)
+  await app.register(permissionsPlugin, { db });
 
   await app.register(healthRoutes, { db, dbKind });
   await app.register(
@@ -74,9 +94,25 @@ export async function buildApp({ config, db, dbKind, logger, storage = localStor
       await api.register(exportRoutes, { db, exportMaxRows: config.exportMaxRows });
       await api.register(fileRoutes, { db, storage });
       await api.register(standardlogRoutes, { db });
+      const empowerRules = { maxPeriodDays: config.empowerMaxPeriodDays, expiringDays: config.empowerExpiringDays };
+      await api.register(empowerRoutes, { db, rules: empowerRules, exportMaxRows: config.exportMaxRows });
+      await api.register(supplierEmpowerRoutes, { db, rules: empowerRules });
+      await api.register(noticeRoutes, { db });
+      await api.register(supplierNoticeRoutes, { db });
+      // issue 11: questions on drawings (both sides, with their uploads), problem types and roles
+      await api.register(documentIssueRoutes, { db, storage });
+      await api.register(problemTypeRoutes, { db });
+      await api.register(supplierProblemTypeRoutes, { db });
+      await api.register(countersignRoutes, { db });
+      await api.register(supplierCountersignRoutes, { db });
+      await api.register(bomRoutes, { db });
+      await api.register(supplierBomRoutes, { db });
+      await api.register(permissionRoutes, { db });
+      await api.register(phoneLogRoutes, { db, exportMaxRows: config.exportMaxRows });
     },
     { prefix: API_BASE },
   );
   await app.register(webPlugin, { webDist: paths.webDist });
+  await app.register(maintenancePlugin, { config, db, storage });
   return app;
 }

@@ -3,9 +3,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EXPORT_MAX_ROWS, UPLOAD_MAX_BYTES } from '@esm/contracts';
+import { EMPOWER_DEFAULTS, EXPORT_MAX_ROWS, UPLOAD_MAX_BYTES } from '@esm/contracts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -27,6 +28,8 @@ export interface Config {
   sessionSecret: string;
   /** Idle lifetime of a session; each request extends it. */
   sessionMaxAgeMs: number;
+  /** Absolute lifetime of a session from its login, however active it is. */
+  sessionAbsoluteMs: number;
   /** Cookie `Secure` flag: on behind HTTPS. */
   secureCookies: boolean;
   /** Apply pending migrations at start. */
@@ -36,9 +39,17 @@ export interface Config {
   /** Where the session dialogs (codes 201-205) send the user: the company home page. */
   companyHomeUrl: string;
   logLevel: string;
-  /** Trust X-Forwarded-For from a reverse proxy (for the client IP in logs). */
-  trustProxy: boolean;
-  /** Login rate limit: failed attempts allowed per account+IP, and per IP, in the window. */
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed: false (none), or their addresses /
+   * CIDRs / proxy-addr names (loopback, linklocal, uniquelocal). Never "any" (see trustProxyOf).
+   */
+  trustProxy: false | string[];
+  /** OpenAPI documentation without signing in (otherwise an internal user's session). */
+  apiDocsPublic: boolean;
+  /**
+   * Login limits (modules/session/limits.ts): failed password checks allowed per account (from
+   * addresses it never signed in from; from one it did, per that pair), and per address, in the window.
+   */
   loginMaxFailuresPerAccount: number;
   loginMaxFailuresPerIp: number;
   loginWindowMs: number;
@@ -46,6 +57,59 @@ export interface Config {
    * checks the same figures); not read from the environment, overridden only by tests. */
   uploadMaxBytes: number;
   exportMaxRows: number;
+  /** Drawing authorization: the longest period an application may ask for (days, both ends
+   * included), and how many days before its end a grant counts as expiring soon. */
+  empowerMaxPeriodDays: number;
+  empowerExpiringDays: number;
+  /** Sign-in from the company home page (OpenID Connect); undefined: not configured, password form only. */
+  oidc?: OidcConfig;
+}
+
+/** The portal as an OpenID Connect relying party (issue 15; modules/session/oidc.ts). */
+export interface OidcConfig {
+  /** The provider's issuer identifier (its discovery document lives under it). */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Where the provider sends the browser back: the portal's /esm (or any page under it). */
+  redirectUri: string;
+  scopes: string;
+  /** Which claims give the portal account, the user type (2..9) and the supplier code. */
+  accountClaim: string;
+  typeClaim?: string;
+  supplierClaim?: string;
+  /** Name shown for an account created on first sign-in. */
+  nameClaim: string;
+  /** Create an unknown account on first sign-in from the claims (type and supplier required). */
+  createUsers: boolean;
+  /** Where the provider's sign-out returns to (default: the company home page). */
+  postLogoutRedirectUri?: string;
+}
+
+/** OIDC_*: all of issuer, client id and redirect URI, or none (the portal as today). */
+export function oidcOf(env: NodeJS.ProcessEnv): OidcConfig | undefined {
+  const issuer = env.OIDC_ISSUER?.trim();
+  const clientId = env.OIDC_CLIENT_ID?.trim();
+  const redirectUri = env.OIDC_REDIRECT_URI?.trim();
+  if (!issuer && !clientId && !redirectUri) return undefined;
+  if (!issuer || !clientId || !redirectUri) throw new Error('OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_REDIRECT_URI must be set together (or none of them)');
+  for (const [name, v] of [['OIDC_ISSUER', issuer], ['OIDC_REDIRECT_URI', redirectUri]] as const) {
+    if (!URL.canParse(v) || !/^https?:$/.test(new URL(v).protocol)) throw new Error(`${name} must be an http(s) URL, got "${v}"`);
+  }
+  const opt = (v: string | undefined) => (v?.trim() ? v.trim() : undefined);
+  return {
+    issuer,
+    clientId,
+    clientSecret: env.OIDC_CLIENT_SECRET ?? '',
+    redirectUri,
+    scopes: opt(env.OIDC_SCOPES) ?? 'openid profile',
+    accountClaim: opt(env.OIDC_ACCOUNT_CLAIM) ?? 'preferred_username',
+    typeClaim: opt(env.OIDC_TYPE_CLAIM),
+    supplierClaim: opt(env.OIDC_SUPPLIER_CLAIM),
+    nameClaim: opt(env.OIDC_NAME_CLAIM) ?? 'name',
+    createUsers: bool(env.OIDC_CREATE_USERS, false),
+    postLogoutRedirectUri: opt(env.OIDC_POST_LOGOUT_REDIRECT_URI),
+  };
 }
 
 function bool(v: string | undefined, dflt: boolean): boolean {
@@ -56,6 +120,51 @@ function bool(v: string | undefined, dflt: boolean): boolean {
 function int(v: string | undefined, dflt: number): number {
   const n = v === undefined || v === '' ? NaN : Number(v);
   return Number.isFinite(n) ? n : dflt;
+}
+
+const PROXY_ADDR_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An IP address, an address/prefix (CIDR) or netmask, or one of proxy-addr's names. */
+function isProxyAddress(v: string): boolean {
+  if (PROXY_ADDR_NAMES.has(v)) return true;
+  const [addr = '', prefix, ...rest] = v.split('/');
+  const kind = isIP(addr);
+  if (!kind || rest.length) return false;
+  if (prefix === undefined) return true;
+  if (kind === 4 && isIP(prefix) === 4) return true; // 10.0.0.0/255.0.0.0
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (kind === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: which peers may tell us the client's address (X-Forwarded-For). Only a list of
+ * proxy addresses is accepted: `true` would believe any client that sends the header (an
+ * attacker then picks the address the login limits, the logs and the watermarks see), and a hop
+ * count cannot tell a proxy from a client that reached the port directly — Fastify 5 itself
+ * ignores numeric trustProxy for that reason. Both stop the start with a message saying so.
+ */
+export function trustProxyOf(v: string | undefined): false | string[] {
+  const raw = (v ?? '').trim();
+  if (raw === '' || ['false', '0', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  const help = 'set TRUST_PROXY to the address(es) of your reverse proxy, comma separated (e.g. 10.0.0.5 or 172.28.0.0/24; loopback for a proxy on this host)';
+  if (['true', 'yes', 'on', '*', 'all'].includes(raw.toLowerCase())) {
+    throw new Error(`TRUST_PROXY=${raw} would trust an X-Forwarded-For sent by anyone: ${help}`);
+  }
+  if (/^\d+$/.test(raw)) {
+    throw new Error(`TRUST_PROXY=${raw}: a hop count cannot tell the proxy from a client that connects directly (Fastify ignores it); ${help}`);
+  }
+  const list = raw.split(',').map((x) => x.trim()).filter(Boolean);
+  const bad = list.filter((x) => !isProxyAddress(x));
+  if (bad.length) throw new Error(`TRUST_PROXY: not an IP address or CIDR: ${bad.join(', ')}; ${help}`);
+  return list;
+}
+
+/** A whole number ≥ 1 (a count of days): anything else is a configuration mistake, said at start. */
+function positive(env: NodeJS.ProcessEnv, name: string, dflt: number): number {
+  const v = env[name];
+  if (v === undefined || v === '') return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number ≥ 1, got "${v}"`);
+  return n;
 }
 
 /** A secret that survives restarts: from the environment, else generated once into dataDir. */
@@ -83,17 +192,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     storageDir: path.resolve(root, env.STORAGE_DIR ?? path.join(dataDir, 'files')),
     sessionSecret: overrides.sessionSecret ?? sessionSecret(env, dataDir),
     sessionMaxAgeMs: int(env.SESSION_MAX_AGE_MINUTES, 120) * 60_000,
+    sessionAbsoluteMs: int(env.SESSION_ABSOLUTE_HOURS, 12) * 3_600_000,
     secureCookies: bool(env.SECURE_COOKIES, false),
     migrateOnStart: bool(env.MIGRATE_ON_START, true),
     seedDemo: bool(env.SEED_DEMO, !databaseUrl),
     companyHomeUrl: env.COMPANY_HOME_URL ?? '/esm/login',
     logLevel: env.LOG_LEVEL ?? 'info',
-    trustProxy: bool(env.TRUST_PROXY, false),
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
+    apiDocsPublic: bool(env.API_DOCS_PUBLIC, false),
     loginMaxFailuresPerAccount: int(env.LOGIN_MAX_FAILURES_PER_ACCOUNT, 5),
     loginMaxFailuresPerIp: int(env.LOGIN_MAX_FAILURES_PER_IP, 30),
     loginWindowMs: int(env.LOGIN_WINDOW_MINUTES, 15) * 60_000,
     uploadMaxBytes: UPLOAD_MAX_BYTES,
     exportMaxRows: EXPORT_MAX_ROWS,
+    empowerMaxPeriodDays: positive(env, 'EMPOWER_MAX_PERIOD_DAYS', EMPOWER_DEFAULTS.maxPeriodDays),
+    empowerExpiringDays: positive(env, 'EMPOWER_EXPIRING_DAYS', EMPOWER_DEFAULTS.expiringDays),
+    oidc: oidcOf(env),
     ...overrides,
   };
 }

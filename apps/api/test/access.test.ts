@@ -4,6 +4,7 @@
  * app.apiRoutes, so a route is covered the day it is added.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_ENDPOINTS, API_BASE } from '@esm/contracts';
 import { buildTestApp, hasChinese, login, post } from './helpers.ts';
 
 const TYPES = [2, 3, 4, 5, 6, 7, 8, 9] as const;
@@ -56,6 +57,14 @@ describe('the route table', () => {
         expect(['public', 'session']).toContain(r.access);
       }
     }
+  });
+
+  it('registers every call declared in contracts, once, with the declared access — and nothing undeclared', () => {
+    const declared = ALL_ENDPOINTS.map((e) => `POST ${API_BASE}/${e.path}`);
+    expect(new Set(declared).size).toBe(declared.length);
+    const registered = t.app.apiRoutes.map((r) => `${r.method} ${r.url}`);
+    expect([...registered].sort()).toEqual([...declared].sort());
+    for (const e of ALL_ENDPOINTS) expect(t.app.apiRoutes.find((r) => r.url === `${API_BASE}/${e.path}`)?.access, e.path).toEqual(e.access);
   });
 
   it('manufacturer (haier/) routes are never open to suppliers, supplier/ routes never to internal users', () => {

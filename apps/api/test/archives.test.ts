@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_WINDOW_MAX } from '@esm/contracts';
 import { Prisma } from '../src/generated/prisma/client.ts';
-import { cappedCount } from '../src/lib/listWindow.ts';
+import { cappedCount } from '../src/lib/list.ts';
 import { buildTestApp, hasChinese, login, post, type TestApp } from './helpers.ts';
 import {
   createFileVersion,
@@ -17,11 +17,13 @@ import {
   createSupplier,
   createSupplierUser,
   linkSupplier,
+  multipart,
   sampleDxf,
   samplePdf,
   samplePng,
   tempStorage,
   unique,
+  type Part,
 } from './factories.ts';
 
 const UPLOAD_LIMIT = 1 << 20;
@@ -312,6 +314,15 @@ describe('the supplier side', () => {
     expect(rowB).toMatchObject({ id: f.ids.a2, confirmedAt: null });
   });
 
+  it('the history rows say whether this user confirmed each earlier version (issue 8)', async () => {
+    const at = new Date('2026-01-15T08:00:00Z');
+    await t.db.prisma.accessLog.create({
+      data: { userAccount: 'x', userName: '测试', userType: 2, supplierCode: f.sa, fileId: f.ids.a1, action: 'CONFIRM', outcome: 'OK', userId: f.saUserId, createdAt: at },
+    });
+    expect((await sup('supplierDrawingFileInfomation/searchByMaterialHistory', {}, supA)).json().data[0]).toMatchObject({ id: f.ids.a1, confirmedAt: at.toISOString() });
+    expect((await sup('supplierDrawingFileInfomation/searchByMaterialHistory', { materialCode: f.m.A }, supB)).json().data[0]).toMatchObject({ id: f.ids.a1, confirmedAt: null });
+  });
+
   it('internal calls refuse suppliers', async () => {
     const res = await list({ productLineCode: f.pl }, supA);
     expect(res.statusCode).toBe(403);
@@ -319,28 +330,6 @@ describe('the supplier side', () => {
 });
 
 // ---- upload --------------------------------------------------------------------------------------
-
-interface Part {
-  name: string;
-  value?: string;
-  file?: { filename: string; bytes: Uint8Array; type?: string };
-}
-
-/** A multipart/form-data body as a browser sends it. */
-function multipart(parts: Part[]): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = `----vitest${unique()}`;
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    if (p.file) {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.file.filename}"\r\nContent-Type: ${p.file.type ?? 'application/octet-stream'}\r\n\r\n`));
-      chunks.push(Buffer.from(p.file.bytes), Buffer.from('\r\n'));
-    } else {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`));
-    }
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 function fields(over: Record<string, string | undefined> = {}): Part[] {
   const base: Record<string, string | undefined> = {
@@ -491,7 +480,7 @@ describe('haier/standardFile/upload', () => {
 });
 
 describe('haier/standardFile/obsolete', () => {
-  it('withdraws the effective version without promoting an older one; twice is a 409', async () => {
+  it('withdraws the effective version and restores the latest earlier one to effect; twice is a 409 (issue 8)', async () => {
     const db = t.db.prisma;
     const mat = (await createMaterial(db, f.pl2)).code;
     const code = `Q/OB-${unique()}`;
@@ -501,14 +490,47 @@ describe('haier/standardFile/obsolete', () => {
     const res = await post(t.app, 'haier/standardFile/obsolete', { id: v2.id, reason: ' 设计变更，停止使用 ' }, admin);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ id: v2.id, status: 'OBSOLETE', obsoleteReason: '设计变更，停止使用', obsoletedAt: expect.any(String) });
-    expect((await rowsOf(code)).map((r) => r.status)).toEqual(['HISTORY', 'OBSOLETE']);
+    expect(res.json().message).toBe('已作废，A 版已恢复为生效');
+    expect((await rowsOf(code)).map((r) => r.status)).toEqual(['EFFECTIVE', 'OBSOLETE']);
+    const events = await db.archiveEvent.findMany({ where: { standardCode: code }, orderBy: { id: 'asc' } });
+    expect(events.map((e) => [e.action, e.version, e.userName])).toEqual([
+      ['OBSOLETE_VERSION', 'B', '李娜'],
+      ['RESTORE_VERSION', 'A', '李娜'],
+    ]);
 
     const again = await post(t.app, 'haier/standardFile/obsolete', { id: v2.id, reason: '再次作废' }, admin);
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('该版本已作废');
 
-    // a HISTORY version can be withdrawn too
-    expect((await post(t.app, 'haier/standardFile/obsolete', { id: v1.id, reason: '历史版本作废' }, admin)).json().data.status).toBe('OBSOLETE');
+    // the restored version can be withdrawn too; with nothing earlier left, nothing is restored
+    const last = await post(t.app, 'haier/standardFile/obsolete', { id: v1.id, reason: '不再使用' }, admin);
+    expect(last.json()).toMatchObject({ message: '已作废', data: { status: 'OBSOLETE' } });
+  });
+
+  it('整个标准作废 withdraws every version still in force, each logged', async () => {
+    const db = t.db.prisma;
+    const mat = (await createMaterial(db, f.pl2)).code;
+    const code = `Q/OS-${unique()}`;
+    await createFileVersion(db, files.storage, { materialCode: mat, type: 'pdf', bytes: pdf, standardCode: code, status: 'HISTORY', version: 'A' });
+    const v2 = await createFileVersion(db, files.storage, { materialCode: mat, type: 'pdf', bytes: pdf, standardCode: code, version: 'B' });
+    const res = await post(t.app, 'haier/standardFile/obsolete', { id: v2.id, reason: '产品停产', scope: 'STANDARD' }, admin);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe('已作废该标准的 2 个版本');
+    expect((await rowsOf(code)).map((r) => r.status)).toEqual(['OBSOLETE', 'OBSOLETE']);
+    expect(await db.archiveEvent.count({ where: { standardCode: code, action: 'OBSOLETE_STANDARD' } })).toBe(2);
+    expect((await post(t.app, 'haier/standardFile/obsolete', { id: v2.id, reason: '再次', scope: 'STANDARD' }, admin)).statusCode).toBe(409);
+  });
+
+  it('two 作废 of the same version at once: one succeeds, the other is a 409, one version restored', async () => {
+    const db = t.db.prisma;
+    const mat = (await createMaterial(db, f.pl2)).code;
+    const code = `Q/OC-${unique()}`;
+    await createFileVersion(db, files.storage, { materialCode: mat, type: 'pdf', bytes: pdf, standardCode: code, status: 'HISTORY', version: 'A' });
+    const v2 = await createFileVersion(db, files.storage, { materialCode: mat, type: 'pdf', bytes: pdf, standardCode: code, version: 'B' });
+    const both = await Promise.all([1, 2].map((n) => post(t.app, 'haier/standardFile/obsolete', { id: v2.id, reason: `并发 ${n}` }, admin)));
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect((await rowsOf(code)).map((r) => r.status)).toEqual(['EFFECTIVE', 'OBSOLETE']);
+    expect(await db.archiveEvent.count({ where: { standardCode: code } })).toBe(2);
   });
 
   it('needs a reason (400 on the field) and an existing file (404)', async () => {

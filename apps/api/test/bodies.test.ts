@@ -161,3 +161,80 @@ describe.each(withBody.map((r) => [`${r.method} ${r.url}`, r] as const))('%s', (
     expectReadableRefusal(res);
   });
 });
+
+// ---- field classes (issue 7 finding 6) ----------------------------------------------------------
+// For every property of every route's published body schema: a value of a class that once
+// reached the database and answered 500 — a NUL character in a string, a day that matches the
+// pattern but does not exist, an id beyond int4, a value coerced loosely into an integer — is a
+// 400 naming that property. The rest of the body is a minimal valid one made from the schema.
+
+type JsonSchema = { type?: string | string[]; anyOf?: JsonSchema[]; enum?: unknown[]; default?: unknown; minimum?: number; items?: JsonSchema; properties?: Record<string, JsonSchema>; required?: string[] };
+
+const variants = (s: JsonSchema): JsonSchema[] => (s.anyOf ? s.anyOf.flatMap(variants) : [s]);
+const takes = (s: JsonSchema, type: string) => variants(s).some((v) => v.type === type || (Array.isArray(v.type) && v.type.includes(type)));
+
+/** A valid value for a schema node (the first enum value, a small number, 'x', a day for date fields). */
+function sample(s: JsonSchema, name = ''): unknown {
+  if (s.enum) return s.enum[0];
+  if (s.default !== undefined) return s.default;
+  if (/date/i.test(name)) return '2026-01-01';
+  const v = variants(s).find((x) => x.type !== 'null') ?? s;
+  if (v.type === 'object') return Object.fromEntries((v.required ?? []).map((k) => [k, sample(v.properties?.[k] ?? {}, k)]));
+  if (v.type === 'array') return [sample(v.items ?? {}, name)];
+  if (v.type === 'integer' || v.type === 'number') return Math.max(1, v.minimum ?? 1);
+  if (v.type === 'boolean') return true;
+  return 'x';
+}
+
+const NUMBER_CLASSES: [string, unknown][] = [
+  ['an id beyond int4', 2 ** 31],
+  ['2^53', 2 ** 53],
+  ['true', true],
+  ['[6]', [6]],
+  ['"0x6"', '0x6'],
+  ['1.5', 1.5],
+];
+
+interface FieldCase {
+  route: Route;
+  prop: string;
+  label: string;
+  value: unknown;
+}
+
+const fieldCases: FieldCase[] = withBody.flatMap((route) => {
+  const schema = bodySchema(route) as JsonSchema;
+  const out: FieldCase[] = [];
+  for (const [prop, s] of Object.entries(schema.properties ?? {})) {
+    const item = takes(s, 'array') ? (variants(s).find((v) => v.type === 'array')?.items ?? {}) : undefined;
+    const wrap = (v: unknown) => (item ? [v] : v);
+    const node = item ?? s;
+    if (takes(node, 'string') && !node.enum) out.push({ route, prop, label: 'a NUL character', value: wrap('a\u0000b') });
+    if (/date/i.test(prop)) for (const day of ['2026-02-30', '9999-99-99', '2025-13-01']) out.push({ route, prop, label: `impossible day ${day}`, value: day });
+    if (takes(node, 'integer') || takes(node, 'number')) for (const [label, value] of NUMBER_CLASSES) out.push({ route, prop, label, value: wrap(value) });
+  }
+  return out;
+});
+
+describe('field classes that once answered 500', () => {
+  it('cover NUL, impossible days and loose integers on many routes', () => {
+    expect(new Set(fieldCases.filter((c) => c.label === 'a NUL character').map((c) => c.route.url)).size).toBeGreaterThan(10);
+    expect(fieldCases.some((c) => c.label.startsWith('impossible day'))).toBe(true);
+    expect(fieldCases.some((c) => c.label === 'an id beyond int4' && c.prop === 'id')).toBe(true);
+  });
+
+  it.each(fieldCases.map((c) => [`${c.route.url} ${c.prop}: ${c.label}`, c] as const))('%s → 400 naming the field', async (_name, c) => {
+    const cookie = await cookieFor(c.route);
+    const body = { ...(sample(bodySchema(c.route) as JsonSchema) as object), [c.prop]: c.value };
+    const res = await t.app.inject({
+      method: c.route.method as 'POST',
+      url: c.route.url,
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      payload: JSON.stringify(body),
+      remoteAddress: '10.40.0.1',
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expectReadableRefusal(res);
+    expect(res.json().errors.map((e: { field: string }) => e.field.split('.')[0]), res.body).toContain(c.prop);
+  });
+});

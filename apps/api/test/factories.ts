@@ -12,7 +12,7 @@ import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { FILE_TYPES, type FileStatus, type FileType } from '@esm/contracts';
 import type { Db } from '../src/db/database.ts';
 import { localStorage, type Storage } from '../src/lib/storage.ts';
-import { currentAgreement } from '../src/lib/fileAccess.ts';
+import { currentAgreement } from '../src/modules/files/access.ts';
 import { createUser } from './helpers.ts';
 import type { Database } from '../src/db/database.ts';
 
@@ -80,6 +80,19 @@ export async function createSupplier(db: Db, label = '测试') {
 /** Records that the supplier supplies the material. */
 export function linkSupplier(db: Db, supplierCode: string, materialCode: string) {
   return db.supplierMaterial.create({ data: { supplierCode, materialCode } });
+}
+
+/** A fresh product line, supplier and `n` fresh materials the supplier supplies. */
+export async function supplierSupplying(db: Db, n: number) {
+  const line = await createProductLine(db);
+  const supplier = await createSupplier(db);
+  const materials = [];
+  for (let i = 0; i < n; i++) {
+    const m = await createMaterial(db, line.code);
+    await linkSupplier(db, supplier.code, m.code);
+    materials.push(m);
+  }
+  return { line, supplier, materials };
 }
 
 export type GrantKind = 'valid' | 'expired' | 'future' | 'revoked';
@@ -184,4 +197,29 @@ export async function publishAgreement(db: Db) {
 /** The access_log rows of one user, oldest first. */
 export function logsOf(db: Db, userId: number) {
   return db.accessLog.findMany({ where: { userId }, orderBy: { id: 'asc' } });
+}
+
+// ---- uploads --------------------------------------------------------------------------------------
+
+/** A part of a multipart form: a field, or a file. */
+export interface Part {
+  name: string;
+  value?: string;
+  file?: { filename: string; bytes: Uint8Array; type?: string };
+}
+
+/** A multipart/form-data body as a browser sends it. */
+export function multipart(parts: Part[]): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----vitest${unique()}`;
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    if (p.file) {
+      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.file.filename}"\r\nContent-Type: ${p.file.type ?? 'application/octet-stream'}\r\n\r\n`));
+      chunks.push(Buffer.from(p.file.bytes), Buffer.from('\r\n'));
+    } else {
+      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`));
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }

@@ -5,9 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { LightMyRequestResponse } from 'fastify';
-import { api, buildTestApp, createUser, login } from './helpers.ts';
+import { api, buildTestApp, createUser, login, pdfPages } from './helpers.ts';
 import {
   acceptCurrentAgreement,
   createFileVersion,
@@ -36,18 +35,6 @@ const ACTION_LOG = { view: 'VIEW', print: 'PRINT', download: 'DOWNLOAD' } as con
 
 function act(action: Action, body: unknown, cookie: string): Promise<LightMyRequestResponse> {
   return t.app.inject({ method: 'POST', url: api(`file/${action}`), payload: body as object, headers: { cookie, 'user-agent': 'vitest-files' }, remoteAddress: IP });
-}
-
-/** The text of each page of a PDF, as pdf.js extracts it. */
-async function pdfPages(bytes: Buffer): Promise<string[]> {
-  const pdf = await getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise;
-  const pages: string[] = [];
-  for (let i = 1; i <= pdf.numPages; i++) {
-    const content = await (await pdf.getPage(i)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join('\n'));
-  }
-  await pdf.destroy();
-  return pages;
 }
 
 /**
@@ -187,7 +174,6 @@ describe('a supplier is refused, with one REFUSED row', () => {
     ['an expired grant', { grant: 'expired' }, /^该物料的图纸授权已于 \d{4}\/\d{1,2}\/\d{1,2} 过期，请重新申请授权$/, '403'],
     ['a grant not yet valid', { grant: 'future' }, /^该物料的图纸授权自 \d{4}\/\d{1,2}\/\d{1,2} 起生效，目前无权查看$/, '403'],
     ['only a revoked grant', { grant: 'revoked' }, '贵公司没有该物料的图纸授权，请先申请授权', '403'],
-    ['not a supplier of the material (even with a grant)', { supplies: false }, '贵公司不是该物料的供应商，无权查看其图纸', '403'],
     ['the agreement not accepted', { accepted: false }, '请先阅读并签署保密协议', '40301'],
   ];
 
@@ -199,6 +185,14 @@ describe('a supplier is refused, with one REFUSED row', () => {
     expect(body).toMatchObject({ success: false, code, data: null });
     expect(body.message).toMatch(typeof message === 'string' ? new RegExp(`^${message}$`) : message);
     await expectOneRefusal(user.id, 'view', file.pdf.id, body.message);
+  });
+
+  it('not a supplier of the material (even with a grant): told "does not exist", as for an unknown id; the log keeps why', async () => {
+    const { user, cookie } = await supplierIn({ supplies: false });
+    const res = await act('view', { id: file.pdf.id }, cookie);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ success: false, code: '404', message: '文件不存在', data: null });
+    await expectOneRefusal(user.id, 'view', file.pdf.id, '贵公司不是该物料的供应商，无权查看其图纸');
   });
 
   it.each(['print', 'download'] as const)('%s is refused the same way (an expired grant)', async (action) => {
@@ -253,7 +247,7 @@ describe('a supplier is refused, with one REFUSED row', () => {
     expect(rows.map((r) => `${r.action}:${r.outcome}:${r.fileId}`)).toEqual([`VIEW:REFUSED:${file.dwg.id}`, `PRINT:REFUSED:${file.dxf.id}`]);
   });
 
-  it('an unknown id is a 404 and a malformed body a 400, neither logged', async () => {
+  it('an unknown id is a 404 and a malformed body a 400, each logged as REFUSED naming what was asked', async () => {
     const before = await db.accessLog.count({ where: { userId: userA.id } });
     const unknown = await act('view', { id: 2_000_000_000 }, cookieA);
     expect(unknown.statusCode).toBe(404);
@@ -261,7 +255,11 @@ describe('a supplier is refused, with one REFUSED row', () => {
     const malformed = await act('download', { id: 'abc' }, cookieA);
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().message).toMatch(/[\u4e00-\u9fff]/);
-    expect(await db.accessLog.count({ where: { userId: userA.id } })).toBe(before);
+    const rows = await db.accessLog.findMany({ where: { userId: userA.id }, orderBy: { id: 'asc' }, skip: before });
+    expect(rows.map((r) => ({ action: r.action, outcome: r.outcome, fileId: r.fileId, reason: r.reason }))).toEqual([
+      { action: 'VIEW', outcome: 'REFUSED', fileId: null, reason: '文件不存在（请求的编号：2000000000）' },
+      { action: 'DOWNLOAD', outcome: 'REFUSED', fileId: null, reason: '请求参数有误（请求的编号：abc）' },
+    ]);
   });
 });
 
@@ -269,12 +267,12 @@ describe("supplier A and supplier B's material", () => {
   it.each(['view', 'download', 'print'] as const)('A cannot %s a file of a material only B supplies', async (action) => {
     const before = await db.accessLog.count({ where: { userId: userA.id, fileId: file.bOnly.id, action: ACTION_LOG[action] } });
     const res = await act(action, { id: file.bOnly.id }, cookieA);
-    expect(res.statusCode).toBe(403);
-    expect(res.json().message).toBe('贵公司不是该物料的供应商，无权查看其图纸');
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toBe('文件不存在');
     expect(res.headers['content-type']).toMatch(/json/);
     const rows = await db.accessLog.findMany({ where: { userId: userA.id, fileId: file.bOnly.id, action: ACTION_LOG[action] } });
     expect(rows).toHaveLength(before + 1);
-    expect(rows.at(-1)).toMatchObject({ outcome: 'REFUSED', supplierCode: supplierA.code });
+    expect(rows.at(-1)).toMatchObject({ outcome: 'REFUSED', supplierCode: supplierA.code, reason: '贵公司不是该物料的供应商，无权查看其图纸' });
   });
 
   it('B can view it', async () => {

@@ -118,3 +118,17 @@ export async function deleteUser(db: Database, account: string): Promise<void> {
 
 /** Chinese text somewhere in the string (the portal speaks zh-CN). */
 export const hasChinese = (s: unknown) => typeof s === 'string' && /[\u4e00-\u9fff]/.test(s);
+
+/** The text of each page of a PDF, as pdf.js extracts it (loaded by the tests that read PDFs only). */
+export async function pdfPages(bytes: Buffer): Promise<string[]> {
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const pdf = await getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise;
+  const pages: string[] = [];
+  for (let i = 1; i <= pdf.numPages; i++) {
+    const content = await (await pdf.getPage(i)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join('\n'));
+  }
+  await pdf.destroy();
+  return pages;
+}
+

@@ -5,7 +5,7 @@
  * straight into access_log with codes of this file's own, so other test files never interfere.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOG_ENDPOINTS, type LogAction } from '@esm/contracts';
+import { LOG_ACTIONS, logsApi, type LogAction } from '@esm/contracts';
 import { buildTestApp, login, post, type TestApp } from './helpers.ts';
 import { unique } from './factories.ts';
 
@@ -17,7 +17,7 @@ const S2 = `LS${unique()}`;
 const M1 = `LM${unique()}`;
 const M2 = `LM${unique()}`;
 const C1 = `Q/LOG-${unique()}`;
-const ACTIONS = Object.keys(LOG_ENDPOINTS) as LogAction[];
+const ACTIONS = LOG_ACTIONS;
 
 /** ids by action, oldest first */
 const written: Record<LogAction, number[]> = { VIEW: [], CONFIRM: [], DOWNLOAD: [], PRINT: [], KEEPSECRET: [] };
@@ -61,7 +61,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const page = (action: LogAction, body: object, cookie = admin) => post(t.app, LOG_ENDPOINTS[action].path, body, cookie);
+const page = (action: LogAction, body: object, cookie = admin) => post(t.app, logsApi[action].path, body, cookie);
 const ids = (res: { json(): { data: { id: number }[] } }) => res.json().data.map((r) => r.id);
 /** Our rows only: both suppliers of this file, in the order the page gives them. */
 const ours = async (action: LogAction, body: object) => {

@@ -191,7 +191,6 @@ describe('confirming one drawing', () => {
 
   it.each([
     ['the agreement not accepted', false, () => ok1.id, 403, '请先阅读并签署保密协议'],
-    ['a file of a material only supplier B supplies', true, () => bOnlyFile.id, 403, '贵公司不是该物料的供应商，无权查看其图纸'],
     ['an obsolete version', true, () => obsolete.id, 403, '该版本已作废，不能确认'],
   ] as const)('is refused for %s, with one REFUSED row', async (_label, accepted, id, status, message) => {
     const u = await userOfA(accepted);
@@ -203,12 +202,27 @@ describe('confirming one drawing', () => {
     expect(rows[0]).toMatchObject({ action: 'CONFIRM', outcome: 'REFUSED', reason: message, fileId: id() });
   });
 
-  it('an unknown file is a 404 without a row', async () => {
+  it("supplier B's file answers exactly as an unknown one (404 文件不存在); both leave a REFUSED row", async () => {
     const u = await userOfA(true);
-    const res = await call('supplier/standardlog/insertConfirmLog', { id: 2_000_000_000 }, u.cookie);
-    expect(res.statusCode).toBe(404);
-    expect(res.json().message).toBe('文件不存在');
-    expect(await logsOf(db, u.id)).toHaveLength(0);
+    const theirs = await call('supplier/standardlog/insertConfirmLog', { id: bOnlyFile.id }, u.cookie);
+    const unknown = await call('supplier/standardlog/insertConfirmLog', { id: 2_000_000_000 }, u.cookie);
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json()).toEqual(unknown.json());
+    expect(unknown.json()).toEqual({ success: false, code: '404', message: '文件不存在', data: null });
+    const rows = await logsOf(db, u.id);
+    expect(rows.map((r) => ({ outcome: r.outcome, fileId: r.fileId, reason: r.reason }))).toEqual([
+      { outcome: 'REFUSED', fileId: bOnlyFile.id, reason: '贵公司不是该物料的供应商，无权查看其图纸' },
+      { outcome: 'REFUSED', fileId: null, reason: '文件不存在（请求的编号：2000000000）' },
+    ]);
+  });
+
+  it("hasConfirmLog: supplier B's file answers exactly as an unknown one", async () => {
+    const u = await userOfA(true);
+    const theirs = await call('supplier/standardlog/hasConfirmLog', { id: bOnlyFile.id }, u.cookie);
+    const unknown = await call('supplier/standardlog/hasConfirmLog', { id: 2_000_000_000 }, u.cookie);
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json()).toEqual(unknown.json());
+    expect(theirs.json().message).toBe('文件不存在');
   });
 });
 
@@ -227,11 +241,11 @@ describe('supplierConfirm (a batch)', () => {
   it("is all or nothing: one of supplier B's files refuses the batch, names it, confirms none", async () => {
     const u = await userOfA(true);
     const res = await call('supplier/supplierDrawingFileInfomation/supplierConfirm', { ids: [ok3.id, bOnlyFile.id] }, u.cookie);
-    expect(res.statusCode).toBe(403);
-    expect(res.json().message).toBe(`编号为 ${bOnlyFile.id} 的图纸无法确认：贵公司不是该物料的供应商，无权查看其图纸`);
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toBe(`编号为 ${bOnlyFile.id} 的文件不存在`);
     const rows = await logsOf(db, u.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ action: 'CONFIRM', outcome: 'REFUSED', fileId: bOnlyFile.id });
+    expect(rows[0]).toMatchObject({ action: 'CONFIRM', outcome: 'REFUSED', fileId: bOnlyFile.id, reason: '贵公司不是该物料的供应商，无权查看其图纸' });
   });
 
   it('without the agreement the batch is refused with the agreement code', async () => {
@@ -242,11 +256,12 @@ describe('supplierConfirm (a batch)', () => {
     expect(await db.accessLog.count({ where: { userId: u.id, outcome: 'OK' } })).toBe(0);
   });
 
-  it('an unknown id is a 404 naming it, nothing written', async () => {
+  it('an unknown id is a 404 naming it, no confirmation written, the refusal logged', async () => {
     const u = await userOfA(true);
     const res = await call('supplier/supplierDrawingFileInfomation/supplierConfirm', { ids: [ok1.id, 2_000_000_000] }, u.cookie);
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe('编号为 2000000000 的文件不存在');
-    expect(await logsOf(db, u.id)).toHaveLength(0);
+    const rows = await logsOf(db, u.id);
+    expect(rows.map((r) => `${r.outcome}:${r.fileId}`)).toEqual(['REFUSED:null']);
   });
 });

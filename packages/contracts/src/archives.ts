@@ -1,11 +1,14 @@
 /**
- * Drawing archives (issue 3): standard files and drawings by product line → material, their
- * versions, supplier access (grant + confidentiality agreement), the five logs and the export.
- * Call names are spec §7's, under /esm-server/api.
+ * Drawing archives: standard files and drawings by product line → material, their versions,
+ * the suppliers of a material, upload and obsolete. Call names are spec §7's.
  */
 import { z } from 'zod';
-import { ZEnvelope, ZPagedEnvelope } from './envelope.ts';
-import { ZPageRequest, zOptionalDate, zOptionalText } from './paging.ts';
+import { DRAWING_ADMIN_TYPES, SUPPLIER_TYPES } from './codes.ts';
+import { endpoint, governedColumns } from './endpoint.ts';
+import { ZCappedPage, ZEnvelope } from './envelope.ts';
+import { zDay, zId, zOptionalDate, zOptionalEnum, zOptionalText, zText, withDateRange } from './fields.ts';
+import { ZPageRequest } from './paging.ts';
+import { GRANT_STATES } from './empower.ts';
 
 // ---- constants ------------------------------------------------------------------------------
 
@@ -21,13 +24,6 @@ export const SECRET_LEVEL_LABELS = { PUBLIC: '公开', INTERNAL: '内部', SECRE
 export type SecretLevel = keyof typeof SECRET_LEVEL_LABELS;
 export const SECRET_LEVELS = Object.keys(SECRET_LEVEL_LABELS) as [SecretLevel, ...SecretLevel[]];
 
-export const LOG_ACTION_LABELS = { VIEW: '查看', CONFIRM: '确认', DOWNLOAD: '下载', PRINT: '打印', KEEPSECRET: '签署保密协议' } as const;
-export type LogAction = keyof typeof LOG_ACTION_LABELS;
-export const LOG_OUTCOME_LABELS = { OK: '成功', REFUSED: '已拒绝' } as const;
-/** The code of a 403 refusing a supplier who has not accepted the current agreement: the web shows the agreement. */
-export const KEEPSECRET_REQUIRED_CODE = '40301';
-export type LogOutcome = keyof typeof LOG_OUTCOME_LABELS;
-
 /** Stored as uploaded; pdf and images are viewed in the browser, dwg/dxf only downloaded. */
 export const FILE_TYPES = {
   pdf: { mime: 'application/pdf', viewable: true },
@@ -42,19 +38,14 @@ export const FILE_TYPE_NAMES = Object.keys(FILE_TYPES) as [FileType, ...FileType
 export const UPLOAD_EXTENSIONS = ['.pdf', '.png', '.jpg', '.jpeg', '.dwg', '.dxf'] as const;
 export const UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
 
-/**
- * Lists page through at most this many rows (page × size); totals are counted up to it and
- * reported as capped beyond (no exact count(*) over millions of rows per request).
- */
-export const LIST_WINDOW_MAX = 10_000;
-/** The Excel export refuses more rows than this: narrow the filters instead. */
-export const EXPORT_MAX_ROWS = 200_000;
+const tag = 'archives';
+const tagSupplier = 'archives (supplier)';
 
 // ---- tree ------------------------------------------------------------------------------------
 
 export const ZProductLine = z.object({ code: z.string(), name: z.string(), materialCount: z.number().int() });
 export type ProductLine = z.infer<typeof ZProductLine>;
-export const ZProductLineResponseSchema = ZEnvelope(z.array(ZProductLine));
+const ZProductLineResponseSchema = ZEnvelope(z.array(ZProductLine));
 
 export const ZMaterialRow = z.object({
   code: z.string(),
@@ -70,13 +61,7 @@ export const ZMaterialPagerRequestSchema = ZPageRequest(['code', 'name'], {
   /** Matches code or name. */
   keyword: zOptionalText(100),
 });
-export type MaterialPagerRequest = z.input<typeof ZMaterialPagerRequestSchema>;
-
-/** A paged list whose total may be capped at LIST_WINDOW_MAX (then `totalCapped` is true). */
-function ZCappedPage<T extends z.ZodType>(row: T) {
-  return ZPagedEnvelope(row).extend({ totalCapped: z.boolean().optional() });
-}
-export const ZMaterialPagerResponseSchema = ZCappedPage(ZMaterialRow);
+const ZMaterialPagerResponseSchema = ZCappedPage(ZMaterialRow);
 
 // ---- files -----------------------------------------------------------------------------------
 
@@ -98,15 +83,21 @@ export const ZStandardFileRow = z.object({
   fileSize: z.number().int(),
   fileType: z.enum(FILE_TYPE_NAMES),
   viewable: z.boolean(),
-  uploaderName: z.string(),
+  /** Governed (ARCHIVE_FILE_COLUMNS): absent when hidden for the caller, masked when masked. */
+  uploaderName: z.string().optional(),
   createdAt: z.string(),
   obsoletedAt: z.string().nullable(),
-  obsoleteReason: z.string().nullable(),
-  remark: z.string().nullable(),
+  obsoleteReason: z.string().nullable().optional(),
+  remark: z.string().nullable().optional(),
   /** Supplier lists only: whether this user has confirmed the file, and when. */
   confirmedAt: z.string().nullable().optional(),
 });
 export type StandardFileRow = z.infer<typeof ZStandardFileRow>;
+
+/** The archive browser (档案信息 and its tree page): the page its buttons and columns belong to. */
+export const ARCHIVE_PAGE = '/esm/dashboard';
+/** The archive rows' governed columns (issue 14): list, detail responses and the Excel export. */
+export const ARCHIVE_FILE_COLUMNS = governedColumns(ARCHIVE_PAGE, { uploaderName: '上传人', obsoleteReason: '作废原因', remark: '备注' });
 
 export const FILE_SORT_FIELDS = ['standardCode', 'name', 'version', 'effectiveDate', 'createdAt', 'materialCode'] as const;
 /** Codes (product line, material, standard) and the version match exactly — they are identifiers,
@@ -121,130 +112,172 @@ const fileFilters = {
   dateFrom: zOptionalDate,
   dateTo: zOptionalDate,
 };
-const dateOrder = <T extends { dateFrom?: string; dateTo?: string }>(v: T) => !v.dateFrom || !v.dateTo || v.dateFrom <= v.dateTo;
-const dateOrderError = { message: '开始日期不能晚于结束日期', path: ['dateTo'] };
 
 /** haier/standardFile/getStandardFilePager and the export: every version, by status. */
-export const ZStandardFilePagerRequestSchema = ZPageRequest(FILE_SORT_FIELDS, {
-  ...fileFilters,
-  status: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(FILE_STATUSES, { error: '状态只能是 EFFECTIVE、HISTORY 或 OBSOLETE' }).optional()),
-}).refine(dateOrder, dateOrderError);
+export const ZStandardFilePagerRequestSchema = withDateRange(
+  ZPageRequest(FILE_SORT_FIELDS, {
+    ...fileFilters,
+    status: zOptionalEnum(FILE_STATUSES, '状态只能是 EFFECTIVE、HISTORY 或 OBSOLETE'),
+  }),
+);
 export type StandardFilePagerRequest = z.input<typeof ZStandardFilePagerRequestSchema>;
-export const ZStandardFilePagerResponseSchema = ZCappedPage(ZStandardFileRow);
+const ZStandardFilePagerResponseSchema = ZCappedPage(ZStandardFileRow);
 
-/** haier/standardFileHistory/getStandardFilePager: versions no longer current (HISTORY, OBSOLETE). */
-export const ZStandardFileHistoryRequestSchema = ZPageRequest(FILE_SORT_FIELDS, fileFilters).refine(dateOrder, dateOrderError);
-
-/** supplier/standardFile/getStandardFilePager (EFFECTIVE) and supplierDrawingFileInfomation/searchByMaterialHistory (HISTORY). */
-export const ZSupplierFilePagerRequestSchema = ZPageRequest(FILE_SORT_FIELDS, fileFilters).refine(dateOrder, dateOrderError);
-export type SupplierFilePagerRequest = z.input<typeof ZSupplierFilePagerRequestSchema>;
+/** Versions no longer current (HISTORY, OBSOLETE); and the supplier's lists, which filter the same way. */
+export const ZFileFilterRequestSchema = withDateRange(ZPageRequest(FILE_SORT_FIELDS, fileFilters));
+export type FileFilterRequest = z.input<typeof ZFileFilterRequestSchema>;
 
 /** Multipart fields of haier/standardFile/upload (the file part is named `file`). */
 export const ZUploadFieldsSchema = z.object({
-  standardCode: z.string({ error: '请输入标准编号' }).trim().min(1, '请输入标准编号').max(64, '标准编号不能超过 64 个字符').regex(/^[\w\-./]+$/, '标准编号只能包含字母、数字和 - _ . /'),
-  name: z.string({ error: '请输入名称' }).trim().min(1, '请输入名称').max(200, '名称不能超过 200 个字符'),
-  version: z.string({ error: '请输入版本' }).trim().min(1, '请输入版本').max(32, '版本不能超过 32 个字符'),
-  materialCode: z.string({ error: '请选择物料' }).trim().min(1, '请选择物料').max(40),
+  standardCode: zText('标准编号', 64).pipe(z.string().regex(/^[\w\-./]+$/, '标准编号只能包含字母、数字和 - _ . /')),
+  name: zText('名称', 200),
+  version: zText('版本', 32),
+  materialCode: zText('物料', 40, { verb: '请选择' }),
   category: z.enum(FILE_CATEGORIES, { error: '请选择类别' }),
   secretLevel: z.enum(SECRET_LEVELS, { error: '请选择保密等级' }),
-  effectiveDate: z.string({ error: '请选择生效日期' }).regex(/^\d{4}-\d{2}-\d{2}$/, '生效日期格式应为 YYYY-MM-DD'),
+  effectiveDate: zDay('生效日期'),
   remark: zOptionalText(500),
 });
 export type UploadFields = z.infer<typeof ZUploadFieldsSchema>;
-export const ZUploadResponseSchema = ZEnvelope(ZStandardFileRow);
+
+/**
+ * What 作废 withdraws (issue 8): VERSION — this version; when it is the effective one, the latest
+ * earlier version still in force (历史版本) becomes effective again, so suppliers keep a drawing;
+ * STANDARD — every version of the standard code, which then disappears from suppliers' lists.
+ */
+export const OBSOLETE_SCOPE_LABELS = { VERSION: '作废此版本', STANDARD: '整个标准作废' } as const;
+export type ObsoleteScope = keyof typeof OBSOLETE_SCOPE_LABELS;
+export const OBSOLETE_SCOPES = Object.keys(OBSOLETE_SCOPE_LABELS) as [ObsoleteScope, ...ObsoleteScope[]];
 
 export const ZObsoleteRequestSchema = z.object({
-  id: z.coerce.number({ error: '缺少文件编号' }).int().positive('文件编号无效'),
-  reason: z.string({ error: '请填写作废原因' }).trim().min(1, '请填写作废原因').max(200, '作废原因不能超过 200 个字符'),
+  id: zId('文件编号'),
+  reason: zText('作废原因', 200, { verb: '请填写' }),
+  scope: z.enum(OBSOLETE_SCOPES, { error: '作废范围只能是 VERSION 或 STANDARD' }).default('VERSION'),
 });
-export const ZObsoleteResponseSchema = ZEnvelope(ZStandardFileRow);
-
-/** file/view, file/print, file/download: the body names the file; the answer is its stamped bytes. */
-export const ZFileActionRequestSchema = z.object({ id: z.coerce.number({ error: '缺少文件编号' }).int().positive('文件编号无效') });
 
 // ---- suppliers ---------------------------------------------------------------------------------
 
 export const ZSupplierRow = z.object({ code: z.string(), name: z.string(), materialCount: z.number().int() });
 export const ZSupplierInformationRequestSchema = ZPageRequest(['code', 'name'], { keyword: zOptionalText(100) });
-export const ZSupplierInformationResponseSchema = ZCappedPage(ZSupplierRow);
 
-export const GRANT_STATE_LABELS = { VALID: '授权有效', EXPIRED: '授权已过期', NOT_YET: '授权未生效', NONE: '未授权' } as const;
-export type GrantState = keyof typeof GRANT_STATE_LABELS;
 export const ZFileSupplierRow = z.object({
   supplierCode: z.string(),
   supplierName: z.string(),
-  grantState: z.enum(Object.keys(GRANT_STATE_LABELS) as [GrantState, ...GrantState[]]),
+  grantState: z.enum(GRANT_STATES),
   validFrom: z.string().nullable(),
   validUntil: z.string().nullable(),
   /** May this supplier open the file now (supplies the material, valid grant, file not obsolete). */
   canAccess: z.boolean(),
 });
-export const ZFileSupplierRequestSchema = z.object({ id: z.coerce.number({ error: '缺少文件编号' }).int().positive('文件编号无效') });
-export const ZFileSupplierResponseSchema = ZEnvelope(z.array(ZFileSupplierRow));
+export type FileSupplierRow = z.infer<typeof ZFileSupplierRow>;
 
-export const ZHasEmpowerRequestSchema = z.object({ materialCode: z.string({ error: '缺少物料编码' }).trim().min(1, '缺少物料编码').max(40) });
-export const ZHasEmpowerResponseSchema = ZEnvelope(
-  z.object({ empowered: z.boolean(), validFrom: z.string().nullable(), validUntil: z.string().nullable(), reason: z.string().nullable() }),
-);
+/** A request naming one standard file version. */
+export const ZFileIdRequestSchema = z.object({ id: zId('文件编号') });
 
-// ---- confidentiality agreement and confirmation ---------------------------------------------------
+// ---- calls -------------------------------------------------------------------------------------
 
-export const ZAgreement = z.object({ id: z.number().int(), version: z.number().int(), title: z.string(), content: z.string() });
-export const ZHasKeepsecretResponseSchema = ZEnvelope(z.object({ accepted: z.boolean(), acceptedAt: z.string().nullable(), agreement: ZAgreement }));
-export const ZInsertKeepsecretRequestSchema = z.object({ agreementId: z.coerce.number({ error: '缺少协议编号' }).int().positive('协议编号无效') });
+export const archivesApi = {
+  productLines: endpoint({
+    path: 'haier/standardFile/selectProductType',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    summary: '产品线（档案树第一层）及其物料数',
+    response: ZProductLineResponseSchema,
+  }),
+  materials: endpoint({
+    path: 'haier/standardFile/getMaterialPager',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    summary: '物料分页（档案树第二层）',
+    body: ZMaterialPagerRequestSchema,
+    response: ZMaterialPagerResponseSchema,
+  }),
+  files: endpoint({
+    path: 'haier/standardFile/getStandardFilePager',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    summary: '图纸档案分页（所有版本，可按状态筛选）',
+    columns: ARCHIVE_FILE_COLUMNS,
+    body: ZStandardFilePagerRequestSchema,
+    response: ZStandardFilePagerResponseSchema,
+  }),
+  history: endpoint({
+    path: 'haier/standardFileHistory/getStandardFilePager',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    summary: '档案历史：历史版本与已作废版本',
+    columns: ARCHIVE_FILE_COLUMNS,
+    body: ZFileFilterRequestSchema,
+    response: ZStandardFilePagerResponseSchema,
+  }),
+  suppliers: endpoint({
+    path: 'haier/standardFile/getSupplierInformation',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    summary: '供应商分页（含供货物料数）',
+    body: ZSupplierInformationRequestSchema,
+    response: ZCappedPage(ZSupplierRow),
+  }),
+  fileSuppliers: endpoint({
+    path: 'haier/standardFile/getStandardFileSupplier',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    summary: '文件所属物料的供应商及其授权状态',
+    body: ZFileIdRequestSchema,
+    response: ZEnvelope(z.array(ZFileSupplierRow)),
+  }),
+  upload: endpoint({
+    path: 'haier/standardFile/upload',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    kind: 'multipart',
+    button: { page: ARCHIVE_PAGE, code: 'upload', label: '上传文件' },
+    columns: ARCHIVE_FILE_COLUMNS,
+    summary: '上传新文件或新版本',
+    description: 'multipart/form-data：ZUploadFieldsSchema 的各字段，最后是文件部分 file（PDF、PNG、JPG、DWG、DXF，按扩展名和文件头识别）。',
+    response: ZEnvelope(ZStandardFileRow),
+  }),
+  obsolete: endpoint({
+    path: 'haier/standardFile/obsolete',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    summary: '作废一个版本',
+    button: { page: ARCHIVE_PAGE, code: 'obsolete', label: '作废' },
+    columns: ARCHIVE_FILE_COLUMNS,
+    body: ZObsoleteRequestSchema,
+    response: ZEnvelope(ZStandardFileRow),
+  }),
 
-export const ZHasConfirmRequestSchema = z.object({ id: z.coerce.number({ error: '缺少文件编号' }).int().positive('文件编号无效') });
-export const ZHasConfirmResponseSchema = ZEnvelope(z.object({ confirmed: z.boolean(), confirmedAt: z.string().nullable() }));
-export const ZSupplierConfirmRequestSchema = z.object({
-  ids: z.array(z.coerce.number().int().positive('文件编号无效'), { error: '请选择要确认的图纸' }).min(1, '请选择要确认的图纸').max(100, '一次最多确认 100 份图纸'),
-});
-export const ZSupplierConfirmResponseSchema = ZEnvelope(z.object({ confirmed: z.number().int(), alreadyConfirmed: z.number().int() }));
-
-// ---- the five logs ---------------------------------------------------------------------------
-
-export const LOG_SORT_FIELDS = ['createdAt', 'standardCode', 'supplierCode', 'userAccount', 'materialCode'] as const;
-/** The supplier, material and standard codes match exactly (indexed); the user matches a part. */
-export const ZLogRequestSchema = ZPageRequest(LOG_SORT_FIELDS, {
-  supplierCode: zOptionalText(32),
-  materialCode: zOptionalText(40),
-  standardCode: zOptionalText(64),
-  /** Account or name of the user. */
-  user: zOptionalText(100),
-  outcome: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(['OK', 'REFUSED'], { error: '结果只能是 OK 或 REFUSED' }).optional()),
-  dateFrom: zOptionalDate,
-  dateTo: zOptionalDate,
-}).refine(dateOrder, dateOrderError);
-export type LogRequest = z.input<typeof ZLogRequestSchema>;
-export const ZLogRow = z.object({
-  id: z.number().int(),
-  action: z.enum(Object.keys(LOG_ACTION_LABELS) as [LogAction, ...LogAction[]]),
-  outcome: z.enum(['OK', 'REFUSED']),
-  reason: z.string().nullable(),
-  userAccount: z.string(),
-  userName: z.string(),
-  userType: z.number().int(),
-  supplierCode: z.string().nullable(),
-  supplierName: z.string().nullable(),
-  fileId: z.number().int().nullable(),
-  standardCode: z.string().nullable(),
-  fileName: z.string().nullable(),
-  version: z.string().nullable(),
-  materialCode: z.string().nullable(),
-  materialName: z.string().nullable(),
-  ip: z.string().nullable(),
-  createdAt: z.string(),
-});
-export type LogRow = z.infer<typeof ZLogRow>;
-export const ZLogResponseSchema = ZCappedPage(ZLogRow);
-
-/** Which api call lists which log (spec §7), and its page (spec §2). */
-export const LOG_ENDPOINTS: Record<Exclude<LogAction, never>, { path: string; page: string }> = {
-  VIEW: { path: 'haier/standardLookingup/searchStandardLookingup', page: '/esm/drawingManagement/drawingViewLog' },
-  CONFIRM: { path: 'haier/standardConfirm/searchStandardConfirm', page: '/esm/drawingManagement/drawingConfirmationLog' },
-  DOWNLOAD: { path: 'haier/standardDownLoad/searchStandardDownLoad', page: '/esm/drawingManagement/blueprintDownloadingLog' },
-  PRINT: { path: 'haier/tablePrintLog/findPrintLogList', page: '/esm/drawingManagement/drawingPrintlog' },
-  KEEPSECRET: { path: 'haier/standardKeepsecret/searchStandardKeepsecret', page: '/esm/drawingManagement/confidentialityAgreement' },
-};
-
-/** searchDrawingFileInformations/drawingExportExcel: same filters and sort as the archive list. */
-export const ZExportRequestSchema = ZStandardFilePagerRequestSchema;
+  // supplier side: every call runs inside the caller's own supplier's scope
+  supplierProductLines: endpoint({
+    path: 'supplier/standardFile/selectProductType',
+    access: SUPPLIER_TYPES,
+    tag: tagSupplier,
+    summary: '本供应商可见物料的产品线',
+    response: ZProductLineResponseSchema,
+  }),
+  supplierMaterials: endpoint({
+    path: 'supplier/standardFile/getMaterialPager',
+    access: SUPPLIER_TYPES,
+    tag: tagSupplier,
+    summary: '本供应商可见的物料分页',
+    body: ZMaterialPagerRequestSchema,
+    response: ZMaterialPagerResponseSchema,
+  }),
+  supplierFiles: endpoint({
+    path: 'supplier/standardFile/getStandardFilePager',
+    access: SUPPLIER_TYPES,
+    tag: tagSupplier,
+    summary: '本供应商可见的生效文件（含本人确认时间）',
+    body: ZFileFilterRequestSchema,
+    response: ZStandardFilePagerResponseSchema,
+  }),
+  supplierHistory: endpoint({
+    path: 'supplier/supplierDrawingFileInfomation/searchByMaterialHistory',
+    access: SUPPLIER_TYPES,
+    tag: tagSupplier,
+    summary: '本供应商可见物料的历史版本',
+    body: ZFileFilterRequestSchema,
+    response: ZStandardFilePagerResponseSchema,
+  }),
+} as const;

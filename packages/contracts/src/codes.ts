@@ -24,6 +24,11 @@ export const CODES = {
  *  203 the account was disabled after sign-in;
  *  204 the account's user type changed after sign-in, or is not a portal type;
  *  205 the user type has no page in this portal.
+ * A sign-in from the company home page (OpenID Connect, issue 15) that fails answers the same way:
+ *  202 the hand-off is bad, expired, replayed or refused by the provider;
+ *  203 the account is disabled;
+ *  204 the provider's user type or supplier code does not match the account's (or is not a portal type);
+ *  205 the company account has no portal account (or its type has no page here).
  */
 export const SESSION_ERRORS = {
   201: '登录超时',

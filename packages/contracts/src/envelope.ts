@@ -21,18 +21,14 @@ export function ZPagedEnvelope<T extends z.ZodType>(row: T) {
   });
 }
 
+/** A paged list whose total may be capped at LIST_WINDOW_MAX (then `totalCapped` is true). */
+export function ZCappedPage<T extends z.ZodType>(row: T) {
+  return ZPagedEnvelope(row).extend({ totalCapped: z.boolean().optional() });
+}
+
 /** Field errors of a 400: which field, and what to do about it, in Chinese. */
 export const ZFieldError = z.object({ field: z.string(), message: z.string() });
 export type FieldError = z.infer<typeof ZFieldError>;
-
-export const ZErrorEnvelope = z.object({
-  success: z.literal(false),
-  code: z.string(),
-  message: z.string(),
-  data: z.null(),
-  errors: z.array(ZFieldError).optional(),
-});
-export type ErrorEnvelope = z.infer<typeof ZErrorEnvelope>;
 
 export interface Envelope<T> {
   success: boolean;
@@ -42,7 +38,7 @@ export interface Envelope<T> {
 }
 export interface PagedEnvelope<T> extends Envelope<T[]> {
   total: number;
+  totalCapped?: boolean;
 }
 
-export const ZEmpty = z.object({}).strict();
 export const ZNullData = ZEnvelope(z.null());

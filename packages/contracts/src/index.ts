@@ -1,14 +1,35 @@
+import './jitless.ts';
 import { z } from 'zod';
 
 // Zod's own messages in Chinese wherever a schema does not give its own (design §6).
 z.config(z.locales.zhCN());
 
-export * from './archives.ts';
+// shared pieces
 export * from './codes.ts';
+export * from './endpoint.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
+export * from './fields.ts';
 export * from './paging.ts';
 export * from './routes.ts';
-export * from './session.ts';
 export * from './ui.ts';
+export * from './workflow.ts';
+// one file per domain (design §2)
+export * from './archives.ts';
+export * from './empower.ts';
+export * from './export.ts';
+export * from './files.ts';
+export * from './logs.ts';
+export * from './menu.ts';
+export * from './notices.ts';
+export * from './session.ts';
+export * from './standardlog.ts';
 export * from './visits.ts';
+export * from './bom.ts';
+export * from './permissions.ts';
+export * from './phoneLog.ts';
+export * from './endpoints.ts';
+// issue 11: questions on drawings, problem types and the SQE / product-line role table
+export * from './documentIssues.ts';
+export * from './problemTypes.ts';
+export * from './countersign.ts';

@@ -7,26 +7,35 @@ export const SORT_ORDERS = ['ascend', 'descend'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
 /**
+ * Lists page through at most this many rows (page × size); totals are counted up to it and
+ * reported as capped beyond (no exact count(*) over millions of rows per request).
+ */
+export const LIST_WINDOW_MAX = 10_000;
+
+const pageInt = (message: string, min: number, max: number, minMessage: string, maxMessage: string) =>
+  z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z
+      .union([z.number(), z.string().regex(/^\d{1,9}$/, message)], { error: message })
+      .transform((v) => Number(v))
+      .pipe(z.number().int(message).min(min, minMessage).max(max, maxMessage))
+      .optional(),
+  );
+
+/**
  * The paged request of spec §3 / design §5: `results` (page size), `page`, `sortField`,
  * `sortOrder`, plus each page's filters. `sortField` is checked against the page's own list.
  */
 export function ZPageRequest<F extends readonly [string, ...string[]], S extends z.ZodRawShape>(sortFields: F, filters: S) {
   return z
     .object({
-      results: z.coerce.number({ error: '每页条数必须是数字' }).int().min(1, '每页至少 1 条').max(PAGE_SIZE_MAX, `每页最多 ${PAGE_SIZE_MAX} 条`).default(PAGE_SIZE_DEFAULT),
-      page: z.coerce.number({ error: '页码必须是数字' }).int().min(1, '页码从 1 开始').max(1_000_000, '页码过大').default(1),
+      results: pageInt('每页条数必须是整数', 1, PAGE_SIZE_MAX, '每页至少 1 条', `每页最多 ${PAGE_SIZE_MAX} 条`).transform((v) => v ?? PAGE_SIZE_DEFAULT),
+      page: pageInt('页码必须是整数', 1, 1_000_000, '页码从 1 开始', '页码过大').transform((v) => v ?? 1),
       sortField: z.enum(sortFields, { error: `排序字段只能是：${sortFields.join('、')}` }).optional(),
       sortOrder: z.enum(SORT_ORDERS, { error: '排序方向只能是 ascend 或 descend' }).optional(),
     })
     .extend(filters);
 }
 
-/** Blank strings from cleared inputs count as "no filter". */
-export const zOptionalText = (max = 100) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v), z.string().max(max, `不能超过 ${max} 个字符`).optional());
-
-/** A date filter as `YYYY-MM-DD` (a day in the portal's time zone). */
-export const zOptionalDate = z.preprocess(
-  (v) => (v === '' || v === null ? undefined : v),
-  z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD').optional(),
-);
+/** The filters of a paged request: what a list page's filter form sets. */
+export type PageFilters<R> = Omit<R, 'results' | 'page' | 'sortField' | 'sortOrder'>;

@@ -16,7 +16,7 @@ export interface RouteDef {
   /** The spec's page name (last path segment). */
   page: string;
   title: string;
-  /** Pages of spec §2 that show a "back to previous level" button. */
+  /** Pages of spec §2 that show a "back to previous level" button (and the notice detail pages, issue 9). */
   back?: boolean;
 }
 
@@ -42,7 +42,7 @@ export const ROUTES: RouteDef[] = [
   r('supplier', 'dashboardS', '企业标准档案'),
   r('supplier', 'countersignList', '会签单列表'),
   r('supplier', 'noticeList', '图纸变更通知'),
-  r('supplier', 'noticeOfChangeOfDrawings', '图纸变更通知单'),
+  r('supplier', 'noticeOfChangeOfDrawings', '图纸变更通知单', true),
   r('supplier', 'twoOrThreeLevelsBom', '二三级BOM'),
   r('supplier', 'twoOrThreeLevelsSupplier', '二三级供应商'),
   r('supplier', 'supplierDrawingEmpowerApply', '图纸授权申请'),
@@ -55,7 +55,7 @@ export const ROUTES: RouteDef[] = [
   r('drawingManagement', 'drawingViewLog', '图纸查看日志'),
   r('drawingManagement', 'drawingConfirmationLog', '图纸确认日志'),
   r('drawingManagement', 'blueprintDownloadingLog', '蓝图下载日志'),
-  r('drawingManagement', 'noticeOfChangeOfDrawingsHR', '图纸变更通知单'),
+  r('drawingManagement', 'noticeOfChangeOfDrawingsHR', '图纸变更通知单', true),
   r('drawingManagement', 'drawingPrintlog', '图纸打印日志'),
   r('drawingManagement', 'confidentialityAgreement', '保密协议记录'),
   r('drawingManagement', 'archivalHistory', '档案历史'),
@@ -67,10 +67,17 @@ export const ROUTES: RouteDef[] = [
   r('drawingAuthorization', 'drawingEmpowerApprove', '供应商授权申请审批'),
   r('drawingAuthorization', 'drawingAuthorizedFileHistory', '授权图纸历史'),
   r('drawingAuthorization', 'noDrawingMaterialCensus', '供应商统计'),
+  // not in the legacy spec: the access report of issue 10 (who could see what, on whose approval)
+  r('drawingAuthorization', 'drawingAccessReport', '授权访问报告'),
   // personManagement
   r('personManagement', 'problemType', 'SQE及产品线管理'),
   // system: not in the legacy spec; the visit log of the user_visit events (spec §4)
   r('system', 'visitLog', '访问日志'),
+  // not in the legacy spec: the manufacturer's read view of the suppliers' 2–3 level BOMs and the where-used search (issue 13)
+  r('drawingManagement', 'supplierBomTrace', '供应商BOM追溯'),
+  // system: issue 14 — who revealed which mobile number; the button and column permissions (type 7)
+  r('system', 'mobilePhoneLog', '手机号查看日志'),
+  r('system', 'permission', '按钮与列权限'),
 ];
 
 export const routeByPath = new Map(ROUTES.map((x) => [x.path, x]));

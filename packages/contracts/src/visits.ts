@@ -1,23 +1,27 @@
+/** The "user_visit" event of spec §4 and its log; the server adds who (from the session), IP and time. */
 import { z } from 'zod';
-import { ZEnvelope, ZPagedEnvelope } from './envelope.ts';
-import { ZPageRequest, zOptionalDate, zOptionalText } from './paging.ts';
+import { DRAWING_ADMIN_TYPES, USER_TYPES } from './codes.ts';
+import { endpoint } from './endpoint.ts';
+import { ZCappedPage, ZNullData } from './envelope.ts';
+import { zOptionalDate, zOptionalInt, zOptionalText, zText, withDateRange } from './fields.ts';
+import { ZPageRequest } from './paging.ts';
 
-/** The "user_visit" event of spec §4; the server adds who (from the session), IP and time. */
 export const ZVisitRequestSchema = z.object({
-  menuName: z.string({ error: '缺少菜单名称' }).trim().min(1, '缺少菜单名称').max(100, '菜单名称不能超过 100 个字符'),
-  path: z.string({ error: '缺少页面路径' }).trim().min(1, '缺少页面路径').max(300, '页面路径不能超过 300 个字符'),
+  menuName: zText('菜单名称', 100, { verb: '缺少' }),
+  path: zText('页面路径', 300, { verb: '缺少' }),
 });
-export const ZVisitResponseSchema = ZEnvelope(z.null());
 
 export const VISIT_SORT_FIELDS = ['createdAt', 'userCode', 'userType', 'menuName'] as const;
-export const ZVisitLogRequestSchema = ZPageRequest(VISIT_SORT_FIELDS, {
+export const ZVisitLogRequestSchema = withDateRange(
+  ZPageRequest(VISIT_SORT_FIELDS, {
   /** Matches account or name. */
   keyword: zOptionalText(64),
-  userType: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().int().min(2, '用户类型为 2 到 9').max(9, '用户类型为 2 到 9').optional()),
+  userType: zOptionalInt(2, 9, '用户类型为 2 到 9'),
   menuName: zOptionalText(100),
   dateFrom: zOptionalDate,
   dateTo: zOptionalDate,
-}).refine((v) => !v.dateFrom || !v.dateTo || v.dateFrom <= v.dateTo, { message: '开始日期不能晚于结束日期', path: ['dateTo'] });
+}),
+);
 export type VisitLogRequest = z.input<typeof ZVisitLogRequestSchema>;
 
 export const ZVisitLogRow = z.object({
@@ -31,4 +35,15 @@ export const ZVisitLogRow = z.object({
   createdAt: z.string(),
 });
 export type VisitLogRow = z.infer<typeof ZVisitLogRow>;
-export const ZVisitLogResponseSchema = ZPagedEnvelope(ZVisitLogRow);
+
+export const visitsApi = {
+  visit: endpoint({ path: 'main/visit', access: USER_TYPES, tag: 'visits', summary: '记录 user_visit 事件', body: ZVisitRequestSchema, response: ZNullData }),
+  page: endpoint({
+    path: 'haier/visitLog/page',
+    access: DRAWING_ADMIN_TYPES,
+    tag: 'visits',
+    summary: '访问日志分页查询',
+    body: ZVisitLogRequestSchema,
+    response: ZCappedPage(ZVisitLogRow),
+  }),
+} as const;

@@ -3,7 +3,7 @@
  * side of the archive benchmarks runs exactly what the server runs. Copied from the server's
  * own statements (Postgres log_statement = all while calling each page once) and from the code
  * that builds them: modules/archives/file-query.ts (pageFiles: a deferred-join page and its capped
- * count in one statement, lib/listWindow.ts pageAndCount), modules/logs/service.ts (pageLog: the
+ * count in one statement, lib/list.ts pageAndCount), modules/logs/service.ts (pageLog: the
  * same),
  * modules/archives/service.ts (the supplier's scope and confirmations), and the session
  * statements every signed-in call makes (plugins/session.ts, plugins/auth.ts). The benchmark
@@ -37,7 +37,7 @@ JOIN product_line pl ON pl.code = m.product_line_code`;
 /** `sql` with every $k renumbered $(k + by): the page's parameters come after the count's, as Prisma numbers them. */
 const shifted = (sql: string, by: number) => sql.replace(/\$(\d+)/g, (_, k: string) => `$${Number(k) + by}`);
 
-/** lib/listWindow.ts pageAndCount: a page and its count up to the window's cap, one statement. */
+/** lib/list.ts pageAndCount: a page and its count up to the window's cap, one statement. */
 function withCount(page: string, fromWhere: string, countLimit: string): string {
   return `WITH counted AS (
   SELECT count(*)::int AS __total FROM (SELECT 1 ${fromWhere} LIMIT ${countLimit}) AS capped
@@ -69,7 +69,7 @@ export function logPageQuery(conds: Cond[], page: number, results: number): Quer
 /** A `timestamp(3)` parameter as Prisma sends it (UTC, no zone). */
 export const utc = (d: Date) => d.toISOString().replace('T', ' ').replace('Z', '');
 
-/** visibleMaterialCodes (lib/scope.ts visibleMaterialWhere), as Prisma words it. */
+/** visibleMaterialCodes (modules/empower/grants.ts visibleMaterialWhere), as Prisma words it. */
 export function visibleMaterialsQuery(supplierCode: string, now: Date): Query {
   return {
     text: `SELECT "public"."material"."code" FROM "public"."material" WHERE (EXISTS(SELECT "t0"."material_code" FROM "public"."supplier_material" AS "t0" WHERE ("t0"."supplier_code" = $1 AND ("public"."material"."code") = ("t0"."material_code") AND "t0"."material_code" IS NOT NULL)) AND EXISTS(SELECT "t1"."material_code" FROM "public"."empower_grant" AS "t1" WHERE ("t1"."supplier_code" = $2 AND "t1"."revoked_at" IS NULL AND "t1"."valid_from" <= $3 AND "t1"."valid_until" > $4 AND ("public"."material"."code") = ("t1"."material_code") AND "t1"."material_code" IS NOT NULL))) OFFSET $5`,
@@ -88,8 +88,8 @@ export function confirmationsQuery(userId: number, fileIds: number[]): Query {
 
 /**
  * What every signed-in call does besides its own work: read the session row with its user and
- * the user's supplier (plugins/session.ts, one joined statement, prepared per connection), and — when the row's last
- * write is a minute old (TOUCH_INTERVAL_MS) — rewrite it with the rolled expiry.
+ * the user's supplier (plugins/session.ts, one joined statement, prepared per connection), and — when less than a
+ * full idle period remains on the row (at most once per TOUCH_INTERVAL_MS of activity) — rewrite it with the rolled expiry.
  */
 export const SESSION_SQL = {
   read: `SELECT s.data, u.id AS u_id, u.account, u.name, u.nick, u.type, u.enabled, u.supplier_code, sp.name AS supplier_name
@@ -106,9 +106,10 @@ export async function withSessionStatements<T>(sql: pg.Pool, sid: string, work: 
   if (!s) throw new Error('session row missing');
   const out = await work();
   const now = new Date();
-  if (!(now.getTime() - Number(s.data?._savedAt) < TOUCH_INTERVAL_MS)) {
-    const data = { ...s.data, _savedAt: now.getTime() };
-    await sql.query(SESSION_SQL.touch, [data, utc(new Date(now.getTime() + 7_200_000)), s.u_id, utc(now), sid]);
+  if (!(Number(s.data?._exp) >= now.getTime() + 7_200_000)) {
+    const exp = now.getTime() + 7_200_000 + TOUCH_INTERVAL_MS;
+    const data = { ...s.data, _exp: exp };
+    await sql.query(SESSION_SQL.touch, [data, utc(new Date(exp)), s.u_id, utc(now), sid]);
   }
   return out;
 }

@@ -21,7 +21,6 @@
  *    at a time in the last year (a file younger than that time is acted on after it appeared); 3 % of supplier views,
  *    downloads and prints are refusals. Ids in time order, as the server writes them.
  */
-import type pg from 'pg';
 import {
   FILE_TITLES,
   OBSOLETE_REASONS,

@@ -43,7 +43,7 @@ export const FILE_TITLES: Record<'DRAWING' | 'STANDARD' | 'SPEC' | 'OTHER', stri
 export const REVISION_REMARKS = ['尺寸公差调整', '材料变更', '增加检验项目', '结构优化', '更换供应商指定件', '修正标注错误', '按客户投诉整改', '工艺路线调整'];
 export const OBSOLETE_REASONS = ['结构变更，已由新图号替代', '产品停产', '标准废止', '设计错误，重新发布'];
 
-/** Refusals as the server words them (lib/scope.ts, files service). */
+/** Refusals as the server words them (modules/empower/grants.ts, files service). */
 export const REFUSAL_REASONS = [
   '贵公司没有该物料的图纸授权，请先申请授权',
   '该物料的图纸授权已过期，请重新申请授权',

@@ -1,22 +1,43 @@
 /**
- * pnpm db:migrate | db:diff <name> | db:seed
+ * pnpm db:migrate | db:diff <name> | db:seed | db:backup [folder] | db:restore <folder>
  *  migrate: apply pending migrations to DATABASE_URL (or the embedded database).
  *  diff:    write prisma/migrations/<timestamp>_<name>/migration.sql from schema changes.
  *  seed:    insert the demo data if the database has no users.
+ *  backup:  database + file store into a new folder (default DATA_DIR/backups/<time>; db/backup.ts).
+ *  restore: a backup into an empty database and file store, then check every file's sha256.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig, paths } from '../config.ts';
 import { openDatabase } from './database.ts';
 import { readMigrations } from './migrations.ts';
+import { backup, restore } from './backup.ts';
 import { diffSchemas, isEmptyMigration } from './schema-engine.ts';
 import { seedDemo } from './seed.ts';
 import { localStorage } from '../lib/storage.ts';
 
 const [cmd, name = 'change'] = process.argv.slice(2);
+const arg = process.argv[3];
 
 async function main() {
   const config = loadConfig();
+  if (cmd === 'backup') {
+    const dir = path.resolve(process.env.INIT_CWD ?? process.cwd(), arg ?? path.join(config.dataDir, 'backups', new Date().toISOString().replace(/\D/g, '').slice(0, 14)));
+    const manifest = await backup(config, dir);
+    console.log(`backup written to ${dir} (${manifest.database.kind} database, ${manifest.files} files)`);
+    return;
+  }
+  if (cmd === 'restore') {
+    if (!arg) throw new Error('usage: pnpm db:restore <backup folder>');
+    const dir = path.resolve(process.env.INIT_CWD ?? process.cwd(), arg);
+    const report = await restore(config, dir);
+    const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as { missingAtBackup: { id: number }[] };
+    const known = new Set(manifest.missingAtBackup.map((m) => m.id));
+    const lost = [...report.missing.filter((m) => !known.has(m.id)), ...report.corrupt];
+    if (lost.length) throw new Error(`restore incomplete: ${lost.length} file(s) missing or damaged`);
+    console.log('restore complete: start the portal on this database and folder');
+    return;
+  }
   if (cmd === 'diff') {
     // Each migration folder keeps the schema it was written from; the next diff starts there.
     const last = (await readMigrations()).at(-1);
@@ -45,7 +66,7 @@ async function main() {
     } else if (cmd === 'seed') {
       console.log((await seedDemo(db.prisma, localStorage(config.storageDir))) ? 'demo data seeded' : 'database already has users: seed skipped');
     } else {
-      throw new Error(`unknown command "${cmd}" (migrate | diff <name> | seed)`);
+      throw new Error(`unknown command "${cmd}" (migrate | diff <name> | seed | backup [folder] | restore <folder>)`);
     }
   } finally {
     await db.close();

@@ -35,7 +35,12 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   if (config.databaseUrl) {
     const url = config.databaseUrl;
     // one pool for Prisma and for the hot reads that skip its runtime (db/rows.ts)
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // A connect that hangs (a server gone without a reset) fails after 10 s instead of holding
+    // the request; the error handler answers it as 503 (db/unavailable.ts).
+    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
+    // An idle connection dropped by the server (a restart, pg_terminate_backend) makes the pool
+    // emit 'error'; unheard, Node would end the process. The pool replaces the connection itself.
+    pool.on('error', (err) => console.warn(`database connection lost (the pool reconnects): ${err.message}`));
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     useDirectReads(prisma, pool);
     return {

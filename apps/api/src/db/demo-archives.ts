@@ -5,10 +5,14 @@
  * not yet valid) whenever the demo is started.
  *
  *  S001 青岛海达精密机械 supplies 0064000101-103, 0034000201-202, 0011000301-302: valid grants on
- *    most; 0034000202's grant expired last month, 0011000301's starts in two weeks; it also holds
- *    a grant on 0011000303, which it does not supply (so it still cannot see it).
- *  S002 宁波东方电子 supplies 0064000103-104, 0034000203-204, 0011000302-304: valid grants on all.
+ *    most (0064000103's ends in 20 days); 0034000202's grant expired last month, 0011000301's
+ *    starts in two weeks; it also holds a grant on 0011000303, which it does not supply (so it
+ *    still cannot see it).
+ *  S002 宁波东方电子 supplies 0064000103-104, 0034000203-204, 0011000302-304: valid grants on all
+ *    (0034000204's ends in 20 days; 0034000203's comes from an approved application, seeded with
+ *    the other demo applications by demo-empower.ts). The grants here are marked imported.
  */
+import { cstDateValue } from '../lib/dates.ts';
 import { Readable } from 'node:stream';
 import { UPLOAD_MAX_BYTES, type FileCategory, type FileStatus, type FileType, type SecretLevel } from '@esm/contracts';
 import type { Db } from './database.ts';
@@ -43,17 +47,24 @@ const SUPPLIES: Record<string, string[]> = {
   S002: ['0064000103', '0064000104', '0034000203', '0034000204', '0011000302', '0011000303', '0011000304'],
 };
 
-type GrantWindow = 'valid' | 'expired' | 'notYet';
+type GrantWindow = 'valid' | 'expired' | 'notYet' | 'expiring';
+/**
+ * The grants from before the portal (imported, no application on record). S001's grant on
+ * 0064000103 and S002's on 0034000204 end in 20 days (即将到期 · 续期); S002's grant on 0034000203
+ * comes from an approved application instead (demo-empower.ts).
+ */
 const GRANTS: [string, string, GrantWindow][] = [
-  ...['0064000101', '0064000102', '0064000103', '0034000201', '0011000302', '0011000303'].map((m) => ['S001', m, 'valid'] as [string, string, GrantWindow]),
+  ...['0064000101', '0064000102', '0034000201', '0011000302', '0011000303'].map((m) => ['S001', m, 'valid'] as [string, string, GrantWindow]),
+  ['S001', '0064000103', 'expiring'],
   ['S001', '0034000202', 'expired'],
   ['S001', '0011000301', 'notYet'],
-  ...SUPPLIES.S002!.map((m) => ['S002', m, 'valid'] as [string, string, GrantWindow]),
+  ...['0064000103', '0064000104', '0034000204', '0011000302', '0011000303', '0011000304'].map((m) => ['S002', m, m === '0034000204' ? 'expiring' : 'valid'] as [string, string, GrantWindow]),
 ];
 
 function grantWindow(kind: GrantWindow, now: number): { validFrom: Date; validUntil: Date } {
   if (kind === 'expired') return { validFrom: new Date(now - 400 * DAY), validUntil: new Date(now - 25 * DAY) };
   if (kind === 'notYet') return { validFrom: new Date(now + 14 * DAY), validUntil: new Date(now + 380 * DAY) };
+  if (kind === 'expiring') return { validFrom: new Date(now - 345 * DAY), validUntil: new Date(now + 20 * DAY) };
   return { validFrom: new Date(now - 90 * DAY), validUntil: new Date(now + 275 * DAY) };
 }
 
@@ -101,7 +112,7 @@ const FILES: DemoFile[] = [
 ];
 
 /** `YYYY-MM-DD` of a time in UTC+8, as a DATE value. */
-const cstDay = (t: number) => new Date(`${new Date(t + 8 * 3600_000).toISOString().slice(0, 10)}T00:00:00Z`);
+const cstDay = (t: number) => cstDateValue(new Date(t));
 
 async function bytesOf(f: DemoFile, version: string, pages: number): Promise<Uint8Array> {
   if (f.type === 'png') return drawingPng({ standardCode: f.standardCode, version });
@@ -153,7 +164,7 @@ export async function seedDemoArchives(db: Db, storage: Storage, uploaders: { id
     await tx.material.createMany({ data: MATERIALS });
     await tx.supplierMaterial.createMany({ data: Object.entries(SUPPLIES).flatMap(([supplierCode, codes]) => codes.map((materialCode) => ({ supplierCode, materialCode }))) });
     await tx.empowerGrant.createMany({
-      data: GRANTS.map(([supplierCode, materialCode, kind]) => ({ supplierCode, materialCode, ...grantWindow(kind, now), createdBy: 'demo3' })),
+      data: GRANTS.map(([supplierCode, materialCode, kind]) => ({ supplierCode, materialCode, ...grantWindow(kind, now), createdBy: 'demo3', imported: true })),
     });
     await tx.standardFile.createMany({ data: rows });
   });

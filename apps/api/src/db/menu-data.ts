@@ -50,7 +50,10 @@ export const MENU: MenuSeed[] = [
   entry(16, 14, 'drawingAuthorization', 'drawingAuthorizedFile', '已授权图纸', 'FileDoneOutlined', ADMIN),
   entry(17, 14, 'drawingAuthorization', 'drawingAuthorizedFileHistory', '授权图纸历史', 'FileSearchOutlined', ADMIN),
   entry(19, 14, 'drawingAuthorization', 'noDrawingAndArchivesInformation', '未授权图纸档案信息', null, ADMIN),
-  entry(20, 14, 'drawingAuthorization', 'drawingEmpowerApprove', '供应商授权申请审批', 'SolutionOutlined', [6]),
+  // type 6 decides; the drawing admins read the applications too (issue 10: they read every page of the group)
+  entry(20, 14, 'drawingAuthorization', 'drawingEmpowerApprove', '供应商授权申请审批', 'SolutionOutlined', [6, ...ADMIN]),
+  // not in the legacy spec: the access report of issue 10
+  entry(21, 14, 'drawingAuthorization', 'drawingAccessReport', '授权访问报告', 'AuditOutlined', ADMIN),
 
   group(30, 'supplier', '供应商专区', 'ShopOutlined', SUPPLIER),
   entry(31, 30, 'supplier', 'dashboardS', '企业标准档案', 'FileTextOutlined', SUPPLIER),
@@ -69,4 +72,9 @@ export const MENU: MenuSeed[] = [
 
   group(60, 'system', '系统管理', 'SettingOutlined', ADMIN),
   entry(61, 60, 'system', 'visitLog', '访问日志', 'LineChartOutlined', ADMIN),
+  // not in the legacy spec: the suppliers' 2–3 level BOMs read-only and the where-used search (issue 13)
+  entry(13, 1, 'drawingManagement', 'supplierBomTrace', '供应商BOM追溯', 'ApartmentOutlined', ADMIN),
+  // issue 14: who revealed which mobile number; the button and column permissions (type 7 only)
+  entry(62, 60, 'system', 'mobilePhoneLog', '手机号查看日志', 'EyeOutlined', ADMIN),
+  entry(63, 60, 'system', 'permission', '按钮与列权限', 'KeyOutlined', [7]),
 ];

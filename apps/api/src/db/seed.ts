@@ -7,6 +7,7 @@ import { hashPassword } from '../lib/password.ts';
 import { MENU } from './menu-data.ts';
 import type { Storage } from '../lib/storage.ts';
 import { seedAgreement } from './seed-agreement.ts';
+import { seedDemoNotices } from './demo-notices.ts';
 
 export const DEMO_PASSWORD = 'Esm@2026';
 
@@ -65,5 +66,18 @@ export async function seedDemo(db: Db, storage: Storage): Promise<boolean> {
   // that never seeds should not keep in memory
   const { seedDemoArchives } = await import('./demo-archives.ts');
   await seedDemoArchives(db, storage, uploaders);
+  const { seedDemoEmpower } = await import('./demo-empower.ts');
+  await seedDemoEmpower(db);
+  await seedDemoNotices(db);
+  const { seedDemoHistory } = await import('./demo-history.ts');
+  await seedDemoHistory(db);
+  const { seedDemoDocumentIssues } = await import('./demo-document-issues.ts');
+  await seedDemoDocumentIssues(db, storage);
+  const { seedDemoCountersign } = await import('./demo-countersign.ts');
+  await seedDemoCountersign(db);
+  const { seedDemoBom } = await import('./demo-bom.ts');
+  await seedDemoBom(db);
+  const { seedDemoPhoneLog } = await import('./demo-phoneLog.ts');
+  await seedDemoPhoneLog(db);
   return true;
 }

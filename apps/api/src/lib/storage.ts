@@ -2,10 +2,17 @@
  * Uploaded files, content-addressed: a file's bytes live at <dir>/<aa>/<bb>/<sha256>, written
  * once, never inside the database and never under a path a request can steer (design §3). The
  * key is checked to be a sha256 before it touches the file system.
+ *
+ * Nothing half-written is ever kept: bytes stream into <dir>/tmp/<uuid> and are renamed into
+ * place only once complete, and the temporary file is removed when the stream fails — a client
+ * that goes away mid-upload included (@fastify/multipart fails the part stream then;
+ * test/upload-abort.test.ts). What a crash leaves behind (a temporary file, or bytes
+ * whose database row never committed) is removed by `sweep` once it is old enough that no upload
+ * can still be working on it (modules/maintenance/plugin.ts runs it).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -26,6 +33,20 @@ export interface Storage {
   read(sha256: string): Promise<Buffer>;
   stream(sha256: string): Promise<Readable>;
   exists(sha256: string): Promise<boolean>;
+  /**
+   * Removes temporary files, and stored files no row refers to, last written over `olderThanMs`
+   * ago; answers how many of each it removed.
+   */
+  sweep(olderThanMs: number, isReferenced: (sha256: string) => Promise<boolean>): Promise<{ temporary: number; orphans: number }>;
+}
+
+/** Entries of a folder, or none when it does not exist. */
+async function entries(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
+  }
 }
 
 export function localStorage(dir: string): Storage {
@@ -88,6 +109,53 @@ export function localStorage(dir: string): Storage {
       } catch {
         return false;
       }
+    },
+    async sweep(olderThanMs, isReferenced) {
+      const before = Date.now() - olderThanMs;
+      const old = async (file: string) => {
+        try {
+          return (await stat(file)).mtimeMs < before;
+        } catch {
+          return false;
+        }
+      };
+      let temporary = 0;
+      let orphans = 0;
+      const tmpDir = path.join(dir, 'tmp');
+      for (const name of await entries(tmpDir)) {
+        const file = path.join(tmpDir, name);
+        if (await old(file)) {
+          await rm(file, { force: true });
+          temporary++;
+        }
+      }
+      for (const a of await entries(dir)) {
+        if (!/^[0-9a-f]{2}$/.test(a)) continue;
+        for (const b of await entries(path.join(dir, a))) {
+          for (const key of await entries(path.join(dir, a, b))) {
+            if (!KEY.test(key) || key.slice(0, 4) !== a + b) continue;
+            const file = fileOf(key);
+            if (!(await old(file)) || (await isReferenced(key))) continue;
+            // An upload of the same bytes may be renaming a fresh copy into place right now. Move
+            // the candidate aside first (atomic), then look again: a fresh file (just renamed in)
+            // or a row committed meanwhile puts it back; otherwise it goes.
+            const aside = path.join(tmpDir, `${key}.${randomUUID()}.orphan`);
+            await mkdir(tmpDir, { recursive: true });
+            try {
+              await rename(file, aside);
+            } catch {
+              continue;
+            }
+            if ((await old(aside)) && !(await isReferenced(key))) {
+              await rm(aside, { force: true });
+              orphans++;
+            } else {
+              await rename(aside, file);
+            }
+          }
+        }
+      }
+      return { temporary, orphans };
     },
   };
 }

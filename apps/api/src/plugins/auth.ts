@@ -1,17 +1,31 @@
 /**
  * Authorization on the server (design §5): every api route declares who may call it in
- * `config.access`, and a route without a declaration does not start. Suppliers' queries are
- * scoped by `request.user.supplierCode` in the services.
+ * `config.access` (lib/route.ts takes it from the call's declaration in contracts), and a route
+ * without a declaration does not start. A supplier-only call gets the caller's supplier here,
+ * as `request.supplier` — refused once, in this one place, when the account has none — and its
+ * services take that scope as an argument.
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { API_BASE, CODES, isSupplierType, type SessionErrorCode, type UserType, SESSION_ERRORS } from '@esm/contracts';
+import { API_BASE, CODES, isSupplierType, type Access, type SessionErrorCode, type UserType, SESSION_ERRORS } from '@esm/contracts';
 import type { Db } from '../db/database.ts';
 import { AppError, forbidden } from './errors.ts';
 import { SESSION_COOKIE, type SessionUserRecord } from './session.ts';
 
-/** 'public': anyone; 'session': any signed-in user; a list: only those user types. */
-export type Access = 'public' | 'session' | readonly UserType[];
+export type { Access };
+
+/** The supplier a supplier-only call acts for: the caller's own, from the session. */
+export interface SupplierScope {
+  code: string;
+  name: string | null;
+  /** The calling user (confirmations and logs are per user). */
+  userId: number;
+}
+
+export const NO_SUPPLIER_TEXT = '账号未关联供应商，请联系管理员';
+
+/** A list of user types that are all suppliers: the call acts within the caller's supplier. */
+const supplierOnly = (access: Access) => Array.isArray(access) && access.length > 0 && access.every(isSupplierType);
 
 export interface SessionUser {
   id: number;
@@ -30,6 +44,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     user?: SessionUser;
+    /** Set for supplier-only calls: the caller's supplier. */
+    supplier?: SupplierScope;
   }
   interface FastifyInstance {
     /** Every api route with its declared access: tests walk it so a new route is covered the day it is added. */
@@ -53,7 +69,9 @@ async function sessionUser(db: Db, request: FastifyRequest, userId: number): Pro
 /** Reads the session and the user behind it, fresh from the database on every call. */
 export async function readSession(db: Db, request: FastifyRequest): Promise<SessionState> {
   const userId = request.session?.userId;
-  if (!userId) return { ok: false, reason: request.cookies[SESSION_COOKIE] ? 'expired' : 'none' };
+  // A session without a user is nobody signed in when it only waits for a company sign-in's
+  // hand-off (modules/session/company-login.ts); otherwise its cookie outlived it: timed out.
+  if (!userId) return { ok: false, reason: request.cookies[SESSION_COOKIE] && !request.session?.oidc ? 'expired' : 'none' };
   const row = await sessionUser(db, request, userId);
   if (!row) return { ok: false, reason: 'invalid', code: 202 };
   if (!row.enabled) return { ok: false, reason: 'invalid', code: 203 };
@@ -110,6 +128,10 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
       throw forbidden();
     }
     request.user = state.user;
+    if (supplierOnly(access)) {
+      if (!state.user.supplierCode) throw forbidden(NO_SUPPLIER_TEXT);
+      request.supplier = { code: state.user.supplierCode, name: state.user.supplierName, userId: state.user.id };
+    }
   });
 });
 

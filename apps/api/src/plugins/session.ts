@@ -29,8 +29,32 @@ declare module 'fastify' {
      * drops it). undefined: not read with the session; null: the session's user row is gone.
      */
     _user?: SessionUserRecord | null;
+    /** A sign-in at the company's provider in progress (modules/session/company-login.ts). */
+    oidc?: PendingSignIn;
+    /** How the session signed in: 'oidc' sessions also sign out at the provider. */
+    source?: 'password' | 'oidc';
+    /** The provider's ID token: the hint of its sign-out. */
+    idToken?: string;
   }
 }
+
+/** The state, nonce and PKCE verifier of a company sign-in, kept server-side until the hand-off. */
+export interface PendingSignIn {
+  state: string;
+  nonce: string;
+  verifier: string;
+  /** When it started (ms). */
+  at: number;
+}
+
+/**
+ * Set on the session object by the store's `set`: whether this response may (re-)send the
+ * session cookie. Only a write that found the row (or created it) may: a request still in
+ * flight when the user logged out must not hand the browser back the cookie of the session the
+ * logout destroyed — the next page then said 登录超时 instead of leading to the login page.
+ */
+const COOKIE_CONFIRMED = Symbol('esm.sessionCookieConfirmed');
+type Confirmable = { [COOKIE_CONFIRMED]?: boolean };
 
 /** The user behind a session, read in the same statement as the session row. */
 export interface SessionUserRecord {
@@ -58,7 +82,11 @@ interface SessionJoinRow {
 
 type Cb<T = void> = (err?: unknown, value?: T) => void;
 
-/** A session row is rewritten at most this often when nothing in it but the expiry changed. */
+/**
+ * How much longer than the idle limit a stored expiry reaches, so that it need not be rewritten
+ * on every request: a request rewrites it only once less than a full idle period would remain,
+ * i.e. at most once per TOUCH_INTERVAL_MS of activity (see PrismaSessionStore.set).
+ */
 export const TOUCH_INTERVAL_MS = 60_000;
 
 /** JSON with sorted keys: jsonb reorders keys, so a hash must not depend on their order. */
@@ -72,7 +100,10 @@ function stableJson(v: unknown): string {
 export class PrismaSessionStore {
   constructor(
     private readonly db: Db,
+    /** Idle limit. */
     private readonly maxAgeMs: number,
+    /** Absolute limit from the login, however active the session. */
+    private readonly absoluteMs: number = 12 * 3_600_000,
   ) {}
 
   /**
@@ -92,6 +123,9 @@ WHERE s.sid = ${sid} AND s.expires_at > ${new Date()}`,
       'esm_session_read',
     ).then(([row]) => {
       if (!row) return cb(null, null);
+      // past the absolute lifetime (a row written before the cap existed): gone
+      const loginAt = row.data.loginAt;
+      if (typeof loginAt === 'number' && Date.now() >= loginAt + this.absoluteMs) return cb(null, null);
       const user: SessionUserRecord | null =
         row.u_id === null
           ? null
@@ -114,22 +148,35 @@ WHERE s.sid = ${sid} AND s.expires_at > ${new Date()}`,
    * still in flight when the user logs out (or the session is revoked) must not bring the
    * session back to life by saving it after the delete.
    *
-   * Rolling sessions would rewrite the row on every request (half the database's work of a plain
-   * call, docs/benchmarks.md); instead the row is rewritten only when its content changed or its
-   * last write is over a minute old, so the stored expiry lags the cookie's by at most a minute.
+   * The stored expiry decides (the read refuses a row past it), so it must never fall short of
+   * the idle limit after any request: an active session may not die early. Rewriting it on every
+   * request would cost half the database's work of a plain call (docs/benchmarks.md); instead
+   * each write stores TOUCH_INTERVAL_MS more than the idle limit, and a request rewrites the row
+   * only when its content changed or less than a full idle period remains (`_exp`, the expiry
+   * last written, rides in the row's data). So after every request the row lives at least the
+   * idle limit from then — at most TOUCH_INTERVAL_MS longer — with one write per minute of
+   * activity. Neither ever reaches past the absolute lifetime (loginAt + absoluteMs).
    */
-  set(sid: string, session: { cookie?: { expires?: Date | string | null }; userId?: number; fresh?: boolean }, cb: Cb) {
-    const { fresh, _h, _savedAt, _user, ...rest } = JSON.parse(JSON.stringify(session)) as Record<string, unknown>;
+  set(sid: string, session: { cookie?: unknown; userId?: number; loginAt?: number; fresh?: boolean }, cb: Cb) {
+    const { fresh, _h, _exp, _savedAt, _user, ...rest } = JSON.parse(JSON.stringify(session)) as Record<string, unknown>;
     const { cookie: _cookie, ...content } = rest;
     const hash = createHash('sha1').update(stableJson(content)).digest('base64');
-    if (!fresh && _h === hash && typeof _savedAt === 'number' && Date.now() - _savedAt < TOUCH_INTERVAL_MS) return cb();
-    const expiresAt = session.cookie?.expires ? new Date(session.cookie.expires) : new Date(Date.now() + this.maxAgeMs);
-    const data = { ...rest, _h: hash, _savedAt: Date.now() } as object;
+    const now = Date.now();
+    const end = typeof rest.loginAt === 'number' ? rest.loginAt + this.absoluteMs : now + this.absoluteMs;
+    const needed = Math.min(now + this.maxAgeMs, end);
+    const confirm = (ok: boolean) => ((session as Confirmable)[COOKIE_CONFIRMED] = ok);
+    // Nothing to write: the cookie the browser holds still reaches the stored expiry (its
+    // Max-Age covers TOUCH_INTERVAL_MS too), so none is sent — this request has not seen the row
+    // since its read and must not resurrect a cookie a logout has cleared meanwhile.
+    if (!fresh && _h === hash && typeof _exp === 'number' && _exp >= needed) return (confirm(false), cb());
+    const exp = Math.min(now + this.maxAgeMs + TOUCH_INTERVAL_MS, end);
+    const expiresAt = new Date(exp);
+    const data = { ...rest, _h: hash, _exp: exp } as object;
     const userId = session.userId ?? null;
     const write = fresh
-      ? this.db.session.upsert({ where: { sid }, create: { sid, data, expiresAt, userId }, update: { data, expiresAt, userId } })
-      : this.db.session.updateMany({ where: { sid }, data: { data, expiresAt, userId } });
-    write.then(() => cb(), cb);
+      ? this.db.session.upsert({ where: { sid }, create: { sid, data, expiresAt, userId }, update: { data, expiresAt, userId } }).then(() => 1)
+      : this.db.session.updateMany({ where: { sid }, data: { data, expiresAt, userId } }).then((r) => r.count);
+    write.then((n) => (confirm(n > 0), cb()), cb);
   }
 
   destroy(sid: string, cb: Cb) {
@@ -145,24 +192,25 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { config: Con
     cookieName: SESSION_COOKIE,
     saveUninitialized: false,
     rolling: true,
-    store: new PrismaSessionStore(db, config.sessionMaxAgeMs) as never,
+    store: new PrismaSessionStore(db, config.sessionMaxAgeMs, config.sessionAbsoluteMs) as never,
     cookie: {
       path: '/',
       httpOnly: true,
       sameSite: 'lax',
       secure: config.secureCookies,
-      maxAge: config.sessionMaxAgeMs,
+      // as long as the row a write stores: the cookie is re-sent only with a write (see set)
+      maxAge: config.sessionMaxAgeMs + TOUCH_INTERVAL_MS,
     },
   });
-
-  // Expired rows are useless: sweep them now and then (any process may; it is idempotent).
-  // Login attempts matter only inside the rate-limit window: keep a day of them for audit.
-  const sweep = setInterval(() => {
-    db.session.deleteMany({ where: { expiresAt: { lt: new Date() } } }).catch((err) => app.log.warn({ err }, 'session sweep failed'));
-    db.loginAttempt
-      .deleteMany({ where: { createdAt: { lt: new Date(Date.now() - Math.max(config.loginWindowMs, 86_400_000)) } } })
-      .catch((err) => app.log.warn({ err }, 'login attempt sweep failed'));
-  }, 10 * 60_000);
-  sweep.unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
+  // After @fastify/session's onSend (registered above, so it ran first): withdraw a session
+  // cookie the store did not confirm. Clearing cookies (empty value) always pass.
+  app.addHook('onSend', async (request, reply) => {
+    const session = request.session as (typeof request.session & Confirmable) | null;
+    if (!session || session[COOKIE_CONFIRMED] !== false) return;
+    const header = reply.getHeader('set-cookie');
+    if (header === undefined) return;
+    const kept = [header].flat().map(String).filter((c) => !c.startsWith(`${SESSION_COOKIE}=`) || c.startsWith(`${SESSION_COOKIE}=;`));
+    if (kept.length) reply.header('set-cookie', kept);
+    else reply.removeHeader('set-cookie');
+  });
 });

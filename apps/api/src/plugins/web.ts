@@ -17,9 +17,15 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { webDist: string
       prefix: `${BASE_PATH}/`,
       wildcard: true,
       index: false,
-      // Hashed assets never change; index.html must always be revalidated.
+      // apps/web's build writes .br and .gz beside every asset: served by Accept-Encoding
+      preCompressed: true,
+      // Hashed assets never change; index.html must always be revalidated. (send's own
+      // Cache-Control, on by default, would overwrite this one with max-age=0.)
+      cacheControl: false,
       setHeaders(res, file) {
         res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // the same URL answers br, gzip or plain by Accept-Encoding: a shared cache must key on it
+        res.setHeader('Vary', 'Accept-Encoding');
       },
     });
   }

@@ -5,6 +5,9 @@
  */
 import {
   API_BASE,
+  type EndpointBody,
+  type EndpointDef,
+  type EndpointResponse,
   CODES,
   LOGIN_PATH,
   NETWORK_ERROR_STATUS,
@@ -13,7 +16,6 @@ import {
   UI,
   statusErrorText,
   timeoutText,
-  type Envelope,
   type FieldError,
 } from '@esm/contracts';
 import { feedback } from './feedback.ts';
@@ -47,11 +49,12 @@ function toast(err: ApiError) {
 export function goToLogin() {
   if (window.location.pathname !== LOGIN_PATH) {
     const back = window.location.pathname + window.location.search;
-    window.location.assign(`${LOGIN_PATH}?redirect=${encodeURIComponent(back)}`);
+    // the login page says why the user is there: the session ended while they were working
+    window.location.assign(`${LOGIN_PATH}?redirect=${encodeURIComponent(back)}&reason=expired`);
   }
 }
 
-export async function post<T, E extends Envelope<T> = Envelope<T>>(path: string, body: unknown = {}, opts: RequestOptions = {}): Promise<E> {
+async function post<E>(path: string, body: unknown = {}, opts: RequestOptions = {}): Promise<E> {
   const url = `${API_BASE}/${path.replace(/^\//, '')}`;
   const timeoutMs = opts.timeoutMs ?? UI.requestTimeoutMs;
   const controller = new AbortController();
@@ -127,7 +130,7 @@ export function dispositionFileName(header: string | null, fallback: string): st
  * POSTs JSON and receives bytes (a stamped drawing, an Excel export), reporting the headers and
  * then progress as they arrive. Failures come back as the JSON envelope and are handled like post()'s.
  */
-export async function postBlob(path: string, body: unknown, opts: BlobOptions = {}): Promise<BlobResult> {
+async function postBlob(path: string, body: unknown, opts: BlobOptions = {}): Promise<BlobResult> {
   const url = `${API_BASE}/${path.replace(/^\//, '')}`;
   let res: Response;
   try {
@@ -160,7 +163,7 @@ export async function postBlob(path: string, body: unknown, opts: BlobOptions = 
  * progress, XMLHttpRequest can. No time-out by default (a 50 MB upload may take minutes); the
  * answer and failures are handled like post()'s.
  */
-export function postMultipart<T, E extends Envelope<T> = Envelope<T>>(
+function postMultipart<E>(
   path: string,
   form: FormData,
   opts: RequestOptions & { onProgress?: (sent: number, total: number) => void } = {},
@@ -209,4 +212,25 @@ export function saveBlob({ blob, fileName }: BlobResult) {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
+
+// ---- the typed calls: a page names a declared call, never a path ---------------------------------
+
+/** Calls a JSON endpoint declared in contracts; resolves to its envelope, typed by the declaration. */
+export function call<E extends EndpointDef>(e: E, body?: EndpointBody<E>, opts?: RequestOptions): Promise<EndpointResponse<E>> {
+  return post<EndpointResponse<E>>(e.path, body ?? {}, opts);
+}
+
+/** Calls a bytes endpoint (a stamped file, an export): the bytes, their name and type. */
+export function callBlob<E extends EndpointDef & { kind: 'bytes' }>(e: E, body: EndpointBody<E>, opts?: BlobOptions): Promise<BlobResult> {
+  return postBlob(e.path, body, opts);
+}
+
+/** Calls a multipart endpoint (an upload) with progress; resolves to its envelope. */
+export function callMultipart<E extends EndpointDef & { kind: 'multipart' }>(
+  e: E,
+  form: FormData,
+  opts?: RequestOptions & { onProgress?: (sent: number, total: number) => void },
+): Promise<EndpointResponse<E>> {
+  return postMultipart<EndpointResponse<E>>(e.path, form, opts);
 }

@@ -1,4 +1,4 @@
-import { Navigate, useLocation } from 'react-router-dom';
+import { Navigate, useLocation } from 'react-router';
 import { useCurrentUser } from './SessionGate.tsx';
 
 /** /esm and /esm/ lead to the type's default page, keeping the standardCode query (spec §2). */

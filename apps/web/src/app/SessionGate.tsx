@@ -4,9 +4,9 @@
  */
 import { createContext, useContext, useEffect } from 'react';
 import { App as AntApp } from 'antd';
-import { Outlet, Navigate, useLocation } from 'react-router-dom';
-import { LOGIN_PATH, SESSION_ERRORS, SESSION_ERROR_BODY, UI, type CurrentUser, type SessionErrorCode } from '@esm/contracts';
-import { useSession } from '../api/session.ts';
+import { Outlet, Navigate, useLocation } from 'react-router';
+import { BASE_PATH, LOGIN_PATH, SESSION_ERRORS, SESSION_ERROR_BODY, UI, type CurrentUser, type SessionErrorCode } from '@esm/contracts';
+import { useSession, withoutHandoff } from '../features/session/index.ts';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { ErrorResult } from '../components/ErrorResult.tsx';
 
@@ -28,7 +28,7 @@ function BlockingDialog({ code, homeUrl }: { code: number; homeUrl: string }) {
       width: UI.confirmWidth,
       closable: false,
       keyboard: false,
-      maskClosable: false,
+      mask: { closable: false },
       onOk: () => window.location.assign(homeUrl),
     });
     return () => m.destroy();
@@ -47,6 +47,10 @@ export function SessionGate() {
     const back = location.pathname + location.search;
     return <Navigate to={`${LOGIN_PATH}?redirect=${encodeURIComponent(back)}`} replace />;
   }
+  // Signed in from the company home page: the hand-off's parameters leave the address bar (at
+  // /esm the index redirect does it, keeping standardCode).
+  const rest = withoutHandoff(location.search);
+  if (rest !== undefined && location.pathname.replace(/\/+$/, '') !== BASE_PATH) return <Navigate to={location.pathname + rest + location.hash} replace />;
   return (
     <UserContext.Provider value={s.user}>
       <Outlet />

@@ -18,7 +18,7 @@ function read<T>(key: string, fallback: T): T {
 const listeners = new Set<() => void>();
 const cache = new Map<string, unknown>();
 
-function usePref<T>(key: string, fallback: T): [T, (v: T) => void] {
+export function usePref<T>(key: string, fallback: T): [T, (v: T) => void] {
   const subscribe = useCallback((cb: () => void) => {
     listeners.add(cb);
     return () => listeners.delete(cb);
@@ -42,3 +42,5 @@ function usePref<T>(key: string, fallback: T): [T, (v: T) => void] {
 export const useCollapsed = () => usePref<boolean>(KEYS.collapsed, true);
 export const useThemeName = () => usePref<ThemeName>(KEYS.theme, 'light');
 export const useOpenKeys = () => usePref<string[]>(KEYS.openKeys, []);
+/** The columns a user hid or showed on a table (column settings), by the table's key. */
+export const useColumnChoice = (table: string) => usePref<Record<string, boolean>>(`esm.columns.${table}`, {});

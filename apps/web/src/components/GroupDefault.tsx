@@ -4,9 +4,9 @@
  * links, so the user can always go on from here.
  */
 import { Card, Col, Result, Row, Typography } from 'antd';
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import { GROUP_TITLES, ROUTES } from '@esm/contracts';
-import { useMenuEntries } from '../app/layout/BasicLayout.tsx';
+import { useMenuEntries } from '../app/layout/menuContext.ts';
 import { menuIcon } from './icons.tsx';
 
 export function GroupDefault({ group, page }: { group: string; page?: string }) {

@@ -8,26 +8,43 @@ import { Table } from 'antd';
 import type { ColumnsType, TableProps } from 'antd/es/table';
 import type { SorterResult } from 'antd/es/table/interface';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { EMPTY_TABLE_TEXT, LIST_WINDOW_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_OPTIONS, UI, type PagedEnvelope, type SortOrder } from '@esm/contracts';
+import type { z } from 'zod';
+import {
+  EMPTY_TABLE_TEXT,
+  LIST_WINDOW_MAX,
+  PAGE_SIZE_DEFAULT,
+  PAGE_SIZE_OPTIONS,
+  UI,
+  type EndpointBody,
+  type EndpointData,
+  type EndpointDef,
+  type PageFilters,
+  type PagedEnvelope,
+  type SortOrder,
+} from '@esm/contracts';
+import { call } from '../api/client.ts';
 import { ErrorResult } from './ErrorResult.tsx';
+import { useVisibleColumns } from './ColumnSettings.tsx';
+import { useColumnModes, withoutHidden } from '../features/permissions/index.ts';
 
-export interface PageRequest {
-  results: number;
-  page: number;
-  sortField?: string;
-  sortOrder?: SortOrder;
-}
+/** A paged call: its body is a paged request, its answer a paged envelope (design §5). */
+export type PagedEndpoint = EndpointDef & { body: z.ZodType; response: z.ZodType<PagedEnvelope<unknown>> };
+/** The row of a paged call. */
+export type RowOf<E extends EndpointDef> = EndpointData<E> extends readonly (infer R)[] ? R : never;
+/** The filters of a paged call (its request without the paging fields). */
+export type FiltersOf<E extends EndpointDef> = PageFilters<NonNullable<EndpointBody<E>>>;
 
-export interface PagedTableProps<Row, F extends object> {
-  /** Cache key of the list (the endpoint's name). */
-  queryKey: string;
+export interface PagedTableProps<E extends PagedEndpoint, Row = RowOf<E>> {
+  /** The paged call (its path is the cache key). */
+  endpoint: E;
   /** Told the sort the user picked (e.g. so an export follows the table's order). */
   onSortChange?: (sort: { sortField?: string; sortOrder?: SortOrder }) => void;
-  /** A response with `totalCapped` (counted only up to LIST_WINDOW_MAX) shows "共 10000+ 条". */
-  fetcher: (req: PageRequest & F) => Promise<PagedEnvelope<Row> & { totalCapped?: boolean }>;
   columns: ColumnsType<Row>;
-  filters: F;
-  rowKey: keyof Row & string;
+  filters: FiltersOf<E>;
+  /** A field of the row, or (tree data whose levels differ) a function of it. */
+  rowKey: (keyof Row & string) | ((row: Row) => string);
+  /** Column settings: the table's name (choices kept per table) and the columns hidden until shown. */
+  columnSettings?: { table: string; defaultHidden?: readonly string[] };
   toolbar?: ReactNode;
   scrollX?: number;
   size?: TableProps<Row>['size'];
@@ -35,7 +52,14 @@ export interface PagedTableProps<Row, F extends object> {
   rowSelection?: TableProps<Row>['rowSelection'];
   /** What an empty list says instead of the generic text (e.g. what to do to see something). */
   emptyText?: ReactNode;
+  /** A class for a row that needs the eye, e.g. `OVERDUE_ROW` for one past its due date. */
+  rowClassName?: (row: Row) => string;
+  /** Tree data: antd's expandable, given the page's rows (e.g. to expand all of them). */
+  expandable?: (rows: readonly Row[]) => TableProps<Row>['expandable'];
 }
+
+/** The row class of a row past its due date (a red tint, see global.css). */
+export const OVERDUE_ROW = 'esm-row-overdue';
 
 /** Keeps the spinner 200 ms after loading ends (spec §9) so fast reloads do not flicker. */
 function useLingering(loading: boolean, ms = UI.spinnerHideDelayMs): boolean {
@@ -48,7 +72,15 @@ function useLingering(loading: boolean, ms = UI.spinnerHideDelayMs): boolean {
   return shown;
 }
 
-export function PagedTable<Row extends object, F extends object>({ queryKey, fetcher, columns, filters, rowKey, toolbar, scrollX, size, rowSelection, emptyText, onSortChange }: PagedTableProps<Row, F>) {
+/** The sum of the columns' widths (120 for a column without one): the table's scroll width. */
+export const columnsWidth = (cols: readonly { width?: number | string }[]) => cols.reduce((w, c) => w + Number(c.width ?? 120), 0);
+
+/** A response with `totalCapped` (counted only up to LIST_WINDOW_MAX) shows "共 10000+ 条". */
+export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E> & object>({ endpoint, columns, filters, rowKey, toolbar, scrollX, size, rowSelection, emptyText, onSortChange, columnSettings, rowClassName, expandable }: PagedTableProps<E, Row>) {
+  // the call's governed columns (issue 14): the server leaves hidden ones out, so the table does too
+  const modes = useColumnModes(endpoint.columns);
+  const permitted = useMemo(() => withoutHidden(columns, modes), [columns, modes]);
+  const { visible, control } = useVisibleColumns(columnSettings?.table, permitted, columnSettings?.defaultHidden);
   const [page, setPage] = useState(1);
   const [results, setResults] = useState(PAGE_SIZE_DEFAULT);
   const [sort, setSort] = useState<{ field?: string; order?: SortOrder }>({});
@@ -62,10 +94,15 @@ export function PagedTable<Row extends object, F extends object>({ queryKey, fet
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [results, page, sort.field, sort.order, filterKey],
   );
-  const query = useQuery({ queryKey: [queryKey, request], queryFn: () => fetcher(request as PageRequest & F), placeholderData: keepPreviousData });
+  // sortField comes from the table's columns; the server checks it against the call's list
+  const query = useQuery({
+    queryKey: [endpoint.path, request],
+    queryFn: () => call(endpoint, request as EndpointBody<E>) as Promise<PagedEnvelope<Row>>,
+    placeholderData: keepPreviousData,
+  });
   const spinning = useLingering(query.isFetching);
 
-  const sortedColumns = columns.map((c) => {
+  const sortedColumns = visible.map((c) => {
     const key = (c as { dataIndex?: string }).dataIndex ?? c.key;
     if (!c.sorter) return c;
     return { ...c, sortDirections: ['ascend', 'descend'] as SortOrder[], sortOrder: sort.field === key ? (sort.order ?? null) : null };
@@ -73,17 +110,29 @@ export function PagedTable<Row extends object, F extends object>({ queryKey, fet
 
   if (query.isError && !query.data) return <ErrorResult error={query.error} onRetry={() => query.refetch()} />;
 
+  const width = scrollX ?? columnsWidth(visible as { width?: number | string }[]) + (rowSelection ? 32 : 0);
   return (
     <div>
-      {toolbar}
+      {control ? (
+        <div style={{ display: 'flex', alignItems: 'flex-start', gap: 8 }}>
+          <div style={{ flex: 1, minWidth: 0 }}>{toolbar}</div>
+          {control}
+        </div>
+      ) : (
+        toolbar
+      )}
       <Table<Row>
         rowKey={rowKey}
         size={size}
         columns={sortedColumns}
         dataSource={query.data?.data ?? []}
         loading={spinning}
-        scroll={scrollX ? { x: scrollX } : undefined}
+        scroll={{ x: width }}
+        // the horizontal scrollbar stays at the bottom of the window, not below the fold (issue 8)
+        sticky={{ offsetScroll: 0 }}
         rowSelection={rowSelection}
+        rowClassName={rowClassName ? (row) => rowClassName(row) : undefined}
+        expandable={expandable?.(query.data?.data ?? [])}
         locale={{ emptyText: emptyText ?? EMPTY_TABLE_TEXT }}
         pagination={{
           current: page,

@@ -5,7 +5,7 @@ import {
   KeyOutlined, LineChartOutlined, NotificationOutlined, PrinterOutlined, QuestionCircleOutlined, SafetyCertificateOutlined,
   SettingOutlined, ShopOutlined, SolutionOutlined, TeamOutlined, UserOutlined, AppstoreOutlined,
 } from '@ant-design/icons';
-import type { ReactNode } from 'react';
+import { cloneElement, type ReactElement, type ReactNode } from 'react';
 
 const ICONS: Record<string, ReactNode> = {
   ApartmentOutlined: <ApartmentOutlined />, AuditOutlined: <AuditOutlined />, BarChartOutlined: <BarChartOutlined />,
@@ -19,4 +19,5 @@ const ICONS: Record<string, ReactNode> = {
   TeamOutlined: <TeamOutlined />, UserOutlined: <UserOutlined />,
 };
 
-export const menuIcon = (name: string | null): ReactNode => (name && ICONS[name]) || <AppstoreOutlined />;
+/** Decorative beside the entry's Chinese label: hidden from screen readers, whose English icon name it would read. */
+export const menuIcon = (name: string | null): ReactNode => cloneElement(((name && ICONS[name]) || <AppstoreOutlined />) as ReactElement<{ 'aria-hidden'?: boolean }>, { 'aria-hidden': true });

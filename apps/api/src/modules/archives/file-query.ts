@@ -12,7 +12,7 @@ import { FILE_TYPES, type FileStatus, type FileType, type StandardFileRow } from
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
-import { cappedCount, checkWindow, containsText, pageAndCount, type CappedTotal } from '../../lib/listWindow.ts';
+import { cappedCount, checkWindow, containsText, orderBySql, pageAndCount, whereSql, type CappedTotal, type SortColumns } from '../../lib/list.ts';
 
 export const FILE_SORT_COLUMNS = {
   standardCode: { column: 'sf.standard_code', cast: '' },
@@ -24,6 +24,9 @@ export const FILE_SORT_COLUMNS = {
   materialCode: { column: 'sf.material_code', cast: '' },
 } as const;
 export type FileSortField = keyof typeof FILE_SORT_COLUMNS;
+const SORT_SQL = Object.fromEntries(Object.entries(FILE_SORT_COLUMNS).map(([field, { column }]) => [field, column])) as SortColumns<FileSortField>;
+/** The declared sort, id as tie-breaker in the same direction; newest first by default. */
+const orderBy = (s: FileSort) => orderBySql(SORT_SQL, s, 'sf.id', 'sf.id DESC');
 
 export interface FileFilter {
   productLineCode?: string;
@@ -96,9 +99,7 @@ function conditions(f: FileFilter): Prisma.Sql[] {
   return c;
 }
 
-const where = (c: Prisma.Sql[]) => (c.length ? Prisma.sql`WHERE ${Prisma.join(c, ' AND ')}` : Prisma.empty);
-
-export const fileWhere = (f: FileFilter): Prisma.Sql => where(conditions(f));
+export const fileWhere = (f: FileFilter): Prisma.Sql => whereSql(conditions(f));
 
 interface Order {
   column: string;
@@ -106,16 +107,11 @@ interface Order {
   desc: boolean;
 }
 
-/** The declared sort, id as tie-breaker in the same direction; newest first by default. */
-export function fileOrder(s: FileSort): Order {
+/** The sort as the keyset of fileBatches reads it. */
+function fileOrder(s: FileSort): Order {
   if (!s.sortField || !s.sortOrder) return { column: 'sf.id', cast: '', desc: true };
   const { column, cast } = FILE_SORT_COLUMNS[s.sortField];
   return { column, cast, desc: s.sortOrder === 'descend' };
-}
-
-function orderBy(o: Order): Prisma.Sql {
-  const dir = o.desc ? 'DESC' : 'ASC';
-  return o.column === 'sf.id' ? Prisma.raw(`ORDER BY sf.id ${dir}`) : Prisma.raw(`ORDER BY ${o.column} ${dir}, sf.id ${dir}`);
 }
 
 const SORT_KEY: Record<string, (r: FileRecord) => string | number> = {
@@ -161,7 +157,7 @@ export function toFileRow(r: FileRecord): StandardFileRow {
   };
 }
 
-/** Counts the matching files up to `cap` + 1 (see lib/listWindow.ts). */
+/** Counts the matching files up to `cap` + 1 (see lib/list.ts). */
 export function countFiles(db: Db, f: FileFilter, cap?: number): Promise<CappedTotal> {
   if (matchesNothing(f)) return Promise.resolve({ total: 0, totalCapped: false });
   return cappedCount(db, Prisma.sql`FROM standard_file sf ${fileWhere(f)}`, cap);
@@ -172,7 +168,7 @@ export async function pageFiles(db: Db, f: FileFilter, q: FileSort & { page: num
   checkWindow(q);
   if (matchesNothing(f)) return { rows: [], total: 0, totalCapped: false };
   const offset = (q.page - 1) * q.results;
-  const order = orderBy(fileOrder(q));
+  const order = orderBy(q);
   // deferred join: the page's ids are found on standard_file alone (an index-only walk past the
   // OFFSET rows on deep pages), then only those rows are read and joined
   const pageIds = Prisma.sql`SELECT sf.id FROM standard_file sf ${fileWhere(f)} ${order} LIMIT ${q.results} OFFSET ${offset}`;
@@ -191,8 +187,8 @@ export async function* fileBatches(db: Db, f: FileFilter, s: FileSort, size = 10
   const base = conditions(f);
   let last: FileRecord | undefined;
   for (;;) {
-    const cond = where(last ? [...base, after(o, last)] : base);
-    const batch = await readRows<FileRecord>(db, Prisma.sql`${SELECT} ${cond} ${orderBy(o)} LIMIT ${size}`);
+    const cond = whereSql(last ? [...base, after(o, last)] : base);
+    const batch = await readRows<FileRecord>(db, Prisma.sql`${SELECT} ${cond} ${orderBy(s)} LIMIT ${size}`);
     if (batch.length) yield batch;
     if (batch.length < size) return;
     last = batch[batch.length - 1];

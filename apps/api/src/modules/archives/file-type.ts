@@ -39,7 +39,7 @@ export function contentIs(type: FileType, head: Buffer): boolean {
 }
 
 /** A file name as uploaded, minus any path (both separators) and control characters, ≤ 255. */
-export function cleanFileName(raw: string, type: FileType): string {
+export function cleanFileName(raw: string, type: string): string {
   const base = raw.split(/[\\/]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();

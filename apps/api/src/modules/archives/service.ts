@@ -1,60 +1,44 @@
 /**
  * The archive tree (product line → material), suppliers, who can see a file, and obsoleting a
- * version. Supplier-side calls pass `supplierCode`: then only the materials that supplier may
- * see now (lib/scope.ts) are counted or listed, whatever else the request says.
+ * version. Supplier-side calls pass the caller's supplier: then only the materials that supplier
+ * may see now (the grant rule, modules/empower/grants.ts) are counted or listed, whatever else
+ * the request says.
  */
 import type { z } from 'zod';
-import type { GrantState, MaterialRow, ProductLine, StandardFileRow, ZFileSupplierRow, ZMaterialPagerRequestSchema, ZSupplierInformationRequestSchema } from '@esm/contracts';
-import type { Prisma } from '../../generated/prisma/client.ts';
+import type { FileSupplierRow, MaterialRow, ObsoleteScope, ProductLine, StandardFileRow, ZMaterialPagerRequestSchema, ZSupplierInformationRequestSchema } from '@esm/contracts';
+import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
-import { pageWindow } from '../../lib/envelope.ts';
-import { capTotal, checkWindow, type CappedTotal } from '../../lib/listWindow.ts';
-import { LIST_WINDOW_MAX } from '@esm/contracts';
-import { visibleMaterialWhere } from '../../lib/scope.ts';
+import { readRows } from '../../db/rows.ts';
+import { equalsSql, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal } from '../../lib/list.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
+import type { SupplierScope } from '../../plugins/auth.ts';
+import { grantState, visibleMaterialCodes, visibleMaterialSql } from '../empower/grants.ts';
 import { pageFiles, type FileFilter } from './file-query.ts';
 
 type MaterialQuery = z.output<typeof ZMaterialPagerRequestSchema>;
 type SupplierQuery = z.output<typeof ZSupplierInformationRequestSchema>;
-type FileSupplierRow = z.infer<typeof ZFileSupplierRow>;
 
 /** Product lines with their material counts; for a supplier, only lines where it sees a material. */
-export async function productLines(db: Db, supplierCode?: string): Promise<ProductLine[]> {
-  const materials = supplierCode ? { where: visibleMaterialWhere(supplierCode) } : true;
-  const lines = await db.productLine.findMany({
-    orderBy: [{ sort: 'asc' }, { code: 'asc' }],
-    include: { _count: { select: { materials } } },
+export async function productLines(db: Db, supplierCode?: string, now = new Date()): Promise<ProductLine[]> {
+  const visible = supplierCode ? Prisma.sql`AND ${visibleMaterialSql('m.code', supplierCode, now)}` : Prisma.empty;
+  const rows = await readRows<{ code: string; name: string; n: number }>(
+    db,
+    Prisma.sql`SELECT pl.code, pl.name, (SELECT count(*)::int FROM material m WHERE m.product_line_code = pl.code ${visible}) AS n
+      FROM product_line pl ORDER BY pl.sort, pl.code`,
+  );
+  return rows.map((l) => ({ code: l.code, name: l.name, materialCount: l.n })).filter((l) => !supplierCode || l.materialCount > 0);
+}
+
+const MATERIAL_SORT = { code: 'm.code', name: 'm.name' } as const;
+
+export async function pageMaterials(db: Db, q: MaterialQuery, supplierCode?: string, now = new Date()): Promise<{ rows: MaterialRow[] } & CappedTotal> {
+  const page = await listPage<{ code: string; name: string; spec: string | null; product_line_code: string; product_line_name: string; purchaser: string | null }>(db, q, {
+    select: Prisma.sql`m.code, m.name, m.spec, m.product_line_code, pl.name AS product_line_name, m.purchaser`,
+    from: Prisma.sql`material m JOIN product_line pl ON pl.code = m.product_line_code`,
+    where: whereSql([supplierCode && visibleMaterialSql('m.code', supplierCode, now), equalsSql('m.product_line_code', q.productLineCode), keywordSql(['m.code', 'm.name'], q.keyword)]),
+    orderBy: orderBySql(MATERIAL_SORT, q, 'm.code', 'm.code ASC'),
   });
-  return lines
-    .map((l) => ({ code: l.code, name: l.name, materialCount: l._count.materials }))
-    .filter((l) => !supplierCode || l.materialCount > 0);
-}
-
-export async function pageMaterials(db: Db, q: MaterialQuery, supplierCode?: string): Promise<{ rows: MaterialRow[] } & CappedTotal> {
-  checkWindow(q);
-  const where: Prisma.MaterialWhereInput = {
-    AND: [
-      supplierCode ? visibleMaterialWhere(supplierCode) : {},
-      q.productLineCode ? { productLineCode: q.productLineCode } : {},
-      q.keyword ? { OR: [{ code: { contains: q.keyword, mode: 'insensitive' } }, { name: { contains: q.keyword, mode: 'insensitive' } }] } : {},
-    ],
-  };
-  const dir = q.sortOrder === 'descend' ? 'desc' : 'asc';
-  const orderBy: Prisma.MaterialOrderByWithRelationInput[] = q.sortField && q.sortOrder ? [{ [q.sortField]: dir }, { code: dir }] : [{ code: 'asc' }];
-  const [rows, counted] = await Promise.all([
-    db.material.findMany({ where, orderBy, ...pageWindow(q), include: { productLine: true } }),
-    db.material.count({ where, take: LIST_WINDOW_MAX + 1 }),
-  ]);
-  return {
-    rows: rows.map((m) => ({ code: m.code, name: m.name, spec: m.spec, productLineCode: m.productLineCode, productLineName: m.productLine.name, purchaser: m.purchaser })),
-    ...capTotal(counted),
-  };
-}
-
-/** The material codes a supplier may see now: the scope every supplier file list runs in. */
-export async function visibleMaterialCodes(db: Db, supplierCode: string): Promise<string[]> {
-  const rows = await db.material.findMany({ where: visibleMaterialWhere(supplierCode), select: { code: true } });
-  return rows.map((r) => r.code);
+  return mapPage(page, (m) => ({ code: m.code, name: m.name, spec: m.spec, productLineCode: m.product_line_code, productLineName: m.product_line_name, purchaser: m.purchaser }));
 }
 
 /**
@@ -63,14 +47,14 @@ export async function visibleMaterialCodes(db: Db, supplierCode: string): Promis
  */
 export async function pageSupplierFiles(
   db: Db,
-  supplier: { code: string; userId: number },
+  supplier: SupplierScope,
   filter: Omit<FileFilter, 'materialCodes' | 'statuses'>,
   status: 'EFFECTIVE' | 'HISTORY',
   q: Parameters<typeof pageFiles>[2],
 ) {
   const materialCodes = await visibleMaterialCodes(db, supplier.code);
   const page = await pageFiles(db, { ...filter, statuses: [status], materialCodes }, q);
-  if (status !== 'EFFECTIVE') return page;
+  // the history says whether this user confirmed each earlier version, as the current list does
   return { ...page, rows: await withConfirmations(db, supplier.userId, page.rows) };
 }
 
@@ -86,31 +70,16 @@ async function withConfirmations(db: Db, userId: number, rows: StandardFileRow[]
   return rows.map((r) => ({ ...r, confirmedAt: at.get(r.id)?.toISOString() ?? null }));
 }
 
+const SUPPLIER_SORT = { code: 's.code', name: 's.name' } as const;
+
 export async function pageSuppliers(db: Db, q: SupplierQuery) {
-  checkWindow(q);
-  const where: Prisma.SupplierWhereInput = q.keyword
-    ? { OR: [{ code: { contains: q.keyword, mode: 'insensitive' } }, { name: { contains: q.keyword, mode: 'insensitive' } }] }
-    : {};
-  const dir = q.sortOrder === 'descend' ? 'desc' : 'asc';
-  const orderBy: Prisma.SupplierOrderByWithRelationInput[] = q.sortField && q.sortOrder ? [{ [q.sortField]: dir }, { code: dir }] : [{ code: 'asc' }];
-  const [rows, counted] = await Promise.all([
-    db.supplier.findMany({ where, orderBy, ...pageWindow(q), include: { _count: { select: { materials: true } } } }),
-    db.supplier.count({ where, take: LIST_WINDOW_MAX + 1 }),
-  ]);
-  return { rows: rows.map((s) => ({ code: s.code, name: s.name, materialCount: s._count.materials })), ...capTotal(counted) };
-}
-
-type Grant = { validFrom: Date; validUntil: Date };
-
-/** The grant that decides a supplier's state now, by the rules of lib/scope.ts materialAccess. */
-export function grantState(grants: Grant[], now: Date): { state: GrantState; grant: Grant | null } {
-  const byEnd = [...grants].sort((a, b) => b.validUntil.getTime() - a.validUntil.getTime());
-  const valid = byEnd.find((g) => g.validFrom <= now && g.validUntil > now);
-  if (valid) return { state: 'VALID', grant: valid };
-  const future = byEnd.filter((g) => g.validFrom > now).sort((a, b) => a.validFrom.getTime() - b.validFrom.getTime())[0];
-  if (future) return { state: 'NOT_YET', grant: future };
-  if (byEnd[0]) return { state: 'EXPIRED', grant: byEnd[0] };
-  return { state: 'NONE', grant: null };
+  const page = await listPage<{ code: string; name: string; n: number }>(db, q, {
+    select: Prisma.sql`s.code, s.name, (SELECT count(*)::int FROM supplier_material sm WHERE sm.supplier_code = s.code) AS n`,
+    from: Prisma.sql`supplier s`,
+    where: whereSql([keywordSql(['s.code', 's.name'], q.keyword)]),
+    orderBy: orderBySql(SUPPLIER_SORT, q, 's.code', 's.code ASC'),
+  });
+  return mapPage(page, (s) => ({ code: s.code, name: s.name, materialCount: s.n }));
 }
 
 /** Who supplies the file's material, each with its grant state and whether it can open the file now. */
@@ -136,18 +105,46 @@ export async function fileSuppliers(db: Db, id: number, now = new Date()): Promi
 }
 
 /**
- * Withdraws a version (EFFECTIVE or HISTORY → OBSOLETE). Obsoleting the EFFECTIVE version does
- * NOT promote an older one: a withdrawn standard leaves its code without an effective version
- * until someone uploads a new one — silently reviving an older drawing would be worse.
+ * 作废 (issue 8). VERSION withdraws one version (EFFECTIVE or HISTORY → OBSOLETE); when it was the
+ * effective one, the latest earlier version still in force (HISTORY) becomes EFFECTIVE again, so
+ * the standard stays visible to suppliers. STANDARD withdraws every version still in force. Each
+ * change is an archive_event row (who, when, why) in the same transaction; a version already
+ * obsolete is a 409. Answers the obsoleted version's id and the restored version, if any.
  */
-export async function obsoleteFile(db: Db, id: number, reason: string): Promise<number> {
-  const { count } = await db.standardFile.updateMany({
-    where: { id, status: { in: ['EFFECTIVE', 'HISTORY'] } },
-    data: { status: 'OBSOLETE', obsoletedAt: new Date(), obsoleteReason: reason },
+export async function obsoleteFile(
+  db: Db,
+  id: number,
+  reason: string,
+  scope: ObsoleteScope,
+  by: { id: number; name: string },
+): Promise<{ id: number; restored: { id: number; version: string } | null; count: number }> {
+  return db.$transaction(async (tx) => {
+    const file = await tx.standardFile.findUnique({ where: { id }, select: { id: true, standardCode: true, version: true, status: true } });
+    if (!file) throw notFound('文件不存在');
+    const event = (action: string, f: { id: number; standardCode: string; version: string }, why: string | null) =>
+      tx.archiveEvent.create({ data: { action, fileId: f.id, standardCode: f.standardCode, version: f.version, reason: why, userId: by.id, userName: by.name } });
+    const now = new Date();
+    const targets =
+      scope === 'STANDARD'
+        ? await tx.standardFile.findMany({ where: { standardCode: file.standardCode, status: { in: ['EFFECTIVE', 'HISTORY'] } }, select: { id: true, standardCode: true, version: true } })
+        : [file];
+    // the status check is in the UPDATE itself: of two concurrent 作废, one wins, the other is a 409
+    const { count } = await tx.standardFile.updateMany({
+      where: { id: { in: targets.map((t) => t.id) }, status: { in: ['EFFECTIVE', 'HISTORY'] } },
+      data: { status: 'OBSOLETE', obsoletedAt: now, obsoleteReason: reason },
+    });
+    if (count === 0 || (scope === 'VERSION' && file.status === 'OBSOLETE')) throw conflict(scope === 'STANDARD' ? '该标准已全部作废' : '该版本已作废');
+    for (const t of targets) await event(scope === 'STANDARD' ? 'OBSOLETE_STANDARD' : 'OBSOLETE_VERSION', t, reason);
+
+    let restored: { id: number; version: string } | null = null;
+    if (scope === 'VERSION' && file.status === 'EFFECTIVE') {
+      const previous = await tx.standardFile.findFirst({ where: { standardCode: file.standardCode, status: 'HISTORY' }, orderBy: { versionNo: 'desc' }, select: { id: true, standardCode: true, version: true } });
+      if (previous) {
+        await tx.standardFile.update({ where: { id: previous.id }, data: { status: 'EFFECTIVE' } });
+        await event('RESTORE_VERSION', previous, `${file.version} 版作废后恢复为生效`);
+        restored = { id: previous.id, version: previous.version };
+      }
+    }
+    return { id, restored, count };
   });
-  if (count === 0) {
-    const exists = await db.standardFile.findUnique({ where: { id }, select: { id: true } });
-    throw exists ? conflict('该版本已作废') : notFound('文件不存在');
-  }
-  return id;
 }

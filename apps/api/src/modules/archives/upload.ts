@@ -32,10 +32,6 @@ const unsupported = () => new AppError(415, UNSUPPORTED_TYPE_MESSAGE);
 function fieldErrors(fields: Record<string, string>): { ok: true; value: UploadFields } | { ok: false; errors: FieldError[] } {
   const parsed = ZUploadFieldsSchema.safeParse(fields);
   if (!parsed.success) return { ok: false, errors: parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(body)', message: i.message })) };
-  const d = new Date(`${parsed.data.effectiveDate}T00:00:00Z`);
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== parsed.data.effectiveDate) {
-    return { ok: false, errors: [{ field: 'effectiveDate', message: '生效日期无效' }] };
-  }
   return { ok: true, value: parsed.data };
 }
 
@@ -62,7 +58,7 @@ async function checkAgainstArchive(db: Db | Prisma.TransactionClient, f: UploadF
 }
 
 /** Reads the first bytes of a stream and hands back a stream of all of it (nothing is lost). */
-async function sniff(source: Readable): Promise<{ head: Buffer; whole: Readable }> {
+export async function sniff(source: Readable): Promise<{ head: Buffer; whole: Readable }> {
   const it = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const chunks: Buffer[] = [];
   let size = 0;
@@ -92,10 +88,10 @@ async function sniff(source: Readable): Promise<{ head: Buffer; whole: Readable 
   return { head, whole };
 }
 
-const drain = (file: Readable) => pipeline(file, new Writable({ write: (_c, _e, cb) => cb() }));
+export const drain = (file: Readable) => pipeline(file, new Writable({ write: (_c, _e, cb) => cb() }));
 
 /** @fastify/multipart's own errors, in words a user can act on. */
-function multipartError(e: unknown, maxBytes: number): unknown {
+export function multipartError(e: unknown, maxBytes: number): unknown {
   if (e instanceof AppError) return e;
   const code = (e as { code?: string }).code;
   switch (code) {

@@ -5,23 +5,21 @@
  * one batch in memory, whatever the row count.
  */
 import type { Writable } from 'node:stream';
-import { FILE_CATEGORY_LABELS, FILE_STATUS_LABELS, SECRET_LEVEL_LABELS, type FileCategory, type FileStatus, type SecretLevel } from '@esm/contracts';
+import { FILE_CATEGORY_LABELS, FILE_STATUS_LABELS, SECRET_LEVEL_LABELS, applyColumnModes, type ColumnModes, type FileCategory, type FileStatus, type SecretLevel } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
+import { cstDateTime } from '../../lib/dates.ts';
 import { fileBatches, type FileFilter, type FileRecord, type FileSort } from '../archives/file-query.ts';
 
-const CST_OFFSET_MS = 8 * 3600_000;
 
-/** `YYYY-MM-DD HH:mm:ss` in the portal's time zone (UTC+8), as text. */
-export function cstDateTime(d: Date | null): string {
-  if (!d) return '';
-  const s = new Date(d.getTime() + CST_OFFSET_MS).toISOString();
-  return `${s.slice(0, 10)} ${s.slice(11, 19)}`;
+/** `field`: the row field of a governed column (ARCHIVE_FILE_COLUMNS), hidden or masked as in the list. */
+export interface ExportColumn {
+  header: string;
+  width: number;
+  field?: string;
+  value: (r: FileRecord) => string | number;
 }
 
-/** `YYYYMMDDHHmmss` in UTC+8, for the file name. */
-export const cstStamp = (d: Date) => cstDateTime(d).replace(/\D/g, '');
-
-export const EXPORT_COLUMNS: { header: string; width: number; value: (r: FileRecord) => string | number }[] = [
+export const EXPORT_COLUMNS: ExportColumn[] = [
   { header: '标准编号', width: 20, value: (r) => r.standard_code },
   { header: '名称', width: 30, value: (r) => r.name },
   { header: '版本', width: 8, value: (r) => r.version },
@@ -34,11 +32,25 @@ export const EXPORT_COLUMNS: { header: string; width: number; value: (r: FileRec
   { header: '生效日期', width: 12, value: (r) => r.effective_date },
   { header: '文件名', width: 30, value: (r) => r.file_name },
   { header: '文件大小(KB)', width: 14, value: (r) => Math.round((r.file_size / 1024) * 100) / 100 },
-  { header: '上传人', width: 10, value: (r) => r.uploader_name },
+  { header: '上传人', width: 10, field: 'uploaderName', value: (r) => r.uploader_name },
   { header: '上传时间', width: 20, value: (r) => cstDateTime(r.created_at) },
   { header: '作废时间', width: 20, value: (r) => cstDateTime(r.obsoleted_at) },
-  { header: '作废原因', width: 30, value: (r) => r.obsolete_reason ?? '' },
+  { header: '作废原因', width: 30, field: 'obsoleteReason', value: (r) => r.obsolete_reason ?? '' },
 ];
+
+/**
+ * The columns a caller gets (issue 14): the list's rule, through the same applyColumnModes — a
+ * hidden column is left out of the sheet, a masked one masked in every row.
+ */
+export function governedColumns(columns: readonly ExportColumn[], modes: ColumnModes): ExportColumn[] {
+  return columns
+    .filter((c) => !c.field || modes[c.field] !== 'HIDDEN')
+    .map((c) => {
+      const field = c.field;
+      if (!field || modes[field] !== 'MASKED') return c;
+      return { ...c, value: (r: FileRecord) => applyColumnModes({ [field]: c.value(r) }, modes)[field] as string | number };
+    });
+}
 
 /** What a stream buffers, old (readable-stream 2/3) or new (Node) style. */
 interface BufferingStream {
@@ -93,18 +105,19 @@ async function sheetDrained(sheet: unknown, out: Writable): Promise<void> {
  * Writes the workbook into `out` and ends it. Stops early (without error) when `out` is closed
  * by the client; waits for `out` to drain between batches so a slow client holds back the reads.
  */
-export async function writeArchiveWorkbook(db: Db, filter: FileFilter, sort: FileSort, out: Writable, batchSize = 1000): Promise<number> {
+export async function writeArchiveWorkbook(db: Db, filter: FileFilter, sort: FileSort, out: Writable, batchSize = 1000, modes: ColumnModes = {}): Promise<number> {
+  const columns = governedColumns(EXPORT_COLUMNS, modes);
   // exceljs (~30 MB resident) is loaded by the first export, not at start-up
   const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('图纸档案信息', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = EXPORT_COLUMNS.map((c) => ({ header: c.header, width: c.width }));
+  sheet.columns = columns.map((c) => ({ header: c.header, width: c.width }));
   sheet.getRow(1).font = { bold: true };
   sheet.getRow(1).commit();
   let written = 0;
   for await (const batch of fileBatches(db, filter, sort, batchSize)) {
     if (out.destroyed) return written;
-    for (const r of batch) sheet.addRow(EXPORT_COLUMNS.map((c) => c.value(r))).commit();
+    for (const r of batch) sheet.addRow(columns.map((c) => c.value(r))).commit();
     written += batch.length;
     await sheetDrained(sheet, out);
     if (out.writableNeedDrain && !out.destroyed) await drainOrClose(out, out);

@@ -2,22 +2,13 @@
  * file/view, file/print, file/download (issue 3): the only ways to a stored file's bytes. The
  * answer is the caller's stamped copy, never cached by the browser or a proxy.
  */
-import type { FastifyReply } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { DRAWING_ADMIN_TYPES, SUPPLIER_TYPES, ZFileActionRequestSchema } from '@esm/contracts';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { FILE_ACTION_ENDPOINTS, type FileAction } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import type { Storage } from '../../lib/storage.ts';
-import { userOf } from '../../plugins/auth.ts';
-import { clientOf } from '../../lib/accessLog.ts';
-import { serveFile, type FileAction, type ServedFile } from './service.ts';
-
-const ACCESS = [...SUPPLIER_TYPES, ...DRAWING_ADMIN_TYPES];
-
-const ROUTES: { path: string; action: FileAction; summary: string }[] = [
-  { path: '/file/view', action: 'VIEW', summary: '查看文件（带本人水印，inline；DWG/DXF 不支持）' },
-  { path: '/file/print', action: 'PRINT', summary: '打印文件（带本人水印，inline；DWG/DXF 不支持）' },
-  { path: '/file/download', action: 'DOWNLOAD', summary: '下载文件（带本人水印；DWG/DXF 原样，文件名带水印信息）' },
-];
+import { route } from '../../lib/route.ts';
+import { clientOf } from '../logs/writer.ts';
+import { logMalformedFileCalls, serveFile, type ServedFile } from './service.ts';
 
 function send(reply: FastifyReply, served: ServedFile) {
   return reply
@@ -29,15 +20,9 @@ function send(reply: FastifyReply, served: ServedFile) {
     .send(Buffer.from(served.bytes.buffer, served.bytes.byteOffset, served.bytes.byteLength));
 }
 
-export const fileRoutes: FastifyPluginAsyncZod<{ db: Db; storage: Storage }> = async (app, { db, storage }) => {
-  for (const r of ROUTES) {
-    app.post(r.path, {
-      config: { access: ACCESS },
-      schema: { tags: ['files'], summary: r.summary, body: ZFileActionRequestSchema },
-      handler: async (request, reply) => {
-        const served = await serveFile({ db, storage }, userOf(request), request.body.id, r.action, clientOf(request));
-        return send(reply, served);
-      },
-    });
+export async function fileRoutes(app: FastifyInstance, { db, storage }: { db: Db; storage: Storage }) {
+  app.addHook('onError', logMalformedFileCalls(db));
+  for (const [action, e] of Object.entries(FILE_ACTION_ENDPOINTS) as [FileAction, (typeof FILE_ACTION_ENDPOINTS)[FileAction]][]) {
+    route(app, e, async ({ body, user, request, reply }) => send(reply, await serveFile({ db, storage }, user, body.id, action, clientOf(request))));
   }
-};
+}

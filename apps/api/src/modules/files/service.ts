@@ -1,10 +1,13 @@
 /**
  * Serving a file's bytes (issue 3): file/view, file/print, file/download. Every copy is stamped
- * for the caller (lib/watermark.ts) and every served copy has its OK row in access_log,
+ * for the caller (modules/files/watermark.ts) and every served copy has its OK row in access_log,
  * committed in the transaction that authorised it; every refusal has its REFUSED row.
  *
  * Three steps, so that no database connection waits on the CPU work of stamping:
- *  1. check (file row, bytes on disk, supplier access): a refusal is logged and answered;
+ *  1. check (file row, supplier access, bytes on disk): a refusal is logged and answered. A
+ *     supplier is told "文件不存在" alike for an unknown id and for a file of a material it does
+ *     not supply, and access is checked before the bytes, so nothing about such a file shows; an
+ *     unknown id, or a body whose id is no id at all, is logged too (bounded, modules/logs/writer.ts);
  *  2. read and stamp the bytes (a file that cannot be stamped is refused, never served bare);
  *  3. one transaction re-checks the access on the current rows (a grant revoked or a version
  *     obsoleted meanwhile) and writes the OK row; only after it commits do the bytes leave.
@@ -12,11 +15,12 @@
 import { FILE_TYPES, type FileType, type LogAction } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage } from '../../lib/storage.ts';
-import { writeAccessLog, type ClientInfo } from '../../lib/accessLog.ts';
-import { loadFile, snapshotOf, supplierFileRefusal, type LoadedFile } from '../../lib/fileAccess.ts';
-import { contentDisposition, plainFileName, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../../lib/watermark.ts';
+import { clientOf, writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../logs/writer.ts';
+import { FILE_NOT_FOUND_TEXT, NO_SUPPLIER_TEXT, findFile, loadFile, logReasonOf, snapshotOf, supplierFileRefusal, type LoadedFile } from './access.ts';
+import { contentDisposition, plainFileName, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from './watermark.ts';
 
 export type FileAction = Extract<LogAction, 'VIEW' | 'PRINT' | 'DOWNLOAD'>;
 
@@ -40,18 +44,24 @@ async function refusalOf(q: Parameters<typeof supplierFileRefusal>[0], user: Ses
 export async function serveFile(deps: { db: Db; storage: Storage }, user: SessionUser, id: number, action: FileAction, client: ClientInfo): Promise<ServedFile> {
   const { db, storage } = deps;
   const now = new Date();
-  const file = await loadFile(db, id); // unknown id: 404 without a log row (nothing to name)
+  // a supplier account without a supplier is refused whatever the id (before the id tells anything)
+  if (user.isSupplier && !user.supplierCode) throw forbidden(NO_SUPPLIER_TEXT);
+  const file = await findFile(db, id);
+  if (!file) {
+    await writeRefusedUnknown(db, { action, user, reason: FILE_NOT_FOUND_TEXT, ...client }, id);
+    throw notFound(FILE_NOT_FOUND_TEXT);
+  }
   const log = { action, user, file: snapshotOf(file), ...client };
 
   const refuse = async (refusal: AppError): Promise<never> => {
-    await writeAccessLog(db, { ...log, outcome: 'REFUSED', reason: refusal.message });
+    await writeAccessLog(db, { ...log, outcome: 'REFUSED', reason: logReasonOf(refusal) });
     throw refusal;
   };
 
-  // 1. check
-  if (!(await storage.exists(file.sha256))) await refuse(new AppError(404, MISSING_TEXT));
+  // 1. check: who may, then whether the bytes are there
   const early = await refusalOf(db, user, file, action, now);
   if (early) await refuse(early);
+  if (!(await storage.exists(file.sha256))) await refuse(new AppError(404, MISSING_TEXT));
 
   // 2. stamp
   const type = file.fileType as FileType;
@@ -68,7 +78,7 @@ export async function serveFile(deps: { db: Db; storage: Storage }, user: Sessio
   const late = await db.$transaction(async (tx) => {
     const current = await loadFile(tx, id);
     const refusal = await refusalOf(tx, user, current, action, now);
-    await writeAccessLog(tx, refusal ? { ...log, outcome: 'REFUSED', reason: refusal.message } : { ...log, outcome: 'OK' });
+    await writeAccessLog(tx, refusal ? { ...log, outcome: 'REFUSED', reason: logReasonOf(refusal) } : { ...log, outcome: 'OK' });
     return refusal;
   });
   if (late) throw late;
@@ -79,5 +89,28 @@ export async function serveFile(deps: { db: Db; storage: Storage }, user: Sessio
     bytes,
     contentType: FILE_TYPES[type].mime,
     contentDisposition: contentDisposition(action === 'DOWNLOAD' ? 'attachment' : 'inline', name),
+  };
+}
+
+/** The file call a route path names. */
+const ACTION_OF_PATH: Record<string, FileAction> = { view: 'VIEW', print: 'PRINT', download: 'DOWNLOAD' };
+
+/**
+ * An onError hook for the file routes (files/routes.ts): a signed-in caller whose body names no
+ * file at all — `{ id: "../../etc/passwd" }`, a missing or non-numeric id — is refused by the
+ * schema before the handler runs; that refusal is logged like an unknown id (bounded).
+ */
+export function logMalformedFileCalls(db: Db) {
+  return async (request: FastifyRequest, _reply: FastifyReply, error: unknown) => {
+    if (!request.user || !(error as { validation?: unknown }).validation) return;
+    const action = ACTION_OF_PATH[request.routeOptions.url?.split('/').at(-1) ?? ''];
+    if (!action) return;
+    const body = request.body as { id?: unknown } | null | undefined;
+    const requested = body && typeof body === 'object' && 'id' in body ? body.id : body;
+    try {
+      await writeRefusedUnknown(db, { action, user: request.user, reason: '请求参数有误', ...clientOf(request) }, requested);
+    } catch (err) {
+      request.log.warn({ err }, 'refused file call not logged');
+    }
   };
 }

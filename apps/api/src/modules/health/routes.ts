@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../../plugins/errors.ts';
 
 /** Liveness + database reachability, for load balancers and compose health checks. */
 export const healthRoutes: FastifyPluginAsyncZod<{ db: Db; dbKind: string }> = async (app, { db, dbKind }) => {
@@ -13,7 +14,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Db; dbKind: string }> = a
         await db.$queryRawUnsafe('SELECT 1');
         return { status: 'ok' as const, database: dbKind };
       } catch {
-        return reply.status(503).send({ status: 'unavailable' as const, database: dbKind });
+        return reply.status(503).header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS)).send({ status: 'unavailable' as const, database: dbKind });
       }
     },
   });

@@ -10,12 +10,11 @@ import type { z } from 'zod';
 import type { LogAction, LogRow, ZLogRequestSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
-import { checkWindow, containsText, pageAndCount, type CappedTotal } from '../../lib/listWindow.ts';
-import { dayRange } from '../../lib/dates.ts';
+import { dayRangeSql, equalsSql, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal, type SortColumns } from '../../lib/list.ts';
 
 type LogQuery = z.output<typeof ZLogRequestSchema>;
 
-const SORT_COLUMNS: Record<NonNullable<LogQuery['sortField']>, string> = {
+const SORT_COLUMNS: SortColumns<NonNullable<LogQuery['sortField']>> = {
   createdAt: 'created_at',
   standardCode: 'standard_code',
   supplierCode: 'supplier_code',
@@ -44,16 +43,15 @@ interface LogRecord {
 }
 
 function logWhere(action: LogAction, q: LogQuery): Prisma.Sql {
-  const c: Prisma.Sql[] = [Prisma.sql`action = ${action}`];
-  if (q.supplierCode) c.push(Prisma.sql`supplier_code = ${q.supplierCode}`);
-  if (q.materialCode) c.push(Prisma.sql`material_code = ${q.materialCode}`);
-  if (q.standardCode) c.push(Prisma.sql`standard_code = ${q.standardCode}`);
-  if (q.user) c.push(Prisma.sql`(${containsText('user_account', q.user)} OR ${containsText('user_name', q.user)})`);
-  if (q.outcome) c.push(Prisma.sql`outcome = ${q.outcome}`);
-  const { gte, lt } = dayRange(q.dateFrom, q.dateTo);
-  if (gte) c.push(Prisma.sql`created_at >= ${gte}`);
-  if (lt) c.push(Prisma.sql`created_at < ${lt}`);
-  return Prisma.sql`WHERE ${Prisma.join(c, ' AND ')}`;
+  return whereSql([
+    Prisma.sql`action = ${action}`,
+    equalsSql('supplier_code', q.supplierCode),
+    equalsSql('material_code', q.materialCode),
+    equalsSql('standard_code', q.standardCode),
+    keywordSql(['user_account', 'user_name'], q.user),
+    equalsSql('outcome', q.outcome),
+    ...dayRangeSql('created_at', q.dateFrom, q.dateTo),
+  ]);
 }
 
 /**
@@ -62,12 +60,7 @@ function logWhere(action: LogAction, q: LogQuery): Prisma.Sql {
  * the same order is asked as created_at so that (action, created_at) serves it — the planner,
  * assuming days spread evenly over ids, would otherwise walk all of the newer ids first.
  */
-function logOrder(q: LogQuery): Prisma.Sql {
-  const byDay = Boolean(q.dateFrom || q.dateTo);
-  if (!q.sortField || !q.sortOrder) return Prisma.raw(byDay ? 'ORDER BY created_at DESC, id DESC' : 'ORDER BY id DESC');
-  const dir = q.sortOrder === 'descend' ? 'DESC' : 'ASC';
-  return Prisma.raw(`ORDER BY ${SORT_COLUMNS[q.sortField]} ${dir}, id ${dir}`);
-}
+const logOrder = (q: LogQuery) => orderBySql(SORT_COLUMNS, q, 'id', q.dateFrom || q.dateTo ? 'created_at DESC, id DESC' : 'id DESC');
 
 function toLogRow(r: LogRecord): LogRow {
   return {
@@ -92,14 +85,12 @@ function toLogRow(r: LogRecord): LogRow {
 }
 
 export async function pageLog(db: Db, action: LogAction, q: LogQuery): Promise<{ rows: LogRow[] } & CappedTotal> {
-  checkWindow(q);
-  const where = logWhere(action, q);
-  const { rows, ...total } = await pageAndCount<LogRecord>(
-    db,
-    Prisma.sql`SELECT id, action, outcome, reason, user_account, user_name, user_type, supplier_code, supplier_name,
-        file_id, standard_code, file_name, version, material_code, material_name, ip, created_at
-      FROM access_log ${where} ${logOrder(q)} LIMIT ${q.results} OFFSET ${(q.page - 1) * q.results}`,
-    Prisma.sql`FROM access_log ${where}`,
-  );
-  return { rows: rows.map(toLogRow), ...total };
+  const page = await listPage<LogRecord>(db, q, {
+    select: Prisma.sql`id, action, outcome, reason, user_account, user_name, user_type, supplier_code, supplier_name,
+        file_id, standard_code, file_name, version, material_code, material_name, ip, created_at`,
+    from: Prisma.sql`access_log`,
+    where: logWhere(action, q),
+    orderBy: logOrder(q),
+  });
+  return mapPage(page, toLogRow);
 }

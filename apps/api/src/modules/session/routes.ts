@@ -1,62 +1,82 @@
 /**
  * Session and shell calls (spec §4, §7; paths named in issue 2): user/current, user/login,
- * user/logout. POST with JSON.
+ * user/logout, and user/companyLogin (issue 15). POST with JSON.
  */
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { CODES, SESSION_ERRORS, ZCurrentUserResponseSchema, ZLoginRequestSchema, ZLoginResponseSchema, ZNullData } from '@esm/contracts';
+import type { FastifyInstance } from 'fastify';
+import { CODES, SESSION_ERRORS, hasHandoff, sessionApi as api } from '@esm/contracts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import { route } from '../../lib/route.ts';
 import { readSession } from '../../plugins/auth.ts';
+import { AppError } from '../../plugins/errors.ts';
 import { SESSION_COOKIE } from '../../plugins/session.ts';
+import { typeHasMenu } from '../menu/service.ts';
+import { completeCompanySignIn, startCompanySignIn } from './company-login.ts';
+import { RelyingParty } from './oidc.ts';
 import { login, toCurrentUser } from './service.ts';
 
-export const sessionRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config }> = async (app, { db, config }) => {
-  app.post('/user/current', {
-    config: { access: 'public' },
-    schema: {
-      tags: ['session'],
-      summary: '会话检查：code "0" 返回当前用户；201-205 会话错误；10000007 未登录',
-      response: { 200: ZCurrentUserResponseSchema, 401: ZCurrentUserResponseSchema, 403: ZCurrentUserResponseSchema },
-    },
-    handler: async (request, reply) => {
-      const state = await readSession(db, request);
-      if (state.ok) {
-        const hasMenu = await db.menuGrant.count({ where: { userType: state.user.type } });
-        if (hasMenu === 0) {
-          return reply.status(403).send({ success: false, code: '205', message: SESSION_ERRORS[205], data: null, homeUrl: config.companyHomeUrl });
-        }
-        return { success: true, code: CODES.SESSION_OK, message: '会话有效', data: toCurrentUser(state.user) };
+export async function sessionRoutes(app: FastifyInstance, { db, config }: { db: Db; config: Config }) {
+  const oidc = config.oidc;
+  const rp = oidc ? new RelyingParty(oidc) : undefined;
+
+  route(app, api.current, async ({ body, request, reply }) => {
+    // The page's query parameters (spec §7): a hand-off from the company's provider signs in first.
+    if (oidc && rp && body && hasHandoff(body)) {
+      const done = await completeCompanySignIn(db, { ...config, oidc }, rp, request, reply, body);
+      if (!done.ok) {
+        return reply.status(401).send({ success: false, code: String(done.code), message: SESSION_ERRORS[done.code], data: null, homeUrl: config.companyHomeUrl });
       }
-      if (state.reason === 'none') {
-        return reply.status(401).send({ success: false, code: CODES.SESSION_EXPIRED, message: '请先登录', data: null });
+    }
+    const state = await readSession(db, request);
+    if (state.ok) {
+      if (!(await typeHasMenu(db, state.user.type))) {
+        return reply.status(403).send({ success: false, code: '205', message: SESSION_ERRORS[205], data: null, homeUrl: config.companyHomeUrl });
       }
-      await request.session.destroy();
-      const code = state.reason === 'invalid' ? state.code : 201;
-      return reply.status(401).send({ success: false, code: String(code), message: SESSION_ERRORS[code], data: null, homeUrl: config.companyHomeUrl });
-    },
+      return { success: true, code: CODES.SESSION_OK, message: '会话有效', data: toCurrentUser(state.user) };
+    }
+    // Nobody signed in is the session check's ordinary answer on the login page, not a failed
+    // call: 200 with 10000007 (a 401 there was a console error on every login page load).
+    if (state.reason === 'none') return { success: false, code: CODES.SESSION_EXPIRED, message: '请先登录', data: null, ...(rp ? { companyLogin: true } : {}) };
+    await request.session.destroy();
+    const code = state.reason === 'invalid' ? state.code : 201;
+    return reply.status(401).send({ success: false, code: String(code), message: SESSION_ERRORS[code], data: null, homeUrl: config.companyHomeUrl });
   });
 
-  app.post('/user/login', {
-    config: { access: 'public' },
-    schema: { tags: ['session'], summary: '登录：code "10000000" 成功', body: ZLoginRequestSchema, response: { 200: ZLoginResponseSchema } },
-    handler: async (request) => {
-      await login(db, config, request, request.body);
-      const state = await readSession(db, request);
-      if (!state.ok) throw new Error('session not readable right after login');
-      return { success: true, code: CODES.LOGIN_OK, message: '登陆成功', data: toCurrentUser(state.user) };
-    },
+  route(app, api.login, async ({ body, request }) => {
+    await login(db, config, request, body);
+    const state = await readSession(db, request);
+    if (!state.ok) throw new Error('session not readable right after login');
+    return { success: true, code: CODES.LOGIN_OK, message: '登陆成功', data: toCurrentUser(state.user) };
   });
 
-  app.post('/user/logout', {
-    config: { access: 'public' },
-    // The legacy page posts { a: 1 }; any body is accepted and ignored.
-    schema: { tags: ['session'], summary: '退出登录', body: z.unknown().optional(), response: { 200: ZNullData } },
-    handler: async (request, reply) => {
-      if (request.session.userId) request.log.info({ userId: request.session.userId }, 'logout');
-      await request.session.destroy();
-      reply.clearCookie(SESSION_COOKIE, { path: '/' });
-      return { success: true, code: CODES.OK, message: '已退出登录', data: null };
-    },
+  route(app, api.companyLogin, async ({ request }) => {
+    if (!rp) throw new AppError(404, '未配置公司门户登录，请使用账号密码登录');
+    let url: string;
+    try {
+      url = await startCompanySignIn(rp, request);
+    } catch (e) {
+      request.log.warn({ err: e }, 'identity provider unreachable');
+      throw new AppError(503, '公司门户登录暂不可用，请稍后重试或使用账号密码登录', undefined, undefined, { 'Retry-After': '30' });
+    }
+    return { success: true, code: CODES.OK, message: '请在公司门户登录', data: { url } };
   });
-};
+
+  route(app, api.logout, async ({ request, reply }) => {
+    const session = request.session;
+    const { source, idToken } = session;
+    if (session.userId) request.log.info({ userId: session.userId }, 'logout');
+    await session.destroy();
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    // A company sign-in also signs out at the provider, which then returns to the company home page.
+    let redirectUrl: string | undefined;
+    if (source === 'oidc' && oidc && rp) {
+      const home = oidc.postLogoutRedirectUri ?? new URL(config.companyHomeUrl, oidc.redirectUri).href;
+      redirectUrl = await rp.endSessionUrl(idToken, home).catch((e: unknown) => {
+        request.log.warn({ err: e }, 'identity provider unreachable at logout');
+        return undefined;
+      });
+      redirectUrl ??= home;
+    }
+    return { success: true, code: CODES.OK, message: '已退出登录', data: redirectUrl ? { redirectUrl } : null };
+  });
+}

@@ -4,6 +4,8 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { burnPasswordCheck, verifyPassword } from '../../lib/password.ts';
 import { AppError } from '../../plugins/errors.ts';
+import { settleLoginSlot, takeLoginSlot } from './limits.ts';
+import { recordSignIn } from './signins.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
 export function toCurrentUser(u: SessionUser): CurrentUser {
@@ -20,33 +22,33 @@ export function toCurrentUser(u: SessionUser): CurrentUser {
   };
 }
 
-/**
- * Refuses when the account (from this address) or the address as a whole has failed too often
- * in the window. Attempts live in Postgres, so every api process sees the same counts.
- */
-async function checkRateLimit(db: Db, config: Config, account: string, ip: string) {
-  const since = new Date(Date.now() - config.loginWindowMs);
-  const [perAccount, perIp] = await Promise.all([
-    db.loginAttempt.count({ where: { account, ip, success: false, createdAt: { gte: since } } }),
-    db.loginAttempt.count({ where: { ip, success: false, createdAt: { gte: since } } }),
-  ]);
-  if (perAccount >= config.loginMaxFailuresPerAccount || perIp >= config.loginMaxFailuresPerIp) {
-    const minutes = Math.ceil(config.loginWindowMs / 60_000);
-    throw new AppError(429, `登录失败次数过多，请 ${minutes} 分钟后再试`, CODES.LOGIN_RATE_LIMITED);
-  }
-}
-
 export async function login(db: Db, config: Config, request: FastifyRequest, body: LoginRequest) {
+  // request.ip: the client's address as resolved through the trusted proxies only (config.trustProxy)
   const ip = request.ip;
-  await checkRateLimit(db, config, body.account, ip);
+  const log = (success: boolean, code: string, reason: string, userId?: number) =>
+    recordSignIn(db, { userId, account: body.account, source: 'password', ip, success, code, reason });
+  const slot = await takeLoginSlot(db, config, body.account, ip);
+  if (!slot.ok) {
+    const minutes = Math.ceil(config.loginWindowMs / 60_000);
+    request.log.info({ account: body.account, ip }, 'login refused by the limits');
+    await log(false, CODES.LOGIN_RATE_LIMITED, '登录失败次数过多');
+    throw new AppError(429, `登录失败次数过多，请 ${minutes} 分钟后再试`, CODES.LOGIN_RATE_LIMITED, undefined, { 'Retry-After': String(slot.retryAfterSeconds) });
+  }
   const user = await db.user.findUnique({ where: { account: body.account } });
   const good = user ? await verifyPassword(body.password, user.passwordHash) : (await burnPasswordCheck(body.password), false);
-  await db.loginAttempt.create({ data: { account: body.account, ip, success: good } });
-  if (!user || !good) throw new AppError(401, '账号或密码错误', CODES.LOGIN_BAD_CREDENTIALS);
-  if (!user.enabled) throw new AppError(403, '账号已停用，请联系管理员', CODES.LOGIN_DISABLED);
+  await settleLoginSlot(db, slot.attemptId, good);
+  if (!user || !good) {
+    await log(false, CODES.LOGIN_BAD_CREDENTIALS, user ? '密码错误' : '账号不存在', user?.id);
+    throw new AppError(401, '账号或密码错误', CODES.LOGIN_BAD_CREDENTIALS);
+  }
+  if (!user.enabled) {
+    await log(false, CODES.LOGIN_DISABLED, '账号已停用', user.id);
+    throw new AppError(403, '账号已停用，请联系管理员', CODES.LOGIN_DISABLED);
+  }
   // A type outside 2..9 has no page here; without this check the login created a session that
   // readSession then refused (204), and the call failed with a 500.
   if (!(USER_TYPES as readonly number[]).includes(user.type)) {
+    await log(false, '205', `用户类型 ${user.type} 不能使用本门户`, user.id);
     throw new AppError(403, `${SESSION_ERRORS[205]}：该账号不能使用本门户，请联系管理员`, '205');
   }
 
@@ -55,7 +57,9 @@ export async function login(db: Db, config: Config, request: FastifyRequest, bod
   request.session.userId = user.id;
   request.session.userType = user.type;
   request.session.loginAt = Date.now();
+  request.session.source = 'password';
   request.session.fresh = true;
   await request.session.save();
+  await log(true, CODES.LOGIN_OK, '账号密码登录成功', user.id);
   request.log.info({ userId: user.id, type: user.type }, 'login');
 }

@@ -6,14 +6,29 @@
  *    viewing it, and a refusal is logged as REFUSED. A batch confirms all its files or none.
  * Per-user advisory locks serialise a user's concurrent clicks so a double submit cannot write
  * two acceptances or two confirmations.
+ * A file of a material the supplier does not supply answers exactly as an unknown id does
+ * ("文件不存在", 404) on every call here (design §5); both refusals are logged (an unknown id
+ * bounded per minute, modules/logs/writer.ts), the former with its real reason.
  */
 import { KEEPSECRET_REQUIRED_CODE } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { AppError, conflict, forbidden, notFound } from '../../plugins/errors.ts';
-import { writeAccessLog, type ClientInfo } from '../../lib/accessLog.ts';
-import { NO_AGREEMENT_TEXT, currentAgreement, loadFile, snapshotOf, supplierFileRefusal } from '../../lib/fileAccess.ts';
+import { writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../logs/writer.ts';
+import {
+  FILE_NOT_FOUND_TEXT,
+  HiddenFileError,
+  NO_AGREEMENT_TEXT,
+  NO_SUPPLIER_TEXT,
+  currentAgreement,
+  findFile,
+  isFileId,
+  logReasonOf,
+  snapshotOf,
+  supplierFileRefusal,
+  supplierSees,
+} from '../files/access.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -51,7 +66,7 @@ export function keepsecretState(db: Db, user: SessionUser): Promise<KeepsecretSt
 
 /** insertKeepsecret: accepts the current version (only it); accepting again changes nothing. */
 export async function acceptAgreement(db: Db, user: SessionUser, agreementId: number, client: ClientInfo): Promise<{ state: KeepsecretState; already: boolean }> {
-  if (!user.supplierCode) throw forbidden('账号未关联供应商，请联系管理员');
+  if (!user.supplierCode) throw forbidden(NO_SUPPLIER_TEXT);
   const supplierCode = user.supplierCode;
   return db.$transaction(async (tx) => {
     await lockUser(tx, LOCK_KEEPSECRET, user.id);
@@ -84,22 +99,26 @@ export interface ConfirmState {
   confirmedAt: string | null;
 }
 
-/** hasConfirmLog: whether this user confirmed the file. */
+/** hasConfirmLog: whether this user confirmed the file (a file not theirs: as if it did not exist). */
 export async function confirmState(db: Db, user: SessionUser, id: number): Promise<ConfirmState> {
-  await loadFile(db, id);
+  if (!user.supplierCode) throw forbidden(NO_SUPPLIER_TEXT);
+  const file = await findFile(db, id);
+  if (!file || !(await supplierSees(db, user.supplierCode, file.materialCode))) throw notFound(FILE_NOT_FOUND_TEXT);
   const at = await confirmedAt(db, user.id, id);
   return { confirmed: Boolean(at), confirmedAt: at?.toISOString() ?? null };
 }
 
 /** insertConfirmLog: confirms one file the supplier may open; a second confirmation changes nothing. */
 export async function confirmFile(db: Db, user: SessionUser, id: number, client: ClientInfo): Promise<{ state: ConfirmState; already: boolean }> {
+  if (!user.supplierCode) throw forbidden(NO_SUPPLIER_TEXT);
   const outcome = await db.$transaction(async (tx) => {
     await lockUser(tx, LOCK_CONFIRM, user.id);
-    const file = await loadFile(tx, id);
+    const file = await findFile(tx, id);
+    if (!file) return { unknown: true as const };
     const log = { action: 'CONFIRM' as const, user, file: snapshotOf(file), ...client };
     const refusal = await supplierFileRefusal(tx, user, file, 'confirm');
     if (refusal) {
-      await writeAccessLog(tx, { ...log, outcome: 'REFUSED', reason: refusal.message });
+      await writeAccessLog(tx, { ...log, outcome: 'REFUSED', reason: logReasonOf(refusal) });
       return { refusal }; // thrown after the commit: the REFUSED row stays
     }
     const earlier = await confirmedAt(tx, user.id, id);
@@ -107,29 +126,36 @@ export async function confirmFile(db: Db, user: SessionUser, id: number, client:
     const row = await writeAccessLog(tx, { ...log, outcome: 'OK' });
     return { at: row.createdAt, already: false };
   });
+  if ('unknown' in outcome) {
+    await writeRefusedUnknown(db, { action: 'CONFIRM', user, reason: FILE_NOT_FOUND_TEXT, ...client }, id);
+    throw notFound(FILE_NOT_FOUND_TEXT);
+  }
   if ('refusal' in outcome) throw outcome.refusal;
   return { state: { confirmed: true, confirmedAt: outcome.at.toISOString() }, already: outcome.already };
 }
 
 /**
- * supplierConfirm: confirms several files, all or none. The first file the supplier may not
- * confirm is named in the refusal and logged as REFUSED; no confirmation is written then.
+ * supplierConfirm: confirms several files, all or none. The first file (in the order sent) the
+ * supplier may not confirm is named in the refusal and logged as REFUSED; no confirmation is
+ * written then. An unknown id and a file not theirs are both "编号为 N 的文件不存在".
  */
 export async function confirmFiles(db: Db, user: SessionUser, ids: number[], client: ClientInfo): Promise<{ confirmed: number; alreadyConfirmed: number }> {
+  if (!user.supplierCode) throw forbidden(NO_SUPPLIER_TEXT);
   const unique = [...new Set(ids)];
+  const missing = (id: number) => notFound(`编号为 ${id} 的${FILE_NOT_FOUND_TEXT}`);
   const outcome = await db.$transaction(async (tx) => {
     await lockUser(tx, LOCK_CONFIRM, user.id);
-    const files = await tx.standardFile.findMany({ where: { id: { in: unique } }, include: { material: { select: { name: true } } } });
+    const files = await tx.standardFile.findMany({ where: { id: { in: unique.filter(isFileId) } }, include: { material: { select: { name: true } } } });
     const byId = new Map(files.map((f) => [f.id, f]));
-    const unknown = unique.find((id) => !byId.has(id));
-    if (unknown !== undefined) throw notFound(`编号为 ${unknown} 的文件不存在`);
 
     const now = new Date();
     for (const id of unique) {
-      const file = byId.get(id)!;
+      const file = byId.get(id);
+      if (!file) return { unknown: id };
       const refusal = await supplierFileRefusal(tx, user, file, 'confirm', now);
       if (!refusal) continue;
-      await writeAccessLog(tx, { action: 'CONFIRM', outcome: 'REFUSED', reason: refusal.message, user, file: snapshotOf(file), ...client });
+      await writeAccessLog(tx, { action: 'CONFIRM', outcome: 'REFUSED', reason: logReasonOf(refusal), user, file: snapshotOf(file), ...client });
+      if (refusal instanceof HiddenFileError) return { refusal: missing(id) };
       // The agreement is not about one file: its refusal keeps its own words (and code) for the web.
       const named = refusal.code === KEEPSECRET_REQUIRED_CODE ? refusal.message : `编号为 ${id} 的图纸无法确认：${refusal.message}`;
       return { refusal: new AppError(refusal.statusCode, named, refusal.code) };
@@ -149,6 +175,10 @@ export async function confirmFiles(db: Db, user: SessionUser, ids: number[], cli
     }
     return { confirmed, alreadyConfirmed: done.size };
   });
+  if ('unknown' in outcome && outcome.unknown !== undefined) {
+    await writeRefusedUnknown(db, { action: 'CONFIRM', user, reason: FILE_NOT_FOUND_TEXT, ...client }, outcome.unknown);
+    throw missing(outcome.unknown);
+  }
   if ('refusal' in outcome) throw outcome.refusal;
   return outcome;
 }

@@ -1,9 +1,11 @@
-import { Layout, QRCode, Space, Typography } from 'antd';
+import { Grid, Layout, QRCode, Space, Typography } from 'antd';
 import { EXTERNAL_LINKS, FOOTER, UI } from '@esm/contracts';
 
 /** Footer of spec §2: agreements, friendly links, help center, phone, QR code, filing notices. */
 export function AppFooter() {
   const agreements = [EXTERNAL_LINKS.userAgreement, EXTERNAL_LINKS.privacyPolicy, EXTERNAL_LINKS.serviceAgreement, EXTERNAL_LINKS.interactionNotes, EXTERNAL_LINKS.commitmentLetter, EXTERNAL_LINKS.conductCode];
+  // a separator would hang at a line's end once the filing notices wrap on a narrow screen
+  const wide = Grid.useBreakpoint().md !== false;
   return (
     <Layout.Footer className="esm-footer" style={{ padding: '16px 24px', fontSize: 12 }} data-testid="footer">
       <div className="esm-inner" style={{ display: 'flex', gap: 24, flexWrap: 'wrap', justifyContent: 'space-between' }}>
@@ -25,7 +27,7 @@ export function AppFooter() {
             <Typography.Text type="secondary">联系电话：{UI.contactPhone}</Typography.Text>
           </div>
           <div style={{ marginTop: 6 }}>
-            <Space split="|" wrap>
+            <Space separator={wide ? '|' : undefined} size={wide ? 8 : [12, 4]} wrap>
               <Typography.Text type="secondary">{UI.copyright} {FOOTER.company} 版权所有</Typography.Text>
               <a href={FOOTER.icp.href} target="_blank" rel="noreferrer">{FOOTER.icp.text}</a>
               <a href={FOOTER.police.href} target="_blank" rel="noreferrer">{FOOTER.police.text}</a>

@@ -1,9 +1,10 @@
 import { Badge, Button, Layout, Space, Switch, Tooltip, Typography } from 'antd';
 import { BellOutlined, LogoutOutlined, MenuOutlined, MoonOutlined, QuestionCircleOutlined, SunOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
-import { EXTERNAL_LINKS, UI, isSupplierType } from '@esm/contracts';
-import { logout } from '../../api/session.ts';
+import { Link, useNavigate } from 'react-router';
+import { EXTERNAL_LINKS, LOGIN_PATH, UI, isSupplierType } from '@esm/contracts';
+import { logout } from '../../features/session/index.ts';
+import { NoticeBell } from '../../features/notices/index.ts';
 import { useCurrentUser } from '../SessionGate.tsx';
 import { useThemeName } from '../preferences.ts';
 
@@ -12,11 +13,19 @@ const LINK = { color: 'rgba(255,255,255,0.88)' } as const;
 
 function useLogout() {
   const qc = useQueryClient();
-  // Spec §4: on success re-query the user; the session check then leads to the login page.
+  const navigate = useNavigate();
+  // Spec §4: on success the user is asked again — nobody now. Straight to the login page with no
+  // ?redirect: the next person to sign in on this browser lands on their own page (issue 8), and
+  // nothing the previous user loaded stays in the cache.
   return async () => {
-    await logout();
-    qc.removeQueries({ queryKey: ['menu'] });
-    await qc.invalidateQueries({ queryKey: ['session'] });
+    const res = await logout();
+    // Signed in from the company home page: on to the provider's sign-out, which returns there.
+    if (res.data?.redirectUrl) return window.location.assign(res.data.redirectUrl);
+    navigate(LOGIN_PATH, { replace: true });
+    qc.clear();
+    qc.setQueryData(['session'], { state: 'anonymous' });
+    // asked again in the background: whether the login page offers the company sign-in
+    void qc.invalidateQueries({ queryKey: ['session'] });
   };
 }
 
@@ -48,15 +57,15 @@ function ThemeSwitch() {
         size="small"
         checked={themeName === 'dark'}
         onChange={(on) => setThemeName(on ? 'dark' : 'light')}
-        checkedChildren={<MoonOutlined />}
-        unCheckedChildren={<SunOutlined />}
+        checkedChildren={<MoonOutlined aria-label="深色主题" />}
+        unCheckedChildren={<SunOutlined aria-label="浅色主题" />}
         aria-label="深色主题"
       />
     </Tooltip>
   );
 }
 
-/** The header of spec §2: logo, home link, user name (max 80 px), logout. */
+/** The header of spec §2: logo, (suppliers) the notice bell, home link, user name (max 80 px), logout. */
 export function AppHeader() {
   const user = useCurrentUser();
   const doLogout = useLogout();
@@ -66,11 +75,12 @@ export function AppHeader() {
         <Logo />
         <div style={{ flex: 1 }} />
         <Space size={16}>
+          {isSupplierType(user.type) && <NoticeBell />}
           <Link to={user.defaultPath} style={LINK}>首页</Link>
           <ThemeSwitch />
           <UserName />
           <Typography.Link onClick={doLogout} style={LINK} data-testid="logout">
-            <LogoutOutlined /> 退出
+            <LogoutOutlined aria-hidden aria-label="退出" /> 退出
           </Typography.Link>
         </Space>
       </div>
@@ -84,19 +94,23 @@ export function NarrowNavbar({ onMenu }: { onMenu: () => void }) {
   const doLogout = useLogout();
   return (
     <Layout.Header style={{ ...BAR, gap: 8, paddingInline: 8 }} data-testid="narrow-navbar">
-      <Button type="text" icon={<MenuOutlined style={{ color: '#fff' }} />} onClick={onMenu} aria-label="打开菜单" />
+      <Button type="text" icon={<MenuOutlined style={{ color: '#fff' }} aria-hidden aria-label="菜单" />} onClick={onMenu} aria-label="打开菜单" />
       <img src="/esm/logo.svg" alt="ESM" width={24} height={24} />
       <div style={{ flex: 1, minWidth: 0 }}>
         <UserName />
       </div>
       <a href={EXTERNAL_LINKS.help.href} style={LINK} aria-label="帮助">
-        <QuestionCircleOutlined />
+        <QuestionCircleOutlined aria-hidden aria-label="帮助" />
       </a>
-      <Link to={isSupplierType(user.type) ? '/esm/supplier/noticeList' : user.defaultPath} style={LINK} aria-label="通知">
-        <Badge dot={false}>
-          <BellOutlined style={{ color: '#fff' }} />
-        </Badge>
-      </Link>
+      {isSupplierType(user.type) ? (
+        <NoticeBell />
+      ) : (
+        <Link to={user.defaultPath} style={LINK} aria-label="通知">
+          <Badge dot={false}>
+            <BellOutlined style={{ color: '#fff' }} aria-hidden aria-label="通知" />
+          </Badge>
+        </Link>
+      )}
       <ThemeSwitch />
       <Typography.Link onClick={doLogout} style={LINK} data-testid="logout">
         退出

@@ -2,12 +2,13 @@
  * The portal shell of spec §2: header, collapsible side menu (200 / 64), breadcrumb, content,
  * footer; below 769 px a narrow navbar with the menu in a drawer. Sends user_visit on each page.
  */
-import { createContext, useContext, useEffect, useState } from 'react';
+import { LeftOutlined, RightOutlined } from '@ant-design/icons';
+import { useEffect, useState } from 'react';
 import { Drawer, Grid, Layout, theme } from 'antd';
-import { Outlet, useLocation } from 'react-router-dom';
-import { UI, routeByPath, type MenuEntry } from '@esm/contracts';
-import { useMenu } from '../../api/session.ts';
-import { sendVisit } from '../../api/visits.ts';
+import { Outlet, useLocation } from 'react-router';
+import { UI, routeByPath } from '@esm/contracts';
+import { useMenu } from '../../features/menu/index.ts';
+import { sendVisit } from '../../features/visits/index.ts';
 import { ErrorResult } from '../../components/ErrorResult.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
 import { useCurrentUser } from '../SessionGate.tsx';
@@ -16,11 +17,9 @@ import { AppHeader, NarrowNavbar } from './AppHeader.tsx';
 import { AppFooter } from './AppFooter.tsx';
 import { PageCrumbs } from './PageCrumbs.tsx';
 import { SideMenu } from './SideMenu.tsx';
+import { MenuContext } from './menuContext.ts';
 import { menuName } from './menuTree.ts';
 import { ForbiddenPage } from '../../components/ForbiddenPage.tsx';
-
-const MenuContext = createContext<MenuEntry[]>([]);
-export const useMenuEntries = () => useContext(MenuContext);
 
 function useNarrow(): boolean {
   const [narrow, setNarrow] = useState(() => window.innerWidth < UI.narrowBreakpoint);
@@ -73,7 +72,7 @@ export function BasicLayout() {
         )}
         <Layout>
           {narrow ? (
-            <Drawer placement="left" open={drawerOpen} onClose={() => setDrawerOpen(false)} width={UI.siderWidth + 40} styles={{ body: { padding: 0 } }} title="菜单">
+            <Drawer placement="left" open={drawerOpen} onClose={() => setDrawerOpen(false)} size={UI.siderWidth + 40} styles={{ body: { padding: 0 } }} title="菜单">
               <SideMenu entries={entries} collapsed={false} dark={false} />
             </Drawer>
           ) : (
@@ -83,6 +82,8 @@ export function BasicLayout() {
               onCollapse={setCollapsed}
               width={UI.siderWidth}
               collapsedWidth={UI.siderCollapsedWidth}
+              // the built-in trigger's icon would be read as "left"/"right"
+              trigger={collapsed ? <RightOutlined aria-label="展开菜单" /> : <LeftOutlined aria-label="收起菜单" />}
               theme={dark ? 'dark' : 'light'}
               style={{ borderRight: dark ? undefined : `1px solid ${token.colorBorderSecondary}` }}
               data-testid="side-menu"

@@ -1,6 +1,6 @@
 import { Breadcrumb, Button } from 'antd';
 import { ArrowLeftOutlined, HomeOutlined } from '@ant-design/icons';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { routeByPath, type MenuEntry } from '@esm/contracts';
 import { useCurrentUser } from '../SessionGate.tsx';
 import { breadcrumb } from './menuTree.ts';

@@ -1,6 +1,6 @@
 import { Menu } from 'antd';
 import type { MenuProps } from 'antd';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router';
 import type { MenuEntry } from '@esm/contracts';
 import { menuIcon } from '../../components/icons.tsx';
 import { useOpenKeys } from '../preferences.ts';
@@ -23,7 +23,7 @@ export function SideMenu({ entries, collapsed, dark }: { entries: MenuEntry[]; c
       theme={dark ? 'dark' : 'light'}
       items={items}
       selectedKeys={selected ? [selected] : []}
-      {...(collapsed ? {} : { openKeys: withForcedOpen(saved, entries) })}
+      {...(collapsed ? {} : { openKeys: withForcedOpen(saved, entries, pathname) })}
       onOpenChange={(keys) => setSaved(keys.map(String))}
       onClick={({ key }) => {
         const e = entries.find((x) => String(x.id) === key);

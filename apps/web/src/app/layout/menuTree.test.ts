@@ -64,4 +64,10 @@ describe('open groups', () => {
     expect(openKeys(['60'], MENU)).toEqual(['1', '14', '60']);
     expect(openKeys([], MENU.filter((m) => m.id !== 14 && m.mpid !== 14))).toEqual(['1']);
   });
+  it('opens the group holding the current page (issue 8)', () => {
+    expect(openKeys([], MENU, '/esm/system/visitLog')).toEqual(['1', '14', '60']);
+    expect(openKeys([], MENU, '/esm/dashboard')).toEqual(['1', '14']);
+    // a hidden page has no group to open
+    expect(openKeys([], MENU, '/esm/drawingManagement/noticeOfChangeOfDrawingsHR')).toEqual(['1', '14']);
+  });
 });

@@ -60,8 +60,13 @@ export function menuName(entries: MenuEntry[], pathname: string, fallback: strin
   return entries.find((e) => e.router === pathname.replace(/\/+$/, ''))?.cn ?? fallback;
 }
 
-/** Group keys always open (spec §2: groups 1 and 14), merged with the user's own open groups. */
-export function openKeys(saved: string[], entries: MenuEntry[]): string[] {
+/**
+ * Open groups: those always open (spec §2: groups 1 and 14), the group holding the current page
+ * (so a navigation never needs an extra click to see where one is — issue 8), and the user's own.
+ */
+export function openKeys(saved: string[], entries: MenuEntry[], pathname?: string): string[] {
   const forced = MENU_RULES.openGroupIds.filter((id) => entries.some((e) => e.id === id)).map(String);
-  return Array.from(new Set([...forced, ...saved]));
+  const current = pathname ? matchEntry(entries, pathname) : undefined;
+  const group = current && current.mpid !== null && current.mpid !== MENU_RULES.hiddenMpid ? [String(current.mpid)] : [];
+  return Array.from(new Set([...forced, ...group, ...saved]));
 }

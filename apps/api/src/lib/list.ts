@@ -1,0 +1,175 @@
+/**
+ * The list machinery every paged list uses (design §5):
+ * - the paging window: a caller pages through at most LIST_WINDOW_MAX rows, and the total is
+ *   counted only up to that many — an exact count(*) over a million rows on every page request
+ *   would cost more than the page itself;
+ * - the page and its capped total in one statement (`pageAndCount`, via `listPage`);
+ * - sort → ORDER BY from a per-list map of sortable fields, with a tie-break;
+ * - keyword search over named columns, "contains" filters, day ranges in UTC+8, WHERE building.
+ */
+import { LIST_WINDOW_MAX } from '@esm/contracts';
+import { Prisma } from '../generated/prisma/client.ts';
+import type { Db } from '../db/database.ts';
+import { readRows } from '../db/rows.ts';
+import { badRequest } from '../plugins/errors.ts';
+import { paged } from './envelope.ts';
+import { dayRange } from './dates.ts';
+
+export const WINDOW_MESSAGE = `最多可查看前 ${LIST_WINDOW_MAX} 条，请缩小查询范围`;
+
+/** Refuses a page that ends beyond the window (page × size > LIST_WINDOW_MAX). */
+export function checkWindow(q: { page: number; results: number }, max = LIST_WINDOW_MAX): void {
+  if (q.page * q.results > max) throw badRequest(WINDOW_MESSAGE, [{ field: 'page', message: WINDOW_MESSAGE }]);
+}
+
+export interface CappedTotal {
+  total: number;
+  /** More rows match than `total` says: the count stopped at the cap. */
+  totalCapped: boolean;
+}
+
+/** A count of up to cap + 1 rows turned into the reported total. */
+export function capTotal(counted: number, cap = LIST_WINDOW_MAX): CappedTotal {
+  return counted > cap ? { total: cap, totalCapped: true } : { total: counted, totalCapped: false };
+}
+
+/**
+ * Counts the rows of `SELECT 1 <fromWhere>` but stops after cap + 1 of them (a LIMITed
+ * subquery), so the cost is bounded by the cap whatever the table size.
+ */
+export async function cappedCount(db: Db, fromWhere: Prisma.Sql, cap = LIST_WINDOW_MAX): Promise<CappedTotal> {
+  const [row] = await readRows<{ n: number }>(db, Prisma.sql`SELECT count(*)::int AS n FROM (SELECT 1 ${fromWhere} LIMIT ${cap + 1}) AS capped`);
+  return capTotal(Number(row?.n ?? 0), cap);
+}
+
+/**
+ * A page and its capped total in one statement: `page` (a SELECT with its ORDER BY / LIMIT /
+ * OFFSET) and the count of `SELECT 1 <fromWhere>` up to cap + 1. One round trip instead of two
+ * saves the api a query's worth of CPU per list call (the lists' limit, docs/benchmarks.md).
+ * Every row carries the total; a page past the end comes back as one row of NULLs carrying it.
+ * The page keeps its order: a sorted subquery is not flattened, row_number() numbers its rows
+ * as they come, and the outer ORDER BY follows those numbers.
+ */
+export async function pageAndCount<T extends object>(db: Db, page: Prisma.Sql, fromWhere: Prisma.Sql, cap = LIST_WINDOW_MAX): Promise<{ rows: T[] } & CappedTotal> {
+  const rows = await readRows<T & { __total: number; __ord: number | null }>(db, Prisma.sql`WITH counted AS (
+  SELECT count(*)::int AS __total FROM (SELECT 1 ${fromWhere} LIMIT ${cap + 1}) AS capped
+)
+SELECT counted.__total, p.* FROM counted
+LEFT JOIN (SELECT page_rows.*, (row_number() OVER ())::int AS __ord FROM (${page}) AS page_rows) AS p ON true
+ORDER BY p.__ord`);
+  const total = capTotal(Number(rows[0]?.__total ?? 0), cap);
+  return { rows: rows[0]?.__ord == null ? [] : rows, ...total };
+}
+
+/** `%text%` for ILIKE, with the caller's own wildcards taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+}
+
+/** pg_trgm looks a pattern up by its trigrams: it needs a run of 3+ letters or digits. */
+const TRIGRAM_RUN = /[\p{L}\p{N}]{3}/u;
+
+/**
+ * `column` contains `text`, case-insensitively: the "contains" filters, served by a trigram GIN
+ * index on the column (pg_trgm, see prisma/schema.prisma). With fewer than 3 letters or digits
+ * in a row the text has no trigram, the index would be read whole (the planner does not foresee
+ * that, and chose it over the table for an OR of two such columns: 4× slower than reading the
+ * table), so such a text is asked as strpos(lower(…)), which no index serves: the same rows
+ * (ILIKE itself compares lower() of both sides in a UTF-8 database), one sequential read.
+ * `column` is an SQL identifier written by the caller, never user input.
+ */
+export function containsText(column: string, text: string): Prisma.Sql {
+  const col = Prisma.raw(column);
+  if (TRIGRAM_RUN.test(text)) return Prisma.sql`${col} ILIKE ${containsPattern(text)}`;
+  return Prisma.sql`strpos(lower(${col}), lower(${text})) > 0`;
+}
+
+/** A capped page in the envelope of design §5, plus `totalCapped`. */
+export const cappedPage = <T>(p: { rows: T[] } & CappedTotal) => ({ ...paged(p.rows, p.total), totalCapped: p.totalCapped });
+
+// ---- WHERE ---------------------------------------------------------------------------------------
+
+/** A condition, or nothing (a filter left empty). */
+export type Condition = Prisma.Sql | null | undefined | false | '';
+
+/** `WHERE a AND b …` of the conditions given, or nothing. */
+export function whereSql(conditions: readonly Condition[]): Prisma.Sql {
+  const c = conditions.filter((x): x is Prisma.Sql => Boolean(x));
+  return c.length ? Prisma.sql`WHERE ${Prisma.join(c, ' AND ')}` : Prisma.empty;
+}
+
+/** Any of `columns` contains `text` (the keyword box of a list). SQL identifiers only, never input. */
+export function keywordSql(columns: readonly string[], text: string | undefined): Condition {
+  if (!text) return null;
+  const any = columns.map((c) => containsText(c, text));
+  return any.length === 1 ? any[0] : Prisma.sql`(${Prisma.join(any, ' OR ')})`;
+}
+
+/** `column` equals `value` when the filter is set. */
+export const equalsSql = (column: string, value: string | number | undefined): Condition =>
+  value === undefined ? null : Prisma.sql`${Prisma.raw(column)} = ${value}`;
+
+/** A timestamp `column` within the days [from, to] of UTC+8. */
+export function dayRangeSql(column: string, from: string | undefined, to: string | undefined): Condition[] {
+  const { gte, lt } = dayRange(from, to);
+  const col = Prisma.raw(column);
+  return [gte && Prisma.sql`${col} >= ${gte}`, lt && Prisma.sql`${col} < ${lt}`];
+}
+
+// ---- ORDER BY ------------------------------------------------------------------------------------
+
+/** A list's sortable fields → their SQL column (identifiers written here, never user input). */
+export type SortColumns<F extends string> = Record<F, string>;
+
+export interface SortRequest<F extends string> {
+  sortField?: F;
+  sortOrder?: 'ascend' | 'descend';
+}
+
+/**
+ * `ORDER BY <column> <dir>, <tieBreak> <dir>` for the requested sort, so that pages never
+ * overlap or skip rows with equal keys; `fallback` (e.g. 'id DESC') when none is requested.
+ */
+export function orderBySql<F extends string>(columns: SortColumns<F>, s: SortRequest<F>, tieBreak: string, fallback: string): Prisma.Sql {
+  if (!s.sortField || !s.sortOrder) return Prisma.raw(`ORDER BY ${fallback}`);
+  const dir = s.sortOrder === 'descend' ? 'DESC' : 'ASC';
+  const column = columns[s.sortField];
+  return Prisma.raw(column === tieBreak ? `ORDER BY ${column} ${dir}` : `ORDER BY ${column} ${dir}, ${tieBreak} ${dir}`);
+}
+
+// ---- one page ------------------------------------------------------------------------------------
+
+export interface PageRequest {
+  page: number;
+  results: number;
+}
+
+/**
+ * One page of a list and its capped total: `SELECT <select> FROM <from> <where> <order>` with
+ * the request's window. Checks the window first.
+ */
+export async function listPage<R extends object>(
+  db: Db,
+  q: PageRequest,
+  parts: { select: Prisma.Sql; from: Prisma.Sql; where: Prisma.Sql; orderBy: Prisma.Sql },
+): Promise<{ rows: R[] } & CappedTotal> {
+  checkWindow(q);
+  return pageAndCount<R>(
+    db,
+    Prisma.sql`SELECT ${parts.select} FROM ${parts.from} ${parts.where} ${parts.orderBy} LIMIT ${q.results} OFFSET ${(q.page - 1) * q.results}`,
+    Prisma.sql`FROM ${parts.from} ${parts.where}`,
+  );
+}
+
+/** Maps a page's rows, keeping its total. */
+export const mapPage = <A, B>(p: { rows: A[] } & CappedTotal, f: (row: A) => B): { rows: B[] } & CappedTotal => ({ ...p, rows: p.rows.map(f) });
+
+/**
+ * A row read with camelCase aliases (`user_type AS "userType"`) as its JSON: timestamps become
+ * ISO strings, as every row schema of contracts writes them.
+ */
+export function jsonRow<T>(row: object): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) out[k] = v instanceof Date ? v.toISOString() : v;
+  return out as T;
+}

@@ -1,0 +1,51 @@
+/**
+ * Countersign lists, the manufacturer's side (drawing admins, types 3/7/8/9): one line a call
+ * (contracts countersignApi), rules in service.ts, the sheet in sheet.ts.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { countersignApi as api } from '@esm/contracts';
+import type { Db } from '../../db/database.ts';
+import { ok } from '../../lib/envelope.ts';
+import { cappedPage } from '../../lib/list.ts';
+import { route } from '../../lib/route.ts';
+import { clientOf } from '../logs/writer.ts';
+import { pageCountersigns } from './query.ts';
+import { cancelCountersign, countersignDetail, countersignerOptions, createDraft, fileOptions, issueCountersign, submitSignature, updateDraft, type Side } from './service.ts';
+import type { SheetFile } from './sheet.ts';
+import { downloadSheet } from './sheet.ts';
+
+const internal: Side = { kind: 'internal' };
+
+/** The stamped sheet, never cached. */
+export function sendSheet(reply: FastifyReply, sheet: SheetFile) {
+  return reply
+    .header('Content-Type', 'application/pdf')
+    .header('Content-Disposition', sheet.contentDisposition)
+    .header('Cache-Control', 'no-store')
+    .send(Buffer.from(sheet.bytes.buffer, sheet.bytes.byteOffset, sheet.bytes.byteLength));
+}
+
+export async function countersignRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  route(app, api.page, async ({ body }) => cappedPage(await pageCountersigns(db, body)));
+  route(app, api.detail, async ({ body, user }) => ok(await countersignDetail(db, user, body.id, internal), '查询成功'));
+  route(app, api.signers, async ({ body }) => ok(await countersignerOptions(db, body.keyword), '查询成功'));
+  route(app, api.files, async ({ body }) => ok(await fileOptions(db, body), '查询成功'));
+  route(app, api.create, async ({ body, user, request }) => ok(await countersignDetail(db, user, await createDraft(db, user, body, clientOf(request)), internal), '草稿已保存'));
+  route(app, api.update, async ({ body: { id, ...draft }, user, request }) => {
+    await updateDraft(db, user, id, draft, clientOf(request));
+    return ok(await countersignDetail(db, user, id, internal), '已保存');
+  });
+  route(app, api.issue, async ({ body, user, request }) => {
+    await issueCountersign(db, user, body.id, clientOf(request));
+    return ok(await countersignDetail(db, user, body.id, internal), '已下发，等待供应商会签');
+  });
+  route(app, api.sign, async ({ body, user, request }) => {
+    const result = await submitSignature(db, user, body, internal, clientOf(request));
+    return ok(result, body.decision === 'RETURN' ? '已退回' : result.status === 'COMPLETED' ? '会签完成，已生成签核单' : '会签成功');
+  });
+  route(app, api.cancel, async ({ body, user, request }) => {
+    await cancelCountersign(db, user, body.id, body.reason, clientOf(request));
+    return ok(await countersignDetail(db, user, body.id, internal), '已取消');
+  });
+  route(app, api.sheet, async ({ body, user, request, reply }) => sendSheet(reply, await downloadSheet(db, user, body.id, internal, clientOf(request))));
+}

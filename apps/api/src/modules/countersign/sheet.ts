@@ -1,0 +1,112 @@
+/**
+ * The sign-off sheet (签核单) of a completed countersign list: the document, every round with its
+ * signatures (who, supplier or department, decision, time, IP, the sha256 of the content signed)
+ * and the file versions with their sha256 — as text in a PDF with the CJK font embedded (a subset,
+ * modules/files/watermark.ts), so it can be searched and its words extracted. It is written from
+ * the frozen rounds, so every download of a list has the same content; each copy is then stamped
+ * for its taker and its download logged in one transaction with the list's event
+ * (`downloadSheet`), as a file from the archive is.
+ */
+import { COUNTERSIGN_DECISION_LABELS, type CountersignDetail } from '@esm/contracts';
+import type { PDFPage } from 'pdf-lib';
+import type { Db } from '../../db/database.ts';
+import { cstDateTime } from '../../lib/dates.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import { conflict } from '../../plugins/errors.ts';
+import { writeAccessLog, type ClientInfo } from '../logs/writer.ts';
+import { contentDisposition, newCjkPdf, stampPdf, watermarkText } from '../files/watermark.ts';
+import { countersignDetail, writeEvent, type Side } from './service.ts';
+
+const A4: [number, number] = [595.28, 841.89];
+const MARGIN = 48;
+/** A wide gap between fields of a line (an ideographic space). */
+const GAP = '\u3000';
+const at = (iso: string | null) => (iso ? cstDateTime(new Date(iso)) : '—');
+
+/** The sheet's lines: [text, size, indent]. */
+type Line = [string, number, number?];
+
+function sheetLines(d: CountersignDetail): Line[] {
+  const lines: Line[] = [
+    ['会签单签核单', 18],
+    [`编号：${d.number}${GAP}${GAP}状态：已完成${GAP}${GAP}完成时间：${at(d.completedAt)}`, 10],
+    [`标题：${d.title}`, 10],
+    [`供应商：${d.supplierCode} ${d.supplierName}`, 10],
+    [`关联变更通知：${d.noticeNumber ?? '无'}${GAP}${GAP}会签截止日期：${d.dueDate}${GAP}${GAP}发起人：${d.createdByName}`, 10],
+    ['会签事项', 12],
+    ...d.items.split(/\r?\n/).map((t): Line => [t, 10, 12]),
+    ['涉及文件版本（SHA-256）', 12],
+  ];
+  for (const f of d.files) {
+    lines.push([`${f.standardCode}${GAP}${f.name}${GAP}版本 ${f.version}${GAP}${f.fileName}`, 10, 12]);
+    lines.push([`SHA-256: ${f.sha256}`, 8, 24]);
+  }
+  for (const r of d.rounds) {
+    const outcome = r.outcome === 'COMPLETED' ? '全部同意，会签完成' : r.outcome === 'RETURNED' ? '已退回' : '会签中';
+    lines.push([`第 ${r.round} 轮${GAP}下发：${at(r.issuedAt)} ${r.issuedByName}${GAP}结果：${outcome}`, 12]);
+    lines.push([`本轮内容 SHA-256: ${r.contentSha256}`, 8, 12]);
+    for (const s of r.signatures) {
+      const who = s.supplierCode ? `供应商 ${s.supplierCode} ${s.supplierName ?? ''}` : `我方 ${s.department ?? ''}`;
+      const step = s.step === 0 ? '供应商会签' : `我方会签 ${s.step}`;
+      lines.push([`${step}：${s.userName}（${s.userAccount}）${GAP}${who}`, 10, 12]);
+      lines.push([`意见：${COUNTERSIGN_DECISION_LABELS[s.decision]}${s.comment ? `：${s.comment}` : ''}`, 10, 24]);
+      lines.push([`时间：${at(s.createdAt)}${GAP}IP：${s.ip ?? '—'}${GAP}签署内容 SHA-256: ${s.contentSha256}`, 8, 24]);
+    }
+  }
+  return lines;
+}
+
+/** Writes the sheet of a completed list (deterministic: dated by its completion). */
+export async function sheetPdf(d: CountersignDetail): Promise<Uint8Array> {
+  const { doc, font, lib } = await newCjkPdf();
+  const done = new Date(d.completedAt ?? d.createdAt);
+  doc.setTitle(`会签单签核单 ${d.number}`);
+  doc.setCreationDate(done);
+  doc.setModificationDate(done);
+  doc.setProducer('ESM 图纸档案门户');
+  const width = A4[0] - MARGIN * 2;
+  let page: PDFPage = doc.addPage(A4);
+  let y = A4[1] - MARGIN;
+  const newLine = (size: number) => {
+    y -= size * 1.6;
+    if (y < MARGIN) {
+      page = doc.addPage(A4);
+      y = A4[1] - MARGIN - size;
+    }
+  };
+  for (const [text, size, indent = 0] of sheetLines(d)) {
+    if (size >= 12) y -= 6; // a heading stands apart
+    // wrap by measured width, a character at a time (Chinese has no spaces to break at)
+    let rest = text || ' ';
+    while (rest.length) {
+      let n = rest.length;
+      while (n > 1 && font.widthOfTextAtSize(rest.slice(0, n), size) > width - indent) n--;
+      newLine(size);
+      page.drawText(rest.slice(0, n), { x: MARGIN + indent, y, size, font, color: lib.rgb(0.1, 0.1, 0.1) });
+      rest = rest.slice(n);
+    }
+  }
+  return doc.save();
+}
+
+export interface SheetFile {
+  bytes: Uint8Array;
+  contentDisposition: string;
+}
+
+/**
+ * downloadSheet: the caller's stamped copy of a completed list's sheet; the access log's DOWNLOAD
+ * row and the list's DOWNLOAD event commit together before the bytes leave.
+ */
+export async function downloadSheet(db: Db, user: SessionUser, id: number, side: Side, client: ClientInfo, now = new Date()): Promise<SheetFile> {
+  const d = await countersignDetail(db, user, id, side, now);
+  if (d.status !== 'COMPLETED') throw conflict('会签单尚未完成：全部会签后才生成签核单');
+  const stamp = { supplierName: user.isSupplier ? user.supplierName : null, account: user.account, at: now, ip: client.ip };
+  const bytes = await stampPdf(await sheetPdf(d), watermarkText(stamp));
+  const fileName = `会签单签核单_${d.number}.pdf`;
+  await db.$transaction(async (tx) => {
+    await writeAccessLog(tx, { action: 'DOWNLOAD', outcome: 'OK', user, ...client, document: { code: d.number, fileName, version: `第${d.round}轮` } });
+    await writeEvent(tx, { id, round: d.round, action: 'DOWNLOAD', user, client, at: now, detail: fileName });
+  });
+  return { bytes, contentDisposition: contentDisposition('attachment', fileName) };
+}

@@ -1,0 +1,133 @@
+/**
+ * Reading questions (issue 11): the supplier's list (its own supplier's questions), the
+ * answerers' list (assigned to me, the pool, all submitted), and one question with its thread.
+ * Overdue is derived, never stored: past the due day (UTC+8) and still 待分派 or 处理中.
+ */
+import type { FileStatus, FileType, HandlingRole, IssueAction, IssueDetail, IssueNoticeRef, IssueRow, IssueStatus, IssueScope } from '@esm/contracts';
+import { Prisma } from '../../generated/prisma/client.ts';
+import type { Db } from '../../db/database.ts';
+import { readRows } from '../../db/rows.ts';
+import { cstDay } from '../../lib/dates.ts';
+import { dayRangeSql, equalsSql, jsonRow, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal, type Condition } from '../../lib/list.ts';
+import { notFound } from '../../plugins/errors.ts';
+import { issueAttachments } from './attachments.ts';
+
+export const ISSUE_NOT_FOUND = '问题不存在';
+
+const overdueSql = (now: Date) => Prisma.sql`(i.status IN ('PENDING', 'PROCESSING') AND i.due_date < ${cstDay(now)}::date)`;
+
+const issueSelect = (now: Date) => Prisma.sql`i.id, i.number, i.supplier_code AS "supplierCode", i.supplier_name AS "supplierName", i.file_id AS "fileId",
+  i.standard_code AS "standardCode", f.name AS "fileTitle", f.file_name AS "fileName", f.file_type AS "fileType", i.version, f.status AS "fileStatus",
+  i.material_code AS "materialCode", m.name AS "materialName", i.product_line_code AS "productLineCode", pl.name AS "productLineName",
+  i.problem_type_id AS "problemTypeId", t.name AS "problemTypeName", t.role, i.title, i.description, i.purchaser, i.status,
+  i.asked_by_account AS "askedByAccount", i.asked_by_name AS "askedByName", i.assignee_id AS "assigneeId", i.assignee_name AS "assigneeName",
+  to_char(i.due_date, 'YYYY-MM-DD') AS "dueDate", ${overdueSql(now)} AS overdue, i.submitted_at AS "submittedAt", i.answered_at AS "answeredAt",
+  i.closed_at AS "closedAt", i.created_at AS "createdAt", i.updated_at AS "updatedAt",
+  (SELECT count(*)::int FROM document_issue_attachment a WHERE a.issue_id = i.id) AS "attachmentCount"`;
+
+const issueFrom = Prisma.sql`document_issue i JOIN standard_file f ON f.id = i.file_id JOIN material m ON m.code = i.material_code
+  JOIN product_line pl ON pl.code = i.product_line_code JOIN problem_type t ON t.id = i.problem_type_id`;
+
+const ISSUE_SORT = { number: 'i.number', createdAt: 'i.created_at', submittedAt: 'i.submitted_at', dueDate: 'i.due_date', status: 'i.status' } as const;
+
+export interface IssueFilters {
+  status?: IssueStatus;
+  keyword?: string;
+  materialCode?: string;
+  problemTypeId?: number;
+  dateFrom?: string;
+  dateTo?: string;
+  overdueOnly?: '1';
+  supplierCode?: string;
+  scope?: IssueScope;
+}
+type IssueQuery = IssueFilters & { page: number; results: number; sortField?: keyof typeof ISSUE_SORT; sortOrder?: 'ascend' | 'descend' };
+
+/** Who is reading: a supplier (its own questions, drafts included) or an answerer (submitted ones). */
+export type Reader = { supplierCode: string } | { handlerId: number };
+
+function readerSql(reader: Reader): Condition {
+  return 'supplierCode' in reader ? Prisma.sql`i.supplier_code = ${reader.supplierCode}` : Prisma.sql`i.status <> 'DRAFT'`;
+}
+
+function scopeSql(reader: Reader, scope: IssueScope | undefined): Condition {
+  if (!('handlerId' in reader) || !scope || scope === 'ALL') return null;
+  return scope === 'MINE' ? Prisma.sql`i.assignee_id = ${reader.handlerId} AND i.status IN ('PROCESSING', 'ANSWERED')` : Prisma.sql`i.status = 'PENDING'`;
+}
+
+export async function pageIssues(db: Db, reader: Reader, q: IssueQuery, now = new Date()): Promise<{ rows: IssueRow[] } & CappedTotal> {
+  const page = await listPage<object>(db, q, {
+    select: issueSelect(now),
+    from: issueFrom,
+    where: whereSql([
+      readerSql(reader),
+      scopeSql(reader, q.scope),
+      equalsSql('i.status', q.status),
+      keywordSql(['i.number', 'i.title'], q.keyword),
+      equalsSql('i.material_code', q.materialCode),
+      equalsSql('i.problem_type_id', q.problemTypeId),
+      'handlerId' in reader && equalsSql('i.supplier_code', q.supplierCode),
+      q.overdueOnly && overdueSql(now),
+      ...dayRangeSql('i.created_at', q.dateFrom, q.dateTo),
+    ]),
+    orderBy: orderBySql(ISSUE_SORT, q, 'i.id', `${'handlerId' in reader ? '' : "(i.status = 'ANSWERED') DESC, "}i.id DESC`),
+  });
+  return mapPage(page, toIssueRow);
+}
+
+const toIssueRow = (r: object): IssueRow => {
+  const row = jsonRow<IssueRow & { fileType: FileType; fileStatus: FileStatus; role: HandlingRole }>(r);
+  return row;
+};
+
+/** The question as this reader may see it, or null (not theirs, a draft for an answerer, or none). */
+export async function findIssueRow(db: Db, reader: Reader, id: number, now = new Date()): Promise<IssueRow | null> {
+  const [row] = await readRows<object>(db, Prisma.sql`SELECT ${issueSelect(now)} FROM ${issueFrom} ${whereSql([Prisma.sql`i.id = ${id}`, readerSql(reader)])}`);
+  return row ? toIssueRow(row) : null;
+}
+
+/** Published (or closed) change notices whose old version is `fileId`: what superseded the version asked about. */
+export async function supersedingNotices(db: Db | Prisma.TransactionClient, fileId: number): Promise<IssueNoticeRef[]> {
+  const rows = await db.$queryRaw<{ id: number; number: string; title: string; newVersion: string; publishedAt: Date | null }[]>`
+    SELECT n.id, n.number, n.title, nf.version AS "newVersion", n.published_at AS "publishedAt"
+    FROM notice_change c JOIN change_notice n ON n.id = c.notice_id JOIN standard_file nf ON nf.id = c.new_file_id
+    WHERE c.old_file_id = ${fileId} AND n.status IN ('PUBLISHED', 'CLOSED') ORDER BY n.published_at, n.id`;
+  return rows.map((r) => ({ ...r, publishedAt: r.publishedAt?.toISOString() ?? null }));
+}
+
+export async function issueDetail(db: Db, reader: Reader, id: number, now = new Date()): Promise<IssueDetail> {
+  const row = await findIssueRow(db, reader, id, now);
+  if (!row) throw notFound(ISSUE_NOT_FOUND);
+  const [messages, attachments, supersededBy, latest] = await Promise.all([
+    db.documentIssueMessage.findMany({ where: { issueId: id }, orderBy: { id: 'asc' } }),
+    issueAttachments(db, id),
+    supersedingNotices(db, row.fileId),
+    db.standardFile.findFirst({ where: { standardCode: row.standardCode, status: 'EFFECTIVE' }, select: { id: true, version: true } }),
+  ]);
+  const noticeIds = [...new Set(messages.map((m) => m.noticeId).filter((n): n is number => n !== null))];
+  const linked = noticeIds.length ? await db.changeNotice.findMany({ where: { id: { in: noticeIds } }, select: { id: true, number: true, title: true, publishedAt: true } }) : [];
+  const noticeOf = (nid: number | null): IssueNoticeRef | null => {
+    const n = linked.find((x) => x.id === nid);
+    if (!n) return null;
+    return { id: n.id, number: n.number, title: n.title, newVersion: supersededBy.find((s) => s.id === n.id)?.newVersion ?? '', publishedAt: n.publishedAt?.toISOString() ?? null };
+  };
+  return {
+    ...row,
+    attachments: attachments.filter((a) => a.messageId === null),
+    latestVersion: latest && latest.id !== row.fileId ? latest.version : null,
+    supersededBy,
+    messages: messages.map((m) => ({
+      id: m.id,
+      action: m.action as IssueAction,
+      fromStatus: (m.fromStatus as IssueStatus | null) ?? null,
+      toStatus: m.toStatus as IssueStatus,
+      userAccount: m.userAccount,
+      userName: m.userName,
+      userType: m.userType,
+      text: m.text,
+      notice: noticeOf(m.noticeId),
+      createdAt: m.createdAt.toISOString(),
+      attachments: attachments.filter((a) => a.messageId === m.id),
+    })),
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * The grant rule — the one rule every file access and every supplier list uses (issue 3, 10): a
+ * supplier may see a material's files only when it supplies the material AND holds a grant
+ * valid now: not revoked, validFrom ≤ now < validUntil. It is written once per form it is needed
+ * in — `grantState` over a supplier's grants on one material, `visibleMaterialSql` for lists,
+ * `grantStateSql` / `expiringSql` for counts over many suppliers (the census) — and
+ * test/empower.test.ts checks that the forms agree. Nothing caches a verdict: an approval opens
+ * access at validFrom, and expiry and revocation close it at once.
+ */
+import type { GrantState } from '@esm/contracts';
+import { Prisma } from '../../generated/prisma/client.ts';
+import type { Db } from '../../db/database.ts';
+import { readRows } from '../../db/rows.ts';
+import { cstDayText } from '../../lib/dates.ts';
+
+type Q = Db | Prisma.TransactionClient;
+
+export interface Grant {
+  validFrom: Date;
+  validUntil: Date;
+}
+
+/** The grant that decides a supplier's state on a material now (grants not revoked). */
+export function grantState<G extends Grant>(grants: readonly G[], now: Date): { state: GrantState; grant: G | null } {
+  const byEnd = [...grants].sort((a, b) => b.validUntil.getTime() - a.validUntil.getTime());
+  const valid = byEnd.find((g) => g.validFrom <= now && g.validUntil > now);
+  if (valid) return { state: 'VALID', grant: valid };
+  const future = byEnd.filter((g) => g.validFrom > now).sort((a, b) => a.validFrom.getTime() - b.validFrom.getTime())[0];
+  if (future) return { state: 'NOT_YET', grant: future };
+  if (byEnd[0]) return { state: 'EXPIRED', grant: byEnd[0] };
+  return { state: 'NONE', grant: null };
+}
+
+/** Valid now and no grant (not revoked) lasts beyond `days` from now: it is time to renew. */
+export function expiringSoon(grants: readonly Grant[], now: Date, days: number): boolean {
+  const horizon = now.getTime() + days * 86_400_000;
+  return grantState(grants, now).state === 'VALID' && !grants.some((g) => g.validUntil.getTime() > horizon);
+}
+
+/** `s` and `m`: the supplier and material, each a column or a value. */
+function visibleSql(s: Prisma.Sql, m: Prisma.Sql, now: Date): Prisma.Sql {
+  return Prisma.sql`EXISTS (SELECT 1 FROM supplier_material sm WHERE sm.supplier_code = ${s} AND sm.material_code = ${m})
+    AND EXISTS (SELECT 1 FROM empower_grant g WHERE g.supplier_code = ${s} AND g.material_code = ${m}
+      AND g.revoked_at IS NULL AND g.valid_from <= ${now} AND g.valid_until > ${now})`;
+}
+
+/**
+ * The materials `supplierCode` may see at `now`, as a condition on `materialColumn` (an SQL
+ * identifier written by the caller).
+ */
+export function visibleMaterialSql(materialColumn: string, supplierCode: string, now: Date): Prisma.Sql {
+  return visibleSql(Prisma.sql`${supplierCode}`, Prisma.raw(materialColumn), now);
+}
+
+/** The same condition for a supplier taken from a column (lists over many suppliers). */
+export function visibleToSupplierColumnSql(materialColumn: string, supplierColumn: string, now: Date): Prisma.Sql {
+  return visibleSql(Prisma.raw(supplierColumn), Prisma.raw(materialColumn), now);
+}
+
+/** Grants of the supplier × material columns that are not revoked (identifiers from the caller). */
+const liveGrants = (supplierColumn: string, materialColumn: string) =>
+  Prisma.sql`SELECT 1 FROM empower_grant g WHERE g.supplier_code = ${Prisma.raw(supplierColumn)} AND g.material_code = ${Prisma.raw(materialColumn)} AND g.revoked_at IS NULL`;
+
+/** `grantState(…).state` as SQL, for the supplier × material columns: 'VALID' | 'NOT_YET' | 'EXPIRED' | 'NONE'. */
+export function grantStateSql(supplierColumn: string, materialColumn: string, now: Date): Prisma.Sql {
+  const live = liveGrants(supplierColumn, materialColumn);
+  return Prisma.sql`(CASE WHEN EXISTS (${live} AND g.valid_from <= ${now} AND g.valid_until > ${now}) THEN 'VALID'
+    WHEN EXISTS (${live} AND g.valid_from > ${now}) THEN 'NOT_YET'
+    WHEN EXISTS (${live}) THEN 'EXPIRED' ELSE 'NONE' END)`;
+}
+
+/** `expiringSoon` as SQL (a boolean), for the supplier × material columns. */
+export function expiringSql(supplierColumn: string, materialColumn: string, now: Date, days: number): Prisma.Sql {
+  const live = liveGrants(supplierColumn, materialColumn);
+  const horizon = new Date(now.getTime() + days * 86_400_000);
+  return Prisma.sql`(EXISTS (${live} AND g.valid_from <= ${now} AND g.valid_until > ${now}) AND NOT EXISTS (${live} AND g.valid_until > ${horizon}))`;
+}
+
+/** The material codes a supplier may see now: the scope every supplier file list runs in. */
+export async function visibleMaterialCodes(db: Db, supplierCode: string, now = new Date()): Promise<string[]> {
+  const rows = await readRows<{ code: string }>(db, Prisma.sql`SELECT m.code FROM material m WHERE ${visibleMaterialSql('m.code', supplierCode, now)}`);
+  return rows.map((r) => r.code);
+}
+
+export type AccessVerdict = { ok: true; validFrom: Date; validUntil: Date } | { ok: false; reason: string };
+
+/** Why a supplier may or may not open a material's files right now (refusal texts in Chinese). */
+export async function materialAccess(db: Q, supplierCode: string, materialCode: string, now = new Date()): Promise<AccessVerdict> {
+  const supplies = await db.supplierMaterial.findUnique({ where: { supplierCode_materialCode: { supplierCode, materialCode } } });
+  if (!supplies) return { ok: false, reason: '贵公司不是该物料的供应商，无权查看其图纸' };
+  const grants = await db.empowerGrant.findMany({ where: { supplierCode, materialCode, revokedAt: null }, select: { validFrom: true, validUntil: true } });
+  const { state, grant } = grantState(grants, now);
+  switch (state) {
+    case 'VALID':
+      return { ok: true, validFrom: grant!.validFrom, validUntil: grant!.validUntil };
+    case 'NOT_YET':
+      return { ok: false, reason: `该物料的图纸授权自 ${cstDayText(grant!.validFrom)} 起生效，目前无权查看` };
+    case 'EXPIRED':
+      return { ok: false, reason: `该物料的图纸授权已于 ${cstDayText(grant!.validUntil)} 过期，请重新申请授权` };
+    default:
+      return { ok: false, reason: '贵公司没有该物料的图纸授权，请先申请授权' };
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * May this supplier user act on this file now (issue 3)? One answer for view, print, download
+ * and confirm: the version is not obsolete, the supplier supplies the material and holds a
+ * grant valid now (modules/empower/grants.ts), and the user accepted the current confidentiality agreement.
+ * Each check answers with the refusal the user is shown (and that the log keeps), or null.
+ * Runs on the transaction client that also writes the log row.
+ */
+import { KEEPSECRET_REQUIRED_CODE } from '@esm/contracts';
+import type { Prisma } from '../../generated/prisma/client.ts';
+import { NO_SUPPLIER_TEXT, type SessionUser } from '../../plugins/auth.ts';
+import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
+import type { FileSnapshot } from '../logs/writer.ts';
+import { materialAccess } from '../empower/grants.ts';
+
+type Q = Prisma.TransactionClient;
+
+export const NO_AGREEMENT_TEXT = '尚未发布保密协议';
+export { NO_SUPPLIER_TEXT };
+const NOT_SUPPLIER_TEXT = '贵公司不是该物料的供应商，无权查看其图纸';
+
+/** The agreement in force: the highest version. */
+export function currentAgreement(q: Q) {
+  return q.keepsecretAgreement.findFirst({ orderBy: { version: 'desc' } });
+}
+
+/** Null when the user accepted the current agreement; else why not (403 '40301' asks the web to show it). */
+export async function agreementRefusal(q: Q, user: SessionUser): Promise<AppError | null> {
+  const current = await currentAgreement(q);
+  if (!current) return forbidden(NO_AGREEMENT_TEXT);
+  const accepted = await q.keepsecretAcceptance.findUnique({ where: { agreementId_userId: { agreementId: current.id, userId: user.id } }, select: { id: true } });
+  return accepted ? null : new AppError(403, '请先阅读并签署保密协议', KEEPSECRET_REQUIRED_CODE);
+}
+
+/** What a caller is told about a file that does not exist — or, for a supplier, is not theirs. */
+export const FILE_NOT_FOUND_TEXT = '文件不存在';
+
+/**
+ * A refusal a supplier sees as "does not exist" (design §5: not yours and does not exist answer
+ * alike): the file belongs to a material the supplier does not supply. The log keeps the reason.
+ */
+export class HiddenFileError extends AppError {
+  constructor(readonly reason: string) {
+    super(404, FILE_NOT_FOUND_TEXT);
+  }
+}
+
+/** The words a log row keeps for a refusal: the real reason, also when the caller was told less. */
+export const logReasonOf = (refusal: AppError) => (refusal instanceof HiddenFileError ? refusal.reason : refusal.message);
+
+/** Ids a file row can have (an int4 column): anything else cannot name a file. */
+export const isFileId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
+
+/** A file row with what the checks and the log need, or null. */
+export async function findFile(q: Q, id: number) {
+  if (!isFileId(id)) return null;
+  return q.standardFile.findUnique({ where: { id }, include: { material: { select: { name: true } } } });
+}
+
+/** A file row with what the checks and the log need. */
+export async function loadFile(q: Q, id: number) {
+  const file = await findFile(q, id);
+  if (!file) throw notFound(FILE_NOT_FOUND_TEXT);
+  return file;
+}
+export type LoadedFile = NonNullable<Awaited<ReturnType<typeof findFile>>>;
+
+export function snapshotOf(file: LoadedFile): FileSnapshot {
+  return {
+    id: file.id,
+    standardCode: file.standardCode,
+    fileName: file.fileName,
+    version: file.version,
+    materialCode: file.materialCode,
+    materialName: file.material.name,
+  };
+}
+
+/** Whether the supplier supplies the file's material: if not, the file is none of its business. */
+export async function supplierSees(q: Q, supplierCode: string, materialCode: string): Promise<boolean> {
+  return Boolean(await q.supplierMaterial.findUnique({ where: { supplierCode_materialCode: { supplierCode, materialCode } }, select: { supplierCode: true } }));
+}
+
+/**
+ * Why a supplier user may not open (or confirm) this file now, or null. Staff are never refused
+ * here. "Not a supplier of the material" comes first and answers as "does not exist"
+ * (HiddenFileError), so nothing else about such a file (obsolete, bytes missing …) shows.
+ */
+export async function supplierFileRefusal(q: Q, user: SessionUser, file: Pick<LoadedFile, 'status' | 'materialCode'>, purpose: 'open' | 'confirm', now = new Date()): Promise<AppError | null> {
+  if (!user.isSupplier) return null;
+  if (!user.supplierCode) return forbidden(NO_SUPPLIER_TEXT);
+  if (!(await supplierSees(q, user.supplierCode, file.materialCode))) return new HiddenFileError(NOT_SUPPLIER_TEXT);
+  if (file.status === 'OBSOLETE') return forbidden(purpose === 'confirm' ? '该版本已作废，不能确认' : '该版本已作废，不能查看');
+  const verdict = await materialAccess(q, user.supplierCode, file.materialCode, now);
+  if (!verdict.ok) return forbidden(verdict.reason);
+  return agreementRefusal(q, user);
+}

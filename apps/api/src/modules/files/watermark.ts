@@ -1,0 +1,310 @@
+/**
+ * The per-viewer watermark (issue 3): every copy a user views, prints or downloads is stamped on
+ * the server with who took it, when and from where, so a leaked copy names its source. There is
+ * no unstamped path to the bytes of a PDF or an image; DWG/DXF cannot be stamped without a CAD
+ * engine, so they leave unchanged but under a file name that carries the stamp.
+ *
+ * The CJK font is the full Noto Sans SC TrueType shipped inside an npm package (nothing is
+ * downloaded at run time). It is read and parsed once per process and kept in memory; each PDF
+ * embeds only the subset of glyphs the watermark uses (a few KB, not the 10 MB font).
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type fontkit from '@pdf-lib/fontkit';
+import type { PDFDocument, PDFFont, PDFOperator } from 'pdf-lib';
+import type { FileType } from '@esm/contracts';
+import { AppError } from '../../plugins/errors.ts';
+import { cstMinute } from '../../lib/dates.ts';
+
+/** Who took the copy: the supplier's name (内部 for staff), the account, the time and the address. */
+export interface WatermarkStamp {
+  supplierName: string | null;
+  account: string;
+  at: Date;
+  ip: string;
+}
+
+/** YYYY-MM-DD HH:mm in Asia/Shanghai. */
+export const stampTime = cstMinute;
+
+/** e.g. "青岛海达精密机械有限公司 demo2 2026-11-22 10:30 127.0.0.1 仅限本人查看 严禁外传". */
+export function watermarkText(s: WatermarkStamp): string {
+  return `${s.supplierName ?? '内部'} ${s.account} ${stampTime(s.at)} ${s.ip} 仅限本人查看 严禁外传`;
+}
+
+/** Characters a file name must not carry (path separators, reserved on Windows, controls). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what a file name must not carry
+const UNSAFE_NAME = /[\\/:*?"<>|\u0000-\u001f\u007f]+/g;
+const safePart = (s: string) => s.replace(UNSAFE_NAME, '_').trim() || '_';
+
+/** `<name>_<version>.<ext>`: the name a viewed or printed copy is shown under. */
+export function plainFileName(name: string, version: string, ext: string): string {
+  return `${safePart(name)}_${safePart(version)}.${ext}`;
+}
+
+/** `<name>_<version>_<supplier or account>_<YYYYMMDDHHmm>.<ext>`: the name of a downloaded copy. */
+export function stampedFileName(name: string, version: string, ext: string, s: WatermarkStamp): string {
+  const when = stampTime(s.at).replace(/[-: ]/g, '');
+  return `${safePart(name)}_${safePart(version)}_${safePart(s.supplierName ?? s.account)}_${when}.${ext}`;
+}
+
+/** RFC 6266 Content-Disposition with an RFC 8187 UTF-8 name and an ASCII fallback for old clients. */
+export function contentDisposition(kind: 'inline' | 'attachment', fileName: string): string {
+  // clients without RFC 8187 support get the ASCII parts (a run of Chinese becomes one "_")
+  const fallback = fileName.replace(/[^\x20-\x7e]+/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+/** A stored file that cannot be stamped: it is refused (and logged) rather than served bare. */
+export class UnstampableError extends AppError {
+  constructor(message: string) {
+    super(422, message);
+  }
+}
+
+// ---- the font, loaded once -----------------------------------------------------------------
+
+const FONT_PATH = createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf');
+const CANVAS_FONT_FAMILY = 'ESM Watermark Noto Sans SC';
+
+// The stamping libraries are loaded by the first stamp, not at start-up: pdf-lib with fontkit and
+// the canvas addon hold ~60 MB resident between them, which a server that is only listing or
+// exporting should not carry (docs/benchmarks.md, export memory).
+let pdfLibOnce: Promise<typeof import('pdf-lib')> | undefined;
+const pdfLib = () => (pdfLibOnce ??= import('pdf-lib'));
+let canvasOnce: Promise<typeof import('@napi-rs/canvas')> | undefined;
+const canvasLib = () => (canvasOnce ??= import('@napi-rs/canvas'));
+
+type FontkitFont = ReturnType<typeof fontkit.create>;
+let fontOnce: Promise<{ bytes: Uint8Array; font: FontkitFont }> | undefined;
+
+/** The TTF bytes and its parsed fontkit font, read on first use and kept for the process. */
+function watermarkFont() {
+  fontOnce ??= Promise.all([readFile(FONT_PATH), import('@pdf-lib/fontkit')])
+    .then(([buf, { default: fontkit }]) => {
+      const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      return { bytes, font: withEvenGlyphRecords(fontkit.create(bytes)) };
+    })
+    .catch((e) => {
+      fontOnce = undefined; // a failed read may succeed next time
+      throw e;
+    });
+  return fontOnce;
+}
+
+interface TtfSubsetInternals {
+  glyf: Uint8Array[];
+  offset: number;
+  _addGlyph(gid: number): number;
+}
+
+/**
+ * @pdf-lib/fontkit 1.1.1 (pinned) writes a subset's loca table in the short format (offset / 2)
+ * whenever the subset is under 128 KB, but copies glyph records at their odd lengths: every
+ * glyph after an odd one then points half a byte off and renders as nothing (most of Noto Sans
+ * SC's CJK glyphs). Padding each record to an even length — a zero byte after the glyph, which
+ * TrueType allows — keeps the short offsets exact.
+ */
+function withEvenGlyphRecords(font: FontkitFont): FontkitFont {
+  const createSubset = font.createSubset.bind(font);
+  font.createSubset = () => {
+    const subset = createSubset();
+    const internals = subset as unknown as TtfSubsetInternals;
+    const addGlyph = internals._addGlyph.bind(subset);
+    internals._addGlyph = (gid) => {
+      const index = addGlyph(gid);
+      const record = internals.glyf[index]!;
+      if (record.length % 2) {
+        // fontkit's stream takes only its own bundled Buffer class: allocate the same kind
+        const padded = new (record.constructor as new (size: number) => Uint8Array)(record.length + 1);
+        padded.set(record);
+        internals.glyf[index] = padded;
+        internals.offset += 1;
+      }
+      return index;
+    };
+    return subset;
+  };
+  return font;
+}
+
+let canvasFontRegistered = false;
+function registerCanvasFont({ GlobalFonts }: typeof import('@napi-rs/canvas')) {
+  if (canvasFontRegistered) return;
+  if (!GlobalFonts.registerFromPath(FONT_PATH, CANVAS_FONT_FAMILY)) throw new Error(`cannot register watermark font ${FONT_PATH}`);
+  canvasFontRegistered = true;
+}
+
+// ---- layout shared by PDF and images ---------------------------------------------------------------
+
+const ANGLE_DEG = 30;
+const OPACITY = 0.18;
+
+interface Tile {
+  x: number;
+  y: number;
+}
+
+/**
+ * Origins of the watermark lines tiling a w × h area (origin bottom-left, y up) along a 30°
+ * diagonal: a grid in the rotated frame covering the area's circumscribed circle, rows offset
+ * by half a step, lines that cannot touch the area dropped.
+ */
+function tiles(w: number, h: number, textWidth: number, size: number): Tile[] {
+  const rad = (ANGLE_DEG * Math.PI) / 180;
+  const cos = Math.cos(rad);
+  const sin = Math.sin(rad);
+  const half = Math.hypot(w, h) / 2;
+  const stepX = textWidth + size * 4;
+  const stepY = size * 5;
+  const out: Tile[] = [];
+  let row = 0;
+  for (let v = -half; v <= half; v += stepY, row++) {
+    for (let u = -half - textWidth + (row % 2) * (stepX / 2); u <= half; u += stepX) {
+      const x = w / 2 + u * cos - v * sin;
+      const y = h / 2 + u * sin + v * cos;
+      const midX = x + (textWidth / 2) * cos;
+      const midY = y + (textWidth / 2) * sin;
+      const reach = textWidth / 2 + size;
+      if (midX < -reach || midX > w + reach || midY < -reach || midY > h + reach) continue;
+      out.push({ x, y });
+    }
+  }
+  return out;
+}
+
+/** Font size for a page or image: about 1/40 of its short side, so each has a similar number of lines. */
+const sizeFor = (w: number, h: number, min: number, max: number) => Math.min(max, Math.max(min, Math.min(w, h) / 40));
+
+// ---- PDF ---------------------------------------------------------------------------------------
+
+/** Stamps every page of a PDF; the font subset is embedded once for the whole document. */
+export async function stampPdf(bytes: Uint8Array, text: string): Promise<Uint8Array> {
+  const [{ bytes: fontBytes, font: parsed }, lib] = await Promise.all([watermarkFont(), pdfLib()]);
+  const { EncryptedPDFError, PDFDocument, degrees, drawText, grayscale, popGraphicsState, pushGraphicsState, setGraphicsState } = lib;
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(bytes, { updateMetadata: false });
+  } catch (e) {
+    if (e instanceof EncryptedPDFError) throw new UnstampableError('该 PDF 已加密，无法添加水印，请联系管理员上传未加密的版本');
+    throw new UnstampableError('PDF 文件已损坏，无法添加水印，请联系管理员');
+  }
+  // fontkit already parsed the TTF once: hand pdf-lib that font instead of re-parsing 10 MB per request.
+  doc.registerFontkit({ create: () => parsed } as unknown as Parameters<PDFDocument['registerFontkit']>[0]);
+  const font: PDFFont = await doc.embedFont(fontBytes, { subset: true });
+  const encoded = font.encodeText(text);
+  const gsRef = doc.context.register(doc.context.obj({ Type: 'ExtGState', ca: OPACITY, CA: OPACITY }));
+
+  const pages = doc.getPages();
+  if (pages.length === 0) throw new UnstampableError('PDF 文件没有页面，无法添加水印，请联系管理员');
+  for (const page of pages) {
+    // normalize() wraps the page's own content in q … Q, so whatever state it leaves cannot skew the stamp
+    page.node.normalize();
+    const fontKey = page.node.newFontDictionary(font.name, font.ref);
+    const gsKey = page.node.newExtGState('GS', gsRef);
+    const box = page.getCropBox();
+    const size = sizeFor(box.width, box.height, 9, 72);
+    const width = font.widthOfTextAtSize(text, size);
+    const ops: PDFOperator[] = [pushGraphicsState(), setGraphicsState(gsKey)];
+    for (const t of tiles(box.width, box.height, width, size)) {
+      ops.push(
+        ...drawText(encoded, {
+          color: grayscale(0.35),
+          font: fontKey,
+          size,
+          rotate: degrees(ANGLE_DEG),
+          xSkew: degrees(0),
+          ySkew: degrees(0),
+          x: box.x + t.x,
+          y: box.y + t.y,
+        }),
+      );
+    }
+    ops.push(popGraphicsState());
+    page.pushOperators(...ops);
+  }
+  // A form's field appearances are left as they are (regenerating them would embed other fonts).
+  return doc.save({ updateFieldAppearances: false });
+}
+
+/**
+ * A new PDF with the CJK font embedded as a subset (the glyphs it ends up using): for documents
+ * the server writes itself (the countersign sign-off sheet), with the font read once per process.
+ */
+export async function newCjkPdf(): Promise<{ doc: PDFDocument; font: PDFFont; lib: typeof import('pdf-lib') }> {
+  const [{ bytes: fontBytes, font: parsed }, lib] = await Promise.all([watermarkFont(), pdfLib()]);
+  const doc = await lib.PDFDocument.create();
+  doc.registerFontkit({ create: () => parsed } as unknown as Parameters<PDFDocument['registerFontkit']>[0]);
+  const font = await doc.embedFont(fontBytes, { subset: true });
+  return { doc, font, lib };
+}
+
+// ---- images ------------------------------------------------------------------------------------
+
+/** Beyond this the decoded bitmap alone would take ~256 MB: such scans belong in a PDF. */
+export const IMAGE_MAX_PIXELS = 64_000_000;
+
+/**
+ * Stamps a PNG or JPEG and encodes it back to the same format at the same size.
+ *
+ * A phone or scanner JPEG often stores its pixels sideways with an EXIF Orientation tag. Skia's
+ * decoder behind @napi-rs/canvas' loadImage (1.x) already applies that tag: width/height are
+ * the upright ones and drawImage paints upright. The re-encoded copy carries no EXIF, so the
+ * turn lives in its pixels only and no viewer turns it twice. Do not rotate here again;
+ * files.test.ts ("EXIF Orientation 6") fails if a canvas upgrade stops doing this.
+ */
+export async function stampImage(bytes: Uint8Array, type: 'png' | 'jpg', text: string): Promise<Buffer> {
+  const canvasModule = await canvasLib();
+  const { createCanvas, loadImage } = canvasModule;
+  registerCanvasFont(canvasModule);
+  let img: Awaited<ReturnType<typeof loadImage>>;
+  try {
+    img = await loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  } catch {
+    throw new UnstampableError('图片文件已损坏，无法添加水印，请联系管理员');
+  }
+  const { width: w, height: h } = img;
+  if (!w || !h) throw new UnstampableError('图片文件已损坏，无法添加水印，请联系管理员');
+  if (w * h > IMAGE_MAX_PIXELS) throw new UnstampableError(`图片尺寸过大（${w}×${h}），无法添加水印，请联系管理员改为上传 PDF`);
+
+  const canvas = createCanvas(w, h);
+  const ctx = canvas.getContext('2d');
+  if (type === 'jpg') {
+    ctx.fillStyle = '#ffffff'; // JPEG has no alpha: keep what a viewer would have seen
+    ctx.fillRect(0, 0, w, h);
+  }
+  ctx.drawImage(img, 0, 0);
+  const size = Math.round(sizeFor(w, h, 12, 160));
+  ctx.font = `${size}px "${CANVAS_FONT_FAMILY}"`;
+  ctx.fillStyle = '#595959';
+  ctx.globalAlpha = OPACITY + 0.07; // pixels show less contrast than vector text on paper
+  ctx.textBaseline = 'alphabetic';
+  const textWidth = ctx.measureText(text).width;
+  const rad = (ANGLE_DEG * Math.PI) / 180;
+  // tiles() speaks y-up: flip into the canvas' y-down space, then draw each line rotated.
+  for (const t of tiles(w, h, textWidth, size)) {
+    ctx.save();
+    ctx.translate(t.x, h - t.y);
+    ctx.rotate(-rad);
+    ctx.fillText(text, 0, 0);
+    ctx.restore();
+  }
+  return type === 'png' ? canvas.encode('png') : canvas.encode('jpeg', 90);
+}
+
+// ---- by file type ------------------------------------------------------------------------------
+
+/** The bytes to serve for a stored file: stamped PDFs and images; DWG/DXF unchanged (their name carries the stamp). */
+export async function stampFile(bytes: Uint8Array, type: FileType, text: string): Promise<Uint8Array> {
+  switch (type) {
+    case 'pdf':
+      return stampPdf(bytes, text);
+    case 'png':
+    case 'jpg':
+      return stampImage(bytes, type, text);
+    case 'dwg':
+    case 'dxf':
+      return bytes;
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Enforces the button and column permissions for every route registered with lib/route.ts
+ * (issue 14): a call that declares a `button` is refused (403 naming the action) to a user type
+ * the button is not granted to, right after the access check and before its body is looked at;
+ * a call that declares `columns` has its rows (the `data` list, or the `data` row of a detail)
+ * passed through `applyColumnModes` before they are serialised. The Excel exports use the same
+ * store (`app.permissions.columnModes`) and the same function.
+ *
+ * Registered right after the auth plugin, before any route: hooks apply to routes added after them.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { API_BASE, applyColumnModes, buttonRefusedText } from '@esm/contracts';
+import type { Db } from '../../db/database.ts';
+import { forbidden } from '../../plugins/errors.ts';
+import { PermissionStore } from './store.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    permissions: PermissionStore;
+  }
+}
+
+export const permissionsPlugin = fp(async (app: FastifyInstance, { db }: { db: Db }) => {
+  const store = new PermissionStore(db);
+  app.decorate('permissions', store);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(API_BASE)) return;
+    const { button, columns, access } = route.config ?? {};
+    if (button && access) store.declareButton(button, access);
+    if (columns) store.declareColumns(columns);
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const button = request.routeOptions.config?.button;
+    if (!button || !request.user) return;
+    if (!(await store.buttonAllowed(button, request.user.type))) {
+      request.log.info({ userId: request.user.id, type: request.user.type, button }, 'button refused');
+      throw forbidden(buttonRefusedText(button.label));
+    }
+  });
+
+  app.addHook('preSerialization', async (request, _reply, payload: unknown) => {
+    const columns = request.routeOptions.config?.columns;
+    if (!columns || !request.user || !payload || typeof payload !== 'object' || !('data' in payload)) return payload;
+    const data = (payload as { data: unknown }).data;
+    if (!data || typeof data !== 'object') return payload;
+    const modes = await store.columnModes(columns, request.user.type);
+    const apply = (row: unknown) => (row && typeof row === 'object' ? applyColumnModes(row as Record<string, unknown>, modes) : row);
+    return { ...payload, data: Array.isArray(data) ? data.map(apply) : apply(data) };
+  });
+});

@@ -1,0 +1,45 @@
+/** Mobile numbers, manufacturer side: contacts (masked), the logged reveal, the view log and its export (issue 14). */
+import type { FastifyInstance } from 'fastify';
+import { CONTACT_KIND_LABELS, USER_TYPE_LABELS, phoneLogApi as api, type PhoneLogRow, type UserType } from '@esm/contracts';
+import type { Db } from '../../db/database.ts';
+import { cstDateTime } from '../../lib/dates.ts';
+import { ok } from '../../lib/envelope.ts';
+import { cappedPage } from '../../lib/list.ts';
+import { route } from '../../lib/route.ts';
+import { badRequest } from '../../plugins/errors.ts';
+import { sendWorkbook, type Column } from '../empower/excel.ts';
+import { clientOf } from '../logs/writer.ts';
+import { pageContacts, pagePhoneLog, phoneLogRows, reveal } from './service.ts';
+
+const EXPORT_COLUMNS: Column<PhoneLogRow>[] = [
+  { header: '查看时间', width: 20, value: (r) => cstDateTime(new Date(r.createdAt)) },
+  { header: '查看人账号', width: 14, value: (r) => r.viewerAccount },
+  { header: '查看人', width: 20, value: (r) => r.viewerName },
+  { header: '用户类型', width: 18, value: (r) => `${r.viewerType} · ${USER_TYPE_LABELS[r.viewerType as UserType] ?? ''}` },
+  { header: '查看人所属供应商', width: 28, value: (r) => r.viewerSupplierName ?? '' },
+  { header: '被查看人', width: 12, value: (r) => r.contactName },
+  { header: '类型', width: 14, value: (r) => CONTACT_KIND_LABELS[r.contactKind] },
+  { header: '被查看人所属供应商', width: 28, value: (r) => r.contactSupplierName ?? '' },
+  { header: '手机号（脱敏）', width: 16, value: (r) => r.maskedMobile },
+  { header: '页面', width: 36, value: (r) => r.page },
+  { header: 'IP', width: 16, value: (r) => r.ip ?? '' },
+];
+
+export async function phoneLogRoutes(app: FastifyInstance, { db, exportMaxRows }: { db: Db; exportMaxRows: number }) {
+  route(app, api.contacts, async ({ body }) => cappedPage(await pageContacts(db, body)));
+  route(app, api.reveal, async ({ body, user, request }) => ok(await reveal(db, user, body.contactId, body.page, clientOf(request)), '已记录查看'));
+  route(app, api.page, async ({ body }) => cappedPage(await pagePhoneLog(db, body)));
+  route(app, api.exportExcel, async ({ body, request, reply }) => {
+    const rows = await phoneLogRows(db, body, exportMaxRows);
+    if (!rows) throw badRequest(`导出结果超过 ${exportMaxRows} 条，请缩小查询范围后再导出`);
+    return sendWorkbook(request, reply, '手机号查看日志', rows.length, [
+      { name: '手机号查看日志', columns: EXPORT_COLUMNS.map(({ header, width }) => ({ header, width })), rows: [rows.map((r) => EXPORT_COLUMNS.map((c) => c.value(r)))] },
+    ]);
+  });
+
+  // supplier side: scoped to the caller's supplier by the auth hook
+  route(app, api.supplierContacts, async ({ body, supplier }) => cappedPage(await pageContacts(db, body, supplier.code)));
+  route(app, api.supplierReveal, async ({ body, user, supplier, request }) =>
+    ok(await reveal(db, user, body.contactId, body.page, clientOf(request), supplier.code), '已记录查看'),
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * Mobile numbers (issue 14). Lists send every number masked — masked in SQL, so the full number
+ * never leaves the database on those paths; `reveal` is the only read of a full number: it checks
+ * the caller may see that person, reads the number and writes the phone_view_log row in one
+ * transaction, so every full number a caller got has its row.
+ *
+ * Who may see whom: internal users anyone; a supplier its own contacts and the purchasers (采购员)
+ * named on the materials it supplies. A contact out of scope answers like one that does not exist.
+ */
+import type { z } from 'zod';
+import { maskMobile, type ContactKind, type ContactRow, type PhoneLogRow, type ZContactPageRequestSchema, type ZPhoneLogRequestSchema } from '@esm/contracts';
+import { Prisma } from '../../generated/prisma/client.ts';
+import type { Db } from '../../db/database.ts';
+import type { SessionUser } from '../../plugins/auth.ts';
+import { notFound } from '../../plugins/errors.ts';
+import { dayRangeSql, equalsSql, jsonRow, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal, type Condition } from '../../lib/list.ts';
+import type { ClientInfo } from '../logs/writer.ts';
+
+export const CONTACT_NOT_FOUND = '联系人不存在';
+
+/** 138****5678 in SQL: the same mask as maskMobile, applied before the row leaves the database. */
+const MASKED_MOBILE = Prisma.sql`CASE WHEN length(c.mobile) < 7 THEN repeat('*', length(c.mobile)) ELSE left(c.mobile, 3) || '****' || right(c.mobile, 4) END`;
+
+/** A supplier sees its own contacts and the purchasers of the materials it supplies. */
+const supplierScopeSql = (supplierCode: string) => Prisma.sql`(
+  (c.kind = 'SUPPLIER' AND c.supplier_code = ${supplierCode})
+  OR (c.kind = 'PURCHASER' AND c.name IN (
+    SELECT m.purchaser FROM supplier_material sm JOIN material m ON m.code = sm.material_code
+    WHERE sm.supplier_code = ${supplierCode} AND m.purchaser IS NOT NULL))
+)`;
+
+const CONTACT_SORT = { name: 'c.name', supplierCode: 'c.supplier_code' } as const;
+
+export async function pageContacts(db: Db, q: z.output<typeof ZContactPageRequestSchema>, supplierCode?: string): Promise<{ rows: ContactRow[] } & CappedTotal> {
+  const conditions: Condition[] = [
+    supplierCode && supplierScopeSql(supplierCode),
+    equalsSql('c.kind', q.kind),
+    equalsSql('c.supplier_code', q.supplierCode),
+    keywordSql(['c.name', 'c.title'], q.keyword),
+  ];
+  const page = await listPage<object>(db, q, {
+    select: Prisma.sql`c.id, c.kind, c.supplier_code AS "supplierCode", s.name AS "supplierName", c.name, c.title, ${MASKED_MOBILE} AS mobile, c.email`,
+    from: Prisma.sql`phone_contact c LEFT JOIN supplier s ON s.code = c.supplier_code`,
+    where: whereSql(conditions),
+    orderBy: orderBySql(CONTACT_SORT, q, 'c.id', "c.kind DESC, c.supplier_code, c.id"),
+  });
+  return mapPage(page, jsonRow<ContactRow>);
+}
+
+/**
+ * The full number of one contact, for a caller allowed to see it, with its log row written in
+ * the same transaction. `supplierCode` set: the caller is that supplier's user.
+ */
+export async function reveal(db: Db, user: SessionUser, contactId: number, pageName: string, client: ClientInfo, supplierCode?: string): Promise<{ contactId: number; mobile: string; logId: number }> {
+  return db.$transaction(async (tx) => {
+    const scope = supplierCode ? Prisma.sql`AND ${supplierScopeSql(supplierCode)}` : Prisma.empty;
+    const [c] = await tx.$queryRaw<{ id: number; kind: string; name: string; mobile: string; supplier_code: string | null; supplier_name: string | null }[]>(
+      Prisma.sql`SELECT c.id, c.kind, c.name, c.mobile, c.supplier_code, s.name AS supplier_name
+        FROM phone_contact c LEFT JOIN supplier s ON s.code = c.supplier_code
+        WHERE c.id = ${contactId} ${scope}`,
+    );
+    if (!c) throw notFound(CONTACT_NOT_FOUND);
+    const log = await tx.phoneViewLog.create({
+      select: { id: true },
+      data: {
+        viewerId: user.id,
+        viewerAccount: user.account,
+        viewerName: user.isSupplier ? user.nick : user.name,
+        viewerType: user.type,
+        viewerSupplierCode: user.isSupplier ? user.supplierCode : null,
+        viewerSupplierName: user.isSupplier ? user.supplierName?.slice(0, 200) ?? null : null,
+        contactId: c.id,
+        contactKind: c.kind as ContactKind,
+        contactName: c.name,
+        contactSupplierCode: c.supplier_code,
+        contactSupplierName: c.supplier_name,
+        maskedMobile: maskMobile(c.mobile),
+        page: pageName,
+        ip: client.ip.slice(0, 64),
+        userAgent: client.userAgent,
+      },
+    });
+    return { contactId: c.id, mobile: c.mobile, logId: log.id };
+  });
+}
+
+type LogQuery = z.output<typeof ZPhoneLogRequestSchema>;
+const LOG_SORT = { createdAt: 'created_at', viewerAccount: 'viewer_account', contactName: 'contact_name' } as const;
+const LOG_SELECT = Prisma.sql`id, viewer_account AS "viewerAccount", viewer_name AS "viewerName", viewer_type AS "viewerType", viewer_supplier_name AS "viewerSupplierName",
+  contact_kind AS "contactKind", contact_name AS "contactName", contact_supplier_name AS "contactSupplierName", masked_mobile AS "maskedMobile", page, ip, created_at AS "createdAt"`;
+
+const logWhere = (q: LogQuery) =>
+  whereSql([
+    keywordSql(['viewer_account', 'viewer_name'], q.viewer),
+    equalsSql('viewer_type', q.viewerType),
+    keywordSql(['contact_name'], q.contact),
+    equalsSql('contact_kind', q.contactKind),
+    q.supplierCode && Prisma.sql`(contact_supplier_code = ${q.supplierCode} OR viewer_supplier_code = ${q.supplierCode})`,
+    ...dayRangeSql('created_at', q.dateFrom, q.dateTo),
+  ]);
+
+export async function pagePhoneLog(db: Db, q: LogQuery): Promise<{ rows: PhoneLogRow[] } & CappedTotal> {
+  const page = await listPage<object>(db, q, { select: LOG_SELECT, from: Prisma.sql`phone_view_log`, where: logWhere(q), orderBy: orderBySql(LOG_SORT, q, 'id', 'id DESC') });
+  return mapPage(page, jsonRow<PhoneLogRow>);
+}
+
+/** The log as the export writes it: the list's filters and order, up to `max` rows (counted first). */
+export async function phoneLogRows(db: Db, q: LogQuery, max: number): Promise<PhoneLogRow[] | null> {
+  const rows = await db.$queryRaw<object[]>(
+    Prisma.sql`SELECT ${LOG_SELECT} FROM phone_view_log ${logWhere(q)} ${orderBySql(LOG_SORT, q, 'id', 'id DESC')} LIMIT ${max + 1}`,
+  );
+  return rows.length > max ? null : rows.map(jsonRow<PhoneLogRow>);
+}

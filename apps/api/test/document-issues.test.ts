@@ -1,0 +1,362 @@
+/**
+ * Questions on drawings (issue 11) through the real calls on a real Postgres: routing on submit
+ * (one answerer, none, several), the state machine with each refusal (and real concurrent moves),
+ * drafts-only edits and batch deletes, attachment limits, suppliers kept to their own questions
+ * and attachments on every call, due dates in working days, problem types in use never deleted,
+ * and the role table.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ATTACHMENT_MAX_BYTES, addWorkingDays } from '@esm/contracts';
+import { api, buildTestApp, createUser, hasChinese, login } from './helpers.ts';
+import { acceptCurrentAgreement, createFileVersion, createGrant, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, multipart, samplePdf, samplePng, tempStorage, unique } from './factories.ts';
+
+const files = await tempStorage();
+const t = await buildTestApp({ storage: files.storage });
+const db = t.db.prisma;
+const pdf = await samplePdf(1);
+const png = await samplePng(40, 30);
+
+function call(path: string, body: unknown, cookie: string) {
+  return t.app.inject({ method: 'POST', url: api(path), payload: body as object, headers: { cookie } });
+}
+async function upload(side: 'supplier' | 'haier', cookie: string, filename: string, bytes: Uint8Array) {
+  const { payload, headers } = multipart([{ name: 'file', file: { filename, bytes } }]);
+  return t.app.inject({ method: 'POST', url: api(`${side}/documentissue/upload`), payload, headers: { ...headers, cookie } });
+}
+
+// the fixture: product line `pl` (one answerer for PRODUCT_LINE, two for SQE), `pl2` (nobody)
+const f = {} as {
+  pl: string;
+  pl2: string;
+  file: number;
+  file2: number;
+  hidden: number;
+  typeLine: number;
+  typeSqe: number;
+  typeOff: number;
+  supA: { cookie: string; code: string };
+  supB: { cookie: string; code: string };
+  h1: { id: number; cookie: string };
+  h2: { id: number; cookie: string };
+  admin7: string;
+};
+
+beforeAll(async () => {
+  f.pl = (await createProductLine(db)).code;
+  f.pl2 = (await createProductLine(db)).code;
+  const m = await createMaterial(db, f.pl);
+  const m2 = await createMaterial(db, f.pl2);
+  const mHidden = await createMaterial(db, f.pl);
+  const [a, b] = [await createSupplier(db, '甲'), await createSupplier(db, '乙')];
+  for (const s of [a, b]) {
+    await linkSupplier(db, s.code, m.code);
+    await linkSupplier(db, s.code, m2.code);
+    await createGrant(db, s.code, m.code);
+    await createGrant(db, s.code, m2.code);
+  }
+  await linkSupplier(db, b.code, mHidden.code);
+  await createGrant(db, b.code, mHidden.code);
+  f.file = (await createFileVersion(db, files.storage, { materialCode: m.code, type: 'pdf', bytes: pdf })).id;
+  f.file2 = (await createFileVersion(db, files.storage, { materialCode: m2.code, type: 'pdf', bytes: pdf })).id;
+  f.hidden = (await createFileVersion(db, files.storage, { materialCode: mHidden.code, type: 'pdf', bytes: pdf })).id;
+  const ua = await createSupplierUser(t.db, a.code);
+  const ub = await createSupplierUser(t.db, b.code);
+  await acceptCurrentAgreement(db, ua.id, a.code);
+  f.supA = { cookie: await login(t.app, ua.account), code: a.code };
+  f.supB = { cookie: await login(t.app, ub.account), code: b.code };
+  const h1 = await createUser(t.db, { type: 5, prefix: 'wt' });
+  const h2 = await createUser(t.db, { type: 5, prefix: 'wt' });
+  f.h1 = { id: h1.id, cookie: await login(t.app, h1.account) };
+  f.h2 = { id: h2.id, cookie: await login(t.app, h2.account) };
+  f.admin7 = await login(t.app, 'demo7');
+  const type = async (name: string, role: string, enabled = true) => (await call('haier/problemType/addProblemType', { name: `${name}${unique()}`, role, responseDays: 3, enabled }, f.admin7)).json().data.id as number;
+  f.typeLine = await type('产品线问题', 'PRODUCT_LINE');
+  f.typeSqe = await type('SQE问题', 'SQE');
+  f.typeOff = await type('停用类型', 'SQE', false);
+  for (const [productLineCode, role, userId] of [[f.pl, 'PRODUCT_LINE', h1.id], [f.pl, 'SQE', h1.id], [f.pl, 'SQE', h2.id]] as const) {
+    expect((await call('haier/sqegxRole/addSqegxRole', { productLineCode, role, userId }, f.admin7)).statusCode).toBe(200);
+  }
+});
+afterAll(async () => {
+  await t.close();
+  await files.remove();
+});
+
+const draft = (over: Record<string, unknown> = {}) => ({ fileId: f.file, problemTypeId: f.typeLine, title: '孔位公差', description: '请确认孔位公差', purchaser: '采购员甲', ...over });
+async function ask(over: Record<string, unknown> = {}, who = f.supA.cookie): Promise<number> {
+  const res = await call('supplier/documentissue/add', draft(over), who);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data.id;
+}
+async function submitted(over: Record<string, unknown> = {}) {
+  const id = await ask(over);
+  const res = await call('supplier/documentissue/submit', { id }, f.supA.cookie);
+  expect(res.statusCode, res.body).toBe(200);
+  return { id, data: res.json().data, message: res.json().message as string };
+}
+
+describe('routing on submit', () => {
+  it('one answerer for the product line × role: assigned to them, 处理中, due in working days, thread SUBMIT + ROUTE', async () => {
+    const { data, message } = await submitted();
+    expect(data.status).toBe('PROCESSING');
+    expect(data.assigneeId).toBe(f.h1.id);
+    expect(message).toMatch(/已分派给/);
+    const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    expect(data.dueDate).toBe(addWorkingDays(today, 3));
+    expect(data.messages.map((x: { action: string }) => x.action)).toEqual(['CREATE', 'SUBMIT', 'ROUTE']);
+  });
+  it('several answerers: waits in the pool (待分派)', async () => {
+    const { data, message } = await submitted({ problemTypeId: f.typeSqe });
+    expect(data.status).toBe('PENDING');
+    expect(data.assigneeId).toBeNull();
+    expect(message).toBe('已提交，有多位处理人，等待分派');
+  });
+  it('nobody in the role table for the product line: waits in the pool', async () => {
+    const { data } = await submitted({ fileId: f.file2 });
+    expect(data.status).toBe('PENDING');
+    const pool = (await call('haier/documentissue/paging', { scope: 'POOL', results: 100 }, f.h1.cookie)).json();
+    expect(pool.data.map((r: { id: number }) => r.id)).toContain(data.id);
+  });
+  it('a disabled answerer does not count', async () => {
+    const off = await createUser(t.db, { type: 5, prefix: 'wtoff' });
+    await call('haier/sqegxRole/addSqegxRole', { productLineCode: f.pl2, role: 'PRODUCT_LINE', userId: off.id }, f.admin7);
+    await db.user.update({ where: { id: off.id }, data: { enabled: false } });
+    const { data } = await submitted({ fileId: f.file2 });
+    expect(data.status).toBe('PENDING');
+  });
+});
+
+describe('working days', () => {
+  it('skips Saturday and Sunday (no holiday calendar)', () => {
+    expect(addWorkingDays('2026-11-20', 1)).toBe('2026-11-23'); // Fri → Mon
+    expect(addWorkingDays('2026-11-21', 1)).toBe('2026-11-23'); // Sat → Mon
+    expect(addWorkingDays('2026-11-18', 5)).toBe('2026-11-25');
+  });
+});
+
+describe('the state machine', () => {
+  it('walks 处理中 → 已回复 → (reopen) 处理中 → 已回复 → 已关闭 → (reopen) 处理中, each step in the thread', async () => {
+    const { id } = await submitted();
+    let r = await call('haier/documentissue/reply', { id, text: '按图纸执行' }, f.h1.cookie);
+    expect(r.json().data.status).toBe('ANSWERED');
+    r = await call('supplier/documentissue/reopen', { id, text: '还有一个问题' }, f.supA.cookie);
+    expect(r.json().data.status).toBe('PROCESSING');
+    expect(r.json().data.assigneeId).toBe(f.h1.id);
+    await call('haier/documentissue/reply', { id, text: '补充回复' }, f.h1.cookie);
+    r = await call('supplier/documentissue/close', { id }, f.supA.cookie);
+    expect(r.json().data.status).toBe('CLOSED');
+    r = await call('supplier/documentissue/reopen', { id, text: '关闭后追问' }, f.supA.cookie);
+    expect(r.json().data.status).toBe('PROCESSING');
+    expect(r.json().data.messages.map((x: { action: string }) => x.action)).toEqual(['CREATE', 'SUBMIT', 'ROUTE', 'REPLY', 'REOPEN', 'REPLY', 'CLOSE', 'REOPEN']);
+    expect(r.json().data.messages[4].text).toBe('还有一个问题');
+  });
+
+  it('refuses each move from a state it does not leave, with a Chinese 409', async () => {
+    const { id } = await submitted();
+    const cases: [string, object, string][] = [
+      ['supplier/documentissue/submit', { id }, f.supA.cookie],
+      ['supplier/documentissue/close', { id }, f.supA.cookie],
+      ['supplier/documentissue/reopen', { id, text: '追问' }, f.supA.cookie],
+      ['supplier/documentissue/update', { id, ...draft() }, f.supA.cookie],
+      ['supplier/documentissue/delete', { id }, f.supA.cookie],
+    ];
+    for (const [path, body, cookie] of cases) {
+      const res = await call(path, body, cookie);
+      expect(res.statusCode, path).toBe(409);
+      expect(hasChinese(res.json().message), path).toBe(true);
+    }
+    expect((await call('supplier/documentissue/submit', { id }, f.supA.cookie)).json().message).toBe('该问题已提交，不能重复提交');
+    await call('haier/documentissue/reply', { id, text: '答复' }, f.h1.cookie);
+    const again = await call('haier/documentissue/reply', { id, text: '答复' }, f.h1.cookie);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('该问题已回复，请勿重复回复');
+    expect((await call('haier/documentissue/assign', { id, userId: f.h2.id, reason: '改派' }, f.h1.cookie)).statusCode).toBe(409);
+  });
+
+  it('only the assignee replies; reassigning needs a reason; take from the pool', async () => {
+    const { id } = await submitted();
+    const other = await call('haier/documentissue/reply', { id, text: '我来答' }, f.h2.cookie);
+    expect(other.statusCode).toBe(409);
+    expect(other.json().message).toMatch(/只有处理人可以回复/);
+    const noReason = await call('haier/documentissue/assign', { id, userId: f.h2.id }, f.h1.cookie);
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.json().errors[0]).toEqual({ field: 'reason', message: '改派请填写原因' });
+    const re = await call('haier/documentissue/assign', { id, userId: f.h2.id, reason: '休假' }, f.h1.cookie);
+    expect(re.json().data.assigneeId).toBe(f.h2.id);
+    expect(re.json().data.messages.at(-1).text).toMatch(/原因：休假/);
+    const notAnswerer = await call('haier/documentissue/assign', { id, userId: (await db.user.findUniqueOrThrow({ where: { account: 'demo7' } })).id, reason: 'x' }, f.h2.cookie);
+    expect(notAnswerer.statusCode).toBe(400);
+
+    const pool = (await submitted({ problemTypeId: f.typeSqe })).id;
+    const take = await call('haier/documentissue/assign', { id: pool, userId: f.h2.id }, f.h2.cookie);
+    expect(take.json().message).toBe('已领取');
+    expect(take.json().data.status).toBe('PROCESSING');
+  });
+
+  it('concurrent: a double submit moves once; two answerers taking the same question — one wins', async () => {
+    const id = await ask();
+    const both = await Promise.all([1, 2].map(() => call('supplier/documentissue/submit', { id }, f.supA.cookie)));
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(await db.documentIssueMessage.count({ where: { issueId: id, action: 'SUBMIT' } })).toBe(1);
+
+    const pool = (await submitted({ problemTypeId: f.typeSqe })).id;
+    const takes = await Promise.all([f.h1, f.h2].map((h) => call('haier/documentissue/assign', { id: pool, userId: h.id }, h.cookie)));
+    expect(takes.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(await db.documentIssueMessage.count({ where: { issueId: pool, action: 'ASSIGN' } })).toBe(1);
+
+    const replies = await Promise.all([1, 2].map(() => call('haier/documentissue/reply', { id, text: '同时回复' }, f.h1.cookie)));
+    expect(replies.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(await db.documentIssueMessage.count({ where: { issueId: id, action: 'REPLY' } })).toBe(1);
+  });
+});
+
+describe('drafts', () => {
+  it('edits and deletes drafts only; a batch delete is all or nothing', async () => {
+    const id = await ask();
+    const edit = await call('supplier/documentissue/update', { id, ...draft({ title: '新标题' }) }, f.supA.cookie);
+    expect(edit.json().data.title).toBe('新标题');
+    const [d1, d2] = [await ask(), await ask()];
+    const { id: sent } = await submitted();
+    const mixed = await call('supplier/documentissue/deletes', { ids: [d1, sent] }, f.supA.cookie);
+    expect(mixed.statusCode).toBe(409);
+    expect(mixed.json().message).toMatch(/只有草稿可以删除/);
+    expect(await db.documentIssue.count({ where: { id: d1 } })).toBe(1);
+    const ok = await call('supplier/documentissue/deletes', { ids: [d1, d2] }, f.supA.cookie);
+    expect(ok.json().data.deleted).toBe(2);
+    expect((await call('supplier/documentissue/delete', { id }, f.supA.cookie)).statusCode).toBe(200);
+  });
+
+  it('refuses a drawing the supplier may not see, a disabled type and empty fields (400 per field)', async () => {
+    const hidden = await call('supplier/documentissue/add', draft({ fileId: f.hidden }), f.supA.cookie);
+    expect(hidden.statusCode).toBe(400);
+    expect(hidden.json().errors[0]).toEqual({ field: 'fileId', message: '图纸不存在，请重新选择' });
+    const off = await call('supplier/documentissue/add', draft({ problemTypeId: f.typeOff }), f.supA.cookie);
+    expect(off.json().errors[0].field).toBe('problemTypeId');
+    expect(off.json().errors[0].message).toMatch(/已停用/);
+    const empty = await call('supplier/documentissue/add', draft({ title: ' ' }), f.supA.cookie);
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().errors[0].message).toBe('请输入问题标题');
+  });
+});
+
+describe('attachments', () => {
+  it('stores an accepted file in the file store (not the database) and binds it to the question', async () => {
+    const up = await upload('supplier', f.supA.cookie, '现场照片.png', png);
+    expect(up.statusCode, up.body).toBe(200);
+    const att = up.json().data;
+    const row = await db.documentIssueAttachment.findUniqueOrThrow({ where: { id: att.id } });
+    expect(await files.storage.exists(row.sha256)).toBe(true);
+    const id = await ask({ attachmentIds: [att.id] });
+    const list = await call('supplier/documentissue/findUploadFiles', { id }, f.supA.cookie);
+    expect(list.json().data.map((a: { fileName: string }) => a.fileName)).toEqual(['现场照片.png']);
+    const dl = await call('supplier/documentissue/downloadFile', { id: att.id }, f.supA.cookie);
+    expect(dl.statusCode).toBe(200);
+    expect(Buffer.compare(dl.rawPayload, Buffer.from(png))).toBe(0);
+    // an Office file is recognised by its signature
+    const docx = await upload('supplier', f.supA.cookie, '说明.docx', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100)]));
+    expect(docx.statusCode).toBe(200);
+  });
+
+  it('refuses what is too large, an unsupported type, content that is not its extension, and an empty file', async () => {
+    const big = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(ATTACHMENT_MAX_BYTES)]);
+    const tooBig = await upload('supplier', f.supA.cookie, 'big.pdf', big);
+    expect(tooBig.statusCode).toBe(413);
+    expect(tooBig.json().message).toBe('文件过大：上限为 20 MB');
+    const exe = await upload('supplier', f.supA.cookie, 'tool.exe', Buffer.from('MZ\x90\x00'));
+    expect(exe.statusCode).toBe(415);
+    expect(exe.json().message).toMatch(/附件类型不支持，仅支持 PDF/);
+    const fake = await upload('supplier', f.supA.cookie, 'drawing.pdf', png);
+    expect(fake.statusCode).toBe(415);
+    expect(fake.json().message).toMatch(/文件内容与扩展名 \.pdf 不符/);
+    const empty = await upload('supplier', f.supA.cookie, 'empty.pdf', Buffer.alloc(0));
+    expect(empty.statusCode).toBe(400);
+    const count = await db.documentIssueAttachment.count({ where: { fileName: { in: ['big.pdf', 'tool.exe', 'drawing.pdf', 'empty.pdf'] } } });
+    expect(count).toBe(0);
+  });
+
+  it('an answerer replies with an attachment the supplier then downloads', async () => {
+    const { id } = await submitted();
+    const up = (await upload('haier', f.h1.cookie, '答复.pdf', pdf)).json().data;
+    const r = await call('haier/documentissue/reply', { id, text: '见附件', attachmentIds: [up.id] }, f.h1.cookie);
+    expect(r.json().data.messages.at(-1).attachments[0].fileName).toBe('答复.pdf');
+    expect((await call('supplier/documentissue/downloadFile', { id: up.id }, f.supA.cookie)).statusCode).toBe(200);
+    expect((await call('supplier/documentissue/downloadFile', { id: up.id }, f.supB.cookie)).statusCode).toBe(404);
+  });
+});
+
+describe('supplier isolation', () => {
+  it('another supplier gets 404 on every call about a question that is not its own, and never sees it listed', async () => {
+    const up = (await upload('supplier', f.supA.cookie, 'a.pdf', pdf)).json().data;
+    const draftId = await ask({ attachmentIds: [up.id] });
+    const { id } = await submitted();
+    await call('haier/documentissue/reply', { id, text: '答复' }, f.h1.cookie);
+    const calls: [string, object][] = [
+      ['supplier/documentissue/findById', { id }],
+      ['supplier/documentissue/update', { id: draftId, ...draft() }],
+      ['supplier/documentissue/delete', { id: draftId }],
+      ['supplier/documentissue/deletes', { ids: [draftId] }],
+      ['supplier/documentissue/submit', { id: draftId }],
+      ['supplier/documentissue/close', { id }],
+      ['supplier/documentissue/reopen', { id, text: '追问' }],
+      ['supplier/documentissue/findUploadFiles', { id: draftId }],
+      ['supplier/documentissue/downloadFile', { id: up.id }],
+    ];
+    for (const [path, body] of calls) {
+      const res = await call(path, body, f.supB.cookie);
+      expect(res.statusCode, path).toBe(404);
+      expect(hasChinese(res.json().message), path).toBe(true);
+    }
+    const list = (await call('supplier/documentissue/paging', { results: 100 }, f.supB.cookie)).json();
+    expect(list.data.every((r: { supplierCode: string }) => r.supplierCode === f.supB.code)).toBe(true);
+    // B cannot bind A's upload to a question of its own
+    const steal = await call('supplier/documentissue/add', draft({ attachmentIds: [up.id] }), f.supB.cookie);
+    expect(steal.statusCode).toBe(400);
+    expect(steal.json().message).toBe('附件不存在或已被使用，请重新上传');
+    // answerers do not see drafts
+    expect((await call('haier/documentissue/findById', { id: draftId }, f.h1.cookie)).statusCode).toBe(404);
+    expect((await call('haier/documentissue/downloadFile', { id: up.id }, f.h1.cookie)).statusCode).toBe(404);
+    // the purchaser picker is scoped too
+    expect((await call('supplier/documentissue/searchPursByMaterial', { materialCode: (await db.standardFile.findUniqueOrThrow({ where: { id: f.hidden } })).materialCode }, f.supA.cookie)).statusCode).toBe(404);
+    const drawings = (await call('supplier/documentissue/searchDrawings', {}, f.supA.cookie)).json().data.map((d: { fileId: number }) => d.fileId);
+    expect(drawings).toContain(f.file);
+    expect(drawings).not.toContain(f.hidden);
+  });
+});
+
+describe('problem types and the role table', () => {
+  it('a type in use is not deleted (409 says to disable it); an unused one is', async () => {
+    const used = await call('haier/problemType/deleteProblemType', { id: f.typeLine }, f.admin7);
+    expect(used.statusCode).toBe(409);
+    expect(used.json().message).toMatch(/个问题使用，不能删除；如不再使用请停用/);
+    const fresh = (await call('haier/problemType/addProblemType', { name: `临时${unique()}`, role: 'SQE', responseDays: 2 }, f.admin7)).json().data.id;
+    expect((await call('haier/problemType/deleteProblemType', { id: fresh }, f.admin7)).statusCode).toBe(200);
+    expect((await call('haier/problemType/deleteProblemType', { id: fresh }, f.admin7)).statusCode).toBe(404);
+  });
+  it('refuses a duplicate name, a bad response time and a duplicate role row; selectUser offers answerers only', async () => {
+    const name = (await db.problemType.findUniqueOrThrow({ where: { id: f.typeLine } })).name;
+    const dup = await call('haier/problemType/addProblemType', { name, role: 'SQE', responseDays: 2 }, f.admin7);
+    expect(dup.statusCode).toBe(400);
+    expect(dup.json().errors[0].field).toBe('name');
+    const days = await call('haier/problemType/addProblemType', { name: `x${unique()}`, role: 'SQE', responseDays: 0 }, f.admin7);
+    expect(days.json().errors[0]).toEqual({ field: 'responseDays', message: '响应时间至少 1 个工作日' });
+    const again = await call('haier/sqegxRole/addSqegxRole', { productLineCode: f.pl, role: 'SQE', userId: f.h1.id }, f.admin7);
+    expect(again.statusCode).toBe(409);
+    const users = (await call('haier/sqegxRole/selectUser', {}, f.admin7)).json().data;
+    expect(users.every((u: { type: number }) => u.type === 5)).toBe(true);
+    const supplierUser = await db.user.findUniqueOrThrow({ where: { account: 'demo2' } });
+    const bad = await call('haier/sqegxRole/addSqegxRole', { productLineCode: f.pl, role: 'SQE', userId: supplierUser.id }, f.admin7);
+    expect(bad.statusCode).toBe(400);
+    // the supplier form offers enabled types only
+    const options = (await call('supplier/problemType/list', {}, f.supA.cookie)).json().data.map((o: { id: number }) => o.id);
+    expect(options).toContain(f.typeLine);
+    expect(options).not.toContain(f.typeOff);
+  });
+  it('a role row added routes the next question, and deleting it sends the next one to the pool', async () => {
+    const row = (await call('haier/sqegxRole/addSqegxRole', { productLineCode: f.pl2, role: 'SQE', userId: f.h2.id }, f.admin7)).json().data;
+    const routed = await submitted({ fileId: f.file2, problemTypeId: f.typeSqe });
+    expect(routed.data.assigneeId).toBe(f.h2.id);
+    await call('haier/sqegxRole/deleteSqegxRole', { id: row.id }, f.admin7);
+    const pooled = await submitted({ fileId: f.file2, problemTypeId: f.typeSqe });
+    expect(pooled.data.status).toBe('PENDING');
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * The database away (issue 7, finding 7): every call answers 503 in the envelope with a Chinese
+ * message and Retry-After — not a 500 — and the portal recovers by itself when the database is
+ * back. The outage is real: the app reaches Postgres through a TCP relay of the test's own, which
+ * the test closes (connection refused, open connections cut) and opens again; and backends are
+ * terminated by Postgres itself (pg_terminate_backend), as a restart or failover does.
+ */
+import net from 'node:net';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { openDatabase } from '../src/db/database.ts';
+import { api, buildTestApp, hasChinese, login, type TestApp } from './helpers.ts';
+
+/** A TCP relay to the test database's server that can be taken down and brought back on the same port. */
+class Relay {
+  private server?: net.Server;
+  private readonly sockets = new Set<net.Socket>();
+  port = 0;
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  async up(): Promise<void> {
+    this.server = net.createServer((client) => {
+      const upstream = net.connect(this.target.port, this.target.host);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => s.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as net.AddressInfo).port;
+  }
+
+  /** Refuses new connections and cuts the open ones. */
+  async down(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    for (const s of this.sockets) s.destroy();
+    await closed;
+  }
+}
+
+const dbUrl = new URL(inject('databaseUrl'));
+const relay = new Relay({ host: dbUrl.hostname, port: Number(dbUrl.port || 5432) });
+let t: TestApp;
+let cookie: string;
+
+beforeAll(async () => {
+  await relay.up();
+  const url = new URL(dbUrl);
+  url.port = String(relay.port);
+  url.searchParams.set('application_name', 'esm_outage_test');
+  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+  t = await buildTestApp({ db });
+  cookie = await login(t.app, 'demo3');
+});
+afterAll(async () => {
+  await t.close();
+  await t.db.close();
+});
+
+function expect503(res: { statusCode: number; headers: Record<string, unknown>; body: string }) {
+  expect(res.statusCode, res.body).toBe(503);
+  expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  const body = JSON.parse(res.body);
+  expect(body).toMatchObject({ success: false, code: '503', data: null });
+  expect(hasChinese(body.message)).toBe(true);
+  expect(body.message).not.toMatch(/prisma|ECONN|postgres|terminated/i);
+}
+
+const calls = () => [
+  t.app.inject({ method: 'POST', url: api('user/login'), payload: { account: 'demo3', password: 'Esm@2026' }, remoteAddress: '10.70.0.1' }),
+  t.app.inject({ method: 'POST', url: api('user/current'), headers: { cookie } }),
+  t.app.inject({ method: 'POST', url: api('main/getRoleFunction'), payload: {}, headers: { cookie } }),
+  t.app.inject({ method: 'POST', url: api('haier/standardFile/getStandardFilePager'), payload: {}, headers: { cookie } }),
+  t.app.inject({ method: 'POST', url: api('haier/visitLog/page'), payload: {}, headers: { cookie } }),
+];
+
+/** Calls `probe` until `done` says the state is reached (a bounded number of tries, no clock). */
+async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, tries = 200): Promise<T> {
+  let v = await probe();
+  for (let i = 1; i < tries && !done(v); i++) {
+    await new Promise((r) => setImmediate(r));
+    v = await probe();
+  }
+  return v;
+}
+
+describe('finding 7: the database unreachable', () => {
+  it('every call answers 503 with Retry-After while it is down, and all work again once it is back', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/esm-server/health' })).statusCode).toBe(200);
+    await relay.down();
+    for (const res of await Promise.all(calls())) expect503(res);
+    const health = await t.app.inject({ method: 'GET', url: '/esm-server/health' });
+    expect(health.statusCode).toBe(503);
+    expect(Number(health.headers['retry-after'])).toBeGreaterThan(0);
+
+    await relay.up();
+    const back = await until(() => t.app.inject({ method: 'GET', url: '/esm-server/health' }), (r) => r.statusCode === 200);
+    expect(back.statusCode).toBe(200);
+    for (const res of await Promise.all(calls())) expect(res.statusCode, res.body).toBe(200);
+    // the session signed in before the outage is still good
+    expect((await t.app.inject({ method: 'POST', url: api('user/current'), headers: { cookie } })).json().code).toBe('0');
+  });
+
+  it('backends terminated by Postgres (a restart, a failover): never a 500, and the pool reconnects', async () => {
+    expect((await t.app.inject({ method: 'POST', url: api('main/getRoleFunction'), payload: {}, headers: { cookie } })).statusCode).toBe(200);
+    const admin = new pg.Client({ connectionString: inject('databaseUrl') });
+    await admin.connect();
+    try {
+      const killed = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'esm_outage_test'`);
+      expect(killed.rowCount).toBeGreaterThan(0);
+    } finally {
+      await admin.end();
+    }
+    const statuses = (await Promise.all(calls())).map((r) => r.statusCode);
+    expect(statuses.every((s) => s === 200 || s === 503), statuses.join(',')).toBe(true);
+    const ok = await until(() => t.app.inject({ method: 'POST', url: api('main/getRoleFunction'), payload: {}, headers: { cookie } }), (r) => r.statusCode === 200);
+    expect(ok.statusCode).toBe(200);
+  });
+
+  it('an app started while the database is unreachable answers 503, not 500', async () => {
+    const closed = new Relay({ host: '127.0.0.1', port: 1 });
+    await closed.up();
+    const port = closed.port;
+    await closed.down(); // a port nobody listens on: connection refused
+    const db = await openDatabase({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/nowhere`, dataDir: '' });
+    const dead = await buildTestApp({ db });
+    try {
+      for (const res of await Promise.all([
+        dead.app.inject({ method: 'POST', url: api('user/login'), payload: { account: 'demo3', password: 'Esm@2026' } }),
+        dead.app.inject({ method: 'POST', url: api('main/getRoleFunction'), payload: {}, headers: { cookie } }),
+      ]))
+        expect503(res);
+    } finally {
+      await dead.close();
+      await db.close();
+    }
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * A list page in one declaration (design §6): a paged call, its columns and its filter fields.
+ * The log pages, the archive history and the visit log are each one of these.
+ */
+import { useState, type ReactNode } from 'react';
+import type { ColumnsType, TableProps } from 'antd/es/table';
+import { FilterForm, type FilterField, type Filters } from './FilterForm.tsx';
+import { PagedTable, type FiltersOf, type PagedEndpoint, type RowOf } from './PagedTable.tsx';
+
+export interface ListPageProps<E extends PagedEndpoint, Row = RowOf<E>> {
+  endpoint: E;
+  columns: ColumnsType<Row>;
+  fields: readonly FilterField[];
+  rowKey: keyof Row & string;
+  /** data-testid of the filter form (tests find it by that). */
+  filterTestId?: string;
+  /** Filters the page always sends, whatever the form says. */
+  fixed?: Filters;
+  /** Beside the filter form (e.g. an export button). */
+  extra?: ReactNode;
+  rowSelection?: TableProps<Row>['rowSelection'];
+  /** Column settings: the table's name and the columns hidden until the user shows them. */
+  columnSettings?: { table: string; defaultHidden?: readonly string[] };
+  /** What an empty list says instead of the generic text. */
+  emptyText?: ReactNode;
+  rowClassName?: (row: Row) => string;
+}
+
+export function ListPage<E extends PagedEndpoint, Row extends object = RowOf<E> & object>({ endpoint, columns, fields, rowKey, filterTestId, fixed, extra, rowSelection, columnSettings, emptyText, rowClassName }: ListPageProps<E, Row>) {
+  const [filters, setFilters] = useState<Filters>({});
+  return (
+    <PagedTable<E, Row>
+      endpoint={endpoint}
+      columns={columns}
+      filters={{ ...filters, ...fixed } as FiltersOf<E>}
+      rowKey={rowKey}
+      columnSettings={columnSettings}
+      rowSelection={rowSelection}
+      emptyText={emptyText}
+      rowClassName={rowClassName}
+      toolbar={
+        <>
+          <FilterForm fields={fields} onChange={setFilters} testId={filterTestId} />
+          {extra}
+        </>
+      }
+    />
+  );
+}

@@ -1,0 +1,191 @@
+/**
+ * The BOM as a tree table, one page of level-1 materials at a time: each material, its level-2
+ * components, theirs at level 3, each with its quantity (and, at level 3, per level-1 unit) and
+ * sub-tier vendor. Filters by material, component, vendor and level; 全部展开 / 全部折叠. The
+ * supplier's page passes `actions` (add under, edit, delete); the manufacturer's view none.
+ */
+import { useState, type Key, type ReactNode } from 'react';
+import { Button, Space, Tag, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { BOM_LEVEL_LABELS, bomApi, type BomLevel2, type BomLine, type BomMaterialNode } from '@esm/contracts';
+import { FilterForm, type FilterField, type Filters } from '../../components/FilterForm.tsx';
+import { PagedTable, type FiltersOf } from '../../components/PagedTable.tsx';
+import { formatDateTime } from '../../components/labels.tsx';
+
+export type TreeRow = BomMaterialNode | BomLevel2 | BomLine;
+export const isMaterial = (r: TreeRow): r is BomMaterialNode => !('id' in r);
+const keyOf = (r: TreeRow) => (isMaterial(r) ? `m:${r.materialCode}` : `l:${r.id}`);
+
+export const TREE_FIELDS: FilterField[] = [
+  { kind: 'text', name: 'materialCode', label: '一级物料', placeholder: '一级物料编码或名称', width: 170 },
+  { kind: 'text', name: 'component', label: '子件', placeholder: '子件编码或名称', width: 150 },
+  { kind: 'text', name: 'vendor', label: '次级供应商', placeholder: '次级供应商名称或信用代码', width: 200 },
+  {
+    kind: 'select',
+    name: 'level',
+    label: '层级',
+    options: [
+      { value: '2', label: '二级' },
+      { value: '3', label: '三级' },
+    ],
+    width: 100,
+  },
+];
+
+const small = (text: string) => (
+  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+    {text}
+  </Typography.Text>
+);
+
+const LEVEL_COLORS = { 1: 'blue', 2: 'geekblue', 3: 'purple' } as const;
+const qty = (n: number) => (Number.isInteger(n) ? String(n) : String(Number(n.toFixed(6))));
+
+function columns(filtered: boolean, actions?: (r: TreeRow) => ReactNode): ColumnsType<TreeRow> {
+  const cols: ColumnsType<TreeRow> = [
+    {
+      title: '层级 / 编码',
+      key: 'code',
+      width: 210,
+      render: (_: unknown, r) =>
+        isMaterial(r) ? (
+          <span data-testid={`bom-material-${r.materialCode}`}>
+            <Tag color={LEVEL_COLORS[1]}>一级</Tag>
+            <Typography.Text strong>{r.materialCode}</Typography.Text>
+          </span>
+        ) : (
+          <span data-testid={`bom-line-${r.componentCode}`}>
+            <Tag color={LEVEL_COLORS[r.level as 2 | 3]}>{BOM_LEVEL_LABELS[r.level as 2 | 3]}</Tag>
+            <Typography.Text mark={filtered && r.matched}>{r.componentCode}</Typography.Text>
+          </span>
+        ),
+    },
+    {
+      title: '名称 / 规格',
+      key: 'name',
+      width: 170,
+      render: (_: unknown, r) => {
+        const [name, spec] = isMaterial(r) ? [r.materialName, r.materialSpec] : [r.componentName, r.spec];
+        return (
+          <div style={{ lineHeight: 1.4 }}>
+            <div>
+              {name}
+              {!isMaterial(r) && r.hasDrawing && (
+                <Tag color="cyan" style={{ marginLeft: 6 }}>
+                  有图纸
+                </Tag>
+              )}
+            </div>
+            {spec && (
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {spec}
+              </Typography.Text>
+            )}
+          </div>
+        );
+      },
+    },
+    {
+      title: '单位用量',
+      key: 'quantity',
+      width: 90,
+      align: 'right',
+      render: (_: unknown, r) => (isMaterial(r) ? '' : `${qty(r.quantity)} ${r.unit}`),
+    },
+    {
+      title: <Tooltip title="每个一级物料所需数量（三级 = 二级用量 × 三级用量）">每一级用量</Tooltip>,
+      key: 'extendedQuantity',
+      width: 100,
+      align: 'right',
+      render: (_: unknown, r) => (isMaterial(r) ? '' : r.level === 3 ? <Typography.Text strong>{`${qty(r.extendedQuantity)} ${r.unit}`}</Typography.Text> : `${qty(r.extendedQuantity)} ${r.unit}`),
+    },
+    {
+      title: '次级供应商 / 联系人',
+      key: 'vendor',
+      width: 310,
+      render: (_: unknown, r) =>
+        isMaterial(r) ? (
+          <div style={{ lineHeight: 1.4 }}>
+            {r.lineCount ? (
+              <Typography.Text type="secondary">
+                二级 {r.level2Count} · 三级 {r.level3Count} · 次级供应商 {r.vendorCount} 家
+              </Typography.Text>
+            ) : (
+              <Tag color="warning">未维护 BOM</Tag>
+            )}
+            {!r.supplied && <Tag>已不供货</Tag>}
+            {r.updatedBy && <div>{small(`${r.updatedBy} 更新于 ${formatDateTime(r.updatedAt).slice(0, 16)}`)}</div>}
+          </div>
+        ) : (
+          <div style={{ lineHeight: 1.4 }}>
+            <div>{r.vendorName}</div>
+            <div>{small(`${r.vendorCreditCode}${r.vendorRegion ? ` · ${r.vendorRegion}` : ''}`)}</div>
+            {(r.vendorContact || r.vendorMobile) && <div>{small([r.vendorContact, r.vendorMobile].filter(Boolean).join(' '))}</div>}
+          </div>
+        ),
+    },
+  ];
+  if (actions) cols.push({ title: '操作', key: 'actions', width: 150, fixed: 'right', render: (_: unknown, r) => actions(r) });
+  return cols;
+}
+
+/** Every key of the rows that have children: 全部展开. */
+function parentKeys(rows: readonly TreeRow[]): Key[] {
+  const out: Key[] = [];
+  const walk = (list: readonly TreeRow[]) => {
+    for (const r of list) {
+      const kids = (r as { children?: TreeRow[] }).children;
+      if (kids?.length) {
+        out.push(keyOf(r));
+        walk(kids);
+      }
+    }
+  };
+  walk(rows);
+  return out;
+}
+
+export interface BomTreeProps {
+  /** The manufacturer's view reads one supplier's BOM. */
+  supplierCode?: string;
+  actions?: (r: TreeRow) => ReactNode;
+  /** Beside the filters (import, template, export …); told the filters in force. */
+  extra?: (filters: Filters) => ReactNode;
+}
+
+export function BomTree({ supplierCode, actions, extra }: BomTreeProps) {
+  const [filters, setFilters] = useState<Filters>({});
+  const [expanded, setExpanded] = useState<'all' | Key[]>('all');
+  const filtered = Boolean(filters.component || filters.vendor || filters.level);
+  return (
+    <PagedTable<typeof bomApi.tree, TreeRow>
+      endpoint={(supplierCode ? bomApi.haierTree : bomApi.tree) as typeof bomApi.tree}
+      columns={columns(filtered, actions)}
+      filters={{ ...filters, ...(supplierCode ? { supplierCode } : {}) } as FiltersOf<typeof bomApi.tree>}
+      rowKey={keyOf}
+      size="middle"
+      emptyText={filtered || filters.materialCode ? '没有匹配的物料或子件' : '暂无供货物料'}
+      expandable={(rows) => ({
+        expandedRowKeys: expanded === 'all' ? parentKeys(rows) : expanded,
+        onExpandedRowsChange: (keys) => setExpanded([...keys]),
+      })}
+      toolbar={
+        <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'flex-start' }}>
+          <FilterForm
+            fields={TREE_FIELDS}
+            onChange={(f) => {
+              setFilters(f);
+              setExpanded('all');
+            }}
+            testId="bom-filters"
+          />
+          <Space wrap style={{ marginBottom: 16 }}>
+            <Button onClick={() => setExpanded('all')}>全部展开</Button>
+            <Button onClick={() => setExpanded([])}>全部折叠</Button>
+            {extra?.(filters)}
+          </Space>
+        </div>
+      }
+    />
+  );
+}

@@ -1,0 +1,184 @@
+/**
+ * 图纸问题回复 (/esm/drawingManagement/documentIssueH), type 5's only page and landing: the
+ * questions assigned to me, the pool (待分派) and all submitted ones, with filters; 领取 / 分派 /
+ * 改派 (with a reason), the reply with attachments and, when the version asked about was
+ * superseded, the change notice; the drawing opens in the existing viewer.
+ */
+import { useState } from 'react';
+import { App, Button, Form, Input, Modal, Select, Space, Tabs, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { ISSUE_SCOPES, ISSUE_SCOPE_LABELS, ISSUE_STATUSES, ISSUE_STATUS_LABELS, ISSUE_TRANSITIONS, canMove, documentIssuesApi, type IssueDetail, type IssueRow, type IssueScope } from '@esm/contracts';
+import { ListPage } from '../../../components/ListPage.tsx';
+import type { FilterField } from '../../../components/FilterForm.tsx';
+import { formatDateTime } from '../../../components/labels.tsx';
+import { serverErrorText } from '../../../components/serverErrors.ts';
+import { validValues } from '../../../components/zodRule.ts';
+import { FileViewer } from '../../files/index.ts';
+import { useSession } from '../../session/index.ts';
+import { useButton } from '../../permissions/index.ts';
+import { assignIssue, replyIssue, useAllProblemTypes, useHandlers, useIssue, useRefreshIssues } from '../api.ts';
+import { IssueThread } from '../IssueThread.tsx';
+import { overdueRow, typeAndStatusColumns } from '../labels.tsx';
+import { ReplyBox } from '../ReplyBox.tsx';
+import { viewerFileOf } from '../viewer.ts';
+
+function AssignDialog({ issue, onClose, onDone }: { issue: IssueDetail; onClose: () => void; onDone: () => void }) {
+  const { message } = App.useApp();
+  const handlers = useHandlers();
+  const [form] = Form.useForm<{ userId?: number; reason?: string }>();
+  const [busy, setBusy] = useState(false);
+  const reassign = issue.status === 'PROCESSING' && issue.assigneeId !== null;
+  const ok = async () => {
+    const v = await validValues(form);
+    if (!v) return;
+    setBusy(true);
+    try {
+      message.success((await assignIssue(issue.id, v.userId!, v.reason?.trim() || undefined)).message);
+      onDone();
+      onClose();
+    } catch (e) {
+      message.error(serverErrorText(e, '分派失败'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open title={reassign ? `改派 ${issue.number}` : `分派 ${issue.number}`} onCancel={onClose} onOk={ok} okText={reassign ? '改派' : '分派'} cancelText="取消" confirmLoading={busy}>
+      <Form form={form} layout="vertical">
+        <Form.Item name="userId" label="处理人" rules={[{ required: true, message: '请选择处理人' }]}>
+          <Select
+            showSearch
+            optionFilterProp="label"
+            aria-label="处理人"
+            loading={handlers.isLoading}
+            options={(handlers.data ?? []).filter((h) => h.id !== issue.assigneeId).map((h) => ({ value: h.id, label: `${h.name}（${h.account}）` }))}
+          />
+        </Form.Item>
+        <Form.Item name="reason" label={reassign ? '改派原因' : '说明（可选）'} rules={reassign ? [{ required: true, whitespace: true, message: '改派请填写原因' }] : []}>
+          <Input.TextArea rows={2} maxLength={500} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+export default function DocumentIssueHPage() {
+  const { message } = App.useApp();
+  const session = useSession();
+  const me = session.data?.state === 'ok' ? session.data.user : undefined;
+  const refresh = useRefreshIssues();
+  const types = useAllProblemTypes();
+  const [scope, setScope] = useState<IssueScope>('MINE');
+  const [openId, setOpenId] = useState<number | undefined>();
+  const [assigning, setAssigning] = useState<IssueDetail | null>(null);
+  const [viewing, setViewing] = useState<IssueDetail | null>(null);
+  const detail = useIssue('haier', openId);
+
+  const take = async (id: number) => {
+    if (!me) return;
+    try {
+      message.success((await assignIssue(id, me.id)).message);
+      await refresh();
+    } catch (e) {
+      message.error(serverErrorText(e, '领取失败'));
+    }
+  };
+
+  const FIELDS: FilterField[] = [
+    { kind: 'text', name: 'keyword', label: '编号或标题', width: 140 },
+    { kind: 'select', name: 'status', label: '状态', width: 110, options: ISSUE_STATUSES.filter((s) => s !== 'DRAFT').map((s) => ({ value: s, label: ISSUE_STATUS_LABELS[s] })) },
+    { kind: 'text', name: 'supplierCode', label: '供应商编码', width: 120 },
+    { kind: 'text', name: 'materialCode', label: '物料编码', width: 120 },
+    { kind: 'select', name: 'problemTypeId', label: '问题类型', width: 140, options: (types.data ?? []).map((t) => ({ value: t.id, label: t.name })) },
+    { kind: 'select', name: 'overdueOnly', label: '逾期', width: 100, options: [{ value: '1', label: '仅看逾期' }] },
+    { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '创建日期', placeholder: ['创建开始日期', '创建结束日期'] },
+  ];
+
+  const mayAssign = useButton(documentIssuesApi.assign);
+  const mayReply = useButton(documentIssuesApi.reply);
+  const columns: ColumnsType<IssueRow> = [
+    { title: '编号', dataIndex: 'number', sorter: true, width: 135, render: (n: string, r) => <a onClick={() => setOpenId(r.id)}>{n}</a> },
+    { title: '问题标题', dataIndex: 'title', width: 140, ellipsis: true },
+    { title: '供应商', dataIndex: 'supplierName', width: 130, ellipsis: true },
+    {
+      title: '图纸',
+      dataIndex: 'standardCode',
+      width: 160,
+      render: (code: string, r) => (
+        <div style={{ lineHeight: 1.4 }}>
+          {code} <Typography.Text type="secondary">版本 {r.version}</Typography.Text>
+          <div style={{ fontSize: 12 }}>{r.productLineName}</div>
+        </div>
+      ),
+    },
+    ...typeAndStatusColumns,
+    { title: '处理人', dataIndex: 'assigneeName', width: 75, render: (n: string | null) => n ?? '—' },
+    { title: '答复期限', dataIndex: 'dueDate', sorter: true, width: 100, render: (d: string | null) => d ?? '—' },
+    { title: '提交时间', dataIndex: 'submittedAt', sorter: true, width: 150, render: formatDateTime },
+    {
+      title: '操作',
+      key: 'actions',
+      width: 100,
+      fixed: 'right',
+      render: (_: unknown, r) => (
+        <Space size={0}>
+          <Button type="link" size="small" onClick={() => setOpenId(r.id)}>
+            查看
+          </Button>
+          {r.status === 'PENDING' && mayAssign && (
+            <Button type="link" size="small" onClick={() => take(r.id)}>
+              领取
+            </Button>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  const issue = detail.data;
+  const mine = issue && me && issue.assigneeId === me.id;
+  return (
+    <>
+      <Tabs activeKey={scope} onChange={(k) => setScope(k as IssueScope)} items={ISSUE_SCOPES.map((s) => ({ key: s, label: ISSUE_SCOPE_LABELS[s] }))} />
+      <ListPage
+        key={scope}
+        endpoint={documentIssuesApi.page}
+        columns={columns}
+        fields={FIELDS}
+        rowKey="id"
+        rowClassName={overdueRow}
+        filterTestId="issue-filters"
+        fixed={{ scope }}
+        columnSettings={{ table: 'document-issues', defaultHidden: ['submittedAt'] }}
+        emptyText={scope === 'MINE' ? '没有分派给您的问题' : scope === 'POOL' ? '没有待分派的问题' : '暂无问题'}
+      />
+      <IssueThread side="haier" issue={issue} loading={detail.isLoading} open={openId !== undefined} onClose={() => setOpenId(undefined)} onViewDrawing={setViewing}>
+        {issue && mayAssign && canMove(ISSUE_TRANSITIONS, 'assign', issue.status) && (
+          <Space style={{ marginTop: 8 }}>
+            {!mine && issue.status === 'PENDING' && (
+              <Button type="primary" onClick={() => take(issue.id)}>
+                领取
+              </Button>
+            )}
+            <Button onClick={() => setAssigning(issue)}>{issue.status === 'PROCESSING' ? '改派' : '分派'}</Button>
+          </Space>
+        )}
+        {issue && mine && mayReply && canMove(ISSUE_TRANSITIONS, 'reply', issue.status) && (
+          <ReplyBox
+            side="haier"
+            label="回复内容"
+            button="回复"
+            notices={issue.supersededBy}
+            onSend={async (text, ids, noticeId) => {
+              const res = await replyIssue(issue.id, text, ids, noticeId);
+              await refresh();
+              return res;
+            }}
+          />
+        )}
+      </IssueThread>
+      {assigning && <AssignDialog issue={assigning} onClose={() => setAssigning(null)} onDone={() => void refresh()} />}
+      <FileViewer file={viewing ? viewerFileOf(viewing) : null} onClose={() => setViewing(null)} />
+    </>
+  );
+}

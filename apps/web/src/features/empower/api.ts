@@ -1,0 +1,74 @@
+/**
+ * The drawing-authorization calls (contracts empowerApi): the supplier's applications and form
+ * options, the moves on an application, decisions, revoking, the unauthorized-material tree, the
+ * access report and the two Excel exports. Moves are `silent`: the form or dialog that made them
+ * shows the refusal where it belongs (a field, or above the form).
+ */
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { empowerApi as api, type AccessReportRequest, type ApproveRequest, type CreateApplyRequest, type EndpointBody, type UpdateApplyRequest } from '@esm/contracts';
+import { call, callBlob, saveBlob } from '../../api/client.ts';
+
+// ---- reads -----------------------------------------------------------------------------------------
+
+export const applyOptionsQuery = queryOptions({ queryKey: [api.applyOptions.path], queryFn: async () => (await call(api.applyOptions)).data });
+export const useApplyOptions = () => useQuery(applyOptionsQuery);
+
+/** The audit trail of an application, from the caller's side. */
+export const useAudit = (id: number | undefined, side: 'supplier' | 'haier') =>
+  useQuery({
+    queryKey: [side === 'supplier' ? api.supplierAudit.path : api.audit.path, id],
+    queryFn: async () => (await call(side === 'supplier' ? api.supplierAudit : api.audit, { id: id! })).data,
+    enabled: id !== undefined,
+  });
+
+export const useUnauthorizedTree = (supplierCode: string | undefined) =>
+  useQuery({
+    queryKey: [api.unauthorized.path, supplierCode],
+    queryFn: async () => (await call(api.unauthorized, { supplierCode: supplierCode! })).data,
+    enabled: Boolean(supplierCode),
+  });
+
+export const useAccessReport = (req: AccessReportRequest | null) =>
+  useQuery({
+    queryKey: [api.report.path, req],
+    queryFn: async () => (await call(api.report, req!, { silent: true })).data,
+    enabled: req !== null,
+    retry: false,
+  });
+
+/** After any move every list of the domain may have changed. */
+export function useRefreshEmpower() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all(
+      [api.supplierApplications, api.applyOptions, api.supplierAudit, api.applications, api.audit, api.grants, api.overdue, api.census, api.unauthorized].map((e) =>
+        queryClient.invalidateQueries({ queryKey: [e.path] }),
+      ),
+    );
+}
+
+// ---- moves -------------------------------------------------------------------------------------------
+
+export const createApply = async (body: CreateApplyRequest) => (await call(api.createApply, body, { silent: true })).data;
+export const updateApply = async (body: UpdateApplyRequest) => (await call(api.updateApply, body, { silent: true })).data;
+export const deleteApply = (id: number) => call(api.deleteApply, { id }, { silent: true });
+export const submitApply = async (id: number) => (await call(api.submitApply, { id }, { silent: true })).data;
+export const withdrawApply = (id: number, comment?: string) => call(api.withdrawApply, { id, comment }, { silent: true });
+export const decideApplications = (body: ApproveRequest) => call(api.approve, body, { silent: true });
+export const revokeGrant = (id: number, reason: string) => call(api.revoke, { id, reason }, { silent: true });
+
+// ---- exports ------------------------------------------------------------------------------------------
+
+export type CensusExportRequest = NonNullable<EndpointBody<typeof api.censusExcel>>;
+
+export async function exportCensus(req: CensusExportRequest): Promise<string> {
+  const file = await callBlob(api.censusExcel, req, { silent: true });
+  saveBlob(file);
+  return file.fileName;
+}
+
+export async function exportReport(req: AccessReportRequest): Promise<string> {
+  const file = await callBlob(api.reportExcel, req, { silent: true });
+  saveBlob(file);
+  return file.fileName;
+}

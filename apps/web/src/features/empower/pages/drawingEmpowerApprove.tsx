@@ -1,0 +1,229 @@
+/**
+ * 供应商授权申请审批 (/esm/drawingAuthorization/drawingEmpowerApprove), the approver's landing
+ * page (type 6): applications awaiting a decision first (oldest first), decided one at a time —
+ * all or some materials, the period as asked or shorter, or rejected with a reason — or several
+ * at once as asked. Drawing admins (3/7/8/9) read the same list without the decision buttons:
+ * the server refuses them a decision anyway.
+ */
+import { useState } from 'react';
+import { App, Button, Form, Input, Modal, Space, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { CheckOutlined, CloseOutlined } from '@ant-design/icons';
+import { APPLICATION_STATUSES, APPLICATION_STATUS_LABELS, EMPOWER_APPROVER_TYPES, UI, canMoveApplication, empowerApi, type ApplicationRow } from '@esm/contracts';
+import { ListPage } from '../../../components/ListPage.tsx';
+import type { FilterField } from '../../../components/FilterForm.tsx';
+import { formatDateTime } from '../../../components/labels.tsx';
+import { serverErrorText } from '../../../components/serverErrors.ts';
+import { useSession } from '../../session/index.ts';
+import { decideApplications, useRefreshEmpower } from '../api.ts';
+import { AuditDialog } from '../AuditDialog.tsx';
+import { useButton } from '../../permissions/index.ts';
+import { DecideModal } from '../DecideModal.tsx';
+import { ApplicationStatusTag, CodeName, GrantStateTag, Notice } from '../labels.tsx';
+
+const FIELDS: FilterField[] = [
+  { kind: 'select', name: 'status', label: '状态', width: 110, options: APPLICATION_STATUSES.filter((s) => s !== 'DRAFT').map((s) => ({ value: s, label: APPLICATION_STATUS_LABELS[s] })) },
+  { kind: 'text', name: 'supplierCode', label: '供应商编码', width: 120 },
+  { kind: 'text', name: 'materialCode', label: '物料编码', width: 120 },
+  { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '申请日期', placeholder: ['申请开始日期', '申请结束日期'] },
+];
+
+/** An approver whose 审批 button the permissions leave on (issue 14). */
+function useIsApprover(): boolean {
+  const session = useSession();
+  const mayApprove = useButton(empowerApi.approve);
+  const type = session.data?.state === 'ok' ? session.data.user.type : undefined;
+  return Boolean(mayApprove) && type !== undefined && (EMPOWER_APPROVER_TYPES as readonly number[]).includes(type);
+}
+
+export default function DrawingEmpowerApprovePage() {
+  const { message, modal } = App.useApp();
+  const approver = useIsApprover();
+  const refresh = useRefreshEmpower();
+  const [deciding, setDeciding] = useState<ApplicationRow | null>(null);
+  const [auditOf, setAuditOf] = useState<number | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+  const [rejecting, setRejecting] = useState(false);
+  const [rejectForm] = Form.useForm<{ comment: string }>();
+
+  const decideMany = async (decision: 'APPROVE' | 'REJECT', comment?: string) => {
+    try {
+      const res = await decideApplications({ ids: selected, decision, comment });
+      message.success(res.message);
+      setSelected([]);
+      setRejecting(false);
+    } catch (e) {
+      message.error(serverErrorText(e, '审批失败'));
+    } finally {
+      await refresh();
+    }
+  };
+
+  const approveSelected = () =>
+    modal.confirm({
+      title: `批准选中的 ${selected.length} 个申请`,
+      content: '按各申请的全部物料和申请期限批准，并立即生成授权。需要部分批准或缩短期限时，请逐个审批。',
+      okText: '批准',
+      cancelText: '取消',
+      width: UI.confirmWidth,
+      onOk: () => decideMany('APPROVE'),
+    });
+
+  const columns: ColumnsType<ApplicationRow> = [
+    {
+      title: '编号',
+      dataIndex: 'id',
+      width: 70,
+      // on a narrow screen the 操作 column is off to the right: the number opens the decision too
+      render: (id: number, a) =>
+        approver && canMoveApplication(a.status, 'APPROVE') ? (
+          <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setDeciding(a)} aria-label={`审批申请 ${id}`}>
+            {id}
+          </Button>
+        ) : (
+          id
+        ),
+    },
+    { title: '供应商', dataIndex: 'supplierCode', sorter: true, width: 150, render: (code: string, a) => <CodeName code={code} name={a.supplierName} width={140} /> },
+    {
+      title: '物料（当前授权）',
+      dataIndex: 'materials',
+      width: 200,
+      render: (ms: ApplicationRow['materials']) => (
+        <div style={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+          {ms.map((m) => (
+            <div key={m.code} style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} title={`${m.code} ${m.name}`}>
+              {m.code} <GrantStateTag state={m.grantState} />
+              {m.approved === false && <Tag>未批准</Tag>}
+            </div>
+          ))}
+        </div>
+      ),
+    },
+    {
+      title: '申请期限',
+      dataIndex: 'validFrom',
+      sorter: true,
+      width: 130,
+      render: (from: string, a) => (
+        <div style={{ lineHeight: 1.4, whiteSpace: 'nowrap' }}>
+          {from}
+          <div>至 {a.validUntil}</div>
+          {a.approvedUntil && (a.approvedFrom !== a.validFrom || a.approvedUntil !== a.validUntil) && (
+            <Typography.Text type="warning" style={{ fontSize: 12 }}>
+              批准至 {a.approvedUntil}
+            </Typography.Text>
+          )}
+        </div>
+      ),
+    },
+    { title: '申请理由', dataIndex: 'reason', width: 130, render: (r: string) => <Typography.Paragraph ellipsis={{ rows: 2, tooltip: r }} style={{ margin: 0 }}>{r}</Typography.Paragraph> },
+    {
+      title: '申请人 / 提交时间',
+      dataIndex: 'submittedAt',
+      sorter: true,
+      width: 130,
+      render: (at: string | null, a) => (
+        <div style={{ lineHeight: 1.4 }}>
+          <div style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} title={a.applicantName}>
+            {a.applicantName}
+          </div>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {formatDateTime(at).slice(0, 16)}
+          </Typography.Text>
+        </div>
+      ),
+    },
+    {
+      title: '状态',
+      dataIndex: 'status',
+      sorter: true,
+      width: 100,
+      render: (s: ApplicationRow['status'], a) => (
+        <div style={{ lineHeight: 1.4 }}>
+          <ApplicationStatusTag status={s} />
+          {a.deciderName && (
+            <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }}>
+              {a.deciderName}
+            </Typography.Text>
+          )}
+        </div>
+      ),
+    },
+    {
+      title: '操作',
+      key: 'actions',
+      width: 110,
+      render: (_: unknown, a) => (
+        <Space size={0} wrap>
+          {approver && canMoveApplication(a.status, 'APPROVE') && (
+            <Button type="link" size="small" onClick={() => setDeciding(a)}>
+              审批
+            </Button>
+          )}
+          <Button type="link" size="small" onClick={() => setAuditOf(a.id)}>
+            记录
+          </Button>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      {!approver && <Notice>授权申请由授权审批人审批；此处仅供查看。</Notice>}
+      <ListPage
+        endpoint={empowerApi.applications}
+        columns={columns}
+        fields={FIELDS}
+        rowKey="id"
+        filterTestId="approve-filters"
+        emptyText="没有授权申请"
+        rowSelection={
+          approver
+            ? {
+                selectedRowKeys: selected,
+                preserveSelectedRowKeys: true,
+                onChange: (keys) => setSelected(keys as number[]),
+                getCheckboxProps: (a) => ({ disabled: a.status !== 'SUBMITTED', 'aria-label': `选择申请 ${a.id}` }),
+              }
+            : undefined
+        }
+        extra={
+          approver && (
+            <Space wrap style={{ marginBottom: 16 }}>
+              <Button type="primary" icon={<CheckOutlined />} disabled={selected.length === 0} onClick={approveSelected}>
+                批量批准{selected.length ? `（${selected.length}）` : ''}
+              </Button>
+              <Button danger icon={<CloseOutlined />} disabled={selected.length === 0} onClick={() => setRejecting(true)}>
+                批量驳回{selected.length ? `（${selected.length}）` : ''}
+              </Button>
+            </Space>
+          )
+        }
+      />
+      <DecideModal app={deciding} onClose={() => setDeciding(null)} onDecided={refresh} />
+      <AuditDialog id={auditOf} side="haier" onClose={() => setAuditOf(null)} />
+      <Modal
+        open={rejecting}
+        title={`驳回选中的 ${selected.length} 个申请`}
+        width={UI.modalWidth}
+        okText="驳回"
+        okButtonProps={{ danger: true }}
+        cancelText="取消"
+        onCancel={() => setRejecting(false)}
+        destroyOnHidden
+        onOk={async () => {
+          const { comment } = await rejectForm.validateFields();
+          await decideMany('REJECT', comment.trim());
+        }}
+      >
+        <Form form={rejectForm} layout="vertical" preserve={false} name="empower-reject-many">
+          <Form.Item name="comment" label="驳回原因" rules={[{ required: true, whitespace: true, message: '请填写驳回原因' }, { max: 500, message: '驳回原因不能超过 500 个字符' }]}>
+            <Input.TextArea rows={3} maxLength={500} showCount placeholder="供应商将看到此原因" />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </>
+  );
+}

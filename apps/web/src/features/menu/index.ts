@@ -1,0 +1,2 @@
+/** The menu feature's public face. */
+export { menuQuery, useMenu } from './api.ts';

@@ -1,0 +1,7 @@
+/** The problem types feature's public face: its page (loaded when opened). */
+import { BASE_PATH } from '@esm/contracts';
+import type { PageLoaders } from '../pages.ts';
+
+export const pages: PageLoaders = {
+  [`${BASE_PATH}/personManagement/problemType`]: () => import('./pages/problemType.tsx'),
+};

@@ -1,0 +1,146 @@
+/**
+ * Issue 14 in the browser: demo7 takes 导出Excel of the archive page away from type 3 on 按钮与列权限
+ * → demo3 no longer sees the button and the server refuses the call (and the change is in the change
+ * log); demo3 reveals a supplier contact's mobile number with the eye icon and finds the reveal in
+ * 手机号查看日志; demo2 sees its own contacts masked. The rule is given back at the end (through the
+ * API, so the server's cache drops it at once) for the journeys that run after this one.
+ */
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { sql } from './db.ts';
+import { PASSWORD, loginThroughPage, settled } from './helpers.ts';
+
+const ARCHIVE_EXPORT = `kind = 'BUTTON' AND page = '/esm/dashboard' AND code = 'export'`;
+
+async function apiLogin(request: APIRequestContext, account: string) {
+  const res = await request.post('/esm-server/api/user/login', { data: { account, password: PASSWORD } });
+  expect(res.ok()).toBe(true);
+}
+
+test.afterAll(async ({ playwright }) => {
+  const request = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
+  await apiLogin(request, 'demo7');
+  const [row] = await sql<{ id: number; version: number; allowed_types: number[] }>(`SELECT id, version, allowed_types FROM permission_item WHERE ${ARCHIVE_EXPORT}`);
+  if (row && !row.allowed_types.includes(3)) {
+    const res = await request.post('/esm-server/api/button/update', { data: { id: row.id, version: row.version, label: '导出Excel', allowedTypes: [3, 7, 8, 9] } });
+    expect(res.ok()).toBe(true);
+  }
+  await request.dispose();
+});
+
+/** The archive page's table has its rows (and so its toolbar has been decided). */
+async function archivePage(page: Page) {
+  await page.goto('/esm/dashboard');
+  await settled(page);
+  await expect(page.locator('.ant-table-row').first()).toBeVisible();
+}
+
+test('demo7 hides 导出Excel for type 3: demo3 no longer sees it and the call is refused', async ({ page, browser }) => {
+  // before: demo3 has the button
+  const demo3 = await browser.newPage();
+  await loginThroughPage(demo3, 'demo3');
+  await expect(demo3).toHaveURL(/\/esm\/dashboard$/);
+  await archivePage(demo3);
+  await expect(demo3.getByRole('button', { name: '导出Excel' })).toBeVisible();
+
+  await loginThroughPage(page, 'demo7');
+  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await page.goto('/esm/system/permission');
+  await settled(page);
+  await page.getByRole('combobox', { name: '页面' }).click();
+  await page.locator('.ant-select-item-option').filter({ hasText: '/esm/dashboard）' }).first().click();
+  await page.getByRole('combobox', { name: '类型' }).click();
+  await page.locator('.ant-select-item-option').filter({ hasText: '按钮' }).click();
+  const row = page.locator('.ant-table-row').filter({ hasText: '导出Excel' });
+  await expect(row).toHaveCount(1);
+  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+  await page.screenshot({ path: 'e2e/screenshots/permission-matrix.png' });
+  const cell = row.getByRole('checkbox', { name: '导出Excel · 3 图纸管理员' });
+  await expect(cell).toBeChecked();
+  const saved = page.waitForResponse((r) => r.url().endsWith('/button/update'));
+  await cell.click();
+  expect((await saved).status()).toBe(200);
+  await expect(page.locator('.ant-message-notice').filter({ hasText: '已保存：导出Excel' })).toBeVisible();
+  await expect(cell).not.toBeChecked();
+
+  // the change log shows it, before → after
+  await page.getByRole('tab', { name: '变更记录' }).click();
+  const change = page.locator('.ant-table-row').filter({ hasText: '导出Excel' }).first();
+  await expect(change).toContainText('杨磊');
+  await expect(change).toContainText('3、7、8、9');
+  await expect(change).toContainText('7、8、9');
+  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+  await page.screenshot({ path: 'e2e/screenshots/permission-changes.png' });
+
+  // demo3, on a fresh load: no button, and the call itself is refused
+  await archivePage(demo3);
+  await expect(demo3.getByRole('button', { name: '上传文件' })).toBeVisible();
+  await expect(demo3.getByRole('button', { name: '导出Excel' })).toHaveCount(0);
+  const refused = await demo3.request.post('/esm-server/api/searchDrawingFileInformations/drawingExportExcel', { data: {} });
+  expect(refused.status()).toBe(403);
+  expect((await refused.json()).message).toContain('导出Excel');
+  await demo3.close();
+});
+
+test('demo3 reveals a supplier contact’s number with the eye icon and finds the reveal in the log', async ({ page }) => {
+  const [{ standard_code }] = await sql<{ standard_code: string }>(
+    `SELECT sf.standard_code FROM standard_file sf JOIN supplier_material sm ON sm.material_code = sf.material_code
+     WHERE sm.supplier_code = 'S001' AND sf.status = 'EFFECTIVE' ORDER BY sf.id LIMIT 1`,
+  );
+  await loginThroughPage(page, 'demo3');
+  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await page.goto(`/esm/dashboard?standardCode=${encodeURIComponent(standard_code)}`);
+  await settled(page);
+  await page.locator('.ant-table-row').first().getByRole('button', { name: '可见供应商' }).click();
+  const suppliers = page.locator('.ant-drawer').filter({ hasText: '可见供应商' });
+  await suppliers.locator('.ant-table-row').filter({ hasText: 'S001' }).getByRole('button', { name: '联系人' }).click();
+  const contacts = page.locator('.ant-drawer').filter({ hasText: '联系人 · 青岛海达精密机械有限公司' });
+  const liu = contacts.locator('.ant-table-row').filter({ hasText: '刘海涛' });
+  await expect(liu).toContainText('139****5601');
+  await expect(contacts).not.toContainText('13912345601');
+  await page.screenshot({ path: 'e2e/screenshots/contacts-masked.png' });
+
+  const revealed = page.waitForResponse((r) => r.url().endsWith('/haier/saveLookMobilePhoneLog'));
+  await liu.getByRole('button', { name: '查看刘海涛的完整手机号' }).click();
+  expect((await revealed).status()).toBe(200);
+  await expect(liu.getByTestId('mobile')).toHaveText('13912345601');
+  await page.screenshot({ path: 'e2e/screenshots/contacts-revealed.png' });
+  const [{ n }] = await sql<{ n: string }>(`SELECT count(*) AS n FROM phone_view_log WHERE viewer_account = 'demo3' AND contact_name = '刘海涛'`);
+  expect(Number(n)).toBe(1);
+
+  await page.goto('/esm/system/mobilePhoneLog');
+  await settled(page);
+  await page.getByRole('textbox', { name: '查看人', exact: true }).fill('demo3');
+  await page.getByRole('textbox', { name: '查看人', exact: true }).press('Enter');
+  const logRow = page.locator('.ant-table-row').filter({ hasText: '刘海涛' });
+  await expect(logRow).toHaveCount(1);
+  await expect(logRow).toContainText('李娜');
+  await expect(logRow).toContainText('139****5601');
+  await expect(logRow).toContainText('青岛海达精密机械有限公司');
+  await expect(logRow).toContainText('档案信息');
+  await expect(page.getByRole('button', { name: '导出Excel' })).toBeVisible();
+  await page.getByRole('textbox', { name: '查看人', exact: true }).fill('');
+  await page.getByRole('textbox', { name: '查看人', exact: true }).press('Enter');
+  await expect(page.locator('.ant-table-row')).not.toHaveCount(1);
+  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+  await page.screenshot({ path: 'e2e/screenshots/phone-log.png' });
+  await page.setViewportSize({ width: 600, height: 800 });
+  await page.screenshot({ path: 'e2e/screenshots/phone-log-narrow.png', fullPage: true });
+});
+
+test('demo2 sees its own contacts and its purchasers masked, and reveals one', async ({ page }) => {
+  await loginThroughPage(page, 'demo2');
+  await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS$/);
+  await settled(page);
+  await page.getByRole('button', { name: '联系人' }).click();
+  const drawer = page.locator('.ant-drawer').filter({ hasText: '手机号已脱敏' });
+  await expect(drawer.locator('.ant-table-row')).toHaveCount(7);
+  await expect(drawer).not.toContainText('李明'); // S002's contact
+  const zhou = drawer.locator('.ant-table-row').filter({ hasText: '周俊' });
+  await expect(zhou).toContainText('136****5621');
+  const revealed = page.waitForResponse((r) => r.url().endsWith('/supplier/saveLookMobilePhoneLog'));
+  await zhou.getByRole('button', { name: '查看周俊的完整手机号' }).click();
+  expect((await revealed).status()).toBe(200);
+  await expect(zhou.getByTestId('mobile')).toHaveText('13612345621');
+  await page.setViewportSize({ width: 600, height: 800 });
+  await page.screenshot({ path: 'e2e/screenshots/supplier-contacts-narrow.png' });
+});

@@ -1,0 +1,78 @@
+/**
+ * Each call of the portal is declared ONCE, here in contracts (design §5): its path (the spec §7
+ * name under /esm-server/api), who may call it, its request and its response. The api registers
+ * a declaration with one helper (apps/api/src/lib/route.ts) and the web calls it with one typed
+ * helper (apps/web/src/api/client.ts `call`): no path string or response type is written twice.
+ */
+import type { z } from 'zod';
+import type { UserType } from './codes.ts';
+
+/** 'public': anyone; 'session': any signed-in user; a list: only those user types. */
+export type Access = 'public' | 'session' | readonly UserType[];
+
+/**
+ * What a call answers: `json` the envelope of `response`; `bytes` a file (a stamped drawing, an
+ * .xlsx) whose failures still come back as the JSON envelope; `multipart` takes a form upload
+ * and answers the envelope of `response`.
+ */
+export type EndpointKind = 'json' | 'bytes' | 'multipart';
+
+export interface EndpointDef {
+  /** The spec §7 call name under /esm-server/api, no leading slash (e.g. `haier/standardFile/getStandardFilePager`). */
+  readonly path: string;
+  /** Who may call it. Required: a declaration without it does not type-check. */
+  readonly access: Access;
+  /** OpenAPI summary (Chinese, what the call does for its user). */
+  readonly summary: string;
+  readonly description?: string;
+  /** OpenAPI tag: the domain name. */
+  readonly tag: string;
+  readonly kind?: EndpointKind;
+  /** The JSON body (absent: the call takes no body, any body is ignored). */
+  readonly body?: z.ZodType;
+  /** The success envelope (json and multipart calls). */
+  readonly response?: z.ZodType;
+  /** Statuses other than 200 that answer with the same envelope schema (e.g. user/current's 401). */
+  readonly alsoFor?: readonly number[];
+  /**
+   * The page button this call performs (issue 14): the server refuses the call (403 naming the
+   * action) to a user type the button is not granted to, and the web hides the button. Its default
+   * grant is `access`; the 按钮与列权限 page changes it. One line declares it — nothing else to register.
+   */
+  readonly button?: ButtonDecl;
+  /** The governed columns of the rows this call answers (list or detail): hidden ones dropped, masked ones masked. */
+  readonly columns?: ColumnSetDecl;
+}
+
+/** A button of a page: `page` is its route under /esm (e.g. `/esm/dashboard`), `code` its action (`export`). */
+export interface ButtonDecl {
+  readonly page: string;
+  readonly code: string;
+  /** What the user sees on the button (and the 403 names). */
+  readonly label: string;
+}
+
+/** A page's governed columns: row field → header. Declared next to the row schema; their fields must be optional strings there. */
+export interface ColumnSetDecl {
+  readonly page: string;
+  readonly columns: Readonly<Record<string, string>>;
+}
+
+/** Declares a page's governed columns (see ColumnSetDecl). */
+export function governedColumns<const C extends Record<string, string>>(page: string, columns: C): { readonly page: string; readonly columns: C } {
+  return { page, columns };
+}
+
+/** Declares a call; `const` keeps the access list's literal types (the api narrows the handler by them). */
+export function endpoint<const E extends EndpointDef>(e: E): E {
+  return e;
+}
+
+/** The body a caller sends (before defaults and transforms). */
+export type EndpointBody<E extends EndpointDef> = E['body'] extends z.ZodType ? z.input<E['body']> : Record<string, never> | undefined;
+/** The body a handler receives (validated, defaults applied). */
+export type EndpointParsedBody<E extends EndpointDef> = E['body'] extends z.ZodType ? z.output<E['body']> : undefined;
+/** What the call answers (the envelope). */
+export type EndpointResponse<E extends EndpointDef> = E['response'] extends z.ZodType ? z.output<E['response']> : never;
+/** The `data` of what the call answers. */
+export type EndpointData<E extends EndpointDef> = EndpointResponse<E> extends { data: infer D } ? D : never;

@@ -1,0 +1,81 @@
+/**
+ * The five logs of the drawing archives — view, confirm, download, print, confidentiality
+ * agreement — for drawing admins (types 3/7/8/9). One table, one row shape, one call each.
+ */
+import { z } from 'zod';
+import { DRAWING_ADMIN_TYPES } from './codes.ts';
+import { endpoint } from './endpoint.ts';
+import { ZCappedPage } from './envelope.ts';
+import { zOptionalDate, zOptionalEnum, zOptionalText, withDateRange } from './fields.ts';
+import { ZPageRequest } from './paging.ts';
+
+export const LOG_ACTION_LABELS = { VIEW: '查看', CONFIRM: '确认', DOWNLOAD: '下载', PRINT: '打印', KEEPSECRET: '签署保密协议' } as const;
+export type LogAction = keyof typeof LOG_ACTION_LABELS;
+export const LOG_ACTIONS = Object.keys(LOG_ACTION_LABELS) as [LogAction, ...LogAction[]];
+export const LOG_OUTCOME_LABELS = { OK: '成功', REFUSED: '已拒绝' } as const;
+export type LogOutcome = keyof typeof LOG_OUTCOME_LABELS;
+export const LOG_OUTCOMES = Object.keys(LOG_OUTCOME_LABELS) as [LogOutcome, ...LogOutcome[]];
+
+export const LOG_SORT_FIELDS = ['createdAt', 'standardCode', 'supplierCode', 'userAccount', 'materialCode'] as const;
+/** The supplier, material and standard codes match exactly (indexed); the user matches a part. */
+export const ZLogRequestSchema = withDateRange(
+  ZPageRequest(LOG_SORT_FIELDS, {
+  supplierCode: zOptionalText(32),
+  materialCode: zOptionalText(40),
+  standardCode: zOptionalText(64),
+  /** Account or name of the user. */
+  user: zOptionalText(100),
+  outcome: zOptionalEnum(LOG_OUTCOMES, '结果只能是 OK 或 REFUSED'),
+  dateFrom: zOptionalDate,
+  dateTo: zOptionalDate,
+}),
+);
+export type LogRequest = z.input<typeof ZLogRequestSchema>;
+export const ZLogRow = z.object({
+  id: z.number().int(),
+  action: z.enum(LOG_ACTIONS),
+  outcome: z.enum(LOG_OUTCOMES),
+  reason: z.string().nullable(),
+  userAccount: z.string(),
+  userName: z.string(),
+  userType: z.number().int(),
+  supplierCode: z.string().nullable(),
+  supplierName: z.string().nullable(),
+  fileId: z.number().int().nullable(),
+  standardCode: z.string().nullable(),
+  fileName: z.string().nullable(),
+  version: z.string().nullable(),
+  materialCode: z.string().nullable(),
+  materialName: z.string().nullable(),
+  ip: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type LogRow = z.infer<typeof ZLogRow>;
+
+const logEndpoint = <const P extends string>(path: P, action: LogAction) =>
+  endpoint({
+    path,
+    access: DRAWING_ADMIN_TYPES,
+    tag: 'logs',
+    summary: `${LOG_ACTION_LABELS[action]}日志分页`,
+    body: ZLogRequestSchema,
+    response: ZCappedPage(ZLogRow),
+  });
+
+/** Which call lists which log (spec §7). */
+export const logsApi = {
+  VIEW: logEndpoint('haier/standardLookingup/searchStandardLookingup', 'VIEW'),
+  CONFIRM: logEndpoint('haier/standardConfirm/searchStandardConfirm', 'CONFIRM'),
+  DOWNLOAD: logEndpoint('haier/standardDownLoad/searchStandardDownLoad', 'DOWNLOAD'),
+  PRINT: logEndpoint('haier/tablePrintLog/findPrintLogList', 'PRINT'),
+  KEEPSECRET: logEndpoint('haier/standardKeepsecret/searchStandardKeepsecret', 'KEEPSECRET'),
+} as const;
+
+/** Which page shows which log (spec §2). */
+export const LOG_PAGES: Record<LogAction, string> = {
+  VIEW: '/esm/drawingManagement/drawingViewLog',
+  CONFIRM: '/esm/drawingManagement/drawingConfirmationLog',
+  DOWNLOAD: '/esm/drawingManagement/blueprintDownloadingLog',
+  PRINT: '/esm/drawingManagement/drawingPrintlog',
+  KEEPSECRET: '/esm/drawingManagement/confidentialityAgreement',
+};

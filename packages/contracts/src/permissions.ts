@@ -1,0 +1,258 @@
+/**
+ * Button and column permissions (spec §1, §6, §7 menuBtnPermission/*, button/*; issue 14).
+ *
+ * A button is declared where its call is (`button: { page, code, label }` on `endpoint()`); a page's
+ * governed columns next to its row schema (`governedColumns(page, { field: header })`, used as
+ * `columns:` on the calls that answer those rows). The server seeds a default row for each
+ * declaration (a button: the call's `access`; a column: visible to every type) and enforces the
+ * rows: a refused button is a 403 naming the action; a hidden column is dropped and a masked one
+ * masked in list, detail and Excel alike (`applyColumnModes`). The 按钮与列权限 page (type 7)
+ * edits the rows; every change is written to the append-only permission change log.
+ */
+import { z } from 'zod';
+import { USER_TYPES } from './codes.ts';
+import { endpoint } from './endpoint.ts';
+import { ZCappedPage, ZEnvelope } from './envelope.ts';
+import { INT4_MAX, zId, zOptionalDate, zOptionalEnum, zOptionalText, zText, withDateRange } from './fields.ts';
+import { ZPageRequest } from './paging.ts';
+
+const tag = 'permissions';
+
+/** Who administers the permissions (spec §6: type 7, internal plus SQE / product-line management). */
+export const PERMISSION_ADMIN_TYPES = [7] as const;
+export const PERMISSION_PAGE = '/esm/system/permission';
+
+export const PERMISSION_KIND_LABELS = { BUTTON: '按钮', COLUMN: '列' } as const;
+export type PermissionKind = keyof typeof PERMISSION_KIND_LABELS;
+export const PERMISSION_KINDS = Object.keys(PERMISSION_KIND_LABELS) as [PermissionKind, ...PermissionKind[]];
+
+/** What a user type gets of a governed column. */
+export const COLUMN_MODE_LABELS = { VISIBLE: '可见', MASKED: '脱敏', HIDDEN: '隐藏' } as const;
+export type ColumnMode = keyof typeof COLUMN_MODE_LABELS;
+export const COLUMN_MODES = Object.keys(COLUMN_MODE_LABELS) as [ColumnMode, ...ColumnMode[]];
+
+export const PERMISSION_ACTION_LABELS = { INSERT: '新增', UPDATE: '修改', DELETE: '删除' } as const;
+export type PermissionAction = keyof typeof PERMISSION_ACTION_LABELS;
+export const PERMISSION_ACTIONS = Object.keys(PERMISSION_ACTION_LABELS) as [PermissionAction, ...PermissionAction[]];
+
+// ---- the rule, shared by the server's responses, its exports and the web -------------------------
+
+/** A masked text keeps its first character: 张伟 → 张*, demo3 → d****. */
+export function maskText(value: string): string {
+  const chars = [...value];
+  if (chars.length <= 1) return '*';
+  return chars[0] + '*'.repeat(Math.min(chars.length - 1, 4));
+}
+
+/** A mobile number as every response carries it: 13812345678 → 138****5678. */
+export function maskMobile(mobile: string): string {
+  const digits = mobile.trim();
+  if (digits.length < 7) return '*'.repeat(digits.length);
+  return `${digits.slice(0, 3)}****${digits.slice(-4)}`;
+}
+
+export type ColumnModes = Readonly<Record<string, ColumnMode>>;
+
+/**
+ * One row as the caller may see it: hidden fields removed, masked ones masked. Fields the modes
+ * do not name pass unchanged. The list, the detail and the Excel export all go through this.
+ */
+export function applyColumnModes<R extends Record<string, unknown>>(row: R, modes: ColumnModes): R {
+  let out: Record<string, unknown> | null = null;
+  for (const [field, mode] of Object.entries(modes)) {
+    if (mode === 'VISIBLE' || !(field in row)) continue;
+    out ??= { ...row };
+    if (mode === 'HIDDEN') delete out[field];
+    else {
+      const v = out[field];
+      out[field] = v === null || v === undefined ? v : maskText(String(v));
+    }
+  }
+  return (out ?? row) as R;
+}
+
+/** The mode of a column row for a user type. */
+export function columnModeOf(item: { allowedTypes: readonly number[]; maskedTypes: readonly number[] }, type: number): ColumnMode {
+  if (item.allowedTypes.includes(type)) return 'VISIBLE';
+  if (item.maskedTypes.includes(type)) return 'MASKED';
+  return 'HIDDEN';
+}
+
+/** The 403 of a refused button. */
+export const buttonRefusedText = (label: string) => `您没有"${label}"的权限，请联系管理员`;
+
+// ---- what a page may use -------------------------------------------------------------------------
+
+const zPage = zText('页面', 200, { verb: '缺少' });
+export const ZPageRequestSchema = z.object({ page: zPage });
+
+export const ZPageButton = z.object({ code: z.string(), label: z.string(), allowed: z.boolean() });
+export type PageButton = z.infer<typeof ZPageButton>;
+export const ZPageButtons = z.object({ page: z.string(), buttons: z.array(ZPageButton) });
+export type PageButtons = z.infer<typeof ZPageButtons>;
+
+export const ZPageColumn = z.object({ field: z.string(), label: z.string(), mode: z.enum(COLUMN_MODES) });
+export type PageColumn = z.infer<typeof ZPageColumn>;
+export const ZPageColumns = z.object({ page: z.string(), columns: z.array(ZPageColumn) });
+export type PageColumns = z.infer<typeof ZPageColumns>;
+
+// ---- administration ------------------------------------------------------------------------------
+
+const zTypes = z
+  .array(
+    z
+      .number({ error: '用户类型为 2 到 9' })
+      .int('用户类型为 2 到 9')
+      .refine((t) => (USER_TYPES as readonly number[]).includes(t), '用户类型为 2 到 9'),
+    { error: '请选择用户类型' },
+  )
+  .max(USER_TYPES.length, '用户类型重复')
+  .refine((a) => new Set(a).size === a.length, '用户类型重复');
+
+export const ZPermissionItem = z.object({
+  id: z.number().int(),
+  kind: z.enum(PERMISSION_KINDS),
+  page: z.string(),
+  code: z.string(),
+  label: z.string(),
+  /** Buttons: the types that may use it. Columns: the types that see it in full. */
+  allowedTypes: z.array(z.number().int()),
+  /** Columns only: the types that see it masked (the others: hidden). */
+  maskedTypes: z.array(z.number().int()),
+  /** Declared by a call or a row schema (deleting it restores the declaration's default). */
+  declared: z.boolean(),
+  version: z.number().int(),
+  updatedAt: z.string(),
+});
+export type PermissionItem = z.infer<typeof ZPermissionItem>;
+
+export const PERMISSION_SORT_FIELDS = ['page', 'code', 'kind', 'updatedAt'] as const;
+export const ZPermissionPageRequestSchema = ZPageRequest(PERMISSION_SORT_FIELDS, {
+  kind: zOptionalEnum(PERMISSION_KINDS, '类型只能是 BUTTON 或 COLUMN'),
+  /** The menu page (route); `page` is the paging's. */
+  menuPage: zOptionalText(200),
+  /** Matches code or label. */
+  keyword: zOptionalText(100),
+});
+export type PermissionPageRequest = z.input<typeof ZPermissionPageRequestSchema>;
+
+const itemRules = <S extends z.ZodType<{ kind?: PermissionKind; allowedTypes: number[]; maskedTypes: number[] }>>(schema: S) =>
+  schema
+    .refine((v) => v.kind !== 'BUTTON' || v.maskedTypes.length === 0, { message: '按钮没有脱敏，只能选择允许的用户类型', path: ['maskedTypes'] })
+    .refine((v) => !v.maskedTypes.some((t) => v.allowedTypes.includes(t)), { message: '同一用户类型不能既可见又脱敏', path: ['maskedTypes'] });
+
+export const ZPermissionInsertSchema = itemRules(
+  z.object({
+    kind: z.enum(PERMISSION_KINDS, { error: '请选择类型' }),
+    page: zText('页面', 200).pipe(z.string().regex(/^\/esm\/[\w/]+$/, '页面为 /esm/ 开头的路由，如 /esm/dashboard')),
+    code: zText('编码', 64).pipe(z.string().regex(/^[A-Za-z][\w.-]*$/, '编码以字母开头，只能包含字母、数字和 _ . -')),
+    label: zText('名称', 100),
+    allowedTypes: zTypes,
+    maskedTypes: zTypes.default([]),
+  }),
+);
+export type PermissionInsert = z.input<typeof ZPermissionInsertSchema>;
+
+export const ZPermissionUpdateSchema = itemRules(
+  z.object({
+    id: zId('权限编号'),
+    /** The version the editor saw: a change made meanwhile by someone else answers 409. */
+    version: z.number({ error: '缺少版本号' }).int('版本号无效').min(0, '版本号无效').max(INT4_MAX, '版本号无效'),
+    label: zText('名称', 100),
+    allowedTypes: zTypes,
+    maskedTypes: zTypes.default([]),
+  }),
+);
+export type PermissionUpdate = z.input<typeof ZPermissionUpdateSchema>;
+
+export const ZPermissionIdSchema = z.object({ id: zId('权限编号') });
+export const ZPermissionIdsSchema = z.object({
+  ids: z.array(zId('权限编号'), { error: '请选择要删除的权限' }).min(1, '请选择要删除的权限').max(200, '一次最多删除 200 条'),
+});
+
+export const ZPermissionListRequestSchema = z.object({ menuPage: zOptionalText(200), kind: zOptionalEnum(PERMISSION_KINDS, '类型只能是 BUTTON 或 COLUMN') });
+
+/** One change: who, when, before → after (append-only). */
+export const ZPermissionChangeRow = z.object({
+  id: z.number().int(),
+  action: z.enum(PERMISSION_ACTIONS),
+  kind: z.enum(PERMISSION_KINDS),
+  page: z.string(),
+  code: z.string(),
+  label: z.string(),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+  userAccount: z.string(),
+  userName: z.string(),
+  ip: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type PermissionChangeRow = z.infer<typeof ZPermissionChangeRow>;
+export const ZPermissionChangeRequestSchema = withDateRange(
+  ZPageRequest(['createdAt'], {
+    menuPage: zOptionalText(200),
+    /** Matches code, label, account or name. */
+    keyword: zOptionalText(100),
+    action: zOptionalEnum(PERMISSION_ACTIONS, '操作只能是 INSERT、UPDATE 或 DELETE'),
+    dateFrom: zOptionalDate,
+    dateTo: zOptionalDate,
+  }),
+);
+
+// ---- calls -------------------------------------------------------------------------------------
+
+const admin = PERMISSION_ADMIN_TYPES;
+
+export const permissionsApi = {
+  buttons: endpoint({
+    path: 'menuBtnPermission/selectBtnPermission',
+    access: USER_TYPES,
+    tag,
+    summary: '当前用户在某页面可用的按钮',
+    body: ZPageRequestSchema,
+    response: ZEnvelope(ZPageButtons),
+  }),
+  columns: endpoint({
+    path: 'menuBtnPermission/hasColPermission',
+    access: USER_TYPES,
+    tag,
+    summary: '当前用户在某页面可见、脱敏与隐藏的列',
+    body: ZPageRequestSchema,
+    response: ZEnvelope(ZPageColumns),
+  }),
+  page: endpoint({
+    path: 'button/findButtonPage',
+    access: admin,
+    tag,
+    summary: '按钮与列权限分页（可按页面、类型、关键字筛选）',
+    body: ZPermissionPageRequestSchema,
+    response: ZCappedPage(ZPermissionItem),
+  }),
+  list: endpoint({
+    path: 'button/list',
+    access: admin,
+    tag,
+    summary: '某页面（或全部）的按钮与列权限',
+    body: ZPermissionListRequestSchema,
+    response: ZEnvelope(z.array(ZPermissionItem)),
+  }),
+  insert: endpoint({ path: 'button/insert', access: admin, tag, summary: '新增按钮或列权限（页面 + 编码不可重复）', body: ZPermissionInsertSchema, response: ZEnvelope(ZPermissionItem) }),
+  update: endpoint({
+    path: 'button/update',
+    access: admin,
+    tag,
+    summary: '修改名称与各用户类型的权限（他人已修改时返回 409）',
+    body: ZPermissionUpdateSchema,
+    response: ZEnvelope(ZPermissionItem),
+  }),
+  deleteById: endpoint({ path: 'button/deleteById', access: admin, tag, summary: '删除一条权限（声明的按钮与列恢复默认）', body: ZPermissionIdSchema, response: ZEnvelope(z.object({ deleted: z.number().int() })) }),
+  deleteByIds: endpoint({ path: 'button/deleteByIds', access: admin, tag, summary: '批量删除权限', body: ZPermissionIdsSchema, response: ZEnvelope(z.object({ deleted: z.number().int() })) }),
+  changes: endpoint({
+    path: 'button/findChangeLog',
+    access: admin,
+    tag,
+    summary: '权限变更记录（谁、何时、修改前 → 修改后）',
+    body: ZPermissionChangeRequestSchema,
+    response: ZCappedPage(ZPermissionChangeRow),
+  }),
+} as const;
