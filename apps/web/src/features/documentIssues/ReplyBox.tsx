@@ -3,10 +3,9 @@
  * the answerer's reply (with, for a reply, the change notice that superseded the version).
  */
 import { useState } from 'react';
-import { App, Button, Form, Input, Select } from 'antd';
+import { Button, Form, Input, Select } from 'antd';
 import type { AttachmentRow, IssueNoticeRef } from '@esm/contracts';
-import { serverErrorText } from '../../components/serverErrors.ts';
-import { validValues } from '../../components/zodRule.ts';
+import { useFormSubmit } from '../../components/useFormSubmit.ts';
 import { AttachmentPicker } from './AttachmentPicker.tsx';
 import type { Side } from './api.ts';
 
@@ -26,23 +25,11 @@ export interface ReplyBoxProps {
 }
 
 export function ReplyBox({ side, label, button, notices, onSend }: ReplyBoxProps) {
-  const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
-  const [busy, setBusy] = useState(false);
+  const { busy, submit } = useFormSubmit(form, { failText: '发送失败', rename: { attachmentIds: 'attachments' } });
   const [uploading, setUploading] = useState(false);
   const send = async () => {
-    const v = await validValues(form);
-    if (!v) return;
-    setBusy(true);
-    try {
-      const res = await onSend(v.text!.trim(), (v.attachments ?? []).map((a) => a.id), v.noticeId);
-      message.success(res.message);
-      form.resetFields();
-    } catch (e) {
-      message.error(serverErrorText(e, '发送失败'));
-    } finally {
-      setBusy(false);
-    }
+    if (await submit(async (v) => (await onSend(v.text!.trim(), (v.attachments ?? []).map((a) => a.id), v.noticeId)).message)) form.resetFields();
   };
   return (
     <Form form={form} layout="vertical" initialValues={{ attachments: [] }} data-testid="reply-box" style={{ marginTop: 8 }}>

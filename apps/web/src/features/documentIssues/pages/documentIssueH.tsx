@@ -12,7 +12,7 @@ import { ListPage } from '../../../components/ListPage.tsx';
 import type { FilterField } from '../../../components/FilterForm.tsx';
 import { formatDateTime } from '../../../components/labels.tsx';
 import { serverErrorText } from '../../../components/serverErrors.ts';
-import { validValues } from '../../../components/zodRule.ts';
+import { useFormSubmit } from '../../../components/useFormSubmit.ts';
 import { FileViewer } from '../../files/index.ts';
 import { useSession } from '../../session/index.ts';
 import { useButton } from '../../permissions/index.ts';
@@ -23,24 +23,14 @@ import { ReplyBox } from '../ReplyBox.tsx';
 import { viewerFileOf } from '../viewer.ts';
 
 function AssignDialog({ issue, onClose, onDone }: { issue: IssueDetail; onClose: () => void; onDone: () => void }) {
-  const { message } = App.useApp();
   const handlers = useHandlers();
   const [form] = Form.useForm<{ userId?: number; reason?: string }>();
-  const [busy, setBusy] = useState(false);
+  const { busy, submit } = useFormSubmit(form, { failText: '分派失败' });
   const reassign = issue.status === 'PROCESSING' && issue.assigneeId !== null;
   const ok = async () => {
-    const v = await validValues(form);
-    if (!v) return;
-    setBusy(true);
-    try {
-      message.success((await assignIssue(issue.id, v.userId!, v.reason?.trim() || undefined)).message);
-      onDone();
-      onClose();
-    } catch (e) {
-      message.error(serverErrorText(e, '分派失败'));
-    } finally {
-      setBusy(false);
-    }
+    if (!(await submit(async (v) => (await assignIssue(issue.id, v.userId!, v.reason?.trim() || undefined)).message))) return;
+    onDone();
+    onClose();
   };
   return (
     <Modal open title={reassign ? `改派 ${issue.number}` : `分派 ${issue.number}`} onCancel={onClose} onOk={ok} okText={reassign ? '改派' : '分派'} cancelText="取消" confirmLoading={busy}>

@@ -12,8 +12,9 @@ import { HANDLING_ROLES, HANDLING_ROLE_LABELS, RESPONSE_DAYS_MAX, ZProblemTypeCr
 import { ListPage } from '../../../components/ListPage.tsx';
 import type { FilterField } from '../../../components/FilterForm.tsx';
 import { formatDateTime } from '../../../components/labels.tsx';
-import { serverErrorText, showFieldErrors } from '../../../components/serverErrors.ts';
-import { validValues, zodRule } from '../../../components/zodRule.ts';
+import { serverErrorText } from '../../../components/serverErrors.ts';
+import { useFormSubmit } from '../../../components/useFormSubmit.ts';
+import { zodRule } from '../../../components/zodRule.ts';
 import { useButton } from '../../permissions/index.ts';
 import { addRole, createProblemType, deleteProblemType, deleteRole, updateProblemType, useRefreshProblemTypes, useRoleProductLines, useSelectableUsers } from '../api.ts';
 
@@ -28,24 +29,16 @@ interface TypeValues {
 }
 
 function ProblemTypeDialog({ editing, onClose, onSaved }: { editing: ProblemTypeRow | null; onClose: () => void; onSaved: () => void }) {
-  const { message } = App.useApp();
   const [form] = Form.useForm<TypeValues>();
-  const [busy, setBusy] = useState(false);
+  const { busy, submit } = useFormSubmit(form, { failText: '保存失败' });
   const ok = async () => {
-    const v = await validValues(form);
-    if (!v) return;
-    setBusy(true);
-    try {
+    const saved = await submit(async (v) => {
       const body = { name: v.name ?? '', role: v.role!, responseDays: v.responseDays!, enabled: v.enabled ?? true };
-      message.success((editing ? await updateProblemType(editing.id, body) : await createProblemType(body)).message);
-      onSaved();
-      onClose();
-    } catch (e) {
-      showFieldErrors(form, e);
-      message.error(serverErrorText(e, '保存失败'));
-    } finally {
-      setBusy(false);
-    }
+      return (editing ? await updateProblemType(editing.id, body) : await createProblemType(body)).message;
+    });
+    if (!saved) return;
+    onSaved();
+    onClose();
   };
   return (
     <Modal open title={editing ? '编辑问题类型' : '新增问题类型'} onCancel={onClose} onOk={ok} okText="保存" cancelText="取消" confirmLoading={busy}>
@@ -68,26 +61,16 @@ function ProblemTypeDialog({ editing, onClose, onSaved }: { editing: ProblemType
 }
 
 function RoleDialog({ onClose, onSaved }: { onClose: () => void; onSaved: () => void }) {
-  const { message } = App.useApp();
   const [form] = Form.useForm<{ productLineCode?: string; role?: HandlingRole; userId?: number }>();
   const [keyword, setKeyword] = useState('');
   const lines = useRoleProductLines();
   const users = useSelectableUsers(keyword);
-  const [busy, setBusy] = useState(false);
+  const { busy, submit } = useFormSubmit(form, { failText: '添加失败' });
   const ok = async () => {
-    const v = await validValues(form);
-    if (!v) return;
-    setBusy(true);
-    try {
-      message.success((await addRole({ productLineCode: v.productLineCode!, role: v.role!, userId: v.userId! })).message);
-      onSaved();
-      onClose();
-    } catch (e) {
-      showFieldErrors(form, e);
-      message.error(serverErrorText(e, '添加失败'));
-    } finally {
-      setBusy(false);
-    }
+    const added = await submit(async (v) => (await addRole({ productLineCode: v.productLineCode!, role: v.role!, userId: v.userId! })).message);
+    if (!added) return;
+    onSaved();
+    onClose();
   };
   return (
     <Modal open title="新增角色" onCancel={onClose} onOk={ok} okText="添加" cancelText="取消" confirmLoading={busy}>
