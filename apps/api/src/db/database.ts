@@ -10,6 +10,15 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Config } from '../config.ts';
 import { applyMigrations } from './migrations.ts';
+
+/**
+ * Interactive transactions: how long one may wait for a connection (maxWait) and run (timeout).
+ * Prisma's defaults (2 s, 5 s) are tuned for a quiet server; on a busy 2-core machine the demo
+ * seed's larger steps and the embedded start passed them (seen at load 15–26) and failed a start
+ * that would have finished. The limits stay finite so a runaway transaction still ends and frees
+ * its locks; every request's transaction is short, so only a stalled one ever reaches them.
+ */
+export const TRANSACTION_LIMITS = { maxWait: 10_000, timeout: 30_000 } as const;
 import { useDirectReads } from './rows.ts';
 
 export type Db = PrismaClient;
@@ -41,7 +50,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     // An idle connection dropped by the server (a restart, pg_terminate_backend) makes the pool
     // emit 'error'; unheard, Node would end the process. The pool replaces the connection itself.
     pool.on('error', (err) => console.warn(`database connection lost (the pool reconnects): ${err.message}`));
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_LIMITS });
     useDirectReads(prisma, pool);
     return {
       prisma,
@@ -59,7 +68,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   mkdirSync(dir, { recursive: true });
   const pglite = await PGlite.create(dir, { extensions: await embeddedExtensions() });
   const factory = new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
-  const prisma = new PrismaClient({ adapter: factory as never });
+  const prisma = new PrismaClient({ adapter: factory as never, transactionOptions: TRANSACTION_LIMITS });
   return {
     prisma,
     kind: 'embedded',
