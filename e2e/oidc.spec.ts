@@ -81,6 +81,20 @@ test('a supplier signs in from the company home page with standardCode kept', as
   await expect(page.getByTestId('logout')).toBeVisible();
 });
 
+test('a page opened without a session is where the company sign-in returns to', async ({ page }) => {
+  // a link to the inbox (e.g. from a notice mail): the login page, then the company's provider
+  await page.goto('/esm/supplier/noticeList');
+  await expect(page).toHaveURL(/\/esm\/login\?redirect=%2Fesm%2Fsupplier%2FnoticeList$/);
+  await page.getByTestId('company-login').click();
+  await signInAtProvider(page, 'li.demo2');
+  await expect(page).toHaveURL(/\/esm\/supplier\/noticeList$/);
+  await settled(page);
+  await expect(page.getByTestId('breadcrumb')).toContainText('图纸变更通知');
+  // used once: the portal's address now leads to the landing page again
+  await page.goto('/esm');
+  await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS$/);
+});
+
 test('unknown account → 没有权限 dialog leading to the company home page', async ({ page }) => {
   await startAtLoginPage(page);
   await signInAtProvider(page, 'wang.nobody');

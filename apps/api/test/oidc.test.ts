@@ -183,6 +183,39 @@ describe('the round trip through the provider', () => {
   });
 });
 
+describe('back to the page asked for before the sign-in (returnTo)', () => {
+  /** A company sign-in started with `returnTo`, completed as `accountId`: the session check's answer. */
+  async function signInReturning(returnTo: unknown, accountId: string) {
+    const res = await post(t.app, 'user/companyLogin', { returnTo });
+    expect(res.statusCode, res.body).toBe(200);
+    const back = await new Browser().signIn(res.json().data.url as string, accountId);
+    const done = await check(paramsOf(back), sessionCookie(res)!);
+    expect(done.statusCode, done.body).toBe(200);
+    return done.json() as { code: string; returnTo?: string };
+  }
+
+  it('a page of the user’s own menu comes back once, with its query', async () => {
+    const answer = await signInReturning('/esm/supplier/noticeList?tab=changes', 'li.demo2');
+    expect(answer).toMatchObject({ code: '0', returnTo: '/esm/supplier/noticeList?tab=changes' });
+  });
+
+  it('another type’s page, another site or the login page do not: the type’s landing page instead', async () => {
+    for (const returnTo of ['/esm/drawingManagement/changeNoticeList', '//evil.example/esm/', 'https://evil.example/esm/x', '/esm/login?redirect=/esm/x', '/esm/\\evil', undefined]) {
+      const answer = await signInReturning(returnTo, 'li.demo2');
+      expect(answer.code).toBe('0');
+      expect(answer.returnTo, String(returnTo)).toBeUndefined();
+    }
+  });
+
+  it('a returnTo that is not text, or too long, is a field message and starts nothing', async () => {
+    for (const returnTo of [42, `/esm/${'x'.repeat(1000)}`]) {
+      const res = await post(t.app, 'user/companyLogin', { returnTo });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().errors).toEqual([expect.objectContaining({ field: 'returnTo' })]);
+    }
+  });
+});
+
 describe('a bad hand-off: 202 登录错误, nobody signed in, logged', () => {
   it('tampered state', async () => {
     const h = await handOff('zhang.demo3');

@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { ZEnvelope } from './envelope.ts';
+import { zOptionalText } from './fields.ts';
+import { BASE_PATH, LOGIN_PATH } from './routes.ts';
 
 export const ZLoginRequestSchema = z.object({
   account: z
@@ -39,6 +41,11 @@ export const ZCurrentUserResponseSchema = ZEnvelope(ZCurrentUser.nullable()).ext
   homeUrl: z.string().optional(),
   /** Nobody signed in: whether the login page offers 从公司门户登录 (OpenID Connect configured). */
   companyLogin: z.boolean().optional(),
+  /**
+   * A company sign-in was just completed by this check: the page the user had asked for before
+   * it (user/companyLogin's `returnTo`), given only when it is one of the user's own pages.
+   */
+  returnTo: z.string().optional(),
 });
 
 /**
@@ -59,6 +66,24 @@ export const HANDOFF_PARAMS = ['code', 'state', 'iss', 'session_state', 'error',
 export const hasHandoff = (params: Record<string, string>) => Boolean(params.state && (params.code || params.error));
 
 export const COMPANY_LOGIN_TEXT = '从公司门户登录';
+
+export const RETURN_PATH_MAX = 1000;
+
+/**
+ * A page of the portal a sign-in may return to: a path under /esm/ (not the login page), never
+ * another site (`//host`, a backslash, whitespace). The login page's ?redirect= and the company
+ * sign-in's returnTo both go through it (no open redirect).
+ */
+export function isReturnPath(raw: string | null | undefined): raw is string {
+  return typeof raw === 'string' && raw.length <= RETURN_PATH_MAX && raw.startsWith(`${BASE_PATH}/`) && !raw.startsWith(LOGIN_PATH) && !/[\\\s]/.test(raw);
+}
+
+/**
+ * user/companyLogin: `returnTo`, the page the user was sent to the login page from (its
+ * ?redirect=); the server keeps it with the pending sign-in and gives it back once signed in. Not
+ * a return path (another site, the login page) → left out, not refused: the sign-in goes on.
+ */
+export const ZCompanyLoginRequestSchema = z.object({ returnTo: zOptionalText(RETURN_PATH_MAX) }).nullish();
 
 /** user/companyLogin: where the browser goes to sign in at the company's identity provider. */
 export const ZCompanyLoginResponseSchema = ZEnvelope(z.object({ url: z.string() }));
@@ -81,5 +106,5 @@ export const sessionApi = {
   /** The legacy page posts { a: 1 }; any body is accepted and ignored. */
   logout: endpoint({ path: 'user/logout', access: 'public', tag, summary: '退出登录（公司门户登录的会话同时退出身份提供方）', response: ZLogoutResponseSchema }),
   /** Starts the OpenID Connect sign-in (authorization code + PKCE); 404 when not configured. */
-  companyLogin: endpoint({ path: 'user/companyLogin', access: 'public', tag, summary: '从公司门户登录：返回身份提供方的登录地址', response: ZCompanyLoginResponseSchema }),
+  companyLogin: endpoint({ path: 'user/companyLogin', access: 'public', tag, summary: '从公司门户登录：返回身份提供方的登录地址（returnTo：登录后回到的页面）', body: ZCompanyLoginRequestSchema, response: ZCompanyLoginResponseSchema }),
 } as const;

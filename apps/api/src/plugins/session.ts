@@ -45,6 +45,8 @@ export interface PendingSignIn {
   verifier: string;
   /** When it started (ms). */
   at: number;
+  /** The page to return to once signed in (contracts isReturnPath), if the login page had one. */
+  returnTo?: string;
 }
 
 /**

@@ -4,14 +4,17 @@
  * the session codes of spec §8 (codes.ts says which is which). Every outcome is logged.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CODES, USER_TYPES, isSupplierType, type SessionErrorCode } from '@esm/contracts';
+import { CODES, USER_TYPES, isReturnPath, isSupplierType, type SessionErrorCode } from '@esm/contracts';
 import type { Config, OidcConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { SESSION_COOKIE, type PendingSignIn } from '../../plugins/session.ts';
 import { HANDOFF_TTL_MS, type Identity, type RelyingParty } from './oidc.ts';
+import { menuOf } from '../menu/service.ts';
+import { defaultPathOf } from './service.ts';
 import { recordSignIn } from './signins.ts';
 
-export type CompanySignIn = { ok: true } | { ok: false; code: SessionErrorCode };
+/** `returnTo`: the page asked for before the sign-in, when it is one of the user's own pages. */
+export type CompanySignIn = { ok: true; returnTo?: string } | { ok: false; code: SessionErrorCode };
 
 class Refusal extends Error {
   constructor(
@@ -24,11 +27,14 @@ class Refusal extends Error {
   }
 }
 
-/** Starts a sign-in: a fresh (anonymous) session holds what the hand-off must match. */
-export async function startCompanySignIn(rp: RelyingParty, request: FastifyRequest): Promise<string> {
+/**
+ * Starts a sign-in: a fresh (anonymous) session holds what the hand-off must match, and the page
+ * to return to (only a path of this portal: anything else is dropped, the sign-in goes on).
+ */
+export async function startCompanySignIn(rp: RelyingParty, request: FastifyRequest, returnTo?: string): Promise<string> {
   const { url, pending } = await rp.start();
   await request.session.regenerate();
-  request.session.oidc = pending;
+  request.session.oidc = isReturnPath(returnTo) ? { ...pending, returnTo } : pending;
   request.session.fresh = true;
   await request.session.save();
   return url;
@@ -88,6 +94,17 @@ async function portalUser(db: Db, cfg: OidcConfig, identity: Identity) {
 }
 
 /**
+ * `returnTo` when it is the user's landing page or one of their menu's pages — a page left in the
+ * login page's ?redirect= by someone else on a shared browser would only say 没有权限 (issue 8).
+ */
+async function ownPage(db: Db, user: { type: number }, returnTo: string | undefined): Promise<string | undefined> {
+  if (!returnTo) return undefined;
+  const path = returnTo.split(/[?#]/)[0]!.replace(/\/+$/, '');
+  if (path === defaultPathOf(user.type)) return returnTo;
+  return (await menuOf(db, user.type)).some((m) => m.router === path) ? returnTo : undefined;
+}
+
+/**
  * Completes the hand-off in `params` (the page's query parameters). On success the request holds
  * a fresh session (new id) of the mapped user; on refusal the pending session is gone and its
  * cookie cleared, so the next visit starts clean.
@@ -124,7 +141,7 @@ export async function completeCompanySignIn(
     await request.session.save();
     await recordSignIn(db, { userId: user.id, account: user.account, source: 'oidc', ip, success: true, code: CODES.SESSION_OK, reason: '公司门户登录成功' });
     request.log.info({ userId: user.id, type: user.type, source: 'oidc' }, 'login');
-    return { ok: true };
+    return { ok: true, returnTo: await ownPage(db, user, pending.returnTo) };
   } catch (e) {
     if (!(e instanceof Refusal)) throw e;
     await recordSignIn(db, { userId: e.userId, account: e.account, source: 'oidc', ip, success: false, code: String(e.code), reason: e.reason });

@@ -21,18 +21,20 @@ export async function sessionRoutes(app: FastifyInstance, { db, config }: { db: 
 
   route(app, api.current, async ({ body, request, reply }) => {
     // The page's query parameters (spec §7): a hand-off from the company's provider signs in first.
+    let returnTo: string | undefined;
     if (oidc && rp && body && hasHandoff(body)) {
       const done = await completeCompanySignIn(db, { ...config, oidc }, rp, request, reply, body);
       if (!done.ok) {
         return reply.status(401).send({ success: false, code: String(done.code), message: SESSION_ERRORS[done.code], data: null, homeUrl: config.companyHomeUrl });
       }
+      returnTo = done.returnTo;
     }
     const state = await readSession(db, request);
     if (state.ok) {
       if (!(await typeHasMenu(db, state.user.type))) {
         return reply.status(403).send({ success: false, code: '205', message: SESSION_ERRORS[205], data: null, homeUrl: config.companyHomeUrl });
       }
-      return { success: true, code: CODES.SESSION_OK, message: '会话有效', data: toCurrentUser(state.user) };
+      return { success: true, code: CODES.SESSION_OK, message: '会话有效', data: toCurrentUser(state.user), ...(returnTo ? { returnTo } : {}) };
     }
     // Nobody signed in is the session check's ordinary answer on the login page, not a failed
     // call: 200 with 10000007 (a 401 there was a console error on every login page load).
@@ -49,11 +51,11 @@ export async function sessionRoutes(app: FastifyInstance, { db, config }: { db: 
     return { success: true, code: CODES.LOGIN_OK, message: '登陆成功', data: toCurrentUser(state.user) };
   });
 
-  route(app, api.companyLogin, async ({ request }) => {
+  route(app, api.companyLogin, async ({ body, request }) => {
     if (!rp) throw new AppError(404, '未配置公司门户登录，请使用账号密码登录');
     let url: string;
     try {
-      url = await startCompanySignIn(rp, request);
+      url = await startCompanySignIn(rp, request, body?.returnTo);
     } catch (e) {
       request.log.warn({ err: e }, 'identity provider unreachable');
       throw new AppError(503, '公司门户登录暂不可用，请稍后重试或使用账号密码登录', undefined, undefined, { 'Retry-After': '30' });

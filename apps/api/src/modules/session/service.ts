@@ -8,6 +8,9 @@ import { settleLoginSlot, takeLoginSlot } from './limits.ts';
 import { recordSignIn } from './signins.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
+/** A user type's landing page (spec §2). */
+export const defaultPathOf = (type: number): string => DEFAULT_PAGE[type as UserType] ?? '/esm/dashboard';
+
 export function toCurrentUser(u: SessionUser): CurrentUser {
   return {
     id: u.id,
@@ -18,7 +21,7 @@ export function toCurrentUser(u: SessionUser): CurrentUser {
     supplierCode: u.supplierCode,
     supplierName: u.supplierName,
     displayName: u.isSupplier ? u.nick : u.name,
-    defaultPath: DEFAULT_PAGE[u.type as UserType] ?? '/esm/dashboard',
+    defaultPath: defaultPathOf(u.type),
   };
 }
 

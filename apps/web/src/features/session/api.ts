@@ -4,7 +4,8 @@ import { CODES, HANDOFF_PARAMS, hasHandoff, sessionApi, type CurrentUser, type L
 import { ApiError, call } from '../../api/client.ts';
 
 export type SessionCheck =
-  | { state: 'ok'; user: CurrentUser }
+  /** `returnTo`: a company sign-in just completed, back to the page asked for before it. */
+  | { state: 'ok'; user: CurrentUser; returnTo?: string }
   /** `companyLogin`: the login page offers 从公司门户登录 (OpenID Connect configured). */
   | { state: 'anonymous'; companyLogin?: boolean }
   | { state: 'blocked'; code: number; homeUrl: string };
@@ -22,7 +23,8 @@ function pageParams(): Record<string, string> {
 export async function checkSession(): Promise<SessionCheck> {
   try {
     const res = await call(sessionApi.current, pageParams(), { silent: true });
-    return res.data ? { state: 'ok', user: res.data } : { state: 'anonymous', companyLogin: res.companyLogin === true };
+    if (res.data) return res.returnTo ? { state: 'ok', user: res.data, returnTo: res.returnTo } : { state: 'ok', user: res.data };
+    return { state: 'anonymous', companyLogin: res.companyLogin === true };
   } catch (e) {
     if (e instanceof ApiError) {
       const code = Number(e.code);
@@ -50,4 +52,4 @@ export const login = (body: LoginRequest) => call(sessionApi.login, body, { sile
 /** The legacy page posts { a: 1 }; the server ignores the body. */
 export const logout = () => call(sessionApi.logout);
 /** Where to sign in at the company's identity provider (the server keeps the sign-in's secrets). */
-export const companyLogin = () => call(sessionApi.companyLogin, undefined, { silent: true });
+export const companyLogin = (returnTo?: string) => call(sessionApi.companyLogin, returnTo ? { returnTo } : {}, { silent: true });

@@ -8,26 +8,22 @@ import { Alert, App, Button, Card, Divider, Form, Input, Layout, Typography } fr
 import { BankOutlined, LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { CODES, COMPANY_LOGIN_TEXT, LOGIN_SUCCESS_TEXT, UI, ZLoginRequestSchema, type CurrentUser, type LoginRequest } from '@esm/contracts';
+import { CODES, COMPANY_LOGIN_TEXT, LOGIN_SUCCESS_TEXT, UI, ZLoginRequestSchema, isReturnPath, type CurrentUser, type LoginRequest } from '@esm/contracts';
 import { ApiError } from '../../api/client.ts';
 import { companyLogin, login, useSession } from './api.ts';
 import { menuQuery } from '../menu/index.ts';
 import { AppFooter } from '../../app/layout/AppFooter.tsx';
 import { zodRule } from '../../components/zodRule.ts';
 
-/** Only paths inside the portal may be returned to after login (no open redirect). */
-function safeRedirect(raw: string | null, fallback: string): string {
-  return raw && raw.startsWith('/esm/') && !raw.startsWith('//') && !raw.startsWith('/esm/login') ? raw : fallback;
-}
-
 /**
- * Where a user lands after signing in: the page they were sent away from, when it is one of
+ * Where a user lands after signing in: the page they were sent away from (only a path inside the
+ * portal: no open redirect), when it is one of
  * their own menu's pages — another user's page left in ?redirect= (a shared browser) would only
  * say 没有权限 (issue 8) — else their type's landing page.
  */
 async function landingOf(user: CurrentUser, redirect: string | null, menu: () => Promise<{ router: string }[]>): Promise<string> {
-  const target = safeRedirect(redirect, '');
-  if (!target) return user.defaultPath;
+  if (!isReturnPath(redirect)) return user.defaultPath;
+  const target = redirect;
   const path = target.split(/[?#]/)[0]!.replace(/\/+$/, '');
   if (path === user.defaultPath) return target;
   return (await menu()).some((m) => m.router === path) ? target : user.defaultPath;
@@ -72,7 +68,8 @@ export default function LoginPage() {
   async function onCompanyLogin() {
     setLeaving(true);
     try {
-      const res = await companyLogin();
+      // the page the user was sent here from: the server gives it back once signed in (if theirs)
+      const res = await companyLogin(params.get('redirect') ?? undefined);
       window.location.assign(res.data.url);
     } catch (e) {
       message.error({ content: e instanceof Error && e.message ? e.message : '公司门户登录暂不可用，请稍后重试', duration: UI.toastSeconds });
