@@ -10,13 +10,14 @@
 import { useState, type Key, type ReactNode } from 'react';
 import { Button, Segmented, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { BOM_LEVEL_LABELS, BOM_VIEWS, BOM_VIEW_LABELS, bomApi, type BomFlatLine, type BomLevel2, type BomLine, type BomMaterialNode, type BomView, type SortOrder } from '@esm/contracts';
+import { BOM_FLAT_SORT_FIELDS, BOM_LEVEL_LABELS, BOM_VIEWS, BOM_VIEW_LABELS, bomApi, type BomFlatLine, type BomLevel2, type BomLine, type BomMaterialNode, type BomView, type SortOrder } from '@esm/contracts';
 import { FilterForm, type FilterField, type Filters } from '../../components/FilterForm.tsx';
 import { PagedTable, type FiltersOf } from '../../components/PagedTable.tsx';
 import { formatDateTime } from '../../components/labels.tsx';
 import { MaskedMobile } from '../phoneLog/index.ts';
 
 export type TreeRow = BomMaterialNode | BomLevel2 | BomLine;
+type FlatSort = { sortField?: (typeof BOM_FLAT_SORT_FIELDS)[number]; sortOrder?: SortOrder };
 export const isMaterial = (r: TreeRow): r is BomMaterialNode => !('id' in r);
 const keyOf = (r: TreeRow) => (isMaterial(r) ? `m:${r.materialCode}` : `l:${r.id}`);
 
@@ -151,28 +152,36 @@ const codeAndName = (code: string, name: string) => (
   </div>
 );
 
-/** The flat view's columns: one line a row, sortable where the server sorts. */
+/** The flat view's columns: one line a row, the component first, sortable where the server sorts. */
 function flatColumns(actions?: (r: TreeRow) => ReactNode): ColumnsType<BomFlatLine> {
   const cols: ColumnsType<BomFlatLine> = [
     {
       title: '层级',
       dataIndex: 'level',
       sorter: true,
-      width: 76,
+      width: 72,
       render: (level: 2 | 3) => <Tag color={LEVEL_COLORS[level]}>{BOM_LEVEL_LABELS[level]}</Tag>,
     },
-    { title: '一级物料', dataIndex: 'materialCode', sorter: true, width: 150, render: (code: string, r) => codeAndName(code, r.materialName) },
-    { title: '上级', dataIndex: 'parentCode', width: 140, render: (code: string, r) => (r.level === 2 ? small('一级物料') : codeAndName(code, r.parentName)) },
     {
-      title: '子件编码',
+      title: '子件编码 / 名称',
       dataIndex: 'componentCode',
       sorter: true,
-      width: 120,
-      render: (code: string) => <span data-testid={`bom-flat-${code}`}>{code}</span>,
+      width: 190,
+      render: (code: string, r) => (
+        <div style={{ lineHeight: 1.4 }} data-testid={`bom-flat-${code}`}>
+          <div>
+            {code}
+            {r.hasDrawing && (
+              <Tag color="cyan" style={{ marginLeft: 6 }}>
+                有图纸
+              </Tag>
+            )}
+          </div>
+          {small([r.componentName, r.spec].filter(Boolean).join(' · '))}
+        </div>
+      ),
     },
-    { title: '子件名称', dataIndex: 'componentName', sorter: true, width: 150 },
-    { title: '规格型号', dataIndex: 'spec', width: 120, ellipsis: true, render: (v: string | null) => v ?? '—' },
-    { title: '单位用量', dataIndex: 'quantity', sorter: true, width: 100, align: 'right', render: (n: number, r) => `${qty(n)} ${r.unit}` },
+    { title: '单位用量', dataIndex: 'quantity', sorter: true, width: 96, align: 'right', render: (n: number, r) => `${qty(n)} ${r.unit}` },
     {
       title: <Tooltip title="每个一级物料所需数量（三级 = 二级用量 × 三级用量）">每一级用量</Tooltip>,
       dataIndex: 'extendedQuantity',
@@ -181,12 +190,13 @@ function flatColumns(actions?: (r: TreeRow) => ReactNode): ColumnsType<BomFlatLi
       align: 'right',
       render: (n: number, r) => (r.level === 3 ? <Typography.Text strong>{`${qty(n)} ${r.unit}`}</Typography.Text> : `${qty(n)} ${r.unit}`),
     },
-    { title: '图纸', dataIndex: 'hasDrawing', width: 72, render: (v: boolean) => (v ? <Tag color="cyan">有图纸</Tag> : small('无')) },
+    { title: '上级', dataIndex: 'parentCode', width: 130, render: (code: string, r) => (r.level === 2 ? small('（一级物料）') : codeAndName(code, r.parentName)) },
+    { title: '一级物料', dataIndex: 'materialCode', sorter: true, width: 130, render: (code: string, r) => codeAndName(code, r.materialName) },
     {
       title: '次级供应商 / 联系人',
       dataIndex: 'vendorName',
       sorter: true,
-      width: 290,
+      width: 270,
       render: (name: string, r) => (
         <div style={{ lineHeight: 1.4 }}>
           <div>{name}</div>
@@ -195,7 +205,18 @@ function flatColumns(actions?: (r: TreeRow) => ReactNode): ColumnsType<BomFlatLi
         </div>
       ),
     },
-    { title: '更新', dataIndex: 'updatedAt', sorter: true, width: 150, render: (v: string, r) => <div style={{ lineHeight: 1.4 }}>{formatDateTime(v).slice(0, 16)}<div>{small(r.updatedBy)}</div></div> },
+    {
+      title: '更新',
+      dataIndex: 'updatedAt',
+      sorter: true,
+      width: 140,
+      render: (v: string, r) => (
+        <div style={{ lineHeight: 1.4 }}>
+          {formatDateTime(v).slice(0, 16)}
+          <div>{small(r.updatedBy)}</div>
+        </div>
+      ),
+    },
   ];
   if (actions) cols.push({ title: '操作', key: 'actions', width: 150, fixed: 'right', render: (_: unknown, r) => actions(r) });
   return cols;
@@ -222,13 +243,13 @@ export interface BomTreeProps {
   supplierCode?: string;
   actions?: (r: TreeRow) => ReactNode;
   /** Beside the filters (import, template, export …); told the filters in force, with the view (and the flat view's sort). */
-  extra?: (filters: Filters & { view: BomView; sortField?: string; sortOrder?: SortOrder }) => ReactNode;
+  extra?: (filters: Filters & { view: BomView } & FlatSort) => ReactNode;
 }
 
 export function BomTree({ supplierCode, actions, extra }: BomTreeProps) {
   const [filters, setFilters] = useState<Filters>({});
   const [view, setView] = useState<BomView>('tree');
-  const [sort, setSort] = useState<{ sortField?: string; sortOrder?: SortOrder }>({});
+  const [sort, setSort] = useState<FlatSort>({});
   const [expanded, setExpanded] = useState<'all' | Key[]>('all');
   const filtered = Boolean(filters.component || filters.vendor || filters.level);
   const endpoint = (supplierCode ? bomApi.haierTree : bomApi.tree) as typeof bomApi.tree;
@@ -274,7 +295,9 @@ export function BomTree({ supplierCode, actions, extra }: BomTreeProps) {
         filters={request}
         rowKey="id"
         size="middle"
-        onSortChange={setSort}
+        columnSettings={{ table: 'bom-flat', defaultHidden: ['updatedAt'] }}
+        // the columns' sort fields are the contract's
+        onSortChange={(next) => setSort(next as FlatSort)}
         emptyText={filtered || filters.materialCode ? '没有匹配的子件' : '暂无 BOM 行'}
         toolbar={toolbar}
       />
