@@ -184,6 +184,7 @@ test('demo2 switches its BOM to 平铺, filters level 3, and reveals a vendor’
   )) as [{ lines: string; level3: string }];
   await expect(page.locator('.ant-pagination-total-text')).toHaveText(`共 ${lines} 条`);
   await expect(page.getByTestId('bom-flat-GB-DC01-05')).toBeVisible();
+  await tableSettled(page);
   await page.screenshot({ path: 'e2e/screenshots/bom-flat.png' });
   const filters = page.getByTestId('bom-filters');
   await filters.getByRole('combobox').click();
@@ -206,6 +207,7 @@ test('demo2 switches its BOM to 平铺, filters level 3, and reveals a vendor’
     `SELECT l.component_code FROM bom_line l JOIN bom_line p ON p.id = l.parent_id WHERE l.supplier_code = 'S001' AND l.level = 3 ORDER BY l.quantity * p.quantity DESC, l.id DESC LIMIT 1`,
   );
   await expect(rows.first().getByTestId(`bom-flat-${largest!.component_code}`)).toBeVisible();
+  await page.mouse.move(0, 0); // the sorted header's tooltip out of the picture
   await page.setViewportSize({ width: 600, height: 800 });
   await tableSettled(page);
   await page.screenshot({ path: 'e2e/screenshots/bom-flat-narrow.png' });
@@ -248,6 +250,14 @@ test('demo3 reads S001’s BOM and finds S001 in the where-used search', async (
   await tableSettled(page);
   await expect(row(page, 'bom-line-E2E-FY-11')).toContainText('4 kg');
   await expect(page.getByRole('button', { name: '编辑' })).toHaveCount(0);
+  // its flat view, and a vendor's mobile revealed on the manufacturer's side
+  await page.locator('.ant-segmented').getByText('平铺', { exact: true }).click();
+  const flatLine = row(page, 'bom-flat-E2E-FY-11');
+  await expect(flatLine).toContainText('4 kg');
+  await flatLine.getByRole('button', { name: /查看.*的完整手机号/ }).click();
+  await expect(flatLine.getByTestId('mobile')).toHaveText('13969801234');
+  const [seen] = await sql<{ n: string }>(`SELECT count(*)::text AS n FROM phone_view_log WHERE contact_kind = 'BOM_VENDOR' AND viewer_account = 'demo3'`);
+  expect(seen!.n).toBe('1');
   await page.getByRole('tab', { name: '次级供应商', exact: true }).click();
   await expect(row(page, `bom-vendor-${VENDOR[1]}`)).toBeVisible();
 
