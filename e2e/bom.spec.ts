@@ -168,6 +168,67 @@ test('demo2 downloads the template, imports (a bad file first), browses, edits a
   expect((await exporting).suggestedFilename()).toMatch(/^二三级供应商_\d{14}\.xlsx$/);
 });
 
+test('demo2 switches its BOM to 平铺, filters level 3, and reveals a vendor’s mobile', async ({ page }) => {
+  await unfoldMenu(page);
+  await loginThroughPage(page, 'demo2');
+  await expect(page).toHaveURL(/dashboardS$/);
+  await page.goto('/esm/supplier/twoOrThreeLevelsBom');
+  await tableSettled(page);
+  await expect(row(page, 'bom-material-0064000101')).toBeVisible();
+
+  // 平铺: a page of lines, level 3 only, none of another supplier's
+  await page.locator('.ant-segmented').getByText('平铺', { exact: true }).click();
+  await tableSettled(page);
+  const [{ lines, level3 }] = (await sql<{ lines: string; level3: string }>(
+    `SELECT count(*)::text AS lines, count(*) FILTER (WHERE level = 3)::text AS level3 FROM bom_line WHERE supplier_code = 'S001'`,
+  )) as [{ lines: string; level3: string }];
+  await expect(page.locator('.ant-pagination-total-text')).toHaveText(`共 ${lines} 条`);
+  await expect(page.getByTestId('bom-flat-GB-DC01-05')).toBeVisible();
+  await tableSettled(page);
+  await page.screenshot({ path: 'e2e/screenshots/bom-flat.png' });
+  const filters = page.getByTestId('bom-filters');
+  await filters.getByRole('combobox').click();
+  await page.locator('.ant-select-dropdown:visible').getByText('三级', { exact: true }).click();
+  await filters.getByRole('button', { name: /搜\s*索/ }).click();
+  await tableSettled(page);
+  await expect(page.locator('.ant-pagination-total-text')).toHaveText(`共 ${level3} 条`);
+  const rows = page.locator('.ant-table-row:visible');
+  await expect(rows).toHaveCount(Math.min(Number(level3), 10));
+  for (const r of await rows.all()) await expect(r.locator('td').first()).toHaveText('三级');
+  await expect(row(page, 'bom-flat-E2E-FY-11')).toContainText('4 kg');
+  const others = await sql<{ component_code: string }>(`SELECT component_code FROM bom_line WHERE supplier_code <> 'S001' AND level = 3 AND component_code NOT IN (SELECT component_code FROM bom_line WHERE supplier_code = 'S001')`);
+  for (const o of others.slice(0, 3)) await expect(page.getByTestId(`bom-flat-${o.component_code}`)).toHaveCount(0);
+  // sort by extended quantity, largest first
+  await page.locator('.ant-table-thead th').filter({ hasText: '每一级用量' }).click();
+  await tableSettled(page);
+  await page.locator('.ant-table-thead th').filter({ hasText: '每一级用量' }).click();
+  await tableSettled(page);
+  const [largest] = await sql<{ component_code: string }>(
+    `SELECT l.component_code FROM bom_line l JOIN bom_line p ON p.id = l.parent_id WHERE l.supplier_code = 'S001' AND l.level = 3 ORDER BY l.quantity * p.quantity DESC, l.id DESC LIMIT 1`,
+  );
+  await expect(rows.first().getByTestId(`bom-flat-${largest!.component_code}`)).toBeVisible();
+  await page.mouse.move(0, 0); // the sorted header's tooltip out of the picture
+  await page.setViewportSize({ width: 600, height: 800 });
+  await tableSettled(page);
+  await page.screenshot({ path: 'e2e/screenshots/bom-flat-narrow.png' });
+  await page.setViewportSize({ width: 1366, height: 800 });
+
+  // the vendor list: the eye reveals the full number, and the look is logged
+  const before = await sql<{ n: string }>(`SELECT count(*)::text AS n FROM phone_view_log WHERE contact_kind = 'BOM_VENDOR' AND viewer_account = 'demo2'`);
+  await page.goto('/esm/supplier/twoOrThreeLevelsSupplier');
+  await tableSettled(page);
+  const vendor = row(page, `bom-vendor-${VENDOR[1]}`);
+  await expect(vendor).toContainText('139****1234');
+  await vendor.getByRole('button', { name: /查看.*的完整手机号/ }).click();
+  await expect(vendor.getByTestId('mobile')).toHaveText('13969801234');
+  const after = await sql<{ n: string }>(`SELECT count(*)::text AS n FROM phone_view_log WHERE contact_kind = 'BOM_VENDOR' AND viewer_account = 'demo2'`);
+  expect(Number(after[0]!.n)).toBe(Number(before[0]!.n) + 1);
+  await page.screenshot({ path: 'e2e/screenshots/bom-vendors-revealed.png' });
+  await page.setViewportSize({ width: 600, height: 800 });
+  await tableSettled(page);
+  await page.screenshot({ path: 'e2e/screenshots/bom-vendors-narrow.png' });
+});
+
 test('demo3 reads S001’s BOM and finds S001 in the where-used search', async ({ page }) => {
   await unfoldMenu(page);
   await loginThroughPage(page, 'demo3');
@@ -189,6 +250,14 @@ test('demo3 reads S001’s BOM and finds S001 in the where-used search', async (
   await tableSettled(page);
   await expect(row(page, 'bom-line-E2E-FY-11')).toContainText('4 kg');
   await expect(page.getByRole('button', { name: '编辑' })).toHaveCount(0);
+  // its flat view, and a vendor's mobile revealed on the manufacturer's side
+  await page.locator('.ant-segmented').getByText('平铺', { exact: true }).click();
+  const flatLine = row(page, 'bom-flat-E2E-FY-11');
+  await expect(flatLine).toContainText('4 kg');
+  await flatLine.getByRole('button', { name: /查看.*的完整手机号/ }).click();
+  await expect(flatLine.getByTestId('mobile')).toHaveText('13969801234');
+  const [seen] = await sql<{ n: string }>(`SELECT count(*)::text AS n FROM phone_view_log WHERE contact_kind = 'BOM_VENDOR' AND viewer_account = 'demo3'`);
+  expect(seen!.n).toBe('1');
   await page.getByRole('tab', { name: '次级供应商', exact: true }).click();
   await expect(row(page, `bom-vendor-${VENDOR[1]}`)).toBeVisible();
 

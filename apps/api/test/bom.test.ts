@@ -6,11 +6,14 @@
  *  - depth and cycle rules on import and on the line form; re-import replaces that material's
  *    BOM only; a double add or delete sent in parallel;
  *  - a supplier never reaches another's BOM, on any call; the manufacturer reads any supplier's,
- *    and the where-used search finds a vendor across two suppliers; the exports.
+ *    and the where-used search finds a vendor across two suppliers; the exports;
+ *  - the flat view (平铺): paging, the filters, the sort, the export of the view, the scope;
+ *  - revealing a BOM vendor's mobile through saveLookMobilePhoneLog (kind BOM_VENDOR): in scope
+ *    the number and one log row; another supplier's line like a missing one, nothing logged.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { BOM_COLUMNS, BOM_IMPORT_MAX_BYTES, bomApi } from '@esm/contracts';
+import { BOM_COLUMNS, BOM_IMPORT_MAX_BYTES, bomApi, phoneLogApi } from '@esm/contracts';
 import { createSupplierUser, multipart, supplierSupplying, type Part } from './factories.ts';
 import { buildTestApp, hasChinese, login, post } from './helpers.ts';
 
@@ -379,5 +382,155 @@ describe('who sees what', () => {
     const vbook = new ExcelJS.Workbook();
     await vbook.xlsx.load(vendors.rawPayload as unknown as ArrayBuffer);
     expect(vbook.worksheets[0]!.getRow(2).getCell(1).text).toBe('宁波金田塑胶制品有限公司');
+  });
+});
+
+// ---- the flat view --------------------------------------------------------------------------------------
+
+type Flat = { id: number; level: number; materialCode: string; materialName: string; parentCode: string; parentName: string; componentCode: string; extendedQuantity: number; vendorMobile: string | null };
+const codes = (res: { json: () => { data: Flat[] } }) => res.json().data.map((r) => r.componentCode);
+
+describe('the flat view (平铺)', () => {
+  /** a: two materials (A100 with two level-3 lines, A200; B100); b: its own A100 under its material. */
+  async function twoSuppliers() {
+    const a = await supplierWith(2);
+    const b = await supplierWith(1);
+    const [m1, m2] = a.materials as [string, string];
+    await upload(
+      a.cookie,
+      await workbook([
+        line(m1, 'A100', { quantity: 2 }),
+        line(m1, 'A110', { parentCode: 'A100', quantity: 1.5, ...VENDOR_B }),
+        line(m1, 'A120', { parentCode: 'A100', quantity: '0.25' }),
+        line(m1, 'A200', { quantity: 4 }),
+        line(m2, 'B100', {}),
+      ]),
+      { confirm: true },
+    );
+    await upload(b.cookie, await workbook([line(b.materials[0]!, 'A100', { ...VENDOR_B }), line(b.materials[0]!, 'A130', { parentCode: 'A100', ...VENDOR_B })]), { confirm: true });
+    return { a, b, m1, m2 };
+  }
+
+  it('pages the lines, filters them like the tree (without context lines) and sorts them', async () => {
+    const { a, m1, m2 } = await twoSuppliers();
+    const all = await tree(a.cookie, { view: 'flat' });
+    expect(all.statusCode).toBe(200);
+    expect(all.json().total).toBe(5);
+    // tree order by default: each level-2 line followed by its level-3 lines
+    const byMaterial = [m1, m2].sort()[0] === m1 ? ['A100', 'A110', 'A120', 'A200', 'B100'] : ['B100', 'A100', 'A110', 'A120', 'A200'];
+    expect(codes(all)).toEqual(byMaterial);
+    const a110 = (all.json().data as Flat[]).find((r) => r.componentCode === 'A110')!;
+    expect(a110).toMatchObject({ level: 3, materialCode: m1, parentCode: 'A100', parentName: '子件A100', extendedQuantity: 3, vendorMobile: '150****7711' });
+    expect(all.body).not.toMatch(/1[3-9]\d{9}/);
+
+    const page2 = await tree(a.cookie, { view: 'flat', results: 2, page: 2 });
+    expect(page2.json()).toMatchObject({ total: 5 });
+    expect(codes(page2)).toEqual(byMaterial.slice(2, 4));
+
+    // a level, a vendor, a component, a material: only the lines that match, no parents around them
+    expect(codes(await tree(a.cookie, { view: 'flat', level: '3' }))).toEqual(['A110', 'A120']);
+    expect(codes(await tree(a.cookie, { view: 'flat', vendor: VENDOR_B.vendorName }))).toEqual(['A110']);
+    expect(codes(await tree(a.cookie, { view: 'flat', component: 'A2' }))).toEqual(['A200']);
+    expect(codes(await tree(a.cookie, { view: 'flat', materialCode: m2 }))).toEqual(['B100']);
+    // the tree keeps the parent as context for the same filter
+    const treeLevel3 = (await tree(a.cookie, { level: '3', materialCode: m1 })).json().data[0];
+    expect(treeLevel3.children.map((c: { componentCode: string }) => c.componentCode)).toEqual(['A100']);
+
+    const sorted = await tree(a.cookie, { view: 'flat', materialCode: m1, sortField: 'extendedQuantity', sortOrder: 'descend' });
+    expect(codes(sorted)).toEqual(['A200', 'A110', 'A100', 'A120']);
+    expect(codes(await tree(a.cookie, { view: 'flat', materialCode: m1, sortField: 'componentCode', sortOrder: 'descend' }))).toEqual(['A200', 'A120', 'A110', 'A100']);
+
+    // the tree sorts by material only; a view or sort field that is not one is a field error
+    expect((await tree(a.cookie, { sortField: 'componentCode', sortOrder: 'ascend' })).json().errors).toEqual([
+      { field: 'sortField', message: expect.stringContaining('树形视图只能按一级物料编码排序') },
+    ]);
+    expect((await tree(a.cookie, { view: 'list' })).json().errors).toEqual([{ field: 'view', message: '视图只能是 tree（树形）或 flat（平铺）' }]);
+  });
+
+  it('a supplier sees only its own lines; the manufacturer reads any supplier’s flat', async () => {
+    const { a, b } = await twoSuppliers();
+    // b's lines only, though a has the same component code and vendor
+    const mine = await tree(b.cookie, { view: 'flat', results: 100 });
+    expect(codes(mine)).toEqual(['A100', 'A130']);
+    expect((mine.json().data as Flat[]).every((r) => r.materialCode === b.materials[0])).toBe(true);
+    expect(codes(await tree(b.cookie, { view: 'flat', vendor: VENDOR_B.vendorCreditCode }))).toEqual(['A100', 'A130']);
+    expect((await tree(b.cookie, { view: 'flat', materialCode: a.materials[0] })).json()).toMatchObject({ total: 0, data: [] });
+    expect((await tree(a.cookie, { view: 'flat', component: 'A130' })).json()).toMatchObject({ total: 0, data: [] });
+
+    const haier = await post(t.app, bomApi.haierTree.path, { supplierCode: b.supplier.code, view: 'flat', level: '3' }, admin);
+    expect(haier.statusCode).toBe(200);
+    expect(codes(haier)).toEqual(['A130']);
+    expect((await post(t.app, bomApi.haierTree.path, { supplierCode: b.supplier.code, view: 'flat' }, a.cookie)).statusCode).toBe(403);
+  });
+
+  it('the export follows the view: flat only the matching lines, in the flat order', async () => {
+    const { a, m1 } = await twoSuppliers();
+    const rowsOf = async (body: object) => {
+      const res = await post(t.app, bomApi.exportLines.path, body, a.cookie);
+      expect(res.statusCode).toBe(200);
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const out: string[] = [];
+      book.worksheets[0]!.eachRow((r, n) => n > 1 && out.push(r.getCell(3).text));
+      return out;
+    };
+    expect(await rowsOf({ materialCode: m1, level: '3' })).toEqual(['A100', 'A110', 'A120']);
+    expect(await rowsOf({ materialCode: m1, level: '3', view: 'flat' })).toEqual(['A110', 'A120']);
+    expect(await rowsOf({ materialCode: m1, view: 'flat', sortField: 'quantity', sortOrder: 'ascend' })).toEqual(['A120', 'A110', 'A100', 'A200']);
+  });
+});
+
+// ---- revealing a vendor's mobile -----------------------------------------------------------------------------
+
+describe('revealing a BOM vendor’s mobile (saveLookMobilePhoneLog, kind BOM_VENDOR)', () => {
+  const reveal = (cookie: string, contactId: number, side: 'supplier' | 'haier' = 'supplier') =>
+    post(t.app, (side === 'supplier' ? phoneLogApi.supplierReveal : phoneLogApi.reveal).path, { contactId, kind: 'BOM_VENDOR', page: '/esm/supplier/twoOrThreeLevelsBom' }, cookie);
+  const logged = (contactId: number) => db.phoneViewLog.count({ where: { contactKind: 'BOM_VENDOR', contactId } });
+
+  it('answers the full number of a vendor on the caller’s own line and writes exactly one log row', async () => {
+    const a = await supplierWith(1);
+    await upload(a.cookie, await workbook([line(a.materials[0]!, 'R100'), line(a.materials[0]!, 'R200', { ...VENDOR_B })]), { confirm: true });
+    const [r100] = await linesOf(a.supplier.code);
+    // every list shows it masked; the vendor row names the line to reveal it through
+    const vendors = (await post(t.app, bomApi.vendors.path, {}, a.cookie)).json().data as { creditCode: string; lineId: number; mobile: string }[];
+    const vendorA = vendors.find((v) => v.creditCode === VENDOR_A.vendorCreditCode)!;
+    expect(vendorA).toMatchObject({ lineId: r100!.id, mobile: '138****2288' });
+
+    const res = await reveal(a.cookie, vendorA.lineId);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ contactId: r100!.id, mobile: VENDOR_A.vendorMobile });
+    expect(await logged(r100!.id)).toBe(1);
+    const [row] = await db.phoneViewLog.findMany({ where: { contactKind: 'BOM_VENDOR', contactId: r100!.id } });
+    expect(row).toMatchObject({ contactName: VENDOR_A.vendorContact, contactSupplierName: VENDOR_A.vendorName, contactSupplierCode: a.supplier.code, maskedMobile: '138****2288', viewerSupplierCode: a.supplier.code, page: '/esm/supplier/twoOrThreeLevelsBom' });
+
+    // an internal user reveals any supplier's vendor; each look is its own row
+    const byAdmin = await reveal(admin, r100!.id, 'haier');
+    expect(byAdmin.json().data.mobile).toBe(VENDOR_A.vendorMobile);
+    expect(await logged(r100!.id)).toBe(2);
+
+    // the phone log page lists the BOM reveals, masked, and filters by the kind and the supplier
+    const log = await post(t.app, phoneLogApi.page.path, { contactKind: 'BOM_VENDOR', supplierCode: a.supplier.code }, admin);
+    expect(log.statusCode).toBe(200);
+    expect(log.json().total).toBe(2);
+    expect(log.json().data[0]).toMatchObject({ contactKind: 'BOM_VENDOR', contactName: '俞海', contactSupplierName: VENDOR_A.vendorName, maskedMobile: '138****2288' });
+    expect(log.body).not.toContain(VENDOR_A.vendorMobile);
+  });
+
+  it('another supplier’s line answers like one that does not exist, and logs nothing', async () => {
+    const a = await supplierWith(1);
+    const b = await supplierWith(1);
+    await upload(a.cookie, await workbook([line(a.materials[0]!, 'X100')]), { confirm: true });
+    const [theirs] = await linesOf(a.supplier.code);
+    const before = await db.phoneViewLog.count();
+    const other = await reveal(b.cookie, theirs!.id);
+    const missing = await reveal(b.cookie, 2_000_000_000);
+    expect([other.statusCode, missing.statusCode]).toEqual([404, 404]);
+    expect(other.json()).toEqual(missing.json());
+    expect(other.body).not.toContain(VENDOR_A.vendorMobile);
+    // a line without a mobile has nothing to reveal
+    await upload(b.cookie, await workbook([line(b.materials[0]!, 'Y100', { vendorMobile: '' })]), { confirm: true });
+    const [noMobile] = await linesOf(b.supplier.code);
+    expect((await reveal(b.cookie, noMobile!.id)).statusCode).toBe(404);
+    expect(await db.phoneViewLog.count()).toBe(before);
   });
 });

@@ -12,7 +12,7 @@ import { DRAWING_ADMIN_TYPES, SUPPLIER_TYPES } from './codes.ts';
 import { endpoint } from './endpoint.ts';
 import { ZCappedPage, ZEnvelope } from './envelope.ts';
 import { zId, zOptionalEnum, zOptionalText, zText } from './fields.ts';
-import { ZPageRequest } from './paging.ts';
+import { SORT_ORDERS, ZPageRequest } from './paging.ts';
 
 // ---- limits --------------------------------------------------------------------------------------
 
@@ -148,7 +148,20 @@ export const ZBomMaterialNode = z.object({
 });
 export type BomMaterialNode = z.infer<typeof ZBomMaterialNode>;
 
+/** A line of the flat view (平铺): a line of the tree with the material's name and its parent's. */
+export const ZBomFlatLine = z.object({
+  ...lineShape,
+  materialName: z.string(),
+  /** The parent's name: the level-1 material's for level 2, the level-2 component's for level 3. */
+  parentName: z.string(),
+});
+export type BomFlatLine = z.infer<typeof ZBomFlatLine>;
+/** A row of searchBomLevelList: a material with its tree (view tree), or a line (view flat). */
+export const ZBomLevelListRow = z.union([ZBomMaterialNode, ZBomFlatLine]);
+
 export const ZBomVendorRow = z.object({
+  /** The line whose contact and mobile are shown (its latest): the reveal names it (kind BOM_VENDOR). */
+  lineId: z.number().int(),
   creditCode: z.string(),
   name: z.string(),
   region: z.string().nullable(),
@@ -168,6 +181,12 @@ export type BomMaterialOption = z.infer<typeof ZBomMaterialOption>;
 
 // ---- requests --------------------------------------------------------------------------------------
 
+/** searchBomLevelList answers the tree (by level-1 material) or the lines flat (平铺). */
+export const BOM_VIEW_LABELS = { tree: '树形', flat: '平铺' } as const;
+export type BomView = keyof typeof BOM_VIEW_LABELS;
+export const BOM_VIEWS = Object.keys(BOM_VIEW_LABELS) as [BomView, ...BomView[]];
+const zView = zOptionalEnum(BOM_VIEWS, '视图只能是 tree（树形）或 flat（平铺）');
+
 const treeFilters = {
   materialCode: zOptionalText(40),
   /** Component code or name contains. */
@@ -178,10 +197,14 @@ const treeFilters = {
 };
 const zSupplierCode = zText('供应商', 32, { verb: '请选择' });
 
+/** The tree pages by material; the flat view sorts its lines by any of these. */
 export const BOM_TREE_SORT_FIELDS = ['materialCode'] as const;
-export const ZBomTreeRequestSchema = ZPageRequest(BOM_TREE_SORT_FIELDS, treeFilters);
+export const BOM_FLAT_SORT_FIELDS = ['materialCode', 'level', 'componentCode', 'componentName', 'quantity', 'extendedQuantity', 'vendorName', 'updatedAt'] as const;
+const treeSortOnly = { message: `树形视图只能按一级物料编码排序（平铺视图可按：${BOM_FLAT_SORT_FIELDS.join('、')}）`, path: ['sortField'] };
+const sortFitsView = (v: { view?: BomView; sortField?: string }) => v.view === 'flat' || !v.sortField || (BOM_TREE_SORT_FIELDS as readonly string[]).includes(v.sortField);
+export const ZBomTreeRequestSchema = ZPageRequest(BOM_FLAT_SORT_FIELDS, { ...treeFilters, view: zView }).refine(sortFitsView, treeSortOnly);
 export type BomTreeRequest = z.input<typeof ZBomTreeRequestSchema>;
-export const ZHaierBomTreeRequestSchema = ZPageRequest(BOM_TREE_SORT_FIELDS, { ...treeFilters, supplierCode: zSupplierCode });
+export const ZHaierBomTreeRequestSchema = ZPageRequest(BOM_FLAT_SORT_FIELDS, { ...treeFilters, view: zView, supplierCode: zSupplierCode }).refine(sortFitsView, treeSortOnly);
 
 export const BOM_VENDOR_SORT_FIELDS = ['name', 'creditCode', 'lineCount', 'componentCount', 'materialCount'] as const;
 const vendorFilters = {
@@ -195,8 +218,17 @@ export const ZBomVendorRequestSchema = ZPageRequest(BOM_VENDOR_SORT_FIELDS, vend
 export type BomVendorRequest = z.input<typeof ZBomVendorRequestSchema>;
 export const ZHaierBomVendorRequestSchema = ZPageRequest(BOM_VENDOR_SORT_FIELDS, { ...vendorFilters, supplierCode: zSupplierCode });
 
-/** A line exports with the tree's filters (every page). */
-export const ZBomExportRequestSchema = z.object(treeFilters);
+/**
+ * A line exports with the view's filters (every page): tree, the lines in tree order (a matched
+ * line's parent and children as context, as the tree shows them); flat, only the matching lines
+ * in the flat view's order.
+ */
+export const ZBomExportRequestSchema = z.object({
+  ...treeFilters,
+  view: zView,
+  sortField: z.enum(BOM_FLAT_SORT_FIELDS, { error: `排序字段只能是：${BOM_FLAT_SORT_FIELDS.join('、')}` }).optional(),
+  sortOrder: z.enum(SORT_ORDERS, { error: '排序方向只能是 ascend 或 descend' }).optional(),
+});
 export const ZBomVendorExportRequestSchema = z.object(vendorFilters);
 
 const zOptionalId = (label: string) => z.preprocess((v) => (v === '' || v === null ? undefined : v), zId(label).optional());
@@ -273,9 +305,9 @@ export const bomApi = {
     path: 'supplier/bomlevel/searchBomLevelList',
     access: SUPPLIER_TYPES,
     tag: tagSupplier,
-    summary: '本供应商的二三级BOM（按一级物料分页，树形；可按物料、子件、次级供应商、层级筛选）',
+    summary: '本供应商的二三级BOM：树形（view=tree，默认，按一级物料分页）或平铺（view=flat，按行分页、可排序）；可按物料、子件、次级供应商、层级筛选',
     body: ZBomTreeRequestSchema,
-    response: ZCappedPage(ZBomMaterialNode),
+    response: ZCappedPage(ZBomLevelListRow),
   }),
   vendors: endpoint({
     path: 'supplier/bomlevel/searchBomVenderList',
@@ -338,7 +370,7 @@ export const bomApi = {
     access: SUPPLIER_TYPES,
     tag: tagSupplier,
     kind: 'bytes',
-    summary: '导出本供应商的 BOM（.xlsx，与树相同的筛选；列同导入模板，另加层级和累计用量）',
+    summary: '导出本供应商的 BOM（.xlsx，与当前视图相同的筛选和顺序：树形按树的顺序，平铺只含匹配行、按平铺的排序；列同导入模板，另加层级和累计用量）',
     body: ZBomExportRequestSchema,
   }),
   exportVendors: endpoint({
@@ -363,9 +395,9 @@ export const bomApi = {
     path: 'haier/bomlevel/searchBomLevelList',
     access: DRAWING_ADMIN_TYPES,
     tag,
-    summary: '某供应商的二三级BOM（只读）',
+    summary: '某供应商的二三级BOM（只读；树形或平铺，同 supplier/bomlevel/searchBomLevelList）',
     body: ZHaierBomTreeRequestSchema,
-    response: ZCappedPage(ZBomMaterialNode),
+    response: ZCappedPage(ZBomLevelListRow),
   }),
   haierVendors: endpoint({
     path: 'haier/bomlevel/searchBomVenderList',

@@ -16,10 +16,14 @@ const tagSupplier = 'phoneLog (supplier)';
 
 export const PHONE_LOG_PAGE = '/esm/system/mobilePhoneLog';
 
-/** Whose number: a supplier's contact, or a purchaser (采购员) named on materials. */
-export const CONTACT_KIND_LABELS = { SUPPLIER: '供应商联系人', PURCHASER: '采购员' } as const;
+/**
+ * Whose number: a supplier's contact, a purchaser (采购员) named on materials, or the contact of a
+ * sub-tier vendor on a BOM line (BOM_VENDOR, issue 13: its `contactId` is the BOM line's id).
+ */
+export const CONTACT_KIND_LABELS = { SUPPLIER: '供应商联系人', PURCHASER: '采购员', BOM_VENDOR: '次级供应商联系人' } as const;
 export type ContactKind = keyof typeof CONTACT_KIND_LABELS;
 export const CONTACT_KINDS = Object.keys(CONTACT_KIND_LABELS) as [ContactKind, ...ContactKind[]];
+const CONTACT_KIND_MESSAGE = `联系人类型只能是 ${CONTACT_KINDS.join('、')}`;
 
 export const ZContactRow = z.object({
   id: z.number().int(),
@@ -35,7 +39,7 @@ export const ZContactRow = z.object({
 export type ContactRow = z.infer<typeof ZContactRow>;
 
 export const ZContactPageRequestSchema = ZPageRequest(['name', 'supplierCode'], {
-  kind: zOptionalEnum(CONTACT_KINDS, '联系人类型只能是 SUPPLIER 或 PURCHASER'),
+  kind: zOptionalEnum(CONTACT_KINDS, CONTACT_KIND_MESSAGE),
   supplierCode: zOptionalText(32),
   /** Matches name or title. */
   keyword: zOptionalText(100),
@@ -43,7 +47,10 @@ export const ZContactPageRequestSchema = ZPageRequest(['name', 'supplierCode'], 
 export type ContactPageRequest = z.input<typeof ZContactPageRequestSchema>;
 
 export const ZRevealRequestSchema = z.object({
+  /** The contact's id; for kind BOM_VENDOR, the BOM line's id. */
   contactId: zId('联系人编号'),
+  /** Absent: a contact of the contacts list (SUPPLIER or PURCHASER); BOM_VENDOR: a BOM line's vendor contact. */
+  kind: zOptionalEnum(CONTACT_KINDS, CONTACT_KIND_MESSAGE),
   /** The page the number was revealed on (its route), for the log. */
   page: zText('页面', 200, { verb: '缺少' }),
 });
@@ -74,7 +81,7 @@ export const ZPhoneLogRequestSchema = withDateRange(
     viewerType: zOptionalInt(2, 9, '用户类型为 2 到 9'),
     /** Whose number: the contact's name. */
     contact: zOptionalText(100),
-    contactKind: zOptionalEnum(CONTACT_KINDS, '联系人类型只能是 SUPPLIER 或 PURCHASER'),
+    contactKind: zOptionalEnum(CONTACT_KINDS, CONTACT_KIND_MESSAGE),
     supplierCode: zOptionalText(32),
     dateFrom: zOptionalDate,
     dateTo: zOptionalDate,
@@ -130,7 +137,7 @@ export const phoneLogApi = {
     path: 'supplier/saveLookMobilePhoneLog',
     access: SUPPLIER_TYPES,
     tag: tagSupplier,
-    summary: '查看完整手机号（仅本公司联系人与所供物料的采购员；同一事务中写入查看日志）',
+    summary: '查看完整手机号（仅本公司联系人、所供物料的采购员与本公司BOM行上的次级供应商联系人；同一事务中写入查看日志）',
     body: ZRevealRequestSchema,
     response: ZEnvelope(ZRevealResult),
   }),

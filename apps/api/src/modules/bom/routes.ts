@@ -7,13 +7,13 @@ import { bomApi as api } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { bomSuppliers, bomTree, bomVendors, requireSupplier, whereUsed } from './service.ts';
+import { bomLevelList, bomSuppliers, bomVendors, requireSupplier, whereUsed } from './service.ts';
 
 export async function bomRoutes(app: FastifyInstance, { db }: { db: Db }) {
   route(app, api.suppliers, async ({ body }) => cappedPage(await bomSuppliers(db, body)));
   route(app, api.haierTree, async ({ body: { supplierCode, ...q } }) => {
     await requireSupplier(db, supplierCode);
-    return cappedPage(await bomTree(db, supplierCode, q));
+    return cappedPage(await bomLevelList(db, supplierCode, q));
   });
   route(app, api.haierVendors, async ({ body: { supplierCode, ...q } }) => {
     await requireSupplier(db, supplierCode);

@@ -5,6 +5,7 @@
  * line answers exactly like one that does not exist (404 BOM 行不存在).
  */
 import {
+  type BomFlatLine,
   type BomLevel2,
   type BomLine,
   type BomMaterialNode,
@@ -14,7 +15,7 @@ import {
   type WhereUsedRow,
 } from '@esm/contracts';
 import { z } from 'zod';
-import { ZAddBomLineRequestSchema, ZBomTreeRequestSchema, ZBomVendorRequestSchema, ZBomSupplierRequestSchema, ZUpdateBomLineRequestSchema, ZWhereUsedRequestSchema } from '@esm/contracts';
+import { ZAddBomLineRequestSchema, ZBomExportRequestSchema, ZBomTreeRequestSchema, ZBomVendorRequestSchema, ZBomSupplierRequestSchema, ZUpdateBomLineRequestSchema, ZWhereUsedRequestSchema } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
@@ -23,7 +24,8 @@ import { badRequest, conflict, notFound } from '../../plugins/errors.ts';
 import { extended, maskMobile } from './rules.ts';
 
 type TreeQuery = z.output<typeof ZBomTreeRequestSchema>;
-type TreeFilters = Omit<TreeQuery, 'results' | 'page' | 'sortField' | 'sortOrder'>;
+type TreeFilters = Omit<TreeQuery, 'results' | 'page' | 'sortField' | 'sortOrder' | 'view'>;
+type FlatSort = Pick<z.output<typeof ZBomExportRequestSchema>, 'sortField' | 'sortOrder'>;
 type VendorQuery = z.output<typeof ZBomVendorRequestSchema>;
 type VendorFilters = Omit<VendorQuery, 'results' | 'page' | 'sortField' | 'sortOrder'>;
 type Tx = Prisma.TransactionClient;
@@ -112,7 +114,8 @@ export async function bomTree(db: Db, supplierCode: string, q: TreeQuery): Promi
     select: Prisma.sql`m.code, m.name, m.spec, m.supplied`,
     from: materialsOf(supplierCode),
     where: whereSql([keywordSql(['m.code', 'm.name'], q.materialCode), hasLineFilter(q) && Prisma.sql`EXISTS (SELECT 1 FROM bom_line l ${lineFilter})`]),
-    orderBy: orderBySql({ materialCode: 'm.code' }, q, 'm.code', 'm.code'),
+    // the request's refine lets the tree sort by the material only
+    orderBy: orderBySql({ materialCode: 'm.code' }, { sortField: q.sortField === 'materialCode' ? q.sortField : undefined, sortOrder: q.sortOrder }, 'm.code', 'm.code'),
   });
   const codes = page.rows.map((r) => r.code);
   if (!codes.length) return { ...page, rows: [] };
@@ -185,6 +188,52 @@ export async function bomLinesFlat(db: Db, supplierCode: string, f: TreeFilters)
   return out;
 }
 
+// ---- the flat view ---------------------------------------------------------------------------------
+
+/**
+ * The flat view (平铺): exactly the lines the filters keep (no parents or children as context),
+ * one page of lines, sortable. By default in tree order: by material, each level-2 line followed
+ * by its level-3 lines.
+ */
+const FLAT_FROM = Prisma.sql`bom_line l LEFT JOIN bom_line p ON p.id = l.parent_id LEFT JOIN material m ON m.code = l.material_code`;
+const FLAT_EXTENDED = 'l.quantity * coalesce(p.quantity, 1)';
+const FLAT_SELECT = Prisma.sql`${LINE_COLUMNS}, true AS matched, (${Prisma.raw(FLAT_EXTENDED)})::float8 AS "extendedQuantity",
+  coalesce(m.name, l.material_code) AS "materialName", coalesce(p.component_name, m.name, l.material_code) AS "parentName"`;
+const FLAT_SORT = {
+  materialCode: 'l.material_code',
+  level: 'l.level',
+  componentCode: 'l.component_code',
+  componentName: 'l.component_name',
+  quantity: 'l.quantity',
+  extendedQuantity: `(${FLAT_EXTENDED})`,
+  vendorName: 'l.vendor_name',
+  updatedAt: 'l.updated_at',
+} as const;
+const FLAT_TREE_ORDER = 'l.material_code, coalesce(p.sort_no, l.sort_no), coalesce(l.parent_id, l.id), l.level, l.sort_no, l.id';
+
+const flatWhere = (supplierCode: string, f: TreeFilters) =>
+  whereSql([Prisma.sql`l.supplier_code = ${supplierCode}`, keywordSql(['l.material_code', 'm.name'], f.materialCode), ...lineConditions(f)]);
+
+type FlatRow = LineRow & { extendedQuantity: number; materialName: string; parentName: string };
+const flatOut = (r: FlatRow): BomFlatLine => ({ ...lineOut(r), extendedQuantity: extended(r.extendedQuantity), materialName: r.materialName, parentName: r.parentName });
+
+/** One page of the supplier's lines the filters keep, flat. */
+export async function bomFlat(db: Db, supplierCode: string, q: TreeQuery): Promise<{ rows: BomFlatLine[] } & CappedTotal> {
+  const page = await listPage<FlatRow>(db, q, { select: FLAT_SELECT, from: FLAT_FROM, where: flatWhere(supplierCode, q), orderBy: orderBySql(FLAT_SORT, q, 'l.id', FLAT_TREE_ORDER) });
+  return mapPage(page, flatOut);
+}
+
+/** Every line the flat view's filters keep, in its order (the export of the flat view). */
+export async function bomFlatAll(db: Db, supplierCode: string, f: TreeFilters & FlatSort): Promise<BomFlatLine[]> {
+  const rows = await readRows<FlatRow>(db, Prisma.sql`SELECT ${FLAT_SELECT} FROM ${FLAT_FROM} ${flatWhere(supplierCode, f)} ${orderBySql(FLAT_SORT, f, 'l.id', FLAT_TREE_ORDER)}`);
+  return rows.map(flatOut);
+}
+
+/** searchBomLevelList: the tree (by material) or the flat view, as the request asks. */
+export async function bomLevelList(db: Db, supplierCode: string, q: TreeQuery): Promise<{ rows: (BomMaterialNode | BomFlatLine)[] } & CappedTotal> {
+  return q.view === 'flat' ? bomFlat(db, supplierCode, q) : bomTree(db, supplierCode, q);
+}
+
 /** The materials the supplier supplies, for the line form's picker. */
 export async function bomMaterials(db: Db, supplierCode: string): Promise<BomMaterialOption[]> {
   return readRows<BomMaterialOption>(
@@ -212,7 +261,7 @@ export async function bomVendors(db: Db, supplierCode: string, q: VendorQuery): 
 
 function vendorGroups(supplierCode: string, f: VendorFilters): Prisma.Sql {
   const latest = (col: string) => Prisma.raw(`(array_agg(l.${col} ORDER BY l.updated_at DESC, l.id DESC))[1]`);
-  return Prisma.sql`SELECT l.vendor_credit_code AS "creditCode", ${latest('vendor_name')} AS name, ${latest('vendor_region')} AS region,
+  return Prisma.sql`SELECT ${latest('id')} AS "lineId", l.vendor_credit_code AS "creditCode", ${latest('vendor_name')} AS name, ${latest('vendor_region')} AS region,
       ${latest('vendor_contact')} AS contact, ${latest('vendor_mobile')} AS mobile,
       count(*)::int AS "lineCount", count(DISTINCT l.component_code)::int AS "componentCount", count(DISTINCT l.material_code)::int AS "materialCount"
     FROM bom_line l

@@ -13,13 +13,13 @@ import { route } from '../../lib/route.ts';
 import { sendWorkbook } from '../empower/excel.ts';
 import { linesSheet, templateSheets, vendorsSheet } from './excel.ts';
 import { importBom } from './import.ts';
-import { addLine, bomLinesFlat, bomMaterials, bomTree, bomVendors, bomVendorsAll, deleteLine, updateLine } from './service.ts';
+import { addLine, bomFlatAll, bomLevelList, bomLinesFlat, bomMaterials, bomVendors, bomVendorsAll, deleteLine, updateLine } from './service.ts';
 
 export async function supplierBomRoutes(app: FastifyInstance, { db }: { db: Db }) {
   // +1: a file of exactly the limit passes; one byte more is the Chinese 413 of import.ts
   await app.register(fastifyMultipart, { limits: { fileSize: BOM_IMPORT_MAX_BYTES + 1, files: 1, fields: 5, parts: 8, fieldSize: 256 } });
 
-  route(app, api.tree, async ({ body, supplier }) => cappedPage(await bomTree(db, supplier.code, body)));
+  route(app, api.tree, async ({ body, supplier }) => cappedPage(await bomLevelList(db, supplier.code, body)));
   route(app, api.vendors, async ({ body, supplier }) => cappedPage(await bomVendors(db, supplier.code, body)));
   route(app, api.materials, async ({ supplier }) => ok(await bomMaterials(db, supplier.code), '查询成功'));
 
@@ -36,7 +36,8 @@ export async function supplierBomRoutes(app: FastifyInstance, { db }: { db: Db }
   });
   route(app, api.template, async ({ request, reply, supplier }) => sendWorkbook(request, reply, '二三级BOM导入模板', 0, templateSheets(await bomMaterials(db, supplier.code))));
   route(app, api.exportLines, async ({ body, request, reply, supplier }) => {
-    const lines = await bomLinesFlat(db, supplier.code, body);
+    // the export follows the view on screen: the tree's lines in tree order, or the flat view's in its order
+    const lines = body.view === 'flat' ? await bomFlatAll(db, supplier.code, body) : await bomLinesFlat(db, supplier.code, body);
     return sendWorkbook(request, reply, '二三级BOM', lines.length, [linesSheet(lines)]);
   });
   route(app, api.exportVendors, async ({ body, request, reply, supplier }) => {

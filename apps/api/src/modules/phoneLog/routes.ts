@@ -27,7 +27,7 @@ const EXPORT_COLUMNS: Column<PhoneLogRow>[] = [
 
 export async function phoneLogRoutes(app: FastifyInstance, { db, exportMaxRows }: { db: Db; exportMaxRows: number }) {
   route(app, api.contacts, async ({ body }) => cappedPage(await pageContacts(db, body)));
-  route(app, api.reveal, async ({ body, user, request }) => ok(await reveal(db, user, body.contactId, body.page, clientOf(request)), '已记录查看'));
+  route(app, api.reveal, async ({ body, user, request }) => ok(await reveal(db, user, body, body.page, clientOf(request)), '已记录查看'));
   route(app, api.page, async ({ body }) => cappedPage(await pagePhoneLog(db, body)));
   route(app, api.exportExcel, async ({ body, request, reply }) => {
     const rows = await phoneLogRows(db, body, exportMaxRows);
@@ -40,6 +40,6 @@ export async function phoneLogRoutes(app: FastifyInstance, { db, exportMaxRows }
   // supplier side: scoped to the caller's supplier by the auth hook
   route(app, api.supplierContacts, async ({ body, supplier }) => cappedPage(await pageContacts(db, body, supplier.code)));
   route(app, api.supplierReveal, async ({ body, user, supplier, request }) =>
-    ok(await reveal(db, user, body.contactId, body.page, clientOf(request), supplier.code), '已记录查看'),
+    ok(await reveal(db, user, body, body.page, clientOf(request), supplier.code), '已记录查看'),
   );
 }

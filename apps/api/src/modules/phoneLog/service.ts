@@ -4,8 +4,8 @@
  * the caller may see that person, reads the number and writes the phone_view_log row in one
  * transaction, so every full number a caller got has its row.
  *
- * Who may see whom: internal users anyone; a supplier its own contacts and the purchasers (采购员)
- * named on the materials it supplies. A contact out of scope answers like one that does not exist.
+ * Who may see whom: internal users anyone; a supplier its own contacts, the purchasers (采购员)
+ * named on the materials it supplies, and the sub-tier vendors' contacts on its own BOM lines. A contact out of scope answers like one that does not exist.
  */
 import type { z } from 'zod';
 import { maskMobile, type ContactKind, type ContactRow, type PhoneLogRow, type ZContactPageRequestSchema, type ZPhoneLogRequestSchema } from '@esm/contracts';
@@ -47,18 +47,48 @@ export async function pageContacts(db: Db, q: z.output<typeof ZContactPageReques
   return mapPage(page, jsonRow<ContactRow>);
 }
 
+type Revealed = { id: number; kind: ContactKind; name: string; mobile: string; supplier_code: string | null; supplier_name: string | null };
+
 /**
- * The full number of one contact, for a caller allowed to see it, with its log row written in
- * the same transaction. `supplierCode` set: the caller is that supplier's user.
+ * The person whose number is asked, if the caller may see it. A contact of the contacts list
+ * (kind absent, SUPPLIER or PURCHASER) by its id; a BOM line's vendor contact (BOM_VENDOR, issue 13)
+ * by the line's id — a supplier only on its own lines; logged with the vendor's name as the
+ * contact's company and the line's first-tier supplier's code (the log's supplier filter finds it).
  */
-export async function reveal(db: Db, user: SessionUser, contactId: number, pageName: string, client: ClientInfo, supplierCode?: string): Promise<{ contactId: number; mobile: string; logId: number }> {
-  return db.$transaction(async (tx) => {
-    const scope = supplierCode ? Prisma.sql`AND ${supplierScopeSql(supplierCode)}` : Prisma.empty;
-    const [c] = await tx.$queryRaw<{ id: number; kind: string; name: string; mobile: string; supplier_code: string | null; supplier_name: string | null }[]>(
-      Prisma.sql`SELECT c.id, c.kind, c.name, c.mobile, c.supplier_code, s.name AS supplier_name
-        FROM phone_contact c LEFT JOIN supplier s ON s.code = c.supplier_code
-        WHERE c.id = ${contactId} ${scope}`,
+async function revealable(tx: Prisma.TransactionClient, contactId: number, kind: ContactKind | undefined, supplierCode?: string): Promise<Revealed | undefined> {
+  if (kind === 'BOM_VENDOR') {
+    const scope = supplierCode ? Prisma.sql`AND l.supplier_code = ${supplierCode}` : Prisma.empty;
+    const [l] = await tx.$queryRaw<Revealed[]>(
+      Prisma.sql`SELECT l.id, 'BOM_VENDOR' AS kind, coalesce(l.vendor_contact, l.vendor_name) AS name, l.vendor_mobile AS mobile,
+          l.supplier_code, l.vendor_name AS supplier_name
+        FROM bom_line l WHERE l.id = ${contactId} AND l.vendor_mobile IS NOT NULL ${scope}`,
     );
+    return l;
+  }
+  const scope = supplierCode ? Prisma.sql`AND ${supplierScopeSql(supplierCode)}` : Prisma.empty;
+  const [c] = await tx.$queryRaw<Revealed[]>(
+    Prisma.sql`SELECT c.id, c.kind, c.name, c.mobile, c.supplier_code, s.name AS supplier_name
+      FROM phone_contact c LEFT JOIN supplier s ON s.code = c.supplier_code
+      WHERE c.id = ${contactId} ${kind ? Prisma.sql`AND c.kind = ${kind}` : Prisma.empty} ${scope}`,
+  );
+  return c;
+}
+
+/**
+ * The full number of one contact (or BOM line's vendor contact), for a caller allowed to see it,
+ * with its log row written in the same transaction. `supplierCode` set: the caller is that
+ * supplier's user.
+ */
+export async function reveal(
+  db: Db,
+  user: SessionUser,
+  target: { contactId: number; kind?: ContactKind },
+  pageName: string,
+  client: ClientInfo,
+  supplierCode?: string,
+): Promise<{ contactId: number; mobile: string; logId: number }> {
+  return db.$transaction(async (tx) => {
+    const c = await revealable(tx, target.contactId, target.kind, supplierCode);
     if (!c) throw notFound(CONTACT_NOT_FOUND);
     const log = await tx.phoneViewLog.create({
       select: { id: true },
@@ -70,10 +100,10 @@ export async function reveal(db: Db, user: SessionUser, contactId: number, pageN
         viewerSupplierCode: user.isSupplier ? user.supplierCode : null,
         viewerSupplierName: user.isSupplier ? user.supplierName?.slice(0, 200) ?? null : null,
         contactId: c.id,
-        contactKind: c.kind as ContactKind,
-        contactName: c.name,
+        contactKind: c.kind,
+        contactName: c.name.slice(0, 100),
         contactSupplierCode: c.supplier_code,
-        contactSupplierName: c.supplier_name,
+        contactSupplierName: c.supplier_name?.slice(0, 200) ?? null,
         maskedMobile: maskMobile(c.mobile),
         page: pageName,
         ip: client.ip.slice(0, 64),

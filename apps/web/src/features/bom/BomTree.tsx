@@ -1,18 +1,23 @@
 /**
- * The BOM as a tree table, one page of level-1 materials at a time: each material, its level-2
- * components, theirs at level 3, each with its quantity (and, at level 3, per level-1 unit) and
- * sub-tier vendor. Filters by material, component, vendor and level; 全部展开 / 全部折叠. The
- * supplier's page passes `actions` (add under, edit, delete); the manufacturer's view none.
+ * The BOM in two views (树形 / 平铺, searchBomLevelList's `view`). The tree: one page of level-1
+ * materials at a time, each with its level-2 components and theirs at level 3, each with its
+ * quantity (and, at level 3, per level-1 unit) and sub-tier vendor; 全部展开 / 全部折叠. The flat
+ * view: one page of lines — only those the filters keep — sortable. Both filter by material,
+ * component, vendor and level, and show the vendor's mobile masked with the eye icon that reveals
+ * it through the logged call. The supplier's page passes `actions` (add under, edit, delete); the
+ * manufacturer's view none.
  */
 import { useState, type Key, type ReactNode } from 'react';
-import { Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Segmented, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { BOM_LEVEL_LABELS, bomApi, type BomLevel2, type BomLine, type BomMaterialNode } from '@esm/contracts';
+import { BOM_FLAT_SORT_FIELDS, BOM_LEVEL_LABELS, BOM_VIEWS, BOM_VIEW_LABELS, bomApi, type BomFlatLine, type BomLevel2, type BomLine, type BomMaterialNode, type BomView, type SortOrder } from '@esm/contracts';
 import { FilterForm, type FilterField, type Filters } from '../../components/FilterForm.tsx';
 import { PagedTable, type FiltersOf } from '../../components/PagedTable.tsx';
 import { formatDateTime } from '../../components/labels.tsx';
+import { MaskedMobile } from '../phoneLog/index.ts';
 
 export type TreeRow = BomMaterialNode | BomLevel2 | BomLine;
+type FlatSort = { sortField?: (typeof BOM_FLAT_SORT_FIELDS)[number]; sortOrder?: SortOrder };
 export const isMaterial = (r: TreeRow): r is BomMaterialNode => !('id' in r);
 const keyOf = (r: TreeRow) => (isMaterial(r) ? `m:${r.materialCode}` : `l:${r.id}`);
 
@@ -120,9 +125,97 @@ function columns(filtered: boolean, actions?: (r: TreeRow) => ReactNode): Column
           <div style={{ lineHeight: 1.4 }}>
             <div>{r.vendorName}</div>
             <div>{small(`${r.vendorCreditCode}${r.vendorRegion ? ` · ${r.vendorRegion}` : ''}`)}</div>
-            {(r.vendorContact || r.vendorMobile) && <div>{small([r.vendorContact, r.vendorMobile].filter(Boolean).join(' '))}</div>}
+            <VendorContact line={r} />
           </div>
         ),
+    },
+  ];
+  if (actions) cols.push({ title: '操作', key: 'actions', width: 150, fixed: 'right', render: (_: unknown, r) => actions(r) });
+  return cols;
+}
+
+/** The vendor's contact and mobile (masked; the eye reveals it, logged as a BOM_VENDOR look). */
+function VendorContact({ line }: { line: BomLine }) {
+  if (!line.vendorContact && !line.vendorMobile) return null;
+  return (
+    <div style={{ display: 'flex', alignItems: 'center', gap: 6, flexWrap: 'wrap' }}>
+      {line.vendorContact && small(line.vendorContact)}
+      {line.vendorMobile && <MaskedMobile kind="BOM_VENDOR" contactId={line.id} masked={line.vendorMobile} name={line.vendorContact ?? line.vendorName} />}
+    </div>
+  );
+}
+
+const codeAndName = (code: string, name: string) => (
+  <div style={{ lineHeight: 1.4 }}>
+    <div>{code}</div>
+    {small(name)}
+  </div>
+);
+
+/** The flat view's columns: one line a row, the component first, sortable where the server sorts. */
+function flatColumns(actions?: (r: TreeRow) => ReactNode): ColumnsType<BomFlatLine> {
+  const cols: ColumnsType<BomFlatLine> = [
+    {
+      title: '层级',
+      dataIndex: 'level',
+      sorter: true,
+      width: 72,
+      render: (level: 2 | 3) => <Tag color={LEVEL_COLORS[level]}>{BOM_LEVEL_LABELS[level]}</Tag>,
+    },
+    {
+      title: '子件编码 / 名称',
+      dataIndex: 'componentCode',
+      sorter: true,
+      width: 190,
+      render: (code: string, r) => (
+        <div style={{ lineHeight: 1.4 }} data-testid={`bom-flat-${code}`}>
+          <div>
+            {code}
+            {r.hasDrawing && (
+              <Tag color="cyan" style={{ marginLeft: 6 }}>
+                有图纸
+              </Tag>
+            )}
+          </div>
+          {small([r.componentName, r.spec].filter(Boolean).join(' · '))}
+        </div>
+      ),
+    },
+    { title: '单位用量', dataIndex: 'quantity', sorter: true, width: 96, align: 'right', render: (n: number, r) => `${qty(n)} ${r.unit}` },
+    {
+      title: <Tooltip title="每个一级物料所需数量（三级 = 二级用量 × 三级用量）">每一级用量</Tooltip>,
+      dataIndex: 'extendedQuantity',
+      sorter: true,
+      width: 110,
+      align: 'right',
+      render: (n: number, r) => (r.level === 3 ? <Typography.Text strong>{`${qty(n)} ${r.unit}`}</Typography.Text> : `${qty(n)} ${r.unit}`),
+    },
+    { title: '上级', dataIndex: 'parentCode', width: 130, render: (code: string, r) => (r.level === 2 ? small('（一级物料）') : codeAndName(code, r.parentName)) },
+    { title: '一级物料', dataIndex: 'materialCode', sorter: true, width: 130, render: (code: string, r) => codeAndName(code, r.materialName) },
+    {
+      title: '次级供应商 / 联系人',
+      dataIndex: 'vendorName',
+      sorter: true,
+      width: 270,
+      render: (name: string, r) => (
+        <div style={{ lineHeight: 1.4 }}>
+          <div>{name}</div>
+          <div>{small(`${r.vendorCreditCode}${r.vendorRegion ? ` · ${r.vendorRegion}` : ''}`)}</div>
+          <VendorContact line={r} />
+        </div>
+      ),
+    },
+    {
+      title: '更新',
+      dataIndex: 'updatedAt',
+      sorter: true,
+      width: 140,
+      render: (v: string, r) => (
+        <div style={{ lineHeight: 1.4 }}>
+          {formatDateTime(v).slice(0, 16)}
+          <div>{small(r.updatedBy)}</div>
+        </div>
+      ),
     },
   ];
   if (actions) cols.push({ title: '操作', key: 'actions', width: 150, fixed: 'right', render: (_: unknown, r) => actions(r) });
@@ -149,19 +242,73 @@ export interface BomTreeProps {
   /** The manufacturer's view reads one supplier's BOM. */
   supplierCode?: string;
   actions?: (r: TreeRow) => ReactNode;
-  /** Beside the filters (import, template, export …); told the filters in force. */
-  extra?: (filters: Filters) => ReactNode;
+  /** Beside the filters (import, template, export …); told the filters in force, with the view (and the flat view's sort). */
+  extra?: (filters: Filters & { view: BomView } & FlatSort) => ReactNode;
 }
 
 export function BomTree({ supplierCode, actions, extra }: BomTreeProps) {
   const [filters, setFilters] = useState<Filters>({});
+  const [view, setView] = useState<BomView>('tree');
+  const [sort, setSort] = useState<FlatSort>({});
   const [expanded, setExpanded] = useState<'all' | Key[]>('all');
   const filtered = Boolean(filters.component || filters.vendor || filters.level);
+  const endpoint = (supplierCode ? bomApi.haierTree : bomApi.tree) as typeof bomApi.tree;
+  const request = { ...filters, view, ...(supplierCode ? { supplierCode } : {}) } as FiltersOf<typeof bomApi.tree>;
+  const toolbar = (
+    <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'flex-start' }}>
+      <FilterForm
+        fields={TREE_FIELDS}
+        values={filters}
+        onChange={(f) => {
+          setFilters(f);
+          setExpanded('all');
+        }}
+        testId="bom-filters"
+      />
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Segmented<BomView>
+          aria-label="视图"
+          value={view}
+          options={BOM_VIEWS.map((v) => ({ value: v, label: BOM_VIEW_LABELS[v] }))}
+          onChange={(v) => {
+            setView(v);
+            setSort({});
+          }}
+          data-testid="bom-view"
+        />
+        {view === 'tree' && (
+          <>
+            <Button onClick={() => setExpanded('all')}>全部展开</Button>
+            <Button onClick={() => setExpanded([])}>全部折叠</Button>
+          </>
+        )}
+        {extra?.({ ...filters, view, ...(view === 'flat' ? sort : {}) })}
+      </Space>
+    </div>
+  );
+  if (view === 'flat') {
+    return (
+      <PagedTable<typeof bomApi.tree, BomFlatLine>
+        key="flat"
+        endpoint={endpoint}
+        columns={flatColumns(actions)}
+        filters={request}
+        rowKey="id"
+        size="middle"
+        columnSettings={{ table: 'bom-flat', defaultHidden: ['updatedAt'] }}
+        // the columns' sort fields are the contract's
+        onSortChange={(next) => setSort(next as FlatSort)}
+        emptyText={filtered || filters.materialCode ? '没有匹配的子件' : '暂无 BOM 行'}
+        toolbar={toolbar}
+      />
+    );
+  }
   return (
     <PagedTable<typeof bomApi.tree, TreeRow>
-      endpoint={(supplierCode ? bomApi.haierTree : bomApi.tree) as typeof bomApi.tree}
+      key="tree"
+      endpoint={endpoint}
       columns={columns(filtered, actions)}
-      filters={{ ...filters, ...(supplierCode ? { supplierCode } : {}) } as FiltersOf<typeof bomApi.tree>}
+      filters={request}
       rowKey={keyOf}
       size="middle"
       emptyText={filtered || filters.materialCode ? '没有匹配的物料或子件' : '暂无供货物料'}
@@ -169,23 +316,7 @@ export function BomTree({ supplierCode, actions, extra }: BomTreeProps) {
         expandedRowKeys: expanded === 'all' ? parentKeys(rows) : expanded,
         onExpandedRowsChange: (keys) => setExpanded([...keys]),
       })}
-      toolbar={
-        <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'flex-start' }}>
-          <FilterForm
-            fields={TREE_FIELDS}
-            onChange={(f) => {
-              setFilters(f);
-              setExpanded('all');
-            }}
-            testId="bom-filters"
-          />
-          <Space wrap style={{ marginBottom: 16 }}>
-            <Button onClick={() => setExpanded('all')}>全部展开</Button>
-            <Button onClick={() => setExpanded([])}>全部折叠</Button>
-            {extra?.(filters)}
-          </Space>
-        </div>
-      }
+      toolbar={toolbar}
     />
   );
 }

@@ -1,6 +1,6 @@
 /**
  * The sub-tier vendors of a supplier's BOM, one row per unified social credit code: contact
- * (mobile masked), how many lines, components and level-1 materials, and which. Filters by
+ * (mobile masked, with the eye that reveals it through the phone-view log), how many lines, components and level-1 materials, and which. Filters by
  * vendor, region and component. The supplier's page adds the export.
  */
 import { useState, type ReactNode } from 'react';
@@ -9,6 +9,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { bomApi, type BomVendorRow } from '@esm/contracts';
 import { FilterForm, type FilterField, type Filters } from '../../components/FilterForm.tsx';
 import { PagedTable, type FiltersOf } from '../../components/PagedTable.tsx';
+import { MaskedMobile } from '../phoneLog/index.ts';
 
 const FIELDS: FilterField[] = [
   { kind: 'text', name: 'keyword', label: '次级供应商', placeholder: '名称或统一社会信用代码', width: 210 },
@@ -38,13 +39,12 @@ const COLUMNS: ColumnsType<BomVendorRow> = [
   {
     title: '联系人',
     key: 'contact',
-    width: 100,
+    width: 170,
+    // the mobile masked; the eye reveals it (logged) through the line it was read from
     render: (_: unknown, r) => (
       <div style={{ lineHeight: 1.4 }}>
         <div>{r.contact ?? '—'}</div>
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          {r.mobile ?? ''}
-        </Typography.Text>
+        {r.mobile && <MaskedMobile kind="BOM_VENDOR" contactId={r.lineId} masked={r.mobile} name={r.contact ?? r.name} />}
       </div>
     ),
   },

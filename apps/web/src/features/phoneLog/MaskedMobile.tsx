@@ -6,11 +6,12 @@
 import { useState } from 'react';
 import { Button, Space, Tooltip, Typography } from 'antd';
 import { EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
-import { isSupplierType } from '@esm/contracts';
+import { isSupplierType, type ContactKind } from '@esm/contracts';
 import { useSession } from '../session/index.ts';
 import { revealMobile } from './api.ts';
 
-export function MaskedMobile({ contactId, masked, name }: { contactId: number; masked: string; name?: string }) {
+/** `kind` BOM_VENDOR: `contactId` is a BOM line's id, the number its sub-tier vendor's contact's. */
+export function MaskedMobile({ contactId, masked, name, kind }: { contactId: number; masked: string; name?: string; kind?: ContactKind }) {
   const session = useSession();
   const supplierSide = session.data?.state === 'ok' && isSupplierType(session.data.user.type);
   const [full, setFull] = useState<string | null>(null);
@@ -19,7 +20,7 @@ export function MaskedMobile({ contactId, masked, name }: { contactId: number; m
     if (full) return setFull(null);
     setBusy(true);
     try {
-      setFull(await revealMobile(contactId, Boolean(supplierSide)));
+      setFull(await revealMobile(contactId, Boolean(supplierSide), kind));
     } catch {
       // the API client has shown the refusal
     } finally {

@@ -3,13 +3,13 @@
  * saveLookMobilePhoneLog on the caller's side — the only call that answers a full number, and
  * it logs the look in the same transaction.
  */
-import { phoneLogApi as api, type EndpointBody } from '@esm/contracts';
+import { phoneLogApi as api, type ContactKind, type EndpointBody } from '@esm/contracts';
 import { call, callBlob, saveBlob } from '../../api/client.ts';
 
 /** The full number of a contact (logged on the server); the side is the caller's. */
-export async function revealMobile(contactId: number, supplierSide: boolean): Promise<string> {
+export async function revealMobile(contactId: number, supplierSide: boolean, kind?: ContactKind): Promise<string> {
   const page = window.location.pathname;
-  const res = await call(supplierSide ? api.supplierReveal : api.reveal, { contactId, page });
+  const res = await call(supplierSide ? api.supplierReveal : api.reveal, { contactId, page, ...(kind ? { kind } : {}) });
   return res.data.mobile;
 }
 

@@ -1,7 +1,8 @@
 /**
  * 二三级BOM (/esm/supplier/twoOrThreeLevelsBom): the supplier's own BOM as a tree by level-1
- * material (searchBomLevelList) — add a component under a material or a level-2 line, edit,
- * delete (with its level-3 lines, after a confirmation), import from the template, export.
+ * material or flat, line by line (searchBomLevelList, 树形 / 平铺) — add a component under a material or a level-2 line, edit,
+ * delete (with its level-3 lines, after a confirmation), import from the template, export (the
+ * view on screen: its filters and, flat, its order).
  */
 import { useState } from 'react';
 import { App, Button, Popconfirm, Space } from 'antd';
@@ -52,7 +53,8 @@ export default function TwoOrThreeLevelsBomPage() {
         </Button>
         <Popconfirm
           title={`删除子件 ${r.componentCode}？`}
-          description={r.level === 2 && kids ? `它的 ${kids} 个三级子件将一并删除` : undefined}
+          // the flat view's rows carry no children: say it in general
+          description={r.level === 2 ? (kids ? `它的 ${kids} 个三级子件将一并删除` : 'parentName' in r ? '其下的三级子件（如有）将一并删除' : undefined) : undefined}
           okText="删除"
           okButtonProps={{ danger: true }}
           onConfirm={() => remove(r.id)}
