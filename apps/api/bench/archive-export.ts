@@ -23,6 +23,7 @@ import { Pool } from 'undici';
 import { ensureBigData, type BigData } from './generate.ts';
 import { API, apiPost, login } from './lib/api-client.ts';
 import { onCleanup } from './lib/cleanup.ts';
+import { processCpuMs } from './lib/cpu.ts';
 import { peakRssMb, probeOptions, readProbe, resetPeak, rssMb, rssSplit, sampleMemory } from './lib/memory.ts';
 import { describeStyle, runStyle, serverStyle, type RunStyle } from './lib/run-style.ts';
 import { apiDir, startServer, tempDir } from './lib/server.ts';
@@ -53,6 +54,10 @@ interface Measured {
   rows: number;
   bytes: number;
   seconds: number;
+  /** CPU (user + system, all its threads: zlib's too) of the exporting process during the export. */
+  cpuSeconds: number;
+  /** The first byte of the response body, ms after the request (the api only). */
+  firstByteMs?: number;
   baseline: number;
   peak: number;
   heapUsed?: number;
@@ -72,6 +77,8 @@ function row(what: string, style: RunStyle, run: number, m: Measured): Row {
     rows: m.rows,
     'file MB': fmt(m.bytes / 1e6, 1),
     seconds: fmt(m.seconds, 2),
+    'CPU s': fmt(m.cpuSeconds, 2),
+    'first byte ms': m.firstByteMs === undefined ? '—' : fmt(m.firstByteMs),
     'rows/s': fmt(m.rows / m.seconds),
     'RSS before MB': mb(m.baseline),
     'peak RSS MB': mb(m.peak),
@@ -85,15 +92,20 @@ function row(what: string, style: RunStyle, run: number, m: Measured): Row {
 /** A client on a slow line: the server must hold back its reads instead of buffering the file. */
 const SLOW_CLIENT_BYTES_PER_S = 2_000_000;
 
-/** Posts the export and reads the whole .xlsx (checked: a zip, X-Total-Rows as expected), at most `rate` bytes/s if given. */
-async function downloadXlsx(http: Pool, cookie: string, body: object, expectRows: number, rate?: number): Promise<number> {
+/**
+ * Posts the export and reads the whole .xlsx (checked: a zip, X-Total-Rows as expected), at most
+ * `rate` bytes/s if given. Returns its size and when its first body byte arrived (ms after the post).
+ */
+async function downloadXlsx(http: Pool, cookie: string, body: object, expectRows: number, rate?: number): Promise<{ bytes: number; firstByteMs: number }> {
   const t0 = performance.now();
   const res = await http.request({ method: 'POST', path: `${API}/searchDrawingFileInformations/drawingExportExcel`, headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) });
   if (res.statusCode !== 200) throw new Error(`export: ${res.statusCode} ${await res.body.text()}`);
   if (Number(res.headers['x-total-rows']) !== expectRows) throw new Error(`export: X-Total-Rows ${res.headers['x-total-rows']}, expected ${expectRows}`);
   let bytes = 0;
   let head: Buffer | undefined;
+  let firstByteMs = NaN;
   for await (const chunk of res.body) {
+    if (!head) firstByteMs = performance.now() - t0;
     head ??= chunk as Buffer;
     bytes += (chunk as Buffer).length;
     if (rate) {
@@ -102,7 +114,7 @@ async function downloadXlsx(http: Pool, cookie: string, body: object, expectRows
     }
   }
   if (head?.subarray(0, 2).toString() !== 'PK') throw new Error('export: not a zip (.xlsx)');
-  return bytes;
+  return { bytes, firstByteMs };
 }
 
 async function exportThroughApi(big: BigData, filter: { dateFrom: string; dateTo: string; rows: number }, style: RunStyle, runs: number, slowClient: boolean): Promise<Row[]> {
@@ -128,16 +140,18 @@ async function exportThroughApi(big: BigData, filter: { dateFrom: string; dateTo
       await readProbe(pid, probeFile); // starts the probe's peaks afresh
       resetPeak(pid);
       const sampler = sampleMemory(pid);
+      const cpu0 = processCpuMs(pid);
       const t0 = performance.now();
-      const bytes = await downloadXlsx(http, cookie, { dateFrom: filter.dateFrom, dateTo: filter.dateTo }, filter.rows, rate);
+      const { bytes, firstByteMs } = await downloadXlsx(http, cookie, { dateFrom: filter.dateFrom, dateTo: filter.dateTo }, filter.rows, rate);
       const seconds = (performance.now() - t0) / 1000;
+      const cpuSeconds = (processCpuMs(pid) - cpu0) / 1000;
       const sampled = sampler.stop();
       const peak = Math.max(peakRssMb(pid), sampled.peakRss);
       const { peak: p, afterGc } = await readProbe(pid, probeFile);
       if (afterGc) progress(`  after a forced full GC: heap used ${afterGc.heapUsed.toFixed(0)} MB, external ${afterGc.external.toFixed(0)} MB, RSS ${afterGc.rss.toFixed(0)} MB`);
       await sleep(SETTLE_MS);
-      const m: Measured = { rows: filter.rows, bytes, seconds, baseline, peak, heapUsed: p.heapUsed, heapTotal: p.heapTotal, external: p.external, arrayBuffers: p.arrayBuffers, wasm: sampled.peakWasm, after: rssMb(pid) };
-      progress(`  ${seconds.toFixed(1)} s, peak RSS ${peak.toFixed(0)} MB (at the peak: ${JSON.stringify(sampled.atPeak, (_, v) => (typeof v === 'number' ? Math.round(v) : v))}), heap ${p.heapUsed.toFixed(0)}/${p.heapTotal.toFixed(0)} MB, external ${p.external.toFixed(0)} MB`);
+      const m: Measured = { rows: filter.rows, bytes, seconds, cpuSeconds, firstByteMs, baseline, peak, heapUsed: p.heapUsed, heapTotal: p.heapTotal, external: p.external, arrayBuffers: p.arrayBuffers, wasm: sampled.peakWasm, after: rssMb(pid) };
+      progress(`  ${seconds.toFixed(1)} s (first byte ${firstByteMs.toFixed(0)} ms), peak RSS ${peak.toFixed(0)} MB (at the peak: ${JSON.stringify(sampled.atPeak, (_, v) => (typeof v === 'number' ? Math.round(v) : v))}), heap ${p.heapUsed.toFixed(0)}/${p.heapTotal.toFixed(0)} MB, external ${p.external.toFixed(0)} MB`);
       out.push(row(rate ? `xlsx through the api, client reading ${rate / 1e6} MB/s` : 'xlsx through the api', style, run, m));
     }
   } finally {
@@ -170,8 +184,10 @@ async function exportCsv(big: BigData, filter: { dateFrom: string; dateTo: strin
     await readProbe(pid, probeFile);
     resetPeak(pid);
     const sampler = sampleMemory(pid);
+    const cpu0 = processCpuMs(pid);
     child.stdin!.write('go\n');
     const done = JSON.parse(await next()) as { rows: number; bytes: number; ms: number };
+    const cpuSeconds = (processCpuMs(pid) - cpu0) / 1000;
     const sampled = sampler.stop();
     const peak = Math.max(peakRssMb(pid), sampled.peakRss);
     if (done.rows !== filter.rows) throw new Error(`csv: ${done.rows} rows, expected ${filter.rows}`);
@@ -180,7 +196,7 @@ async function exportCsv(big: BigData, filter: { dateFrom: string; dateTo: strin
     const after = rssMb(pid);
     child.stdin!.write('bye\n');
     progress(`csv run ${run}: ${(done.ms / 1000).toFixed(1)} s, RSS ${baseline.toFixed(0)} → peak ${peak.toFixed(0)} MB, heap ${p.heapUsed.toFixed(0)}/${p.heapTotal.toFixed(0)} MB`);
-    const m: Measured = { rows: done.rows, bytes: done.bytes, seconds: done.ms / 1000, baseline, peak, heapUsed: p.heapUsed, heapTotal: p.heapTotal, external: p.external, arrayBuffers: p.arrayBuffers, wasm: sampled.peakWasm, after };
+    const m: Measured = { rows: done.rows, bytes: done.bytes, seconds: done.ms / 1000, cpuSeconds, baseline, peak, heapUsed: p.heapUsed, heapTotal: p.heapTotal, external: p.external, arrayBuffers: p.arrayBuffers, wasm: sampled.peakWasm, after };
     return row('csv to a file (same query and batches)', style, run, m);
   } finally {
     await kill();

@@ -10,6 +10,7 @@
  * Before timing a case one api answer and one raw answer are compared (same ids, same total).
  * The issue's yardstick: the api at ≥ 50 % of the raw page query.
  */
+import { CONNECTION_OPTIONS } from '../src/db/database.ts';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { LIST_WINDOW_MAX } from '@esm/contracts';
@@ -105,7 +106,7 @@ function sameAnswer(c: Case, api: Page, raw: Page) {
 export async function run({ seconds, clients }: BenchSettings): Promise<Row[]> {
   const data = await createNoticeData();
   progress(`notice data set in ${data.seconds.toFixed(1)} s: ${Object.entries(data.counts).map(([t, n]) => `${t} ${n}`).join(', ')}`);
-  const sql = new pg.Pool({ connectionString: data.url, max: API_POOL });
+  const sql = new pg.Pool({ connectionString: data.url, max: API_POOL, options: CONNECTION_OPTIONS }); // as the api's pool
   const one = async (text: string, values: unknown[] = []) => (await sql.query(text, values)).rows[0];
   const overdue = Number((await one(`SELECT count(*) AS n FROM notice_recipient WHERE notice_id = $1 AND status <> 'CONFIRMED'`, [data.wideNoticeId])).n);
   const s001 = Number((await one(`SELECT count(*) AS n FROM notice_recipient WHERE supplier_code = 'S001'`)).n);

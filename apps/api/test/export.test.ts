@@ -9,7 +9,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_SORT_FIELDS } from '@esm/contracts';
 import { fileBatches, pageFiles } from '../src/modules/archives/file-query.ts';
-import { drainOrClose, sheetEntry, writeArchiveWorkbook } from '../src/modules/export/service.ts';
+import { drainOrClose, readAhead, sheetEntry, writeArchiveWorkbook } from '../src/modules/export/service.ts';
 import { buildTestApp, login, post, type TestApp } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, samplePdf, tempStorage, unique } from './factories.ts';
 
@@ -246,5 +246,33 @@ describe('backpressure', () => {
     } finally {
       process.off('warning', onWarning);
     }
+  });
+});
+
+describe('readAhead', () => {
+  it('yields every batch in order, the next one already asked for while the current one is used', async () => {
+    const asked: number[] = [];
+    async function* source() {
+      for (let i = 0; i < 3; i++) {
+        asked.push(i);
+        yield i;
+      }
+    }
+    const seen: [batch: number, asked: number][] = [];
+    for await (const b of readAhead(source())) seen.push([b, asked.length]);
+    expect(seen).toEqual([[0, 2], [1, 3], [2, 3]]);
+  });
+
+  it('closes its source when the caller stops early', async () => {
+    let closed = false;
+    async function* source() {
+      try {
+        for (let i = 0; ; i++) yield i;
+      } finally {
+        closed = true;
+      }
+    }
+    for await (const b of readAhead(source())) if (b === 1) break;
+    expect(closed).toBe(true);
   });
 });

@@ -18,13 +18,24 @@ export interface Query {
   values: unknown[];
 }
 
-/** A condition with `?` where its one value goes; numbered $1, $2 … in order. */
-export type Cond = [sql: string, value: unknown];
+/** A condition with a `?` where each of its values goes; numbered $1, $2 … in order. */
+export type Cond = [sql: string, ...values: unknown[]];
 
 function numbered(conds: Cond[]): { where: string; values: unknown[] } {
   if (!conds.length) return { where: '', values: [] };
-  return { where: `WHERE ${conds.map(([sql], i) => sql.replace('?', `$${i + 1}`)).join(' AND ')}`, values: conds.map(([, v]) => v) };
+  const values: unknown[] = [];
+  const sql = conds.map(([text, ...vs]) => {
+    let k = 0;
+    return text.replace(/\?/g, () => `$${values.push(vs[k++])}`);
+  });
+  return { where: `WHERE ${sql.join(' AND ')}`, values };
 }
+
+/**
+ * lib/list.ts containsText on a bigram-indexed column for a text without a run of 3 letters or
+ * digits (as `column` contains it, case-insensitively).
+ */
+export const shortContains = (column: string): string => `(strpos(lower(${column}), lower(?)) > 0 AND text_bigrams(${column}) @> text_bigrams(?::text))`;
 
 const FILE_SELECT = `SELECT sf.id, sf.standard_code, sf.name, sf.version, sf.version_no, sf.material_code,
   m.name AS material_name, m.product_line_code, pl.name AS product_line_name, sf.category, sf.secret_level,

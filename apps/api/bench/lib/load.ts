@@ -24,6 +24,7 @@ export interface LoadResult {
   seconds: number;
   perSecond: number;
   p50Ms: number;
+  p95Ms: number;
   p99Ms: number;
   /** CPU ms per operation (successful or not) of the metered app process and database backends. */
   appCpuMsPerOp?: number;
@@ -76,6 +77,7 @@ export async function closedLoop(op: (client: number) => Promise<void>, opts: Lo
     seconds,
     perSecond: latencies.length / seconds,
     p50Ms: percentile(latencies, 50),
+    p95Ms: percentile(latencies, 95),
     p99Ms: percentile(latencies, 99),
     appCpuMsPerOp: cpu && n ? cpu.app / n : undefined,
     dbCpuMsPerOp: cpu?.db !== undefined && n ? cpu.db / n : undefined,

@@ -40,13 +40,21 @@ export async function embeddedExtensions() {
   return { pg_trgm };
 }
 
+/**
+ * Settings of every connection to a Postgres server. `jit=off`: Postgres JIT-compiles a statement
+ * whose estimated cost passes 100,000 — ~150 ms of compiling for a list page that then runs in
+ * 30–100 ms (the two-character name filters on the 5M-row log, docs/benchmarks.md). The portal's
+ * statements are short; none gains from JIT.
+ */
+export const CONNECTION_OPTIONS = '-c jit=off';
+
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
   if (config.databaseUrl) {
     const url = config.databaseUrl;
     // one pool for Prisma and for the hot reads that skip its runtime (db/rows.ts)
     // A connect that hangs (a server gone without a reset) fails after 10 s instead of holding
     // the request; the error handler answers it as 503 (db/unavailable.ts).
-    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
+    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000, options: CONNECTION_OPTIONS });
     // An idle connection dropped by the server (a restart, pg_terminate_backend) makes the pool
     // emit 'error'; unheard, Node would end the process. The pool replaces the connection itself.
     pool.on('error', (err) => console.warn(`database connection lost (the pool reconnects): ${err.message}`));

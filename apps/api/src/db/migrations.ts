@@ -93,6 +93,8 @@ export async function applyMigrations(db: SqlRunner, migrations?: Migration[]): 
       }
       return applied;
     },
-    { timeout: 120_000, maxWait: 30_000 },
+    // building an index over millions of rows takes minutes (docs/benchmarks.md: the bigram
+    // indexes on the 5M-row log); a migration that fails still rolls back whole
+    { timeout: 30 * 60_000, maxWait: 30_000 },
   );
 }

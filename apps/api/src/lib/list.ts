@@ -70,18 +70,42 @@ export function containsPattern(text: string): string {
 const TRIGRAM_RUN = /[\p{L}\p{N}]{3}/u;
 
 /**
- * `column` contains `text`, case-insensitively: the "contains" filters, served by a trigram GIN
- * index on the column (pg_trgm, see prisma/schema.prisma). With fewer than 3 letters or digits
- * in a row the text has no trigram, the index would be read whole (the planner does not foresee
- * that, and chose it over the table for an OR of two such columns: 4× slower than reading the
- * table), so such a text is asked as strpos(lower(…)), which no index serves: the same rows
- * (ILIKE itself compares lower() of both sides in a UTF-8 database), one sequential read.
- * `column` is an SQL identifier written by the caller, never user input.
+ * A text column with a bigram index besides its trigram one: a GIN index on
+ * `text_bigrams(column)`, the lowercased character bigrams (prisma/expression-indexes.sql). The
+ * columns that have one: standard_file.name, access_log.user_account / user_name,
+ * change_notice.title. `column` is the SQL the query names it by (an alias may go with it).
  */
-export function containsText(column: string, text: string): Prisma.Sql {
-  const col = Prisma.raw(column);
+export interface BigramColumn {
+  bigrams: string;
+}
+
+/** `column` (e.g. 'sf.name') as served by its bigram index as well. */
+export const bigramIndexed = (column: string): BigramColumn => ({ bigrams: column });
+
+/** A column a "contains" filter looks in: SQL written by the caller, never user input. */
+export type TextColumn = string | BigramColumn;
+
+const columnSql = (column: TextColumn) => (typeof column === 'string' ? column : column.bigrams);
+
+/**
+ * `column` contains `text`, case-insensitively: the "contains" filters, served by a trigram GIN
+ * index on the column (pg_trgm, see prisma/schema.prisma) when the text has a run of 3 letters or
+ * digits. Otherwise pg_trgm cannot help: the index would be read whole (the planner does not
+ * foresee that, and chose it over the table for an OR of two such columns: 4× slower than reading
+ * the table), so such a text is asked as strpos(lower(…)): the same rows (ILIKE itself compares
+ * lower() of both sides in a UTF-8 database), and the caller's wildcards are plain characters.
+ * On a column with a bigram index (`bigramIndexed`) a text of 2+ characters also asks that every
+ * bigram of the text be among the column's, which that index answers (a two-character Chinese
+ * name on the 5M-row log: docs/benchmarks.md); strpos stays as the exact test of the rows it
+ * finds. A single character has no bigram: strpos alone, one sequential read.
+ */
+export function containsText(column: TextColumn, text: string): Prisma.Sql {
+  const col = Prisma.raw(columnSql(column));
   if (TRIGRAM_RUN.test(text)) return Prisma.sql`${col} ILIKE ${containsPattern(text)}`;
-  return Prisma.sql`strpos(lower(${col}), lower(${text})) > 0`;
+  const exact = Prisma.sql`strpos(lower(${col}), lower(${text})) > 0`;
+  if (typeof column === 'string' || [...text].length < 2) return exact;
+  // strpos first: where no index serves the filter, the bigrams are built only for rows that match
+  return Prisma.sql`(${exact} AND text_bigrams(${col}) @> text_bigrams(${text}::text))`;
 }
 
 /** A capped page in the envelope of design §5, plus `totalCapped`. */
@@ -99,7 +123,7 @@ export function whereSql(conditions: readonly Condition[]): Prisma.Sql {
 }
 
 /** Any of `columns` contains `text` (the keyword box of a list). SQL identifiers only, never input. */
-export function keywordSql(columns: readonly string[], text: string | undefined): Condition {
+export function keywordSql(columns: readonly TextColumn[], text: string | undefined): Condition {
   if (!text) return null;
   const any = columns.map((c) => containsText(c, text));
   return any.length === 1 ? any[0] : Prisma.sql`(${Prisma.join(any, ' OR ')})`;

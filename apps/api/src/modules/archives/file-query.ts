@@ -12,7 +12,7 @@ import { FILE_TYPES, type FileStatus, type FileType, type StandardFileRow } from
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
-import { cappedCount, checkWindow, containsText, orderBySql, pageAndCount, whereSql, type CappedTotal, type SortColumns } from '../../lib/list.ts';
+import { bigramIndexed, cappedCount, checkWindow, containsText, orderBySql, pageAndCount, whereSql, type CappedTotal, type SortColumns } from '../../lib/list.ts';
 
 export const FILE_SORT_COLUMNS = {
   standardCode: { column: 'sf.standard_code', cast: '' },
@@ -92,7 +92,7 @@ function conditions(f: FileFilter): Prisma.Sql[] {
   if (f.materialCode) c.push(Prisma.sql`sf.material_code = ${f.materialCode}`);
   if (f.productLineCode) c.push(Prisma.sql`sf.material_code IN (SELECT code FROM material WHERE product_line_code = ${f.productLineCode})`);
   if (f.standardCode) c.push(Prisma.sql`sf.standard_code = ${f.standardCode}`);
-  if (f.name) c.push(containsText('sf.name', f.name));
+  if (f.name) c.push(containsText(bigramIndexed('sf.name'), f.name));
   if (f.version) c.push(Prisma.sql`sf.version = ${f.version}`);
   if (f.dateFrom) c.push(Prisma.sql`sf.effective_date >= ${f.dateFrom}::date`);
   if (f.dateTo) c.push(Prisma.sql`sf.effective_date <= ${f.dateTo}::date`);

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { LogAction, LogRow, ZLogRequestSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
-import { dayRangeSql, equalsSql, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal, type SortColumns } from '../../lib/list.ts';
+import { bigramIndexed, dayRangeSql, equalsSql, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal, type SortColumns } from '../../lib/list.ts';
 
 type LogQuery = z.output<typeof ZLogRequestSchema>;
 
@@ -48,7 +48,7 @@ function logWhere(action: LogAction, q: LogQuery): Prisma.Sql {
     equalsSql('supplier_code', q.supplierCode),
     equalsSql('material_code', q.materialCode),
     equalsSql('standard_code', q.standardCode),
-    keywordSql(['user_account', 'user_name'], q.user),
+    keywordSql([bigramIndexed('user_account'), bigramIndexed('user_name')], q.user),
     equalsSql('outcome', q.outcome),
     ...dayRangeSql('created_at', q.dateFrom, q.dateTo),
   ]);

@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
-import { checkWindow, containsText, dayRangeSql, equalsSql, keywordSql, orderBySql, pageAndCount, whereSql, type CappedTotal, type Condition } from '../../lib/list.ts';
+import { bigramIndexed, checkWindow, containsText, dayRangeSql, equalsSql, keywordSql, orderBySql, pageAndCount, whereSql, type CappedTotal, type Condition } from '../../lib/list.ts';
 
 type NoticeQuery = z.output<typeof ZNoticePageRequestSchema>;
 type ChangeQuery = z.output<typeof ZChangeRecordRequestSchema>;
@@ -124,7 +124,7 @@ export function toNoticeRow(r: NoticeRecord): NoticeRow {
 export function noticeWhere(q: Omit<NoticeQuery, 'page' | 'results' | 'sortField' | 'sortOrder'>, now: Date): Prisma.Sql {
   return whereSql([
     q.number && containsText('n.number', q.number),
-    q.title && containsText('n.title', q.title),
+    q.title && containsText(bigramIndexed('n.title'), q.title),
     q.materialCode && Prisma.sql`EXISTS (SELECT 1 FROM notice_change c WHERE c.notice_id = n.id AND c.material_code = ${q.materialCode})`,
     equalsSql('n.product_line_code', q.productLineCode),
     equalsSql('n.status', q.status),
