@@ -99,6 +99,8 @@ export default function ChangeNoticeListPage() {
         { title: '产品线', dataIndex: 'productLineName', width: 80 },
         { title: '变更内容', dataIndex: 'changeSummary', width: 170, ellipsis: { showTitle: true } },
         { title: '发布时间', dataIndex: 'publishedAt', sorter: true, width: 104, render: (v: string | null) => (v ? <span title={formatDateTime(v)}>{formatDateTime(v).slice(0, 10)}</span> : '—') },
+        // governed (NOTICE_COLUMNS): PagedTable drops it for a user it is hidden from
+        { title: '发布人', dataIndex: 'publishedByName', width: 90, ellipsis: true, render: (v: string | null) => v ?? '—' },
         actionsColumn(true),
       ]
     : [
