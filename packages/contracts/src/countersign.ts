@@ -283,7 +283,7 @@ const detail = ZEnvelope(ZCountersignDetail);
 /** The page whose buttons (新建, 编辑, 下发, 取消, 会签, 下载签核单) and columns the permissions govern (issue 14). */
 export const COUNTERSIGN_LIST_PAGE = '/esm/drawingManagement/countersignList';
 /** The internal countersign rows' governed columns (issue 14): list and detail (every internal call answering one). */
-export const COUNTERSIGN_COLUMNS = governedColumns(COUNTERSIGN_LIST_PAGE, { createdByName: '创建人', cancelReason: '取消原因' });
+export const COUNTERSIGN_COLUMNS = governedColumns(COUNTERSIGN_LIST_PAGE, { createdByName: '创建人', cancelReason: '取消原因' }, { cancelReason: 'CANCEL' });
 const csButton = (code: string, label: string) => ({ page: COUNTERSIGN_LIST_PAGE, code, label });
 
 export const countersignApi = {

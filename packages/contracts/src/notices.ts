@@ -138,7 +138,7 @@ const noticeCore = {
 /** 变更通知列表: the page the manufacturer's notice buttons and columns belong to (issue 14). */
 export const NOTICE_LIST_PAGE = '/esm/drawingManagement/changeNoticeList';
 /** The internal notice rows' governed columns (issue 14): list and detail (and every call answering a detail). */
-export const NOTICE_COLUMNS = governedColumns(NOTICE_LIST_PAGE, { publishedByName: '发布人', withdrawReason: '撤回原因' });
+export const NOTICE_COLUMNS = governedColumns(NOTICE_LIST_PAGE, { publishedByName: '发布人', withdrawReason: '撤回原因' }, { withdrawReason: 'WITHDRAW' });
 
 /** A row of the internal notice list, with its recipients counted by state. */
 export const ZNoticeRow = z.object({
