@@ -4,12 +4,15 @@
  * log); demo3 reveals a supplier contact's mobile number with the eye icon and finds the reveal in
  * 手机号查看日志; demo2 sees its own contacts masked. The rule is given back at the end (through the
  * API, so the server's cache drops it at once) for the journeys that run after this one.
+ * Columns too: demo7 hides 发布人 of the change-notice list for type 3 → demo3's list loses the column
+ * and the server's rows lose the field.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { sql } from './db.ts';
 import { PASSWORD, loginThroughPage, settled } from './helpers.ts';
 
 const ARCHIVE_EXPORT = `kind = 'BUTTON' AND page = '/esm/dashboard' AND code = 'export'`;
+const NOTICE_PUBLISHER = `kind = 'COLUMN' AND page = '/esm/drawingManagement/changeNoticeList' AND code = 'publishedByName'`;
 
 async function apiLogin(request: APIRequestContext, account: string) {
   const res = await request.post('/esm-server/api/user/login', { data: { account, password: PASSWORD } });
@@ -22,6 +25,11 @@ test.afterAll(async ({ playwright }) => {
   const [row] = await sql<{ id: number; version: number; allowed_types: number[] }>(`SELECT id, version, allowed_types FROM permission_item WHERE ${ARCHIVE_EXPORT}`);
   if (row && !row.allowed_types.includes(3)) {
     const res = await request.post('/esm-server/api/button/update', { data: { id: row.id, version: row.version, label: '导出Excel', allowedTypes: [3, 7, 8, 9] } });
+    expect(res.ok()).toBe(true);
+  }
+  const [col] = await sql<{ id: number; version: number; allowed_types: number[] }>(`SELECT id, version, allowed_types FROM permission_item WHERE ${NOTICE_PUBLISHER}`);
+  if (col && !col.allowed_types.includes(3)) {
+    const res = await request.post('/esm-server/api/button/update', { data: { id: col.id, version: col.version, label: '发布人', allowedTypes: [2, 3, 4, 5, 6, 7, 8, 9], maskedTypes: [] } });
     expect(res.ok()).toBe(true);
   }
   await request.dispose();
@@ -143,4 +151,57 @@ test('demo2 sees its own contacts and its purchasers masked, and reveals one', a
   await expect(zhou.getByTestId('mobile')).toHaveText('13612345621');
   await page.setViewportSize({ width: 600, height: 800 });
   await page.screenshot({ path: 'e2e/screenshots/supplier-contacts-narrow.png' });
+});
+
+/** The change-notice list with its rows (and so its governed columns decided). */
+async function noticeList(page: Page) {
+  const rows = page.waitForResponse((r) => r.url().endsWith('/haier/tableChangeLog/findTableChangeLogListForHaier'));
+  await page.goto('/esm/drawingManagement/changeNoticeList');
+  const res = await rows;
+  await settled(page);
+  await expect(page.locator('.ant-table-row').first()).toBeVisible();
+  return (await res.json()).data as Record<string, unknown>[];
+}
+
+test('demo7 hides 发布人 of the change-notice list for type 3: demo3 no longer sees the column', async ({ page, browser }) => {
+  const demo3 = await browser.newPage();
+  await loginThroughPage(demo3, 'demo3');
+  await expect(demo3).toHaveURL(/\/esm\/dashboard$/);
+  const before = await noticeList(demo3);
+  expect(before.some((r) => typeof r.publishedByName === 'string')).toBe(true);
+  const header = demo3.locator('.ant-table-thead th').filter({ hasText: /^发布人$/ });
+  await expect(header).toHaveCount(1);
+  await expect(demo3.locator('.ant-spin-spinning')).toHaveCount(0);
+  await demo3.screenshot({ path: 'e2e/screenshots/notice-list-publisher.png' });
+
+  await loginThroughPage(page, 'demo7');
+  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await page.goto('/esm/system/permission');
+  await settled(page);
+  await page.getByRole('combobox', { name: '类型' }).click();
+  await page.locator('.ant-select-item-option').filter({ hasText: /^列$/ }).click();
+  // the page list is long (a virtual list): the keyword finds the column instead
+  await page.getByRole('textbox', { name: '关键字' }).fill('发布人');
+  await page.getByRole('textbox', { name: '关键字' }).press('Enter');
+  const row = page.locator('.ant-table-row').filter({ hasText: '发布人' });
+  await expect(row).toHaveCount(1);
+  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+  const saved = page.waitForResponse((r) => r.url().endsWith('/button/update'));
+  await row.getByRole('combobox', { name: '发布人 · 3 图纸管理员' }).click();
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: '隐藏' }).click();
+  expect((await saved).status()).toBe(200);
+  await expect(page.locator('.ant-message-notice').filter({ hasText: '已保存：发布人' })).toBeVisible();
+  await expect(row.locator('.ant-select').filter({ has: page.getByRole('combobox', { name: '发布人 · 3 图纸管理员' }) })).toContainText('隐藏');
+  await expect(page.locator('.ant-message-notice')).toHaveCount(0);
+  await page.screenshot({ path: 'e2e/screenshots/permission-columns.png' });
+  await page.setViewportSize({ width: 600, height: 800 });
+  await expect(row).toBeVisible();
+  await page.screenshot({ path: 'e2e/screenshots/permission-columns-narrow.png', fullPage: true });
+
+  // demo3, on a fresh load: the column is gone and the rows no longer carry the field
+  const after = await noticeList(demo3);
+  for (const r of after) expect(r).not.toHaveProperty('publishedByName');
+  await expect(demo3.locator('.ant-table-thead th').filter({ hasText: '发布时间' })).toHaveCount(1);
+  await expect(header).toHaveCount(0);
+  await demo3.close();
 });

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { DRAWING_ADMIN_TYPES, SUPPLIER_TYPES } from './codes.ts';
-import { endpoint } from './endpoint.ts';
+import { endpoint, governedColumns } from './endpoint.ts';
 import { ZCappedPage, ZEnvelope } from './envelope.ts';
 import { zId, zOptionalEnum, zOptionalText, zText } from './fields.ts';
 import { SORT_ORDERS, ZPageRequest } from './paging.ts';
@@ -165,7 +165,8 @@ export const ZBomVendorRow = z.object({
   creditCode: z.string(),
   name: z.string(),
   region: z.string().nullable(),
-  contact: z.string().nullable(),
+  /** Governed on the manufacturer's trace page (BOM_VENDOR_COLUMNS): absent when hidden, masked when masked. */
+  contact: z.string().nullable().optional(),
   mobile: z.string().nullable(),
   lineCount: z.number().int(),
   componentCount: z.number().int(),
@@ -175,6 +176,8 @@ export const ZBomVendorRow = z.object({
   materials: z.array(z.object({ code: z.string(), name: z.string() })),
 });
 export type BomVendorRow = z.infer<typeof ZBomVendorRow>;
+/** The vendor rows' governed columns on the manufacturer's trace page (issue 14). */
+export const BOM_VENDOR_COLUMNS = governedColumns(BOM_TRACE_PAGE, { contact: '联系人' });
 
 export const ZBomMaterialOption = z.object({ code: z.string(), name: z.string(), spec: z.string().nullable(), lineCount: z.number().int() });
 export type BomMaterialOption = z.infer<typeof ZBomMaterialOption>;
@@ -406,6 +409,7 @@ export const bomApi = {
     summary: '某供应商的次级供应商（只读）',
     body: ZHaierBomVendorRequestSchema,
     response: ZCappedPage(ZBomVendorRow),
+    columns: BOM_VENDOR_COLUMNS,
   }),
   whereUsed: endpoint({
     path: 'haier/bomlevel/searchWhereUsed',

@@ -11,7 +11,7 @@
 import type { Transition } from './workflow.ts';
 import { z } from 'zod';
 import { DRAWING_ADMIN_TYPES, SUPPLIER_TYPES } from './codes.ts';
-import { endpoint } from './endpoint.ts';
+import { endpoint, governedColumns } from './endpoint.ts';
 import { ZCappedPage, ZEnvelope } from './envelope.ts';
 import { zDay, zId, zOptionalDate, zOptionalEnum, zOptionalText, zText, withDateRange } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
@@ -159,7 +159,8 @@ export const ZCountersignRow = z.object({
   waitingFor: z.string().nullable(),
   signerNames: z.string(),
   fileCount: z.number().int(),
-  createdByName: z.string(),
+  /** Governed (COUNTERSIGN_COLUMNS): absent when hidden for the caller, masked when masked. */
+  createdByName: z.string().optional(),
   createdAt: z.string(),
   issuedAt: z.string().nullable(),
   completedAt: z.string().nullable(),
@@ -184,7 +185,8 @@ export const ZCountersignDetail = ZCountersignRow.extend({
   files: z.array(ZCountersignFile),
   signers: z.array(ZCountersignSigner),
   rounds: z.array(ZCountersignRound),
-  cancelReason: z.string().nullable(),
+  /** Governed (COUNTERSIGN_COLUMNS). */
+  cancelReason: z.string().nullable().optional(),
   /** Internal users only (the supplier gets an empty list). */
   events: z.array(ZCountersignEvent),
   actions: z.array(z.enum(COUNTERSIGN_ACTIONS)),
@@ -278,8 +280,11 @@ const admin = DRAWING_ADMIN_TYPES;
 const supplier = SUPPLIER_TYPES;
 const detail = ZEnvelope(ZCountersignDetail);
 
-/** The page whose buttons (新建, 下发, 取消) the permissions govern (issue 14). */
+/** The page whose buttons (新建, 编辑, 下发, 取消, 会签, 下载签核单) and columns the permissions govern (issue 14). */
 export const COUNTERSIGN_LIST_PAGE = '/esm/drawingManagement/countersignList';
+/** The internal countersign rows' governed columns (issue 14): list and detail (every internal call answering one). */
+export const COUNTERSIGN_COLUMNS = governedColumns(COUNTERSIGN_LIST_PAGE, { createdByName: '创建人', cancelReason: '取消原因' }, { cancelReason: 'CANCEL' });
+const csButton = (code: string, label: string) => ({ page: COUNTERSIGN_LIST_PAGE, code, label });
 
 export const countersignApi = {
   page: endpoint({
@@ -289,16 +294,17 @@ export const countersignApi = {
     summary: '会签单分页（按供应商、状态、截止日期、会签人筛选）',
     body: ZCountersignPageRequestSchema,
     response: ZCappedPage(ZCountersignRow),
+    columns: COUNTERSIGN_COLUMNS,
   }),
-  detail: endpoint({ path: 'haier/countersign/getCountersignHaierInfo', access: admin, tag, summary: '会签单详情：内容、文件、各轮签署记录与可做的操作', body: ZCountersignIdRequestSchema, response: detail }),
+  detail: endpoint({ path: 'haier/countersign/getCountersignHaierInfo', access: admin, tag, summary: '会签单详情：内容、文件、各轮签署记录与可做的操作', body: ZCountersignIdRequestSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
   signers: endpoint({ path: 'haier/countersign/selectSigners', access: admin, tag, summary: '可选的我方会签人（内部用户）', body: ZCountersignerRequestSchema, response: ZEnvelope(z.array(ZCountersignerOption)) }),
   files: endpoint({ path: 'haier/countersign/selectFiles', access: admin, tag, summary: '可选的文件版本（含 sha256）', body: ZCountersignFileRequestSchema, response: ZEnvelope(z.array(ZCountersignFile)) }),
-  create: endpoint({ path: 'haier/countersign/create', access: admin, tag, button: { page: COUNTERSIGN_LIST_PAGE, code: 'create', label: '新建会签单' }, summary: '新建会签单草稿', body: ZCountersignDraftSchema, response: detail }),
-  update: endpoint({ path: 'haier/countersign/update', access: admin, tag, summary: '编辑会签单（草稿，或已退回后下一轮的内容）', body: ZCountersignUpdateSchema, response: detail }),
-  issue: endpoint({ path: 'haier/countersign/issue', access: admin, tag, button: { page: COUNTERSIGN_LIST_PAGE, code: 'issue', label: '下发' }, summary: '下发给供应商会签（已退回的开始新一轮）', body: ZCountersignIdRequestSchema, response: detail }),
-  sign: endpoint({ path: 'haier/countersign/sign', access: admin, tag, summary: '我方会签：同意、有条件同意或退回（按顺序，轮到本人时）', body: ZCountersignSubmitSchema, response: ZEnvelope(ZCountersignSubmitResult) }),
-  cancel: endpoint({ path: 'haier/countersign/cancel', access: admin, tag, button: { page: COUNTERSIGN_LIST_PAGE, code: 'cancel', label: '取消会签单' }, summary: '取消草稿或已退回的会签单', body: ZCountersignCancelSchema, response: detail }),
-  sheet: endpoint({ path: 'haier/countersign/downloadSheet', access: admin, tag, kind: 'bytes', summary: '下载签核单 PDF（已完成的会签单，带本人水印，记入下载日志）', body: ZCountersignIdRequestSchema }),
+  create: endpoint({ path: 'haier/countersign/create', access: admin, tag, button: csButton('create', '新建会签单'), summary: '新建会签单草稿', body: ZCountersignDraftSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
+  update: endpoint({ path: 'haier/countersign/update', access: admin, tag, button: csButton('edit', '编辑'), summary: '编辑会签单（草稿，或已退回后下一轮的内容）', body: ZCountersignUpdateSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
+  issue: endpoint({ path: 'haier/countersign/issue', access: admin, tag, button: csButton('issue', '下发'), summary: '下发给供应商会签（已退回的开始新一轮）', body: ZCountersignIdRequestSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
+  sign: endpoint({ path: 'haier/countersign/sign', access: admin, tag, button: csButton('sign', '会签'), summary: '我方会签：同意、有条件同意或退回（按顺序，轮到本人时）', body: ZCountersignSubmitSchema, response: ZEnvelope(ZCountersignSubmitResult) }),
+  cancel: endpoint({ path: 'haier/countersign/cancel', access: admin, tag, button: csButton('cancel', '取消会签单'), summary: '取消草稿或已退回的会签单', body: ZCountersignCancelSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
+  sheet: endpoint({ path: 'haier/countersign/downloadSheet', access: admin, tag, kind: 'bytes', button: csButton('download', '下载签核单'), summary: '下载签核单 PDF（已完成的会签单，带本人水印，记入下载日志）', body: ZCountersignIdRequestSchema }),
 
   // supplier side: every call runs inside the caller's own supplier's scope
   supplierPage: endpoint({
@@ -313,3 +319,15 @@ export const countersignApi = {
   submit: endpoint({ path: 'supplier/countersign/submitCountersign', access: supplier, tag: tagSupplier, summary: '供应商会签：同意、有条件同意或退回', body: ZCountersignSubmitSchema, response: ZEnvelope(ZCountersignSubmitResult) }),
   supplierSheet: endpoint({ path: 'supplier/countersign/downloadSheet', access: supplier, tag: tagSupplier, kind: 'bytes', summary: '下载签核单 PDF（带本人水印，记入下载日志）', body: ZCountersignIdRequestSchema }),
 } as const;
+
+/**
+ * The button behind each action an internal user may be offered on a list (issue 14): an action
+ * whose button the caller's type lacks is left out of `actions`, as its route refuses it.
+ */
+export const COUNTERSIGN_ACTION_BUTTONS = {
+  edit: countersignApi.update.button,
+  issue: countersignApi.issue.button,
+  cancel: countersignApi.cancel.button,
+  sign: countersignApi.sign.button,
+  download: countersignApi.sheet.button,
+} as const satisfies Record<CountersignAction, unknown>;

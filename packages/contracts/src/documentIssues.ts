@@ -10,7 +10,7 @@
 import type { Transition } from './workflow.ts';
 import { z } from 'zod';
 import { SUPPLIER_TYPES } from './codes.ts';
-import { endpoint } from './endpoint.ts';
+import { endpoint, governedColumns } from './endpoint.ts';
 import { ZCappedPage, ZEnvelope } from './envelope.ts';
 import { zId, zOptionalDate, zOptionalEnum, zOptionalText, zText, withDateRange } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
@@ -135,13 +135,14 @@ export const ZIssueRow = z.object({
   problemTypeName: z.string(),
   role: z.enum(HANDLING_ROLES),
   title: z.string(),
-  description: z.string(),
+  /** Governed (ISSUE_COLUMNS) on the internal calls: absent when hidden for the caller, masked when masked. */
+  description: z.string().optional(),
   purchaser: z.string().nullable(),
   status: z.enum(ISSUE_STATUSES),
   askedByAccount: z.string(),
   askedByName: z.string(),
   assigneeId: z.number().int().nullable(),
-  assigneeName: z.string().nullable(),
+  assigneeName: z.string().nullable().optional(),
   /** YYYY-MM-DD (UTC+8), set at submit and at reopen. */
   dueDate: z.string().nullable(),
   /** Past the due date and not answered (待分派 / 处理中). */
@@ -154,6 +155,10 @@ export const ZIssueRow = z.object({
   attachmentCount: z.number().int(),
 });
 export type IssueRow = z.infer<typeof ZIssueRow>;
+/** The answerers' page, whose buttons (领取/分派, 回复) and columns the permissions govern (issue 14). */
+export const ISSUE_ANSWER_PAGE = '/esm/drawingManagement/documentIssueH';
+/** The internal question rows' governed columns (issue 14): list and detail (every internal call answering one). */
+export const ISSUE_COLUMNS = governedColumns(ISSUE_ANSWER_PAGE, { assigneeName: '回复人', description: '问题描述' });
 
 export const ZIssueNoticeRef = z.object({ id: z.number().int(), number: z.string(), title: z.string(), newVersion: z.string(), publishedAt: z.string().nullable() });
 export type IssueNoticeRef = z.infer<typeof ZIssueNoticeRef>;
@@ -272,9 +277,6 @@ const tag = 'documentIssues';
 const tagSupplier = 'documentIssues (supplier)';
 const ZDetail = ZEnvelope(ZIssueDetail);
 
-/** The answerers' page, whose buttons (领取/分派, 回复) the permissions govern (issue 14). */
-export const ISSUE_ANSWER_PAGE = '/esm/drawingManagement/documentIssueH';
-
 export const documentIssuesApi = {
   // supplier side: every call acts within the caller's own supplier
   supplierPage: endpoint({ path: 'supplier/documentissue/paging', access: supplier, tag: tagSupplier, summary: '本供应商的图纸问题分页', body: ZSupplierIssuePageRequestSchema, response: ZCappedPage(ZIssueRow) }),
@@ -322,10 +324,10 @@ export const documentIssuesApi = {
   }),
 
   // the answerers (type 5)
-  page: endpoint({ path: 'haier/documentissue/paging', access: handler, tag, summary: '图纸问题分页：分派给我、待分派、全部', body: ZIssuePageRequestSchema, response: ZCappedPage(ZIssueRow) }),
-  find: endpoint({ path: 'haier/documentissue/findById', access: handler, tag, summary: '问题详情与往来记录', body: ZIssueIdSchema, response: ZDetail }),
-  assign: endpoint({ path: 'haier/documentissue/assign', access: handler, tag, button: { page: ISSUE_ANSWER_PAGE, code: 'assign', label: '领取/分派' }, summary: '领取、分派或改派（改派须填写原因）', body: ZIssueAssignSchema, response: ZDetail }),
-  reply: endpoint({ path: 'haier/documentissue/reply', access: handler, tag, button: { page: ISSUE_ANSWER_PAGE, code: 'reply', label: '回复' }, summary: '回复（仅处理人），可附附件、关联变更通知', body: ZIssueReplySchema, response: ZDetail }),
+  page: endpoint({ path: 'haier/documentissue/paging', access: handler, tag, summary: '图纸问题分页：分派给我、待分派、全部', body: ZIssuePageRequestSchema, response: ZCappedPage(ZIssueRow), columns: ISSUE_COLUMNS }),
+  find: endpoint({ path: 'haier/documentissue/findById', access: handler, tag, summary: '问题详情与往来记录', body: ZIssueIdSchema, response: ZDetail, columns: ISSUE_COLUMNS }),
+  assign: endpoint({ path: 'haier/documentissue/assign', access: handler, tag, button: { page: ISSUE_ANSWER_PAGE, code: 'assign', label: '领取/分派' }, summary: '领取、分派或改派（改派须填写原因）', body: ZIssueAssignSchema, response: ZDetail, columns: ISSUE_COLUMNS }),
+  reply: endpoint({ path: 'haier/documentissue/reply', access: handler, tag, button: { page: ISSUE_ANSWER_PAGE, code: 'reply', label: '回复' }, summary: '回复（仅处理人），可附附件、关联变更通知', body: ZIssueReplySchema, response: ZDetail, columns: ISSUE_COLUMNS }),
   files: endpoint({ path: 'haier/documentissue/findUploadFiles', access: handler, tag, summary: '问题的全部附件', body: ZIssueIdSchema, response: ZEnvelope(z.array(ZAttachmentRow)) }),
   upload: endpoint({
     path: 'haier/documentissue/upload',

@@ -9,7 +9,7 @@
 import { canMove, type Transition } from './workflow.ts';
 import { z } from 'zod';
 import { DRAWING_ADMIN_TYPES, SUPPLIER_TYPES } from './codes.ts';
-import { endpoint } from './endpoint.ts';
+import { endpoint, governedColumns } from './endpoint.ts';
 import { ZCappedPage, ZEnvelope } from './envelope.ts';
 import { zDay, zId, zOptionalDate, zOptionalEnum, zOptionalText, zText, withDateRange } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
@@ -92,14 +92,19 @@ export const ZApplicationRow = z.object({
   approvedFrom: z.string().nullable(),
   approvedUntil: z.string().nullable(),
   deciderAccount: z.string().nullable(),
-  deciderName: z.string().nullable(),
+  /** Governed (APPLICATION_COLUMNS): absent when hidden for the caller, masked when masked. */
+  deciderName: z.string().nullable().optional(),
   decidedAt: z.string().nullable(),
-  decisionComment: z.string().nullable(),
+  decisionComment: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
   materials: z.array(ZApplicationMaterial),
 });
 export type ApplicationRow = z.infer<typeof ZApplicationRow>;
+/** 图纸授权审批: the page of the application list. */
+export const EMPOWER_APPROVE_PAGE = '/esm/drawingAuthorization/drawingEmpowerApprove';
+/** The internal application rows' governed columns (issue 14). */
+export const APPLICATION_COLUMNS = governedColumns(EMPOWER_APPROVE_PAGE, { deciderName: '审批人', decisionComment: '审批意见' });
 
 export const ZAuditRow = z.object({
   id: z.number().int(),
@@ -142,15 +147,22 @@ export const ZGrantRow = z.object({
   imported: z.boolean(),
   applicationId: z.number().int().nullable(),
   approverAccount: z.string().nullable(),
-  approverName: z.string().nullable(),
+  /** Governed (GRANT_COLUMNS / GRANT_HISTORY_COLUMNS): absent when hidden for the caller, masked when masked. */
+  approverName: z.string().nullable().optional(),
   approvedAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
   revokedByAccount: z.string().nullable(),
   revokedByName: z.string().nullable(),
-  revokeReason: z.string().nullable(),
+  revokeReason: z.string().nullable().optional(),
   createdAt: z.string(),
 });
 export type GrantRow = z.infer<typeof ZGrantRow>;
+/** 授权中的图纸 and 授权历史: the pages of the grant lists. */
+export const GRANT_PAGE = '/esm/drawingAuthorization/drawingAuthorizedFile';
+export const GRANT_HISTORY_PAGE = '/esm/drawingAuthorization/drawingAuthorizedFileHistory';
+/** The grant rows' governed columns (issue 14), per page. */
+export const GRANT_COLUMNS = governedColumns(GRANT_PAGE, { approverName: '审批人', revokeReason: '撤销原因' });
+export const GRANT_HISTORY_COLUMNS = governedColumns(GRANT_HISTORY_PAGE, { approverName: '审批人', revokeReason: '撤销原因' });
 
 // ---- the supplier's application form ------------------------------------------------------------
 
@@ -500,13 +512,14 @@ export const empowerApi = {
     summary: '授权申请分页（不含草稿；默认待审批在前）',
     body: ZApplyPageRequestSchema,
     response: ZCappedPage(ZApplicationRow),
+    columns: APPLICATION_COLUMNS,
   }),
   approve: endpoint({
     path: 'haier/drawingEmpowerApply/approveApplyEmpower',
     access: EMPOWER_APPROVER_TYPES,
     tag,
     summary: '审批授权申请：批准（全部或部分物料，可缩短期限）或驳回',
-    button: { page: '/esm/drawingAuthorization/drawingEmpowerApprove', code: 'approve', label: '审批（批准/驳回）' },
+    button: { page: EMPOWER_APPROVE_PAGE, code: 'approve', label: '审批（批准/驳回）' },
     description: '批准在同一事务中生成授权；已审批的申请再次审批返回 409。多个申请一起审批时全部成功或全部不变。',
     body: ZApproveRequestSchema,
     response: ZEnvelope(ZDecisionResult),
@@ -526,15 +539,17 @@ export const empowerApi = {
     summary: '授权中的图纸：有效及尚未生效的授权',
     body: ZGrantPageRequestSchema,
     response: ZCappedPage(ZGrantRow),
+    columns: GRANT_COLUMNS,
   }),
   revoke: endpoint({
     path: 'haier/drawingEmpowerArchives/revokeEmpower',
     access: DRAWING_ADMIN_TYPES,
     tag,
     summary: '撤销一项授权（立即生效，须填写原因）',
-    button: { page: '/esm/drawingAuthorization/drawingAuthorizedFile', code: 'revoke', label: '撤销授权' },
+    button: { page: GRANT_PAGE, code: 'revoke', label: '撤销授权' },
     body: ZRevokeRequestSchema,
     response: ZEnvelope(ZGrantRow),
+    columns: GRANT_COLUMNS,
   }),
   overdue: endpoint({
     path: 'haier/drawingEmpowerOverdue/findEmpowerOverduePage',
@@ -543,6 +558,7 @@ export const empowerApi = {
     summary: '授权历史：已过期、已撤销及即将到期的授权',
     body: ZOverduePageRequestSchema,
     response: ZCappedPage(ZGrantRow),
+    columns: GRANT_HISTORY_COLUMNS,
   }),
   census: endpoint({
     path: 'haier/drawingEmpowerCensus/findCensusPage',

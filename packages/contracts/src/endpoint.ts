@@ -56,11 +56,21 @@ export interface ButtonDecl {
 export interface ColumnSetDecl {
   readonly page: string;
   readonly columns: Readonly<Record<string, string>>;
+  /**
+   * A governed field whose value a row's audit trail repeats: field → the `action` of the
+   * `events` entry whose `detail` is that value (e.g. a withdraw reason in the WITHDRAW event).
+   * That detail gets the field's mode too, so the value does not leak through the trail.
+   */
+  readonly echoes?: Readonly<Record<string, string>>;
 }
 
 /** Declares a page's governed columns (see ColumnSetDecl). */
-export function governedColumns<const C extends Record<string, string>>(page: string, columns: C): { readonly page: string; readonly columns: C } {
-  return { page, columns };
+export function governedColumns<const C extends Record<string, string>>(
+  page: string,
+  columns: C,
+  echoes?: Partial<Record<keyof C & string, string>>,
+): { readonly page: string; readonly columns: C; readonly echoes?: Readonly<Record<string, string>> } {
+  return echoes ? { page, columns, echoes: echoes as Record<string, string> } : { page, columns };
 }
 
 /** Declares a call; `const` keeps the access list's literal types (the api narrows the handler by them). */

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { DRAWING_ADMIN_TYPES } from './codes.ts';
-import { endpoint } from './endpoint.ts';
+import { endpoint, governedColumns } from './endpoint.ts';
 import { ZCappedPage } from './envelope.ts';
 import { zOptionalDate, zOptionalEnum, zOptionalText, withDateRange } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
@@ -47,10 +47,22 @@ export const ZLogRow = z.object({
   version: z.string().nullable(),
   materialCode: z.string().nullable(),
   materialName: z.string().nullable(),
-  ip: z.string().nullable(),
+  /** Governed (logColumns): absent when hidden for the caller, masked when masked. */
+  ip: z.string().nullable().optional(),
   createdAt: z.string(),
 });
 export type LogRow = z.infer<typeof ZLogRow>;
+
+/** Which page shows which log (spec §2). */
+export const LOG_PAGES: Record<LogAction, string> = {
+  VIEW: '/esm/drawingManagement/drawingViewLog',
+  CONFIRM: '/esm/drawingManagement/drawingConfirmationLog',
+  DOWNLOAD: '/esm/drawingManagement/blueprintDownloadingLog',
+  PRINT: '/esm/drawingManagement/drawingPrintlog',
+  KEEPSECRET: '/esm/drawingManagement/confidentialityAgreement',
+};
+/** Each log page's governed columns (issue 14). */
+export const logColumns = (action: LogAction) => governedColumns(LOG_PAGES[action], { ip: 'IP地址' });
 
 const logEndpoint = <const P extends string>(path: P, action: LogAction) =>
   endpoint({
@@ -60,6 +72,7 @@ const logEndpoint = <const P extends string>(path: P, action: LogAction) =>
     summary: `${LOG_ACTION_LABELS[action]}日志分页`,
     body: ZLogRequestSchema,
     response: ZCappedPage(ZLogRow),
+    columns: logColumns(action),
   });
 
 /** Which call lists which log (spec §7). */
@@ -70,12 +83,3 @@ export const logsApi = {
   PRINT: logEndpoint('haier/tablePrintLog/findPrintLogList', 'PRINT'),
   KEEPSECRET: logEndpoint('haier/standardKeepsecret/searchStandardKeepsecret', 'KEEPSECRET'),
 } as const;
-
-/** Which page shows which log (spec §2). */
-export const LOG_PAGES: Record<LogAction, string> = {
-  VIEW: '/esm/drawingManagement/drawingViewLog',
-  CONFIRM: '/esm/drawingManagement/drawingConfirmationLog',
-  DOWNLOAD: '/esm/drawingManagement/blueprintDownloadingLog',
-  PRINT: '/esm/drawingManagement/drawingPrintlog',
-  KEEPSECRET: '/esm/drawingManagement/confidentialityAgreement',
-};

@@ -9,7 +9,7 @@
 import type { Transition } from './workflow.ts';
 import { z } from 'zod';
 import { DRAWING_ADMIN_TYPES, SUPPLIER_TYPES } from './codes.ts';
-import { endpoint } from './endpoint.ts';
+import { endpoint, governedColumns } from './endpoint.ts';
 import { ZCappedPage, ZEnvelope } from './envelope.ts';
 import { zDay, zId, zOptionalDate, zOptionalEnum, zOptionalText, zText, withDateRange } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
@@ -135,9 +135,17 @@ const noticeCore = {
   withdrawReason: z.string().nullable(),
 };
 
+/** 变更通知列表: the page the manufacturer's notice buttons and columns belong to (issue 14). */
+export const NOTICE_LIST_PAGE = '/esm/drawingManagement/changeNoticeList';
+/** The internal notice rows' governed columns (issue 14): list and detail (and every call answering a detail). */
+export const NOTICE_COLUMNS = governedColumns(NOTICE_LIST_PAGE, { publishedByName: '发布人', withdrawReason: '撤回原因' }, { withdrawReason: 'WITHDRAW' });
+
 /** A row of the internal notice list, with its recipients counted by state. */
 export const ZNoticeRow = z.object({
   ...noticeCore,
+  /** Governed (NOTICE_COLUMNS): absent when hidden for the caller, masked when masked. */
+  publishedByName: z.string().nullable().optional(),
+  withdrawReason: z.string().nullable().optional(),
   createdByName: z.string(),
   createdAt: z.string(),
   recipientCount: z.number().int(),
@@ -199,10 +207,13 @@ export const ZRecipientRow = z.object({
   basis: z.array(ZRecipientBasis),
   status: z.enum(RECIPIENT_STATUSES),
   ...recipientState,
-  readIp: z.string().nullable(),
-  confirmedIp: z.string().nullable(),
+  /** Governed (NOTICE_RECIPIENT_COLUMNS): absent when hidden for the caller, masked when masked. */
+  readIp: z.string().nullable().optional(),
+  confirmedIp: z.string().nullable().optional(),
   confirmedFiles: z.array(ZConfirmedFile),
 });
+/** The recipients matrix's governed columns (issue 14): its list and its Excel export. */
+export const NOTICE_RECIPIENT_COLUMNS = governedColumns(NOTICE_LIST_PAGE, { readIp: '阅读IP', confirmedIp: '确认IP' });
 export type RecipientRow = z.infer<typeof ZRecipientRow>;
 
 /** A supplier that would receive a draft if it were published now, and why. */
@@ -379,8 +390,6 @@ export const ZConfirmNoticeResult = z.object({ recipientStatus: z.enum(RECIPIENT
 
 const admin = DRAWING_ADMIN_TYPES;
 const supplier = SUPPLIER_TYPES;
-/** 变更通知列表: the page the manufacturer's notice buttons belong to (issue 14). */
-export const NOTICE_LIST_PAGE = '/esm/drawingManagement/changeNoticeList';
 const noticeButton = (code: string, label: string) => ({ page: NOTICE_LIST_PAGE, code, label });
 
 export const noticesApi = {
@@ -391,8 +400,9 @@ export const noticesApi = {
     summary: '变更通知分页（含接收方阅读、确认、逾期数）',
     body: ZNoticePageRequestSchema,
     response: ZCappedPage(ZNoticeRow),
+    columns: NOTICE_COLUMNS,
   }),
-  detail: endpoint({ path: 'haier/tableChangeLog/findById', access: admin, tag, summary: '变更通知详情：变更内容与操作记录', body: ZNoticeIdRequestSchema, response: ZEnvelope(ZNoticeDetail) }),
+  detail: endpoint({ path: 'haier/tableChangeLog/findById', access: admin, tag, summary: '变更通知详情：变更内容与操作记录', body: ZNoticeIdRequestSchema, response: ZEnvelope(ZNoticeDetail), columns: NOTICE_COLUMNS }),
   recipients: endpoint({
     path: 'haier/tableChangeLog/getSuppliersById',
     access: admin,
@@ -400,6 +410,7 @@ export const noticesApi = {
     summary: '变更通知的接收方（阅读、确认状态），分页，可按状态筛选',
     body: ZRecipientPageRequestSchema,
     response: ZCappedPage(ZRecipientRow),
+    columns: NOTICE_RECIPIENT_COLUMNS,
   }),
   exportRecipients: endpoint({
     path: 'haier/tableChangeLog/exportSuppliers',
@@ -407,6 +418,7 @@ export const noticesApi = {
     tag,
     kind: 'bytes',
     button: noticeButton('export', '导出'),
+    columns: NOTICE_RECIPIENT_COLUMNS,
     summary: '导出接收方矩阵（.xlsx）',
     body: ZRecipientExportSchema,
   }),
@@ -426,8 +438,8 @@ export const noticesApi = {
     body: ZChangeCandidatesRequestSchema,
     response: ZEnvelope(z.array(ZChangeCandidate)),
   }),
-  create: endpoint({ path: 'haier/tableChangeLog/create', access: admin, tag, summary: '新建变更通知草稿', body: ZNoticeDraftSchema, response: ZEnvelope(ZNoticeDetail) }),
-  update: endpoint({ path: 'haier/tableChangeLog/update', access: admin, tag, summary: '编辑变更通知草稿', body: ZNoticeUpdateSchema, response: ZEnvelope(ZNoticeDetail) }),
+  create: endpoint({ path: 'haier/tableChangeLog/create', access: admin, tag, summary: '新建变更通知草稿', body: ZNoticeDraftSchema, response: ZEnvelope(ZNoticeDetail), columns: NOTICE_COLUMNS }),
+  update: endpoint({ path: 'haier/tableChangeLog/update', access: admin, tag, summary: '编辑变更通知草稿', body: ZNoticeUpdateSchema, response: ZEnvelope(ZNoticeDetail), columns: NOTICE_COLUMNS }),
   publish: endpoint({
     path: 'haier/tableChangeLog/publish',
     access: admin,
@@ -436,9 +448,10 @@ export const noticesApi = {
     button: noticeButton('publish', '发布'),
     body: ZNoticeIdRequestSchema,
     response: ZEnvelope(ZNoticeDetail),
+    columns: NOTICE_COLUMNS,
   }),
-  withdraw: endpoint({ path: 'haier/tableChangeLog/withdraw', access: admin, tag, button: noticeButton('withdraw', '撤回'), summary: '撤回已发布的变更通知（须填写原因）', body: ZNoticeWithdrawSchema, response: ZEnvelope(ZNoticeDetail) }),
-  close: endpoint({ path: 'haier/tableChangeLog/close', access: admin, tag, button: noticeButton('close', '关闭'), summary: '关闭已发布的变更通知', body: ZNoticeIdRequestSchema, response: ZEnvelope(ZNoticeDetail) }),
+  withdraw: endpoint({ path: 'haier/tableChangeLog/withdraw', access: admin, tag, button: noticeButton('withdraw', '撤回'), summary: '撤回已发布的变更通知（须填写原因）', body: ZNoticeWithdrawSchema, response: ZEnvelope(ZNoticeDetail), columns: NOTICE_COLUMNS }),
+  close: endpoint({ path: 'haier/tableChangeLog/close', access: admin, tag, button: noticeButton('close', '关闭'), summary: '关闭已发布的变更通知', body: ZNoticeIdRequestSchema, response: ZEnvelope(ZNoticeDetail), columns: NOTICE_COLUMNS }),
   remind: endpoint({ path: 'haier/tableChangeLog/remind', access: admin, tag, button: noticeButton('remind', '催办'), summary: '催办逾期未确认的供应商', body: ZNoticeRemindSchema, response: ZEnvelope(ZRemindResult) }),
   changes: endpoint({
     path: 'haier/standardChange/searchStandardChange',

@@ -71,6 +71,28 @@ export function applyColumnModes<R extends Record<string, unknown>>(row: R, mode
   return (out ?? row) as R;
 }
 
+/**
+ * A row of a governed set as the caller may see it: `applyColumnModes`, and the audit-trail
+ * entries that repeat a governed value (`set.echoes`) get that field's mode on their `detail`
+ * (hidden: null). What the list, the detail and the export answer all go through this.
+ */
+export function applyColumnSet<R extends Record<string, unknown>>(row: R, set: { readonly echoes?: Readonly<Record<string, string>> }, modes: ColumnModes): R {
+  const out = applyColumnModes(row, modes);
+  const events = out.events;
+  if (!set.echoes || !Array.isArray(events)) return out;
+  const byAction = new Map<string, ColumnMode>();
+  for (const [field, action] of Object.entries(set.echoes)) if (modes[field] && modes[field] !== 'VISIBLE') byAction.set(action, modes[field]);
+  if (byAction.size === 0) return out;
+  const governed = events.map((e: unknown) => {
+    if (!e || typeof e !== 'object') return e;
+    const ev = e as { action?: unknown; detail?: unknown };
+    const mode = typeof ev.action === 'string' ? byAction.get(ev.action) : undefined;
+    if (!mode || ev.detail === null || ev.detail === undefined) return e;
+    return { ...ev, detail: mode === 'HIDDEN' ? null : maskText(String(ev.detail)) };
+  });
+  return { ...out, events: governed };
+}
+
 /** The mode of a column row for a user type. */
 export function columnModeOf(item: { allowedTypes: readonly number[]; maskedTypes: readonly number[] }, type: number): ColumnMode {
   if (item.allowedTypes.includes(type)) return 'VISIBLE';

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { DRAWING_ADMIN_TYPES, INTERNAL_TYPES, SUPPLIER_TYPES } from './codes.ts';
-import { endpoint } from './endpoint.ts';
+import { endpoint, governedColumns } from './endpoint.ts';
 import { ZCappedPage, ZEnvelope } from './envelope.ts';
 import { zId, zOptionalDate, zOptionalEnum, zOptionalInt, zOptionalText, zText, withDateRange } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
@@ -69,10 +69,13 @@ export const ZPhoneLogRow = z.object({
   /** The number as it was shown before the reveal. */
   maskedMobile: z.string(),
   page: z.string(),
-  ip: z.string().nullable(),
+  /** Governed (PHONE_LOG_COLUMNS): absent when hidden for the caller, masked when masked. */
+  ip: z.string().nullable().optional(),
   createdAt: z.string(),
 });
 export type PhoneLogRow = z.infer<typeof ZPhoneLogRow>;
+/** The log rows' governed columns (issue 14): the list and its Excel export. */
+export const PHONE_LOG_COLUMNS = governedColumns(PHONE_LOG_PAGE, { ip: 'IP地址' });
 
 export const ZPhoneLogRequestSchema = withDateRange(
   ZPageRequest(['createdAt', 'viewerAccount', 'contactName'], {
@@ -113,6 +116,7 @@ export const phoneLogApi = {
     summary: '手机号查看日志分页',
     body: ZPhoneLogRequestSchema,
     response: ZCappedPage(ZPhoneLogRow),
+    columns: PHONE_LOG_COLUMNS,
   }),
   exportExcel: endpoint({
     path: 'haier/mobilePhoneLog/export',
@@ -122,6 +126,7 @@ export const phoneLogApi = {
     summary: '导出手机号查看日志（.xlsx，与列表相同的筛选）',
     body: ZPhoneLogRequestSchema,
     button: { page: PHONE_LOG_PAGE, code: 'export', label: '导出Excel' },
+    columns: PHONE_LOG_COLUMNS,
   }),
 
   // supplier side: the caller's own contacts and the purchasers of the materials it supplies

@@ -1,7 +1,7 @@
 /** The "user_visit" event of spec §4 and its log; the server adds who (from the session), IP and time. */
 import { z } from 'zod';
 import { DRAWING_ADMIN_TYPES, USER_TYPES } from './codes.ts';
-import { endpoint } from './endpoint.ts';
+import { endpoint, governedColumns } from './endpoint.ts';
 import { ZCappedPage, ZNullData } from './envelope.ts';
 import { zOptionalDate, zOptionalInt, zOptionalText, zText, withDateRange } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
@@ -31,10 +31,14 @@ export const ZVisitLogRow = z.object({
   userName: z.string(),
   menuName: z.string(),
   path: z.string(),
-  ip: z.string().nullable(),
+  /** Governed (VISIT_LOG_COLUMNS): absent when hidden for the caller, masked when masked. */
+  ip: z.string().nullable().optional(),
   createdAt: z.string(),
 });
 export type VisitLogRow = z.infer<typeof ZVisitLogRow>;
+/** 访问日志 and its governed columns (issue 14). */
+export const VISIT_LOG_PAGE = '/esm/system/visitLog';
+export const VISIT_LOG_COLUMNS = governedColumns(VISIT_LOG_PAGE, { ip: 'IP地址' });
 
 export const visitsApi = {
   visit: endpoint({ path: 'main/visit', access: USER_TYPES, tag: 'visits', summary: '记录 user_visit 事件', body: ZVisitRequestSchema, response: ZNullData }),
@@ -45,5 +49,6 @@ export const visitsApi = {
     summary: '访问日志分页查询',
     body: ZVisitLogRequestSchema,
     response: ZCappedPage(ZVisitLogRow),
+    columns: VISIT_LOG_COLUMNS,
   }),
 } as const;

@@ -14,6 +14,7 @@
 import type { SessionUser } from '../plugins/auth.ts';
 import type { UserType } from '@esm/contracts';
 import { cancelCountersign, createDraft, issueCountersign, submitSignature, updateDraft } from '../modules/countersign/service.ts';
+import { ALL_BUTTONS } from '../modules/permissions/apply.ts';
 import { cstDay } from '../lib/dates.ts';
 import type { Db } from './database.ts';
 
@@ -134,7 +135,7 @@ export async function seedDemoCountersign(db: Db, seededAt = new Date()): Promis
       await issueCountersign(db, issuer, id, CLIENT, at(Math.min(round.issued, l.due)));
       for (const [step, s] of round.steps.entries()) {
         const u = users[s.by]!;
-        const side = u.isSupplier ? ({ kind: 'supplier', supplierCode: u.supplierCode! } as const) : ({ kind: 'internal' } as const);
+        const side = u.isSupplier ? ({ kind: 'supplier', supplierCode: u.supplierCode! } as const) : ({ kind: 'internal', buttons: ALL_BUTTONS } as const);
         await submitSignature(db, u, { id, round: r + 1, step, decision: s.decision ?? 'AGREE', comment: s.comment }, side, u.isSupplier ? SUPPLIER_CLIENT : CLIENT, at(s.at));
       }
     }

@@ -14,7 +14,6 @@ import { cancelCountersign, countersignDetail, countersignerOptions, createDraft
 import type { SheetFile } from './sheet.ts';
 import { downloadSheet } from './sheet.ts';
 
-const internal: Side = { kind: 'internal' };
 
 /** The stamped sheet, never cached. */
 export function sendSheet(reply: FastifyReply, sheet: SheetFile) {
@@ -26,6 +25,8 @@ export function sendSheet(reply: FastifyReply, sheet: SheetFile) {
 }
 
 export async function countersignRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  // the actions offered on a list are trimmed by the button table, as the routes are (issue 14)
+  const internal: Side = { kind: 'internal', buttons: app.permissions };
   route(app, api.page, async ({ body }) => cappedPage(await pageCountersigns(db, body)));
   route(app, api.detail, async ({ body, user }) => ok(await countersignDetail(db, user, body.id, internal), '查询成功'));
   route(app, api.signers, async ({ body }) => ok(await countersignerOptions(db, body.keyword), '查询成功'));

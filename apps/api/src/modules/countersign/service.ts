@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import {
+  COUNTERSIGN_ACTION_BUTTONS,
   COUNTERSIGN_EDITABLE,
   COUNTERSIGN_TRANSITIONS,
   DRAWING_ADMIN_TYPES,
@@ -43,6 +44,7 @@ import { keywordSql, whereSql } from '../../lib/list.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../plugins/errors.ts';
 import type { ClientInfo } from '../logs/writer.ts';
+import { grantedActions, type ButtonChecker } from '../permissions/apply.ts';
 import { findCountersignRow } from './query.ts';
 
 type Tx = Prisma.TransactionClient;
@@ -54,7 +56,8 @@ export const COUNTERSIGN_NOT_FOUND = '会签单不存在';
 const ONLY_ISSUER = '只有发起人可以编辑、下发或取消该会签单';
 
 /** Whose side the caller is on: a supplier acts only within its own supplier's lists. */
-export type Side = { kind: 'internal' } | { kind: 'supplier'; supplierCode: string };
+/** Who asks: an internal user (whose offered actions the button table trims, issue 14) or a supplier's. */
+export type Side = { kind: 'internal'; buttons: ButtonChecker } | { kind: 'supplier'; supplierCode: string };
 const scopeOf = (side: Side) => (side.kind === 'supplier' ? side.supplierCode : undefined);
 
 const displayName = (u: SessionUser) => (u.isSupplier ? u.nick : u.name);
@@ -171,6 +174,12 @@ function actionsFor(user: SessionUser, c: { status: CountersignStatus; step: num
   return out;
 }
 
+/** actionsFor, less (internal side) the actions whose page button the caller's type lacks: their routes refuse them. */
+async function offeredActions(user: SessionUser, side: Side, c: Parameters<typeof actionsFor>[1]): Promise<CountersignAction[]> {
+  const actions = actionsFor(user, c);
+  return side.kind === 'internal' ? grantedActions(side.buttons, user.type, actions, COUNTERSIGN_ACTION_BUTTONS) : actions;
+}
+
 /** Either Info call: for a supplier only its own issued lists (another's answers as missing). */
 export async function countersignDetail(db: Db, user: SessionUser, id: number, side: Side, now = new Date()): Promise<CountersignDetail> {
   const row = await findCountersignRow(db, id, scopeOf(side), now);
@@ -224,7 +233,7 @@ export async function countersignDetail(db: Db, user: SessionUser, id: number, s
       };
     }),
     events: events.map((e) => ({ id: e.id, round: e.round, action: e.action as CountersignEventAction, userAccount: e.userAccount, userName: e.userName, ip: e.ip, detail: e.detail, createdAt: e.createdAt.toISOString() })),
-    actions: actionsFor(user, { status: row.status, step: row.step, signerIds: c.signerIds, createdById: c.createdById }),
+    actions: await offeredActions(user, side, { status: row.status, step: row.step, signerIds: c.signerIds, createdById: c.createdById }),
   };
 }
 

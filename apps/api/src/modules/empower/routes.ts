@@ -5,7 +5,7 @@
  * access report — the last two exportable.
  */
 import type { FastifyInstance } from 'fastify';
-import { empowerApi as api } from '@esm/contracts';
+import { APPLICATION_COLUMNS, applyColumnModes, empowerApi as api } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
@@ -31,7 +31,10 @@ export async function empowerRoutes(app: FastifyInstance, { db, rules, exportMax
   route(app, api.applications, async ({ body }) => cappedPage(await pageApplications(db, body, 'approvers')));
   route(app, api.audit, async ({ body }) => ok(await auditTrail(db, body.id, 'approvers'), '查询成功'));
   route(app, api.approve, async ({ body, user, request }) => {
-    const result = await decide(db, { user, client: clientOf(request) }, body);
+    const decided = await decide(db, { user, client: clientOf(request) }, body);
+    // the decided applications go out as the list shows them (its governed columns, issue 14)
+    const modes = await app.permissions.columnModes(APPLICATION_COLUMNS, user.type);
+    const result = { ...decided, applications: decided.applications.map((a) => applyColumnModes(a, modes)) };
     return ok(result, body.decision === 'APPROVE' ? `已批准 ${result.decided} 个申请，生成 ${result.grants} 项授权` : `已驳回 ${result.decided} 个申请`);
   });
 

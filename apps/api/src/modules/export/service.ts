@@ -6,19 +6,15 @@
  */
 import type { Writable } from 'node:stream';
 import type { Style } from 'exceljs';
-import { FILE_CATEGORY_LABELS, FILE_STATUS_LABELS, SECRET_LEVEL_LABELS, applyColumnModes, type ColumnModes, type FileCategory, type FileStatus, type SecretLevel } from '@esm/contracts';
+import { FILE_CATEGORY_LABELS, FILE_STATUS_LABELS, SECRET_LEVEL_LABELS, type ColumnModes, type FileCategory, type FileStatus, type SecretLevel } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { cstDateTime } from '../../lib/dates.ts';
+import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
 import { fileBatches, type FileFilter, type FileRecord, type FileSort } from '../archives/file-query.ts';
 
 
 /** `field`: the row field of a governed column (ARCHIVE_FILE_COLUMNS), hidden or masked as in the list. */
-export interface ExportColumn {
-  header: string;
-  width: number;
-  field?: string;
-  value: (r: FileRecord) => string | number;
-}
+export type ExportColumn = GovernedExportColumn<FileRecord>;
 
 export const EXPORT_COLUMNS: ExportColumn[] = [
   { header: '标准编号', width: 20, value: (r) => r.standard_code },
@@ -39,19 +35,8 @@ export const EXPORT_COLUMNS: ExportColumn[] = [
   { header: '作废原因', width: 30, field: 'obsoleteReason', value: (r) => r.obsolete_reason ?? '' },
 ];
 
-/**
- * The columns a caller gets (issue 14): the list's rule, through the same applyColumnModes — a
- * hidden column is left out of the sheet, a masked one masked in every row.
- */
-export function governedColumns(columns: readonly ExportColumn[], modes: ColumnModes): ExportColumn[] {
-  return columns
-    .filter((c) => !c.field || modes[c.field] !== 'HIDDEN')
-    .map((c) => {
-      const field = c.field;
-      if (!field || modes[field] !== 'MASKED') return c;
-      return { ...c, value: (r: FileRecord) => applyColumnModes({ [field]: c.value(r) }, modes)[field] as string | number };
-    });
-}
+/** The columns a caller gets (issue 14): the list's rule (modules/permissions/apply.ts). */
+export const governedColumns = (columns: readonly ExportColumn[], modes: ColumnModes): ExportColumn[] => governExportColumns(columns, modes);
 
 /** What a stream buffers, old (readable-stream 2/3) or new (Node) style. */
 interface BufferingStream {

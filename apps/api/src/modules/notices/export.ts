@@ -5,18 +5,20 @@
  * pattern of modules/export). A second sheet lists the notice's changes.
  */
 import type { Writable } from 'node:stream';
-import { NOTICE_STATUS_LABELS, RECIPIENT_STATUS_LABELS, type NoticeDetail, type RecipientRow } from '@esm/contracts';
+import { NOTICE_STATUS_LABELS, RECIPIENT_STATUS_LABELS, type ColumnModes, type NoticeDetail, type RecipientRow } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
 import { cstDateTime } from '../../lib/dates.ts';
 import { drainOrClose } from '../export/service.ts';
+import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
 import { recipientSelect, recipientWhere, toRecipientRow, type RecipientFilterQuery, type RecipientRecord } from './query.ts';
 
 const at = (iso: string | null) => (iso ? cstDateTime(new Date(iso)) : '');
 const who = (account: string | null, name: string | null) => (account ? `${name ?? ''}（${account}）` : '');
 
-export const RECIPIENT_COLUMNS: { header: string; width: number; value: (r: RecipientRow) => string | number }[] = [
+/** `field`: a governed column (NOTICE_RECIPIENT_COLUMNS), hidden or masked as in the matrix. */
+export const RECIPIENT_COLUMNS: GovernedExportColumn<RecipientRow>[] = [
   { header: '供应商编码', width: 14, value: (r) => r.supplierCode },
   { header: '供应商名称', width: 30, value: (r) => r.supplierName },
   { header: '接收依据（供货物料）', width: 36, value: (r) => r.basis.map((b) => `${b.materialCode} ${b.materialName}`).join('；') },
@@ -24,10 +26,10 @@ export const RECIPIENT_COLUMNS: { header: string; width: number; value: (r: Reci
   { header: '逾期', width: 8, value: (r) => (r.overdue ? '是' : '否') },
   { header: '阅读时间', width: 20, value: (r) => at(r.readAt) },
   { header: '阅读人', width: 22, value: (r) => who(r.readByAccount, r.readByName) },
-  { header: '阅读IP', width: 16, value: (r) => r.readIp ?? '' },
+  { header: '阅读IP', width: 16, field: 'readIp', value: (r) => r.readIp ?? '' },
   { header: '确认时间', width: 20, value: (r) => at(r.confirmedAt) },
   { header: '确认人', width: 22, value: (r) => who(r.confirmedByAccount, r.confirmedByName) },
-  { header: '确认IP', width: 16, value: (r) => r.confirmedIp ?? '' },
+  { header: '确认IP', width: 16, field: 'confirmedIp', value: (r) => r.confirmedIp ?? '' },
   { header: '确认的文件版本（sha256）', width: 60, value: (r) => r.confirmedFiles.map((f) => `${f.standardCode} ${f.version}（${f.sha256}）`).join('\n') },
   { header: '催办次数', width: 10, value: (r) => r.remindCount },
   { header: '最近催办', width: 20, value: (r) => at(r.lastRemindedAt) },
@@ -48,17 +50,18 @@ async function* recipientBatches(db: Db, noticeId: number, q: RecipientFilterQue
 }
 
 /** Writes the workbook into `out` and ends it; stops early when the client goes away. */
-export async function writeRecipientWorkbook(db: Db, notice: NoticeDetail, q: RecipientFilterQuery, out: Writable, now = new Date()): Promise<number> {
+export async function writeRecipientWorkbook(db: Db, notice: NoticeDetail, q: RecipientFilterQuery, out: Writable, now = new Date(), modes: ColumnModes = {}): Promise<number> {
+  const columns = governExportColumns(RECIPIENT_COLUMNS, modes);
   const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('接收方', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = RECIPIENT_COLUMNS.map((c) => ({ header: c.header, width: c.width }));
+  sheet.columns = columns.map((c) => ({ header: c.header, width: c.width }));
   sheet.getRow(1).font = { bold: true };
   sheet.getRow(1).commit();
   let written = 0;
   for await (const batch of recipientBatches(db, notice.id, q, now)) {
     if (out.destroyed) return written;
-    for (const r of batch) sheet.addRow(RECIPIENT_COLUMNS.map((c) => c.value(r))).commit();
+    for (const r of batch) sheet.addRow(columns.map((c) => c.value(r))).commit();
     written += batch.length;
     if (out.writableNeedDrain && !out.destroyed) await drainOrClose(out, out);
   }

@@ -50,11 +50,12 @@ export async function noticeRoutes(app: FastifyInstance, { db }: { db: Db }) {
     const result = await remindOverdue(db, user, body.id, body.supplierCodes, clientOf(request));
     return ok(result, result.reminded ? `已催办 ${result.reminded} 家供应商` : '没有需要催办的供应商（1 小时内已催办的不再重复催办）');
   });
-  route(app, api.exportRecipients, async ({ body: { id, ...q }, request, reply }) => {
+  route(app, api.exportRecipients, async ({ body: { id, ...q }, user, request, reply }) => {
     const notice = await noticeDetail(db, id);
+    const modes = await app.permissions.columnModes(api.exportRecipients.columns, user.type);
     const out = new PassThrough();
     const name = `变更通知接收情况_${notice.number}_${cstStamp(new Date())}.xlsx`;
-    writeRecipientWorkbook(db, notice, q, out).catch((err: unknown) => {
+    writeRecipientWorkbook(db, notice, q, out, undefined, modes).catch((err: unknown) => {
       request.log.error({ err }, 'notice export failed');
       out.destroy(err as Error);
     });

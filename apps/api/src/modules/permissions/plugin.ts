@@ -3,14 +3,14 @@
  * (issue 14): a call that declares a `button` is refused (403 naming the action) to a user type
  * the button is not granted to, right after the access check and before its body is looked at;
  * a call that declares `columns` has its rows (the `data` list, or the `data` row of a detail)
- * passed through `applyColumnModes` before they are serialised. The Excel exports use the same
+ * passed through `applyColumnSet` (applyColumnModes, and the audit trail's echoes) before they are serialised. The Excel exports use the same
  * store (`app.permissions.columnModes`) and the same function.
  *
  * Registered right after the auth plugin, before any route: hooks apply to routes added after them.
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { API_BASE, applyColumnModes, buttonRefusedText } from '@esm/contracts';
+import { API_BASE, applyColumnSet, buttonRefusedText } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { forbidden } from '../../plugins/errors.ts';
 import { PermissionStore } from './store.ts';
@@ -47,7 +47,7 @@ export const permissionsPlugin = fp(async (app: FastifyInstance, { db }: { db: D
     const data = (payload as { data: unknown }).data;
     if (!data || typeof data !== 'object') return payload;
     const modes = await store.columnModes(columns, request.user.type);
-    const apply = (row: unknown) => (row && typeof row === 'object' ? applyColumnModes(row as Record<string, unknown>, modes) : row);
+    const apply = (row: unknown) => (row && typeof row === 'object' ? applyColumnSet(row as Record<string, unknown>, columns, modes) : row);
     return { ...payload, data: Array.isArray(data) ? data.map(apply) : apply(data) };
   });
 });

@@ -7,11 +7,13 @@ import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
 import { badRequest } from '../../plugins/errors.ts';
-import { sendWorkbook, type Column } from '../empower/excel.ts';
+import { sendWorkbook } from '../empower/excel.ts';
+import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
 import { clientOf } from '../logs/writer.ts';
 import { pageContacts, pagePhoneLog, phoneLogRows, reveal } from './service.ts';
 
-const EXPORT_COLUMNS: Column<PhoneLogRow>[] = [
+/** `field`: a governed column (PHONE_LOG_COLUMNS), hidden or masked as in the list. */
+const EXPORT_COLUMNS: GovernedExportColumn<PhoneLogRow>[] = [
   { header: '查看时间', width: 20, value: (r) => cstDateTime(new Date(r.createdAt)) },
   { header: '查看人账号', width: 14, value: (r) => r.viewerAccount },
   { header: '查看人', width: 20, value: (r) => r.viewerName },
@@ -22,18 +24,19 @@ const EXPORT_COLUMNS: Column<PhoneLogRow>[] = [
   { header: '被查看人所属供应商', width: 28, value: (r) => r.contactSupplierName ?? '' },
   { header: '手机号（脱敏）', width: 16, value: (r) => r.maskedMobile },
   { header: '页面', width: 36, value: (r) => r.page },
-  { header: 'IP', width: 16, value: (r) => r.ip ?? '' },
+  { header: 'IP', width: 16, field: 'ip', value: (r) => r.ip ?? '' },
 ];
 
 export async function phoneLogRoutes(app: FastifyInstance, { db, exportMaxRows }: { db: Db; exportMaxRows: number }) {
   route(app, api.contacts, async ({ body }) => cappedPage(await pageContacts(db, body)));
   route(app, api.reveal, async ({ body, user, request }) => ok(await reveal(db, user, body, body.page, clientOf(request)), '已记录查看'));
   route(app, api.page, async ({ body }) => cappedPage(await pagePhoneLog(db, body)));
-  route(app, api.exportExcel, async ({ body, request, reply }) => {
+  route(app, api.exportExcel, async ({ body, user, request, reply }) => {
     const rows = await phoneLogRows(db, body, exportMaxRows);
     if (!rows) throw badRequest(`导出结果超过 ${exportMaxRows} 条，请缩小查询范围后再导出`);
+    const columns = governExportColumns(EXPORT_COLUMNS, await app.permissions.columnModes(api.exportExcel.columns, user.type));
     return sendWorkbook(request, reply, '手机号查看日志', rows.length, [
-      { name: '手机号查看日志', columns: EXPORT_COLUMNS.map(({ header, width }) => ({ header, width })), rows: [rows.map((r) => EXPORT_COLUMNS.map((c) => c.value(r)))] },
+      { name: '手机号查看日志', columns: columns.map(({ header, width }) => ({ header, width })), rows: [rows.map((r) => columns.map((c) => c.value(r)))] },
     ]);
   });
 

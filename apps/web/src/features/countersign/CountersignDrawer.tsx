@@ -204,7 +204,8 @@ export function CountersignDrawer({ side, id, onClose, run }: { side: Side; id: 
             <DueDate date={list.dueDate} overdue={list.overdue} hint="已过会签截止日期" />
           </Descriptions.Item>
           <Descriptions.Item label="关联变更通知">{list.noticeNumber ?? '无'}</Descriptions.Item>
-          <Descriptions.Item label="发起人">{list.createdByName}</Descriptions.Item>
+          {/* governed (COUNTERSIGN_COLUMNS): absent when hidden for the user */}
+          {list.createdByName !== undefined && <Descriptions.Item label="发起人">{list.createdByName}</Descriptions.Item>}
           <Descriptions.Item label="我方会签人">{list.signers.map((s) => s.name).join(' → ')}</Descriptions.Item>
           <Descriptions.Item label="轮次">{list.round ? `第 ${list.round} 轮` : '未下发'}</Descriptions.Item>
           {list.cancelReason && <Descriptions.Item label="取消原因">{list.cancelReason}</Descriptions.Item>}

@@ -78,7 +78,8 @@ export function IssueThread({ side, issue, loading, open, onClose, onViewDrawing
             <Descriptions.Item label="供应商">{issue.supplierName}</Descriptions.Item>
             <Descriptions.Item label="采购员">{issue.purchaser ?? '—'}</Descriptions.Item>
             <Descriptions.Item label="提问人">{issue.askedByName}</Descriptions.Item>
-            <Descriptions.Item label="处理人">{issue.assigneeName ?? '待分派'}</Descriptions.Item>
+            {/* governed (ISSUE_COLUMNS): absent when hidden for the user */}
+            {issue.assigneeName !== undefined && <Descriptions.Item label="处理人">{issue.assigneeName ?? '待分派'}</Descriptions.Item>}
             <Descriptions.Item label="提交时间">{formatDateTime(issue.submittedAt)}</Descriptions.Item>
             <Descriptions.Item label="答复期限">{issue.dueDate ?? '—'}</Descriptions.Item>
           </Descriptions>
@@ -96,10 +97,14 @@ export function IssueThread({ side, issue, loading, open, onClose, onViewDrawing
               ))}
             />
           )}
-          <Typography.Title level={5} style={{ marginTop: 16 }}>
-            问题描述
-          </Typography.Title>
-          <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }}>{issue.description}</Typography.Paragraph>
+          {issue.description !== undefined && (
+            <>
+              <Typography.Title level={5} style={{ marginTop: 16 }}>
+                问题描述
+              </Typography.Title>
+              <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }}>{issue.description}</Typography.Paragraph>
+            </>
+          )}
           <Attachments side={side} rows={issue.attachments} />
           <Typography.Title level={5} style={{ marginTop: 16 }}>
             往来记录

@@ -27,7 +27,7 @@ export function NoticeHeader({ notice, tags, actions, overdue, items = [] }: { n
         )}
       </div>
       {notice.status === 'WITHDRAWN' && (
-        <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={`该通知已于 ${formatDateTime(notice.withdrawnAt)} 撤回`} description={`撤回原因：${notice.withdrawReason ?? '—'}`} />
+        <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={`该通知已于 ${formatDateTime(notice.withdrawnAt)} 撤回`} description={notice.withdrawReason === undefined ? undefined : `撤回原因：${notice.withdrawReason ?? '—'}`} />
       )}
       {notice.status === 'CLOSED' && <Alert type="info" showIcon style={{ marginBottom: 12 }} title={`该通知已于 ${formatDateTime(notice.closedAt)} 关闭，不再接受确认`} />}
       <Descriptions

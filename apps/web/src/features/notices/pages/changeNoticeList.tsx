@@ -77,7 +77,7 @@ export default function ChangeNoticeListPage() {
     title: '操作',
     key: 'actions',
     fixed: fixed ? 'right' : undefined,
-    width: 156,
+    width: 150,
     render: (_: unknown, r) => (
       <Space size={0} wrap>
         <Link to={noticeHref(r.id)}>
@@ -92,13 +92,15 @@ export default function ChangeNoticeListPage() {
   const columns: ColumnsType<NoticeRow> = wide
     ? [
         { title: '通知编号', dataIndex: 'number', sorter: true, width: 124, fixed: 'left', render: (v: string, r) => <Link to={noticeHref(r.id)}>{v}</Link> },
-        { title: '标题', dataIndex: 'title', width: 180, ellipsis: { showTitle: true } },
+        { title: '标题', dataIndex: 'title', width: 140, ellipsis: { showTitle: true } },
         { title: '状态', dataIndex: 'status', width: 126, render: (_: unknown, r) => statusCell(r) },
         { title: '接收情况', key: 'progress', width: 150, render: (_: unknown, r) => <Progressing r={r} /> },
         { title: '确认截止', dataIndex: 'dueDate', sorter: true, width: 108, render: (d: string, r) => <DueDate date={d} overdue={r.overdueCount > 0} /> },
         { title: '产品线', dataIndex: 'productLineName', width: 80 },
-        { title: '变更内容', dataIndex: 'changeSummary', width: 170, ellipsis: { showTitle: true } },
+        { title: '变更内容', dataIndex: 'changeSummary', width: 140, ellipsis: { showTitle: true } },
         { title: '发布时间', dataIndex: 'publishedAt', sorter: true, width: 104, render: (v: string | null) => (v ? <span title={formatDateTime(v)}>{formatDateTime(v).slice(0, 10)}</span> : '—') },
+        // governed (NOTICE_COLUMNS): PagedTable drops it for a user it is hidden from
+        { title: '发布人', dataIndex: 'publishedByName', width: 80, ellipsis: { showTitle: true }, render: (v: string | null) => v ?? '—' },
         actionsColumn(true),
       ]
     : [

@@ -1,0 +1,242 @@
+/**
+ * Governed columns beyond the archive (issue 14), on the demo data through the real calls: a
+ * column hidden for a type is absent from that page's list, its detail and its Excel export, a
+ * masked one masked in all three, the other types unchanged — on the change-notice list and its
+ * recipients matrix, the mobile-number view log, the document-issue answer page and the
+ * countersign list. And a countersign button removed for a type leaves the actions the server
+ * offers on a list, as its route refuses it (403 naming the action).
+ * Every rule changed here is restored at the end (the run's database is shared by the files).
+ */
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COUNTERSIGN_LIST_PAGE, ISSUE_ANSWER_PAGE, NOTICE_LIST_PAGE, PHONE_LOG_PAGE, USER_TYPES, buttonRefusedText, type PermissionItem } from '@esm/contracts';
+import { api, buildTestApp, login } from './helpers.ts';
+
+const t = await buildTestApp();
+const db = t.db.prisma;
+const cookies: Record<string, string> = {};
+const ALL = [...USER_TYPES];
+const allBut = (type: number) => ALL.filter((x) => x !== type);
+
+const call = (path: string, body: unknown, who: string) =>
+  t.app.inject({ method: 'POST', url: api(path), payload: body as object, headers: { cookie: cookies[who]! } });
+
+async function item(kind: 'BUTTON' | 'COLUMN', page: string, code: string): Promise<PermissionItem> {
+  const res = await call('button/list', { kind, menuPage: page }, 'demo7');
+  expect(res.statusCode, res.body).toBe(200);
+  const found = (res.json().data as PermissionItem[]).find((r) => r.code === code);
+  if (!found) throw new Error(`no ${kind} ${page} ${code}`);
+  return found;
+}
+
+const changed: PermissionItem[] = [];
+async function setTypes(kind: 'BUTTON' | 'COLUMN', page: string, code: string, allowedTypes: number[], maskedTypes: number[] = []) {
+  const it = await item(kind, page, code);
+  const res = await call('button/update', { id: it.id, version: it.version, label: it.label, allowedTypes, maskedTypes }, 'demo7');
+  expect(res.statusCode, res.body).toBe(200);
+  changed.push(it);
+}
+
+/** The first sheet of an .xlsx answer, as rows of strings (the header first). */
+async function sheetOf(res: { statusCode: number; rawPayload: Buffer; body: string }): Promise<string[][]> {
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+  const rows: string[][] = [];
+  wb.worksheets[0]!.eachRow((r) => rows.push((r.values as unknown[]).slice(1).map((v) => String(v ?? ''))));
+  return rows;
+}
+
+const rowsOf = (res: { statusCode: number; body: string; json: () => { data: unknown } }) => {
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  return res.json().data as Record<string, unknown>[];
+};
+
+beforeAll(async () => {
+  for (const who of ['demo3', 'demo5', 'demo7', 'demo8']) cookies[who] = await login(t.app, who);
+});
+
+afterAll(async () => {
+  // back to the declared defaults (columns: visible to all; buttons: as they were)
+  for (const before of changed.reverse()) {
+    const now = await item(before.kind, before.page, before.code);
+    await call('button/update', { id: now.id, version: now.version, label: before.label, allowedTypes: before.allowedTypes, maskedTypes: before.maskedTypes }, 'demo7');
+  }
+  await t.close();
+});
+
+describe('the change-notice list (发布人 hidden, 撤回原因 masked for type 3)', () => {
+  let withdrawn: { id: number; withdrawReason: string; publishedByName: string };
+  beforeAll(async () => {
+    const n = await db.changeNotice.findFirstOrThrow({ where: { status: 'WITHDRAWN', withdrawReason: { not: null } } });
+    withdrawn = { id: n.id, withdrawReason: n.withdrawReason!, publishedByName: n.publishedByName! };
+    await setTypes('COLUMN', NOTICE_LIST_PAGE, 'publishedByName', allBut(3));
+    await setTypes('COLUMN', NOTICE_LIST_PAGE, 'withdrawReason', allBut(3), [3]);
+  });
+
+  it('is reported to the page', async () => {
+    const res = await call('menuBtnPermission/hasColPermission', { page: NOTICE_LIST_PAGE }, 'demo3');
+    const modes = Object.fromEntries((res.json().data.columns as { field: string; mode: string }[]).map((c) => [c.field, c.mode]));
+    expect(modes).toMatchObject({ publishedByName: 'HIDDEN', withdrawReason: 'MASKED', readIp: 'VISIBLE', confirmedIp: 'VISIBLE' });
+  });
+
+  it('drops and masks in the list', async () => {
+    const rows = rowsOf(await call('haier/tableChangeLog/findTableChangeLogListForHaier', { results: 100 }, 'demo3'));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(r).not.toHaveProperty('publishedByName');
+    expect(rows.find((r) => r.id === withdrawn.id)!.withdrawReason).toBe(`${[...withdrawn.withdrawReason][0]}${'*'.repeat(Math.min([...withdrawn.withdrawReason].length - 1, 4))}`);
+    // type 7 keeps both in full
+    const full = rowsOf(await call('haier/tableChangeLog/findTableChangeLogListForHaier', { results: 100 }, 'demo7')).find((r) => r.id === withdrawn.id)!;
+    expect(full).toMatchObject({ publishedByName: withdrawn.publishedByName, withdrawReason: withdrawn.withdrawReason });
+  });
+
+  it('drops and masks in the detail', async () => {
+    const res = await call('haier/tableChangeLog/findById', { id: withdrawn.id }, 'demo3');
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data as Record<string, unknown>;
+    expect(data).not.toHaveProperty('publishedByName');
+    expect(data.withdrawReason).not.toBe(withdrawn.withdrawReason);
+    expect(String(data.withdrawReason)).toMatch(/^.\*+$/u);
+    expect(res.body).not.toContain(withdrawn.withdrawReason);
+  });
+});
+
+describe('the recipients matrix (阅读IP hidden, 确认IP masked for type 3)', () => {
+  let noticeId: number;
+  let readIp: string;
+  let confirmedIp: string;
+  beforeAll(async () => {
+    const r = await db.noticeRecipient.findFirstOrThrow({ where: { confirmedIp: { not: null }, readIp: { not: null } } });
+    noticeId = r.noticeId;
+    readIp = r.readIp!;
+    confirmedIp = r.confirmedIp!;
+    await setTypes('COLUMN', NOTICE_LIST_PAGE, 'readIp', allBut(3));
+    await setTypes('COLUMN', NOTICE_LIST_PAGE, 'confirmedIp', allBut(3), [3]);
+  });
+
+  it('drops and masks in the list', async () => {
+    const rows = rowsOf(await call('haier/tableChangeLog/getSuppliersById', { id: noticeId, results: 100 }, 'demo3'));
+    for (const r of rows) expect(r).not.toHaveProperty('readIp');
+    const confirmed = rows.filter((r) => r.confirmedIp);
+    expect(confirmed.length).toBeGreaterThan(0);
+    for (const r of confirmed) expect(String(r.confirmedIp)).toMatch(/^.\*+$/u);
+    const full = rowsOf(await call('haier/tableChangeLog/getSuppliersById', { id: noticeId, results: 100 }, 'demo7'));
+    expect(full.some((r) => r.readIp === readIp && r.confirmedIp === confirmedIp)).toBe(true);
+  });
+
+  it('drops and masks in the Excel export, the same way', async () => {
+    const masked = await sheetOf(await call('haier/tableChangeLog/exportSuppliers', { id: noticeId }, 'demo3'));
+    expect(masked[0]).not.toContain('阅读IP');
+    const col = masked[0]!.indexOf('确认IP');
+    expect(col).toBeGreaterThan(-1);
+    expect(masked.slice(1).some((r) => /^.\*+$/u.test(r[col]!))).toBe(true);
+    expect(masked.flat()).not.toContain(confirmedIp);
+    const full = await sheetOf(await call('haier/tableChangeLog/exportSuppliers', { id: noticeId }, 'demo7'));
+    expect(full[0]).toEqual(expect.arrayContaining(['阅读IP', '确认IP']));
+    expect(full.flat()).toContain(confirmedIp);
+  });
+});
+
+describe('the mobile-number view log (IP hidden for type 8, masked for type 3)', () => {
+  beforeAll(async () => {
+    expect(await db.phoneViewLog.count({ where: { ip: { not: null } } })).toBeGreaterThan(0);
+    await setTypes('COLUMN', PHONE_LOG_PAGE, 'ip', allBut(3).filter((x) => x !== 8), [3]);
+  });
+
+  it('drops it in the list for one type and masks it for another', async () => {
+    const hidden = rowsOf(await call('haier/mobilePhoneLog/page', { results: 100 }, 'demo8'));
+    expect(hidden.length).toBeGreaterThan(0);
+    for (const r of hidden) expect(r).not.toHaveProperty('ip');
+    const masked = rowsOf(await call('haier/mobilePhoneLog/page', { results: 100 }, 'demo3'));
+    for (const r of masked.filter((x) => x.ip)) expect(String(r.ip)).toMatch(/^.\*+$/u);
+    const full = rowsOf(await call('haier/mobilePhoneLog/page', { results: 100 }, 'demo7'));
+    expect(full.some((r) => typeof r.ip === 'string' && !String(r.ip).includes('*'))).toBe(true);
+  });
+
+  it('and in the Excel export alike', async () => {
+    const hidden = await sheetOf(await call('haier/mobilePhoneLog/export', {}, 'demo8'));
+    expect(hidden[0]).not.toContain('IP');
+    const masked = await sheetOf(await call('haier/mobilePhoneLog/export', {}, 'demo3'));
+    const col = masked[0]!.indexOf('IP');
+    expect(col).toBeGreaterThan(-1);
+    const ips = masked.slice(1).map((r) => r[col]!).filter(Boolean);
+    expect(ips.length).toBeGreaterThan(0);
+    for (const ip of ips) expect(ip).toMatch(/^.\*+$/u);
+  });
+});
+
+describe('the document-issue answer page (回复人 hidden, 问题描述 masked for type 5)', () => {
+  let issue: { id: number; description: string };
+  beforeAll(async () => {
+    const i = await db.documentIssue.findFirstOrThrow({ where: { assigneeName: { not: null } } });
+    issue = { id: i.id, description: i.description };
+    await setTypes('COLUMN', ISSUE_ANSWER_PAGE, 'assigneeName', allBut(5));
+    await setTypes('COLUMN', ISSUE_ANSWER_PAGE, 'description', allBut(5), [5]);
+  });
+
+  it('drops and masks in the list', async () => {
+    const rows = rowsOf(await call('haier/documentissue/paging', { scope: 'ALL', results: 100 }, 'demo5'));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) {
+      expect(r).not.toHaveProperty('assigneeName');
+      expect(String(r.description)).toMatch(/^.\*+$/u);
+    }
+  });
+
+  it('drops and masks in the detail', async () => {
+    const res = await call('haier/documentissue/findById', { id: issue.id }, 'demo5');
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data as Record<string, unknown>;
+    expect(data).not.toHaveProperty('assigneeName');
+    expect(String(data.description)).toMatch(/^.\*+$/u);
+    expect(res.body).not.toContain(issue.description);
+  });
+});
+
+describe('the countersign list', () => {
+  let draftId: number;
+  let cancelled: { id: number; reason: string };
+  beforeAll(async () => {
+    const demo3 = await db.user.findUniqueOrThrow({ where: { account: 'demo3' } });
+    draftId = (await db.countersign.findFirstOrThrow({ where: { status: 'DRAFT', createdById: demo3.id } })).id;
+    const c = await db.countersign.findFirstOrThrow({ where: { status: 'CANCELLED', cancelReason: { not: null } } });
+    cancelled = { id: c.id, reason: c.cancelReason! };
+  });
+
+  it('drops 创建人 and masks 取消原因 for type 3 in the list and the detail', async () => {
+    await setTypes('COLUMN', COUNTERSIGN_LIST_PAGE, 'createdByName', allBut(3));
+    await setTypes('COLUMN', COUNTERSIGN_LIST_PAGE, 'cancelReason', allBut(3), [3]);
+    const rows = rowsOf(await call('haier/countersign/getCountersignHaierPager', { results: 100 }, 'demo3'));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(r).not.toHaveProperty('createdByName');
+    const res = await call('haier/countersign/getCountersignHaierInfo', { id: cancelled.id }, 'demo3');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).not.toHaveProperty('createdByName');
+    expect(String(res.json().data.cancelReason)).toMatch(/^.\*+$/u);
+    expect(res.body).not.toContain(cancelled.reason);
+    const full = await call('haier/countersign/getCountersignHaierInfo', { id: cancelled.id }, 'demo7');
+    expect(full.json().data).toMatchObject({ cancelReason: cancelled.reason, createdByName: expect.any(String) });
+  });
+
+  it('leaves a button removed for type 3 out of the actions served, and its route refuses it', async () => {
+    const before = await call('haier/countersign/getCountersignHaierInfo', { id: draftId }, 'demo3');
+    expect(before.json().data.actions).toEqual(expect.arrayContaining(['edit', 'issue', 'cancel']));
+
+    await setTypes('BUTTON', COUNTERSIGN_LIST_PAGE, 'issue', [7, 8, 9]);
+    const after = await call('haier/countersign/getCountersignHaierInfo', { id: draftId }, 'demo3');
+    expect(after.json().data.actions).not.toContain('issue');
+    expect(after.json().data.actions).toEqual(expect.arrayContaining(['edit', 'cancel']));
+    const refused = await call('haier/countersign/issue', { id: draftId }, 'demo3');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe(buttonRefusedText('下发'));
+    // nothing moved
+    expect((await db.countersign.findUniqueOrThrow({ where: { id: draftId } })).status).toBe('DRAFT');
+
+    await setTypes('BUTTON', COUNTERSIGN_LIST_PAGE, 'edit', [7, 8, 9]);
+    const noEdit = await call('haier/countersign/getCountersignHaierInfo', { id: draftId }, 'demo3');
+    expect(noEdit.json().data.actions).not.toContain('edit');
+    const refusedEdit = await call('haier/countersign/update', { id: draftId }, 'demo3');
+    expect(refusedEdit.statusCode).toBe(403);
+    expect(refusedEdit.json().message).toBe(buttonRefusedText('编辑'));
+  });
+});
