@@ -19,7 +19,7 @@ import { FILE_TYPES, type FileType } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
-import { dayRangeSql, equalsSql, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal, type SortColumns } from '../../lib/list.ts';
+import { dayRangeSql, equalsSql, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal, type ListParts, type SortColumns } from '../../lib/list.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { EmpowerRules } from './applications.ts';
 import { expiringSql, grantState, grantStateSql, visibleToSupplierColumnSql } from './grants.ts';
@@ -129,7 +129,13 @@ const commonFilters = (q: { supplierCode?: string; materialCode?: string; source
 
 /** findEmpowerPage: grants not revoked and not yet ended — in force now, or starting later. Ending soonest first. */
 export async function pageGrants(db: Db, q: GrantQuery, rules: EmpowerRules, now = new Date()): Promise<{ rows: GrantRow[] } & CappedTotal> {
-  const page = await listPage<GrantRecord>(db, q, {
+  const page = await listPage<GrantRecord>(db, q, grantListParts(q, rules, now));
+  return mapPage(page, (r) => toGrantRow(r, now, rules));
+}
+
+/** The grants-in-force list's statement (the benchmark sends the same through `pg`). */
+export function grantListParts(q: GrantQuery, rules: EmpowerRules, now: Date): ListParts {
+  return {
     select: GRANT_SELECT,
     from: GRANT_FROM,
     where: whereSql([
@@ -140,8 +146,7 @@ export async function pageGrants(db: Db, q: GrantQuery, rules: EmpowerRules, now
       q.expiringOnly && Prisma.sql`g.valid_from <= ${now} AND g.valid_until <= ${horizonOf(now, rules)}`,
     ]),
     orderBy: orderBySql(GRANT_SORT, q, 'g.id', 'g.valid_until ASC, g.id ASC'),
-  });
-  return mapPage(page, (r) => toGrantRow(r, now, rules));
+  };
 }
 
 /** findEmpowerOverduePage: expired, revoked, and valid ones ending within the configured days. Latest end first. */

@@ -17,7 +17,7 @@ import type { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
-import { checkWindow, containsText, dayRangeSql, equalsSql, keywordSql, orderBySql, pageAndCount, whereSql, type CappedTotal, type Condition } from '../../lib/list.ts';
+import { checkWindow, containsText, dayRangeSql, equalsSql, keywordSql, orderBySql, pageAndCount, whereSql, type CappedTotal, type Condition, type PageStatement } from '../../lib/list.ts';
 
 type NoticeQuery = z.output<typeof ZNoticePageRequestSchema>;
 type ChangeQuery = z.output<typeof ZChangeRecordRequestSchema>;
@@ -147,11 +147,7 @@ export function noticeWhere(q: Omit<NoticeQuery, 'page' | 'results' | 'sortField
   ]);
 }
 
-/** A page statement and the FROM … WHERE it counts (lib/list.ts pageAndCount); the benchmark runs the same. */
-export interface PageStatement {
-  page: Prisma.Sql;
-  fromWhere: Prisma.Sql;
-}
+export type { PageStatement };
 
 /** The notice list's page: its ids found on change_notice alone, then only those rows read and counted up. */
 export function noticePageSql(q: NoticeQuery, now: Date): PageStatement {
