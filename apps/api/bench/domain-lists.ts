@@ -6,7 +6,7 @@
  *  - grants in force (haier/drawingEmpowerArchives/findEmpowerPage): all, and one supplier's;
  *  - authorisation applications: the approver's list (pending first) and a supplier's own;
  *  - drawing questions: the answerers' list and a supplier's own.
- * The raw side sends the statements the services build (grantListParts, applicationListParts +
+ * The raw side sends the statements the services build (grantPageStatement, applicationListParts +
  * applicationRowsSql, issueListParts), with the request parsed by the call's own contracts schema.
  */
 import pg from 'pg';
@@ -14,7 +14,7 @@ import { Pool } from 'undici';
 import { EMPOWER_DEFAULTS, ZApplyPageRequestSchema, ZGrantPageRequestSchema, ZIssuePageRequestSchema, ZSupplierIssuePageRequestSchema } from '@esm/contracts';
 import { listPageStatement } from '../src/lib/list.ts';
 import { applicationListParts, applicationRowsSql } from '../src/modules/empower/applications.ts';
-import { grantListParts } from '../src/modules/empower/grant-lists.ts';
+import { grantPageStatement } from '../src/modules/empower/grant-lists.ts';
 import { issueListParts } from '../src/modules/documentIssues/query.ts';
 import { login } from './lib/api-client.ts';
 import { pageOf, pgQuery, rawPage, runListCases, selectedCases, type ListCase } from './lib/list-bench.ts';
@@ -109,7 +109,7 @@ export async function run({ seconds, clients }: BenchSettings): Promise<Row[]> {
 
   const grantCase = (name: string, body: Record<string, unknown>): ListCase => {
     const q = ZGrantPageRequestSchema.parse({ page: 1, results: 10, ...body });
-    return { name, who: 'admin', path: 'haier/drawingEmpowerArchives/findEmpowerPage', body: { page: 1, results: 10, ...body }, raw: async (c) => pageOf(await rawPage(c, listPageStatement(q, grantListParts(q, rules, new Date())))) };
+    return { name, who: 'admin', path: 'haier/drawingEmpowerArchives/findEmpowerPage', body: { page: 1, results: 10, ...body }, raw: async (c) => pageOf(await rawPage(c, grantPageStatement(q, rules, new Date()))) };
   };
   const applicationCase = (name: string, who: 'approver' | 'supplier', scope: { supplierCode: string } | 'approvers'): ListCase => {
     const body = { page: 1, results: 10 };
