@@ -470,6 +470,94 @@ describe('the bell, overdue and remind', () => {
   });
 });
 
+describe('the open-recipient counter on the notice (change_notice.open_recipient_count)', () => {
+  /** The counter and what the recipient rows say it should be (not confirmed, while confirmable). */
+  async function counter(id: number) {
+    const n = await db.changeNotice.findUniqueOrThrow({ where: { id }, select: { openRecipientCount: true, status: true } });
+    const open = await db.noticeRecipient.count({ where: { noticeId: id, status: { not: 'CONFIRMED' } } });
+    return { stored: n.openRecipientCount, status: n.status, open };
+  }
+
+  /** Real concurrent HTTP requests to the listening app, not injected ones. */
+  let base: string;
+  const post = (path: string, body: unknown, cookie: string) =>
+    fetch(`${base}${api(path)}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, json: await r.json() }));
+
+  /** A material of its own with `k` suppliers holding valid grants, each with a user who viewed its new version. */
+  async function wideNotice(k: number) {
+    const m = await createMaterial(db, line.code);
+    const who: { code: string; cookie: string }[] = [];
+    for (let i = 0; i < k; i++) {
+      const s = await createSupplier(db, `计数${i}`);
+      await linkSupplier(db, s.code, m.code);
+      await createGrant(db, s.code, m.code, 'valid');
+      const u = await supplierUser(`count-${s.code}`, s.code);
+      who.push({ code: s.code, cookie: u.cookie });
+    }
+    const x = await versions(m.code, 2);
+    const n = await published([x[1]!.id]);
+    for (const w of who) expect((await view(x[1]!.id, w.cookie)).statusCode).toBe(200);
+    return { n, who };
+  }
+
+  beforeAll(async () => {
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+
+  it('publish sets it to the recipients; concurrent confirms (repeats included) take off one each; overdue reads it; withdraw zeroes it', async () => {
+    const { n, who } = await wideNotice(8);
+    expect(n.recipientCount).toBe(8);
+    expect(await counter(n.id)).toEqual({ stored: 8, status: 'PUBLISHED', open: 8 });
+
+    // six suppliers confirm at once, two of them twice: 8 requests in flight together
+    const confirming = [...who.slice(0, 6), who[0]!, who[1]!];
+    const answers = await Promise.all(confirming.map((w) => post('supplier/standardlog/supplierConfirm', { id: n.id }, w.cookie)));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    expect(answers.filter((a) => a.json.data.alreadyConfirmed === false)).toHaveLength(6);
+    expect(await counter(n.id)).toEqual({ stored: 2, status: 'PUBLISHED', open: 2 });
+
+    // past due: the list's overdue filter and its count come from the counter
+    await db.changeNotice.update({ where: { id: n.id }, data: { dueDate: new Date(`${day(-1)}T00:00:00Z`) } });
+    const overdue = (await call('haier/tableChangeLog/findTableChangeLogListForHaier', { page: 1, results: 10, number: n.number, overdueOnly: '1' }, admin)).json();
+    expect(overdue.data.map((r: { id: number; overdueCount: number; confirmedCount: number }) => [r.id, r.overdueCount, r.confirmedCount])).toEqual([[n.id, 2, 6]]);
+
+    const w = await call('haier/tableChangeLog/withdraw', { id: n.id, reason: '计数测试' }, admin);
+    expect(w.statusCode).toBe(200);
+    expect(w.json().data).toMatchObject({ status: 'WITHDRAWN', overdueCount: 0 });
+    expect(await counter(n.id)).toEqual({ stored: 0, status: 'WITHDRAWN', open: 2 });
+    const late = await post('supplier/standardlog/supplierConfirm', { id: n.id }, who[7]!.cookie);
+    expect(late.status).toBe(409);
+    expect((await counter(n.id)).stored).toBe(0);
+    const after = (await call('haier/tableChangeLog/findTableChangeLogListForHaier', { page: 1, results: 10, number: n.number, overdueOnly: '1' }, admin)).json();
+    expect(after.data).toEqual([]);
+  });
+
+  it('confirms racing a withdraw never leave it below 0; confirms racing a close leave exactly the unconfirmed', async () => {
+    const w = await wideNotice(5);
+    const withdrawing = await Promise.all([
+      ...w.who.map((s) => post('supplier/standardlog/supplierConfirm', { id: w.n.id }, s.cookie)),
+      post('haier/tableChangeLog/withdraw', { id: w.n.id, reason: '并发撤回' }, admin),
+    ]);
+    expect(withdrawing.every((a) => a.status === 200 || a.status === 409)).toBe(true);
+    expect(withdrawing.at(-1)!.status).toBe(200);
+    const confirmedBeforeWithdraw = withdrawing.slice(0, -1).filter((a) => a.status === 200).length;
+    expect(await db.noticeRecipient.count({ where: { noticeId: w.n.id, status: 'CONFIRMED' } })).toBe(confirmedBeforeWithdraw);
+    expect(await counter(w.n.id)).toEqual({ stored: 0, status: 'WITHDRAWN', open: 5 - confirmedBeforeWithdraw });
+
+    const c = await wideNotice(5);
+    const closing = await Promise.all([
+      ...c.who.map((s) => post('supplier/standardlog/supplierConfirm', { id: c.n.id }, s.cookie)),
+      post('haier/tableChangeLog/close', { id: c.n.id }, admin),
+    ]);
+    expect(closing.every((a) => a.status === 200 || a.status === 409)).toBe(true);
+    const state = await counter(c.n.id);
+    expect(state.status).toBe('CLOSED');
+    expect(state.stored).toBe(state.open);
+    const closeEvent = await db.noticeEvent.findFirstOrThrow({ where: { noticeId: c.n.id, action: 'CLOSE' } });
+    expect(closeEvent.detail).toBe(state.open ? `关闭时 ${state.open} 家供应商未确认` : '全部供应商已确认');
+  });
+});
+
 describe('change records and the export', () => {
   it('searchStandardChange says which version replaced which, by which notice; drafts are not records', async () => {
     const x = await versions(m1.code, 3);

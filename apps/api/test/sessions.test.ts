@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMenu } from '../src/db/seed.ts';
-import { PrismaSessionStore } from '../src/plugins/session.ts';
+import { Signer } from '@fastify/cookie';
+import { CachedSigner, PrismaSessionStore, stableJson } from '../src/plugins/session.ts';
 import { buildTestApp, createUser, deleteUser, login, post, sessionCookie, sidOf, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -297,5 +298,36 @@ describe('two api processes over one database', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('the session cookie signer remembers, and answers as the plain one', () => {
+  const secret = 'a-session-secret-of-40-characters-0123456';
+  it('signs and verifies exactly as @fastify/cookie, refusing forgeries and other secrets every time', () => {
+    const plain = new Signer(secret);
+    const cached = new CachedSigner(secret, 3);
+    const ids = ['sid-one', 'sid-two', 'sid-three', 'sid-four', 'sid-one'];
+    for (const id of ids) {
+      expect(cached.sign(id)).toBe(plain.sign(id));
+      expect(cached.sign(id)).toBe(plain.sign(id));
+      expect(cached.unsign(plain.sign(id))).toEqual(plain.unsign(plain.sign(id)));
+      expect(cached.unsign(plain.sign(id))).toEqual({ valid: true, renew: false, value: id });
+    }
+    const good = plain.sign('sid-one');
+    const forged = `${good.slice(0, -2)}xx`;
+    for (let i = 0; i < 2; i++) {
+      expect(cached.unsign(forged)).toEqual({ valid: false, renew: false, value: null });
+      expect(cached.unsign(new Signer('another-secret-of-40-characters-01234567').sign('sid-one')).valid).toBe(false);
+      expect(cached.unsign('no-signature').valid).toBe(false);
+    }
+    expect(() => new CachedSigner('short')).toThrow();
+  });
+
+  it('hashes a session the way JSON sees it (undefined and functions left out, toJSON used, keys sorted)', () => {
+    const at = new Date('2026-01-02T03:04:05Z');
+    const value = { b: 1, a: { d: [1, undefined, 'x'], c: at }, skip: undefined, fn: () => 1 };
+    const viaJson = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+    expect(stableJson(value)).toBe(stableJson(viaJson));
+    expect(stableJson(value)).toBe('{"a":{"c":"2026-01-02T03:04:05.000Z","d":[1,null,"x"]},"b":1}');
   });
 });

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { openDatabase } from '../../src/db/database.ts';
 import { DEMO_PASSWORD, DEMO_SUPPLIERS, DEMO_USERS, seedReference } from '../../src/db/seed.ts';
 import { hashPassword } from '../../src/lib/password.ts';
+import { RECOUNT_OPEN_RECIPIENTS_SQL } from '../../src/modules/notices/query.ts';
 import { createBenchDatabase, type BenchDatabase } from './postgres.ts';
 import { progress } from './types.ts';
 
@@ -125,6 +126,7 @@ const STEPS = (now: Date, hash: string): { label: string; sql: string; params?: 
               WHEN abs(hashtext(r.notice_id || r.supplier_code)) % 10 < 6 THEN 'CONFIRMED'
               WHEN abs(hashtext(r.notice_id || r.supplier_code)) % 10 < 8 THEN 'READ' ELSE 'UNREAD' END AS status) st`,
     },
+    { label: 'open-recipient counters', sql: RECOUNT_OPEN_RECIPIENTS_SQL },
     { label: 'notice numbers', sql: `INSERT INTO notice_number (year, last) VALUES (extract(year FROM ${nowSql})::int, ${S.notices})` },
   ];
 };

@@ -14,6 +14,7 @@
  */
 import { cstDay } from '../lib/dates.ts';
 import type { Db } from './database.ts';
+import { RECOUNT_OPEN_RECIPIENTS_SQL } from '../modules/notices/query.ts';
 
 const DAY = 86_400_000;
 
@@ -209,5 +210,7 @@ export async function seedDemoNotices(db: Db): Promise<void> {
       if (n.closed !== undefined) await event('CLOSE', n.closed, admin, '全部供应商已确认');
     }
     await tx.noticeNumber.upsert({ where: { year }, create: { year, last: NOTICES.length }, update: { last: { increment: NOTICES.length } } });
+    // written directly rather than through the moves: their open-recipient counters from the rows
+    await tx.$executeRawUnsafe(RECOUNT_OPEN_RECIPIENTS_SQL);
   });
 }

@@ -172,17 +172,32 @@ export interface PageRequest {
  * One page of a list and its capped total: `SELECT <select> FROM <from> <where> <order>` with
  * the request's window. Checks the window first.
  */
-export async function listPage<R extends object>(
-  db: Db,
-  q: PageRequest,
-  parts: { select: Prisma.Sql; from: Prisma.Sql; where: Prisma.Sql; orderBy: Prisma.Sql },
-): Promise<{ rows: R[] } & CappedTotal> {
+export async function listPage<R extends object>(db: Db, q: PageRequest, parts: ListParts): Promise<{ rows: R[] } & CappedTotal> {
   checkWindow(q);
-  return pageAndCount<R>(
-    db,
-    Prisma.sql`SELECT ${parts.select} FROM ${parts.from} ${parts.where} ${parts.orderBy} LIMIT ${q.results} OFFSET ${(q.page - 1) * q.results}`,
-    Prisma.sql`FROM ${parts.from} ${parts.where}`,
-  );
+  const { page, fromWhere } = listPageStatement(q, parts);
+  return pageAndCount<R>(db, page, fromWhere);
+}
+
+/** The pieces of a list's one statement (see listPage). */
+export interface ListParts {
+  select: Prisma.Sql;
+  from: Prisma.Sql;
+  where: Prisma.Sql;
+  orderBy: Prisma.Sql;
+}
+
+/** A page statement and the FROM … WHERE its capped count walks: what pageAndCount sends (the benchmarks send the same). */
+export interface PageStatement {
+  page: Prisma.Sql;
+  fromWhere: Prisma.Sql;
+}
+
+/** listPage's statement for these parts and window. */
+export function listPageStatement(q: PageRequest, parts: ListParts): PageStatement {
+  return {
+    page: Prisma.sql`SELECT ${parts.select} FROM ${parts.from} ${parts.where} ${parts.orderBy} LIMIT ${q.results} OFFSET ${(q.page - 1) * q.results}`,
+    fromWhere: Prisma.sql`FROM ${parts.from} ${parts.where}`,
+  };
 }
 
 /** Maps a page's rows, keeping its total. */

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
-import fastifyCookie from '@fastify/cookie';
+import fastifyCookie, { Signer } from '@fastify/cookie';
 import fastifySession from '@fastify/session';
 import type { FastifyInstance } from 'fastify';
 import { Prisma } from '../generated/prisma/client.ts';
@@ -92,12 +92,73 @@ type Cb<T = void> = (err?: unknown, value?: T) => void;
 export const TOUCH_INTERVAL_MS = 60_000;
 
 /** JSON with sorted keys: jsonb reorders keys, so a hash must not depend on their order. */
-function stableJson(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+export function stableJson(v: unknown): string {
+  if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') v = (v as { toJSON(): unknown }).toJSON();
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
   if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
   const o = v as Record<string, unknown>;
-  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`).join(',')}}`;
+  // as JSON.stringify: keys whose value is undefined, a function or a symbol are left out
+  const keys = Object.keys(o).filter((k) => o[k] !== undefined && typeof o[k] !== 'function' && typeof o[k] !== 'symbol').sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`).join(',')}}`;
 }
+
+/**
+ * The cookie signer of the sessions, remembering what it computed. @fastify/session checks the
+ * cookie's HMAC on every request and then signs the same session id again for the session object
+ * (two HMAC-SHA256 a call, ~50 µs of the api's CPU per list call under load — docs/benchmarks.md,
+ * "Where the api's CPU goes"). Both are pure functions of the exact string under one secret, so a
+ * bounded map of verified cookies and signed ids gives the same answers without the hashing. Only
+ * valid signatures are remembered: a forged or stale cookie is checked in full every time.
+ */
+export class CachedSigner {
+  private readonly signer: Signer;
+  private readonly signed = new Map<string, string>();
+  private readonly verified = new Map<string, { valid: true; renew: boolean; value: string }>();
+
+  constructor(
+    secret: string,
+    /** Entries kept per map; when full it starts over (a few MB at most). */
+    private readonly max = 10_000,
+  ) {
+    if (secret.length < 32) throw new Error('the session secret must have 32 characters or more');
+    this.signer = new Signer(secret);
+  }
+
+  sign(value: string): string {
+    let out = this.signed.get(value);
+    if (out === undefined) {
+      out = this.signer.sign(value);
+      if (this.signed.size >= this.max) this.signed.clear();
+      this.signed.set(value, out);
+    }
+    return out;
+  }
+
+  unsign(signedValue: string): { valid: boolean; renew: boolean; value: string | null } {
+    const hit = this.verified.get(signedValue);
+    if (hit) return hit;
+    const r = this.signer.unsign(signedValue);
+    if (r.valid && r.value !== null) {
+      if (this.verified.size >= this.max) this.verified.clear();
+      this.verified.set(signedValue, { valid: true, renew: r.renew, value: r.value });
+    }
+    return r;
+  }
+}
+
+/** A session's own fields (not the cookie, nor what the store keeps beside them), as plain JSON values. */
+function sessionContent(session: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(session)) {
+    const v = session[k];
+    if (v === undefined || typeof v === 'function' || STORE_FIELDS.has(k)) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+/** Kept by the store beside the session's own fields, or never stored (see PrismaSessionStore.set). */
+const STORE_FIELDS = new Set(['cookie', 'fresh', '_h', '_exp', '_savedAt', '_user']);
 
 export class PrismaSessionStore {
   constructor(
@@ -160,8 +221,11 @@ WHERE s.sid = ${sid} AND s.expires_at > ${new Date()}`,
    * activity. Neither ever reaches past the absolute lifetime (loginAt + absoluteMs).
    */
   set(sid: string, session: { cookie?: unknown; userId?: number; loginAt?: number; fresh?: boolean }, cb: Cb) {
-    const { fresh, _h, _exp, _savedAt, _user, ...rest } = JSON.parse(JSON.stringify(session)) as Record<string, unknown>;
-    const { cookie: _cookie, ...content } = rest;
+    const { fresh, _h, _exp } = session as Record<string, unknown>;
+    // the session's fields as JSON has them (no clone of the whole session and its cookie: this
+    // runs on every request); stableJson drops what JSON drops, so the hash is the one stored before
+    const content = sessionContent(session as Record<string, unknown>);
+    const rest: Record<string, unknown> = { ...content, cookie: session.cookie };
     const hash = createHash('sha1').update(stableJson(content)).digest('base64');
     const now = Date.now();
     const end = typeof rest.loginAt === 'number' ? rest.loginAt + this.absoluteMs : now + this.absoluteMs;
@@ -173,7 +237,7 @@ WHERE s.sid = ${sid} AND s.expires_at > ${new Date()}`,
     if (!fresh && _h === hash && typeof _exp === 'number' && _exp >= needed) return (confirm(false), cb());
     const exp = Math.min(now + this.maxAgeMs + TOUCH_INTERVAL_MS, end);
     const expiresAt = new Date(exp);
-    const data = { ...rest, _h: hash, _exp: exp } as object;
+    const data = JSON.parse(JSON.stringify({ ...rest, _h: hash, _exp: exp })) as object;
     const userId = session.userId ?? null;
     const write = fresh
       ? this.db.session.upsert({ where: { sid }, create: { sid, data, expiresAt, userId }, update: { data, expiresAt, userId } }).then(() => 1)
@@ -190,7 +254,7 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { config: Con
   const { config, db } = opts;
   await app.register(fastifyCookie);
   await app.register(fastifySession, {
-    secret: config.sessionSecret,
+    secret: new CachedSigner(config.sessionSecret) as never,
     cookieName: SESSION_COOKIE,
     saveUninitialized: false,
     rolling: true,

@@ -8,7 +8,7 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
 import { cstDay } from '../../lib/dates.ts';
-import { dayRangeSql, equalsSql, jsonRow, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal, type Condition } from '../../lib/list.ts';
+import { dayRangeSql, equalsSql, jsonRow, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal, type Condition, type ListParts } from '../../lib/list.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { issueAttachments } from './attachments.ts';
 
@@ -56,7 +56,13 @@ function scopeSql(reader: Reader, scope: IssueScope | undefined): Condition {
 }
 
 export async function pageIssues(db: Db, reader: Reader, q: IssueQuery, now = new Date()): Promise<{ rows: IssueRow[] } & CappedTotal> {
-  const page = await listPage<object>(db, q, {
+  const page = await listPage<object>(db, q, issueListParts(reader, q, now));
+  return mapPage(page, toIssueRow);
+}
+
+/** The questions list's statement for this reader (the benchmark sends the same through `pg`). */
+export function issueListParts(reader: Reader, q: IssueQuery, now: Date): ListParts {
+  return {
     select: issueSelect(now),
     from: issueFrom,
     where: whereSql([
@@ -71,8 +77,7 @@ export async function pageIssues(db: Db, reader: Reader, q: IssueQuery, now = ne
       ...dayRangeSql('i.created_at', q.dateFrom, q.dateTo),
     ]),
     orderBy: orderBySql(ISSUE_SORT, q, 'i.id', `${'handlerId' in reader ? '' : "(i.status = 'ANSWERED') DESC, "}i.id DESC`),
-  });
-  return mapPage(page, toIssueRow);
+  };
 }
 
 const toIssueRow = (r: object): IssueRow => {

@@ -9,7 +9,8 @@ import type { z } from 'zod';
 import type { ApplicationRow, ApplicationStatus, ApplyOptions, AuditRow, ZApplyPageRequestSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
-import { dayRangeSql, equalsSql, listPage, orderBySql, whereSql, type CappedTotal, type SortColumns } from '../../lib/list.ts';
+import { readRows } from '../../db/rows.ts';
+import { dayRangeSql, equalsSql, listPage, orderBySql, whereSql, type CappedTotal, type ListParts, type SortColumns } from '../../lib/list.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { dayOf, dayOrNull, today } from './days.ts';
 import { expiringSoon, grantState } from './grants.ts';
@@ -26,57 +27,86 @@ export interface EmpowerRules {
   expiringDays: number;
 }
 
-const include = {
-  supplier: { select: { name: true } },
-  materials: { include: { material: { select: { name: true } } }, orderBy: { materialCode: 'asc' } },
-} as const;
-type Loaded = Prisma.EmpowerApplicationGetPayload<{ include: typeof include }>;
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+/**
+ * The rows of applications `ids` in one statement, each material with the supplier's live grants on
+ * it (the list's hot read: one round trip through `pg`, db/rows.ts, instead of five Prisma queries —
+ * docs/benchmarks.md, "domain-lists"). The benchmark sends the same statement.
+ */
+export const applicationRowsSql = (ids: readonly number[]) => Prisma.sql`SELECT a.id, a.supplier_code, s.name AS supplier_name, a.status, a.valid_from, a.valid_until,
+    a.reason, a.applicant_account, a.applicant_name, a.renews_grant_id, a.submitted_at, a.approved_from, a.approved_until,
+    a.decider_account, a.decider_name, a.decided_at, a.decision_comment, a.created_at, a.updated_at,
+    COALESCE((SELECT json_agg(json_build_object('code', am.material_code, 'name', m.name, 'approved', am.approved,
+        'grants', COALESCE((SELECT json_agg(json_build_object('validFrom', to_char(g.valid_from, ${Prisma.raw(ISO)}), 'validUntil', to_char(g.valid_until, ${Prisma.raw(ISO)})))
+          FROM empower_grant g WHERE g.supplier_code = a.supplier_code AND g.material_code = am.material_code AND g.revoked_at IS NULL), '[]'::json))
+        ORDER BY am.material_code)
+      FROM empower_application_material am JOIN material m ON m.code = am.material_code WHERE am.application_id = a.id), '[]'::json) AS materials
+  FROM empower_application a JOIN supplier s ON s.code = a.supplier_code
+  WHERE a.id = ANY(${[...ids]}::int[])`;
+
+interface ApplicationRecord {
+  id: number;
+  supplier_code: string;
+  supplier_name: string;
+  status: string;
+  valid_from: Date;
+  valid_until: Date;
+  reason: string;
+  applicant_account: string;
+  applicant_name: string;
+  renews_grant_id: number | null;
+  submitted_at: Date | null;
+  approved_from: Date | null;
+  approved_until: Date | null;
+  decider_account: string | null;
+  decider_name: string | null;
+  decided_at: Date | null;
+  decision_comment: string | null;
+  created_at: Date;
+  updated_at: Date;
+  materials: { code: string; name: string; approved: boolean | null; grants: { validFrom: string; validUntil: string }[] }[];
+}
 
 /** The rows of these applications, in the order of `ids`, each material with its grant now. */
 export async function applicationRows(q: Q, ids: readonly number[], now = new Date()): Promise<ApplicationRow[]> {
   if (ids.length === 0) return [];
-  const apps = await q.empowerApplication.findMany({ where: { id: { in: [...ids] } }, include });
-  const pairs = apps.flatMap((a) => a.materials.map((m) => ({ supplierCode: a.supplierCode, materialCode: m.materialCode })));
-  const grants = pairs.length
-    ? await q.empowerGrant.findMany({
-        where: { revokedAt: null, supplierCode: { in: [...new Set(pairs.map((p) => p.supplierCode))] }, materialCode: { in: [...new Set(pairs.map((p) => p.materialCode))] } },
-        select: { supplierCode: true, materialCode: true, validFrom: true, validUntil: true },
-      })
-    : [];
+  // a transaction client has no pool of its own: readRows sends it through the transaction
+  const apps = await readRows<ApplicationRecord>(q as Db, applicationRowsSql(ids));
   const byId = new Map(apps.map((a) => [a.id, a]));
   return ids.flatMap((id) => {
     const a = byId.get(id);
-    return a ? [toRow(a, grants, now)] : [];
+    return a ? [toRow(a, now)] : [];
   });
 }
 
-function toRow(a: Loaded, grants: { supplierCode: string; materialCode: string; validFrom: Date; validUntil: Date }[], now: Date): ApplicationRow {
+function toRow(a: ApplicationRecord, now: Date): ApplicationRow {
   return {
     id: a.id,
-    supplierCode: a.supplierCode,
-    supplierName: a.supplier.name,
+    supplierCode: a.supplier_code,
+    supplierName: a.supplier_name,
     status: a.status as ApplicationStatus,
-    validFrom: dayOf(a.validFrom),
-    validUntil: dayOf(a.validUntil),
+    validFrom: dayOf(a.valid_from),
+    validUntil: dayOf(a.valid_until),
     reason: a.reason,
-    applicantAccount: a.applicantAccount,
-    applicantName: a.applicantName,
-    renewsGrantId: a.renewsGrantId,
-    submittedAt: a.submittedAt?.toISOString() ?? null,
-    approvedFrom: dayOrNull(a.approvedFrom),
-    approvedUntil: dayOrNull(a.approvedUntil),
-    deciderAccount: a.deciderAccount,
-    deciderName: a.deciderName,
-    decidedAt: a.decidedAt?.toISOString() ?? null,
-    decisionComment: a.decisionComment,
-    createdAt: a.createdAt.toISOString(),
-    updatedAt: a.updatedAt.toISOString(),
+    applicantAccount: a.applicant_account,
+    applicantName: a.applicant_name,
+    renewsGrantId: a.renews_grant_id,
+    submittedAt: a.submitted_at?.toISOString() ?? null,
+    approvedFrom: dayOrNull(a.approved_from),
+    approvedUntil: dayOrNull(a.approved_until),
+    deciderAccount: a.decider_account,
+    deciderName: a.decider_name,
+    decidedAt: a.decided_at?.toISOString() ?? null,
+    decisionComment: a.decision_comment,
+    createdAt: a.created_at.toISOString(),
+    updatedAt: a.updated_at.toISOString(),
     materials: a.materials.map((m) => {
       const { state, grant } = grantState(
-        grants.filter((g) => g.supplierCode === a.supplierCode && g.materialCode === m.materialCode),
+        m.grants.map((g) => ({ validFrom: new Date(g.validFrom), validUntil: new Date(g.validUntil) })),
         now,
       );
-      return { code: m.materialCode, name: m.material.name, approved: m.approved, grantState: state, grantValidUntil: grant?.validUntil.toISOString() ?? null };
+      return { code: m.code, name: m.name, approved: m.approved, grantState: state, grantValidUntil: grant?.validUntil.toISOString() ?? null };
     }),
   };
 }
@@ -108,8 +138,14 @@ const PENDING_FIRST = "CASE WHEN a.status = 'SUBMITTED' THEN 0 ELSE 1 END, CASE 
  * approvers, every supplier's except drafts.
  */
 export async function pageApplications(db: Db, q: ApplyQuery, scope: { supplierCode: string } | 'approvers', now = new Date()): Promise<{ rows: ApplicationRow[] } & CappedTotal> {
+  const page = await listPage<{ id: number }>(db, q, applicationListParts(q, scope));
+  return { ...page, rows: await applicationRows(db, page.rows.map((r) => r.id), now) };
+}
+
+/** The statement of an applications page's ids (the benchmark sends the same through `pg`). */
+export function applicationListParts(q: ApplyQuery, scope: { supplierCode: string } | 'approvers'): ListParts {
   const mine = scope !== 'approvers';
-  const page = await listPage<{ id: number }>(db, q, {
+  return {
     select: Prisma.sql`a.id`,
     from: Prisma.sql`empower_application a`,
     where: whereSql([
@@ -120,8 +156,7 @@ export async function pageApplications(db: Db, q: ApplyQuery, scope: { supplierC
       ...dayRangeSql('a.created_at', q.dateFrom, q.dateTo),
     ]),
     orderBy: orderBySql(SORT, q, 'a.id', mine ? 'a.id DESC' : PENDING_FIRST),
-  });
-  return { ...page, rows: await applicationRows(db, page.rows.map((r) => r.id), now) };
+  };
 }
 
 // ---- audit -------------------------------------------------------------------------------------------

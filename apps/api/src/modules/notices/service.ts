@@ -273,7 +273,8 @@ export async function publishNotice(db: Db, user: SessionUser, id: number, clien
     const recipients = await recipientsFor(tx, [...new Set(current.map((c) => c.materialCode))], now);
     if (recipients.length === 0) throw conflict('受影响的物料目前没有持有有效授权的供应商，发布后无人接收；请确认变更内容或先办理授权');
 
-    await move(tx, id, 'publish', Prisma.sql`published_at = ${now}, published_by_name = ${user.name}`, now);
+    // every recipient starts owing a confirmation (change_notice.open_recipient_count)
+    await move(tx, id, 'publish', Prisma.sql`published_at = ${now}, published_by_name = ${user.name}, open_recipient_count = ${recipients.length}`, now);
     await tx.noticeRecipient.createMany({
       data: recipients.map((r) => ({ noticeId: id, supplierCode: r.supplierCode, supplierName: r.supplierName, basis: r.basis, status: 'UNREAD' })),
     });
@@ -284,7 +285,8 @@ export async function publishNotice(db: Db, user: SessionUser, id: number, clien
 
 export async function withdrawNotice(db: Db, user: SessionUser, id: number, reason: string, client: ClientInfo, now = new Date()): Promise<void> {
   await db.$transaction(async (tx) => {
-    await move(tx, id, 'withdraw', Prisma.sql`withdrawn_at = ${now}, withdrawn_by_name = ${user.name}, withdraw_reason = ${reason}`, now);
+    // a withdrawn notice can no longer be confirmed: no one owes a confirmation on it any more
+    await move(tx, id, 'withdraw', Prisma.sql`withdrawn_at = ${now}, withdrawn_by_name = ${user.name}, withdraw_reason = ${reason}, open_recipient_count = 0`, now);
     await writeEvent(tx, { noticeId: id, action: 'WITHDRAW', user, client, detail: reason });
   });
 }
@@ -292,8 +294,9 @@ export async function withdrawNotice(db: Db, user: SessionUser, id: number, reas
 export async function closeNotice(db: Db, user: SessionUser, id: number, client: ClientInfo, now = new Date()): Promise<void> {
   await db.$transaction(async (tx) => {
     await move(tx, id, 'close', Prisma.sql`closed_at = ${now}, closed_by_name = ${user.name}`, now);
-    const [open] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM notice_recipient WHERE notice_id = ${id} AND status <> 'CONFIRMED'`;
-    await writeEvent(tx, { noticeId: id, action: 'CLOSE', user, client, detail: open?.n ? `关闭时 ${open.n} 家供应商未确认` : '全部供应商已确认' });
+    // the counter freezes here: a closed notice takes no more confirmations
+    const { openRecipientCount: open } = await tx.changeNotice.findUniqueOrThrow({ where: { id }, select: { openRecipientCount: true } });
+    await writeEvent(tx, { noticeId: id, action: 'CLOSE', user, client, detail: open ? `关闭时 ${open} 家供应商未确认` : '全部供应商已确认' });
   });
 }
 

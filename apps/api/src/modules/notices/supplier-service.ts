@@ -116,6 +116,14 @@ export async function confirmNotice(db: Db, user: SessionUser, supplier: Supplie
       WHERE id = ${r.id} AND status IN (${recipientMove('confirm')})`;
     // a concurrent confirmation of the same supplier got there first: it is confirmed, once
     if (moved === 0) return alreadyConfirmed(tx, r.id);
+    // one recipient less owes a confirmation. Guarded by the notice's status, under its row lock:
+    // a withdraw or close that committed since the check above wins, and this transaction (with
+    // the recipient's move) is undone — the counter never counts a confirmation the notice refused.
+    const counted = await tx.$executeRaw`UPDATE change_notice SET open_recipient_count = open_recipient_count - 1 WHERE id = ${noticeId} AND status = 'PUBLISHED'`;
+    if (counted === 0) {
+      const n = await tx.changeNotice.findUniqueOrThrow({ where: { id: noticeId }, select: { status: true, withdrawReason: true } });
+      throw conflict(n.status === 'WITHDRAWN' ? `该通知已撤回，不能确认${n.withdrawReason ? `（撤回原因：${n.withdrawReason}）` : ''}` : '该通知已关闭，不能再确认');
+    }
 
     const files = await tx.standardFile.findMany({ where: { id: { in: changes.map((c) => c.newFile.id) } }, select: { id: true, standardCode: true, version: true, sha256: true } });
     const data = files.map((f) => ({ recipientId: r.id, fileId: f.id, standardCode: f.standardCode, version: f.version, sha256: f.sha256, viewLogId: viewOf.get(f.id)!.id, viewedAt: viewOf.get(f.id)!.created_at }));

@@ -1,0 +1,126 @@
+/**
+ * The list benchmarks' shared machinery (notice-lists, domain-lists): each case is one api list
+ * call and its raw page query — the statements the service builds (a lib/list.ts PageStatement
+ * from the module's own builder), wrapped as lib/list.ts pageAndCount wraps them and sent through
+ * `pg` from this process — timed three ways at BENCH_CLIENTS clients for BENCH_SECONDS each: the
+ * api, the raw page query, and the raw page query plus what every signed-in call runs (the session
+ * statements). Before timing, one api answer and one raw answer are compared (same ids, same total).
+ */
+import type pg from 'pg';
+import type { Pool } from 'undici';
+import { LIST_WINDOW_MAX } from '@esm/contracts';
+import { Prisma } from '../../src/generated/prisma/client.ts';
+import type { PageStatement } from '../../src/lib/list.ts';
+import { apiPost, sidOf } from './api-client.ts';
+import { withSessionStatements } from './archive-sql.ts';
+import { cpuMeter } from './cpu.ts';
+import { closedLoop, type LoadResult } from './load.ts';
+import { fmt } from './stats.ts';
+import { progress, type Row } from './types.ts';
+
+/** What a page answered, as compared between the api and the raw query. */
+export interface Page {
+  ids: (number | string)[];
+  total: number;
+  totalCapped: boolean;
+}
+
+export interface ListCase {
+  name: string;
+  /** Whose sessions call it (a key of the cookies given to runListCases). */
+  who: string;
+  path: string;
+  body: Record<string, unknown>;
+  /** The page through `pg`: the same statements the service sends. */
+  raw(sql: pg.Pool): Promise<Page>;
+}
+
+/** A date parameter as db/rows.ts sends it (UTC, no zone). */
+const param = (v: unknown) => (v instanceof Date ? v.toISOString().replace('T', ' ').replace('Z', '') : v);
+
+/** A Prisma.sql statement as pg text and values, parameters as db/rows.ts sends them. */
+export const pgQuery = (q: Prisma.Sql): pg.QueryConfig => ({ text: q.text, values: q.values.map(param) });
+
+/** lib/list.ts pageAndCount around a page statement, as pg text and values. */
+export function pageAndCountQuery(s: PageStatement): pg.QueryConfig {
+  return pgQuery(Prisma.sql`WITH counted AS (
+  SELECT count(*)::int AS __total FROM (SELECT 1 ${s.fromWhere} LIMIT ${LIST_WINDOW_MAX + 1}) AS capped
+)
+SELECT counted.__total, p.* FROM counted
+LEFT JOIN (SELECT page_rows.*, (row_number() OVER ())::int AS __ord FROM (${s.page}) AS page_rows) AS p ON true
+ORDER BY p.__ord`);
+}
+
+/** One page statement with its capped count, as the api runs it; `rows` for a caller that reads further. */
+export async function rawPage(sql: pg.Pool, s: PageStatement): Promise<Page & { rows: Record<string, unknown>[] }> {
+  const { rows } = await sql.query(pageAndCountQuery(s));
+  const n = Number(rows[0]?.__total ?? 0);
+  const page = rows[0]?.__ord == null ? [] : rows;
+  return { ids: page.map((r) => r.id as number), total: Math.min(n, LIST_WINDOW_MAX), totalCapped: n > LIST_WINDOW_MAX, rows: page };
+}
+
+/** Only what the answers are compared on. */
+export const pageOf = ({ ids, total, totalCapped }: Page): Page => ({ ids, total, totalCapped });
+
+async function apiPage(http: Pool, c: ListCase, cookie: string): Promise<Page> {
+  const res = await apiPost<{ id: number }[]>(http, c.path, c.body, cookie);
+  if (res.status !== 200 || res.json.success !== true || !Array.isArray(res.json.data)) throw new Error(`${c.path}: ${res.status} ${JSON.stringify(res.json).slice(0, 200)}`);
+  return { ids: res.json.data.map((r) => r.id), total: res.json.total ?? -1, totalCapped: res.json.totalCapped ?? false };
+}
+
+function sameAnswer(c: ListCase, api: Page, raw: Page) {
+  if (JSON.stringify(api) !== JSON.stringify(pageOf(raw))) throw new Error(`${c.name}: raw SQL answers ${JSON.stringify(pageOf(raw))}, the api ${JSON.stringify(api)}`);
+  if (api.ids.length === 0) throw new Error(`${c.name}: empty page, nothing to measure`);
+}
+
+export interface ListRun {
+  cases: ListCase[];
+  http: Pool;
+  /** The server's pid (its CPU is metered for the api rows). */
+  serverPid: number;
+  /** A `pg` pool on the benchmark's database, as large as the api's. */
+  sql: pg.Pool;
+  db: { url: string; name: string };
+  /** Session cookies per `who`, one per client. */
+  cookies: Record<string, string[]>;
+  seconds: number;
+  clients: number;
+}
+
+/** BENCH_CASES=<regex> keeps only the matching cases. */
+export const selectedCases = (all: ListCase[]) => {
+  const only = process.env.BENCH_CASES ? new RegExp(process.env.BENCH_CASES) : undefined;
+  return all.filter((c) => !only || only.test(c.name));
+};
+
+/** Times every case three ways; three table rows a case. */
+export async function runListCases(r: ListRun): Promise<Row[]> {
+  const rows: Row[] = [];
+  const loop = { concurrency: r.clients, durationMs: r.seconds * 1000, warmupOps: 4 * r.clients };
+  for (const c of r.cases) {
+    const cookieOf = (client: number) => r.cookies[c.who]![client]!;
+    sameAnswer(c, await apiPage(r.http, c, cookieOf(0)), await c.raw(r.sql));
+    progress(`${c.name}: api, ${r.seconds} s`);
+    const api = await closedLoop(async (client) => void (await apiPage(r.http, c, cookieOf(client))), { ...loop, meter: cpuMeter(r.serverPid, r.db) });
+    progress(`${c.name}: raw page query, ${r.seconds} s`);
+    const raw = await closedLoop(async () => void (await c.raw(r.sql)), { ...loop, meter: cpuMeter('self', r.db) });
+    progress(`${c.name}: raw with the session statements, ${r.seconds} s`);
+    const withSession = await closedLoop(async (client) => void (await withSessionStatements(r.sql, sidOf(cookieOf(client)), () => c.raw(r.sql))), { ...loop, meter: cpuMeter('self', r.db) });
+    const row = (via: string, x: LoadResult, ratio: string): Row => ({
+      case: c.name,
+      via,
+      'req/s': fmt(x.perSecond),
+      'p50 ms': fmt(x.p50Ms, 1),
+      'p99 ms': fmt(x.p99Ms, 1),
+      'api ÷ this': ratio,
+      'app CPU ms/req': x.appCpuMsPerOp === undefined ? '—' : fmt(x.appCpuMsPerOp, 2),
+      'db CPU ms/req': x.dbCpuMsPerOp === undefined ? '—' : fmt(x.dbCpuMsPerOp, 2),
+      errors: x.errors,
+    });
+    const pct = (x: LoadResult) => `${fmt((api.perSecond / x.perSecond) * 100)} %`;
+    for (const [via, x] of [['api', api], ['raw', raw], ['raw+session', withSession]] as const) if (x.errors) progress(`${c.name} (${via}): ${x.errors} errors, first: ${x.firstError}`);
+    progress(`${c.name}: api ${api.perSecond.toFixed(0)}/s, raw ${raw.perSecond.toFixed(0)}/s (${pct(raw)}), raw+session ${withSession.perSecond.toFixed(0)}/s`);
+    rows.push(row('api', api, '—'), row('raw page query', raw, pct(raw)), row('raw + session statements', withSession, pct(withSession)));
+  }
+  return rows;
+}
