@@ -27,29 +27,23 @@ import { progress, type BenchSettings, type Row } from './lib/types.ts';
 const ACCOUNT = 'demo3';
 const PASSWORD = 'Esm@2026';
 
-/** Installed before any page script: records when the form became usable and when the table filled. */
-function probe() {
-  const w = window as unknown as { __bench: Record<string, number> };
-  w.__bench = {};
-  const b = w.__bench;
+/**
+ * Installed before any page script: records when the form became usable and when the table
+ * filled. A string, not a function: tsx (esbuild) would wrap a function's inner names in a
+ * `__name` helper that does not exist in the page.
+ */
+const PROBE = `(() => {
+  const b = (window.__bench = {});
   const check = () => {
     const now = performance.now();
-    if (b.formUsable === undefined && document.querySelector('input[placeholder="账号"]') && document.querySelector('input[placeholder="密码"]') && document.querySelector('button[type="submit"]')) {
-      b.formUsable = now;
-    }
-    if (b.submitAt !== undefined && b.tableFilled === undefined && document.querySelector('.ant-table-tbody tr.ant-table-row') && !document.querySelector('.ant-spin-spinning')) {
-      b.tableFilled = now;
-    }
+    if (b.formUsable === undefined && document.querySelector('input[placeholder="账号"]') && document.querySelector('input[placeholder="密码"]') && document.querySelector('button[type="submit"]')) b.formUsable = now;
+    if (b.submitAt !== undefined && b.tableFilled === undefined && document.querySelector('.ant-table-tbody tr.ant-table-row') && !document.querySelector('.ant-spin-spinning')) b.tableFilled = now;
   };
   new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
-  document.addEventListener(
-    'click',
-    (e) => {
-      if ((e.target as Element | null)?.closest?.('button[type="submit"]')) b.submitAt = performance.now();
-    },
-    true,
-  );
-}
+  document.addEventListener('click', (e) => {
+    if (e.target && e.target.closest && e.target.closest('button[type="submit"]')) b.submitAt = performance.now();
+  }, true);
+})();`;
 
 /** Body bytes of one GET as the server sends it to a client accepting `encoding`. */
 function wireBytes(url: string, encoding: string): Promise<number> {
@@ -73,7 +67,7 @@ interface RunResult {
 async function oneRun(browser: Browser, base: string): Promise<RunResult> {
   const context = await browser.newContext({ baseURL: base, locale: 'zh-CN', timezoneId: 'Asia/Shanghai', viewport: { width: 1366, height: 800 } });
   try {
-    await context.addInitScript(probe);
+    await context.addInitScript(PROBE);
     const page = await context.newPage();
     const scripts: Promise<{ url: string; wire: number; decoded: number }>[] = [];
     let counting = true;
