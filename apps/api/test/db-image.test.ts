@@ -3,7 +3,7 @@
  * directory starts from it; a migration newer than the image is applied on top, and the result
  * has exactly the schema that schema.prisma describes (the drift check, as in migrations.test.ts).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,6 +78,17 @@ describe('prepared cluster image', () => {
     const empty = path.join(tmp, 'empty');
     mkdirSync(empty);
     expect(restoreImage(empty, other)).toBeNull();
+  });
+
+  it('a damaged image is not used and leaves the directory empty', () => {
+    const bad = path.join(tmp, 'bad-image');
+    mkdirSync(bad);
+    writeFileSync(path.join(bad, 'manifest.json'), JSON.stringify(readManifest(imageDir)));
+    writeFileSync(path.join(bad, 'pgdata.tar.gz'), 'not gzip');
+    const empty = path.join(tmp, 'empty2');
+    mkdirSync(empty);
+    expect(restoreImage(empty, bad)).toBeNull();
+    expect(readdirSync(empty)).toEqual([]);
   });
 
   it('untar refuses names that leave the target directory', () => {

@@ -13,7 +13,7 @@
  * from source without a build — the server falls back to initdb and every migration.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -66,10 +66,14 @@ export function readManifest(dir = IMAGE_DIR): ImageManifest | null {
   }
 }
 
+/** Writes both files under temporary names first: a start never reads a half-written image. */
 export function writeImage(dir: string, tarball: Uint8Array, manifest: ImageManifest): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, TARBALL), tarball);
-  writeFileSync(path.join(dir, MANIFEST), JSON.stringify(manifest, null, 2) + '\n');
+  const tmp = `.tmp-${process.pid}`;
+  writeFileSync(path.join(dir, TARBALL + tmp), tarball);
+  writeFileSync(path.join(dir, MANIFEST + tmp), JSON.stringify(manifest, null, 2) + '\n');
+  renameSync(path.join(dir, TARBALL + tmp), path.join(dir, TARBALL));
+  renameSync(path.join(dir, MANIFEST + tmp), path.join(dir, MANIFEST));
 }
 
 /**
@@ -82,7 +86,14 @@ export function restoreImage(pgdata: string, dir = IMAGE_DIR): ImageManifest | n
   if (!manifest || manifest.pglite !== pgliteVersion()) return null;
   // an interrupted earlier unpack leaves files but no PG_VERSION (written last): start clean
   if (readdirSync(pgdata).length > 0) return null;
-  untar(gunzipSync(readFileSync(path.join(dir, TARBALL))), pgdata);
+  try {
+    untar(gunzipSync(readFileSync(path.join(dir, TARBALL))), pgdata);
+  } catch (err) {
+    // a damaged image: leave the directory empty again and let PGlite run initdb
+    console.warn(`db image not used (${err instanceof Error ? err.message : String(err)}); creating the cluster instead`);
+    for (const f of readdirSync(pgdata)) rmSync(path.join(pgdata, f), { recursive: true, force: true });
+    return null;
+  }
   return manifest;
 }
 
