@@ -10,7 +10,8 @@
  * computed from import.meta.url (repo root, web dist, migrations) are the same.
  */
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,9 +27,12 @@ const external = [
 ].flatMap((d) => [d, `${d}/*`]);
 
 const started = performance.now();
-rmSync(path.join(apiDir, 'dist'), { recursive: true, force: true });
+// everything but the prepared database image, which is rebuilt only when its inputs change
+const dist = path.join(apiDir, 'dist');
+if (existsSync(dist)) for (const f of readdirSync(dist, { withFileTypes: true }).filter((d) => d.name !== 'db-image')) rmSync(path.join(dist, f.name), { recursive: true, force: true });
 await build({
-  entryPoints: [path.join(apiDir, 'src/server.ts')],
+  // both at dist/'s top level: paths computed from import.meta.url mean the same in every file
+  entryPoints: { server: path.join(apiDir, 'src/server.ts'), 'build-image': path.join(apiDir, 'src/db/build-image.ts') },
   outdir: path.join(apiDir, 'dist'),
   outExtension: { '.js': '.mjs' },
   // code loaded with import() (the demo seed's drawing code) stays in its own chunk, so its
@@ -48,3 +52,6 @@ await build({
   banner: { js: "import { createRequire as __esmCreateRequire } from 'node:module'; const require = __esmCreateRequire(import.meta.url);" },
 });
 console.log(`api bundled to dist/server.mjs in ${Math.round(performance.now() - started)} ms`);
+// The embedded database's prepared cluster (src/db/image.ts): the first start on an empty data
+// directory unpacks it instead of running initdb and every migration.
+execFileSync(process.execPath, [path.join(dist, 'build-image.mjs')], { cwd: apiDir, stdio: 'inherit' });

@@ -10,6 +10,7 @@ import { localStorage } from './lib/storage.ts';
 
 const config = loadConfig();
 const db = await openDatabase(config);
+if (db.restoredFromImage) console.log(`database created from the prepared image (${db.restoredFromImage.migrations.length} migrations)`);
 if (config.migrateOnStart) {
   const applied = await db.migrate();
   if (applied.length) console.log(`migrations applied: ${applied.join(', ')}`);

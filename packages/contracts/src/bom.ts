@@ -28,7 +28,8 @@ export const BOM_IMPORT_MAX_ROWS = 50_000;
 /** A refused import lists at most this many errors (the message says how many there are). */
 export const BOM_IMPORT_ERRORS_SHOWN = 500;
 /** Where the manufacturer reads a supplier's BOM and searches where-used (not in the legacy spec). */
-export const BOM_TRACE_PAGE = '/esm/drawingManagement/supplierBomTrace';
+import { BOM_TRACE_PAGE } from './page-paths.ts';
+export { BOM_TRACE_PAGE };
 
 // ---- a line's fields -------------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@
  * renewing is a new application. Call names are spec §7's where the spec has one.
  */
 import { canMove, type Transition } from './workflow.ts';
+import { ACCESS_REPORT_PAGE } from './page-paths.ts';
 import { z } from 'zod';
 import { DRAWING_ADMIN_TYPES, SUPPLIER_TYPES } from './codes.ts';
 import { endpoint, governedColumns } from './endpoint.ts';
@@ -428,7 +429,7 @@ export type AccessReport = z.infer<typeof ZAccessReport>;
 const tag = 'empower';
 const tagSupplier = 'empower (supplier)';
 
-const ACCESS_REPORT_PAGE_PATH = '/esm/drawingAuthorization/drawingAccessReport';
+const ACCESS_REPORT_PAGE_PATH = ACCESS_REPORT_PAGE;
 
 export const empowerApi = {
   // supplier side: every call runs inside the caller's own supplier's scope
@@ -605,4 +606,4 @@ export const empowerApi = {
 } as const;
 
 /** The access report's page (beyond spec §2, under drawingAuthorization). */
-export const ACCESS_REPORT_PAGE = ACCESS_REPORT_PAGE_PATH;
+export { ACCESS_REPORT_PAGE };

@@ -3,6 +3,7 @@
  * agreement — for drawing admins (types 3/7/8/9). One table, one row shape, one call each.
  */
 import { z } from 'zod';
+import { LOG_PAGES as LOG_PAGE_PATHS } from './page-paths.ts';
 import { DRAWING_ADMIN_TYPES } from './codes.ts';
 import { endpoint, governedColumns } from './endpoint.ts';
 import { ZCappedPage } from './envelope.ts';
@@ -53,14 +54,8 @@ export const ZLogRow = z.object({
 });
 export type LogRow = z.infer<typeof ZLogRow>;
 
-/** Which page shows which log (spec §2). */
-export const LOG_PAGES: Record<LogAction, string> = {
-  VIEW: '/esm/drawingManagement/drawingViewLog',
-  CONFIRM: '/esm/drawingManagement/drawingConfirmationLog',
-  DOWNLOAD: '/esm/drawingManagement/blueprintDownloadingLog',
-  PRINT: '/esm/drawingManagement/drawingPrintlog',
-  KEEPSECRET: '/esm/drawingManagement/confidentialityAgreement',
-};
+/** Which page shows which log (spec §2): page-paths.ts, zod-free for the router. */
+export const LOG_PAGES: Record<LogAction, string> = LOG_PAGE_PATHS;
 /** Each log page's governed columns (issue 14). */
 export const logColumns = (action: LogAction) => governedColumns(LOG_PAGES[action], { ip: 'IP地址' });
 

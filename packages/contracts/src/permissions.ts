@@ -20,7 +20,8 @@ const tag = 'permissions';
 
 /** Who administers the permissions (spec §6: type 7, internal plus SQE / product-line management). */
 export const PERMISSION_ADMIN_TYPES = [7] as const;
-export const PERMISSION_PAGE = '/esm/system/permission';
+import { PERMISSION_PAGE } from './page-paths.ts';
+export { PERMISSION_PAGE };
 
 export const PERMISSION_KIND_LABELS = { BUTTON: '按钮', COLUMN: '列' } as const;
 export type PermissionKind = keyof typeof PERMISSION_KIND_LABELS;

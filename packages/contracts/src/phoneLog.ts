@@ -14,7 +14,8 @@ import { ZPageRequest } from './paging.ts';
 const tag = 'phoneLog';
 const tagSupplier = 'phoneLog (supplier)';
 
-export const PHONE_LOG_PAGE = '/esm/system/mobilePhoneLog';
+import { PHONE_LOG_PAGE } from './page-paths.ts';
+export { PHONE_LOG_PAGE };
 
 /**
  * Whose number: a supplier's contact, a purchaser (采购员) named on materials, or the contact of a

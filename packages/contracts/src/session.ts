@@ -3,20 +3,23 @@ import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { ZEnvelope } from './envelope.ts';
 import { zOptionalText } from './fields.ts';
-import { BASE_PATH, LOGIN_PATH } from './routes.ts';
+import { LOGIN_FIELD_TEXT, LOGIN_LIMITS, RETURN_PATH_MAX, SESSION_PATHS } from './session-basics.ts';
+
+// the zod-free pieces live in session-basics.ts (the login page's first load); exported from here as before
+export { COMPANY_LOGIN_TEXT, HANDOFF_PARAMS, hasHandoff, SESSION_PATHS, LOGIN_FIELD_TEXT, LOGIN_LIMITS, checkLoginField, RETURN_PATH_MAX, isReturnPath } from './session-basics.ts';
 
 export const ZLoginRequestSchema = z.object({
   account: z
-    .string({ error: '请输入账号' })
+    .string({ error: LOGIN_FIELD_TEXT.accountRequired })
     .trim()
-    .min(1, '请输入账号')
-    .max(64, '账号不能超过 64 个字符')
-    .refine((s) => !s.includes('\u0000'), '账号不能包含空字符'),
+    .min(1, LOGIN_FIELD_TEXT.accountRequired)
+    .max(LOGIN_LIMITS.accountMax, LOGIN_FIELD_TEXT.accountTooLong)
+    .refine((s) => !s.includes('\u0000'), LOGIN_FIELD_TEXT.accountNul),
   password: z
-    .string({ error: '请输入密码' })
-    .min(1, '请输入密码')
-    .max(128, '密码不能超过 128 个字符')
-    .refine((s) => !s.includes('\u0000'), '密码不能包含空字符'),
+    .string({ error: LOGIN_FIELD_TEXT.passwordRequired })
+    .min(1, LOGIN_FIELD_TEXT.passwordRequired)
+    .max(LOGIN_LIMITS.passwordMax, LOGIN_FIELD_TEXT.passwordTooLong)
+    .refine((s) => !s.includes('\u0000'), LOGIN_FIELD_TEXT.passwordNul),
 });
 export type LoginRequest = z.infer<typeof ZLoginRequestSchema>;
 
@@ -60,24 +63,6 @@ export const ZSessionCheckRequestSchema = z
   .nullish();
 export type SessionCheckRequest = z.input<typeof ZSessionCheckRequestSchema>;
 
-/** The query parameters of a sign-in hand-off: removed from the address bar once it is done. */
-export const HANDOFF_PARAMS = ['code', 'state', 'iss', 'session_state', 'error', 'error_description', 'error_uri'] as const;
-/** A hand-off is present when the provider answered (code or error) with our state. */
-export const hasHandoff = (params: Record<string, string>) => Boolean(params.state && (params.code || params.error));
-
-export const COMPANY_LOGIN_TEXT = '从公司门户登录';
-
-export const RETURN_PATH_MAX = 1000;
-
-/**
- * A page of the portal a sign-in may return to: a path under /esm/ (not the login page), never
- * another site (`//host`, a backslash, whitespace). The login page's ?redirect= and the company
- * sign-in's returnTo both go through it (no open redirect).
- */
-export function isReturnPath(raw: string | null | undefined): raw is string {
-  return typeof raw === 'string' && raw.length <= RETURN_PATH_MAX && raw.startsWith(`${BASE_PATH}/`) && !raw.startsWith(LOGIN_PATH) && !/[\\\s]/.test(raw);
-}
-
 /**
  * user/companyLogin: `returnTo`, the page the user was sent to the login page from (its
  * ?redirect=); the server keeps it with the pending sign-in and gives it back once signed in. Not
@@ -94,7 +79,7 @@ const tag = 'session';
 
 export const sessionApi = {
   current: endpoint({
-    path: 'user/current',
+    path: SESSION_PATHS.current,
     access: 'public',
     tag,
     summary: '会话检查（提交当前页面的查询参数，含公司门户登录回传时完成登录）：code "0" 返回当前用户；201-205 会话错误；10000007 未登录',
@@ -102,9 +87,9 @@ export const sessionApi = {
     response: ZCurrentUserResponseSchema,
     alsoFor: [401, 403],
   }),
-  login: endpoint({ path: 'user/login', access: 'public', tag, summary: '登录：code "10000000" 成功', body: ZLoginRequestSchema, response: ZEnvelope(ZCurrentUser) }),
+  login: endpoint({ path: SESSION_PATHS.login, access: 'public', tag, summary: '登录：code "10000000" 成功', body: ZLoginRequestSchema, response: ZEnvelope(ZCurrentUser) }),
   /** The legacy page posts { a: 1 }; any body is accepted and ignored. */
-  logout: endpoint({ path: 'user/logout', access: 'public', tag, summary: '退出登录（公司门户登录的会话同时退出身份提供方）', response: ZLogoutResponseSchema }),
+  logout: endpoint({ path: SESSION_PATHS.logout, access: 'public', tag, summary: '退出登录（公司门户登录的会话同时退出身份提供方）', response: ZLogoutResponseSchema }),
   /** Starts the OpenID Connect sign-in (authorization code + PKCE); 404 when not configured. */
-  companyLogin: endpoint({ path: 'user/companyLogin', access: 'public', tag, summary: '从公司门户登录：返回身份提供方的登录地址（returnTo：登录后回到的页面）', body: ZCompanyLoginRequestSchema, response: ZCompanyLoginResponseSchema }),
+  companyLogin: endpoint({ path: SESSION_PATHS.companyLogin, access: 'public', tag, summary: '从公司门户登录：返回身份提供方的登录地址（returnTo：登录后回到的页面）', body: ZCompanyLoginRequestSchema, response: ZCompanyLoginResponseSchema }),
 } as const;

@@ -10,6 +10,8 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Config } from '../config.ts';
 import { applyMigrations } from './migrations.ts';
+import { restoreImage, type ImageManifest } from './image.ts';
+import { useDirectReads } from './rows.ts';
 
 /**
  * Interactive transactions: how long one may wait for a connection (maxWait) and run (timeout).
@@ -19,7 +21,6 @@ import { applyMigrations } from './migrations.ts';
  * its locks; every request's transaction is short, so only a stalled one ever reaches them.
  */
 export const TRANSACTION_LIMITS = { maxWait: 10_000, timeout: 30_000 } as const;
-import { useDirectReads } from './rows.ts';
 
 export type Db = PrismaClient;
 
@@ -28,6 +29,8 @@ export interface Database {
   kind: 'postgres' | 'embedded';
   /** Applies pending migrations; returns the names applied. */
   migrate(): Promise<string[]>;
+  /** Embedded only: the data directory was empty and started from the prepared image (db/image.ts). */
+  restoredFromImage?: ImageManifest;
   close(): Promise<void>;
 }
 
@@ -74,12 +77,15 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   const { PrismaPGlite } = await import('pglite-prisma-adapter');
   const dir = path.join(config.dataDir, 'pgdata');
   mkdirSync(dir, { recursive: true });
+  // an empty data directory: the prepared cluster instead of initdb and every migration
+  const restored = restoreImage(dir);
   const pglite = await PGlite.create(dir, { extensions: await embeddedExtensions() });
   const factory = new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
   const prisma = new PrismaClient({ adapter: factory as never, transactionOptions: TRANSACTION_LIMITS });
   return {
     prisma,
     kind: 'embedded',
+    ...(restored ? { restoredFromImage: restored } : {}),
     migrate: () => applyMigrations(prisma as never),
     async close() {
       await prisma.$disconnect();

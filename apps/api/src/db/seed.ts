@@ -27,8 +27,27 @@ export const DEMO_USERS = [
   { account: 'demo9', type: 9, name: '黄涛', nick: '黄涛', supplierCode: null, mobile: '13800000009' },
 ];
 
-/** Upserts the menu tree and its grants per user type (idempotent; runs at every start). */
+/** True when the stored menu and its grants are exactly MENU's (the usual start): nothing to write. */
+async function menuUpToDate(db: Db): Promise<boolean> {
+  const [entries, grants] = await Promise.all([
+    db.menuEntry.findMany({ select: { id: true, cn: true, name: true, icon: true, router: true, mpid: true, sort: true } }),
+    db.menuGrant.findMany({ select: { userType: true, menuId: true } }),
+  ]);
+  const stored = new Map(entries.map((e) => [e.id, e]));
+  const sameEntries =
+    entries.length === MENU.length &&
+    MENU.every((m, sort) => {
+      const e = stored.get(m.id);
+      return !!e && e.cn === m.cn && e.name === m.name && e.icon === m.icon && e.router === m.router && e.mpid === m.mpid && e.sort === sort;
+    });
+  if (!sameEntries) return false;
+  const want = new Set(MENU.flatMap((m) => m.types.map((t) => `${t}:${m.id}`)));
+  return grants.length === want.size && grants.every((g) => want.has(`${g.userType}:${g.menuId}`));
+}
+
+/** Upserts the menu tree and its grants per user type (idempotent; runs at every start, writes only when changed). */
 export async function seedMenu(db: Db): Promise<void> {
+  if (await menuUpToDate(db)) return;
   await db.$transaction(async (tx) => {
     for (const [sort, m] of MENU.entries()) {
       const data = { cn: m.cn, name: m.name, icon: m.icon, router: m.router, mpid: m.mpid, sort };

@@ -17,7 +17,7 @@ import {
   statusErrorText,
   timeoutText,
   type FieldError,
-} from '@esm/contracts';
+} from '@esm/contracts/basics';
 import { feedback } from './feedback.ts';
 
 export class ApiError extends Error {
@@ -219,6 +219,15 @@ export function saveBlob({ blob, fileName }: BlobResult) {
 /** Calls a JSON endpoint declared in contracts; resolves to its envelope, typed by the declaration. */
 export function call<E extends EndpointDef>(e: E, body?: EndpointBody<E>, opts?: RequestOptions): Promise<EndpointResponse<E>> {
   return post<EndpointResponse<E>>(e.path, body ?? {}, opts);
+}
+
+/**
+ * `call` by the declaration's path alone, typed by the declaration (`import type`): for the
+ * session calls on the login page's first load, which must not load the declarations' zod
+ * schemas (issue 16; the path constant is the one the declaration uses, SESSION_PATHS).
+ */
+export function callAt<E extends EndpointDef>(path: E['path'], body?: EndpointBody<E>, opts?: RequestOptions): Promise<EndpointResponse<E>> {
+  return post<EndpointResponse<E>>(path, body ?? {}, opts);
 }
 
 /** Calls a bytes endpoint (a stamped file, an export): the bytes, their name and type. */

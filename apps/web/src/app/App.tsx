@@ -5,7 +5,7 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router/dom';
-import { UI } from '@esm/contracts';
+import { UI } from '@esm/contracts/basics';
 import { feedback } from '../api/feedback.ts';
 import { useToastTop } from '../components/toastTop.ts';
 import { useThemeName } from './preferences.ts';

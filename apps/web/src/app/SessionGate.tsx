@@ -2,13 +2,15 @@
  * The session check on load (spec §4): code "0" → the portal; not signed in → /esm/login;
  * 201-205 → a blocking dialog that leads to the company home page.
  */
-import { createContext, useContext, useEffect } from 'react';
+import { Suspense, createContext, lazy, useContext, useEffect } from 'react';
 import { App as AntApp } from 'antd';
 import { Outlet, Navigate, useLocation } from 'react-router';
-import { BASE_PATH, LOGIN_PATH, SESSION_ERRORS, SESSION_ERROR_BODY, UI, type CurrentUser, type SessionErrorCode } from '@esm/contracts';
+import { BASE_PATH, LOGIN_PATH, SESSION_ERRORS, SESSION_ERROR_BODY, UI, type CurrentUser, type SessionErrorCode } from '@esm/contracts/basics';
 import { useSession, withoutHandoff } from '../features/session/index.ts';
 import { PageLoading } from '../components/PageLoading.tsx';
-import { ErrorResult } from '../components/ErrorResult.tsx';
+
+// only when the session check failed: antd's Result stays off the login page's first load (issue 16)
+const ErrorResult = lazy(() => import('../components/ErrorResult.tsx').then((m) => ({ default: m.ErrorResult })));
 
 const UserContext = createContext<CurrentUser | null>(null);
 
@@ -40,7 +42,12 @@ export function SessionGate() {
   const session = useSession();
   const location = useLocation();
   if (session.isPending) return <PageLoading />;
-  if (session.isError) return <ErrorResult error={session.error} onRetry={() => session.refetch()} />;
+  if (session.isError)
+    return (
+      <Suspense fallback={<PageLoading />}>
+        <ErrorResult error={session.error} onRetry={() => session.refetch()} />
+      </Suspense>
+    );
   const s = session.data;
   if (s.state === 'blocked') return <BlockingDialog code={s.code} homeUrl={s.homeUrl} />;
   if (s.state === 'anonymous') {

@@ -4,7 +4,7 @@
  */
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
-import { BASE_PATH, GROUP_TITLES, LOGIN_PATH, ROUTES } from '@esm/contracts';
+import { BASE_PATH, GROUP_TITLES, LOGIN_PATH, ROUTES } from '@esm/contracts/basics';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { SessionGate } from './SessionGate.tsx';
 import { IndexRedirect } from './IndexRedirect.tsx';

@@ -1,5 +1,5 @@
 import { Button, Result } from 'antd';
-import { statusErrorText } from '@esm/contracts';
+import { statusErrorText } from '@esm/contracts/basics';
 import { ApiError } from '../api/client.ts';
 
 /** A failed load shown in place of the page, with the catalogue text and a retry. */

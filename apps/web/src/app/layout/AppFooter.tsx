@@ -1,5 +1,5 @@
 import { Grid, Layout, QRCode, Space, Typography } from 'antd';
-import { EXTERNAL_LINKS, FOOTER, UI } from '@esm/contracts';
+import { EXTERNAL_LINKS, FOOTER, UI } from '@esm/contracts/basics';
 
 /** Footer of spec §2: agreements, friendly links, help center, phone, QR code, filing notices. */
 export function AppFooter() {

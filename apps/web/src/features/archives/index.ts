@@ -1,5 +1,5 @@
 /** The archives feature's public face: pickers other features filter by, and its pages (loaded when opened). */
-import { BASE_PATH } from '@esm/contracts';
+import { BASE_PATH } from '@esm/contracts/basics';
 import type { PageLoaders } from '../pages.ts';
 
 export { supplierSource } from './api.ts';

@@ -1,5 +1,5 @@
 /** The BOM feature's public face: its pages (loaded when opened). */
-import { BASE_PATH, BOM_TRACE_PAGE } from '@esm/contracts';
+import { BASE_PATH, BOM_TRACE_PAGE } from '@esm/contracts/basics';
 import type { PageLoaders } from '../pages.ts';
 
 export const pages: PageLoaders = {

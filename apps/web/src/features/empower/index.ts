@@ -1,5 +1,5 @@
 /** The empower feature's public face: its pages (loaded when opened). */
-import { ACCESS_REPORT_PAGE, BASE_PATH } from '@esm/contracts';
+import { ACCESS_REPORT_PAGE, BASE_PATH } from '@esm/contracts/basics';
 import type { PageLoaders } from '../pages.ts';
 
 const g = `${BASE_PATH}/drawingAuthorization`;

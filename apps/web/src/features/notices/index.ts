@@ -1,5 +1,5 @@
 /** The notices feature's public face: the header bell, links other features offer, and its pages (loaded when opened). */
-import { BASE_PATH } from '@esm/contracts';
+import { BASE_PATH } from '@esm/contracts/basics';
 import type { PageLoaders } from '../pages.ts';
 
 export { NoticeBell } from './NoticeBell.tsx';

@@ -2,7 +2,7 @@
  * The permissions feature's public face: other features hide the buttons and columns a user may
  * not use through these (the server refuses them anyway), and its admin page.
  */
-import { PERMISSION_PAGE } from '@esm/contracts';
+import { PERMISSION_PAGE } from '@esm/contracts/basics';
 import type { PageLoaders } from '../pages.ts';
 
 export { useButton, useColumnModes, usePageButtons, withoutHidden } from './api.ts';

@@ -1,5 +1,5 @@
 /** The phoneLog feature's public face: the masked number with its eye icon, the contacts drawer, and the view log page. */
-import { PHONE_LOG_PAGE } from '@esm/contracts';
+import { PHONE_LOG_PAGE } from '@esm/contracts/basics';
 import type { PageLoaders } from '../pages.ts';
 
 export { MaskedMobile } from './MaskedMobile.tsx';

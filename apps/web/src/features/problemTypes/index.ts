@@ -1,5 +1,5 @@
 /** The problem types feature's public face: its page (loaded when opened). */
-import { BASE_PATH } from '@esm/contracts';
+import { BASE_PATH } from '@esm/contracts/basics';
 import type { PageLoaders } from '../pages.ts';
 
 export const pages: PageLoaders = {

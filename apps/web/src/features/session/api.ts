@@ -1,7 +1,11 @@
 /** The session calls (spec §4, §7): the session check, login, logout, the company sign-in. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { CODES, HANDOFF_PARAMS, hasHandoff, sessionApi, type CurrentUser, type LoginRequest } from '@esm/contracts';
-import { ApiError, call } from '../../api/client.ts';
+import { CODES, HANDOFF_PARAMS, SESSION_PATHS, hasHandoff, type CurrentUser, type LoginRequest } from '@esm/contracts/basics';
+// the declarations' types only: their zod schemas stay off the login page's first load (issue 16)
+import type { sessionApi } from '@esm/contracts';
+import { ApiError, callAt } from '../../api/client.ts';
+
+type SessionApi = typeof sessionApi;
 
 export type SessionCheck =
   /** `returnTo`: a company sign-in just completed, back to the page asked for before it. */
@@ -22,7 +26,7 @@ function pageParams(): Record<string, string> {
  */
 export async function checkSession(): Promise<SessionCheck> {
   try {
-    const res = await call(sessionApi.current, pageParams(), { silent: true });
+    const res = await callAt<SessionApi['current']>(SESSION_PATHS.current, pageParams(), { silent: true });
     if (res.data) return res.returnTo ? { state: 'ok', user: res.data, returnTo: res.returnTo } : { state: 'ok', user: res.data };
     return { state: 'anonymous', companyLogin: res.companyLogin === true };
   } catch (e) {
@@ -48,8 +52,8 @@ export function withoutHandoff(search: string): string | undefined {
 export const sessionQuery = queryOptions({ queryKey: ['session'], queryFn: checkSession, staleTime: 60_000, retry: false });
 export const useSession = () => useQuery(sessionQuery);
 
-export const login = (body: LoginRequest) => call(sessionApi.login, body, { silent: true });
+export const login = (body: LoginRequest) => callAt<SessionApi['login']>(SESSION_PATHS.login, body, { silent: true });
 /** The legacy page posts { a: 1 }; the server ignores the body. */
-export const logout = () => call(sessionApi.logout);
+export const logout = () => callAt<SessionApi['logout']>(SESSION_PATHS.logout);
 /** Where to sign in at the company's identity provider (the server keeps the sign-in's secrets). */
-export const companyLogin = (returnTo?: string) => call(sessionApi.companyLogin, returnTo ? { returnTo } : {}, { silent: true });
+export const companyLogin = (returnTo?: string) => callAt<SessionApi['companyLogin']>(SESSION_PATHS.companyLogin, returnTo ? { returnTo } : {}, { silent: true });

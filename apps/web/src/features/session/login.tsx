@@ -1,19 +1,29 @@
 /**
  * /esm/login (spec §4): loading while signing in; "10000000" → "登陆成功" for 3 s and on to the
- * landing page; otherwise the server's message for 3 s. Fields are checked with the very schema
+ * landing page; otherwise the server's message for 3 s. Fields are checked as the very schema
  * the server validates with.
  */
 import { useRef, useState } from 'react';
-import { Alert, App, Button, Card, Divider, Form, Input, Layout, Typography } from 'antd';
+import { Alert, App, Button, Divider, Form, Input, Layout, Typography, theme } from 'antd';
 import { BankOutlined, LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { CODES, COMPANY_LOGIN_TEXT, LOGIN_SUCCESS_TEXT, UI, ZLoginRequestSchema, isReturnPath, type CurrentUser, type LoginRequest } from '@esm/contracts';
+import { CODES, COMPANY_LOGIN_TEXT, LOGIN_SUCCESS_TEXT, UI, checkLoginField, isReturnPath, type CurrentUser, type LoginRequest } from '@esm/contracts/basics';
 import { ApiError } from '../../api/client.ts';
 import { companyLogin, login, useSession } from './api.ts';
-import { menuQuery } from '../menu/index.ts';
 import { AppFooter } from '../../app/layout/AppFooter.tsx';
-import { zodRule } from '../../components/zodRule.ts';
+import type { Rule } from 'antd/es/form';
+
+/**
+ * The fields are checked as the server's ZLoginRequestSchema checks them, by its zod-free twin
+ * (contracts session-basics.ts): zod and the menu's schemas stay off this page's first load.
+ */
+const loginRule = (field: 'account' | 'password'): Rule => ({
+  validator: (_, value: unknown) => {
+    const message = checkLoginField(field, value ?? '');
+    return message ? Promise.reject(new Error(message)) : Promise.resolve();
+  },
+});
 
 /**
  * Where a user lands after signing in: the page they were sent away from (only a path inside the
@@ -39,6 +49,7 @@ export default function LoginPage() {
   const session = useSession();
   const signingIn = useRef(false);
   const [leaving, setLeaving] = useState(false);
+  const { token } = theme.useToken();
 
   // Already signed in (not by this form, which navigates itself): to one's own landing page.
   if (session.data?.state === 'ok' && !signingIn.current) return <Navigate to={session.data.user.defaultPath} replace />;
@@ -51,7 +62,7 @@ export default function LoginPage() {
       if (res.code !== CODES.LOGIN_OK || !res.data) throw new Error(res.message);
       message.success({ content: LOGIN_SUCCESS_TEXT, duration: UI.toastSeconds });
       const user = res.data;
-      const landing = await landingOf(user, params.get('redirect'), () => qc.fetchQuery(menuQuery(user.id)));
+      const landing = await landingOf(user, params.get('redirect'), async () => qc.fetchQuery((await import('../menu/index.ts')).menuQuery(user.id)));
       navigate(landing, { replace: true });
       qc.setQueryData(['session'], { state: 'ok', user });
     } catch (e) {
@@ -81,7 +92,8 @@ export default function LoginPage() {
   return (
     <Layout style={{ minHeight: '100vh', background: 'linear-gradient(160deg, #001529 0%, #1668dc 100%)' }}>
       <Layout.Content style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', padding: 16 }}>
-        <Card style={{ width: 380, maxWidth: '100%' }} data-testid="login-card">
+        {/* a plain box in the card's colours: antd's Card brings Tabs along (issue 16, first-load size) */}
+        <div style={{ width: 380, maxWidth: '100%', padding: 24, background: token.colorBgContainer, borderRadius: token.borderRadiusLG }} data-testid="login-card">
           <div style={{ textAlign: 'center', marginBottom: 24 }}>
             <img src="/esm/logo.svg" alt="ESM" width={48} height={48} />
             <Typography.Title level={3} style={{ margin: '12px 0 4px' }}>ESM 图纸档案管理平台</Typography.Title>
@@ -89,10 +101,10 @@ export default function LoginPage() {
           </div>
           {params.get('reason') === 'expired' && <Alert type="warning" showIcon title="登录已过期，请重新登录" style={{ marginBottom: 16 }} data-testid="expired-notice" />}
           <Form form={form} onFinish={onFinish} size="large" autoComplete="on" requiredMark={false}>
-            <Form.Item name="account" rules={[zodRule(ZLoginRequestSchema.shape.account)]}>
+            <Form.Item name="account" rules={[loginRule('account')]}>
               <Input prefix={<UserOutlined />} placeholder="账号" autoComplete="username" autoFocus />
             </Form.Item>
-            <Form.Item name="password" rules={[zodRule(ZLoginRequestSchema.shape.password)]}>
+            <Form.Item name="password" rules={[loginRule('password')]}>
               <Input.Password prefix={<LockOutlined />} placeholder="密码" autoComplete="current-password" />
             </Form.Item>
             <Button type="primary" htmlType="submit" block loading={loading}>
@@ -109,7 +121,7 @@ export default function LoginPage() {
               </Button>
             </>
           )}
-        </Card>
+        </div>
       </Layout.Content>
       <AppFooter />
     </Layout>

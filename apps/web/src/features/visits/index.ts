@@ -1,5 +1,5 @@
 /** The visits feature's public face: the visit event, and its page (loaded when opened). */
-import { BASE_PATH } from '@esm/contracts';
+import { BASE_PATH } from '@esm/contracts/basics';
 import type { PageLoaders } from '../pages.ts';
 
 export { sendVisit } from './api.ts';
