@@ -6,7 +6,7 @@
 import { BOM_COLUMNS, BOM_IMPORT_MAX_ROWS, BOM_LEVEL_LABELS, type BomColumnKey, type BomLine, type BomMaterialOption, type BomVendorRow } from '@esm/contracts';
 import { cstDateTime } from '../../lib/dates.ts';
 import { badRequest } from '../../plugins/errors.ts';
-import type { Sheet } from '../empower/excel.ts';
+import type { Sheet } from '../export/workbook.ts';
 import type { SheetRow } from './rules.ts';
 
 export const TEMPLATE_SHEET = 'BOM导入';

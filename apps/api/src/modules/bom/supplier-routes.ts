@@ -10,7 +10,7 @@ import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { sendWorkbook } from '../empower/excel.ts';
+import { sendWorkbook } from '../export/workbook.ts';
 import { linesSheet, templateSheets, vendorsSheet } from './excel.ts';
 import { importBom } from './import.ts';
 import { addLine, bomFlatAll, bomLevelList, bomLinesFlat, bomMaterials, bomVendors, bomVendorsAll, deleteLine, updateLine } from './service.ts';

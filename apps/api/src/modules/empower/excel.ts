@@ -3,63 +3,11 @@
  * the archive export is (modules/export): rows go out as they are read, and the writer waits for
  * the client when it falls behind.
  */
-import type { Writable } from 'node:stream';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PassThrough } from 'node:stream';
 import { GRANT_SOURCE_LABELS, LOG_ACTION_LABELS, type AccessReport, type CensusRow, type ReportEvent, type ReportGrant } from '@esm/contracts';
-import { cstDateTime, cstStamp } from '../../lib/dates.ts';
-import { drainOrClose } from '../export/service.ts';
+import { cstDateTime } from '../../lib/dates.ts';
+import type { Cell, Column, Sheet } from '../export/workbook.ts';
 
-type Cell = string | number;
-export interface Column<R> {
-  header: string;
-  width: number;
-  value: (r: R) => Cell;
-}
-export interface Sheet {
-  name: string;
-  columns: { header: string; width: number }[];
-  rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>;
-}
-
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const at = (iso: string | null) => (iso ? cstDateTime(new Date(iso)) : '');
-
-/** Writes the sheets into `out` and ends it; stops early when the client went away. */
-export async function writeWorkbook(out: Writable, sheets: Sheet[]): Promise<void> {
-  const { default: ExcelJS } = await import('exceljs');
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  for (const s of sheets) {
-    const sheet = workbook.addWorksheet(s.name, { views: [{ state: 'frozen', ySplit: 1 }] });
-    sheet.columns = s.columns;
-    sheet.getRow(1).font = { bold: true };
-    sheet.getRow(1).commit();
-    for await (const batch of s.rows) {
-      if (out.destroyed) return;
-      for (const row of batch) sheet.addRow(row).commit();
-      if (out.writableNeedDrain && !out.destroyed) await drainOrClose(out, out);
-    }
-    sheet.commit();
-  }
-  await workbook.commit();
-}
-
-/** Answers a streamed workbook named `name` (Chinese, with an ASCII fallback) of `rows` rows. */
-export function sendWorkbook(request: FastifyRequest, reply: FastifyReply, name: string, rows: number, sheets: Sheet[]) {
-  const out = new PassThrough();
-  writeWorkbook(out, sheets).catch((err: unknown) => {
-    // the headers are gone: all that is left is to cut the download short
-    request.log.error({ err }, 'export failed');
-    out.destroy(err as Error);
-  });
-  const file = `${name}_${cstStamp(new Date())}.xlsx`;
-  return reply
-    .header('content-type', XLSX)
-    .header('content-disposition', `attachment; filename="export.xlsx"; filename*=UTF-8''${encodeURIComponent(file)}`)
-    .header('cache-control', 'no-store')
-    .header('x-total-rows', String(rows))
-    .send(out);
-}
 
 const sheetOf = <R>(name: string, columns: Column<R>[], rows: Iterable<R>): Sheet => ({
   name,

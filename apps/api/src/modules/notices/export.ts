@@ -10,7 +10,7 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
 import { cstDateTime } from '../../lib/dates.ts';
-import { drainOrClose } from '../export/service.ts';
+import { addSheet, appendRows, openWorkbook } from '../export/workbook.ts';
 import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
 import { recipientSelect, recipientWhere, toRecipientRow, type RecipientFilterQuery, type RecipientRecord } from './query.ts';
 
@@ -52,18 +52,12 @@ async function* recipientBatches(db: Db, noticeId: number, q: RecipientFilterQue
 /** Writes the workbook into `out` and ends it; stops early when the client goes away. */
 export async function writeRecipientWorkbook(db: Db, notice: NoticeDetail, q: RecipientFilterQuery, out: Writable, now = new Date(), modes: ColumnModes = {}): Promise<number> {
   const columns = governExportColumns(RECIPIENT_COLUMNS, modes);
-  const { default: ExcelJS } = await import('exceljs');
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  const sheet = workbook.addWorksheet('接收方', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = columns.map((c) => ({ header: c.header, width: c.width }));
-  sheet.getRow(1).font = { bold: true };
-  sheet.getRow(1).commit();
+  const workbook = await openWorkbook(out);
+  const sheet = addSheet(workbook, '接收方', columns);
   let written = 0;
   for await (const batch of recipientBatches(db, notice.id, q, now)) {
-    if (out.destroyed) return written;
-    for (const r of batch) sheet.addRow(columns.map((c) => c.value(r))).commit();
+    if (!(await appendRows(sheet, batch.map((r) => columns.map((c) => c.value(r))), out))) return written;
     written += batch.length;
-    if (out.writableNeedDrain && !out.destroyed) await drainOrClose(out, out);
   }
   sheet.commit();
 

@@ -7,7 +7,7 @@ import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
 import { badRequest } from '../../plugins/errors.ts';
-import { sendWorkbook } from '../empower/excel.ts';
+import { sendWorkbook } from '../export/workbook.ts';
 import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
 import { clientOf } from '../logs/writer.ts';
 import { pageContacts, pagePhoneLog, phoneLogRows, reveal } from './service.ts';

@@ -1,0 +1,162 @@
+/**
+ * Writing .xlsx (exceljs' streaming WorkbookWriter), shared by every export: rows go out as they
+ * are read, the writer waits for the compressor and for the client when either falls behind, and
+ * stops without error when the client went away. The archive export (service.ts), the notice
+ * recipients, the census and access report, the phone log and the BOM exports all write through
+ * `openWorkbook` → `addSheet` → `appendRows`, or `sendWorkbook` for a list already in memory.
+ */
+import { PassThrough, type Writable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Style, Worksheet, stream } from 'exceljs';
+import { cstStamp } from '../../lib/dates.ts';
+
+export type Cell = string | number;
+export interface Column<R> {
+  header: string;
+  width: number;
+  value: (r: R) => Cell;
+}
+export interface Sheet {
+  name: string;
+  columns: { header: string; width: number }[];
+  rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>;
+}
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** What a stream buffers, old (readable-stream 2/3) or new (Node) style. */
+interface BufferingStream {
+  writableLength?: number;
+  _writableState?: { length: number };
+  once(event: string, fn: () => void): unknown;
+  removeListener(event: string, fn: () => void): unknown;
+}
+
+/**
+ * Resolves on `stream`'s next 'drain' or when `out` closes (the client went away), and removes
+ * both listeners either way: an export waits ~100 times, and listeners left on `out` by the
+ * wait that lost would pile up (MaxListenersExceededWarning, a small leak per export).
+ */
+export function drainOrClose(stream: BufferingStream, out: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.removeListener('drain', done);
+      out.removeListener('close', done);
+      resolve();
+    };
+    stream.once('drain', done);
+    out.once('close', done);
+  });
+}
+
+/** The exceljs zip entry a worksheet's XML goes into (exceljs 4 internals), if it can be found. */
+export function sheetEntry(sheet: unknown): BufferingStream | undefined {
+  return (sheet as { _stream?: { pipes?: BufferingStream[] } })._stream?.pipes?.[0];
+}
+
+/** Above this much XML waiting for the compressor, the export stops reading rows until it drains. */
+const SHEET_BUFFER_MAX = 256 * 1024;
+
+/**
+ * exceljs' worksheet stream (its StreamBuf) hands each 64 KB of row XML to the zip entry it is
+ * piped into without looking at write()'s result, so when deflate is slower than the rows come in
+ * (it is: ~15k rows/s vs ~40k rows/s read), the XML piles up in that entry's buffer — tens of MB
+ * at 100k rows. Waiting here until the entry's buffer has drained gives the export real
+ * backpressure from the compressor as well as from the client (`out`). The entry is found through
+ * exceljs 4 internals (`_stream.pipes`); if a later version moves them, this waits for nothing
+ * and the export still works, only with the old memory profile (docs/benchmarks.md).
+ */
+async function sheetDrained(sheet: unknown, out: Writable): Promise<void> {
+  const entry = sheetEntry(sheet);
+  if (!entry) return;
+  const buffered = () => entry.writableLength ?? entry._writableState?.length ?? 0;
+  while (buffered() > SHEET_BUFFER_MAX && !out.destroyed) await drainOrClose(entry, out);
+}
+
+/**
+ * The style of every data cell: one object for all of them. exceljs gives each cell a style object
+ * of its own (an empty `{}` here) and, when a row is committed, looks each one up in its style
+ * table by rendering it to XML — 40 % of the export's CPU (a CPU profile: styles-xform
+ * addStyleModel → _addStyle). A style object it has seen before is found in a WeakMap instead.
+ */
+const PLAIN: Partial<Style> = {};
+
+/**
+ * `batches`, with the next one already being read while the caller works on the current one
+ * (the query runs while the rows are rendered and compressed). At most two batches in memory.
+ */
+export async function* readAhead<T>(batches: AsyncGenerator<T>): AsyncGenerator<T> {
+  let next = batches.next();
+  try {
+    for (;;) {
+      const r = await next;
+      if (r.done) return;
+      next = batches.next();
+      next.catch(() => undefined); // if the caller stops early, a failed read-ahead is nobody's error
+      yield r.value;
+    }
+  } finally {
+    await batches.return(undefined);
+  }
+}
+
+/** A streaming workbook writing into `out` (exceljs, ~30 MB resident, is loaded by the first export). */
+export async function openWorkbook(out: Writable): Promise<stream.xlsx.WorkbookWriter> {
+  const { default: ExcelJS } = await import('exceljs');
+  return new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+}
+
+/** A sheet with its header row (bold, frozen) already written. */
+export function addSheet(workbook: stream.xlsx.WorkbookWriter, name: string, columns: readonly { header: string; width: number }[]): Worksheet {
+  const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = columns.map(({ header, width }) => ({ header, width }));
+  sheet.getRow(1).font = { bold: true };
+  sheet.getRow(1).commit();
+  return sheet;
+}
+
+/**
+ * Writes a batch of rows, every cell with the one shared PLAIN style, then waits for the
+ * compressor and the client. False when the client has gone away: the caller stops reading.
+ */
+export async function appendRows(sheet: Worksheet, rows: readonly Cell[][], out: Writable): Promise<boolean> {
+  if (out.destroyed) return false;
+  for (const cells of rows) {
+    const row = sheet.addRow(cells);
+    row.eachCell((cell) => {
+      cell.style = PLAIN;
+    });
+    row.commit();
+  }
+  await sheetDrained(sheet, out);
+  if (out.writableNeedDrain && !out.destroyed) await drainOrClose(out, out);
+  return !out.destroyed;
+}
+
+/** Writes the sheets into `out` and ends it; stops early when the client went away. */
+export async function writeWorkbook(out: Writable, sheets: Sheet[]): Promise<void> {
+  const workbook = await openWorkbook(out);
+  for (const s of sheets) {
+    const sheet = addSheet(workbook, s.name, s.columns);
+    for await (const batch of s.rows) if (!(await appendRows(sheet, batch, out))) return;
+    sheet.commit();
+  }
+  await workbook.commit();
+}
+
+/** Answers a streamed workbook named `name` (Chinese, with an ASCII fallback) of `rows` rows. */
+export function sendWorkbook(request: FastifyRequest, reply: FastifyReply, name: string, rows: number, sheets: Sheet[]) {
+  const out = new PassThrough();
+  writeWorkbook(out, sheets).catch((err: unknown) => {
+    // the headers are gone: all that is left is to cut the download short
+    request.log.error({ err }, 'export failed');
+    out.destroy(err as Error);
+  });
+  const file = `${name}_${cstStamp(new Date())}.xlsx`;
+  return reply
+    .header('content-type', XLSX)
+    .header('content-disposition', `attachment; filename="export.xlsx"; filename*=UTF-8''${encodeURIComponent(file)}`)
+    .header('cache-control', 'no-store')
+    .header('x-total-rows', String(rows))
+    .send(out);
+}
