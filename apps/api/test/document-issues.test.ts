@@ -202,6 +202,11 @@ describe('the state machine', () => {
     const pool = (await submitted({ problemTypeId: f.typeSqe })).id;
     const takes = await Promise.all([f.h1, f.h2].map((h) => call('haier/documentissue/assign', { id: pool, userId: h.id }, h.cookie)));
     expect(takes.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    // the loser's take read after the winner's commit (as it may under load): still a stale take, 409
+    const loser = takes[0]!.statusCode === 409 ? f.h1 : f.h2;
+    const late = await call('haier/documentissue/assign', { id: pool, userId: loser.id }, loser.cookie);
+    expect(late.statusCode, late.body).toBe(409);
+    expect(late.json().message).toMatch(/已由 .+ 领取，请刷新后重试/);
     expect(await db.documentIssueMessage.count({ where: { issueId: pool, action: 'ASSIGN' } })).toBe(1);
 
     const replies = await Promise.all([1, 2].map(() => call('haier/documentissue/reply', { id, text: '同时回复' }, f.h1.cookie)));

@@ -249,7 +249,12 @@ export async function assignIssue(db: Db, user: SessionUser, id: number, userId:
     if (!(ISSUE_TRANSITIONS.assign.from as readonly string[]).includes(current.status)) throw conflict(issueMoveRefusal('assign', current.status));
     if (current.assigneeId === userId && current.status === 'PROCESSING') throw conflict(`该问题已由 ${current.assigneeName} 处理`);
     const reassigning = current.status === 'PROCESSING' && current.assigneeId !== null;
-    if (reassigning && !reason) throw badRequest('改派请填写原因', [{ field: 'reason', message: '改派请填写原因' }]);
+    if (reassigning && !reason) {
+      // taking it for oneself without a reason: the question was in the pool when the user looked,
+      // and someone took it meanwhile — a stale take (409), not a reassign missing its reason
+      if (userId === user.id) throw conflict(`该问题已由 ${current.assigneeName ?? '他人'} 领取，请刷新后重试`);
+      throw badRequest('改派请填写原因', [{ field: 'reason', message: '改派请填写原因' }]);
+    }
     const target = await tx.user.findUnique({ where: { id: userId }, select: { id: true, name: true, type: true, enabled: true } });
     if (!target || !target.enabled || target.type !== 5) throw badRequest('只能分派给启用的图纸问题回复人员', [{ field: 'userId', message: '只能分派给启用的图纸问题回复人员' }]);
     // the guard includes who had it: a concurrent take or reassign makes this one stale
