@@ -4,19 +4,17 @@
  * has exactly the schema that schema.prisma describes (the drift check, as in migrations.test.ts).
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
-import { paths } from '../src/config.ts';
 import { embeddedExtensions, openDatabase } from '../src/db/database.ts';
 import { catalogDiff, readCatalog, type QueryRows } from '../src/db/drift.ts';
 import { readManifest, restoreImage, untar } from '../src/db/image.ts';
 import { buildImage } from '../src/db/image-build.ts';
 import { MENU } from '../src/db/menu-data.ts';
 import { readMigrations } from '../src/db/migrations.ts';
-import { diffSchemas } from '../src/db/schema-engine.ts';
+import { declaredSchemaSql } from '../src/db/schema-engine.ts';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'esm-db-image-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -54,7 +52,7 @@ describe('prepared cluster image', () => {
       const restored = await readCatalog(rows);
       const b = await PGlite.create({ extensions: await embeddedExtensions() });
       try {
-        await b.exec(await diffSchemas(null, await readFile(paths.schema, 'utf8')));
+        await b.exec(await declaredSchemaSql());
         expect(catalogDiff(restored, await readCatalog(async (sql) => (await b.query<Record<string, unknown>>(sql)).rows))).toEqual([]);
       } finally {
         await b.close();

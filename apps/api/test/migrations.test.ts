@@ -12,7 +12,7 @@ import { paths } from '../src/config.ts';
 import { embeddedExtensions, openDatabase, type Database } from '../src/db/database.ts';
 import { catalogDiff, readCatalog, type Catalog, type QueryRows } from '../src/db/drift.ts';
 import { applyMigrations, readMigrations } from '../src/db/migrations.ts';
-import { diffSchemas } from '../src/db/schema-engine.ts';
+import { declaredSchemaSql } from '../src/db/schema-engine.ts';
 import { createDatabase, dropDatabase, withDatabase } from './global-setup.ts';
 
 const pgliteRows = (db: PGlite): QueryRows => async (sql) => (await db.query<Record<string, unknown>>(sql)).rows;
@@ -29,10 +29,7 @@ describe('schema drift', () => {
     const b = await PGlite.create({ extensions: await embeddedExtensions() });
     try {
       for (const m of await readMigrations()) await a.exec(m.sql);
-      const sql = await diffSchemas(null, await readFile(paths.schema, 'utf8'));
-      await b.exec(sql);
-      // what schema.prisma cannot say (a function, expression indexes), written by hand
-      await b.exec(await readFile(path.join(path.dirname(paths.schema), 'expression-indexes.sql'), 'utf8'));
+      await b.exec(await declaredSchemaSql());
       fromMigrations = await readCatalog(pgliteRows(a));
       fromSchema = await readCatalog(pgliteRows(b));
     } finally {

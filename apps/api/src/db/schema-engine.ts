@@ -102,6 +102,17 @@ export async function diffSchemas(from: string | null, to: string): Promise<stri
   }
 }
 
+/**
+ * All the SQL of the schema as declared: what prisma/schema.prisma describes, then what it cannot
+ * say (SQL functions, expression indexes), written by hand in prisma/expression-indexes.sql. The
+ * drift checks build their reference database from it.
+ */
+export async function declaredSchemaSql(): Promise<string> {
+  const fromPrisma = await diffSchemas(null, await readFile(paths.schema, 'utf8'));
+  const byHand = await readFile(path.join(path.dirname(paths.schema), 'expression-indexes.sql'), 'utf8');
+  return `${fromPrisma}\n${byHand}`;
+}
+
 /** True when a diff script holds no statement (the engine prints a comment for "no change"). */
 export function isEmptyMigration(sql: string): boolean {
   return sql
