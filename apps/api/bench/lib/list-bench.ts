@@ -1,5 +1,5 @@
 /**
- * The list benchmarks' shared machinery (notice-lists, domain-lists): each case is one api list
+ * The list benchmarks' shared machinery (archive-lists, notice-lists, domain-lists): each case is one api list
  * call and its raw page query — the statements the service builds (a lib/list.ts PageStatement
  * from the module's own builder), wrapped as lib/list.ts pageAndCount wraps them and sent through
  * `pg` from this process — timed three ways at BENCH_CLIENTS clients for BENCH_SECONDS each: the
@@ -33,6 +33,8 @@ export interface ListCase {
   body: Record<string, unknown>;
   /** The page through `pg`: the same statements the service sends. */
   raw(sql: pg.Pool): Promise<Page>;
+  /** Also timed with one client alone (latency without queueing: a search goal's p95). */
+  alone?: boolean;
 }
 
 /** A date parameter as db/rows.ts sends it (UTC, no zone). */
@@ -106,11 +108,13 @@ export async function runListCases(r: ListRun): Promise<Row[]> {
     const raw = await closedLoop(async () => void (await c.raw(r.sql)), { ...loop, meter: cpuMeter('self', r.db) });
     progress(`${c.name}: raw with the session statements, ${r.seconds} s`);
     const withSession = await closedLoop(async (client) => void (await withSessionStatements(r.sql, sidOf(cookieOf(client)), () => c.raw(r.sql))), { ...loop, meter: cpuMeter('self', r.db) });
+    const alone = c.alone ? (progress(`${c.name}: api, one client, ${r.seconds} s`), await closedLoop(async () => void (await apiPage(r.http, c, cookieOf(0))), { ...loop, concurrency: 1, warmupOps: 16 })) : undefined;
     const row = (via: string, x: LoadResult, ratio: string): Row => ({
       case: c.name,
       via,
       'req/s': fmt(x.perSecond),
       'p50 ms': fmt(x.p50Ms, 1),
+      'p95 ms': fmt(x.p95Ms, 1),
       'p99 ms': fmt(x.p99Ms, 1),
       'api ÷ this': ratio,
       'app CPU ms/req': x.appCpuMsPerOp === undefined ? '—' : fmt(x.appCpuMsPerOp, 2),
@@ -121,6 +125,10 @@ export async function runListCases(r: ListRun): Promise<Row[]> {
     for (const [via, x] of [['api', api], ['raw', raw], ['raw+session', withSession]] as const) if (x.errors) progress(`${c.name} (${via}): ${x.errors} errors, first: ${x.firstError}`);
     progress(`${c.name}: api ${api.perSecond.toFixed(0)}/s, raw ${raw.perSecond.toFixed(0)}/s (${pct(raw)}), raw+session ${withSession.perSecond.toFixed(0)}/s`);
     rows.push(row('api', api, '—'), row('raw page query', raw, pct(raw)), row('raw + session statements', withSession, pct(withSession)));
+    if (alone) {
+      progress(`${c.name}: one client: p50 ${alone.p50Ms.toFixed(1)} ms, p95 ${alone.p95Ms.toFixed(1)} ms`);
+      rows.push(row('api, one client alone', alone, '—'));
+    }
   }
   return rows;
 }

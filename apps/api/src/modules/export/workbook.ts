@@ -146,9 +146,17 @@ export async function writeWorkbook(out: Writable, sheets: Sheet[]): Promise<voi
 
 /** Answers a streamed workbook named `name` (Chinese, with an ASCII fallback) of `rows` rows. */
 export function sendWorkbook(request: FastifyRequest, reply: FastifyReply, name: string, rows: number, sheets: Sheet[]) {
+  return sendXlsx(request, reply, name, rows, (out) => writeWorkbook(out, sheets));
+}
+
+/**
+ * Answers the .xlsx `write` streams into `out`, as `name_<time>.xlsx` (Chinese, with an ASCII
+ * fallback) with the row count in X-Total-Rows for the web's progress. A failure after the
+ * headers went out can only cut the download short, and is logged.
+ */
+export function sendXlsx(request: FastifyRequest, reply: FastifyReply, name: string, rows: number, write: (out: Writable) => Promise<unknown>) {
   const out = new PassThrough();
-  writeWorkbook(out, sheets).catch((err: unknown) => {
-    // the headers are gone: all that is left is to cut the download short
+  write(out).catch((err: unknown) => {
     request.log.error({ err }, 'export failed');
     out.destroy(err as Error);
   });

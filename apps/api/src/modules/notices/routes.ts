@@ -2,21 +2,19 @@
  * Change notices, the manufacturer's side (drawing admins, types 3/7/8/9), and the shared change
  * list: one line a call (contracts noticesApi), rules in service.ts, reads in query.ts.
  */
-import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { noticesApi as api } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
-import { cstStamp } from '../../lib/dates.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
 import { badRequest, notFound } from '../../plugins/errors.ts';
 import { clientOf } from '../logs/writer.ts';
+import { sendXlsx } from '../export/workbook.ts';
 import { writeRecipientWorkbook } from './export.ts';
 import { noticeExists, pageChangeRecords, pageNotices, pageRecipients, pageSupplierNotices } from './query.ts';
 import { NOTICE_NOT_FOUND, changeCandidates, closeNotice, createDraft, noticeDetail, previewRecipients, publishNotice, remindOverdue, updateDraft, withdrawNotice } from './service.ts';
 
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 export async function noticeRoutes(app: FastifyInstance, { db }: { db: Db }) {
   route(app, api.page, async ({ body }) => cappedPage(await pageNotices(db, body)));
@@ -53,18 +51,7 @@ export async function noticeRoutes(app: FastifyInstance, { db }: { db: Db }) {
   route(app, api.exportRecipients, async ({ body: { id, ...q }, user, request, reply }) => {
     const notice = await noticeDetail(db, id);
     const modes = await app.permissions.columnModes(api.exportRecipients.columns, user.type);
-    const out = new PassThrough();
-    const name = `变更通知接收情况_${notice.number}_${cstStamp(new Date())}.xlsx`;
-    writeRecipientWorkbook(db, notice, q, out, undefined, modes).catch((err: unknown) => {
-      request.log.error({ err }, 'notice export failed');
-      out.destroy(err as Error);
-    });
-    return reply
-      .header('content-type', XLSX)
-      .header('content-disposition', `attachment; filename="notice-recipients.xlsx"; filename*=UTF-8''${encodeURIComponent(name)}`)
-      .header('cache-control', 'no-store')
-      .header('x-total-rows', String(notice.recipientCount))
-      .send(out);
+    return sendXlsx(request, reply, `变更通知接收情况_${notice.number}`, notice.recipientCount, (out) => writeRecipientWorkbook(db, notice, q, out, undefined, modes));
   });
   route(app, api.changes, async ({ body }) => cappedPage(await pageChangeRecords(db, body)));
   route(app, api.supplierDetail, async ({ body: { supplierCode, ...q } }) => cappedPage(await pageSupplierNotices(db, supplierCode, q)));
