@@ -16,6 +16,7 @@ import { formatDateTime } from '../../../components/labels.tsx';
 import { serverErrorText } from '../../../components/serverErrors.ts';
 import { useSession } from '../../session/index.ts';
 import { decideApplications, useRefreshEmpower } from '../api.ts';
+import { materialsColumn, periodColumn } from '../applicationColumns.tsx';
 import { AuditDialog } from '../AuditDialog.tsx';
 import { useButton } from '../../permissions/index.ts';
 import { DecideModal } from '../DecideModal.tsx';
@@ -85,38 +86,13 @@ export default function DrawingEmpowerApprovePage() {
         ),
     },
     { title: '供应商', dataIndex: 'supplierCode', sorter: true, width: 150, render: (code: string, a) => <CodeName code={code} name={a.supplierName} width={140} /> },
-    {
-      title: '物料（当前授权）',
-      dataIndex: 'materials',
-      width: 200,
-      render: (ms: ApplicationRow['materials']) => (
-        <div style={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-          {ms.map((m) => (
-            <div key={m.code} style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} title={`${m.code} ${m.name}`}>
-              {m.code} <GrantStateTag state={m.grantState} />
-              {m.approved === false && <Tag>未批准</Tag>}
-            </div>
-          ))}
-        </div>
-      ),
-    },
-    {
-      title: '申请期限',
-      dataIndex: 'validFrom',
-      sorter: true,
-      width: 130,
-      render: (from: string, a) => (
-        <div style={{ lineHeight: 1.4, whiteSpace: 'nowrap' }}>
-          {from}
-          <div>至 {a.validUntil}</div>
-          {a.approvedUntil && (a.approvedFrom !== a.validFrom || a.approvedUntil !== a.validUntil) && (
-            <Typography.Text type="warning" style={{ fontSize: 12 }}>
-              批准至 {a.approvedUntil}
-            </Typography.Text>
-          )}
-        </div>
-      ),
-    },
+    materialsColumn('物料（当前授权）', 200, (m) => (
+      <>
+        <GrantStateTag state={m.grantState} />
+        {m.approved === false && <Tag>未批准</Tag>}
+      </>
+    )),
+    periodColumn(true),
     { title: '申请理由', dataIndex: 'reason', width: 130, render: (r: string) => <Typography.Paragraph ellipsis={{ rows: 2, tooltip: r }} style={{ margin: 0 }}>{r}</Typography.Paragraph> },
     {
       title: '申请人 / 提交时间',

@@ -18,6 +18,7 @@ import { serverErrorText } from '../../../components/serverErrors.ts';
 import { useKeepsecretGate } from '../../standardlog/index.ts';
 import { deleteApply, submitApply, useApplyOptions, useRefreshEmpower, withdrawApply } from '../api.ts';
 import { ApplyForm, type ApplyDraft } from '../ApplyForm.tsx';
+import { materialsColumn, periodColumn } from '../applicationColumns.tsx';
 import { AuditDialog } from '../AuditDialog.tsx';
 import { ApplicationStatusTag, Notice, dayPeriod, minute } from '../labels.tsx';
 
@@ -96,34 +97,14 @@ export default function SupplierDrawingEmpowerApplyPage() {
 
   const columns: ColumnsType<ApplicationRow> = [
     { title: '申请编号', dataIndex: 'id', width: 80 },
-    {
-      title: '物料',
-      dataIndex: 'materials',
-      width: 220,
-      render: (ms: ApplicationRow['materials']) => (
-        <div style={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-          {ms.map((m) => (
-            <div key={m.code} title={`${m.code} ${m.name}`} style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
-              {m.code} <Typography.Text type="secondary">{m.name}</Typography.Text>
-              {m.approved === true && <Tag color="green" style={{ marginLeft: 4 }}>已批准</Tag>}
-              {m.approved === false && <Tag style={{ marginLeft: 4 }}>未批准</Tag>}
-            </div>
-          ))}
-        </div>
-      ),
-    },
-    {
-      title: '申请期限',
-      dataIndex: 'validFrom',
-      sorter: true,
-      width: 130,
-      render: (from: string, a) => (
-        <div style={{ lineHeight: 1.4, whiteSpace: 'nowrap' }}>
-          {from}
-          <div>至 {a.validUntil}</div>
-        </div>
-      ),
-    },
+    materialsColumn('物料', 220, (m) => (
+      <>
+        <Typography.Text type="secondary">{m.name}</Typography.Text>
+        {m.approved === true && <Tag color="green" style={{ marginLeft: 4 }}>已批准</Tag>}
+        {m.approved === false && <Tag style={{ marginLeft: 4 }}>未批准</Tag>}
+      </>
+    )),
+    periodColumn(false),
     { title: '状态', dataIndex: 'status', sorter: true, width: 90, render: (s: ApplicationRow['status']) => <ApplicationStatusTag status={s} /> },
     {
       title: '审批结果',
