@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { sql } from './db.ts';
-import { loginThroughPage } from './helpers.ts';
+import { loginThroughPage, pickOption, settled, unfoldMenu } from './helpers.ts';
 
 test('visit log: rows from real visits, 共 N 条, filter → page 1, size changer, sort', async ({ page }) => {
   // 25 visits of a supplier in the database, plus the ones this test makes.
@@ -71,4 +71,40 @@ test('a supplier cannot open the visit log (server refuses, page says 没有权�
   const res = await page.request.post('/esm-server/api/haier/visitLog/page', { data: {} });
   expect(res.status()).toBe(403);
   void request;
+});
+
+test('登录日志: a refused sign-in and the one after it are both on the page, filterable by result', async ({ page }) => {
+  await unfoldMenu(page);
+  // a wrong password first, as a user mistyping it would
+  await loginThroughPage(page, 'demo7', 'Wrong-Password1');
+  await expect(page.getByText('账号或密码错误')).toBeVisible();
+  await loginThroughPage(page, 'demo7');
+  await expect(page).toHaveURL(/dashboard$/);
+
+  await page.getByRole('menuitem', { name: '系统管理' }).click();
+  await page.getByRole('menuitem', { name: '登录日志' }).click();
+  await expect(page).toHaveURL(/\/esm\/system\/signInLog$/);
+  const table = page.locator('.ant-table');
+  const rows = table.locator('tbody tr.ant-table-row');
+  // newest first: this sign-in, then the refused one
+  await expect(rows.first()).toContainText('demo7');
+  await expect(rows.first()).toContainText('成功');
+  await expect(rows.nth(1)).toContainText('密码错误');
+  await expect(rows.nth(1)).toContainText('失败');
+  await expect(rows.nth(1)).toContainText('杨磊');
+  await settled(page);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: 'e2e/screenshots/sign-in-log.png' });
+
+  // only refusals of demo7
+  const form = page.locator('form').first();
+  await pickOption(page, form, '结果', '失败');
+  await page.getByRole('textbox', { name: '关键字' }).fill('demo7');
+  await page.getByRole('button', { name: /搜\s*索/ }).click();
+  const [{ n }] = await sql<{ n: string }>(`SELECT count(*) AS n FROM sign_in_log WHERE account = 'demo7' AND NOT success`);
+  await expect(page.getByText(`共 ${n} 条`)).toBeVisible();
+  await expect(rows.filter({ hasText: '成功' })).toHaveCount(0);
+  await page.setViewportSize({ width: 600, height: 800 });
+  await settled(page);
+  await page.screenshot({ path: 'e2e/screenshots/sign-in-log-narrow.png', fullPage: true });
 });

@@ -213,3 +213,78 @@ describe('haier/visitLog/page', () => {
     expect(json.message).toBe('开始日期不能晚于结束日期');
   });
 });
+
+describe('haier/signInLog/page (登录日志)', () => {
+  const WHO = `${MARK}-nobody`.slice(0, 40);
+  const signIns = (body: object, account = 'demo3') => post(t.app, 'haier/signInLog/page', body, cookies[account]);
+  // Fixture rows on days no other test writes, so day filters select exactly them.
+  beforeAll(async () => {
+    const demo2 = await t.db.prisma.user.findUniqueOrThrow({ where: { account: 'demo2' } });
+    await t.db.prisma.signInLog.createMany({
+      data: [
+        { userId: demo2.id, account: 'demo2', source: 'password', ip: '10.1.1.1', success: true, code: '10000000', reason: '登录成功', createdAt: new Date('2024-06-01T09:00:00+08:00') },
+        { account: WHO, source: 'password', ip: '10.1.1.2', success: false, code: '10000001', reason: '账号不存在', createdAt: new Date('2024-06-02T09:00:00+08:00') },
+        { account: '', source: 'oidc', ip: '10.1.1.3', success: false, code: '202', reason: '公司门户未给出账号', createdAt: new Date('2024-06-03T09:00:00+08:00') },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await t.db.prisma.signInLog.deleteMany({ where: { ip: { in: ['10.1.1.1', '10.1.1.2', '10.1.1.3'] } } });
+  });
+  const june = { dateFrom: '2024-06-01', dateTo: '2024-06-03', sortField: 'createdAt', sortOrder: 'ascend' };
+
+  it('lists the sign-ins with the name of the account found, newest first by default', async () => {
+    const res = await signIns({ dateFrom: '2024-06-01', dateTo: '2024-06-03' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.total).toBe(3);
+    expect(body.data.map((r: { ip: string }) => r.ip)).toEqual(['10.1.1.3', '10.1.1.2', '10.1.1.1']);
+    expect(body.data[2]).toEqual({
+      id: expect.any(Number),
+      account: 'demo2',
+      userName: '海达精密-张伟', // a supplier by its nick
+      userType: 2,
+      source: 'password',
+      success: true,
+      code: '10000000',
+      reason: '登录成功',
+      ip: '10.1.1.1',
+      createdAt: new Date('2024-06-01T09:00:00+08:00').toISOString(),
+    });
+    expect(body.data[1]).toMatchObject({ account: WHO, userName: null, userType: null, success: false, reason: '账号不存在' });
+  });
+
+  it('filters by result, source and keyword', async () => {
+    const ips = async (body: object) => (await signIns({ ...june, ...body })).json().data.map((r: { ip: string }) => r.ip);
+    expect(await ips({ result: '1' })).toEqual(['10.1.1.1']);
+    expect(await ips({ result: '0' })).toEqual(['10.1.1.2', '10.1.1.3']);
+    expect(await ips({ source: 'oidc' })).toEqual(['10.1.1.3']);
+    expect(await ips({ keyword: '海达精密' })).toEqual(['10.1.1.1']);
+    expect(await ips({ keyword: WHO.toUpperCase() })).toEqual(['10.1.1.2']);
+    expect(await ips({ result: '', source: '', keyword: ' ' })).toHaveLength(3);
+  });
+
+  it('a refused password sign-in made through the api is on the page at once', async () => {
+    const res = await post(t.app, 'user/login', { account: 'demo9', password: 'wrong-Password1' });
+    expect(res.statusCode).toBe(401);
+    const body = (await signIns({ keyword: 'demo9', result: '0' })).json();
+    expect(body.data[0]).toMatchObject({ account: 'demo9', userName: '黄涛', userType: 9, source: 'password', success: false, reason: '密码错误' });
+  });
+
+  it.each([
+    ['an unknown result', { result: '2' }, 'result'],
+    ['an unknown source', { source: 'ldap' }, 'source'],
+    ['a bad sort field', { sortField: 'ip', sortOrder: 'ascend' }, 'sortField'],
+    ['dateFrom after dateTo', { dateFrom: '2024-06-03', dateTo: '2024-06-01' }, 'dateTo'],
+  ])('%s → 400 naming the field', async (_label, body, field) => {
+    const json = (await signIns(body)).json();
+    expect(json).toMatchObject({ success: false, code: '400' });
+    expect(hasChinese(json.message)).toBe(true);
+    expect(json.errors.map((e: { field: string }) => e.field)).toContain(field);
+  });
+
+  it('suppliers and the reply and approval roles are refused', async () => {
+    for (const a of ['demo2', 'demo5']) expect((await signIns({}, a)).statusCode).toBe(403);
+    expect((await signIns({}, 'demo7')).statusCode).toBe(200);
+  });
+});

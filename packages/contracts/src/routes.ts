@@ -78,6 +78,8 @@ export const ROUTES: RouteDef[] = [
   // system: issue 14 — who revealed which mobile number; the button and column permissions (type 7)
   r('system', 'mobilePhoneLog', '手机号查看日志'),
   r('system', 'permission', '按钮与列权限'),
+  // system: every sign-in, success or refusal (sign_in_log, issue 15)
+  r('system', 'signInLog', '登录日志'),
 ];
 
 export const routeByPath = new Map(ROUTES.map((x) => [x.path, x]));

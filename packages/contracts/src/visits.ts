@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DRAWING_ADMIN_TYPES, USER_TYPES } from './codes.ts';
 import { endpoint, governedColumns } from './endpoint.ts';
 import { ZCappedPage, ZNullData } from './envelope.ts';
-import { zOptionalDate, zOptionalInt, zOptionalText, zText, withDateRange } from './fields.ts';
+import { zOptionalDate, zOptionalEnum, zOptionalInt, zOptionalText, zText, withDateRange } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
 
 export const ZVisitRequestSchema = z.object({
@@ -40,6 +40,47 @@ export type VisitLogRow = z.infer<typeof ZVisitLogRow>;
 export const VISIT_LOG_PAGE = '/esm/system/visitLog';
 export const VISIT_LOG_COLUMNS = governedColumns(VISIT_LOG_PAGE, { ip: 'IP地址' });
 
+/**
+ * 登录日志 (not in the legacy spec; issue 15 writes sign_in_log, this shows it): every sign-in,
+ * by password or through the company home page, success or refusal, with its code and reason —
+ * what an administrator reads when an account was locked or a supplier says "I cannot get in".
+ */
+export const SIGN_IN_SOURCES = ['password', 'oidc'] as const;
+export type SignInSourceCode = (typeof SIGN_IN_SOURCES)[number];
+export const SIGN_IN_SOURCE_LABELS: Record<SignInSourceCode, string> = { password: '账号密码', oidc: '公司门户' };
+export const SIGN_IN_SORT_FIELDS = ['createdAt', 'account'] as const;
+export const ZSignInLogRequestSchema = withDateRange(
+  ZPageRequest(SIGN_IN_SORT_FIELDS, {
+    /** Matches the account as typed, or the name of the account it found. */
+    keyword: zOptionalText(64),
+    source: zOptionalEnum(SIGN_IN_SOURCES, '登录方式只能是 password 或 oidc'),
+    /** '1' successes only, '0' refusals only. */
+    result: zOptionalEnum(['1', '0'], '登录结果只能是 1（成功）或 0（失败）'),
+    dateFrom: zOptionalDate,
+    dateTo: zOptionalDate,
+  }),
+);
+export type SignInLogRequest = z.input<typeof ZSignInLogRequestSchema>;
+
+export const ZSignInLogRow = z.object({
+  id: z.number().int(),
+  /** The account as typed or claimed ('' when the company hand-off named none). */
+  account: z.string(),
+  /** The portal account's name (a supplier's nick) when one was found, else null. */
+  userName: z.string().nullable(),
+  userType: z.number().int().nullable(),
+  source: z.enum(SIGN_IN_SOURCES),
+  success: z.boolean(),
+  code: z.string(),
+  reason: z.string(),
+  /** Governed (SIGN_IN_LOG_COLUMNS). */
+  ip: z.string().nullable().optional(),
+  createdAt: z.string(),
+});
+export type SignInLogRow = z.infer<typeof ZSignInLogRow>;
+export const SIGN_IN_LOG_PAGE = '/esm/system/signInLog';
+export const SIGN_IN_LOG_COLUMNS = governedColumns(SIGN_IN_LOG_PAGE, { ip: 'IP地址' });
+
 export const visitsApi = {
   visit: endpoint({ path: 'main/visit', access: USER_TYPES, tag: 'visits', summary: '记录 user_visit 事件', body: ZVisitRequestSchema, response: ZNullData }),
   page: endpoint({
@@ -50,5 +91,14 @@ export const visitsApi = {
     body: ZVisitLogRequestSchema,
     response: ZCappedPage(ZVisitLogRow),
     columns: VISIT_LOG_COLUMNS,
+  }),
+  signInLog: endpoint({
+    path: 'haier/signInLog/page',
+    access: DRAWING_ADMIN_TYPES,
+    tag: 'visits',
+    summary: '登录日志分页查询',
+    body: ZSignInLogRequestSchema,
+    response: ZCappedPage(ZSignInLogRow),
+    columns: SIGN_IN_LOG_COLUMNS,
   }),
 } as const;

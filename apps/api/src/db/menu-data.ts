@@ -77,4 +77,6 @@ export const MENU: MenuSeed[] = [
   // issue 14: who revealed which mobile number; the button and column permissions (type 7 only)
   entry(62, 60, 'system', 'mobilePhoneLog', '手机号查看日志', 'EyeOutlined', ADMIN),
   entry(63, 60, 'system', 'permission', '按钮与列权限', 'KeyOutlined', [7]),
+  // every sign-in, success or refusal (sign_in_log, issue 15), beside the visit log
+  entry(64, 60, 'system', 'signInLog', '登录日志', 'LoginOutlined', ADMIN),
 ];

@@ -2,7 +2,7 @@
 import {
   ApartmentOutlined, AuditOutlined, BarChartOutlined, CheckSquareOutlined, ClusterOutlined, DownloadOutlined, EyeOutlined,
   FileDoneOutlined, FileSearchOutlined, FileTextOutlined, FolderOpenOutlined, FormOutlined, HistoryOutlined, HomeOutlined,
-  KeyOutlined, LineChartOutlined, NotificationOutlined, PrinterOutlined, QuestionCircleOutlined, SafetyCertificateOutlined,
+  KeyOutlined, LineChartOutlined, LoginOutlined, NotificationOutlined, PrinterOutlined, QuestionCircleOutlined, SafetyCertificateOutlined,
   SettingOutlined, ShopOutlined, SolutionOutlined, TeamOutlined, UserOutlined, AppstoreOutlined,
 } from '@ant-design/icons';
 import { cloneElement, type ReactElement, type ReactNode } from 'react';
@@ -13,7 +13,7 @@ const ICONS: Record<string, ReactNode> = {
   EyeOutlined: <EyeOutlined />, FileDoneOutlined: <FileDoneOutlined />, FileSearchOutlined: <FileSearchOutlined />,
   FileTextOutlined: <FileTextOutlined />, FolderOpenOutlined: <FolderOpenOutlined />, FormOutlined: <FormOutlined />,
   HistoryOutlined: <HistoryOutlined />, HomeOutlined: <HomeOutlined />, KeyOutlined: <KeyOutlined />,
-  LineChartOutlined: <LineChartOutlined />, NotificationOutlined: <NotificationOutlined />, PrinterOutlined: <PrinterOutlined />,
+  LineChartOutlined: <LineChartOutlined />, LoginOutlined: <LoginOutlined />, NotificationOutlined: <NotificationOutlined />, PrinterOutlined: <PrinterOutlined />,
   QuestionCircleOutlined: <QuestionCircleOutlined />, SafetyCertificateOutlined: <SafetyCertificateOutlined />,
   SettingOutlined: <SettingOutlined />, ShopOutlined: <ShopOutlined />, SolutionOutlined: <SolutionOutlined />,
   TeamOutlined: <TeamOutlined />, UserOutlined: <UserOutlined />,

@@ -6,7 +6,7 @@ import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
 import { clientOf } from '../logs/writer.ts';
-import { pageVisits, recordVisit } from './service.ts';
+import { pageSignIns, pageVisits, recordVisit } from './service.ts';
 
 export async function visitRoutes(app: FastifyInstance, { db }: { db: Db }) {
   route(app, api.visit, async ({ body, user, request }) => {
@@ -14,4 +14,5 @@ export async function visitRoutes(app: FastifyInstance, { db }: { db: Db }) {
     return ok(null, '已记录');
   });
   route(app, api.page, async ({ body }) => cappedPage(await pageVisits(db, body)));
+  route(app, api.signInLog, async ({ body }) => cappedPage(await pageSignIns(db, body)));
 }

@@ -3,7 +3,7 @@
  * the body: a caller cannot write someone else's visit.
  */
 import type { z } from 'zod';
-import type { VisitLogRow, ZVisitLogRequestSchema, ZVisitRequestSchema } from '@esm/contracts';
+import type { SignInLogRow, VisitLogRow, ZSignInLogRequestSchema, ZVisitLogRequestSchema, ZVisitRequestSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
@@ -37,4 +37,27 @@ export async function pageVisits(db: Db, q: Query): Promise<{ rows: VisitLogRow[
     orderBy: orderBySql(SORT, q, 'id', 'id DESC'),
   });
   return mapPage(page, jsonRow<VisitLogRow>);
+}
+
+const SIGN_IN_SORT = { createdAt: 's.created_at', account: 's.account' } as const;
+
+/**
+ * 登录日志: sign_in_log, newest first, with the name of the account it found (a supplier by its
+ * nick, as everywhere a supplier user is shown). The keyword matches the account as typed or
+ * that name; `result` '1' keeps successes, '0' refusals.
+ */
+export async function pageSignIns(db: Db, q: z.output<typeof ZSignInLogRequestSchema>): Promise<{ rows: SignInLogRow[] } & CappedTotal> {
+  const page = await listPage<object>(db, q, {
+    select: Prisma.sql`s.id, s.account, CASE WHEN u.id IS NULL THEN NULL WHEN u.supplier_code IS NOT NULL THEN u.nick ELSE u.name END AS "userName",
+      u.type AS "userType", s.source, s.success, s.code, s.reason, s.ip, s.created_at AS "createdAt"`,
+    from: Prisma.sql`sign_in_log s LEFT JOIN app_user u ON u.id = s.user_id`,
+    where: whereSql([
+      keywordSql(['s.account', 'u.name', 'u.nick'], q.keyword),
+      equalsSql('s.source', q.source),
+      q.result === undefined ? undefined : Prisma.sql`s.success = ${q.result === '1'}`,
+      ...dayRangeSql('s.created_at', q.dateFrom, q.dateTo),
+    ]),
+    orderBy: orderBySql(SIGN_IN_SORT, q, 's.id', 's.id DESC'),
+  });
+  return mapPage(page, jsonRow<SignInLogRow>);
 }
