@@ -106,7 +106,7 @@ export async function buildApp({ config, db, dbKind, logger, storage = localStor
       await api.register(countersignRoutes, { db });
       await api.register(supplierCountersignRoutes, { db });
       await api.register(bomRoutes, { db });
-      await api.register(supplierBomRoutes, { db });
+      await api.register(supplierBomRoutes, { db, exportMaxRows: config.exportMaxRows });
       await api.register(permissionRoutes, { db });
       await api.register(phoneLogRoutes, { db, exportMaxRows: config.exportMaxRows });
     },

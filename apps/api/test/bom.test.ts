@@ -383,6 +383,32 @@ describe('who sees what', () => {
     await vbook.xlsx.load(vendors.rawPayload as unknown as ArrayBuffer);
     expect(vbook.worksheets[0]!.getRow(2).getCell(1).text).toBe('宁波金田塑胶制品有限公司');
   });
+
+  it('refuses an export above the row cap with the exports’ message, in every view, and writes the cap itself', async () => {
+    // the same database, an app whose cap is 9: 0064000101's tree has 10 lines
+    const small = await buildTestApp({ config: { exportMaxRows: 9 }, db: t.db });
+    try {
+      const cookie = await login(small.app, 'demo2');
+      for (const body of [{ materialCode: '0064000101' }, { materialCode: '0064000101', view: 'flat' }]) {
+        const res = await post(small.app, bomApi.exportLines.path, body, cookie);
+        expect(res.statusCode, JSON.stringify(body)).toBe(400);
+        expect(res.json().message).toBe('导出结果超过 9 条，请缩小查询范围后再导出');
+      }
+      const level3 = await post(small.app, bomApi.exportLines.path, { materialCode: '0064000101', view: 'flat', level: '3' }, cookie);
+      expect(level3.statusCode).toBe(200);
+      expect(Number(level3.headers['x-total-rows'])).toBeLessThanOrEqual(9);
+      const tiny = await buildTestApp({ config: { exportMaxRows: 1 }, db: t.db });
+      try {
+        const vendors = await post(tiny.app, bomApi.exportVendors.path, {}, await login(tiny.app, 'demo2'));
+        expect(vendors.statusCode).toBe(400);
+        expect(vendors.json().message).toBe('导出结果超过 1 条，请缩小查询范围后再导出');
+      } finally {
+        await tiny.close();
+      }
+    } finally {
+      await small.close();
+    }
+  });
 });
 
 // ---- the flat view --------------------------------------------------------------------------------------

@@ -164,18 +164,27 @@ function materialNode(m: { code: string; name: string; spec: string | null; supp
 }
 
 /** Every line the tree's filters keep, flat in tree order (the export). */
-export async function bomLinesFlat(db: Db, supplierCode: string, f: TreeFilters): Promise<(BomLine & { materialName: string })[]> {
+/**
+ * Every line of the tree view in tree order (the tree's export). With `cap`, null when the matched
+ * materials hold more lines than that: the tree is built from all of them, so they are counted first.
+ */
+export async function bomLinesFlat(db: Db, supplierCode: string, f: TreeFilters, cap?: number): Promise<(BomLine & { materialName: string })[] | null> {
   const materials = await readRows<{ code: string; name: string; spec: string | null; supplied: boolean }>(
     db,
     Prisma.sql`SELECT m.code, m.name, m.spec, m.supplied FROM ${materialsOf(supplierCode)} ${whereSql([keywordSql(['m.code', 'm.name'], f.materialCode)])} ORDER BY m.code`,
   );
   if (!materials.length) return [];
+  const ofMaterials = Prisma.sql`l.supplier_code = ${supplierCode} AND l.material_code IN (${Prisma.join(materials.map((m) => m.code))})`;
+  if (cap !== undefined) {
+    const [{ n }] = await readRows<{ n: number }>(db, Prisma.sql`SELECT count(*)::int AS n FROM bom_line l WHERE ${ofMaterials}`);
+    if (n > cap) return null;
+  }
   const conditions = lineConditions(f).filter((c): c is Prisma.Sql => Boolean(c));
   const matched = conditions.length ? Prisma.sql`(${Prisma.join(conditions, ' AND ')})` : Prisma.sql`true`;
   const lines = await readRows<LineRow>(
     db,
     Prisma.sql`SELECT ${LINE_COLUMNS}, ${matched} AS matched FROM bom_line l
-      WHERE l.supplier_code = ${supplierCode} AND l.material_code IN (${Prisma.join(materials.map((m) => m.code))}) ORDER BY l.level, l.sort_no, l.id`,
+      WHERE ${ofMaterials} ORDER BY l.level, l.sort_no, l.id`,
   );
   const out: (BomLine & { materialName: string })[] = [];
   for (const m of materials) {
@@ -223,9 +232,9 @@ export async function bomFlat(db: Db, supplierCode: string, q: TreeQuery): Promi
   return mapPage(page, flatOut);
 }
 
-/** Every line the flat view's filters keep, in its order (the export of the flat view). */
-export async function bomFlatAll(db: Db, supplierCode: string, f: TreeFilters & FlatSort): Promise<BomFlatLine[]> {
-  const rows = await readRows<FlatRow>(db, Prisma.sql`SELECT ${FLAT_SELECT} FROM ${FLAT_FROM} ${flatWhere(supplierCode, f)} ${orderBySql(FLAT_SORT, f, 'l.id', FLAT_TREE_ORDER)}`);
+/** Every line the flat view's filters keep, in its order (the export of the flat view); at most `limit`. */
+export async function bomFlatAll(db: Db, supplierCode: string, f: TreeFilters & FlatSort, limit: number): Promise<BomFlatLine[]> {
+  const rows = await readRows<FlatRow>(db, Prisma.sql`SELECT ${FLAT_SELECT} FROM ${FLAT_FROM} ${flatWhere(supplierCode, f)} ${orderBySql(FLAT_SORT, f, 'l.id', FLAT_TREE_ORDER)} LIMIT ${limit}`);
   return rows.map(flatOut);
 }
 
@@ -297,9 +306,9 @@ async function withComponents(db: Db, supplierCode: string, rows: Omit<BomVendor
   });
 }
 
-/** Every vendor the filters keep (the export). */
-export async function bomVendorsAll(db: Db, supplierCode: string, f: VendorFilters): Promise<BomVendorRow[]> {
-  const rows = await readRows<Omit<BomVendorRow, 'components' | 'materials'>>(db, Prisma.sql`SELECT v.* FROM (${vendorGroups(supplierCode, f)}) v ORDER BY v."lineCount" DESC, v."creditCode"`);
+/** Every vendor the filters keep (the export); at most `limit`. */
+export async function bomVendorsAll(db: Db, supplierCode: string, f: VendorFilters, limit: number): Promise<BomVendorRow[]> {
+  const rows = await readRows<Omit<BomVendorRow, 'components' | 'materials'>>(db, Prisma.sql`SELECT v.* FROM (${vendorGroups(supplierCode, f)}) v ORDER BY v."lineCount" DESC, v."creditCode" LIMIT ${limit}`);
   return withComponents(db, supplierCode, rows);
 }
 

@@ -10,12 +10,13 @@ import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
+import { tooManyToExport } from '../export/limits.ts';
 import { sendWorkbook } from '../export/workbook.ts';
 import { linesSheet, templateSheets, vendorsSheet } from './excel.ts';
 import { importBom } from './import.ts';
 import { addLine, bomFlatAll, bomLevelList, bomLinesFlat, bomMaterials, bomVendors, bomVendorsAll, deleteLine, updateLine } from './service.ts';
 
-export async function supplierBomRoutes(app: FastifyInstance, { db }: { db: Db }) {
+export async function supplierBomRoutes(app: FastifyInstance, { db, exportMaxRows }: { db: Db; exportMaxRows: number }) {
   // +1: a file of exactly the limit passes; one byte more is the Chinese 413 of import.ts
   await app.register(fastifyMultipart, { limits: { fileSize: BOM_IMPORT_MAX_BYTES + 1, files: 1, fields: 5, parts: 8, fieldSize: 256 } });
 
@@ -37,11 +38,14 @@ export async function supplierBomRoutes(app: FastifyInstance, { db }: { db: Db }
   route(app, api.template, async ({ request, reply, supplier }) => sendWorkbook(request, reply, '二三级BOM导入模板', 0, templateSheets(await bomMaterials(db, supplier.code))));
   route(app, api.exportLines, async ({ body, request, reply, supplier }) => {
     // the export follows the view on screen: the tree's lines in tree order, or the flat view's in its order
-    const lines = body.view === 'flat' ? await bomFlatAll(db, supplier.code, body) : await bomLinesFlat(db, supplier.code, body);
+    // at most one row past the cap is read: an export that would exceed it is refused, not cut short
+    const lines = body.view === 'flat' ? await bomFlatAll(db, supplier.code, body, exportMaxRows + 1) : await bomLinesFlat(db, supplier.code, body, exportMaxRows);
+    if (!lines || lines.length > exportMaxRows) throw tooManyToExport(exportMaxRows);
     return sendWorkbook(request, reply, '二三级BOM', lines.length, [linesSheet(lines)]);
   });
   route(app, api.exportVendors, async ({ body, request, reply, supplier }) => {
-    const rows = await bomVendorsAll(db, supplier.code, body);
+    const rows = await bomVendorsAll(db, supplier.code, body, exportMaxRows + 1);
+    if (rows.length > exportMaxRows) throw tooManyToExport(exportMaxRows);
     return sendWorkbook(request, reply, '二三级供应商', rows.length, [vendorsSheet(rows)]);
   });
 }

@@ -11,6 +11,7 @@ import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
 import { badRequest } from '../../plugins/errors.ts';
+import { tooManyToExport } from '../export/limits.ts';
 import { clientOf } from '../logs/writer.ts';
 import { auditTrail, pageApplications, type EmpowerRules } from './applications.ts';
 import { sendWorkbook } from '../export/workbook.ts';
@@ -27,7 +28,7 @@ export interface EmpowerDeps {
 }
 
 export async function empowerRoutes(app: FastifyInstance, { db, rules, exportMaxRows }: EmpowerDeps) {
-  const tooMany = () => badRequest(`导出结果超过 ${exportMaxRows} 条，请缩小查询范围后再导出`);
+  const tooMany = () => tooManyToExport(exportMaxRows);
 
   route(app, api.applications, async ({ body }) => cappedPage(await pageApplications(db, body, 'approvers')));
   route(app, api.audit, async ({ body }) => ok(await auditTrail(db, body.id, 'approvers'), '查询成功'));

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { exportApi } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { route } from '../../lib/route.ts';
-import { badRequest } from '../../plugins/errors.ts';
+import { tooManyToExport } from './limits.ts';
 import { countFiles } from '../archives/file-query.ts';
 import { writeArchiveWorkbook } from './service.ts';
 import { sendXlsx } from './workbook.ts';
@@ -18,7 +18,7 @@ export async function exportRoutes(app: FastifyInstance, { db, exportMaxRows }: 
     const { status, sortField, sortOrder, page: _page, results: _results, ...filters } = body;
     const filter = { ...filters, statuses: status ? [status] : undefined };
     const { total, totalCapped } = await countFiles(db, filter, exportMaxRows);
-    if (totalCapped) throw badRequest(`导出结果超过 ${exportMaxRows} 条，请缩小查询范围后再导出`);
+    if (totalCapped) throw tooManyToExport(exportMaxRows);
 
     const modes = await app.permissions.columnModes(exportApi.drawingExcel.columns, user.type);
     return sendXlsx(request, reply, '图纸档案信息', total, (out) => writeArchiveWorkbook(db, filter, { sortField, sortOrder }, out, undefined, modes));

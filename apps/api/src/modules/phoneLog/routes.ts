@@ -7,6 +7,7 @@ import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
 import { badRequest } from '../../plugins/errors.ts';
+import { tooManyToExport } from '../export/limits.ts';
 import { sendWorkbook } from '../export/workbook.ts';
 import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
 import { clientOf } from '../logs/writer.ts';
@@ -33,7 +34,7 @@ export async function phoneLogRoutes(app: FastifyInstance, { db, exportMaxRows }
   route(app, api.page, async ({ body }) => cappedPage(await pagePhoneLog(db, body)));
   route(app, api.exportExcel, async ({ body, user, request, reply }) => {
     const rows = await phoneLogRows(db, body, exportMaxRows);
-    if (!rows) throw badRequest(`导出结果超过 ${exportMaxRows} 条，请缩小查询范围后再导出`);
+    if (!rows) throw tooManyToExport(exportMaxRows);
     const columns = governExportColumns(EXPORT_COLUMNS, await app.permissions.columnModes(api.exportExcel.columns, user.type));
     return sendWorkbook(request, reply, '手机号查看日志', rows.length, [
       { name: '手机号查看日志', columns: columns.map(({ header, width }) => ({ header, width })), rows: [rows.map((r) => columns.map((c) => c.value(r)))] },
