@@ -10,7 +10,6 @@ import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { badRequest } from '../../plugins/errors.ts';
 import { tooManyToExport } from '../export/limits.ts';
 import { clientOf } from '../logs/writer.ts';
 import { auditTrail, pageApplications, type EmpowerRules } from './applications.ts';

@@ -6,7 +6,6 @@ import { cstDateTime } from '../../lib/dates.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { badRequest } from '../../plugins/errors.ts';
 import { tooManyToExport } from '../export/limits.ts';
 import { sendWorkbook } from '../export/workbook.ts';
 import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
