@@ -115,7 +115,7 @@ export function addSheet(workbook: stream.xlsx.WorkbookWriter, name: string, col
   return sheet;
 }
 
-/** exceljs 4's WorksheetWriter state that `rowsXml` takes over from (see writeRowsXml). */
+/** The exceljs 4 WorksheetWriter state that `writeRowsXml` reads and advances. */
 interface SheetWriterState {
   startedData?: boolean;
   _rows?: unknown[] | null;
@@ -173,7 +173,7 @@ export function rowXml(number: number, cells: readonly unknown[]): string | unde
 
 /**
  * Writes `rows` as the sheet's next rows straight into exceljs' own sheet stream (the zip entry
- * of this worksheet), as one string: the same XML as `addRow` + `commit` (test/export.test.ts
+ * of this worksheet), as one string: the same XML as `addRow` + `commit` (test/xlsx-rows.test.ts
  * unpacks both and compares every cell), without a Row, a Cell, a style lookup and an xml-stream
  * per cell — exceljs' per-cell rendering was ~45 % of the export's CPU after the style fix and put
  * the xlsx at ~3× the CSV's CPU (docs/benchmarks.md, apicpu). Everything else (header, styles,
@@ -208,8 +208,9 @@ export function addRowsViaExceljs(sheet: Worksheet, rows: readonly Cell[][]): vo
 }
 
 /**
- * Writes a batch of rows (normally as XML of its own, `writeRowsXml`), every cell in the one shared PLAIN style, then waits for the
- * compressor and the client. False when the client has gone away: the caller stops reading.
+ * Writes a batch of rows (as XML of its own, `writeRowsXml`, else through exceljs), every cell in
+ * the one shared PLAIN style, then waits for the compressor and the client. False when the client
+ * has gone away: the caller stops reading.
  */
 export async function appendRows(sheet: Worksheet, rows: readonly Cell[][], out: Writable): Promise<boolean> {
   if (out.destroyed) return false;
