@@ -115,12 +115,89 @@ export function addSheet(workbook: stream.xlsx.WorkbookWriter, name: string, col
   return sheet;
 }
 
+/** The exceljs 4 WorksheetWriter state that `writeRowsXml` reads and advances. */
+interface SheetWriterState {
+  startedData?: boolean;
+  _rows?: unknown[] | null;
+  _rowZero?: number;
+  stream?: { write(chunk: string): unknown };
+}
+
+/** Column letters A, B, …, Z, AA, … of the first `n` columns (1-based as exceljs numbers them). */
+const LETTERS: string[] = [];
+function columnLetter(index: number): string {
+  while (LETTERS.length <= index) {
+    let n = LETTERS.length + 1;
+    let s = '';
+    while (n > 0) {
+      const m = (n - 1) % 26;
+      s = String.fromCharCode(65 + m) + s;
+      n = (n - 1 - m) / 26;
+    }
+    LETTERS.push(s);
+  }
+  return LETTERS[index]!;
+}
+
+// eslint-disable-next-line no-control-regex
+const XML_SPECIAL = /[<>&'"\x7F\x00-\x08\x0B-\x0C\x0E-\x1F]/;
+// eslint-disable-next-line no-control-regex
+const XML_SPECIAL_ALL = /[<>&'"\x7F\x00-\x08\x0B-\x0C\x0E-\x1F]/g;
+const XML_ENTITY: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' };
+
 /**
- * Writes a batch of rows, every cell with the one shared PLAIN style, then waits for the
- * compressor and the client. False when the client has gone away: the caller stops reading.
+ * exceljs' xmlEncode, character for character: the five XML specials as entities, and the
+ * control characters XML 1.0 cannot carry (all below 0x20 but tab, LF, CR; and DEL) dropped.
  */
-export async function appendRows(sheet: Worksheet, rows: readonly Cell[][], out: Writable): Promise<boolean> {
-  if (out.destroyed) return false;
+export function xmlText(text: string): string {
+  return XML_SPECIAL.test(text) ? text.replace(XML_SPECIAL_ALL, (c) => XML_ENTITY[c] ?? '') : text;
+}
+
+/**
+ * The `<row>` XML exceljs writes for `cells` as row `number` with every cell in the PLAIN style
+ * (style id 0, so no `s` attribute): a string is `t="str"` with its text in `<v>`, a number its
+ * `String()`. Undefined for a row holding anything else (null, undefined, a Date, a boolean, an
+ * object — exceljs' spans and types for those are its own business): exceljs writes that one.
+ */
+export function rowXml(number: number, cells: readonly unknown[]): string | undefined {
+  let body = '';
+  for (let i = 0; i < cells.length; i++) {
+    const v = cells[i];
+    if (typeof v === 'string') body += `<c r="${columnLetter(i)}${number}" t="str"><v>${xmlText(v)}</v></c>`;
+    else if (typeof v === 'number') body += `<c r="${columnLetter(i)}${number}"><v>${String(v)}</v></c>`;
+    else return undefined;
+  }
+  // exceljs writes no <row> for a row without cells
+  return cells.length ? `<row r="${number}" spans="1:${cells.length}" x14ac:dyDescent="0.25">${body}</row>` : '';
+}
+
+/**
+ * Writes `rows` as the sheet's next rows straight into exceljs' own sheet stream (the zip entry
+ * of this worksheet), as one string: the same XML as `addRow` + `commit` (test/xlsx-rows.test.ts
+ * unpacks both and compares every cell), without a Row, a Cell, a style lookup and an xml-stream
+ * per cell — exceljs' per-cell rendering was ~45 % of the export's CPU after the style fix and put
+ * the xlsx at ~3× the CSV's CPU (docs/benchmarks.md, apicpu). Everything else (header, styles,
+ * widths, frozen pane, the zip) is still exceljs'. False — nothing written — when the writer's
+ * state is not the exceljs 4 one this relies on (data started, no uncommitted row) or a row holds
+ * a value `rowXml` does not render: the caller then writes the rows through exceljs.
+ */
+function writeRowsXml(sheet: Worksheet, rows: readonly Cell[][]): boolean {
+  const state = sheet as unknown as SheetWriterState;
+  if (state.startedData !== true || !Array.isArray(state._rows) || state._rows.length !== 0 || typeof state._rowZero !== 'number' || typeof state.stream?.write !== 'function') return false;
+  let number = state._rowZero;
+  let xml = '';
+  for (const cells of rows) {
+    const row = rowXml(number++, cells);
+    if (row === undefined) return false;
+    xml += row;
+  }
+  if (xml) state.stream.write(xml);
+  state._rowZero = number;
+  return true;
+}
+
+/** The rows through exceljs' own Row and Cell objects, every cell in the PLAIN style: what `writeRowsXml` must equal. */
+export function addRowsViaExceljs(sheet: Worksheet, rows: readonly Cell[][]): void {
   for (const cells of rows) {
     const row = sheet.addRow(cells);
     row.eachCell((cell) => {
@@ -128,6 +205,16 @@ export async function appendRows(sheet: Worksheet, rows: readonly Cell[][], out:
     });
     row.commit();
   }
+}
+
+/**
+ * Writes a batch of rows (as XML of its own, `writeRowsXml`, else through exceljs), every cell in
+ * the one shared PLAIN style, then waits for the compressor and the client. False when the client
+ * has gone away: the caller stops reading.
+ */
+export async function appendRows(sheet: Worksheet, rows: readonly Cell[][], out: Writable): Promise<boolean> {
+  if (out.destroyed) return false;
+  if (!writeRowsXml(sheet, rows)) addRowsViaExceljs(sheet, rows);
   await sheetDrained(sheet, out);
   if (out.writableNeedDrain && !out.destroyed) await drainOrClose(out, out);
   return !out.destroyed;
