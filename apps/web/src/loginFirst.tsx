@@ -46,7 +46,7 @@ export function LoginFirst({ root }: { root: Root }) {
   return (
     <LoginPage
       session={session}
-      onFirstInput={() => void loadShell().catch(() => {})}
+      onFirstInput={() => void loadShell().then((s) => s.warm(), () => {})}
       onSignedIn={(user) => enter(root, user, new URLSearchParams(window.location.search).get('redirect'), LOGIN_SUCCESS_TEXT)}
     />
   );

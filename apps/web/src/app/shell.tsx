@@ -8,9 +8,14 @@ import type { Root } from 'react-dom/client';
 import type { CurrentUser } from '@esm/contracts/basics';
 import { App } from './App.tsx';
 import { router } from './router.tsx';
-import { landingAfterLogin, setSignedIn } from './afterLogin.ts';
+import { landingAfterLogin, loadLayout, setSignedIn } from './afterLogin.ts';
 
 export { landingAfterLogin };
+
+/** While the user types: the layout chunk too, which every landing page needs. */
+export function warm() {
+  void loadLayout().catch(() => {});
+}
 
 /** Renders the portal into `root`; `welcome` is toasted once it is up (登陆成功). */
 export function mountPortal(root: Root, welcome?: string) {
