@@ -15,8 +15,12 @@ export async function unfoldMenu(page: Page) {
   await page.addInitScript(() => localStorage.setItem('esm.menu.collapsed', 'false'));
 }
 
+/**
+ * A toast with `text`: antd's message in the portal, or the login page's own (plain elements, no
+ * antd on its first load — issue 16), an alert like antd's.
+ */
 export async function expectToast(page: Page, text: string | RegExp) {
-  await expect(page.locator('.ant-message-notice').filter({ hasText: text })).toBeVisible();
+  await expect(page.locator('.ant-message-notice, [data-testid="login-toast"][role="alert"]').filter({ hasText: text })).toBeVisible();
 }
 
 /**

@@ -1,27 +1,35 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { App as AntApp, ConfigProvider, theme as antdTheme } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router/dom';
 import { UI } from '@esm/contracts/basics';
 import { feedback } from '../api/feedback.ts';
 import { useToastTop } from '../components/toastTop.ts';
 import { useThemeName } from './preferences.ts';
 import { router } from './router.tsx';
+import { queryClient } from './queryClient.ts';
 
 dayjs.locale('zh-cn');
 
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 0 }, mutations: { retry: 0 } },
-});
+/** `welcome` toasted once per page load (StrictMode runs effects twice in development). */
+let welcomed = false;
 
-/** Hands antd's themed message/modal to code outside React (the API client). */
-function FeedbackBridge() {
+/**
+ * Hands antd's themed message/modal to code outside React (the API client), and toasts
+ * `welcome`: 登陆成功 from the first-load login page, which has no antd (main.tsx).
+ */
+function FeedbackBridge({ welcome }: { welcome?: string }) {
   const { message, modal } = AntApp.useApp();
   feedback.message = message;
   feedback.modal = modal;
+  useEffect(() => {
+    if (!welcome || welcomed) return;
+    welcomed = true;
+    message.success({ content: welcome, duration: UI.toastSeconds });
+  }, [welcome, message]);
   return null;
 }
 
@@ -34,7 +42,7 @@ function AntAppWithToasts({ children }: { children: ReactNode }) {
   return <AntApp message={{ duration: UI.toastSeconds, maxCount: 3, top }}>{children}</AntApp>;
 }
 
-export function App() {
+export function App({ welcome }: { welcome?: string }) {
   const [themeName] = useThemeName();
   return (
     <ConfigProvider
@@ -43,7 +51,7 @@ export function App() {
       modal={{}}
     >
       <AntAppWithToasts>
-        <FeedbackBridge />
+        <FeedbackBridge welcome={welcome} />
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
         </QueryClientProvider>
@@ -52,4 +60,3 @@ export function App() {
   );
 }
 
-export { queryClient };

@@ -9,13 +9,14 @@ import { PageLoading } from '../components/PageLoading.tsx';
 import { SessionGate } from './SessionGate.tsx';
 import { IndexRedirect } from './IndexRedirect.tsx';
 import { PAGES } from '../features/pages.ts';
-import { loginPage } from '../features/session/index.ts';
+import { loadLayout } from './afterLogin.ts';
 
-const LoginPage = lazy(loginPage);
+/** /esm/login inside the portal (after a logout); the first load of /esm/login is main.tsx's. */
+const LoginPage = lazy(() => import('./LoginRoute.tsx'));
 const NotFoundPage = lazy(() => import('./chunks/error.tsx'));
 /** The shell (menus, header, bell) loads after the session check, so the login page does not wait for it. */
 const GroupDefault = lazy(() => import('../components/GroupDefault.tsx').then((m) => ({ default: m.GroupDefault })));
-const BasicLayout = lazy(() => import('./layout/BasicLayout.tsx').then((m) => ({ default: m.BasicLayout })));
+const BasicLayout = lazy(() => loadLayout().then((m) => ({ default: m.BasicLayout })));
 
 /** Built pages by route path (lazy: each loads when first visited). */
 const PAGE_COMPONENTS: Record<string, LazyExoticComponent<ComponentType>> = Object.fromEntries(

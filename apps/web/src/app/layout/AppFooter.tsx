@@ -1,44 +1,46 @@
-import { Grid, Layout, QRCode, Space, Typography } from 'antd';
+/**
+ * Footer of spec §2: agreements, friendly links, help center, phone, QR code, filing notices.
+ * Plain elements, no antd: it is on the login page, whose first load carries no antd (issue 16).
+ * Its look (antd's Layout.Footer and secondary text, in the theme's colours when inside the
+ * portal's antd layout, light ones on the login page) is in global.css (.esm-footer); the QR code
+ * is a file drawn once (public/footer-qr.svg, held to FOOTER.qrCodeUrl by footerQr.test.ts).
+ */
 import { EXTERNAL_LINKS, FOOTER, UI } from '@esm/contracts/basics';
 
-/** Footer of spec §2: agreements, friendly links, help center, phone, QR code, filing notices. */
 export function AppFooter() {
   const agreements = [EXTERNAL_LINKS.userAgreement, EXTERNAL_LINKS.privacyPolicy, EXTERNAL_LINKS.serviceAgreement, EXTERNAL_LINKS.interactionNotes, EXTERNAL_LINKS.commitmentLetter, EXTERNAL_LINKS.conductCode];
-  // a separator would hang at a line's end once the filing notices wrap on a narrow screen
-  const wide = Grid.useBreakpoint().md !== false;
   return (
-    <Layout.Footer className="esm-footer" style={{ padding: '16px 24px', fontSize: 12 }} data-testid="footer">
-      <div className="esm-inner" style={{ display: 'flex', gap: 24, flexWrap: 'wrap', justifyContent: 'space-between' }}>
-        <div style={{ flex: '1 1 480px' }}>
+    <footer className="esm-footer" data-testid="footer">
+      <div className="esm-inner esm-footer-row">
+        <div className="esm-footer-text">
           <div>
-            <Typography.Text type="secondary">平台协议：</Typography.Text>
+            <span className="esm-secondary">平台协议：</span>
             {agreements.map((l) => (
               <a key={l.href} href={l.href} target="_blank" rel="noreferrer">{l.text}</a>
             ))}
           </div>
-          <div style={{ marginTop: 6 }}>
-            <Typography.Text type="secondary">友情链接：</Typography.Text>
+          <div>
+            <span className="esm-secondary">友情链接：</span>
             {FOOTER.friendlyLinks.map((l) => (
               <a key={l.href} href={l.href} target="_blank" rel="noreferrer">{l.text}</a>
             ))}
             <a href={EXTERNAL_LINKS.help.href} target="_blank" rel="noreferrer">{EXTERNAL_LINKS.help.text}</a>
           </div>
-          <div style={{ marginTop: 6 }}>
-            <Typography.Text type="secondary">联系电话：{UI.contactPhone}</Typography.Text>
+          <div>
+            <span className="esm-secondary">联系电话：{UI.contactPhone}</span>
           </div>
-          <div style={{ marginTop: 6 }}>
-            <Space separator={wide ? '|' : undefined} size={wide ? 8 : [12, 4]} wrap>
-              <Typography.Text type="secondary">{UI.copyright} {FOOTER.company} 版权所有</Typography.Text>
-              <a href={FOOTER.icp.href} target="_blank" rel="noreferrer">{FOOTER.icp.text}</a>
-              <a href={FOOTER.police.href} target="_blank" rel="noreferrer">{FOOTER.police.text}</a>
-            </Space>
+          {/* separated by "|" on a wide screen only (CSS): one would hang at a wrapped line's end */}
+          <div className="esm-footer-notices">
+            <span className="esm-secondary">{UI.copyright} {FOOTER.company} 版权所有</span>
+            <a href={FOOTER.icp.href} target="_blank" rel="noreferrer">{FOOTER.icp.text}</a>
+            <a href={FOOTER.police.href} target="_blank" rel="noreferrer">{FOOTER.police.text}</a>
           </div>
         </div>
-        <div style={{ textAlign: 'center' }}>
-          <QRCode value={FOOTER.qrCodeUrl} size={84} bordered={false} />
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>关注公众号</Typography.Text>
+        <div className="esm-footer-qr">
+          <img src={`${import.meta.env.BASE_URL}footer-qr.svg`} width={84} height={84} alt={`公众号二维码：${FOOTER.qrCodeUrl}`} />
+          <span className="esm-secondary">关注公众号</span>
         </div>
       </div>
-    </Layout.Footer>
+    </footer>
   );
 }

@@ -1,0 +1,44 @@
+/**
+ * From a successful sign-in to the landing page, as fast as the network allows (issue 16): the
+ * landing page used to arrive as a chain — layout chunk, then the menu, then the page's chunk,
+ * then its data — each waiting for the one before. Here the layout chunk, the menu and the
+ * landing page's chunk are all asked for at once, as soon as the user is known.
+ */
+import { isReturnPath, type CurrentUser } from '@esm/contracts/basics';
+import { menuQuery } from '../features/menu/index.ts';
+import { sessionQuery, type SessionCheck } from '../features/session/index.ts';
+import { PAGES } from '../features/pages.ts';
+import { queryClient } from './queryClient.ts';
+
+/** The shell's layout chunk (the router's lazy BasicLayout loads the same module). */
+export const loadLayout = () => import('./layout/BasicLayout.tsx');
+
+/**
+ * Where a user lands after signing in: the page they were sent away from (only a path inside the
+ * portal: no open redirect), when it is one of
+ * their own menu's pages — another user's page left in ?redirect= (a shared browser) would only
+ * say 没有权限 (issue 8) — else their type's landing page.
+ */
+async function landingOf(user: CurrentUser, redirect: string | null, menu: () => Promise<{ router: string }[]>): Promise<string> {
+  if (!isReturnPath(redirect)) return user.defaultPath;
+  const target = redirect;
+  const path = target.split(/[?#]/)[0]!.replace(/\/+$/, '');
+  if (path === user.defaultPath) return target;
+  return (await menu()).some((m) => m.router === path) ? target : user.defaultPath;
+}
+
+/** The landing page for `user`, with its layout, menu and page chunk already on their way. */
+export async function landingAfterLogin(user: CurrentUser, redirect: string | null): Promise<string> {
+  void loadLayout();
+  const menu = queryClient.fetchQuery(menuQuery(user.id));
+  menu.catch(() => {}); // the layout shows a failed menu itself
+  const landing = await landingOf(user, redirect, () => menu);
+  void PAGES[landing.split(/[?#]/)[0]!.replace(/\/+$/, '')]?.();
+  return landing;
+}
+
+/** The session as the shell's session check would have found it. */
+export function setSignedIn(user: CurrentUser) {
+  const signedIn: SessionCheck = { state: 'ok', user };
+  queryClient.setQueryData(sessionQuery.queryKey, signedIn);
+}

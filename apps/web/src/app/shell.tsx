@@ -1,0 +1,34 @@
+/**
+ * The portal's shell (antd, react-query, the router, the layout) as one lazy module: main.tsx
+ * loads it at once for every page but /esm/login, whose first load carries none of it
+ * (issue 16); there it is fetched while the user types, and entered after the sign-in.
+ */
+import { StrictMode } from 'react';
+import type { Root } from 'react-dom/client';
+import type { CurrentUser } from '@esm/contracts/basics';
+import { App } from './App.tsx';
+import { router } from './router.tsx';
+import { landingAfterLogin, loadLayout, setSignedIn } from './afterLogin.ts';
+
+export { landingAfterLogin };
+
+/** While the user types: the layout chunk too, which every landing page needs. */
+export function warm() {
+  void loadLayout().catch(() => {});
+}
+
+/** Renders the portal into `root`; `welcome` is toasted once it is up (登陆成功). */
+export function mountPortal(root: Root, welcome?: string) {
+  root.render(
+    <StrictMode>
+      <App welcome={welcome} />
+    </StrictMode>,
+  );
+}
+
+/** From the first-load login page into the portal, signed in, at `landing`. */
+export async function enterPortal(root: Root, user: CurrentUser, landing: string, welcome?: string) {
+  setSignedIn(user);
+  await router.navigate(landing, { replace: true });
+  mountPortal(root, welcome);
+}

@@ -1,0 +1,53 @@
+/**
+ * The first load of /esm/login (issue 16: ≤ 200 KB of JS): React, the plain login page and the
+ * session calls — no antd, react-query or router. The portal's shell (app/shell.tsx) is
+ * fetched as soon as the user starts typing, so it is usually in by the time they press 登录;
+ * after the sign-in it takes over the same React root at the landing page, whose layout, menu
+ * and page chunk it asks for at once (app/afterLogin.ts).
+ */
+import { useEffect, useState } from 'react';
+import type { Root } from 'react-dom/client';
+import { LOGIN_SUCCESS_TEXT, type CurrentUser } from '@esm/contracts/basics';
+import { LoginPage } from './features/session/login.tsx';
+import { checkSession, type SessionCheck } from './features/session/calls.ts';
+
+let shell: Promise<typeof import('./app/shell.tsx')> | undefined;
+/** The shell module, fetched once (a failed fetch is tried again at the next call). */
+function loadShell() {
+  shell ??= import('./app/shell.tsx').catch((e: unknown) => {
+    shell = undefined;
+    throw e;
+  });
+  return shell;
+}
+
+async function enter(root: Root, user: CurrentUser, redirect: string | null, welcome?: string) {
+  const s = await loadShell();
+  await s.enterPortal(root, user, await s.landingAfterLogin(user, redirect), welcome);
+}
+
+export function LoginFirst({ root }: { root: Root }) {
+  const [session, setSession] = useState<SessionCheck>();
+  useEffect(() => {
+    let live = true;
+    checkSession().then(
+      (s) => {
+        if (!live) return;
+        // already signed in: to one's own landing page, as the shell's login route does
+        if (s.state === 'ok') void enter(root, s.user, null);
+        else setSession(s);
+      },
+      () => {}, // no answer: the form stays, the sign-in says what is wrong
+    );
+    return () => {
+      live = false;
+    };
+  }, [root]);
+  return (
+    <LoginPage
+      session={session}
+      onFirstInput={() => void loadShell().then((s) => s.warm(), () => {})}
+      onSignedIn={(user) => enter(root, user, new URLSearchParams(window.location.search).get('redirect'), LOGIN_SUCCESS_TEXT)}
+    />
+  );
+}
