@@ -16,20 +16,16 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { paths } from '../config.ts';
+// a type only (erased): the drawing code itself is imported when a drawing is made
+import type { DrawingSheetInfo } from './demo-drawings.ts';
 
 export const DEMO_FILES_DIR = path.join(paths.root, 'apps/api/dist/demo-files');
 const MANIFEST = 'manifest.json';
 const DRAWING_SOURCE = path.join(paths.root, 'apps/api/src/db/demo-drawings.ts');
 
 /** What one demo drawing is drawn from; equal specs, equal drawing. */
-export interface DemoDrawingSpec {
+export interface DemoDrawingSpec extends DrawingSheetInfo {
   type: 'pdf' | 'png' | 'dxf';
-  standardCode: string;
-  version: string;
-  materialCode: string;
-  caption: string;
-  secretLevel: string;
-  pages: number;
 }
 
 export const specKey = (s: DemoDrawingSpec) => JSON.stringify([s.type, s.standardCode, s.version, s.materialCode, s.caption, s.secretLevel, s.pages]);
