@@ -27,9 +27,10 @@ const external = [
 ].flatMap((d) => [d, `${d}/*`]);
 
 const started = performance.now();
-// everything but the prepared database image, which is rebuilt only when its inputs change
+// everything but the prepared database image and demo drawings, rebuilt only when their inputs change
 const dist = path.join(apiDir, 'dist');
-if (existsSync(dist)) for (const f of readdirSync(dist, { withFileTypes: true }).filter((d) => d.name !== 'db-image')) rmSync(path.join(dist, f.name), { recursive: true, force: true });
+const kept = new Set(['db-image', 'demo-files']);
+if (existsSync(dist)) for (const f of readdirSync(dist, { withFileTypes: true }).filter((d) => !kept.has(d.name))) rmSync(path.join(dist, f.name), { recursive: true, force: true });
 await build({
   // both at dist/'s top level: paths computed from import.meta.url mean the same in every file
   entryPoints: { server: path.join(apiDir, 'src/server.ts'), 'build-image': path.join(apiDir, 'src/db/build-image.ts') },
@@ -53,5 +54,6 @@ await build({
 });
 console.log(`api bundled to dist/server.mjs in ${Math.round(performance.now() - started)} ms`);
 // The embedded database's prepared cluster (src/db/image.ts): the first start on an empty data
-// directory unpacks it instead of running initdb and every migration.
+// directory unpacks it instead of running initdb and every migration. The same step draws the
+// demo archive's files (src/db/demo-files.ts), which the demo seed then copies instead of drawing.
 execFileSync(process.execPath, [path.join(dist, 'build-image.mjs')], { cwd: apiDir, stdio: 'inherit' });

@@ -78,7 +78,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   ensureBuilt(); // before the clock starts: the bundle is not part of a start
   const t0 = performance.now();
-  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), SERVER_ENTRY], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_SERVER_ENTRY: another bundle beside dist/ (e.g. a copy of the previous build as dist-base/),
+  // to compare before and after in the same time window on a shared machine
+  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), process.env.BENCH_SERVER_ENTRY ?? SERVER_ENTRY], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   // Always drain the pipes (a full pipe would stall the server); keep the tail for error messages.
   let tail = '';
   const keep = (d: Buffer) => {

@@ -4,8 +4,6 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
-import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Config } from '../config.ts';
@@ -54,6 +52,9 @@ export const CONNECTION_OPTIONS = '-c jit=off';
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
   if (config.databaseUrl) {
     const url = config.databaseUrl;
+    // loaded only for a Postgres server: an embedded start never needs pg or its adapter (issue 16)
+    const { default: pg } = await import('pg');
+    const { PrismaPg } = await import('@prisma/adapter-pg');
     // one pool for Prisma and for the hot reads that skip its runtime (db/rows.ts)
     // A connect that hangs (a server gone without a reset) fails after 10 s instead of holding
     // the request; the error handler answers it as 503 (db/unavailable.ts).
@@ -62,7 +63,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     // emit 'error'; unheard, Node would end the process. The pool replaces the connection itself.
     pool.on('error', (err) => console.warn(`database connection lost (the pool reconnects): ${err.message}`));
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_LIMITS });
-    useDirectReads(prisma, pool);
+    useDirectReads(prisma, pool, pg.types);
     return {
       prisma,
       kind: 'postgres',

@@ -13,11 +13,13 @@
  *    the other demo applications by demo-empower.ts). The grants here are marked imported.
  */
 import { cstDateValue } from '../lib/dates.ts';
+import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { UPLOAD_MAX_BYTES, type FileCategory, type FileStatus, type FileType, type SecretLevel } from '@esm/contracts';
 import type { Db } from './database.ts';
 import type { Storage } from '../lib/storage.ts';
-import { drawingDxf, drawingPdf, drawingPng } from './demo-drawings.ts';
+import { drawDemoFile, preparedDemoFiles, type DemoDrawingSpec } from './demo-files.ts';
+import { startPhase } from '../lib/start-trace.ts';
 
 const DAY = 86_400_000;
 
@@ -114,20 +116,27 @@ const FILES: DemoFile[] = [
 /** `YYYY-MM-DD` of a time in UTC+8, as a DATE value. */
 const cstDay = (t: number) => cstDateValue(new Date(t));
 
-async function bytesOf(f: DemoFile, version: string, pages: number): Promise<Uint8Array> {
-  if (f.type === 'png') return drawingPng({ standardCode: f.standardCode, version });
-  if (f.type === 'dxf') return drawingDxf({ standardCode: f.standardCode, version });
-  return drawingPdf({ standardCode: f.standardCode, version, materialCode: f.materialCode, caption: f.caption, secretLevel: f.secretLevel, pages });
+/** The drawing of one version of a demo file (2 or 3 sheets, alternating). */
+function specOf(f: DemoFile, fi: number, vi: number): DemoDrawingSpec {
+  const v = f.versions[vi]!;
+  return { type: f.type === 'png' || f.type === 'dxf' ? f.type : 'pdf', standardCode: f.standardCode, version: v.version, materialCode: f.materialCode, caption: f.caption, secretLevel: f.secretLevel, pages: 2 + ((fi + vi) % 2) };
 }
+
+/** Every drawing the demo archive holds: what the build draws ahead (db/demo-files.ts). */
+export const DEMO_DRAWINGS: DemoDrawingSpec[] = FILES.flatMap((f, fi) => f.versions.map((_, vi) => specOf(f, fi, vi)));
 
 /** Seeds the archive; the bytes go into storage first, the rows after (as an upload would). */
 export async function seedDemoArchives(db: Db, storage: Storage, uploaders: { id: number; name: string }[]): Promise<void> {
   const now = Date.now();
+  const prepared = preparedDemoFiles();
   const rows = await Promise.all(
     FILES.flatMap((f, fi) =>
       f.versions.map(async (v, vi) => {
-        const bytes = await bytesOf(f, v.version, 2 + ((fi + vi) % 2));
-        const { sha256, size } = await storage.put(Readable.from([Buffer.from(bytes)]), UPLOAD_MAX_BYTES);
+        // the bytes drawn at build time when there are, drawn now otherwise; hashed as stored either way
+        const spec = specOf(f, fi, vi);
+        const ready = prepared(spec);
+        const source = ready ? createReadStream(ready) : Readable.from([Buffer.from(await drawDemoFile(spec))]);
+        const { sha256, size } = await storage.put(source, UPLOAD_MAX_BYTES);
         const last = vi === f.versions.length - 1;
         const status: FileStatus = !last ? 'HISTORY' : f.obsolete ? 'OBSOLETE' : 'EFFECTIVE';
         const createdAt = new Date(now - v.daysAgo * DAY);
@@ -156,6 +165,7 @@ export async function seedDemoArchives(db: Db, storage: Storage, uploaders: { id
       }),
     ),
   );
+  startPhase('seed: archive files stored');
   // ids in publishing order, so "newest first" (id desc) reads like the upload history
   rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 

@@ -6,6 +6,7 @@
  */
 import type { Db } from './database.ts';
 import { Prisma } from '../generated/prisma/client.ts';
+import { inInsertOrder } from './demo-batch.ts';
 
 const DAY = 86_400_000;
 
@@ -127,35 +128,44 @@ export async function seedDemoBom(db: Db): Promise<void> {
   // the suppliers' colleagues of the demo history (demo-history.ts) did the imports
   const users = await db.user.findMany({ where: { supplierCode: { in: ['S001', 'S002'] } }, select: { id: true, account: true, name: true, supplierCode: true }, orderBy: { id: 'asc' } });
   const who = (supplierCode: string, name: string) => users.find((u) => u.supplierCode === supplierCode && u.name === name) ?? users.find((u) => u.supplierCode === supplierCode);
-  // few statements (three a material): the seed runs on busy machines too, inside the 5 s transaction limit
-  await db.$transaction(
-    async (tx) => {
-      for (const bom of BOMS) {
-        const at = new Date(now - bom.daysAgo * DAY);
-        const base = { supplierCode: bom.supplierCode, materialCode: bom.materialCode, updatedBy: bom.by, createdAt: at, updatedAt: at };
-        const line = (l: DemoLine, i: number) => ({
-          componentCode: l.code,
-          componentName: l.name,
-          spec: l.spec ?? null,
-          quantity: new Prisma.Decimal(l.qty),
-          unit: l.unit,
-          hasDrawing: l.drawing ?? false,
-          ...VENDORS[l.vendor],
-          sortNo: i + 1,
-        });
-        const parents = await tx.bomLine.createManyAndReturn({
-          data: bom.lines.map((l2, i) => ({ ...base, ...line(l2, i), level: 2, parentCode: bom.materialCode })),
-          select: { id: true, componentCode: true },
-        });
-        const idOf = new Map(parents.map((p) => [p.componentCode, p.id]));
-        const kids = bom.lines.flatMap((l2) => (l2.children ?? []).map((k, j) => ({ ...base, ...line(k, j), level: 3, parentId: idOf.get(l2.code)!, parentCode: l2.code })));
-        if (kids.length) await tx.bomLine.createMany({ data: kids });
-        const user = who(bom.supplierCode, bom.by);
-        await tx.bomEvent.create({
-          data: { supplierCode: bom.supplierCode, materialCode: bom.materialCode, action: 'IMPORT', written: parents.length + kids.length, detail: '导入 二三级BOM.xlsx', userId: user?.id ?? 0, userAccount: user?.account ?? '', userName: bom.by, createdAt: at },
-        });
+  const line = (l: DemoLine, i: number) => ({
+    componentCode: l.code,
+    componentName: l.name,
+    spec: l.spec ?? null,
+    quantity: new Prisma.Decimal(l.qty),
+    unit: l.unit,
+    hasDrawing: l.drawing ?? false,
+    ...VENDORS[l.vendor],
+    sortNo: i + 1,
+  });
+  // One INSERT per level for every BOM at once (demo-batch.ts), whatever the depth: a level's
+  // lines need their parents' ids, which the level above returned.
+  type Base = { supplierCode: string; materialCode: string; updatedBy: string; createdAt: Date; updatedAt: Date };
+  type Pending = { base: Base; l: DemoLine; i: number; parentId: number | null; parentCode: string };
+  await db.$transaction(async (tx) => {
+    const written = new Map<string, number>();
+    let level: Pending[] = BOMS.flatMap((bom) => {
+      const at = new Date(now - bom.daysAgo * DAY);
+      const base: Base = { supplierCode: bom.supplierCode, materialCode: bom.materialCode, updatedBy: bom.by, createdAt: at, updatedAt: at };
+      return bom.lines.map((l, i): Pending => ({ base, l, i, parentId: null, parentCode: bom.materialCode }));
+    });
+    for (let depth = 2; level.length; depth++) {
+      const ids = inInsertOrder(
+        await tx.bomLine.createManyAndReturn({ data: level.map((p) => ({ ...p.base, ...line(p.l, p.i), level: depth, parentId: p.parentId, parentCode: p.parentCode })), select: { id: true } }),
+        level.length,
+      );
+      for (const p of level) {
+        const key = `${p.base.supplierCode}/${p.base.materialCode}`;
+        written.set(key, (written.get(key) ?? 0) + 1);
       }
-    },
-    { timeout: 30_000 },
-  );
+      level = level.flatMap((p, k) => (p.l.children ?? []).map((c, j) => ({ base: p.base, l: c, i: j, parentId: ids[k]!.id, parentCode: p.l.code })));
+    }
+    await tx.bomEvent.createMany({
+      data: BOMS.map((bom) => {
+        const user = who(bom.supplierCode, bom.by);
+        const at = new Date(now - bom.daysAgo * DAY);
+        return { supplierCode: bom.supplierCode, materialCode: bom.materialCode, action: 'IMPORT', written: written.get(`${bom.supplierCode}/${bom.materialCode}`) ?? 0, detail: '导入 二三级BOM.xlsx', userId: user?.id ?? 0, userAccount: user?.account ?? '', userName: bom.by, createdAt: at };
+      }),
+    });
+  });
 }

@@ -18,6 +18,7 @@ import { ATTACHMENT_MAX_BYTES, addWorkingDays, type IssueAction, type IssueStatu
 import { cstDay } from '../lib/dates.ts';
 import type { Storage } from '../lib/storage.ts';
 import type { Db } from './database.ts';
+import { inInsertOrder } from './demo-batch.ts';
 
 const DAY = 86_400_000;
 
@@ -111,51 +112,62 @@ export async function seedDemoDocumentIssues(db: Db, storage: Storage, now = Dat
   const stored = await storage.put(Readable.from([ATTACHMENT_PDF]), ATTACHMENT_MAX_BYTES);
   const suppliers = new Map((await db.supplier.findMany()).map((s) => [s.code, s]));
 
-  for (const [n, q] of ISSUES.entries()) {
-    const file = await db.standardFile.findFirstOrThrow({ where: { standardCode: q.standardCode, version: q.version }, include: { material: true } });
+  // a table at a time (demo-batch.ts), rows in the order the questions are listed
+  const files = await db.standardFile.findMany({ where: { OR: ISSUES.map((q) => ({ standardCode: q.standardCode, version: q.version })) }, include: { material: true } });
+  const fileOf = (q: DemoIssue) => {
+    const file = files.find((f) => f.standardCode === q.standardCode && f.version === q.version);
+    if (!file) throw new Error(`demo question: no file ${q.standardCode} ${q.version}`);
+    return file;
+  };
+  const linked = ISSUES.some((q) => q.steps.some((s) => s.notice))
+    ? await db.changeNotice.findMany({ where: { status: { in: ['PUBLISHED', 'CLOSED'] } }, select: { id: true, changes: { select: { oldFileId: true } } }, orderBy: { id: 'asc' } })
+    : [];
+  const at = (days: number) => new Date(now + days * DAY);
+  const plans = ISSUES.map((q, n) => {
+    const file = fileOf(q);
     const type = types.get(q.type)!;
     const asker = users.get(q.supplier === 'S001' ? 'demo2' : 'demo4')!;
-    const at = (days: number) => new Date(now + days * DAY);
     const submitted = q.steps.find((s) => s.action === 'SUBMIT');
     const replied = [...q.steps].reverse().find((s) => s.action === 'REPLY');
     const closed = q.steps.find((s) => s.action === 'CLOSE');
     const created = q.steps[0]!.days;
-    const issue = await db.documentIssue.create({
-      data: {
-        number: `WT-${cstDay(at(created)).slice(0, 4)}-D${String(n + 1).padStart(3, '0')}`,
-        supplierCode: q.supplier,
-        supplierName: suppliers.get(q.supplier)!.name,
-        fileId: file.id,
-        standardCode: file.standardCode,
-        version: file.version,
-        materialCode: file.materialCode,
-        productLineCode: file.material.productLineCode,
-        problemTypeId: type.id,
-        title: q.title,
-        description: q.description,
-        purchaser: file.material.purchaser,
-        status: q.status,
-        askedById: asker.id,
-        askedByAccount: asker.account,
-        askedByName: asker.nick,
-        assigneeId: q.assigned ? demo5.id : null,
-        assigneeName: q.assigned ? demo5.name : null,
-        dueDate: submitted ? new Date(`${addWorkingDays(cstDay(at(submitted.days)), type.responseDays)}T00:00:00Z`) : null,
-        submittedAt: submitted ? at(submitted.days) : null,
-        answeredAt: replied ? at(replied.days) : null,
-        closedAt: closed ? at(closed.days) : null,
-        createdAt: at(created),
-      },
-    });
-    let from: IssueStatus | null = null;
-    for (const s of q.steps) {
-      const who = s.by === 'demo5' ? demo5 : asker;
-      const notice = s.notice
-        ? await db.changeNotice.findFirst({ where: { status: { in: ['PUBLISHED', 'CLOSED'] }, changes: { some: { oldFileId: file.id } } }, select: { id: true } })
-        : null;
-      const message = await db.documentIssueMessage.create({
-        data: {
-          issueId: issue.id,
+    const data = {
+      number: `WT-${cstDay(at(created)).slice(0, 4)}-D${String(n + 1).padStart(3, '0')}`,
+      supplierCode: q.supplier,
+      supplierName: suppliers.get(q.supplier)!.name,
+      fileId: file.id,
+      standardCode: file.standardCode,
+      version: file.version,
+      materialCode: file.materialCode,
+      productLineCode: file.material.productLineCode,
+      problemTypeId: type.id,
+      title: q.title,
+      description: q.description,
+      purchaser: file.material.purchaser,
+      status: q.status,
+      askedById: asker.id,
+      askedByAccount: asker.account,
+      askedByName: asker.nick,
+      assigneeId: q.assigned ? demo5.id : null,
+      assigneeName: q.assigned ? demo5.name : null,
+      dueDate: submitted ? new Date(`${addWorkingDays(cstDay(at(submitted.days)), type.responseDays)}T00:00:00Z`) : null,
+      submittedAt: submitted ? at(submitted.days) : null,
+      answeredAt: replied ? at(replied.days) : null,
+      closedAt: closed ? at(closed.days) : null,
+      createdAt: at(created),
+    };
+    return { q, file, asker, data };
+  });
+  await db.$transaction(async (tx) => {
+    const issues = inInsertOrder(await tx.documentIssue.createManyAndReturn({ data: plans.map((p) => p.data), select: { id: true } }), plans.length);
+    const steps = plans.flatMap(({ q, file, asker }, i) => {
+      let from: IssueStatus | null = null;
+      return q.steps.map((s) => {
+        const who = s.by === 'demo5' ? demo5 : asker;
+        // the published (or closed) notice that replaced the asked-about version
+        const notice = s.notice ? linked.find((c) => c.changes.some((ch) => ch.oldFileId === file.id)) : undefined;
+        const message = {
+          issueId: issues[i]!.id,
           action: s.action,
           fromStatus: from,
           toStatus: TO[s.action],
@@ -166,14 +178,18 @@ export async function seedDemoDocumentIssues(db: Db, storage: Storage, now = Dat
           text: s.action === 'ROUTE' ? `按问题类型与产品线自动分派给 ${demo5.name}` : (s.text ?? null),
           noticeId: notice?.id ?? null,
           createdAt: at(s.days),
-        },
+        };
+        from = TO[s.action];
+        return { s, who, message };
       });
-      if (s.attach) {
-        await db.documentIssueAttachment.create({
-          data: { issueId: issue.id, messageId: message.id, fileName: s.attach, fileSize: stored.size, fileType: 'pdf', sha256: stored.sha256, uploadedById: who.id, uploadedByName: who.name, createdAt: at(s.days) },
-        });
-      }
-      from = TO[s.action];
-    }
-  }
+    });
+    const messages = inInsertOrder(await tx.documentIssueMessage.createManyAndReturn({ data: steps.map((x) => x.message), select: { id: true } }), steps.length);
+    await tx.documentIssueAttachment.createMany({
+      data: steps.flatMap(({ s, who, message }, k) =>
+        s.attach
+          ? [{ issueId: message.issueId, messageId: messages[k]!.id, fileName: s.attach, fileSize: stored.size, fileType: 'pdf', sha256: stored.sha256, uploadedById: who.id, uploadedByName: who.name, createdAt: at(s.days) }]
+          : [],
+      ),
+    });
+  });
 }

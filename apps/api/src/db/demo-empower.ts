@@ -14,6 +14,8 @@
  *  S001 (demo2)  草稿     0011000302
  */
 import type { Db } from './database.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
+import { inInsertOrder } from './demo-batch.ts';
 import { cstDateValue } from '../lib/dates.ts';
 
 const DAY = 86_400_000;
@@ -74,17 +76,24 @@ export async function seedDemoEmpower(db: Db): Promise<void> {
   const user = (account: string) => users.find((u) => u.account === account)!;
   const approver = user('demo6');
 
+  // imported grants a renewal points at
+  const imported = await db.empowerGrant.findMany({ where: { imported: true, materialCode: { in: APPLICATIONS.flatMap((a) => (a.renews ? [a.renews] : [])) } }, select: { id: true, supplierCode: true, materialCode: true }, orderBy: { id: 'asc' } });
+
+  // a table at a time (demo-batch.ts), rows in the order the applications are listed
+  const plans = APPLICATIONS.map((a) => {
+    const applicant = user(a.applicant);
+    const supplierCode = applicant.supplierCode!;
+    const decided = a.status === 'APPROVED' || a.status === 'REJECTED';
+    const grantedFrom = a.grantedFrom ?? a.from;
+    const grantedUntil = a.grantedUntil ?? a.until;
+    const approved = a.status === 'APPROVED' ? (a.approved ?? a.materials) : [];
+    const renewed = a.renews ? imported.find((g) => g.supplierCode === supplierCode && g.materialCode === a.renews) : undefined;
+    return { a, applicant, supplierCode, decided, grantedFrom, grantedUntil, approved, renewed };
+  });
   await db.$transaction(async (tx) => {
-    for (const a of APPLICATIONS) {
-      const applicant = user(a.applicant);
-      const supplierCode = applicant.supplierCode!;
-      const decided = a.status === 'APPROVED' || a.status === 'REJECTED';
-      const grantedFrom = a.grantedFrom ?? a.from;
-      const grantedUntil = a.grantedUntil ?? a.until;
-      const approved = a.status === 'APPROVED' ? (a.approved ?? a.materials) : [];
-      const renewed = a.renews ? await tx.empowerGrant.findFirst({ where: { supplierCode, materialCode: a.renews, imported: true }, select: { id: true } }) : null;
-      const app = await tx.empowerApplication.create({
-        data: {
+    const apps = inInsertOrder(
+      await tx.empowerApplication.createManyAndReturn({
+        data: plans.map(({ a, applicant, supplierCode, decided, grantedFrom, grantedUntil, renewed }) => ({
           supplierCode,
           status: a.status,
           validFrom: day(a.from),
@@ -101,27 +110,34 @@ export async function seedDemoEmpower(db: Db): Promise<void> {
             ? { deciderId: approver.id, deciderAccount: approver.account, deciderName: approver.name, decidedAt: at(a.closed!, 30), decisionComment: a.comment ?? null }
             : {}),
           createdAt: at(a.created),
-          materials: { create: a.materials.map((materialCode) => ({ materialCode, approved: decided ? approved.includes(materialCode) : null })) },
-        },
-      });
+        })),
+        select: { id: true },
+      }),
+      plans.length,
+    );
+    await tx.empowerApplicationMaterial.createMany({
+      data: plans.flatMap(({ a, decided, approved }, i) => a.materials.map((materialCode) => ({ applicationId: apps[i]!.id, materialCode, approved: decided ? approved.includes(materialCode) : null }))),
+    });
+    const audits: Prisma.EmpowerAuditCreateManyInput[] = [];
+    const grants: Prisma.EmpowerGrantCreateManyInput[] = [];
+    for (const [i, { a, applicant, supplierCode, grantedFrom, grantedUntil, approved }] of plans.entries()) {
+      const applicationId = apps[i]!.id;
       const audit = (action: string, from: Status | null, to: Status, by: typeof applicant, when: Date, comment: string | null = null) =>
-        tx.empowerAudit.create({
-          data: { applicationId: app.id, action, fromStatus: from, toStatus: to, userId: by.id, userAccount: by.account, userName: by.supplierCode ? by.nick : by.name, userType: by.type, ip: '127.0.0.1', comment, createdAt: when },
-        });
-      await audit('CREATE', null, 'DRAFT', applicant, at(a.created));
-      if (a.submitted !== undefined) await audit('SUBMIT', 'DRAFT', 'SUBMITTED', applicant, at(a.submitted, 5));
-      if (a.status === 'WITHDRAWN') await audit('WITHDRAW', 'SUBMITTED', 'WITHDRAWN', applicant, at(a.closed!, 10), a.comment ?? null);
-      if (a.status === 'REJECTED') await audit('REJECT', 'SUBMITTED', 'REJECTED', approver, at(a.closed!, 30), a.comment ?? null);
+        audits.push({ applicationId, action, fromStatus: from, toStatus: to, userId: by.id, userAccount: by.account, userName: by.supplierCode ? by.nick : by.name, userType: by.type, ip: '127.0.0.1', comment, createdAt: when });
+      audit('CREATE', null, 'DRAFT', applicant, at(a.created));
+      if (a.submitted !== undefined) audit('SUBMIT', 'DRAFT', 'SUBMITTED', applicant, at(a.submitted, 5));
+      if (a.status === 'WITHDRAWN') audit('WITHDRAW', 'SUBMITTED', 'WITHDRAWN', applicant, at(a.closed!, 10), a.comment ?? null);
+      if (a.status === 'REJECTED') audit('REJECT', 'SUBMITTED', 'REJECTED', approver, at(a.closed!, 30), a.comment ?? null);
       if (a.status === 'APPROVED') {
         const summary = `批准 ${approved.length}/${a.materials.length} 个物料；期限 ${day(grantedFrom).toISOString().slice(0, 10)} 至 ${day(grantedUntil).toISOString().slice(0, 10)}`;
-        await audit('APPROVE', 'SUBMITTED', 'APPROVED', approver, at(a.closed!, 30), [summary, a.comment].filter(Boolean).join('。'));
-        await tx.empowerGrant.createMany({
-          data: approved.map((materialCode) => ({
+        audit('APPROVE', 'SUBMITTED', 'APPROVED', approver, at(a.closed!, 30), [summary, a.comment].filter(Boolean).join('。'));
+        grants.push(
+          ...approved.map((materialCode) => ({
             supplierCode,
             materialCode,
             validFrom: dayStart(grantedFrom),
             validUntil: dayStart(grantedUntil + 1),
-            applicationId: app.id,
+            applicationId,
             createdBy: approver.account,
             approverId: approver.id,
             approverAccount: approver.account,
@@ -129,8 +145,10 @@ export async function seedDemoEmpower(db: Db): Promise<void> {
             approvedAt: at(a.closed!, 30),
             createdAt: at(a.closed!, 30),
           })),
-        });
+        );
       }
     }
+    await tx.empowerAudit.createMany({ data: audits });
+    await tx.empowerGrant.createMany({ data: grants });
   });
 }

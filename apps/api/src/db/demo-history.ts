@@ -45,13 +45,20 @@ export async function seedDemoHistory(db: Db): Promise<void> {
     return new Date(t < now - 60_000 ? t : t - DAY);
   };
 
-  const passwordHash = await hashPassword(`never-${now}-${rnd()}`);
+  // the scrypt hash (of a password nobody knows) runs on libuv's thread pool while the reads run
+  const hashing = hashPassword(`never-${now}-${rnd()}`);
+  const [agreement, files, ...visibleCodes] = await Promise.all([
+    db.keepsecretAgreement.findFirstOrThrow({ orderBy: { version: 'desc' } }),
+    db.standardFile.findMany({ where: { status: { in: ['EFFECTIVE', 'HISTORY'] } }, include: { material: { select: { name: true } } } }),
+    ...['S001', 'S002'].map((s) => visibleMaterialCodes(db, s)),
+  ]);
+  const visible = new Map(['S001', 'S002'].map((s, i) => [s, new Set(visibleCodes[i])]));
+  // a supplier now and then tries a drawing its grant no longer covers (S001's expired 0034000202)
+  const closed = files.find((f) => f.materialCode === '0034000202');
+  const closedVerdict = closed ? await materialAccess(db, 'S001', closed.materialCode) : null;
+  const passwordHash = await hashing;
   await db.user.createMany({ data: COLLEAGUES.map((u) => ({ ...u, passwordHash })), skipDuplicates: true });
   const users = await db.user.findMany({ where: { account: { in: [...COLLEAGUES.map((u) => u.account), 'demo3', 'demo8'] } } });
-  const agreement = await db.keepsecretAgreement.findFirstOrThrow({ orderBy: { version: 'desc' } });
-  const files = await db.standardFile.findMany({ where: { status: { in: ['EFFECTIVE', 'HISTORY'] } }, include: { material: { select: { name: true } } } });
-  const visible = new Map<string, Set<string>>();
-  for (const s of ['S001', 'S002']) visible.set(s, new Set(await visibleMaterialCodes(db, s)));
 
   const rows: Prisma.AccessLogCreateManyInput[] = [];
   const ip = (u: { supplierCode: string | null }) => (u.supplierCode === 'S001' ? `10.21.3.${20 + Math.floor(rnd() * 40)}` : u.supplierCode ? `10.58.7.${100 + Math.floor(rnd() * 50)}` : `10.1.0.${10 + Math.floor(rnd() * 20)}`);
@@ -66,12 +73,13 @@ export async function seedDemoHistory(db: Db): Promise<void> {
   });
   const about = (f: (typeof files)[number]) => ({ fileId: f.id, standardCode: f.standardCode, fileName: f.fileName, version: f.version, materialCode: f.materialCode, materialName: f.material.name });
 
+  const acceptances: Prisma.KeepsecretAcceptanceCreateManyInput[] = [];
   for (const u of users) {
     const supplier = u.supplierCode;
     const start = 28 + Math.floor(rnd() * 3);
     if (supplier) {
       const signedAt = at(start);
-      await db.keepsecretAcceptance.create({ data: { agreementId: agreement.id, userId: u.id, supplierCode: supplier, acceptedAt: signedAt } });
+      acceptances.push({ agreementId: agreement.id, userId: u.id, supplierCode: supplier, acceptedAt: signedAt });
       rows.push({ ...who(u), action: 'KEEPSECRET', outcome: 'OK', fileName: agreement.title, version: `V${agreement.version}`, ip: ip(u), createdAt: signedAt });
     }
     const mine = files.filter((f) => !supplier || visible.get(supplier)!.has(f.materialCode));
@@ -93,14 +101,12 @@ export async function seedDemoHistory(db: Db): Promise<void> {
         }
       }
     }
-    // a supplier now and then tries a drawing its grant no longer covers (S001's expired 0034000202)
-    const closed = files.find((f) => supplier === 'S001' && f.materialCode === '0034000202');
-    const verdict = closed && (await materialAccess(db, 'S001', closed.materialCode));
-    if (closed && verdict && !verdict.ok) {
-      rows.push({ ...who(u), ...about(closed), action: 'VIEW', outcome: 'REFUSED', reason: verdict.reason, ip: ip(u), createdAt: at(3 + Math.floor(rnd() * 5)) });
+    if (supplier === 'S001' && closed && closedVerdict && !closedVerdict.ok) {
+      rows.push({ ...who(u), ...about(closed), action: 'VIEW', outcome: 'REFUSED', reason: closedVerdict.reason, ip: ip(u), createdAt: at(3 + Math.floor(rnd() * 5)) });
     }
   }
   // ids in time order, as the server writes them
   rows.sort((a, b) => (a.createdAt as Date).getTime() - (b.createdAt as Date).getTime());
-  await db.accessLog.createMany({ data: rows });
+  // one transaction: a table at a time (demo-batch.ts)
+  await db.$transaction([db.keepsecretAcceptance.createMany({ data: acceptances }), db.accessLog.createMany({ data: rows })]);
 }

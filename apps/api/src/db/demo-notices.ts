@@ -14,6 +14,8 @@
  */
 import { cstDay } from '../lib/dates.ts';
 import type { Db } from './database.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
+import { inInsertOrder } from './demo-batch.ts';
 import { RECOUNT_OPEN_RECIPIENTS_SQL } from '../modules/notices/query.ts';
 
 const DAY = 86_400_000;
@@ -112,15 +114,25 @@ export async function seedDemoNotices(db: Db): Promise<void> {
   const admin = users.get('demo3')!;
   const year = Number(cstDay(new Date(now)).slice(0, 4));
 
+  const standardCodes = [...new Set(NOTICES.map((n) => n.change.standardCode))];
+  const allFiles = await db.standardFile.findMany({ where: { standardCode: { in: standardCodes } }, include: { material: true } });
+  const fileOf = (standardCode: string, version: string) => allFiles.find((f) => f.standardCode === standardCode && f.version === version)!;
+  const plans = NOTICES.map((n, i) => ({
+    n,
+    number: `BG-${year}-${String(i + 1).padStart(4, '0')}`,
+    from: fileOf(n.change.standardCode, n.change.from),
+    to: fileOf(n.change.standardCode, n.change.to),
+    status: n.withdrawn ? 'WITHDRAWN' : n.closed !== undefined ? 'CLOSED' : n.published !== undefined ? 'PUBLISHED' : 'DRAFT',
+    recipients: Object.entries(n.recipients) as ['S001' | 'S002', State & { remindedAt?: number }][],
+  }));
+
+  // a table at a time (demo-batch.ts); every table's rows in the order the notices are listed,
+  // each notice's events in the order they happened, as the notice's moves would have written them
   await db.$transaction(async (tx) => {
-    for (const [i, n] of NOTICES.entries()) {
-      const files = await tx.standardFile.findMany({ where: { standardCode: n.change.standardCode, version: { in: [n.change.from, n.change.to] } }, include: { material: true } });
-      const from = files.find((f) => f.version === n.change.from)!;
-      const to = files.find((f) => f.version === n.change.to)!;
-      const status = n.withdrawn ? 'WITHDRAWN' : n.closed !== undefined ? 'CLOSED' : n.published !== undefined ? 'PUBLISHED' : 'DRAFT';
-      const notice = await tx.changeNotice.create({
-        data: {
-          number: `BG-${year}-${String(i + 1).padStart(4, '0')}`,
+    const notices = inInsertOrder(
+      await tx.changeNotice.createManyAndReturn({
+        data: plans.map(({ n, number, status }) => ({
+          number,
           title: n.title,
           reason: n.reason,
           description: n.description ?? null,
@@ -137,34 +149,23 @@ export async function seedDemoNotices(db: Db): Promise<void> {
           withdrawnAt: n.withdrawn ? at(n.withdrawn.at) : null,
           withdrawnByName: n.withdrawn ? admin.name : null,
           withdrawReason: n.withdrawn?.reason ?? null,
-          changes: { create: [{ sort: 0, standardCode: to.standardCode, materialCode: to.materialCode, oldFileId: from.id, newFileId: to.id }] },
-        },
-      });
-      const event = (action: string, days: number, who = admin, detail?: string | null, supplierCode?: string) =>
-        tx.noticeEvent.create({
-          data: {
-            noticeId: notice.id,
-            action,
-            supplierCode: supplierCode ?? null,
-            userId: who.id,
-            userAccount: who.account,
-            userName: who.supplierCode ? who.nick : who.name,
-            ip: who.supplierCode ? IPS[who.account as Who] : '10.0.0.8',
-            detail: detail ?? null,
-            createdAt: at(days),
-          },
-        });
-      await event('CREATE', n.created, admin, `${notice.number}，1 项变更`);
-      if (n.published === undefined) continue;
-      const codes = Object.keys(n.recipients);
-      await event('PUBLISH', n.published, admin, `通知 ${codes.length} 家供应商：${codes.join('、')}`);
-
-      for (const [supplierCode, state] of Object.entries(n.recipients) as ['S001' | 'S002', State & { remindedAt?: number }][]) {
-        const user = users.get(SUPPLIER_USER[supplierCode])!;
-        const readAt = state.status === 'READ' ? state.at : state.status === 'CONFIRMED' ? state.readAt : undefined;
-        const recipient = await tx.noticeRecipient.create({
-          data: {
-            noticeId: notice.id,
+        })),
+        select: { id: true, number: true },
+      }),
+      plans.length,
+    );
+    await tx.noticeChange.createMany({
+      data: plans.map(({ from, to }, i) => ({ noticeId: notices[i]!.id, sort: 0, standardCode: to.standardCode, materialCode: to.materialCode, oldFileId: from.id, newFileId: to.id })),
+    });
+    const sent = plans.flatMap((p, i) => p.recipients.map(([supplierCode, state]) => ({ i, supplierCode, state, user: users.get(SUPPLIER_USER[supplierCode])! })));
+    const readAtOf = (state: State) => (state.status === 'READ' ? state.at : state.status === 'CONFIRMED' ? state.readAt : undefined);
+    const recipients = inInsertOrder(
+      await tx.noticeRecipient.createManyAndReturn({
+        data: sent.map(({ i, supplierCode, state, user }) => {
+          const readAt = readAtOf(state);
+          const to = plans[i]!.to;
+          return {
+            noticeId: notices[i]!.id,
             supplierCode,
             supplierName: user.supplier!.name,
             basis: [{ materialCode: to.materialCode, materialName: to.material.name, validUntil: at(275).toISOString() }],
@@ -174,41 +175,73 @@ export async function seedDemoNotices(db: Db): Promise<void> {
               ? { confirmedAt: at(state.at), confirmedByAccount: user.account, confirmedByName: user.nick, confirmedIp: IPS[user.account as Who] }
               : {}),
             ...(state.remindedAt !== undefined ? { remindCount: 1, lastRemindedAt: at(state.remindedAt) } : {}),
-          },
+          };
+        }),
+        select: { id: true },
+      }),
+      sent.length,
+    );
+    // the proof a confirmation rests on: the supplier's logged view of the new version
+    const confirmed = sent.flatMap((r, k) => (r.state.status === 'CONFIRMED' ? [{ ...r, state: r.state, recipientId: recipients[k]!.id, to: plans[r.i]!.to }] : []));
+    const views = inInsertOrder(
+      await tx.accessLog.createManyAndReturn({
+        data: confirmed.map(({ user, supplierCode, state, to }) => ({
+          action: 'VIEW',
+          outcome: 'OK',
+          userId: user.id,
+          userAccount: user.account,
+          userName: user.nick,
+          userType: user.type,
+          supplierCode,
+          supplierName: user.supplier!.name,
+          fileId: to.id,
+          standardCode: to.standardCode,
+          fileName: to.fileName,
+          version: to.version,
+          materialCode: to.materialCode,
+          materialName: to.material.name,
+          ip: IPS[user.account as Who],
+          userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0',
+          createdAt: at(state.viewedAt),
+        })),
+        select: { id: true, createdAt: true },
+      }),
+      confirmed.length,
+    );
+    await tx.noticeConfirmedFile.createMany({
+      data: confirmed.map(({ recipientId, to }, k) => ({ recipientId, fileId: to.id, standardCode: to.standardCode, version: to.version, sha256: to.sha256, viewLogId: views[k]!.id, viewedAt: views[k]!.createdAt })),
+    });
+
+    const events: Prisma.NoticeEventCreateManyInput[] = [];
+    for (const [i, { n, to, recipients: sentTo }] of plans.entries()) {
+      const notice = notices[i]!;
+      const event = (action: string, days: number, who = admin, detail?: string | null, supplierCode?: string) =>
+        events.push({
+          noticeId: notice.id,
+          action,
+          supplierCode: supplierCode ?? null,
+          userId: who.id,
+          userAccount: who.account,
+          userName: who.supplierCode ? who.nick : who.name,
+          ip: who.supplierCode ? IPS[who.account as Who] : '10.0.0.8',
+          detail: detail ?? null,
+          createdAt: at(days),
         });
-        if (readAt !== undefined) await event('READ', readAt, user, null, supplierCode);
-        if (state.remindedAt !== undefined) await event('REMIND', state.remindedAt, admin, `催办 1 家：${supplierCode}`);
-        if (state.status !== 'CONFIRMED') continue;
-        // the proof a confirmation rests on: the supplier's logged view of the new version
-        const view = await tx.accessLog.create({
-          data: {
-            action: 'VIEW',
-            outcome: 'OK',
-            userId: user.id,
-            userAccount: user.account,
-            userName: user.nick,
-            userType: user.type,
-            supplierCode,
-            supplierName: user.supplier!.name,
-            fileId: to.id,
-            standardCode: to.standardCode,
-            fileName: to.fileName,
-            version: to.version,
-            materialCode: to.materialCode,
-            materialName: to.material.name,
-            ip: IPS[user.account as Who],
-            userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0',
-            createdAt: at(state.viewedAt),
-          },
-        });
-        await tx.noticeConfirmedFile.create({
-          data: { recipientId: recipient.id, fileId: to.id, standardCode: to.standardCode, version: to.version, sha256: to.sha256, viewLogId: view.id, viewedAt: view.createdAt },
-        });
-        await event('CONFIRM', state.at, user, `${to.standardCode} ${to.version}（sha256 ${to.sha256.slice(0, 12)}…）`, supplierCode);
+      event('CREATE', n.created, admin, `${notice.number}，1 项变更`);
+      if (n.published === undefined) continue;
+      const codes = sentTo.map(([code]) => code);
+      event('PUBLISH', n.published, admin, `通知 ${codes.length} 家供应商：${codes.join('、')}`);
+      for (const [supplierCode, state] of sentTo) {
+        const user = users.get(SUPPLIER_USER[supplierCode])!;
+        const readAt = readAtOf(state);
+        if (readAt !== undefined) event('READ', readAt, user, null, supplierCode);
+        if (state.remindedAt !== undefined) event('REMIND', state.remindedAt, admin, `催办 1 家：${supplierCode}`);
+        if (state.status === 'CONFIRMED') event('CONFIRM', state.at, user, `${to.standardCode} ${to.version}（sha256 ${to.sha256.slice(0, 12)}…）`, supplierCode);
       }
-      if (n.withdrawn) await event('WITHDRAW', n.withdrawn.at, admin, n.withdrawn.reason);
-      if (n.closed !== undefined) await event('CLOSE', n.closed, admin, '全部供应商已确认');
+      if (n.withdrawn) event('WITHDRAW', n.withdrawn.at, admin, n.withdrawn.reason);
+      if (n.closed !== undefined) event('CLOSE', n.closed, admin, '全部供应商已确认');
     }
+    await tx.noticeEvent.createMany({ data: events });
     await tx.noticeNumber.upsert({ where: { year }, create: { year, last: NOTICES.length }, update: { last: { increment: NOTICES.length } } });
     // written directly rather than through the moves: their open-recipient counters from the rows
     await tx.$executeRawUnsafe(RECOUNT_OPEN_RECIPIENTS_SQL);

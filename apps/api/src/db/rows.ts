@@ -10,7 +10,9 @@
  * back to `$queryRaw` where there is no pool (the embedded PGlite) or in a transaction client.
  * Writes and everything transactional stay with Prisma.
  */
-import pg from 'pg';
+// only its types: the module itself is loaded by openDatabase for a Postgres server, never by an
+// embedded start (issue 16: a start loads only what it uses)
+import type pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from './database.ts';
 
@@ -22,20 +24,21 @@ const DATE = 1082;
 const INT8 = 20;
 
 /** Column types read as Prisma's `$queryRaw` reads them (pg's defaults would take them as local time, or strings). */
-const types = {
+const typesOver = (pgTypes: typeof pg.types) => ({
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === TIMESTAMP) return (v: string) => new Date(`${v.replace(' ', 'T')}Z`);
     if (oid === DATE) return (v: string) => new Date(`${v}T00:00:00Z`);
     if (oid === INT8) return (v: string) => BigInt(v);
-    return pg.types.getTypeParser(oid, format as 'text');
+    return pgTypes.getTypeParser(oid, format as 'text');
   },
-};
+});
 
 /** A parameter as Prisma sends it: a Date as UTC without a zone (pg would send local time with an offset, which a `timestamp` column ignores). */
 const param = (v: unknown) => (v instanceof Date ? v.toISOString().replace('T', ' ').replace('Z', '') : v);
 
-/** Lets `readRows(db, …)` go through `pool` (done by openDatabase for a Postgres server). */
-export function useDirectReads(db: Db, pool: pg.Pool): void {
+/** Lets `readRows(db, …)` go through `pool` (done by openDatabase for a Postgres server; `pgTypes`: pg's own parsers). */
+export function useDirectReads(db: Db, pool: pg.Pool, pgTypes: typeof pg.types): void {
+  const types = typesOver(pgTypes);
   readers.set(db, async (q, name) => (await pool.query({ name, text: q.text, values: q.values.map(param), types } as pg.QueryConfig)).rows);
 }
 

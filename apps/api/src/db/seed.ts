@@ -8,6 +8,7 @@ import { MENU } from './menu-data.ts';
 import type { Storage } from '../lib/storage.ts';
 import { seedAgreement } from './seed-agreement.ts';
 import { seedDemoNotices } from './demo-notices.ts';
+import { startPhase } from '../lib/start-trace.ts';
 
 export const DEMO_PASSWORD = 'Esm@2026';
 
@@ -74,29 +75,40 @@ export async function seedReference(db: Db): Promise<void> {
 
 export async function seedDemo(db: Db, storage: Storage): Promise<boolean> {
   await seedReference(db);
+  startPhase('menu / agreement check');
   if ((await db.user.count()) > 0) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   await db.$transaction(async (tx) => {
     await tx.supplier.createMany({ data: DEMO_SUPPLIERS });
     await tx.user.createMany({ data: DEMO_USERS.map((u) => ({ ...u, passwordHash })) });
   });
+  startPhase('seed: accounts');
   const uploaders = await db.user.findMany({ where: { account: { in: ['demo3', 'demo8'] } }, select: { id: true, name: true }, orderBy: { account: 'asc' } });
   // loaded only when seeding: drawing the demo files needs canvas and pdf-lib, which a server
   // that never seeds should not keep in memory
   const { seedDemoArchives } = await import('./demo-archives.ts');
+  startPhase('seed: drawing code loaded');
   await seedDemoArchives(db, storage, uploaders);
+  startPhase('seed: archives');
   const { seedDemoEmpower } = await import('./demo-empower.ts');
   await seedDemoEmpower(db);
+  startPhase('seed: empower');
   await seedDemoNotices(db);
+  startPhase('seed: notices');
   const { seedDemoHistory } = await import('./demo-history.ts');
   await seedDemoHistory(db);
+  startPhase('seed: history');
   const { seedDemoDocumentIssues } = await import('./demo-document-issues.ts');
   await seedDemoDocumentIssues(db, storage);
+  startPhase('seed: document issues');
   const { seedDemoCountersign } = await import('./demo-countersign.ts');
   await seedDemoCountersign(db);
+  startPhase('seed: countersign');
   const { seedDemoBom } = await import('./demo-bom.ts');
   await seedDemoBom(db);
+  startPhase('seed: bom');
   const { seedDemoPhoneLog } = await import('./demo-phoneLog.ts');
   await seedDemoPhoneLog(db);
+  startPhase('seed: phone log');
   return true;
 }
