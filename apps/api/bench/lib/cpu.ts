@@ -3,7 +3,7 @@
  * throughput: user+system time of a process (from /proc/<pid>/stat, 10 ms ticks) and of the
  * Postgres backends serving one database.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 
 const TICK_MS = 10; // CLK_TCK is 100 on Linux
@@ -66,4 +66,31 @@ export function cpuMeter(app: number | 'self', database?: { url: string; name: s
       return { app: app1 - app0, db };
     },
   };
+}
+
+/**
+ * CPU ms of every process named `postgres` on the machine (backends of every database, the
+ * WAL writer, checkpointer…): what the database server as a whole costs, writes included. A
+ * process that exits between two readings takes its time with it (the pools here keep theirs).
+ */
+export function postgresCpuMs(): number {
+  let ms = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') ms += processCpuMs(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ms;
+}
+
+/** Busy and total CPU ms of the whole machine, all cores (first line of /proc/stat). */
+export function machineCpuMs(): { busy: number; total: number } {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+  const n = ticks.map(Number);
+  const idle = n[3]! + n[4]!; // idle + iowait
+  const total = n.slice(0, 8).reduce((s, x) => s + x, 0); // user … steal (guest is inside user)
+  return { busy: (total - idle) * TICK_MS, total: total * TICK_MS };
 }
