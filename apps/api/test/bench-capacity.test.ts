@@ -41,6 +41,8 @@ describe('the rate search', () => {
     expect(meetsGoal({ ...ok, errors: 1 })).toBe(false);
     expect(meetsGoal({ ...ok, p95Ms: 301 })).toBe(false);
     expect(meetsGoal({ ...ok, achieved: 45 })).toBe(false);
+    // kept up with what was actually fired (Poisson arrivals fall a little short of the rate)
+    expect(meetsGoal({ ...ok, offered: 46, achieved: 45 })).toBe(true);
   });
 
   it('does not report a passing rate above a failing one (a noisy step)', () => {

@@ -69,20 +69,32 @@ export function cpuMeter(app: number | 'self', database?: { url: string; name: s
 }
 
 /**
- * CPU ms of every process named `postgres` on the machine (backends of every database, the
- * WAL writer, checkpointer…): what the database server as a whole costs, writes included. A
- * process that exits between two readings takes its time with it (the pools here keep theirs).
+ * CPU ms so far of each postgres process working for `database`: its client backends and
+ * autovacuum workers, and the server's shared processes (postmaster, WAL writer, checkpointer,
+ * background writer…), which the database's writes keep busy. Other databases' backends are left
+ * out: on a shared machine they are someone else's load. Read from /proc (title in cmdline).
  */
-export function postgresCpuMs(): number {
-  let ms = 0;
+export function postgresCpuByPid(database: string): Map<number, number> {
+  const out = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') ms += processCpuMs(Number(entry));
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      // "postgres: <user> <db> <host>(<port>) <state>" or "postgres: autovacuum worker <db>"
+      const db = /^postgres: \S+ (\S+) \S+\(\d+\)/.exec(title)?.[1] ?? /^postgres: autovacuum worker (\S+)/.exec(title)?.[1];
+      if (db === undefined || db === database) out.set(Number(entry), processCpuMs(Number(entry)));
     } catch {
       // gone meanwhile
     }
   }
+  return out;
+}
+
+/** CPU ms between two postgresCpuByPid readings: a process that appeared counts from 0; one that exited took its time with it. */
+export function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let ms = 0;
+  for (const [pid, t] of after) ms += Math.max(0, t - (before.get(pid) ?? 0));
   return ms;
 }
 

@@ -118,6 +118,8 @@ export interface OpenLoopResult {
   samples: Sample[];
   /** Arrivals fired. */
   offered: number;
+  /** From the first arrival to the last one fired. */
+  firingSeconds: number;
   /** From the first arrival to the last answer (the drain included, so a backlog shows as a lower rate). */
   seconds: number;
   /** The loop stopped firing because more than `maxBacklog` operations were outstanding. */
@@ -157,6 +159,7 @@ export async function openLoop(
     pending.add(p);
     void p.finally(() => pending.delete(p));
   }
+  const firingSeconds = (performance.now() - t0) / 1000;
   await Promise.all(pending);
-  return { samples, offered, seconds: (performance.now() - t0) / 1000, overloaded };
+  return { samples, offered, firingSeconds, seconds: (performance.now() - t0) / 1000, overloaded };
 }
