@@ -70,9 +70,10 @@ export function cpuMeter(app: number | 'self', database?: { url: string; name: s
 
 /**
  * CPU ms so far of each postgres process working for `database`: its client backends and
- * autovacuum workers, and the server's shared processes (postmaster, WAL writer, checkpointer,
- * background writer…), which the database's writes keep busy. Other databases' backends are left
- * out: on a shared machine they are someone else's load. Read from /proc (title in cmdline).
+ * autovacuum workers (process titles in /proc/<pid>/cmdline). Left out: other databases'
+ * backends, and the server's shared processes (WAL writer, checkpointer, background writer),
+ * which on a shared machine mostly work for someone else's writes — a few % of a core at most
+ * for the api's own writes (log rows, sessions, confirmations).
  */
 export function postgresCpuByPid(database: string): Map<number, number> {
   const out = new Map<number, number>();
@@ -83,7 +84,7 @@ export function postgresCpuByPid(database: string): Map<number, number> {
       const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
       // "postgres: <user> <db> <host>(<port>) <state>" or "postgres: autovacuum worker <db>"
       const db = /^postgres: \S+ (\S+) \S+\(\d+\)/.exec(title)?.[1] ?? /^postgres: autovacuum worker (\S+)/.exec(title)?.[1];
-      if (db === undefined || db === database) out.set(Number(entry), processCpuMs(Number(entry)));
+      if (db === database) out.set(Number(entry), processCpuMs(Number(entry)));
     } catch {
       // gone meanwhile
     }
