@@ -82,8 +82,9 @@ export function postgresCpuByPid(database: string): Map<number, number> {
     try {
       if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
       const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      // "postgres: <user> <db> <host>(<port>) <state>" or "postgres: autovacuum worker <db>"
-      const db = /^postgres: \S+ (\S+) \S+\(\d+\)/.exec(title)?.[1] ?? /^postgres: autovacuum worker (\S+)/.exec(title)?.[1];
+      // "postgres: [<cluster>: ]<user> <db> <host>(<port>) <state>" or "postgres: [<cluster>: ]autovacuum worker <db>"
+      // (Debian's clusters name themselves: "postgres: 15/main: postgres esm_bench_big 127.0.0.1(5432) idle")
+      const db = /^postgres: (?:\S+: )?(?:autovacuum worker (\S+)|\S+ (\S+) \S+\(\d+\))/.exec(title)?.slice(1).find(Boolean);
       if (db === database) out.set(Number(entry), processCpuMs(Number(entry)));
     } catch {
       // gone meanwhile
