@@ -138,6 +138,8 @@ async function seedNotices(sql: pg.Pool, codes: string[]): Promise<{ supplier: s
     );
     const { rows } = await c.query(`SELECT p.supplier_code AS supplier, n.id, p.file_id AS "fileId" FROM mix_pick p JOIN change_notice n ON n.number = '${NOTICE_PREFIX}' || p.supplier_code || '-' || p.k ORDER BY p.k, p.supplier_code`);
     await c.query('COMMIT');
+    // fresh statistics now, or autovacuum's ANALYZE of these tables lands in the first measurements
+    await sql.query('ANALYZE change_notice, notice_change, notice_recipient');
     return rows as { supplier: string; id: number; fileId: number }[];
   } catch (err) {
     await c.query('ROLLBACK');
