@@ -13,7 +13,8 @@
  * (numbers MIX-…, deleted again at the end) on effective drawings it may see; a supplier opens
  * one, views the new drawing (the proof of viewing confirm asks for), then confirms it.
  *
- * Per step: offered and achieved rate, p50/p95/p99 overall and per action, errors, CPU % of the
+ * Per step: offered and achieved rate, p50/p95/p99 overall, p95 per action (all rows per action
+ * for the highest passing step and the first miss above it), errors, CPU % of the
  * api process(es), of the postgres processes serving the database (its backends and autovacuum
  * workers; not other databases', not the shared WAL writer and checkpointer), of this load
  * generator, and of the whole machine (200 % = both cores: what is not ours is a neighbour's). Before the steps, each action alone (closed loop, 4 clients)
@@ -321,7 +322,7 @@ async function step(database: string, config: string, servers: RunningServer[], 
 }
 
 /** Every row has every column, in this order (run.ts takes the columns from the rows as they come). */
-const COLUMNS = ['config', 'offered /s', 'action', 'requests', 'achieved /s', 'errors', 'p50 ms', 'p95 ms', 'p99 ms', 'api CPU %', 'postgres CPU %', 'generator CPU %', 'others CPU %', 'api / pg CPU ms per req', 'verdict'] as const;
+const COLUMNS = ['config', 'offered /s', 'action', 'requests', 'achieved /s', 'errors', 'p50 ms', 'p95 ms', 'p99 ms', 'api CPU %', 'postgres CPU %', 'generator CPU %', 'others CPU %', 'api / pg CPU ms per req', 'verdict', 'p95 ms per action'] as const;
 const row = (cells: Partial<Record<(typeof COLUMNS)[number], string | number>>): Row => Object.fromEntries(COLUMNS.map((c) => [c, cells[c] ?? '']));
 
 const stepRow = (r: StepResult, note: string): Row => {
@@ -343,8 +344,18 @@ const stepRow = (r: StepResult, note: string): Row => {
     'others CPU %': fmt(Math.max(0, r.cpu.machine - r.cpu.api - r.cpu.pg - r.cpu.gen)),
     'api / pg CPU ms per req': `${fmt(r.cpu.apiMsPerReq, 1)} / ${fmt(r.cpu.pgMsPerReq, 1)}`,
     verdict: note,
+    'p95 ms per action': perActionP95(r),
   });
 };
+
+/** Every action's p95 in one cell (the full per-action rows are printed for two steps only). */
+function perActionP95(r: StepResult): string {
+  return (Object.keys(MIX) as Action[])
+    .map((a) => [a, r.samples.filter((x) => x.what === a && x.ok).map((x) => x.ms)] as const)
+    .filter(([, ms]) => ms.length)
+    .map(([a, ms]) => `${a} ${fmt(percentile(ms, 95))}`)
+    .join(' · ');
+}
 
 /** Per-action rows of one step (the sustained one and the first miss above it show where the time goes). */
 const actionRows = (r: StepResult): Row[] =>
