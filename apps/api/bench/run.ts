@@ -27,6 +27,7 @@ const BENCHES: Record<string, { title: string; load: () => Promise<BenchModule> 
   'notice-lists': { title: 'Change notices (issue 9): notice list, recipients matrix and inbox on 10k notices × 2k suppliers vs raw SQL', load: () => import('./notice-lists.ts') },
   'bom-import': { title: 'BOM (issue 13): importing a 20,000-line .xlsx, time and server memory', load: () => import('./bom-import.ts') },
   'domain-lists': { title: 'Newer domains (issue 16): grants in force, authorisation applications and drawing questions vs raw SQL', load: () => import('./domain-lists.ts') },
+  'mixed-workload': { title: 'Capacity (issue 16): a day\'s mix of supplier and staff sessions at rising arrival rates, one and two api processes', load: () => import('./mixed-workload.ts') },
   'web-login': { title: 'Login page and first page in Chromium: time to a usable form, login → table, JS on the wire', load: () => import('./web-login.ts') },
 };
 

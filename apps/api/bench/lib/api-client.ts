@@ -30,3 +30,9 @@ export function sidOf(cookie: string): string {
   const v = decodeURIComponent(cookie.slice('esm_sid='.length));
   return v.slice(0, v.lastIndexOf('.'));
 }
+
+/** A call answering bytes (file/view, file/download, an export): its status and size; the body is read to the end. */
+export async function apiBytes(http: Pool, path: string, body: unknown, cookie: string): Promise<{ status: number; bytes: number }> {
+  const res = await http.request({ method: 'POST', path: `${API}/${path}`, headers: { ...JSON_HEADERS, cookie }, body: JSON.stringify(body) });
+  return { status: res.statusCode, bytes: (await res.body.arrayBuffer()).byteLength };
+}

@@ -3,7 +3,7 @@
  * throughput: user+system time of a process (from /proc/<pid>/stat, 10 ms ticks) and of the
  * Postgres backends serving one database.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 
 const TICK_MS = 10; // CLK_TCK is 100 on Linux
@@ -66,4 +66,45 @@ export function cpuMeter(app: number | 'self', database?: { url: string; name: s
       return { app: app1 - app0, db };
     },
   };
+}
+
+/**
+ * CPU ms so far of each postgres process working for `database`: its client backends and
+ * autovacuum workers (process titles in /proc/<pid>/cmdline). Left out: other databases'
+ * backends, and the server's shared processes (WAL writer, checkpointer, background writer),
+ * which on a shared machine mostly work for someone else's writes — a few % of a core at most
+ * for the api's own writes (log rows, sessions, confirmations).
+ */
+export function postgresCpuByPid(database: string): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      // "postgres: [<cluster>: ]<user> <db> <host>(<port>) <state>" or "postgres: [<cluster>: ]autovacuum worker <db>"
+      // (Debian's clusters name themselves: "postgres: 15/main: postgres esm_bench_big 127.0.0.1(5432) idle")
+      const db = /^postgres: (?:\S+: )?(?:autovacuum worker (\S+)|\S+ (\S+) \S+\(\d+\))/.exec(title)?.slice(1).find(Boolean);
+      if (db === database) out.set(Number(entry), processCpuMs(Number(entry)));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** CPU ms between two postgresCpuByPid readings: a process that appeared counts from 0; one that exited took its time with it. */
+export function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let ms = 0;
+  for (const [pid, t] of after) ms += Math.max(0, t - (before.get(pid) ?? 0));
+  return ms;
+}
+
+/** Busy and total CPU ms of the whole machine, all cores (first line of /proc/stat). */
+export function machineCpuMs(): { busy: number; total: number } {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+  const n = ticks.map(Number);
+  const idle = n[3]! + n[4]!; // idle + iowait
+  const total = n.slice(0, 8).reduce((s, x) => s + x, 0); // user … steal (guest is inside user)
+  return { busy: (total - idle) * TICK_MS, total: total * TICK_MS };
 }

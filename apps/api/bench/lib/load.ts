@@ -1,8 +1,13 @@
 /**
- * A closed-loop load generator: `concurrency` clients, each issuing its next operation as soon
+ * Load generators. closedLoop: `concurrency` clients, each issuing its next operation as soon
  * as the previous one finished, for a fixed time or a fixed count, whichever comes first. The
  * same loop drives HTTP requests and raw SQL, so their figures compare like with like.
+ * openLoop: operations arrive at a given rate whether or not earlier ones have finished, as
+ * independent users do — the way to find the rate a server sustains (a closed loop slows its
+ * arrivals down as the server slows, and hides the queue).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { arrivalGapMs } from './capacity.ts';
 import type { CpuMeter } from './cpu.ts';
 import { fmt, percentile } from './stats.ts';
 
@@ -99,4 +104,62 @@ export function loadRow(what: string, target: string, r: LoadResult, concurrency
     'app CPU ms/op': r.appCpuMsPerOp === undefined ? '—' : fmt(r.appCpuMsPerOp, 2),
     'db CPU ms/op': r.dbCpuMsPerOp === undefined ? '—' : fmt(r.dbCpuMsPerOp, 2),
   };
+}
+
+/** One operation of an open loop: what it was, and its latency from its scheduled arrival. */
+export interface Sample {
+  what: string;
+  ms: number;
+  ok: boolean;
+  error?: string;
+}
+
+export interface OpenLoopResult {
+  samples: Sample[];
+  /** Arrivals fired. */
+  offered: number;
+  /** From the first arrival to the last one fired. */
+  firingSeconds: number;
+  /** From the first arrival to the last answer (the drain included, so a backlog shows as a lower rate). */
+  seconds: number;
+  /** The loop stopped firing because more than `maxBacklog` operations were outstanding. */
+  overloaded: boolean;
+}
+
+/**
+ * Fires `next()` at Poisson arrivals of `perSecond` for `durationMs`, then waits for the
+ * outstanding ones. Latency counts from the scheduled arrival, not from when the generator got
+ * round to it, so a late generator or a queue in the client shows in the figures instead of
+ * hiding (no coordinated omission). A step that builds more than `maxBacklog` outstanding
+ * operations has failed already: it stops firing rather than drain minutes of queue.
+ */
+export async function openLoop(
+  next: () => { what: string; run: () => Promise<void> },
+  opts: { perSecond: number; durationMs: number; rand: () => number; maxBacklog: number },
+): Promise<OpenLoopResult> {
+  const samples: Sample[] = [];
+  const pending = new Set<Promise<void>>();
+  let offered = 0;
+  let overloaded = false;
+  const t0 = performance.now();
+  for (let at = t0 + arrivalGapMs(opts.perSecond, opts.rand); at - t0 < opts.durationMs; at += arrivalGapMs(opts.perSecond, opts.rand)) {
+    const wait = at - performance.now();
+    if (wait >= 1) await sleep(wait);
+    if (pending.size > opts.maxBacklog) {
+      overloaded = true;
+      break;
+    }
+    const { what, run } = next();
+    const scheduled = at;
+    offered++;
+    const p: Promise<void> = run().then(
+      () => void samples.push({ what, ms: performance.now() - scheduled, ok: true }),
+      (err: unknown) => void samples.push({ what, ms: performance.now() - scheduled, ok: false, error: err instanceof Error ? err.message : String(err) }),
+    );
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+  }
+  const firingSeconds = (performance.now() - t0) / 1000;
+  await Promise.all(pending);
+  return { samples, offered, firingSeconds, seconds: (performance.now() - t0) / 1000, overloaded };
 }
