@@ -6,7 +6,9 @@
  *    the moment the account field, the password field and the 登录 button are all in the page
  *    (React renders them only once the login chunk ran, so they answer input from then on);
  *  - login submit → landing table filled: from the click on 登录 to the first row of the landing
- *    page's table (demo3 → /esm/dashboard, the archive) with no spinner left;
+ *    page's table (demo3 → /esm/dashboard, the archive) with no spinner left; once with the
+ *    fields filled at once and the click right after (the worst case: nothing can be prepared
+ *    while the user types), once with them typed at 10 keys a second as a person would;
  *  - JavaScript on the wire for a first load of /esm/login (empty cache): every script the page
  *    loaded until the network was quiet, as Chromium received it (it offers br to 127.0.0.1, a
  *    trustworthy origin), and the same files as the server sends them with br and with gzip.
@@ -34,14 +36,17 @@ const PASSWORD = 'Esm@2026';
  */
 const PROBE = `(() => {
   const b = (window.__bench = {});
+  // the click's instant survives the page load into the portal (absolute, in sessionStorage)
+  const at = () => performance.timeOrigin + performance.now();
   const check = () => {
     const now = performance.now();
     if (b.formUsable === undefined && document.querySelector('input[placeholder="账号"]') && document.querySelector('input[placeholder="密码"]') && document.querySelector('button[type="submit"]')) b.formUsable = now;
-    if (b.submitAt !== undefined && b.tableFilled === undefined && document.querySelector('.ant-table-tbody tr.ant-table-row') && !document.querySelector('.ant-spin-spinning')) b.tableFilled = now;
+    const submitAt = Number(sessionStorage.getItem('__benchSubmit') || 'NaN');
+    if (!Number.isNaN(submitAt) && b.tableMs === undefined && document.querySelector('#root .ant-table-tbody tr.ant-table-row') && !document.querySelector('#root .ant-spin-spinning')) b.tableMs = at() - submitAt;
   };
   new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
   document.addEventListener('click', (e) => {
-    if (e.target && e.target.closest && e.target.closest('button[type="submit"]')) b.submitAt = performance.now();
+    if (e.target && e.target.closest && e.target.closest('button[type="submit"]')) sessionStorage.setItem('__benchSubmit', String(at()));
   }, true);
 })();`;
 
@@ -64,7 +69,7 @@ interface RunResult {
   js: { url: string; wire: number; decoded: number }[];
 }
 
-async function oneRun(browser: Browser, base: string): Promise<RunResult> {
+async function oneRun(browser: Browser, base: string, typed = false): Promise<RunResult> {
   const context = await browser.newContext({ baseURL: base, locale: 'zh-CN', timezoneId: 'Asia/Shanghai', viewport: { width: 1366, height: 800 } });
   try {
     await context.addInitScript(PROBE);
@@ -79,16 +84,25 @@ async function oneRun(browser: Browser, base: string): Promise<RunResult> {
     });
     await page.goto('/esm/login');
     await page.waitForFunction(() => (window as unknown as { __bench: { formUsable?: number } }).__bench.formUsable !== undefined);
+    const formMs = await page.evaluate(() => (window as unknown as { __bench: { formUsable: number } }).__bench.formUsable);
     await page.waitForLoadState('networkidle');
     counting = false;
     const js = await Promise.all(scripts);
 
-    await page.getByPlaceholder('账号').fill(ACCOUNT);
-    await page.getByPlaceholder('密码').fill(PASSWORD);
+    if (typed) {
+      // as a person types: 10 keys a second (the page may use the time, as it does for a person)
+      await page.getByPlaceholder('账号').pressSequentially(ACCOUNT, { delay: 100 });
+      await page.getByPlaceholder('密码').pressSequentially(PASSWORD, { delay: 100 });
+    } else {
+      await page.getByPlaceholder('账号').fill(ACCOUNT);
+      await page.getByPlaceholder('密码').fill(PASSWORD);
+    }
     await page.getByRole('button', { name: /登\s*录/ }).click();
-    await page.waitForFunction(() => (window as unknown as { __bench: { tableFilled?: number } }).__bench.tableFilled !== undefined, undefined, { timeout: 60_000 });
-    const b = await page.evaluate(() => (window as unknown as { __bench: Record<string, number> }).__bench);
-    return { formMs: b.formUsable!, tableMs: b.tableFilled! - b.submitAt!, js };
+    // the portal is at the landing page (a page load, or the router's navigation), then its table fills
+    await page.waitForURL((u) => !u.pathname.replace(/\/+$/, '').endsWith('/login'), { timeout: 60_000 });
+    await page.waitForFunction(() => (window as unknown as { __bench: { tableMs?: number } }).__bench.tableMs !== undefined, undefined, { timeout: 60_000 });
+    const tableMs = await page.evaluate(() => (window as unknown as { __bench: { tableMs: number } }).__bench.tableMs);
+    return { formMs, tableMs, js };
   } finally {
     await context.close();
   }
@@ -112,9 +126,11 @@ export async function run({ runs }: BenchSettings): Promise<Row[]> {
     const n = Math.max(runs, 5);
     await oneRun(browser, server.base); // warm-up: the server's first compiles and caches, not timed
     const results: RunResult[] = [];
+    const typedResults: RunResult[] = [];
     for (let i = 1; i <= n; i++) {
       progress(`web-login run ${i}/${n}`);
       results.push(await oneRun(browser, server.base));
+      typedResults.push(await oneRun(browser, server.base, true));
     }
     const js = results[results.length - 1]!.js;
     const br = await Promise.all(js.map((s) => wireBytes(s.url, 'br')));
@@ -133,6 +149,7 @@ export async function run({ runs }: BenchSettings): Promise<Row[]> {
     return [
       timing('navigation → login form usable (empty cache)', results.map((r) => r.formMs), '≤ 400 ms'),
       timing('login submit → landing table filled (demo3, /esm/dashboard)', results.map((r) => r.tableMs), '≤ 600 ms'),
+      timing('the same, the fields typed at 10 keys/s before the click', typedResults.map((r) => r.tableMs), '≤ 600 ms'),
       bytes(`/esm/login first load: JS files`, String(js.length), ''),
       bytes('/esm/login first load: JS on the wire, as Chromium received it', `${kb(sum(js.map((s) => s.wire)))} KB`, '≤ 200 KB'),
       bytes('/esm/login first load: the same files as the server sends them with br / gzip', `${kb(sum(br))} / ${kb(sum(gz))} KB`, ''),

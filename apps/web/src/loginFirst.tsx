@@ -2,11 +2,9 @@
  * The first load of /esm/login (issue 16: ≤ 200 KB of JS): React, the plain login page and the
  * session calls — no antd, react-query or router. The portal's shell (app/shell.tsx) is
  * fetched as soon as the user starts typing, so it is usually in by the time they press 登录;
- * after the sign-in it takes over the same React root at the landing page, whose layout, menu
- * and page chunk it asks for at once (app/afterLogin.ts).
+ * after the sign-in the landing page is loaded afresh (`enter`), its chunks from the cache.
  */
 import { useEffect, useState } from 'react';
-import type { Root } from 'react-dom/client';
 import { LOGIN_SUCCESS_TEXT, type CurrentUser } from '@esm/contracts/basics';
 import { LoginPage } from './features/session/login.tsx';
 import { checkSession, type SessionCheck } from './features/session/calls.ts';
@@ -21,12 +19,20 @@ function loadShell() {
   return shell;
 }
 
-async function enter(root: Root, user: CurrentUser, redirect: string | null, welcome?: string) {
+/**
+ * Into the portal at the landing page, as a fresh page load (the shell's chunks are in the cache by
+ * then: fetched while the user typed, immutable). Mounting the shell into this page's root
+ * instead was measured 1.5–2.5 s slower from the click to the table than this (docs/benchmarks.md,
+ * the login → table trace). 登陆成功 is handed over in sessionStorage and toasted once there.
+ */
+async function enter(user: CurrentUser, redirect: string | null, welcome?: string) {
   const s = await loadShell();
-  await s.enterPortal(root, user, await s.landingAfterLogin(user, redirect), welcome);
+  const landing = await s.landingAfterLogin(user, redirect);
+  if (welcome) s.handOverWelcome(welcome);
+  window.location.replace(landing);
 }
 
-export function LoginFirst({ root }: { root: Root }) {
+export function LoginFirst() {
   const [session, setSession] = useState<SessionCheck>();
   useEffect(() => {
     let live = true;
@@ -34,7 +40,7 @@ export function LoginFirst({ root }: { root: Root }) {
       (s) => {
         if (!live) return;
         // already signed in: to one's own landing page, as the shell's login route does
-        if (s.state === 'ok') void enter(root, s.user, null);
+        if (s.state === 'ok') void enter(s.user, null);
         else setSession(s);
       },
       () => {}, // no answer: the form stays, the sign-in says what is wrong
@@ -42,12 +48,12 @@ export function LoginFirst({ root }: { root: Root }) {
     return () => {
       live = false;
     };
-  }, [root]);
+  }, []);
   return (
     <LoginPage
       session={session}
       onFirstInput={() => void loadShell().then((s) => s.warm(), () => {})}
-      onSignedIn={(user) => enter(root, user, new URLSearchParams(window.location.search).get('redirect'), LOGIN_SUCCESS_TEXT)}
+      onSignedIn={(user) => enter(user, new URLSearchParams(window.location.search).get('redirect'), LOGIN_SUCCESS_TEXT)}
     />
   );
 }
