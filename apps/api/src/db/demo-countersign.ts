@@ -97,7 +97,7 @@ const LISTS: DemoList[] = [
 ];
 
 /** The session users of the demo accounts, as the routes would see them signed in (one query). */
-async function sessionUsers<A extends string>(db: Db, accounts: readonly A[]): Promise<Record<A, SessionUser>> {
+export async function sessionUsers<A extends string>(db: Db, accounts: readonly A[]): Promise<Record<A, SessionUser>> {
   const rows = await db.user.findMany({ where: { account: { in: [...accounts] } }, include: { supplier: { select: { name: true } } } });
   const byAccount = new Map(rows.map((u) => [u.account, u]));
   return Object.fromEntries(
