@@ -546,7 +546,7 @@ export async function writeCountersignHistories(db: Db, histories: CountersignHi
     const reserved = await tx.$queryRaw<{ id: number }[]>`SELECT nextval(pg_get_serial_sequence('countersign', 'id'))::int AS id FROM generate_series(1, ${histories.length}::int)`;
     const ids = reserved.map((r) => r.id).sort((a, b) => a - b);
     const lists: Prisma.CountersignCreateManyInput[] = [];
-    const rounds: (Prisma.CountersignRoundCreateManyInput & { contentSha256: string })[] = [];
+    const rounds: Prisma.CountersignRoundCreateManyInput[] = [];
     const signatures: Prisma.CountersignSignatureCreateManyInput[] = [];
     const events: Prisma.CountersignEventCreateManyInput[] = [];
     histories.forEach((h, i) => {
@@ -599,7 +599,7 @@ export async function writeCountersignHistories(db: Db, histories: CountersignHi
       lists.push({ id, number, ...draftData(d), ...c, createdById: h.issuer.id, createdByName: h.issuer.name, createdAt: h.createdAt });
     });
     await tx.countersign.createMany({ data: lists });
-    await tx.countersignRound.createMany({ data: rounds });
+    if (rounds.length) await tx.countersignRound.createMany({ data: rounds });
     if (signatures.length) await tx.countersignSignature.createMany({ data: signatures });
     await tx.countersignEvent.createMany({ data: events });
     return ids;
