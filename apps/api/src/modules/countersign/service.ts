@@ -596,7 +596,7 @@ export async function writeCountersignHistories(db: Db, histories: CountersignHi
           events.push(eventData({ id, round, action: 'CANCEL', user: h.issuer, client: h.client, at: s.at, detail: s.reason }));
         }
       }
-      lists.push({ id, number, ...draftData(d), ...c, createdById: h.issuer.id, createdByName: h.issuer.name, createdAt: h.createdAt });
+      lists.push({ number, ...draftData(d), ...c, createdById: h.issuer.id, createdByName: h.issuer.name, createdAt: h.createdAt });
     });
     await tx.countersign.createMany({ data: lists });
     if (rounds.length) await tx.countersignRound.createMany({ data: rounds });
