@@ -74,17 +74,13 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       },
     };
   }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PrismaPGlite } = await import('pglite-prisma-adapter');
   const dir = path.join(config.dataDir, 'pgdata');
   mkdirSync(dir, { recursive: true });
-  // an empty data directory: the prepared cluster instead of initdb and every migration. Its
-  // unpacking (gunzip, ~1,250 file writes: libuv's threads) overlaps loading PGlite's modules.
-  const [restored, { PGlite }, { PrismaPGlite }, extensions] = await Promise.all([
-    restoreImage(dir),
-    import('@electric-sql/pglite'),
-    import('pglite-prisma-adapter'),
-    embeddedExtensions(),
-  ]);
-  const pglite = await PGlite.create(dir, { extensions });
+  // an empty data directory: the prepared cluster instead of initdb and every migration
+  const restored = restoreImage(dir);
+  const pglite = await PGlite.create(dir, { extensions: await embeddedExtensions() });
   const factory = new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
   const prisma = new PrismaClient({ adapter: factory as never, transactionOptions: TRANSACTION_LIMITS });
   return {

@@ -14,11 +14,9 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import { paths } from '../config.ts';
 import type { Migration } from './migrations.ts';
 
@@ -81,17 +79,15 @@ export function writeImage(dir: string, tarball: Uint8Array, manifest: ImageMani
 /**
  * Unpacks the image into `pgdata` when that directory holds no cluster yet. Returns the
  * manifest of the image used, or null when none was (a cluster exists, no usable image).
- * Asynchronous (issue 16): reading, gunzip and the file writes run on libuv's threads, so the
- * caller loads PGlite's modules meanwhile (db/database.ts).
  */
-export async function restoreImage(pgdata: string, dir = IMAGE_DIR): Promise<ImageManifest | null> {
+export function restoreImage(pgdata: string, dir = IMAGE_DIR): ImageManifest | null {
   if (existsSync(path.join(pgdata, 'PG_VERSION'))) return null;
   const manifest = readManifest(dir);
   if (!manifest || manifest.pglite !== pgliteVersion()) return null;
   // an interrupted earlier unpack leaves files but no PG_VERSION (written last): start clean
   if (readdirSync(pgdata).length > 0) return null;
   try {
-    await untar(await gunzipAsync(await readFile(path.join(dir, TARBALL))), pgdata);
+    untar(gunzipSync(readFileSync(path.join(dir, TARBALL))), pgdata);
   } catch (err) {
     // a damaged image: leave the directory empty again and let PGlite run initdb
     console.warn(`db image not used (${err instanceof Error ? err.message : String(err)}); creating the cluster instead`);
@@ -101,47 +97,16 @@ export async function restoreImage(pgdata: string, dir = IMAGE_DIR): Promise<Ima
   return manifest;
 }
 
-const gunzipAsync = promisify(gunzip);
-
-/**
- * How many file writes are in flight while unpacking: the cluster is ~1,250 small files, and
- * writing them one by one with writeFileSync (open, write, close, each waited for on the main
- * thread) took 0.6–2.3 s of a cold start on a busy disk. A few more than libuv's 4 threads keep
- * them all busy; more only queues.
- */
-const WRITES_IN_FLIGHT = 16;
-
-/** Writes every file, WRITES_IN_FLIGHT at a time; on a failure, waits for the writes in flight, then throws the first error. */
-async function writeAll(files: { file: string; data: Uint8Array }[]): Promise<void> {
-  let next = 0;
-  const errors: unknown[] = [];
-  const worker = async () => {
-    while (errors.length === 0 && next < files.length) {
-      const f = files[next++]!;
-      try {
-        await writeFile(f.file, f.data, { mode: 0o600 });
-      } catch (err) {
-        errors.push(err);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(WRITES_IN_FLIGHT, files.length) }, worker));
-  if (errors.length) throw errors[0];
-}
-
 /**
  * Extracts a ustar archive (what PGlite's dumpDataDir writes: regular files and directories,
- * names relative to the data directory) into `target`, PG_VERSION last — once every other write
- * has finished — so that a cluster is only recognised once complete. Anything else in the
- * archive is refused, before anything is written.
+ * names relative to the data directory) into `target`, PG_VERSION last so that a cluster is
+ * only recognised once complete. Anything else in the archive is refused.
  */
-export async function untar(buf: Uint8Array, target: string): Promise<void> {
+export function untar(buf: Uint8Array, target: string): void {
   const text = (from: number, len: number) => {
     const end = buf.indexOf(0, from);
     return Buffer.from(buf.subarray(from, end >= 0 && end < from + len ? end : from + len)).toString('utf8');
   };
-  const dirs = new Set<string>();
-  const files: { file: string; data: Uint8Array }[] = [];
   let last: { file: string; data: Uint8Array } | null = null;
   let off = 0;
   while (off + 512 <= buf.length) {
@@ -154,17 +119,14 @@ export async function untar(buf: Uint8Array, target: string): Promise<void> {
     const dest = path.resolve(target, rel);
     if (rel === '' || rel.split('/').includes('..') || !dest.startsWith(path.resolve(target))) throw new Error(`db image: bad entry name ${JSON.stringify(rel)}`);
     const data = buf.subarray(off + 512, off + 512 + size);
-    if (type === '5') dirs.add(dest);
+    if (type === '5') mkdirSync(dest, { recursive: true, mode: 0o700 });
     else if (type === '0') {
-      dirs.add(path.dirname(dest));
+      mkdirSync(path.dirname(dest), { recursive: true, mode: 0o700 });
       if (rel === 'PG_VERSION') last = { file: dest, data };
-      else files.push({ file: dest, data });
+      else writeFileSync(dest, data, { mode: 0o600 });
     } else throw new Error(`db image: unsupported entry type ${type} (${rel})`);
     off += 512 + Math.ceil(size / 512) * 512;
   }
   if (!last) throw new Error('db image: no PG_VERSION in the archive');
-  // the directories first (a few dozen, each once), then the files in parallel
-  for (const d of dirs) mkdirSync(d, { recursive: true, mode: 0o700 });
-  await writeAll(files);
-  await writeFile(last.file, last.data, { mode: 0o600 });
+  writeFileSync(last.file, last.data, { mode: 0o600 });
 }
