@@ -285,3 +285,113 @@ describe('supplier isolation', () => {
     expect(bad.statusCode).toBe(400);
   });
 });
+
+describe("the demo seed's batch (writeCountersignHistories, issue 16)", () => {
+  /** Everything the calls write about some lists, in id order, ids of the rows left out (the lists' own kept: the numbers follow them). */
+  async function rowsOf(listIds: number[]) {
+    const where = { countersignId: { in: listIds } };
+    const strip = <T extends { id: number }>(rows: T[]) => rows.map(({ id: _id, ...rest }) => rest);
+    return {
+      lists: await db.countersign.findMany({ where: { id: { in: listIds } }, orderBy: { id: 'asc' } }),
+      rounds: await db.countersignRound.findMany({ where, orderBy: [{ countersignId: 'asc' }, { round: 'asc' }] }),
+      signatures: strip(await db.countersignSignature.findMany({ where, orderBy: { id: 'asc' } })),
+      events: strip(await db.countersignEvent.findMany({ where, orderBy: { id: 'asc' } })),
+    };
+  }
+
+  it('writes exactly the rows the calls write one after another, round hashes included', async () => {
+    const { writeCountersignHistories, createDraft, updateDraft, issueCountersign, submitSignature, cancelCountersign } = await import('../src/modules/countersign/service.ts');
+    const { sessionUsers } = await import('../src/db/demo-countersign.ts');
+    const { ALL_BUTTONS } = await import('../src/modules/permissions/apply.ts');
+    type Histories = Parameters<typeof writeCountersignHistories>[1];
+    const u = await sessionUsers(db, ['demo2', 'demo3', 'demo4', 'demo8', 'demo9'] as const);
+    const internal = { kind: 'internal', buttons: ALL_BUTTONS } as const;
+    const client = { ip: IP, userAgent: 'vitest-countersign' };
+    const at = (days: number, hours = 0) => new Date(Date.now() + days * DAY + hours * 3600_000);
+    const published = await db.changeNotice.findFirstOrThrow({ where: { status: 'PUBLISHED' }, select: { id: true } });
+    const draft = { title: '批量写入与逐次调用一致', supplierCode: 'S001', items: '1. 首件送检', dueDate: day(6), fileIds, signerIds: [ids.demo8, ids.demo9], noticeId: published.id };
+    const histories: Histories = [
+      {
+        issuer: u.demo3,
+        client,
+        draft,
+        createdAt: at(-10),
+        steps: [
+          { kind: 'issue', at: at(-9) },
+          { kind: 'sign', user: u.demo2, side: { kind: 'supplier', supplierCode: 'S001' }, client, submit: { round: 1, step: 0, decision: 'CONDITIONAL', comment: '两周内按抽检执行' }, at: at(-8) },
+          { kind: 'sign', user: u.demo8, side: internal, client, submit: { round: 1, step: 1, decision: 'RETURN', comment: '写明检测频次' }, at: at(-7) },
+          { kind: 'edit', draft: { ...draft, items: '1. 首件送检；量产后每批抽检 5 件' }, at: at(-6) },
+          { kind: 'issue', at: at(-5) },
+          { kind: 'sign', user: u.demo2, side: { kind: 'supplier', supplierCode: 'S001' }, client, submit: { round: 2, step: 0, decision: 'AGREE' }, at: at(-4) },
+          { kind: 'sign', user: u.demo8, side: internal, client, submit: { round: 2, step: 1, decision: 'AGREE' }, at: at(-3) },
+          { kind: 'sign', user: u.demo9, side: internal, client, submit: { round: 2, step: 2, decision: 'AGREE' }, at: at(-2) },
+        ],
+      },
+      {
+        issuer: u.demo3,
+        client,
+        draft: { ...draft, title: '退回后取消', supplierCode: 'S002', noticeId: undefined, fileIds: [...fileIds].reverse() },
+        createdAt: at(-4),
+        steps: [
+          { kind: 'issue', at: at(-3, 1) },
+          { kind: 'sign', user: u.demo4, side: { kind: 'supplier', supplierCode: 'S002' }, client, submit: { round: 1, step: 0, decision: 'RETURN', comment: '已停产' }, at: at(-3, 2) },
+          { kind: 'cancel', reason: '已停产，取消', at: at(-3, 3) },
+        ],
+      },
+      { issuer: u.demo3, client, draft: { ...draft, title: '只是草稿' }, createdAt: at(-1), steps: [] },
+    ];
+
+    // through the calls, one after another
+    const called: number[] = [];
+    for (const h of histories) {
+      const id = await createDraft(db, h.issuer, h.draft, h.client, h.createdAt);
+      called.push(id);
+      for (const s of h.steps) {
+        if (s.kind === 'edit') await updateDraft(db, h.issuer, id, s.draft, h.client, s.at);
+        else if (s.kind === 'issue') await issueCountersign(db, h.issuer, id, h.client, s.at);
+        else if (s.kind === 'sign') await submitSignature(db, s.user, { id, ...s.submit }, s.side, s.client, s.at);
+        else await cancelCountersign(db, h.issuer, id, s.reason, h.client, s.at);
+      }
+    }
+    const viaCalls = await rowsOf(called);
+    expect(viaCalls.lists.map((l) => l.status)).toEqual(['COMPLETED', 'CANCELLED', 'DRAFT']);
+    expect(viaCalls.signatures).toHaveLength(6);
+
+    // the same histories in one batch, from the same ids (so the same numbers, which the hashes cover)
+    await db.countersign.deleteMany({ where: { id: { in: called } } });
+    await db.$queryRaw`SELECT setval(pg_get_serial_sequence('countersign', 'id'), ${called[0]!}::int, false)`;
+    const batched = await writeCountersignHistories(db, histories);
+    expect(batched).toEqual(called);
+    expect(await rowsOf(batched)).toEqual(viaCalls);
+
+    // and the service reads them as it reads its own
+    const done = await detail(batched[0]!);
+    expect(done.rounds.map((r) => [r.round, r.outcome, r.signatures.length])).toEqual([
+      [1, 'RETURNED', 2],
+      [2, 'COMPLETED', 3],
+    ]);
+    expect(done.rounds[1]!.signatures.every((s) => s.contentSha256 === done.rounds[1]!.contentSha256)).toBe(true);
+  });
+
+  it('refuses a history the calls would refuse, writing nothing', async () => {
+    const { writeCountersignHistories } = await import('../src/modules/countersign/service.ts');
+    const { sessionUsers } = await import('../src/db/demo-countersign.ts');
+    const { ALL_BUTTONS } = await import('../src/modules/permissions/apply.ts');
+    const u = await sessionUsers(db, ['demo3', 'demo9'] as const);
+    const before = await db.countersign.count();
+    const draft = { title: '越序会签', supplierCode: 'S001', items: 'x', dueDate: day(6), fileIds, signerIds: [ids.demo8, ids.demo9] };
+    // demo9 signs before the supplier
+    const outOfTurn = writeCountersignHistories(db, [
+      { issuer: u.demo3, client: { ip: IP, userAgent: 'x' }, draft, createdAt: new Date(), steps: [{ kind: 'issue', at: new Date() }, { kind: 'sign', user: u.demo9, side: { kind: 'internal', buttons: ALL_BUTTONS }, client: { ip: IP, userAgent: 'x' }, submit: { round: 1, step: 1, decision: 'AGREE' }, at: new Date() }] },
+    ]);
+    await expect(outOfTurn).rejects.toThrow('尚未轮到我方会签，当前等待供应商会签');
+    // a draft the calls would refuse
+    await expect(writeCountersignHistories(db, [{ issuer: u.demo3, client: { ip: IP, userAgent: 'x' }, draft: { ...draft, supplierCode: 'NOPE' }, createdAt: new Date(), steps: [] }])).rejects.toThrow('供应商不存在：NOPE');
+    expect(await db.countersign.count()).toBe(before);
+  });
+
+  it('seeded the demo lists in every state', async () => {
+    const seeded = await db.countersign.findMany({ where: { title: { in: ['冰箱门体钣金件图纸升版会签', '洗衣机内桶焊接工艺变更会签', '空调贯流风叶新图纸会签', '控制主板继电器替代料会签', '压缩机支架图纸会签（作废）', '冰箱抽屉导轨新图纸会签'] } }, orderBy: { id: 'asc' }, select: { status: true, round: true, step: true } });
+    expect(seeded.map((c) => `${c.status} ${c.round}/${c.step}`)).toEqual(['COMPLETED 2/3', 'INTERNAL_SIGNING 1/2', 'SUPPLIER_SIGNING 1/0', 'RETURNED 1/0', 'CANCELLED 1/0', 'DRAFT 0/0']);
+  });
+});

@@ -13,3 +13,28 @@ export function inInsertOrder<T extends { id: number }>(rows: T[], expected: num
   if (rows.length !== expected) throw new Error(`demo seed: ${expected} rows written, ${rows.length} returned`);
   return [...rows].sort((a, b) => a.id - b.id);
 }
+
+/**
+ * One INSERT of many rows through a single parameter, the rows as JSON (`json_populate_recordset`),
+ * for the demo seed's larger tables: Prisma's `createMany` spends ~0.6–0.9 ms of CPU per row of
+ * ~17 columns before the rows reach the database (the history seed's 344 access-log rows: ~250 ms
+ * warm against ~50 ms this way — not pg_trgm, whose first use costs ~16 ms, nor text_bigrams,
+ * ~50 ms; docs/benchmarks.md, coldstart2). The fields are the columns' names in camelCase (the
+ * schema's `@map` convention, checked by the database: an unknown column fails the statement); a
+ * Date is written as its UTC time, as Prisma writes it into a `timestamp` column. A field a row
+ * lacks is NULL, not the column's default: every row must give every column that has a default.
+ * Ids come from the sequence in the order of `rows`.
+ */
+export async function insertRows(db: { $executeRawUnsafe: (sql: string, ...values: unknown[]) => Promise<number> }, table: string, rows: Record<string, unknown>[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const fields = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const column = (f: string) => `"${f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}"`;
+  const json = rows.map((r) => Object.fromEntries(fields.map((f) => [column(f).slice(1, -1), r[f] ?? null])));
+  const list = fields.map(column).join(', ');
+  const written = await db.$executeRawUnsafe(
+    `INSERT INTO "${table}" (${list}) SELECT ${list} FROM json_populate_recordset(NULL::"${table}", $1::json) WITH ORDINALITY AS r ORDER BY r.ordinality`,
+    JSON.stringify(json),
+  );
+  if (written !== rows.length) throw new Error(`demo seed: ${rows.length} rows for ${table}, ${written} written`);
+  return written;
+}

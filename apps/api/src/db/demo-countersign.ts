@@ -1,8 +1,10 @@
 /**
  * Demo countersign lists (issue 12), seeded after the archive and the notices, through the module's
- * own rules (modules/countersign/service.ts with a `now` in the past), so every state can be walked
- * and every signature carries its round's content sha256 — dated relative to the seed time, so
- * "overdue" stays overdue whenever the demo is started. demo3 issues them all.
+ * own rules (modules/countersign/service.ts: each list's history — create, edit, issue, sign,
+ * cancel, with a `now` in the past — written by writeCountersignHistories, which applies the calls'
+ * rules in memory and writes the rows in one transaction of a few statements, issue 16), so every
+ * state can be walked and every signature carries its round's content sha256 — dated relative to
+ * the seed time, so "overdue" stays overdue whenever the demo is started. demo3 issues them all.
  *
  *  已完成        S001  round 1 returned by demo8, round 2 signed by demo2, demo8, demo9
  *  待我方会签    S001  demo2 agreed with a condition, demo8 agreed, waiting for demo9 — overdue
@@ -13,7 +15,7 @@
  */
 import type { SessionUser } from '../plugins/auth.ts';
 import type { UserType } from '@esm/contracts';
-import { cancelCountersign, createDraft, issueCountersign, submitSignature, updateDraft } from '../modules/countersign/service.ts';
+import { writeCountersignHistories, type CountersignHistory, type CountersignStep } from '../modules/countersign/service.ts';
 import { ALL_BUTTONS } from '../modules/permissions/apply.ts';
 import { cstDay } from '../lib/dates.ts';
 import type { Db } from './database.ts';
@@ -94,30 +96,45 @@ const LISTS: DemoList[] = [
   { title: '冰箱抽屉导轨新图纸会签', supplier: 'S001', items: '1. 导轨材料改为 SPCC\n2. 表面处理按新规范', created: -1, due: 9, rounds: [] },
 ];
 
-async function sessionUser(db: Db, account: string): Promise<SessionUser> {
-  const u = await db.user.findUniqueOrThrow({ where: { account }, include: { supplier: { select: { name: true } } } });
-  const isSupplier = u.type === 2 || u.type === 4;
-  return { id: u.id, account: u.account, name: u.name, nick: u.nick, type: u.type as UserType, supplierCode: u.supplierCode, supplierName: u.supplier?.name ?? null, isSupplier };
+/** The session users of the demo accounts, as the routes would see them signed in (one query). */
+export async function sessionUsers<A extends string>(db: Db, accounts: readonly A[]): Promise<Record<A, SessionUser>> {
+  const rows = await db.user.findMany({ where: { account: { in: [...accounts] } }, include: { supplier: { select: { name: true } } } });
+  const byAccount = new Map(rows.map((u) => [u.account, u]));
+  return Object.fromEntries(
+    accounts.map((account) => {
+      const u = byAccount.get(account);
+      if (!u) throw new Error(`demo countersign: no user ${account}`);
+      const isSupplier = u.type === 2 || u.type === 4;
+      return [account, { id: u.id, account: u.account, name: u.name, nick: u.nick, type: u.type as UserType, supplierCode: u.supplierCode, supplierName: u.supplier?.name ?? null, isSupplier } satisfies SessionUser];
+    }),
+  ) as Record<A, SessionUser>;
 }
 
-/** Two effective PDFs the supplier may open now (supplies the material, valid grant). */
-async function filesFor(db: Db, supplierCode: string, skip: number): Promise<number[]> {
-  const rows = await db.$queryRaw<{ id: number }[]>`SELECT f.id FROM standard_file f
-    JOIN supplier_material sm ON sm.material_code = f.material_code AND sm.supplier_code = ${supplierCode}
+/**
+ * The effective PDFs each supplier may open now (supplies the material, valid grant), by
+ * standard code: list i takes two of them from the (i % 3)-th on. One query for both suppliers.
+ */
+async function filesFor(db: Db, supplierCodes: string[]): Promise<Map<string, number[]>> {
+  const rows = await db.$queryRaw<{ id: number; supplier: string }[]>`SELECT f.id, sm.supplier_code AS supplier FROM standard_file f
+    JOIN supplier_material sm ON sm.material_code = f.material_code AND sm.supplier_code = ANY(${supplierCodes}::text[])
     WHERE f.status = 'EFFECTIVE' AND f.file_type = 'pdf'
       AND EXISTS (SELECT 1 FROM empower_grant g WHERE g.supplier_code = sm.supplier_code AND g.material_code = f.material_code AND g.revoked_at IS NULL AND g.valid_from <= now() AND g.valid_until > now())
-    ORDER BY f.standard_code LIMIT 2 OFFSET ${skip}`;
-  return rows.map((r) => r.id);
+    ORDER BY f.standard_code`;
+  const out = new Map<string, number[]>();
+  for (const r of rows) out.set(r.supplier, [...(out.get(r.supplier) ?? []), r.id]);
+  return out;
 }
 
 export async function seedDemoCountersign(db: Db, seededAt = new Date()): Promise<void> {
   const now = seededAt.getTime();
   const at = (days: number) => new Date(now + days * DAY);
-  const users = Object.fromEntries(await Promise.all(['demo2', 'demo3', 'demo4', 'demo8', 'demo9'].map(async (a) => [a, await sessionUser(db, a)] as const)));
-  const issuer = users.demo3!;
+  const users = await sessionUsers(db, ['demo2', 'demo3', 'demo4', 'demo8', 'demo9'] as const);
+  const issuer = users.demo3;
   const notice = await db.changeNotice.findFirst({ where: { status: 'PUBLISHED' }, orderBy: { id: 'asc' }, select: { id: true } });
+  const files = await filesFor(db, [...new Set(LISTS.map((l) => l.supplier))]);
+  const histories: CountersignHistory[] = [];
   for (const [i, l] of LISTS.entries()) {
-    const fileIds = await filesFor(db, l.supplier, i % 3);
+    const fileIds = (files.get(l.supplier) ?? []).slice(i % 3, (i % 3) + 2);
     if (fileIds.length === 0) continue; // an archive without such files: nothing to sign
     const draft = {
       title: l.title,
@@ -126,19 +143,21 @@ export async function seedDemoCountersign(db: Db, seededAt = new Date()): Promis
       items: l.items,
       dueDate: cstDay(at(l.due)),
       fileIds,
-      signerIds: [users.demo8!.id, users.demo9!.id],
+      signerIds: [users.demo8.id, users.demo9.id],
     };
-    // created "then": the due day is checked against that day
-    const id = await createDraft(db, issuer, draft, CLIENT, at(Math.min(l.created, l.due)));
+    const steps: CountersignStep[] = [];
     for (const [r, round] of l.rounds.entries()) {
-      if (round.editedBefore) await updateDraft(db, issuer, id, { ...draft, items: round.editedBefore.items }, CLIENT, at(Math.min(round.editedBefore.at, l.due)));
-      await issueCountersign(db, issuer, id, CLIENT, at(Math.min(round.issued, l.due)));
+      if (round.editedBefore) steps.push({ kind: 'edit', draft: { ...draft, items: round.editedBefore.items }, at: at(Math.min(round.editedBefore.at, l.due)) });
+      steps.push({ kind: 'issue', at: at(Math.min(round.issued, l.due)) });
       for (const [step, s] of round.steps.entries()) {
-        const u = users[s.by]!;
+        const u = users[s.by];
         const side = u.isSupplier ? ({ kind: 'supplier', supplierCode: u.supplierCode! } as const) : ({ kind: 'internal', buttons: ALL_BUTTONS } as const);
-        await submitSignature(db, u, { id, round: r + 1, step, decision: s.decision ?? 'AGREE', comment: s.comment }, side, u.isSupplier ? SUPPLIER_CLIENT : CLIENT, at(s.at));
+        steps.push({ kind: 'sign', user: u, side, client: u.isSupplier ? SUPPLIER_CLIENT : CLIENT, submit: { round: r + 1, step, decision: s.decision ?? 'AGREE', comment: s.comment }, at: at(s.at) });
       }
     }
-    if (l.cancelled) await cancelCountersign(db, issuer, id, l.cancelled.reason, CLIENT, at(l.cancelled.at));
+    if (l.cancelled) steps.push({ kind: 'cancel', reason: l.cancelled.reason, at: at(l.cancelled.at) });
+    // created "then": the due day is checked against that day
+    histories.push({ issuer, client: CLIENT, draft, createdAt: at(Math.min(l.created, l.due)), steps });
   }
+  await writeCountersignHistories(db, histories);
 }
