@@ -23,8 +23,14 @@ async function logout(page: Page) {
   await expect(page).toHaveURL(/\/esm\/login/);
 }
 
-/** Closes the question's drawer with its × (a user's way; Escape goes to whatever has focus). */
+/**
+ * Closes the question's drawer with its × (a user's way; Escape goes to whatever has focus). The
+ * toasts first: the centred toast of the action just taken (已回复) can sit over the drawer's ×,
+ * and a pointer resting on a toast keeps it open — a click aimed at the × then waited on it until
+ * the test's time ran out (seen in CI).
+ */
 async function closeThread(page: Page) {
+  await noToasts(page);
   await page.locator('.ant-drawer').filter({ has: page.getByTestId('issue-thread') }).locator('.ant-drawer-close').click();
   await expect(page.getByTestId('issue-thread')).toBeHidden();
 }
