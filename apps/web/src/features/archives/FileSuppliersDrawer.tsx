@@ -6,6 +6,7 @@ import { useFileSuppliers } from './api.ts';
 import { GrantTag, formatDate } from '../../components/labels.tsx';
 import { ErrorResult } from '../../components/ErrorResult.tsx';
 import { ContactsButton } from '../phoneLog/index.ts';
+import { ClearOfToasts } from '../../components/ClearOfToasts.tsx';
 
 const columns = [
   { title: '供应商编码', dataIndex: 'supplierCode', width: 110 },
@@ -24,7 +25,7 @@ const columns = [
 export function FileSuppliersDrawer({ file, onClose }: { file: StandardFileRow | null; onClose: () => void }) {
   const query = useFileSuppliers(file?.id);
   return (
-    <Drawer open={Boolean(file)} onClose={onClose} size={800} title="可见供应商" destroyOnHidden>
+    <Drawer open={Boolean(file)} onClose={onClose} size={800} title={<ClearOfToasts>可见供应商</ClearOfToasts>} destroyOnHidden>
       {file && (
         <Typography.Paragraph type="secondary">
           {file.standardCode} {file.name} {file.version}（第{file.versionNo}版）· 物料 {file.materialCode} {file.materialName}

@@ -17,6 +17,7 @@ import { CountersignForm } from './CountersignForm.tsx';
 import { CountersignStatusTag, DecisionTag } from './labels.tsx';
 import { SignDialog } from './SignDialog.tsx';
 import { useButton } from '../permissions/index.ts';
+import { ClearOfToasts } from '../../components/ClearOfToasts.tsx';
 
 const short = (sha: string) => `${sha.slice(0, 12)}…${sha.slice(-6)}`;
 
@@ -242,7 +243,7 @@ export function CountersignDrawer({ side, id, onClose, run }: { side: Side; id: 
         open={id !== null}
         onClose={onClose}
         size={wide ? 780 : '100%'}
-        title={list ? `${list.number} ${list.title}` : '会签单'}
+        title={<ClearOfToasts>{list ? `${list.number} ${list.title}` : '会签单'}</ClearOfToasts>}
         extra={list && <Space wrap>{buttons(list)}</Space>}
         destroyOnHidden
       >

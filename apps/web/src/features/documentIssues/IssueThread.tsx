@@ -11,6 +11,7 @@ import { formatDateTime, formatFileSize } from '../../components/labels.tsx';
 import { serverErrorText } from '../../components/serverErrors.ts';
 import { downloadAttachment, type Side } from './api.ts';
 import { IssueStatusTag, OverdueTag } from './labels.tsx';
+import { ClearOfToasts } from '../../components/ClearOfToasts.tsx';
 
 function Attachments({ side, rows }: { side: Side; rows: AttachmentRow[] }) {
   const { message } = App.useApp();
@@ -49,7 +50,7 @@ export interface IssueThreadProps {
 export function IssueThread({ side, issue, loading, open, onClose, onViewDrawing, children }: IssueThreadProps) {
   const screens = Grid.useBreakpoint();
   return (
-    <Drawer open={open} onClose={onClose} size={screens.md ? 720 : '100%'} title={issue ? `${issue.number} ${issue.title}` : '问题详情'} destroyOnHidden>
+    <Drawer open={open} onClose={onClose} size={screens.md ? 720 : '100%'} title={<ClearOfToasts>{issue ? `${issue.number} ${issue.title}` : '问题详情'}</ClearOfToasts>} destroyOnHidden>
       {loading || !issue ? (
         <Spin />
       ) : (

@@ -11,6 +11,7 @@ import { CONTACT_KIND_LABELS, isSupplierType, phoneLogApi, type ContactRow } fro
 import { PagedTable } from '../../components/PagedTable.tsx';
 import { useSession } from '../session/index.ts';
 import { MaskedMobile } from './MaskedMobile.tsx';
+import { ClearOfToasts } from '../../components/ClearOfToasts.tsx';
 
 const columns: ColumnsType<ContactRow> = [
   { title: '姓名', dataIndex: 'name', width: 90, sorter: true },
@@ -29,7 +30,7 @@ export function ContactsDrawer({ open, onClose, supplierCode, supplierName }: { 
   const session = useSession();
   const supplierSide = session.data?.state === 'ok' && isSupplierType(session.data.user.type);
   return (
-    <Drawer open={open} onClose={onClose} size={Math.min(760, window.innerWidth - 24)} title={supplierName ? `联系人 · ${supplierName}` : '联系人'} destroyOnHidden>
+    <Drawer open={open} onClose={onClose} size={Math.min(760, window.innerWidth - 24)} title={<ClearOfToasts>{supplierName ? `联系人 · ${supplierName}` : '联系人'}</ClearOfToasts>} destroyOnHidden>
       <Typography.Paragraph type="secondary">手机号已脱敏；点击眼睛图标查看完整号码，每次查看都会记录在手机号查看日志中。</Typography.Paragraph>
       {supplierSide ? (
         <PagedTable endpoint={phoneLogApi.supplierContacts} columns={columns} filters={{}} rowKey="id" size="small" emptyText="暂无联系人" />
