@@ -8,7 +8,7 @@
  * manufacturer's view none.
  */
 import { useState, type Key, type ReactNode } from 'react';
-import { Button, Segmented, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Grid, Segmented, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { BOM_FLAT_SORT_FIELDS, BOM_LEVEL_LABELS, BOM_VIEWS, BOM_VIEW_LABELS, bomApi, type BomFlatLine, type BomLevel2, type BomLine, type BomMaterialNode, type BomView, type SortOrder } from '@esm/contracts';
 import { FilterForm, type FilterField, type Filters } from '../../components/FilterForm.tsx';
@@ -46,7 +46,15 @@ const small = (text: string) => (
 const LEVEL_COLORS = { 1: 'blue', 2: 'geekblue', 3: 'purple' } as const;
 const qty = (n: number) => (Number.isInteger(n) ? String(n) : String(Number(n.toFixed(6))));
 
-function columns(filtered: boolean, actions?: (r: TreeRow) => ReactNode): ColumnsType<TreeRow> {
+/**
+ * 操作, kept in view at the right while the table scrolls sideways — on a wide screen only: at
+ * 600 px a fixed 150 px column would take a quarter of the table and cover the columns beside it.
+ */
+function actionsColumn<T extends TreeRow | BomFlatLine>(actions: (r: TreeRow) => ReactNode, wide: boolean): ColumnsType<T>[number] {
+  return { title: '操作', key: 'actions', width: 150, fixed: wide ? 'right' : undefined, render: (_: unknown, r: T) => actions(r as TreeRow) };
+}
+
+function columns(filtered: boolean, wide: boolean, actions?: (r: TreeRow) => ReactNode): ColumnsType<TreeRow> {
   const cols: ColumnsType<TreeRow> = [
     {
       title: '层级 / 编码',
@@ -130,7 +138,7 @@ function columns(filtered: boolean, actions?: (r: TreeRow) => ReactNode): Column
         ),
     },
   ];
-  if (actions) cols.push({ title: '操作', key: 'actions', width: 150, fixed: 'right', render: (_: unknown, r) => actions(r) });
+  if (actions) cols.push(actionsColumn(actions, wide));
   return cols;
 }
 
@@ -153,7 +161,7 @@ const codeAndName = (code: string, name: string) => (
 );
 
 /** The flat view's columns: one line a row, the component first, sortable where the server sorts. */
-function flatColumns(actions?: (r: TreeRow) => ReactNode): ColumnsType<BomFlatLine> {
+function flatColumns(wide: boolean, actions?: (r: TreeRow) => ReactNode): ColumnsType<BomFlatLine> {
   const cols: ColumnsType<BomFlatLine> = [
     {
       title: '层级',
@@ -218,7 +226,7 @@ function flatColumns(actions?: (r: TreeRow) => ReactNode): ColumnsType<BomFlatLi
       ),
     },
   ];
-  if (actions) cols.push({ title: '操作', key: 'actions', width: 150, fixed: 'right', render: (_: unknown, r) => actions(r) });
+  if (actions) cols.push(actionsColumn(actions, wide));
   return cols;
 }
 
@@ -251,6 +259,7 @@ export function BomTree({ supplierCode, actions, extra }: BomTreeProps) {
   const [view, setView] = useState<BomView>('tree');
   const [sort, setSort] = useState<FlatSort>({});
   const [expanded, setExpanded] = useState<'all' | Key[]>('all');
+  const wide = !!Grid.useBreakpoint().md;
   const filtered = Boolean(filters.component || filters.vendor || filters.level);
   const endpoint = (supplierCode ? bomApi.haierTree : bomApi.tree) as typeof bomApi.tree;
   const request = { ...filters, view, ...(supplierCode ? { supplierCode } : {}) } as FiltersOf<typeof bomApi.tree>;
@@ -291,7 +300,7 @@ export function BomTree({ supplierCode, actions, extra }: BomTreeProps) {
       <PagedTable<typeof bomApi.tree, BomFlatLine>
         key="flat"
         endpoint={endpoint}
-        columns={flatColumns(actions)}
+        columns={flatColumns(wide, actions)}
         filters={request}
         rowKey="id"
         size="middle"
@@ -307,7 +316,7 @@ export function BomTree({ supplierCode, actions, extra }: BomTreeProps) {
     <PagedTable<typeof bomApi.tree, TreeRow>
       key="tree"
       endpoint={endpoint}
-      columns={columns(filtered, actions)}
+      columns={columns(filtered, wide, actions)}
       filters={request}
       rowKey={keyOf}
       size="middle"
