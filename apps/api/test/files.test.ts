@@ -100,7 +100,7 @@ let cookieA: string;
 let cookieB: string;
 let pdfBytes: Uint8Array;
 let pngBytes: Buffer;
-const file = {} as Record<'pdf' | 'png' | 'sidewaysJpg' | 'dxf' | 'dwg' | 'history' | 'obsolete' | 'missing' | 'bOnly' | 'bOnlyObsolete', { id: number; standardCode: string; name: string; version: string; fileName: string }>;
+const file = {} as Record<'brokenPdf' | 'brokenPng' | 'pdf' | 'png' | 'sidewaysJpg' | 'dxf' | 'dwg' | 'history' | 'obsolete' | 'missing' | 'bOnly' | 'bOnlyObsolete', { id: number; standardCode: string; name: string; version: string; fileName: string }>;
 
 beforeAll(async () => {
   const pl = await createProductLine(db);
@@ -128,6 +128,8 @@ beforeAll(async () => {
   file.obsolete = await createFileVersion(db, s, { materialCode: shared.code, type: 'pdf', bytes: await samplePdf(1), status: 'OBSOLETE' });
   file.missing = await createFileVersion(db, s, { materialCode: shared.code, type: 'pdf', bytes: Buffer.from('%PDF-1.7 never stored'), skipStorage: true });
   file.bOnly = await createFileVersion(db, s, { materialCode: bOnly.code, type: 'pdf', bytes: await samplePdf(1) });
+  file.brokenPdf = await createFileVersion(db, s, { materialCode: shared.code, type: 'pdf', bytes: Buffer.from('%PDF-1.7 cut off in the middle of its first obj') });
+  file.brokenPng = await createFileVersion(db, s, { materialCode: shared.code, type: 'png', bytes: Buffer.concat([pngBytes.subarray(0, 8), Buffer.from('not a png after its signature')]) });
   file.bOnlyObsolete = await createFileVersion(db, s, { materialCode: bOnly.code, type: 'pdf', bytes: await samplePdf(1), status: 'OBSOLETE' });
 
   userA = await createSupplierUser(t.db, supplierA.code, 2);
@@ -391,6 +393,37 @@ describe('a supplier with access gets a stamped copy and one OK row', () => {
     expect(res.headers['content-disposition']).toMatch(/^attachment; /);
     expect(fileNameOf(res)).toMatch(new RegExp(`^底座平面图_${file.dxf.version}_${supplierA.name}_\\d{12}\\.dxf$`));
     await expectOneOkRow('download', file.dxf);
+  });
+});
+
+describe('stamping runs in a worker thread (modules/files/stamp-pool.ts)', () => {
+  it('a file that cannot be stamped is refused with its reason (422), never served bare, and logged', async () => {
+    const before = await db.accessLog.count({ where: { userId: userA.id, outcome: 'REFUSED' } });
+    for (const [f, reason] of [
+      [file.brokenPdf, 'PDF 文件已损坏，无法添加水印，请联系管理员'],
+      [file.brokenPng, '图片文件已损坏，无法添加水印，请联系管理员'],
+    ] as const) {
+      const res = await act('view', { id: f.id }, cookieA);
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toMatchObject({ success: false, message: reason });
+      const rows = await db.accessLog.findMany({ where: { userId: userA.id, fileId: f.id } });
+      expect(rows).toMatchObject([{ action: 'VIEW', outcome: 'REFUSED', reason }]);
+    }
+    expect(await db.accessLog.count({ where: { userId: userA.id, outcome: 'REFUSED' } })).toBe(before + 2);
+  });
+
+  it('concurrent calls are each stamped for their own caller, one OK row each', async () => {
+    const calls = [cookieA, cookieB, cookieA, cookieB, cookieA, cookieB];
+    const okRows = () => db.accessLog.count({ where: { outcome: 'OK', fileId: { in: [file.pdf.id, file.png.id] } } });
+    const before = await okRows();
+    const answers = await Promise.all(calls.map((cookie, i) => act(i % 3 === 2 ? 'download' : 'view', { id: i % 2 ? file.png.id : file.pdf.id }, cookie)));
+    for (const [i, res] of answers.entries()) {
+      expect(res.statusCode).toBe(200);
+      const who = calls[i] === cookieA ? supplierA.name : supplierB.name;
+      if (i % 2 === 0) expect((await pdfPages(res.rawPayload))[0]).toContain(who);
+      else expect(res.headers['content-type']).toBe('image/png');
+    }
+    expect(await okRows()).toBe(before + calls.length);
   });
 });
 

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import type fontkit from '@pdf-lib/fontkit';
 import type { PDFDocument, PDFFont, PDFOperator } from 'pdf-lib';
 import type { FileType } from '@esm/contracts';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../plugins/app-error.ts';
 import { cstMinute } from '../../lib/dates.ts';
 
 /** Who took the copy: the supplier's name (内部 for staff), the account, the time and the address. */
@@ -179,25 +179,45 @@ const sizeFor = (w: number, h: number, min: number, max: number) => Math.min(max
 
 // ---- PDF ---------------------------------------------------------------------------------------
 
+const PDF_DAMAGED = 'PDF 文件已损坏，无法添加水印，请联系管理员';
+
 /** Stamps every page of a PDF; the font subset is embedded once for the whole document. */
 export async function stampPdf(bytes: Uint8Array, text: string): Promise<Uint8Array> {
   const [{ bytes: fontBytes, font: parsed }, lib] = await Promise.all([watermarkFont(), pdfLib()]);
-  const { EncryptedPDFError, PDFDocument, degrees, drawText, grayscale, popGraphicsState, pushGraphicsState, setGraphicsState } = lib;
+  const { EncryptedPDFError, PDFDocument } = lib;
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(bytes, { updateMetadata: false });
   } catch (e) {
     if (e instanceof EncryptedPDFError) throw new UnstampableError('该 PDF 已加密，无法添加水印，请联系管理员上传未加密的版本');
-    throw new UnstampableError('PDF 文件已损坏，无法添加水印，请联系管理员');
+    throw new UnstampableError(PDF_DAMAGED);
   }
   // fontkit already parsed the TTF once: hand pdf-lib that font instead of re-parsing 10 MB per request.
   doc.registerFontkit({ create: () => parsed } as unknown as Parameters<PDFDocument['registerFontkit']>[0]);
   const font: PDFFont = await doc.embedFont(fontBytes, { subset: true });
-  const encoded = font.encodeText(text);
   const gsRef = doc.context.register(doc.context.obj({ Type: 'ExtGState', ca: OPACITY, CA: OPACITY }));
 
-  const pages = doc.getPages();
+  // A file cut off or with a broken page tree loads without complaint and fails here, on the pages
+  // (no catalog, a page without a box): it is damaged for the user, not a server error.
+  let pages: ReturnType<PDFDocument['getPages']>;
+  try {
+    pages = doc.getPages();
+  } catch {
+    throw new UnstampableError(PDF_DAMAGED);
+  }
   if (pages.length === 0) throw new UnstampableError('PDF 文件没有页面，无法添加水印，请联系管理员');
+  try {
+    stampPages(lib, pages, font, gsRef, text);
+  } catch {
+    throw new UnstampableError(PDF_DAMAGED);
+  }
+  // A form's field appearances are left as they are (regenerating them would embed other fonts).
+  return doc.save({ updateFieldAppearances: false });
+}
+
+function stampPages(lib: typeof import('pdf-lib'), pages: ReturnType<PDFDocument['getPages']>, font: PDFFont, gsRef: ReturnType<PDFDocument['context']['register']>, text: string) {
+  const { degrees, drawText, grayscale, popGraphicsState, pushGraphicsState, setGraphicsState } = lib;
+  const encoded = font.encodeText(text);
   for (const page of pages) {
     // normalize() wraps the page's own content in q … Q, so whatever state it leaves cannot skew the stamp
     page.node.normalize();
@@ -224,8 +244,6 @@ export async function stampPdf(bytes: Uint8Array, text: string): Promise<Uint8Ar
     ops.push(popGraphicsState());
     page.pushOperators(...ops);
   }
-  // A form's field appearances are left as they are (regenerating them would embed other fonts).
-  return doc.save({ updateFieldAppearances: false });
 }
 
 /**
