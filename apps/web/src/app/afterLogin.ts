@@ -13,9 +13,6 @@ import { queryClient } from './queryClient.ts';
 /** The shell's layout chunk (the router's lazy BasicLayout loads the same module). */
 export const loadLayout = () => import('./layout/BasicLayout.tsx');
 
-/** A path of the portal without its query, hash and trailing slash (as PAGES names pages). */
-export const routePath = (path: string) => path.split(/[?#]/)[0]!.replace(/\/+$/, '');
-
 /**
  * Where a user lands after signing in: the page they were sent away from (only a path inside the
  * portal: no open redirect), when it is one of
@@ -36,7 +33,7 @@ export async function landingAfterLogin(user: CurrentUser, redirect: string | nu
   const menu = queryClient.fetchQuery(menuQuery(user.id));
   menu.catch(() => {}); // the layout shows a failed menu itself
   const landing = await landingOf(user, redirect, () => menu);
-  void PAGES[routePath(landing)]?.();
+  void PAGES[landing.split(/[?#]/)[0]!.replace(/\/+$/, '')]?.();
   return landing;
 }
 

@@ -7,9 +7,7 @@
 import { StrictMode } from 'react';
 import type { Root } from 'react-dom/client';
 import { App } from './App.tsx';
-import type { SessionCheck } from '../features/session/index.ts';
 import { landingAfterLogin, loadLayout } from './afterLogin.ts';
-import { startPortal } from './portalStart.ts';
 
 export { landingAfterLogin };
 
@@ -40,12 +38,8 @@ function takeWelcome(): string | undefined {
   }
 }
 
-/**
- * Renders the portal into `root`, its first page's calls started at once (`session`: the session
- * check main.tsx started with the page); a welcome handed over by the login page is toasted once it is up.
- */
-export function mountPortal(root: Root, session: Promise<SessionCheck>) {
-  startPortal(session);
+/** Renders the portal into `root`; a welcome handed over by the login page is toasted once it is up. */
+export function mountPortal(root: Root) {
   root.render(
     <StrictMode>
       <App welcome={takeWelcome()} />

@@ -7,11 +7,12 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Table } from 'antd';
 import type { ColumnsType, TableProps } from 'antd/es/table';
 import type { SorterResult } from 'antd/es/table/interface';
-import { hashKey, keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import {
   EMPTY_TABLE_TEXT,
   LIST_WINDOW_MAX,
+  PAGE_SIZE_DEFAULT,
   PAGE_SIZE_OPTIONS,
   UI,
   type EndpointBody,
@@ -23,7 +24,6 @@ import {
 } from '@esm/contracts';
 import { call } from '../api/client.ts';
 import { ErrorResult } from './ErrorResult.tsx';
-import { FIRST_PAGE, pagedQueryKey, pagedRequest, pagedStaleTime, prefetchUsed } from './pagedQuery.ts';
 import { useVisibleColumns } from './ColumnSettings.tsx';
 import { useColumnModes, withoutHidden } from '../features/permissions/index.ts';
 
@@ -81,31 +81,25 @@ export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E
   const modes = useColumnModes(endpoint.columns);
   const permitted = useMemo(() => withoutHidden(columns, modes), [columns, modes]);
   const { visible, control } = useVisibleColumns(columnSettings?.table, permitted, columnSettings?.defaultHidden);
-  const [page, setPage] = useState(FIRST_PAGE.page);
-  const [results, setResults] = useState(FIRST_PAGE.results);
-  const [sort, setSort] = useState<{ field?: string; order?: SortOrder }>(FIRST_PAGE.sort);
+  const [page, setPage] = useState(1);
+  const [results, setResults] = useState(PAGE_SIZE_DEFAULT);
+  const [sort, setSort] = useState<{ field?: string; order?: SortOrder }>({});
 
   // A filter change goes back to page 1.
   const filterKey = JSON.stringify(filters);
   useEffect(() => setPage(1), [filterKey]);
 
   const request = useMemo(
-    () => pagedRequest(filters, { results, page, sort }),
+    () => ({ results, page, ...(sort.field && sort.order ? { sortField: sort.field, sortOrder: sort.order } : {}), ...filters }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [results, page, sort.field, sort.order, filterKey],
   );
   // sortField comes from the table's columns; the server checks it against the call's list
-  const queryKey = pagedQueryKey(endpoint, request);
   const query = useQuery({
-    queryKey,
+    queryKey: [endpoint.path, request],
     queryFn: () => call(endpoint, request as EndpointBody<E>) as Promise<PagedEnvelope<Row>>,
     placeholderData: keepPreviousData,
-    // 0 (asked again at every visit) but for a first page fetched ahead for this mount
-    staleTime: pagedStaleTime,
   });
-  const hash = hashKey(queryKey);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  useEffect(() => prefetchUsed(queryKey), [hash]);
   const spinning = useLingering(query.isFetching);
 
   const sortedColumns = visible.map((c) => {

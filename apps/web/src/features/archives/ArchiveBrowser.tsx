@@ -15,7 +15,7 @@ import { MaterialTree, type TreeSelection } from './MaterialTree.tsx';
 import { FilterForm, type Filters } from '../../components/FilterForm.tsx';
 import { PagedTable } from '../../components/PagedTable.tsx';
 import { ExportButton } from '../export/index.ts';
-import { browserFilters, fileFilterFields, presetFilters } from './fileFilters.ts';
+import { fileFilterFields } from './fileFilters.ts';
 import { ARCHIVE_DEFAULT_HIDDEN, fileColumns } from './fileColumns.tsx';
 import { UploadModal } from './UploadModal.tsx';
 import { useFileActions } from './useFileActions.tsx';
@@ -26,15 +26,15 @@ const FIELDS = fileFilterFields(true);
 export function ArchiveBrowser() {
   const [params] = useSearchParams();
   // only the first visit's query presets the filters
-  const [bar, setBar] = useState<Filters>(() => presetFilters(params));
+  const [bar, setBar] = useState<Filters>(() => ({ standardCode: params.get('standardCode') ?? undefined, materialCode: params.get('materialCode') ?? undefined }));
   const [initial] = useState(bar);
   const [tree, setTree] = useState<TreeSelection>(() => (initial.materialCode ? { materialCode: String(initial.materialCode) } : {}));
   const [uploading, setUploading] = useState(false);
   const refresh = useRefreshArchiveLists();
   const actions = useFileActions({ onChanged: refresh });
 
-  // the first page is fetched ahead with the same filters (prefetch.ts)
-  const filters = useMemo(() => browserFilters(bar, tree.productLineCode), [bar, tree.productLineCode]);
+  // A material (typed or picked) wins over the product line: a typed code may be of another line.
+  const filters = useMemo(() => ({ ...bar, productLineCode: bar.materialCode ? undefined : tree.productLineCode }), [bar, tree.productLineCode]);
   const columns = fileColumns({ actions: actions.render });
   // the export follows the table's order as well as its filters
   const [sort, setSort] = useState<{ sortField?: string; sortOrder?: SortOrder }>({});

@@ -5,12 +5,6 @@
 import { FILE_STATUSES, FILE_STATUS_LABELS } from '@esm/contracts';
 import type { FilterField } from '../../components/FilterForm.tsx';
 
-/** The archive browser's filter bar at its first render: `?standardCode=` / `?materialCode=` preset it (spec §2). */
-export const presetFilters = (params: URLSearchParams) => ({ standardCode: params.get('standardCode') ?? undefined, materialCode: params.get('materialCode') ?? undefined });
-
-/** What the browser's table filters by: a material (typed or picked) wins over the tree's product line, a typed code may be of another line. */
-export const browserFilters = <B extends { materialCode?: unknown }>(bar: B, productLineCode: string | undefined) => ({ ...bar, productLineCode: bar.materialCode ? undefined : productLineCode });
-
 export function fileFilterFields(withStatus: boolean): FilterField[] {
   return [
     { kind: 'text', name: 'standardCode', label: '标准编号' },

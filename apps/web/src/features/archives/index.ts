@@ -1,7 +1,6 @@
 /** The archives feature's public face: pickers other features filter by, and its pages (loaded when opened). */
 import { BASE_PATH } from '@esm/contracts/basics';
-import type { PageLoaders, PagePrefetches } from '../pages.ts';
-import { prefetchArchiveBrowser } from './prefetch.ts';
+import type { PageLoaders } from '../pages.ts';
 
 export { supplierSource } from './api.ts';
 export const pages: PageLoaders = {
@@ -12,9 +11,4 @@ export const pages: PageLoaders = {
   [`${BASE_PATH}/supplier/drawingsAndArchivesInformationG`]: () => import('./pages/drawingsAndArchivesInformationG.tsx'),
   [`${BASE_PATH}/drawingManagement/drawingsAndArchivesInformation`]: () => import('./pages/drawingsAndArchivesInformation.tsx'),
   [`${BASE_PATH}/drawingManagement/archivalHistory`]: () => import('./pages/archivalHistory.tsx'),
-};
-/** The first calls of the pages that are a landing page (the archive browser), asked for ahead. */
-export const prefetches: PagePrefetches = {
-  [`${BASE_PATH}/dashboard`]: prefetchArchiveBrowser,
-  [`${BASE_PATH}/drawingManagement/drawingsAndArchivesInformation`]: prefetchArchiveBrowser,
 };

@@ -4,7 +4,7 @@
  * changes a rule. The server enforces the same rules; hiding here only spares the user a refusal.
  */
 import { useMemo } from 'react';
-import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { permissionsApi as api, type ColumnMode, type ColumnSetDecl, type EndpointBody, type EndpointDef } from '@esm/contracts';
 import { call } from '../../api/client.ts';
 
@@ -15,12 +15,6 @@ export const pageButtonsQuery = (page: string) =>
   queryOptions({ queryKey: [api.buttons.path, page], queryFn: async () => (await call(api.buttons, { page }, { silent: true })).data, staleTime: STALE_MS });
 export const pageColumnsQuery = (page: string) =>
   queryOptions({ queryKey: [api.columns.path, page], queryFn: async () => (await call(api.columns, { page }, { silent: true })).data, staleTime: STALE_MS });
-
-/** A page's buttons and (for a call with governed columns) its columns, asked for ahead of the page. */
-export function prefetchPagePermissions(qc: QueryClient, page: string, columnsPage: string | undefined) {
-  void qc.prefetchQuery(pageButtonsQuery(page));
-  if (columnsPage) void qc.prefetchQuery(pageColumnsQuery(columnsPage));
-}
 
 /**
  * May the user press the button of `endpoint` (its declared `button`)? `undefined` while the page's
