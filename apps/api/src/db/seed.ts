@@ -9,6 +9,7 @@ import type { Storage } from '../lib/storage.ts';
 import { seedAgreement } from './seed-agreement.ts';
 import { seedDemoNotices } from './demo-notices.ts';
 import { startPhase } from '../lib/start-trace.ts';
+import { insertRows, insertRowsReturningIds } from './demo-batch.ts';
 
 export const DEMO_PASSWORD = 'Esm@2026';
 
@@ -74,16 +75,25 @@ export async function seedReference(db: Db): Promise<void> {
 }
 
 export async function seedDemo(db: Db, storage: Storage): Promise<boolean> {
+  // asked first so that the demo password's scrypt (thread pool, ~16 MB, 50–100 ms) runs while
+  // the reference data is checked instead of after it (issue 16)
+  const hashing = (await db.user.count()) === 0 ? hashPassword(DEMO_PASSWORD) : null;
+  hashing?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   await seedReference(db);
   startPhase('menu / agreement check');
-  if ((await db.user.count()) > 0) return false;
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
-  await db.$transaction(async (tx) => {
-    await tx.supplier.createMany({ data: DEMO_SUPPLIERS });
-    await tx.user.createMany({ data: DEMO_USERS.map((u) => ({ ...u, passwordHash })) });
+  if (!hashing) return false;
+  const passwordHash = await hashing;
+  // the seed-only batch insert (demo-batch.ts): no Prisma query compiled for these shapes
+  const now = new Date();
+  const userIds = await db.$transaction(async (tx) => {
+    await insertRows(tx, 'supplier', DEMO_SUPPLIERS.map((s) => ({ ...s, createdAt: now })));
+    return insertRowsReturningIds(tx, 'app_user', DEMO_USERS.map((u) => ({ ...u, passwordHash, enabled: true, createdAt: now, updatedAt: now })));
   });
   startPhase('seed: accounts');
-  const uploaders = await db.user.findMany({ where: { account: { in: ['demo3', 'demo8'] } }, select: { id: true, name: true }, orderBy: { account: 'asc' } });
+  const uploaders = ['demo3', 'demo8'].map((account) => {
+    const i = DEMO_USERS.findIndex((u) => u.account === account);
+    return { id: userIds[i]!, name: DEMO_USERS[i]!.name };
+  });
   // loaded only when seeding: drawing the demo files needs canvas and pdf-lib, which a server
   // that never seeds should not keep in memory
   const { seedDemoArchives } = await import('./demo-archives.ts');
