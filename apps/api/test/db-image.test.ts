@@ -14,6 +14,7 @@ import { readManifest, restoreImage, untar } from '../src/db/image.ts';
 import { buildImage } from '../src/db/image-build.ts';
 import { MENU } from '../src/db/menu-data.ts';
 import { readMigrations } from '../src/db/migrations.ts';
+import { seedReference } from '../src/db/seed.ts';
 import { declaredSchemaSql } from '../src/db/schema-engine.ts';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'esm-db-image-test-'));
@@ -57,6 +58,29 @@ describe('prepared cluster image', () => {
       } finally {
         await b.close();
       }
+    } finally {
+      await db.close();
+    }
+  }, 180_000);
+
+  it('a later start finds changed or missing reference data and writes it again (the one-statement check)', async () => {
+    const db = await openDatabase({ dataDir: path.join(tmp, 'data'), databaseUrl: undefined });
+    try {
+      const menu = async () => ({
+        entries: await db.prisma.menuEntry.findMany({ orderBy: { id: 'asc' } }),
+        grants: await db.prisma.menuGrant.findMany({ orderBy: [{ userType: 'asc' }, { menuId: 'asc' }] }),
+      });
+      const before = await menu();
+      await seedReference(db.prisma); // nothing to do: nothing changes
+      expect(await menu()).toEqual(before);
+      // an entry renamed, a grant gone and no agreement: as a newer build's reference data would find it
+      const [first] = before.entries;
+      await db.prisma.menuEntry.update({ where: { id: first!.id }, data: { cn: 'old name' } });
+      await db.prisma.menuGrant.delete({ where: { userType_menuId: { userType: before.grants[0]!.userType, menuId: before.grants[0]!.menuId } } });
+      await db.prisma.keepsecretAgreement.deleteMany({});
+      await seedReference(db.prisma);
+      expect(await menu()).toEqual(before);
+      expect(await db.prisma.keepsecretAgreement.count()).toBe(1);
     } finally {
       await db.close();
     }

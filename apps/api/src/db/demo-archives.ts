@@ -20,6 +20,7 @@ import type { Db } from './database.ts';
 import type { Storage } from '../lib/storage.ts';
 import { drawDemoFile, preparedDemoFiles, type DemoDrawingSpec } from './demo-files.ts';
 import { startPhase } from '../lib/start-trace.ts';
+import { insertRows } from './demo-batch.ts';
 
 const DAY = 86_400_000;
 
@@ -169,13 +170,17 @@ export async function seedDemoArchives(db: Db, storage: Storage, uploaders: { id
   // ids in publishing order, so "newest first" (id desc) reads like the upload history
   rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 
+  // the seed-only batch insert (demo-batch.ts): one statement a table, no Prisma query compiled
+  const seeded = new Date(now);
   await db.$transaction(async (tx) => {
-    await tx.productLine.createMany({ data: PRODUCT_LINES });
-    await tx.material.createMany({ data: MATERIALS });
-    await tx.supplierMaterial.createMany({ data: Object.entries(SUPPLIES).flatMap(([supplierCode, codes]) => codes.map((materialCode) => ({ supplierCode, materialCode }))) });
-    await tx.empowerGrant.createMany({
-      data: GRANTS.map(([supplierCode, materialCode, kind]) => ({ supplierCode, materialCode, ...grantWindow(kind, now), createdBy: 'demo3', imported: true })),
-    });
-    await tx.standardFile.createMany({ data: rows });
+    await insertRows(tx, 'product_line', PRODUCT_LINES);
+    await insertRows(tx, 'material', MATERIALS.map((m) => ({ ...m, createdAt: seeded })));
+    await insertRows(tx, 'supplier_material', Object.entries(SUPPLIES).flatMap(([supplierCode, codes]) => codes.map((materialCode) => ({ supplierCode, materialCode }))));
+    await insertRows(
+      tx,
+      'empower_grant',
+      GRANTS.map(([supplierCode, materialCode, kind]) => ({ supplierCode, materialCode, ...grantWindow(kind, now), createdBy: 'demo3', imported: true, createdAt: seeded })),
+    );
+    await insertRows(tx, 'standard_file', rows);
   });
 }

@@ -6,7 +6,7 @@
  */
 import type { Db } from './database.ts';
 import { Prisma } from '../generated/prisma/client.ts';
-import { inInsertOrder } from './demo-batch.ts';
+import { insertRows, insertRowsReturningIds } from './demo-batch.ts';
 
 const DAY = 86_400_000;
 
@@ -150,22 +150,25 @@ export async function seedDemoBom(db: Db): Promise<void> {
       return bom.lines.map((l, i): Pending => ({ base, l, i, parentId: null, parentCode: bom.materialCode }));
     });
     for (let depth = 2; level.length; depth++) {
-      const ids = inInsertOrder(
-        await tx.bomLine.createManyAndReturn({ data: level.map((p) => ({ ...p.base, ...line(p.l, p.i), level: depth, parentId: p.parentId, parentCode: p.parentCode })), select: { id: true } }),
-        level.length,
+      const ids = await insertRowsReturningIds(
+        tx,
+        'bom_line',
+        level.map((p) => ({ ...p.base, ...line(p.l, p.i), level: depth, parentId: p.parentId, parentCode: p.parentCode })),
       );
       for (const p of level) {
         const key = `${p.base.supplierCode}/${p.base.materialCode}`;
         written.set(key, (written.get(key) ?? 0) + 1);
       }
-      level = level.flatMap((p, k) => (p.l.children ?? []).map((c, j) => ({ base: p.base, l: c, i: j, parentId: ids[k]!.id, parentCode: p.l.code })));
+      level = level.flatMap((p, k) => (p.l.children ?? []).map((c, j) => ({ base: p.base, l: c, i: j, parentId: ids[k]!, parentCode: p.l.code })));
     }
-    await tx.bomEvent.createMany({
-      data: BOMS.map((bom) => {
+    await insertRows(
+      tx,
+      'bom_event',
+      BOMS.map((bom) => {
         const user = who(bom.supplierCode, bom.by);
         const at = new Date(now - bom.daysAgo * DAY);
         return { supplierCode: bom.supplierCode, materialCode: bom.materialCode, action: 'IMPORT', written: written.get(`${bom.supplierCode}/${bom.materialCode}`) ?? 0, detail: '导入 二三级BOM.xlsx', userId: user?.id ?? 0, userAccount: user?.account ?? '', userName: bom.by, createdAt: at };
       }),
-    });
+    );
   });
 }

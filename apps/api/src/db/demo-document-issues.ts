@@ -18,7 +18,7 @@ import { ATTACHMENT_MAX_BYTES, addWorkingDays, type IssueAction, type IssueStatu
 import { cstDay } from '../lib/dates.ts';
 import type { Storage } from '../lib/storage.ts';
 import type { Db } from './database.ts';
-import { inInsertOrder } from './demo-batch.ts';
+import { insertRows, insertRowsReturningIds } from './demo-batch.ts';
 
 const DAY = 86_400_000;
 
@@ -89,25 +89,29 @@ const ISSUES: DemoIssue[] = [
 const TO: Record<IssueAction, IssueStatus> = { CREATE: 'DRAFT', UPDATE: 'DRAFT', SUBMIT: 'PENDING', ROUTE: 'PROCESSING', ASSIGN: 'PROCESSING', REPLY: 'ANSWERED', REOPEN: 'PROCESSING', CLOSE: 'CLOSED' };
 
 export async function seedDemoDocumentIssues(db: Db, storage: Storage, now = Date.now()): Promise<void> {
-  await db.problemType.createMany({ data: PROBLEM_TYPES });
-  const types = new Map((await db.problemType.findMany()).map((t) => [t.name, t]));
-  await db.user.createMany({
-    // not a scrypt hash: no password ever matches it (lib/password.ts), and seeding costs no hashing
-    data: [{ account: 'wt-zhaoli', name: '赵丽', nick: '赵丽', type: 5, passwordHash: 'no-login' }],
-    skipDuplicates: true,
-  });
+  // written through the seed-only batch insert (demo-batch.ts): no Prisma query compiled for them
+  const seeded = new Date(now);
+  const typeIds = await insertRowsReturningIds(db, 'problem_type', PROBLEM_TYPES.map((t) => ({ ...t, createdAt: seeded, updatedAt: seeded })));
+  const types = new Map(PROBLEM_TYPES.map((t, i) => [t.name, { ...t, id: typeIds[i]! }]));
+  // not a scrypt hash: no password ever matches it (lib/password.ts), and seeding costs no hashing
+  await db.$executeRawUnsafe(
+    `INSERT INTO "app_user" ("account", "name", "nick", "type", "password_hash", "enabled", "created_at", "updated_at") VALUES ('wt-zhaoli', '赵丽', '赵丽', 5, 'no-login', true, $1::timestamp, $1::timestamp) ON CONFLICT ("account") DO NOTHING`,
+    seeded.toISOString(), // its UTC time, as Prisma writes a timestamp column (the zone is ignored)
+  );
   const users = new Map((await db.user.findMany({ where: { account: { in: ['demo2', 'demo4', 'demo5', 'demo7', 'wt-zhaoli'] } } })).map((u) => [u.account, u]));
   const demo5 = users.get('demo5')!;
   const zhaoli = users.get('wt-zhaoli')!;
   const by = users.get('demo7')!.name;
-  await db.sqegxRole.createMany({
-    data: [
+  await insertRows(
+    db,
+    'sqegx_role',
+    [
       ...['BX', 'XYJ', 'KT'].map((productLineCode) => ({ productLineCode, role: 'PRODUCT_LINE', userId: demo5.id, createdByName: by })),
       { productLineCode: 'BX', role: 'SQE', userId: demo5.id, createdByName: by },
       { productLineCode: 'XYJ', role: 'SQE', userId: demo5.id, createdByName: by },
       { productLineCode: 'XYJ', role: 'SQE', userId: zhaoli.id, createdByName: by },
-    ],
-  });
+    ].map((r) => ({ ...r, createdAt: seeded })),
+  );
 
   const stored = await storage.put(Readable.from([ATTACHMENT_PDF]), ATTACHMENT_MAX_BYTES);
   const suppliers = new Map((await db.supplier.findMany()).map((s) => [s.code, s]));
@@ -155,11 +159,12 @@ export async function seedDemoDocumentIssues(db: Db, storage: Storage, now = Dat
       answeredAt: replied ? at(replied.days) : null,
       closedAt: closed ? at(closed.days) : null,
       createdAt: at(created),
+      updatedAt: seeded,
     };
     return { q, file, asker, data };
   });
   await db.$transaction(async (tx) => {
-    const issues = inInsertOrder(await tx.documentIssue.createManyAndReturn({ data: plans.map((p) => p.data), select: { id: true } }), plans.length);
+    const issueIds = await insertRowsReturningIds(tx, 'document_issue', plans.map((p) => p.data));
     const steps = plans.flatMap(({ q, file, asker }, i) => {
       let from: IssueStatus | null = null;
       return q.steps.map((s) => {
@@ -167,7 +172,7 @@ export async function seedDemoDocumentIssues(db: Db, storage: Storage, now = Dat
         // the published (or closed) notice that replaced the asked-about version
         const notice = s.notice ? linked.find((c) => c.changes.some((ch) => ch.oldFileId === file.id)) : undefined;
         const message = {
-          issueId: issues[i]!.id,
+          issueId: issueIds[i]!,
           action: s.action,
           fromStatus: from,
           toStatus: TO[s.action],
@@ -183,13 +188,15 @@ export async function seedDemoDocumentIssues(db: Db, storage: Storage, now = Dat
         return { s, who, message };
       });
     });
-    const messages = inInsertOrder(await tx.documentIssueMessage.createManyAndReturn({ data: steps.map((x) => x.message), select: { id: true } }), steps.length);
-    await tx.documentIssueAttachment.createMany({
-      data: steps.flatMap(({ s, who, message }, k) =>
+    const messageIds = await insertRowsReturningIds(tx, 'document_issue_message', steps.map((x) => x.message));
+    await insertRows(
+      tx,
+      'document_issue_attachment',
+      steps.flatMap(({ s, who, message }, k) =>
         s.attach
-          ? [{ issueId: message.issueId, messageId: messages[k]!.id, fileName: s.attach, fileSize: stored.size, fileType: 'pdf', sha256: stored.sha256, uploadedById: who.id, uploadedByName: who.name, createdAt: at(s.days) }]
+          ? [{ issueId: message.issueId, messageId: messageIds[k]!, fileName: s.attach, fileSize: stored.size, fileType: 'pdf', sha256: stored.sha256, uploadedById: who.id, uploadedByName: who.name, createdAt: at(s.days) }]
           : [],
       ),
-    });
+    );
   });
 }

@@ -15,7 +15,7 @@
  */
 import type { Db } from './database.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
-import { inInsertOrder } from './demo-batch.ts';
+import { insertRows, insertRowsReturningIds } from './demo-batch.ts';
 import { cstDateValue } from '../lib/dates.ts';
 
 const DAY = 86_400_000;
@@ -90,10 +90,14 @@ export async function seedDemoEmpower(db: Db): Promise<void> {
     const renewed = a.renews ? imported.find((g) => g.supplierCode === supplierCode && g.materialCode === a.renews) : undefined;
     return { a, applicant, supplierCode, decided, grantedFrom, grantedUntil, approved, renewed };
   });
+  // the seed-only batch insert (demo-batch.ts): one statement a table, no Prisma query compiled;
+  // a decider's columns a row lacks are NULL, as Prisma left them
+  const seeded = new Date(now);
   await db.$transaction(async (tx) => {
-    const apps = inInsertOrder(
-      await tx.empowerApplication.createManyAndReturn({
-        data: plans.map(({ a, applicant, supplierCode, decided, grantedFrom, grantedUntil, renewed }) => ({
+    const appIds = await insertRowsReturningIds(
+      tx,
+      'empower_application',
+      plans.map(({ a, applicant, supplierCode, decided, grantedFrom, grantedUntil, renewed }) => ({
           supplierCode,
           status: a.status,
           validFrom: day(a.from),
@@ -110,18 +114,18 @@ export async function seedDemoEmpower(db: Db): Promise<void> {
             ? { deciderId: approver.id, deciderAccount: approver.account, deciderName: approver.name, decidedAt: at(a.closed!, 30), decisionComment: a.comment ?? null }
             : {}),
           createdAt: at(a.created),
+          updatedAt: seeded,
         })),
-        select: { id: true },
-      }),
-      plans.length,
     );
-    await tx.empowerApplicationMaterial.createMany({
-      data: plans.flatMap(({ a, decided, approved }, i) => a.materials.map((materialCode) => ({ applicationId: apps[i]!.id, materialCode, approved: decided ? approved.includes(materialCode) : null }))),
-    });
+    await insertRows(
+      tx,
+      'empower_application_material',
+      plans.flatMap(({ a, decided, approved }, i) => a.materials.map((materialCode) => ({ applicationId: appIds[i]!, materialCode, approved: decided ? approved.includes(materialCode) : null }))),
+    );
     const audits: Prisma.EmpowerAuditCreateManyInput[] = [];
     const grants: Prisma.EmpowerGrantCreateManyInput[] = [];
     for (const [i, { a, applicant, supplierCode, grantedFrom, grantedUntil, approved }] of plans.entries()) {
-      const applicationId = apps[i]!.id;
+      const applicationId = appIds[i]!;
       const audit = (action: string, from: Status | null, to: Status, by: typeof applicant, when: Date, comment: string | null = null) =>
         audits.push({ applicationId, action, fromStatus: from, toStatus: to, userId: by.id, userAccount: by.account, userName: by.supplierCode ? by.nick : by.name, userType: by.type, ip: '127.0.0.1', comment, createdAt: when });
       audit('CREATE', null, 'DRAFT', applicant, at(a.created));
@@ -148,7 +152,7 @@ export async function seedDemoEmpower(db: Db): Promise<void> {
         );
       }
     }
-    await tx.empowerAudit.createMany({ data: audits });
-    await tx.empowerGrant.createMany({ data: grants });
+    await insertRows(tx, 'empower_audit', audits);
+    await insertRows(tx, 'empower_grant', grants);
   });
 }

@@ -15,7 +15,7 @@
 import { cstDay } from '../lib/dates.ts';
 import type { Db } from './database.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
-import { inInsertOrder } from './demo-batch.ts';
+import { insertRows, insertRowsReturningIds } from './demo-batch.ts';
 import { RECOUNT_OPEN_RECIPIENTS_SQL } from '../modules/notices/query.ts';
 
 const DAY = 86_400_000;
@@ -128,10 +128,14 @@ export async function seedDemoNotices(db: Db): Promise<void> {
 
   // a table at a time (demo-batch.ts); every table's rows in the order the notices are listed,
   // each notice's events in the order they happened, as the notice's moves would have written them
+  // through the seed-only batch insert (demo-batch.ts): one statement a table, no Prisma query
+  // compiled; a column a row lacks is NULL there, so every row names remind_count (default 0)
+  const seeded = new Date(now);
   await db.$transaction(async (tx) => {
-    const notices = inInsertOrder(
-      await tx.changeNotice.createManyAndReturn({
-        data: plans.map(({ n, number, status }) => ({
+    const noticeIds = await insertRowsReturningIds(
+      tx,
+      'change_notice',
+      plans.map(({ n, number, status }) => ({
           number,
           title: n.title,
           reason: n.reason,
@@ -149,19 +153,21 @@ export async function seedDemoNotices(db: Db): Promise<void> {
           withdrawnAt: n.withdrawn ? at(n.withdrawn.at) : null,
           withdrawnByName: n.withdrawn ? admin.name : null,
           withdrawReason: n.withdrawn?.reason ?? null,
+          updatedAt: seeded,
         })),
-        select: { id: true, number: true },
-      }),
-      plans.length,
     );
-    await tx.noticeChange.createMany({
-      data: plans.map(({ from, to }, i) => ({ noticeId: notices[i]!.id, sort: 0, standardCode: to.standardCode, materialCode: to.materialCode, oldFileId: from.id, newFileId: to.id })),
-    });
+    const notices = plans.map(({ number }, i) => ({ id: noticeIds[i]!, number }));
+    await insertRows(
+      tx,
+      'notice_change',
+      plans.map(({ from, to }, i) => ({ noticeId: notices[i]!.id, sort: 0, standardCode: to.standardCode, materialCode: to.materialCode, oldFileId: from.id, newFileId: to.id })),
+    );
     const sent = plans.flatMap((p, i) => p.recipients.map(([supplierCode, state]) => ({ i, supplierCode, state, user: users.get(SUPPLIER_USER[supplierCode])! })));
     const readAtOf = (state: State) => (state.status === 'READ' ? state.at : state.status === 'CONFIRMED' ? state.readAt : undefined);
-    const recipients = inInsertOrder(
-      await tx.noticeRecipient.createManyAndReturn({
-        data: sent.map(({ i, supplierCode, state, user }) => {
+    const recipientIds = await insertRowsReturningIds(
+      tx,
+      'notice_recipient',
+      sent.map(({ i, supplierCode, state, user }) => {
           const readAt = readAtOf(state);
           const to = plans[i]!.to;
           return {
@@ -174,18 +180,13 @@ export async function seedDemoNotices(db: Db): Promise<void> {
             ...(state.status === 'CONFIRMED'
               ? { confirmedAt: at(state.at), confirmedByAccount: user.account, confirmedByName: user.nick, confirmedIp: IPS[user.account as Who] }
               : {}),
-            ...(state.remindedAt !== undefined ? { remindCount: 1, lastRemindedAt: at(state.remindedAt) } : {}),
+            ...(state.remindedAt !== undefined ? { remindCount: 1, lastRemindedAt: at(state.remindedAt) } : { remindCount: 0 }),
           };
         }),
-        select: { id: true },
-      }),
-      sent.length,
     );
     // the proof a confirmation rests on: the supplier's logged view of the new version
-    const confirmed = sent.flatMap((r, k) => (r.state.status === 'CONFIRMED' ? [{ ...r, state: r.state, recipientId: recipients[k]!.id, to: plans[r.i]!.to }] : []));
-    const views = inInsertOrder(
-      await tx.accessLog.createManyAndReturn({
-        data: confirmed.map(({ user, supplierCode, state, to }) => ({
+    const confirmed = sent.flatMap((r, k) => (r.state.status === 'CONFIRMED' ? [{ ...r, state: r.state, recipientId: recipientIds[k]!, to: plans[r.i]!.to }] : []));
+    const viewRows = confirmed.map(({ user, supplierCode, state, to }) => ({
           action: 'VIEW',
           outcome: 'OK',
           userId: user.id,
@@ -203,14 +204,13 @@ export async function seedDemoNotices(db: Db): Promise<void> {
           ip: IPS[user.account as Who],
           userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0',
           createdAt: at(state.viewedAt),
-        })),
-        select: { id: true, createdAt: true },
-      }),
-      confirmed.length,
+        }));
+    const viewIds = await insertRowsReturningIds(tx, 'access_log', viewRows);
+    await insertRows(
+      tx,
+      'notice_confirmed_file',
+      confirmed.map(({ recipientId, to }, k) => ({ recipientId, fileId: to.id, standardCode: to.standardCode, version: to.version, sha256: to.sha256, viewLogId: viewIds[k]!, viewedAt: viewRows[k]!.createdAt })),
     );
-    await tx.noticeConfirmedFile.createMany({
-      data: confirmed.map(({ recipientId, to }, k) => ({ recipientId, fileId: to.id, standardCode: to.standardCode, version: to.version, sha256: to.sha256, viewLogId: views[k]!.id, viewedAt: views[k]!.createdAt })),
-    });
 
     const events: Prisma.NoticeEventCreateManyInput[] = [];
     for (const [i, { n, to, recipients: sentTo }] of plans.entries()) {
@@ -241,8 +241,9 @@ export async function seedDemoNotices(db: Db): Promise<void> {
       if (n.withdrawn) event('WITHDRAW', n.withdrawn.at, admin, n.withdrawn.reason);
       if (n.closed !== undefined) event('CLOSE', n.closed, admin, '全部供应商已确认');
     }
-    await tx.noticeEvent.createMany({ data: events });
-    await tx.noticeNumber.upsert({ where: { year }, create: { year, last: NOTICES.length }, update: { last: { increment: NOTICES.length } } });
+    await insertRows(tx, 'notice_event', events);
+    // the year's counter as the upsert of a publication moves it
+    await tx.$executeRawUnsafe('INSERT INTO "notice_number" ("year", "last") VALUES ($1, $2) ON CONFLICT ("year") DO UPDATE SET "last" = "notice_number"."last" + EXCLUDED."last"', year, NOTICES.length);
     // written directly rather than through the moves: their open-recipient counters from the rows
     await tx.$executeRawUnsafe(RECOUNT_OPEN_RECIPIENTS_SQL);
   });

@@ -6,6 +6,7 @@
  */
 import { maskMobile } from '@esm/contracts';
 import type { Db } from './database.ts';
+import { insertRows, insertRowsReturningIds } from './demo-batch.ts';
 
 export const DEMO_CONTACTS = [
   { kind: 'SUPPLIER', supplierCode: 'S001', name: '刘海涛', title: '销售经理', mobile: '13912345601', email: 'liuht@haida.example' },
@@ -24,11 +25,13 @@ export const DEMO_CONTACTS = [
 const DAY = 86_400_000;
 
 export async function seedDemoPhoneLog(db: Db): Promise<void> {
-  await db.phoneContact.createMany({ data: DEMO_CONTACTS.map((c) => ({ ...c })) });
-  const contacts = await db.phoneContact.findMany();
+  // through the seed-only batch insert (demo-batch.ts): no Prisma query compiled for these shapes
+  const now = Date.now();
+  const seeded = new Date(now);
+  const contactIds = await insertRowsReturningIds(db, 'phone_contact', DEMO_CONTACTS.map((c) => ({ ...c, createdAt: seeded })));
+  const contacts = DEMO_CONTACTS.map((c, i) => ({ ...c, id: contactIds[i]! }));
   const suppliers = new Map((await db.supplier.findMany()).map((s) => [s.code, s.name]));
   const viewers = await db.user.findMany({ where: { account: { in: ['demo8', 'demo9', 'hd-sunjing'] } } });
-  const now = Date.now();
   // [viewer, contact name, days ago]
   const reveals: [string, string, number][] = [
     ['demo8', '刘海涛', 6],
@@ -61,5 +64,5 @@ export async function seedDemoPhoneLog(db: Db): Promise<void> {
       },
     ];
   });
-  await db.phoneViewLog.createMany({ data: rows });
+  await insertRows(db, 'phone_view_log', rows);
 }

@@ -9,6 +9,7 @@ import type { Storage } from '../lib/storage.ts';
 import { seedAgreement } from './seed-agreement.ts';
 import { seedDemoNotices } from './demo-notices.ts';
 import { startPhase } from '../lib/start-trace.ts';
+import { insertRows, insertRowsReturningIds } from './demo-batch.ts';
 
 export const DEMO_PASSWORD = 'Esm@2026';
 
@@ -28,12 +29,35 @@ export const DEMO_USERS = [
   { account: 'demo9', type: 9, name: '黄涛', nick: '黄涛', supplierCode: null, mobile: '13800000009' },
 ];
 
+interface StoredMenu {
+  entries: { id: number; cn: string; name: string; icon: string | null; router: string; mpid: number | null; sort: number }[];
+  grants: { userType: number; menuId: number }[];
+}
+
+/** What a start looks at before it writes anything: the stored menu, and whether any agreement and any user exist. */
+interface StartState extends StoredMenu {
+  agreements: number;
+  users: number;
+}
+
+/**
+ * The start's checks in one raw statement (issue 16): as Prisma model queries they were four
+ * statements and, on a warm start, the process's first model queries — ~150–200 ms of CPU for
+ * Prisma's first query compilation (its schema graph, then each query shape), paid before the
+ * server could listen. The first request that needs a model query pays that compilation instead.
+ */
+async function startState(db: Db): Promise<StartState> {
+  const [row] = await db.$queryRawUnsafe<{ entries: unknown; grants: unknown; agreements: number; users: number }[]>(`SELECT
+      (SELECT coalesce(json_agg(json_build_object('id', id, 'cn', cn, 'name', name, 'icon', icon, 'router', router, 'mpid', mpid, 'sort', sort)), '[]') FROM "menu_entry")::text AS entries,
+      (SELECT coalesce(json_agg(json_build_object('userType', user_type, 'menuId', menu_id)), '[]') FROM "menu_grant")::text AS grants,
+      (SELECT count(*)::int FROM (SELECT 1 FROM "keepsecret_agreement" LIMIT 1) a) AS agreements,
+      (SELECT count(*)::int FROM (SELECT 1 FROM "app_user" LIMIT 1) u) AS users`);
+  if (!row) throw new Error('start state: no row');
+  return { entries: JSON.parse(String(row.entries)) as StoredMenu['entries'], grants: JSON.parse(String(row.grants)) as StoredMenu['grants'], agreements: Number(row.agreements), users: Number(row.users) };
+}
+
 /** True when the stored menu and its grants are exactly MENU's (the usual start): nothing to write. */
-async function menuUpToDate(db: Db): Promise<boolean> {
-  const [entries, grants] = await Promise.all([
-    db.menuEntry.findMany({ select: { id: true, cn: true, name: true, icon: true, router: true, mpid: true, sort: true } }),
-    db.menuGrant.findMany({ select: { userType: true, menuId: true } }),
-  ]);
+function menuUpToDate({ entries, grants }: StoredMenu): boolean {
   const stored = new Map(entries.map((e) => [e.id, e]));
   const sameEntries =
     entries.length === MENU.length &&
@@ -47,8 +71,8 @@ async function menuUpToDate(db: Db): Promise<boolean> {
 }
 
 /** Upserts the menu tree and its grants per user type (idempotent; runs at every start, writes only when changed). */
-export async function seedMenu(db: Db): Promise<void> {
-  if (await menuUpToDate(db)) return;
+export async function seedMenu(db: Db, stored?: StoredMenu): Promise<void> {
+  if (menuUpToDate(stored ?? (await startState(db)))) return;
   await db.$transaction(async (tx) => {
     for (const [sort, m] of MENU.entries()) {
       const data = { cn: m.cn, name: m.name, icon: m.icon, router: m.router, mpid: m.mpid, sort };
@@ -61,29 +85,40 @@ export async function seedMenu(db: Db): Promise<void> {
 }
 
 /**
- * Seeds the demo suppliers, accounts and archive (with the files' bytes in `storage`) when the
- * database has no users yet.
- */
-/**
  * Reference data every installation needs, at every start: the menu, and a first confidentiality
  * agreement when none was published (suppliers cannot open any file without one).
  */
-export async function seedReference(db: Db): Promise<void> {
-  await seedMenu(db);
-  await seedAgreement(db);
+export async function seedReference(db: Db, state?: StartState): Promise<void> {
+  const s = state ?? (await startState(db));
+  await seedMenu(db, s);
+  if (s.agreements === 0) await seedAgreement(db);
 }
 
+/**
+ * Seeds the demo suppliers, accounts and archive (with the files' bytes in `storage`) when the
+ * database has no users yet.
+ */
 export async function seedDemo(db: Db, storage: Storage): Promise<boolean> {
-  await seedReference(db);
+  // asked first so that the demo password's scrypt (thread pool, ~16 MB, 50–100 ms) runs while
+  // the reference data is checked instead of after it (issue 16)
+  const state = await startState(db);
+  const hashing = state.users === 0 ? hashPassword(DEMO_PASSWORD) : null;
+  hashing?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  await seedReference(db, state);
   startPhase('menu / agreement check');
-  if ((await db.user.count()) > 0) return false;
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
-  await db.$transaction(async (tx) => {
-    await tx.supplier.createMany({ data: DEMO_SUPPLIERS });
-    await tx.user.createMany({ data: DEMO_USERS.map((u) => ({ ...u, passwordHash })) });
+  if (!hashing) return false;
+  const passwordHash = await hashing;
+  // the seed-only batch insert (demo-batch.ts): no Prisma query compiled for these shapes
+  const now = new Date();
+  const userIds = await db.$transaction(async (tx) => {
+    await insertRows(tx, 'supplier', DEMO_SUPPLIERS.map((s) => ({ ...s, createdAt: now })));
+    return insertRowsReturningIds(tx, 'app_user', DEMO_USERS.map((u) => ({ ...u, passwordHash, enabled: true, createdAt: now, updatedAt: now })));
   });
   startPhase('seed: accounts');
-  const uploaders = await db.user.findMany({ where: { account: { in: ['demo3', 'demo8'] } }, select: { id: true, name: true }, orderBy: { account: 'asc' } });
+  const uploaders = ['demo3', 'demo8'].map((account) => {
+    const i = DEMO_USERS.findIndex((u) => u.account === account);
+    return { id: userIds[i]!, name: DEMO_USERS[i]!.name };
+  });
   // loaded only when seeding: drawing the demo files needs canvas and pdf-lib, which a server
   // that never seeds should not keep in memory
   const { seedDemoArchives } = await import('./demo-archives.ts');
