@@ -10,7 +10,7 @@ import globals from 'globals';
 const otherFeature = 'a feature imports another feature only through its index.ts (design §2)';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'apps/api/src/generated/**', '.data/**', 'test-results/**', 'playwright-report/**'] },
+  { ignores: ['**/dist/**', 'apps/api/dist-base/**', '**/node_modules/**', 'apps/api/src/generated/**', '.data/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
