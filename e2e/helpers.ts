@@ -56,9 +56,8 @@ export function apiCalls(page: Page): { answered: () => Promise<void> } {
 /**
  * Picks an option of an antd select found by its label within `scope`, typing `search` first when
  * given, and waits until the select has closed. On a busy machine a dropdown could stay open after
- * the click (its appear motion still running) and cover the next field, so a select that is still
- * expanded after the pick is closed with Escape — the value chosen is then checked by the caller's
- * next assertion, as a user would read it.
+ * the click (its appear motion still running) and cover the next field, so a select still expanded
+ * 5 s after the pick is closed with Escape; and the pick is repeated until the select shows it.
  */
 export async function pickOption(
   page: Page,
@@ -68,9 +67,29 @@ export async function pickOption(
   search?: string,
 ) {
   const box = scope.getByLabel(label, { exact: true });
-  await box.click();
-  if (search) await box.fill(search);
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click();
+  const select = box.locator('xpath=ancestor::div[contains(concat(" ", normalize-space(@class), " "), " ant-select ")][1]');
+  // A pick can be lost on a busy machine: the list moves when a search's answer arrives (the
+  // dropdown grows, realigns) between Playwright's check of the option and its click, and the
+  // click lands beside it. So the pick is done again until the select shows the option.
+  await expect(async () => {
+    if ((await box.getAttribute('aria-expanded')) !== 'true') await box.click();
+    if (search) await box.fill(search);
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click({ timeout: 10_000 });
+    await closeSelect(box, (await select.getAttribute('class'))?.includes('ant-select-multiple') ?? false);
+    await expect(select).toContainText(option, { timeout: 2_000 });
+  }).toPass();
+}
+
+/**
+ * A single select closes by itself after the pick; wait for that first. Escape only for one that stayed open:
+ * an Escape that arrives just after the select closed by itself goes on to the dialog and closes it.
+ */
+async function closeSelect(box: Locator, multiple: boolean) {
+  // a multiple select stays open after a pick: close it at once
+  const closedByItself = !multiple && await expect(box)
+    .toHaveAttribute('aria-expanded', 'false', { timeout: 5_000 })
+    .then(() => true, () => false);
+  if (closedByItself) return;
   await expect(async () => {
     if ((await box.getAttribute('aria-expanded')) === 'true') await box.press('Escape');
     await expect(box).toHaveAttribute('aria-expanded', 'false', { timeout: 1_000 });
