@@ -33,12 +33,7 @@ const kept = new Set(['db-image', 'demo-files']);
 if (existsSync(dist)) for (const f of readdirSync(dist, { withFileTypes: true }).filter((d) => !kept.has(d.name))) rmSync(path.join(dist, f.name), { recursive: true, force: true });
 await build({
   // both at dist/'s top level: paths computed from import.meta.url mean the same in every file
-  entryPoints: {
-    server: path.join(apiDir, 'src/server.ts'),
-    'build-image': path.join(apiDir, 'src/db/build-image.ts'),
-    // the stamping threads' entry (modules/files/stamp-pool.ts finds it beside server.mjs)
-    'stamp-worker': path.join(apiDir, 'src/modules/files/stamp-worker.ts'),
-  },
+  entryPoints: { server: path.join(apiDir, 'src/server.ts'), 'build-image': path.join(apiDir, 'src/db/build-image.ts') },
   outdir: path.join(apiDir, 'dist'),
   outExtension: { '.js': '.mjs' },
   // code loaded with import() (the demo seed's drawing code) stays in its own chunk, so its

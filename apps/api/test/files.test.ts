@@ -396,7 +396,7 @@ describe('a supplier with access gets a stamped copy and one OK row', () => {
   });
 });
 
-describe('stamping runs in a worker thread (modules/files/stamp-pool.ts)', () => {
+describe('stamping: damaged files and calls at once', () => {
   it('a file that cannot be stamped is refused with its reason (422), never served bare, and logged', async () => {
     const before = await db.accessLog.count({ where: { userId: userA.id, outcome: 'REFUSED' } });
     for (const [f, reason] of [

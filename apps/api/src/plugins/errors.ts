@@ -19,9 +19,19 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { GENERIC_ERROR_TEXT, HTTP_STATUS_TEXTS, type FieldError } from '@esm/contracts';
 import { isBadInputError, isDatabaseUnavailable } from '../db/unavailable.ts';
-import { AppError } from './app-error.ts';
 
-export { AppError };
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly code: string = String(statusCode),
+    readonly errors?: FieldError[],
+    /** Extra response headers (Retry-After on a 429 or 503). */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
 
 export const badRequest = (message: string, errors?: FieldError[]) => new AppError(400, message, '400', errors);
 export const forbidden = (message = '您没有权限使用该功能') => new AppError(403, message);

@@ -9,7 +9,6 @@ import type { Storage } from '../../lib/storage.ts';
 import { route } from '../../lib/route.ts';
 import { clientOf } from '../logs/writer.ts';
 import { logMalformedFileCalls, serveFile, type ServedFile } from './service.ts';
-import { stampPool } from './stamp-pool.ts';
 
 function send(reply: FastifyReply, served: ServedFile) {
   return reply
@@ -23,10 +22,7 @@ function send(reply: FastifyReply, served: ServedFile) {
 
 export async function fileRoutes(app: FastifyInstance, { db, storage }: { db: Db; storage: Storage }) {
   app.addHook('onError', logMalformedFileCalls(db));
-  // the stamping threads start with the first stamp and end with the app
-  const stamper = stampPool();
-  app.addHook('onClose', () => stamper.close());
   for (const [action, e] of Object.entries(FILE_ACTION_ENDPOINTS) as [FileAction, (typeof FILE_ACTION_ENDPOINTS)[FileAction]][]) {
-    route(app, e, async ({ body, user, request, reply }) => send(reply, await serveFile({ db, storage, stamper }, user, body.id, action, clientOf(request))));
+    route(app, e, async ({ body, user, request, reply }) => send(reply, await serveFile({ db, storage }, user, body.id, action, clientOf(request))));
   }
 }

@@ -8,8 +8,7 @@
  *     supplier is told "文件不存在" alike for an unknown id and for a file of a material it does
  *     not supply, and access is checked before the bytes, so nothing about such a file shows; an
  *     unknown id, or a body whose id is no id at all, is logged too (bounded, modules/logs/writer.ts);
- *  2. read and stamp the bytes, in a worker thread (stamp-pool.ts; a file that cannot be stamped
- *     is refused, never served bare);
+ *  2. read and stamp the bytes (a file that cannot be stamped is refused, never served bare);
  *  3. one transaction re-checks the access on the current rows (a grant revoked or a version
  *     obsoleted meanwhile) and writes the OK row; only after it commits do the bytes leave.
  */
@@ -21,8 +20,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage } from '../../lib/storage.ts';
 import { clientOf, writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../logs/writer.ts';
 import { FILE_NOT_FOUND_TEXT, NO_SUPPLIER_TEXT, findFile, loadFile, logReasonOf, snapshotOf, supplierFileRefusal, type LoadedFile } from './access.ts';
-import { contentDisposition, plainFileName, stampedFileName, watermarkText, type WatermarkStamp } from './watermark.ts';
-import type { Stamper } from './stamp-pool.ts';
+import { contentDisposition, plainFileName, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from './watermark.ts';
 
 export type FileAction = Extract<LogAction, 'VIEW' | 'PRINT' | 'DOWNLOAD'>;
 
@@ -43,8 +41,8 @@ async function refusalOf(q: Parameters<typeof supplierFileRefusal>[0], user: Ses
   return null;
 }
 
-export async function serveFile(deps: { db: Db; storage: Storage; stamper: Stamper }, user: SessionUser, id: number, action: FileAction, client: ClientInfo): Promise<ServedFile> {
-  const { db, storage, stamper } = deps;
+export async function serveFile(deps: { db: Db; storage: Storage }, user: SessionUser, id: number, action: FileAction, client: ClientInfo): Promise<ServedFile> {
+  const { db, storage } = deps;
   const now = new Date();
   // a supplier account without a supplier is refused whatever the id (before the id tells anything)
   if (user.isSupplier && !user.supplierCode) throw forbidden(NO_SUPPLIER_TEXT);
@@ -70,7 +68,7 @@ export async function serveFile(deps: { db: Db; storage: Storage; stamper: Stamp
   const stamp: WatermarkStamp = { supplierName: user.isSupplier ? user.supplierName : null, account: user.account, at: now, ip: client.ip };
   let bytes: Uint8Array;
   try {
-    bytes = await stamper.stamp(await storage.read(file.sha256), type, watermarkText(stamp));
+    bytes = await stampFile(await storage.read(file.sha256), type, watermarkText(stamp));
   } catch (e) {
     if (e instanceof AppError) return refuse(e); // missing meanwhile, or unstampable
     throw e;

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import type fontkit from '@pdf-lib/fontkit';
 import type { PDFDocument, PDFFont, PDFOperator } from 'pdf-lib';
 import type { FileType } from '@esm/contracts';
-import { AppError } from '../../plugins/app-error.ts';
+import { AppError } from '../../plugins/errors.ts';
 import { cstMinute } from '../../lib/dates.ts';
 
 /** Who took the copy: the supplier's name (内部 for staff), the account, the time and the address. */
