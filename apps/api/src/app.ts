@@ -6,6 +6,7 @@ import fastifySwagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_BASE } from '@esm/contracts';
 import { paths, type Config } from './config.ts';
+import type { SqlRunner } from './db/migrations.ts';
 import type { Db } from './db/database.ts';
 import { errorsPlugin, frameworkErrorOptions } from './plugins/errors.ts';
 import { securityPlugin } from './plugins/security.ts';
@@ -44,13 +45,15 @@ export interface AppDeps {
   config: Config;
   db: Db;
   dbKind: 'postgres' | 'embedded';
+  /** The health check's plain SQL (the driver's, db/sql-runner.ts); defaults to Prisma's raw query. */
+  sql?: Pick<SqlRunner, '$queryRawUnsafe'>;
   /** Pino options; tests pass `false` for silence. */
   logger?: boolean | object;
   /** Where uploaded files live; defaults to the local folder config.storageDir. */
   storage?: Storage;
 }
 
-export async function buildApp({ config, db, dbKind, logger, storage = localStorage(config.storageDir) }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, dbKind, sql = db, logger, storage = localStorage(config.storageDir) }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? {
       level: config.logLevel,
@@ -85,7 +88,7 @@ export async function buildApp({ config, db, dbKind, logger, storage = localStor
   // button and column permissions of every route declared after it (issue 14)
   await app.register(permissionsPlugin, { db });
 
-  await app.register(healthRoutes, { db, dbKind });
+  await app.register(healthRoutes, { sql, dbKind });
   await app.register(
     async (api) => {
       // Sessions only for the api: static files and the SPA's HTML never read or touch them (an

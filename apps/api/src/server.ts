@@ -22,14 +22,16 @@ if (config.migrateOnStart) {
 }
 const storage = localStorage(config.storageDir);
 // Reference data (menu, first agreement) for every installation; seedDemo includes it.
-if (!config.seedDemo) await seedReference(db.prisma);
-else if (await seedDemo(db.prisma, storage)) console.log('demo data seeded (accounts demo2 … demo9)');
+if (!config.seedDemo) await seedReference(db.prisma, undefined, db.sql);
+else if (await seedDemo(db.prisma, storage, db.sql)) console.log('demo data seeded (accounts demo2 … demo9)');
 startPhase('seed / reference data');
 
-const app = await buildApp({ config, db: db.prisma, dbKind: db.kind, storage });
+const app = await buildApp({ config, db: db.prisma, dbKind: db.kind, sql: db.sql, storage });
 startPhase('app built');
 
 let closing = false;
+/** How long after listening Prisma's client is set up in the background (below). */
+const PRISMA_WARM_UP_DELAY_MS = 300;
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
@@ -50,4 +52,20 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 await app.listen({ port: config.port, host: config.host });
 startPhase('listening');
+// Prisma's client sets itself up on its first query (its query compiler, then the schema graph on
+// the first model query: ~150–250 ms of CPU, partly in one piece). A warm start no longer makes one
+// before listening (db/sql-runner.ts), so it is done here, in the background, instead of on the
+// first sign-in — shortly after listening, so that the first requests (a health check, the login
+// page's files) are not queued behind it. A request that needs Prisma earlier sets it up itself.
+// A failure here is the database's, which the requests that need it report.
+setTimeout(() => {
+  if (closing) return;
+  db.prisma
+    .$queryRawUnsafe('SELECT 1')
+    .then(() => db.prisma.user.findFirst({ where: { id: -1 }, select: { id: true } }))
+    .then(
+      () => startPhase('prisma ready'),
+      (err: unknown) => app.log.warn({ err }, 'prisma warm-up failed'),
+    );
+}, PRISMA_WARM_UP_DELAY_MS).unref();
 app.log.info(`ESM portal on http://localhost:${config.port}/esm (${db.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'Postgres'})`);

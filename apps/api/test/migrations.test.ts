@@ -134,6 +134,20 @@ describe('applyMigrations on a Postgres server', () => {
     await expect(applyMigrations(db.prisma as never, edited)).rejects.toThrow(/edited after it was applied/);
   });
 
+  it('a migration that fails through the driver (db.sql) rolls back whole and is not recorded', async () => {
+    const db = open[0]!;
+    const broken = [
+      ...(await readMigrations()),
+      { name: '99999999999999_broken', sql: 'CREATE TABLE "mig_probe" (id int);\nSELECT 1/0;\n', checksum: 'b'.repeat(64) },
+    ];
+    await expect(applyMigrations(db.sql, broken)).rejects.toThrow(/division by zero/);
+    const left = await db.sql.$queryRawUnsafe<{ probe: string | null; recorded: number }[]>(
+      `SELECT to_regclass('mig_probe')::text AS probe, (SELECT count(*)::int FROM "_prisma_migrations" WHERE migration_name = '99999999999999_broken') AS recorded`,
+    );
+    expect(left).toEqual([{ probe: null, recorded: 0 }]);
+    expect(await db.migrate()).toEqual([]); // the connection went back to the pool usable
+  });
+
   it('two processes starting together apply each migration once', async () => {
     const first = await fresh();
     open.push(first);

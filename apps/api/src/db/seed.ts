@@ -3,6 +3,7 @@
  * demo2 … demo9, password Esm@2026) for demos and tests only.
  */
 import type { Db } from './database.ts';
+import type { SqlRunner } from './migrations.ts';
 import { hashPassword } from '../lib/password.ts';
 import { MENU } from './menu-data.ts';
 import type { Storage } from '../lib/storage.ts';
@@ -40,13 +41,16 @@ interface StartState extends StoredMenu {
   users: number;
 }
 
+/** What the start state is read through: Prisma's client, or the driver before Prisma is needed (db/sql-runner.ts). */
+export type StateReader = Pick<SqlRunner, '$queryRawUnsafe'>;
+
 /**
  * The start's checks in one raw statement (issue 16): as Prisma model queries they were four
  * statements and, on a warm start, the process's first model queries — ~150–200 ms of CPU for
  * Prisma's first query compilation (its schema graph, then each query shape), paid before the
  * server could listen. The first request that needs a model query pays that compilation instead.
  */
-async function startState(db: Db): Promise<StartState> {
+async function startState(db: StateReader): Promise<StartState> {
   const [row] = await db.$queryRawUnsafe<{ entries: unknown; grants: unknown; agreements: number; users: number }[]>(`SELECT
       (SELECT coalesce(json_agg(json_build_object('id', id, 'cn', cn, 'name', name, 'icon', icon, 'router', router, 'mpid', mpid, 'sort', sort)), '[]') FROM "menu_entry")::text AS entries,
       (SELECT coalesce(json_agg(json_build_object('userType', user_type, 'menuId', menu_id)), '[]') FROM "menu_grant")::text AS grants,
@@ -88,8 +92,8 @@ export async function seedMenu(db: Db, stored?: StoredMenu): Promise<void> {
  * Reference data every installation needs, at every start: the menu, and a first confidentiality
  * agreement when none was published (suppliers cannot open any file without one).
  */
-export async function seedReference(db: Db, state?: StartState): Promise<void> {
-  const s = state ?? (await startState(db));
+export async function seedReference(db: Db, state?: StartState, sql: StateReader = db): Promise<void> {
+  const s = state ?? (await startState(sql));
   await seedMenu(db, s);
   if (s.agreements === 0) await seedAgreement(db);
 }
@@ -98,10 +102,10 @@ export async function seedReference(db: Db, state?: StartState): Promise<void> {
  * Seeds the demo suppliers, accounts and archive (with the files' bytes in `storage`) when the
  * database has no users yet.
  */
-export async function seedDemo(db: Db, storage: Storage): Promise<boolean> {
+export async function seedDemo(db: Db, storage: Storage, sql: StateReader = db): Promise<boolean> {
   // asked first so that the demo password's scrypt (thread pool, ~16 MB, 50–100 ms) runs while
   // the reference data is checked instead of after it (issue 16)
-  const state = await startState(db);
+  const state = await startState(sql);
   const hashing = state.users === 0 ? hashPassword(DEMO_PASSWORD) : null;
   hashing?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   await seedReference(db, state);
