@@ -5,17 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { EMPOWER_DEFAULTS, EXPORT_MAX_ROWS, UPLOAD_MAX_BYTES } from '@esm/contracts';
+import { dataDirOf, databaseUrlOf, paths } from './paths.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-export const paths = {
-  root,
-  schema: path.join(root, 'prisma/schema.prisma'),
-  migrations: path.join(root, 'prisma/migrations'),
-  webDist: path.join(root, 'apps/web/dist'),
-};
+export { paths };
+const { root } = paths;
 
 export interface Config {
   port: number;
@@ -182,8 +176,8 @@ function sessionSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const dataDir = path.resolve(root, env.DATA_DIR ?? '.data');
-  const databaseUrl = env.DATABASE_URL || undefined;
+  const dataDir = dataDirOf(env);
+  const databaseUrl = databaseUrlOf(env);
   return {
     port: int(env.PORT, 3000),
     host: env.HOST ?? '0.0.0.0',

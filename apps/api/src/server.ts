@@ -1,71 +1,42 @@
 /**
- * The only entry point: read config, open (and on first start migrate and seed) the database,
- * listen, and shut down gracefully on SIGINT/SIGTERM.
+ * The only entry point (`pnpm start` runs its bundle, dist/server.mjs). On a first start of the
+ * embedded database (no DATABASE_URL, no cluster in DATA_DIR yet) it first starts unpacking the
+ * prepared image (db/image.ts: read, gunzip, ~40 MB of writes, ~0.2–0.4 s) in a worker thread
+ * running this same file, so that it overlaps the main thread loading the server's modules
+ * (issue 16); then it starts the server (start.ts). Only node's own modules, paths.ts and
+ * db/image.ts are loaded before the worker is on its way, and they are all a worker loads.
  */
-import { loadConfig } from './config.ts';
-import { openDatabase } from './db/database.ts';
-import { seedDemo, seedReference } from './db/seed.ts';
-import { buildApp } from './app.ts';
-import { localStorage } from './lib/storage.ts';
-import { startPhase } from './lib/start-trace.ts';
+import { mkdirSync } from 'node:fs';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { dataDirOf, databaseUrlOf, pgdataOf } from './paths.ts';
+import { hasCluster, restoreImage, type ImageManifest } from './db/image.ts';
 
-startPhase('modules loaded');
+const TASK = 'esm:restore-image';
 
-const config = loadConfig();
-const db = await openDatabase(config);
-startPhase(db.restoredFromImage ? 'image unpacked, db opened' : 'db opened');
-if (db.restoredFromImage) console.log(`database created from the prepared image (${db.restoredFromImage.migrations.length} migrations)`);
-if (config.migrateOnStart) {
-  const applied = await db.migrate();
-  if (applied.length) console.log(`migrations applied: ${applied.join(', ')}`);
-  startPhase('migration check');
+/** The unpacking in a worker running this file; its result, the manifest or null, as restoreImage's. */
+function restoreInWorker(pgdata: string): Promise<ImageManifest | null> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: { task: TASK, pgdata } });
+    let answered = false;
+    worker.once('message', (m: ImageManifest | null) => {
+      answered = true;
+      resolve(m);
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (!answered) reject(new Error(`the database image's unpacking ended without an answer (exit code ${code})`));
+    });
+  });
 }
-const storage = localStorage(config.storageDir);
-// Reference data (menu, first agreement) for every installation; seedDemo includes it.
-if (!config.seedDemo) await seedReference(db.prisma, undefined, db.sql);
-else if (await seedDemo(db.prisma, storage, db.sql)) console.log('demo data seeded (accounts demo2 … demo9)');
-startPhase('seed / reference data');
 
-const app = await buildApp({ config, db: db.prisma, dbKind: db.kind, sql: db.sql, storage });
-startPhase('app built');
-
-let closing = false;
-/** How long after listening Prisma's client is set up in the background (below). */
-const PRISMA_WARM_UP_DELAY_MS = 300;
-async function shutdown(signal: string) {
-  if (closing) return;
-  closing = true;
-  app.log.info({ signal }, 'shutting down');
-  const force = setTimeout(() => process.exit(1), 10_000);
-  force.unref();
-  try {
-    await app.close(); // stops accepting, waits for in-flight requests
-    await db.close();
-    process.exit(0);
-  } catch (err) {
-    app.log.error({ err }, 'shutdown failed');
-    process.exit(1);
-  }
+const task = workerData as { task?: string; pgdata?: string } | null;
+if (!isMainThread && task?.task === TASK && task.pgdata) {
+  mkdirSync(task.pgdata, { recursive: true });
+  parentPort?.postMessage(restoreImage(task.pgdata));
+} else {
+  const pgdata = pgdataOf(dataDirOf(process.env));
+  const restoring = !databaseUrlOf(process.env) && !hasCluster(pgdata) ? restoreInWorker(pgdata) : undefined;
+  restoring?.catch(() => undefined); // awaited by openDatabase; not an unhandled rejection meanwhile
+  const { start } = await import('./start.ts');
+  await start(restoring);
 }
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-
-await app.listen({ port: config.port, host: config.host });
-startPhase('listening');
-// Prisma's client sets itself up on its first query (its query compiler, then the schema graph on
-// the first model query: ~150–250 ms of CPU, partly in one piece). A warm start no longer makes one
-// before listening (db/sql-runner.ts), so it is done here, in the background, instead of on the
-// first sign-in — shortly after listening, so that the first requests (a health check, the login
-// page's files) are not queued behind it. A request that needs Prisma earlier sets it up itself.
-// A failure here is the database's, which the requests that need it report.
-setTimeout(() => {
-  if (closing) return;
-  db.prisma
-    .$queryRawUnsafe('SELECT 1')
-    .then(() => db.prisma.user.findFirst({ where: { id: -1 }, select: { id: true } }))
-    .then(
-      () => startPhase('prisma ready'),
-      (err: unknown) => app.log.warn({ err }, 'prisma warm-up failed'),
-    );
-}, PRISMA_WARM_UP_DELAY_MS).unref();
-app.log.info(`ESM portal on http://localhost:${config.port}/esm (${db.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'Postgres'})`);

@@ -92,6 +92,8 @@ describe('embedded server', () => {
   it('starts on an empty data dir, migrates, seeds, serves a login, and stops cleanly on SIGTERM', async () => {
     const s = await start();
     try {
+      // the prepared image, unpacked in the entry's worker thread (server.ts) while the modules load
+      expect(s.output()).toMatch(/database created from the prepared image/);
       expect(s.output()).toMatch(/demo data seeded/);
       const res = await postJson(s.base, 'user/login', { account: 'demo3', password: 'Esm@2026' });
       expect(res.status).toBe(200);

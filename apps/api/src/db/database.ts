@@ -3,7 +3,7 @@
  * (pglite-prisma-adapter). Everything above this file is the same for both (design §3, §4).
  */
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
+import { pgdataOf } from '../paths.ts';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Config } from '../config.ts';
@@ -56,7 +56,11 @@ export async function embeddedExtensions() {
  */
 export const CONNECTION_OPTIONS = '-c jit=off';
 
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
+/**
+ * `restoring`: the image's unpacking when the caller started it already (server.ts, in a worker);
+ * otherwise an empty embedded data directory is restored here.
+ */
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, restoring?: Promise<ImageManifest | null>): Promise<Database> {
   if (config.databaseUrl) {
     const url = config.databaseUrl;
     // loaded only for a Postgres server: an embedded start never needs pg or its adapter (issue 16)
@@ -85,10 +89,10 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { PrismaPGlite } = await import('pglite-prisma-adapter');
-  const dir = path.join(config.dataDir, 'pgdata');
+  const dir = pgdataOf(config.dataDir);
   mkdirSync(dir, { recursive: true });
   // an empty data directory: the prepared cluster instead of initdb and every migration
-  const restored = restoreImage(dir);
+  const restored = restoring ? await restoring : restoreImage(dir);
   const pglite = await PGlite.create(dir, { extensions: await embeddedExtensions() });
   const factory = new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
   const prisma = new PrismaClient({ adapter: factory as never, transactionOptions: TRANSACTION_LIMITS });

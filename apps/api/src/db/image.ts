@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, w
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { paths } from '../config.ts';
+import { paths } from '../paths.ts';
 import type { Migration } from './migrations.ts';
 
 export const IMAGE_DIR = path.join(paths.root, 'apps/api/dist/db-image');
@@ -76,12 +76,15 @@ export function writeImage(dir: string, tarball: Uint8Array, manifest: ImageMani
   renameSync(path.join(dir, MANIFEST + tmp), path.join(dir, MANIFEST));
 }
 
+/** True when `pgdata` holds a cluster (PG_VERSION is written last, by initdb and by the unpacking below). */
+export const hasCluster = (pgdata: string): boolean => existsSync(path.join(pgdata, 'PG_VERSION'));
+
 /**
  * Unpacks the image into `pgdata` when that directory holds no cluster yet. Returns the
  * manifest of the image used, or null when none was (a cluster exists, no usable image).
  */
 export function restoreImage(pgdata: string, dir = IMAGE_DIR): ImageManifest | null {
-  if (existsSync(path.join(pgdata, 'PG_VERSION'))) return null;
+  if (hasCluster(pgdata)) return null;
   const manifest = readManifest(dir);
   if (!manifest || manifest.pglite !== pgliteVersion()) return null;
   // an interrupted earlier unpack leaves files but no PG_VERSION (written last): start clean

@@ -1,0 +1,27 @@
+/**
+ * The repository's paths and the data directory, without the rest of the configuration (no
+ * contracts, no zod): the server's entry needs them before it loads anything else, to start
+ * unpacking the embedded database's image in a worker (server.ts, issue 16). config.ts
+ * re-exports them.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// src/ and dist/ sit at the same depth, so this means the same in source and in the bundle
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export const paths = {
+  root,
+  schema: path.join(root, 'prisma/schema.prisma'),
+  migrations: path.join(root, 'prisma/migrations'),
+  webDist: path.join(root, 'apps/web/dist'),
+};
+
+/** DATA_DIR (default `.data`), resolved against the repository's root. */
+export const dataDirOf = (env: NodeJS.ProcessEnv): string => path.resolve(root, env.DATA_DIR ?? '.data');
+
+/** DATABASE_URL when set (an empty value means none): without it the embedded database is used. */
+export const databaseUrlOf = (env: NodeJS.ProcessEnv): string | undefined => env.DATABASE_URL || undefined;
+
+/** The embedded database's cluster inside the data directory. */
+export const pgdataOf = (dataDir: string): string => path.join(dataDir, 'pgdata');

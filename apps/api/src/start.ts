@@ -1,0 +1,75 @@
+/**
+ * The server's start (server.ts, the entry, calls it): read config, open (and on first start
+ * migrate and seed) the database, listen, and shut down gracefully on SIGINT/SIGTERM.
+ */
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import type { ImageManifest } from './db/image.ts';
+import { seedDemo, seedReference } from './db/seed.ts';
+import { buildApp } from './app.ts';
+import { localStorage } from './lib/storage.ts';
+import { startPhase } from './lib/start-trace.ts';
+
+/** `restoring`: the embedded database's image being unpacked already (server.ts), if it is. */
+export async function start(restoring?: Promise<ImageManifest | null>): Promise<void> {
+  startPhase('modules loaded');
+
+  const config = loadConfig();
+  const db = await openDatabase(config, restoring);
+  startPhase(db.restoredFromImage ? 'image unpacked, db opened' : 'db opened');
+  if (db.restoredFromImage) console.log(`database created from the prepared image (${db.restoredFromImage.migrations.length} migrations)`);
+  if (config.migrateOnStart) {
+    const applied = await db.migrate();
+    if (applied.length) console.log(`migrations applied: ${applied.join(', ')}`);
+    startPhase('migration check');
+  }
+  const storage = localStorage(config.storageDir);
+  // Reference data (menu, first agreement) for every installation; seedDemo includes it.
+  if (!config.seedDemo) await seedReference(db.prisma, undefined, db.sql);
+  else if (await seedDemo(db.prisma, storage, db.sql)) console.log('demo data seeded (accounts demo2 … demo9)');
+  startPhase('seed / reference data');
+
+  const app = await buildApp({ config, db: db.prisma, dbKind: db.kind, sql: db.sql, storage });
+  startPhase('app built');
+
+  let closing = false;
+  /** How long after listening Prisma's client is set up in the background (below). */
+  const PRISMA_WARM_UP_DELAY_MS = 300;
+  async function shutdown(signal: string) {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close(); // stops accepting, waits for in-flight requests
+      await db.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  }
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  startPhase('listening');
+  // Prisma's client sets itself up on its first query (its query compiler, then the schema graph on
+  // the first model query: ~150–250 ms of CPU, partly in one piece). A warm start no longer makes one
+  // before listening (db/sql-runner.ts), so it is done here, in the background, instead of on the
+  // first sign-in — shortly after listening, so that the first requests (a health check, the login
+  // page's files) are not queued behind it. A request that needs Prisma earlier sets it up itself.
+  // A failure here is the database's, which the requests that need it report.
+  setTimeout(() => {
+    if (closing) return;
+    db.prisma
+      .$queryRawUnsafe('SELECT 1')
+      .then(() => db.prisma.user.findFirst({ where: { id: -1 }, select: { id: true } }))
+      .then(
+        () => startPhase('prisma ready'),
+        (err: unknown) => app.log.warn({ err }, 'prisma warm-up failed'),
+      );
+  }, PRISMA_WARM_UP_DELAY_MS).unref();
+  app.log.info(`ESM portal on http://localhost:${config.port}/esm (${db.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'Postgres'})`);
+}
