@@ -34,9 +34,9 @@ const f = {} as {
   typeLine: number;
   typeSqe: number;
   typeOff: number;
-  supA: { cookie: string; code: string };
-  supB: { cookie: string; code: string };
-  h1: { id: number; cookie: string };
+  supA: { cookie: string; code: string; account: string };
+  supB: { cookie: string; code: string; account: string };
+  h1: { id: number; cookie: string; account: string };
   h2: { id: number; cookie: string };
   admin7: string;
 };
@@ -62,11 +62,11 @@ beforeAll(async () => {
   const ua = await createSupplierUser(t.db, a.code);
   const ub = await createSupplierUser(t.db, b.code);
   await acceptCurrentAgreement(db, ua.id, a.code);
-  f.supA = { cookie: await login(t.app, ua.account), code: a.code };
-  f.supB = { cookie: await login(t.app, ub.account), code: b.code };
+  f.supA = { cookie: await login(t.app, ua.account), code: a.code, account: ua.account };
+  f.supB = { cookie: await login(t.app, ub.account), code: b.code, account: ub.account };
   const h1 = await createUser(t.db, { type: 5, prefix: 'wt' });
   const h2 = await createUser(t.db, { type: 5, prefix: 'wt' });
-  f.h1 = { id: h1.id, cookie: await login(t.app, h1.account) };
+  f.h1 = { id: h1.id, cookie: await login(t.app, h1.account), account: h1.account };
   f.h2 = { id: h2.id, cookie: await login(t.app, h2.account) };
   f.admin7 = await login(t.app, 'demo7');
   const type = async (name: string, role: string, enabled = true) => (await call('haier/problemType/addProblemType', { name: `${name}${unique()}`, role, responseDays: 3, enabled }, f.admin7)).json().data.id as number;
@@ -256,7 +256,8 @@ describe('attachments', () => {
     expect(list.json().data.map((a: { fileName: string }) => a.fileName)).toEqual(['现场照片.png']);
     const dl = await call('supplier/documentissue/downloadFile', { id: att.id }, f.supA.cookie);
     expect(dl.statusCode).toBe(200);
-    expect(Buffer.compare(dl.rawPayload, Buffer.from(png))).toBe(0);
+    // the caller's stamped copy (see 'every download is stamped and logged'), still a PNG
+    expect(dl.rawPayload.subarray(0, 8).equals(Buffer.from(png).subarray(0, 8))).toBe(true);
     // an Office file is recognised by its signature
     const docx = await upload('supplier', f.supA.cookie, '说明.docx', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100)]));
     expect(docx.statusCode).toBe(200);
@@ -277,6 +278,47 @@ describe('attachments', () => {
     expect(empty.statusCode).toBe(400);
     const count = await db.documentIssueAttachment.count({ where: { fileName: { in: ['big.pdf', 'tool.exe', 'drawing.pdf', 'empty.pdf'] } } });
     expect(count).toBe(0);
+  });
+
+  it('every download is stamped and logged like an archive file: OK rows for the allowed, REFUSED rows alike for "not yours" and "no such id"', async () => {
+    const { id } = await submitted();
+    const number = (await db.documentIssue.findUniqueOrThrow({ where: { id } })).number;
+    const big = await samplePng(400, 300); // room for the watermark's tiles (a 40×30 image has none)
+    const answer = (await upload('haier', f.h1.cookie, '标注图.png', big)).json().data;
+    const sheet = (await upload('haier', f.h1.cookie, '说明.docx', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100)]))).json().data;
+    expect((await call('haier/documentissue/reply', { id, text: '见附件', attachmentIds: [answer.id, sheet.id] }, f.h1.cookie)).statusCode).toBe(200);
+    const rowsOf = (fileName: string) =>
+      db.accessLog.findMany({ where: { action: 'DOWNLOAD', fileName, standardCode: number }, orderBy: { id: 'asc' }, select: { outcome: true, userAccount: true, supplierCode: true, fileId: true, version: true, reason: true } });
+
+    // a PNG: a stamped copy (not the stored bytes), named with who and when
+    const png1 = await call('supplier/documentissue/downloadFile', { id: answer.id }, f.supA.cookie);
+    expect(png1.statusCode).toBe(200);
+    expect(png1.headers['content-type']).toBe('image/png');
+    expect(Buffer.compare(png1.rawPayload, Buffer.from(big))).not.toBe(0);
+    expect(decodeURIComponent(String(png1.headers['content-disposition']))).toMatch(/^attachment; .*filename\*=UTF-8''标注图_问题附件_.+_\d{12}\.png$/);
+    // an Office file cannot be stamped: the stored bytes, the stamp in its name
+    const doc1 = await call('haier/documentissue/downloadFile', { id: sheet.id }, f.h1.cookie);
+    expect(doc1.statusCode).toBe(200);
+    expect(doc1.rawPayload.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))).toBe(true);
+    expect(decodeURIComponent(String(doc1.headers['content-disposition']))).toMatch(new RegExp(`说明_问题附件_${f.h1.account}_\\d{12}\\.docx$`));
+
+    expect(await rowsOf('标注图.png')).toEqual([{ outcome: 'OK', userAccount: f.supA.account, supplierCode: f.supA.code, fileId: null, version: '问题附件', reason: null }]);
+    expect((await rowsOf('说明.docx')).map((r) => [r.outcome, r.userAccount, r.supplierCode])).toEqual([['OK', f.h1.account, null]]);
+
+    // another supplier: 404 as for an id that does not exist, and a REFUSED row for each
+    const before = await db.accessLog.count({ where: { action: 'DOWNLOAD', outcome: 'REFUSED', userAccount: f.supB.account } });
+    const theirs = await call('supplier/documentissue/downloadFile', { id: answer.id }, f.supB.cookie);
+    const none = await call('supplier/documentissue/downloadFile', { id: 2_000_000_000 }, f.supB.cookie);
+    expect([theirs.statusCode, none.statusCode]).toEqual([404, 404]);
+    expect(theirs.json().message).toBe(none.json().message);
+    expect(await db.accessLog.count({ where: { action: 'DOWNLOAD', outcome: 'REFUSED', userAccount: f.supB.account } })).toBe(before + 2);
+    expect(await rowsOf('标注图.png')).toHaveLength(1); // nothing about A's attachment in B's refusal
+    // the download log page lists it for the auditors, found by the question's number
+    const page = await call('haier/standardDownLoad/searchStandardDownLoad', { results: 10, standardCode: number }, await login(t.app, 'demo3'));
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json().data.map((r: { fileName: string; version: string; userAccount: string }) => [r.fileName, r.version, r.userAccount])).toEqual(
+      expect.arrayContaining([['标注图.png', '问题附件', f.supA.account], ['说明.docx', '问题附件', f.h1.account]]),
+    );
   });
 
   it('an answerer replies with an attachment the supplier then downloads', async () => {

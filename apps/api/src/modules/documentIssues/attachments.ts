@@ -8,23 +8,28 @@
  *
  * Who may download: a supplier the attachments of its own supplier's questions (or its own
  * unbound uploads); an answerer those of submitted questions (or its own uploads). Anything else
- * answers as missing.
+ * answers as missing. Every download is stamped and logged like an archive file's (downloadAttachment).
  */
 import type { FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
-import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES_TEXT, type AttachmentRow } from '@esm/contracts';
+import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES_TEXT, type AttachmentRow, type FileType } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import type { Storage } from '../../lib/storage.ts';
-import { contentDisposition } from '../files/watermark.ts';
+import { contentDisposition, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../files/watermark.ts';
+import { writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../logs/writer.ts';
 import { cleanFileName, contentIs, SNIFF_BYTES, typeOfName } from '../archives/file-type.ts';
 import { drain, multipartError, sniff } from '../archives/upload.ts';
 
 type Tx = Prisma.TransactionClient;
 
 export const ATTACHMENT_NOT_FOUND = '附件不存在';
+/** What an attachment's download row says in its version column (the question's number is its code). */
+export const ATTACHMENT_LOG_VERSION = '问题附件';
+/** The attachment types served stamped with the caller's watermark; the others carry it in their name. */
+const STAMPED = new Set(['pdf', 'png', 'jpg']);
 const UNSUPPORTED = `附件类型不支持，仅支持 ${ATTACHMENT_TYPES_TEXT}`;
 
 const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
@@ -133,14 +138,52 @@ export async function issueAttachments(db: Db | Tx, issueId: number): Promise<At
 }
 
 /** The attachment's bytes for this caller, or 404 alike for "not yours" and "does not exist". */
-export async function downloadAttachment(deps: { db: Db; storage: Storage }, user: SessionUser, id: number) {
-  const a = await deps.db.documentIssueAttachment.findUnique({ where: { id }, include: { issue: { select: { supplierCode: true, status: true } } } });
-  const own = a?.uploadedById === user.id;
-  const allowed =
-    a &&
-    (own ||
-      (a.issue && (user.isSupplier ? a.issue.supplierCode === user.supplierCode : a.issue.status !== 'DRAFT')));
-  if (!a || !allowed) throw notFound(ATTACHMENT_NOT_FOUND);
-  const bytes = await deps.storage.read(a.sha256);
-  return { bytes, contentType: mimeOf(a.fileType), contentDisposition: contentDisposition('attachment', a.fileName) };
+/** May `user` download attachment `a` (its question's supplier and status as they are now)? */
+function mayDownload(user: SessionUser, a: { uploadedById: number; issue: { supplierCode: string; status: string } | null } | null): boolean {
+  if (!a) return false;
+  if (a.uploadedById === user.id) return true;
+  if (!a.issue) return false;
+  return user.isSupplier ? a.issue.supplierCode === user.supplierCode : a.issue.status !== 'DRAFT';
+}
+
+const loadAttachment = (q: Pick<Db, 'documentIssueAttachment'>, id: number) =>
+  q.documentIssueAttachment.findUnique({ where: { id }, include: { issue: { select: { supplierCode: true, status: true, number: true } } } });
+
+/**
+ * The caller's copy of an attachment, as an archive download is served (files/service.ts): a PDF
+ * or image is stamped with the caller's watermark, other types go as stored with the stamp in
+ * their name, and the access log's DOWNLOAD row — the question's number, the attachment's name,
+ * 问题附件 — commits before the bytes leave. A refusal is logged too: an attachment that is not
+ * the caller's answers as missing, with a REFUSED row alike for "not yours" and "no such id"
+ * (bounded per user, logs/writer.ts); a file that cannot be stamped is refused, never served bare.
+ */
+export async function downloadAttachment(deps: { db: Db; storage: Storage }, user: SessionUser, id: number, client: ClientInfo, now = new Date()) {
+  const { db, storage } = deps;
+  const a = await loadAttachment(db, id);
+  if (!a || !mayDownload(user, a)) {
+    await writeRefusedUnknown(db, { action: 'DOWNLOAD', user, reason: ATTACHMENT_NOT_FOUND, ...client }, id);
+    throw notFound(ATTACHMENT_NOT_FOUND);
+  }
+  const document = { code: a.issue?.number ?? '未提交的附件', fileName: a.fileName, version: ATTACHMENT_LOG_VERSION };
+  const log = { action: 'DOWNLOAD' as const, user, document, ...client };
+  const stamp: WatermarkStamp = { supplierName: user.isSupplier ? user.supplierName : null, account: user.account, at: now, ip: client.ip };
+  let bytes: Uint8Array;
+  try {
+    const stored = await storage.read(a.sha256);
+    bytes = STAMPED.has(a.fileType) ? await stampFile(stored, a.fileType as FileType, watermarkText(stamp)) : stored;
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e;
+    await writeAccessLog(db, { ...log, outcome: 'REFUSED', reason: e.message });
+    throw e;
+  }
+  // the question may have gone meanwhile (a draft deleted): checked again with the row written
+  const allowed = await db.$transaction(async (tx) => {
+    const ok = mayDownload(user, await loadAttachment(tx, id));
+    await writeAccessLog(tx, ok ? { ...log, outcome: 'OK' } : { ...log, outcome: 'REFUSED', reason: ATTACHMENT_NOT_FOUND });
+    return ok;
+  });
+  if (!allowed) throw notFound(ATTACHMENT_NOT_FOUND);
+  const dot = a.fileName.lastIndexOf('.');
+  const name = stampedFileName(dot > 0 ? a.fileName.slice(0, dot) : a.fileName, ATTACHMENT_LOG_VERSION, a.fileType, stamp);
+  return { bytes, contentType: mimeOf(a.fileType), contentDisposition: contentDisposition('attachment', name) };
 }

@@ -10,6 +10,7 @@ import type { Storage } from '../../lib/storage.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
+import { clientOf } from '../logs/writer.ts';
 import { downloadAttachment, issueAttachments, uploadAttachment } from './attachments.ts';
 import { issueDetail, pageIssues } from './query.ts';
 import { assignIssue, handlers, replyIssue } from './service.ts';
@@ -44,6 +45,6 @@ export async function documentIssueRoutes(app: FastifyInstance, { db, storage }:
     return ok(await issueAttachments(db, body.id), '查询成功');
   });
   route(app, api.upload, async ({ request, user }) => ok(await uploadAttachment(request, user, { db, storage }), '附件已上传'));
-  route(app, api.download, async ({ body, user, reply }) => sendAttachment(reply, await downloadAttachment({ db, storage }, user, body.id)));
+  route(app, api.download, async ({ body, user, reply, request }) => sendAttachment(reply, await downloadAttachment({ db, storage }, user, body.id, clientOf(request))));
   route(app, api.handlers, async () => ok(await handlers(db), '查询成功'));
 }

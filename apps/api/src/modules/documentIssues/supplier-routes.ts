@@ -9,6 +9,7 @@ import type { Storage } from '../../lib/storage.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
+import { clientOf } from '../logs/writer.ts';
 import { downloadAttachment, issueAttachments, uploadAttachment } from './attachments.ts';
 import { issueDetail, pageIssues } from './query.ts';
 import { askableDrawings, closeIssue, createIssue, deleteIssues, purchasersOf, reopenIssue, submitIssue, updateIssue } from './service.ts';
@@ -49,7 +50,7 @@ export async function supplierDocumentIssueRoutes(app: FastifyInstance, { db, st
     return ok(await issueAttachments(db, body.id), '查询成功');
   });
   route(app, api.supplierUpload, async ({ request, user }) => ok(await uploadAttachment(request, user, { db, storage }), '附件已上传'));
-  route(app, api.supplierDownload, async ({ body, user, reply }) => sendAttachment(reply, await downloadAttachment({ db, storage }, user, body.id)));
+  route(app, api.supplierDownload, async ({ body, user, reply, request }) => sendAttachment(reply, await downloadAttachment({ db, storage }, user, body.id, clientOf(request))));
   route(app, api.purchasers, async ({ body, supplier }) => ok(await purchasersOf(db, supplier, body.materialCode), '查询成功'));
   route(app, api.drawings, async ({ body, supplier }) => ok(await askableDrawings(db, supplier, body.keyword), '查询成功'));
 }
