@@ -137,6 +137,43 @@ describe('the recipients matrix (阅读IP hidden, 确认IP masked for type 3)', 
   });
 });
 
+describe('the recipients matrix (确认人账号 hidden, 确认人 masked for type 3)', () => {
+  let noticeId: number;
+  let name: string;
+  let account: string;
+  beforeAll(async () => {
+    const r = await db.noticeRecipient.findFirstOrThrow({ where: { confirmedByName: { not: null } } });
+    noticeId = r.noticeId;
+    name = r.confirmedByName!;
+    account = r.confirmedByAccount!;
+    await setTypes('COLUMN', NOTICE_LIST_PAGE, 'confirmedByAccount', allBut(3));
+    await setTypes('COLUMN', NOTICE_LIST_PAGE, 'confirmedByName', allBut(3), [3]);
+  });
+
+  it('drops the account and masks the name in the list; the reader stays as it was', async () => {
+    const rows = rowsOf(await call('haier/tableChangeLog/getSuppliersById', { id: noticeId, results: 100 }, 'demo3'));
+    for (const r of rows) expect(r).not.toHaveProperty('confirmedByAccount');
+    const confirmed = rows.filter((r) => r.confirmedAt);
+    expect(confirmed.length).toBeGreaterThan(0);
+    for (const r of confirmed) expect(String(r.confirmedByName)).toMatch(/^.\*+$/u);
+    expect(rows.some((r) => r.readByAccount)).toBe(true);
+    const full = rowsOf(await call('haier/tableChangeLog/getSuppliersById', { id: noticeId, results: 100 }, 'demo7'));
+    expect(full.some((r) => r.confirmedByName === name && r.confirmedByAccount === account)).toBe(true);
+  });
+
+  it('the same in the Excel export', async () => {
+    const masked = await sheetOf(await call('haier/tableChangeLog/exportSuppliers', { id: noticeId }, 'demo3'));
+    expect(masked[0]).not.toContain('确认人账号');
+    const col = masked[0]!.indexOf('确认人');
+    expect(col).toBeGreaterThan(-1);
+    expect(masked.slice(1).some((r) => /^.\*+$/u.test(r[col]!))).toBe(true);
+    expect(masked.slice(1).map((r) => r[col])).not.toContain(name);
+    const full = await sheetOf(await call('haier/tableChangeLog/exportSuppliers', { id: noticeId }, 'demo7'));
+    expect(full[0]).toEqual(expect.arrayContaining(['阅读人', '阅读人账号', '确认人', '确认人账号']));
+    expect(full.slice(1).map((r) => r[full[0]!.indexOf('确认人账号')])).toContain(account);
+  });
+});
+
 describe('the mobile-number view log (IP hidden for type 8, masked for type 3)', () => {
   beforeAll(async () => {
     expect(await db.phoneViewLog.count({ where: { ip: { not: null } } })).toBeGreaterThan(0);

@@ -208,12 +208,23 @@ export const ZRecipientRow = z.object({
   status: z.enum(RECIPIENT_STATUSES),
   ...recipientState,
   /** Governed (NOTICE_RECIPIENT_COLUMNS): absent when hidden for the caller, masked when masked. */
+  readByAccount: z.string().nullable().optional(),
+  readByName: z.string().nullable().optional(),
+  confirmedByAccount: z.string().nullable().optional(),
+  confirmedByName: z.string().nullable().optional(),
   readIp: z.string().nullable().optional(),
   confirmedIp: z.string().nullable().optional(),
   confirmedFiles: z.array(ZConfirmedFile),
 });
 /** The recipients matrix's governed columns (issue 14): its list and its Excel export. */
-export const NOTICE_RECIPIENT_COLUMNS = governedColumns(NOTICE_LIST_PAGE, { readIp: '阅读IP', confirmedIp: '确认IP' });
+export const NOTICE_RECIPIENT_COLUMNS = governedColumns(NOTICE_LIST_PAGE, {
+  readByName: '阅读人',
+  readByAccount: '阅读人账号',
+  readIp: '阅读IP',
+  confirmedByName: '确认人',
+  confirmedByAccount: '确认人账号',
+  confirmedIp: '确认IP',
+});
 export type RecipientRow = z.infer<typeof ZRecipientRow>;
 
 /** A supplier that would receive a draft if it were published now, and why. */

@@ -15,7 +15,6 @@ import { governExportColumns, type GovernedExportColumn } from '../permissions/a
 import { recipientSelect, recipientWhere, toRecipientRow, type RecipientFilterQuery, type RecipientRecord } from './query.ts';
 
 const at = (iso: string | null) => (iso ? cstDateTime(new Date(iso)) : '');
-const who = (account: string | null, name: string | null) => (account ? `${name ?? ''}（${account}）` : '');
 
 /** `field`: a governed column (NOTICE_RECIPIENT_COLUMNS), hidden or masked as in the matrix. */
 export const RECIPIENT_COLUMNS: GovernedExportColumn<RecipientRow>[] = [
@@ -25,10 +24,12 @@ export const RECIPIENT_COLUMNS: GovernedExportColumn<RecipientRow>[] = [
   { header: '状态', width: 10, value: (r) => RECIPIENT_STATUS_LABELS[r.status] },
   { header: '逾期', width: 8, value: (r) => (r.overdue ? '是' : '否') },
   { header: '阅读时间', width: 20, value: (r) => at(r.readAt) },
-  { header: '阅读人', width: 22, value: (r) => who(r.readByAccount, r.readByName) },
+  { header: '阅读人', width: 14, field: 'readByName', value: (r) => r.readByName ?? '' },
+  { header: '阅读人账号', width: 14, field: 'readByAccount', value: (r) => r.readByAccount ?? '' },
   { header: '阅读IP', width: 16, field: 'readIp', value: (r) => r.readIp ?? '' },
   { header: '确认时间', width: 20, value: (r) => at(r.confirmedAt) },
-  { header: '确认人', width: 22, value: (r) => who(r.confirmedByAccount, r.confirmedByName) },
+  { header: '确认人', width: 14, field: 'confirmedByName', value: (r) => r.confirmedByName ?? '' },
+  { header: '确认人账号', width: 14, field: 'confirmedByAccount', value: (r) => r.confirmedByAccount ?? '' },
   { header: '确认IP', width: 16, field: 'confirmedIp', value: (r) => r.confirmedIp ?? '' },
   { header: '确认的文件版本（sha256）', width: 60, value: (r) => r.confirmedFiles.map((f) => `${f.standardCode} ${f.version}（${f.sha256}）`).join('\n') },
   { header: '催办次数', width: 10, value: (r) => r.remindCount },

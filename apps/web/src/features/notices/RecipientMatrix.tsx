@@ -16,18 +16,25 @@ import { exportRecipients, remindNotice, useRefreshNotices } from './api.ts';
 import { OverdueTag, RecipientStatusTag } from './labels.tsx';
 import { Permitted } from '../permissions/index.ts';
 
-const who = (at: string | null, name: string | null, account: string | null, ip?: string | null) =>
-  at ? (
+/**
+ * When, who and from where. Who and where are governed columns (issue 14): absent when hidden for
+ * the caller (then only what is left shows), masked as the server masked them.
+ */
+const who = (at: string | null, name?: string | null, account?: string | null, ip?: string | null) => {
+  if (!at) return <Typography.Text type="secondary">—</Typography.Text>;
+  const person = name ?? account;
+  const title = [name && account ? `${name}（${account}）` : person, ip ? `IP ${ip}` : null].filter(Boolean).join(' ');
+  return (
     <div style={{ lineHeight: 1.35 }}>
       <div>{formatDateTime(at).slice(0, 16)}</div>
-      <Typography.Text type="secondary" style={{ fontSize: 12 }} title={`${name ?? ''}（${account ?? ''}）${ip ? ` IP ${ip}` : ''}`}>
-        {name ?? account}
-        {ip ? ` · ${ip}` : ''}
-      </Typography.Text>
+      {(person || ip) && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }} title={title}>
+          {[person, ip].filter(Boolean).join(' · ')}
+        </Typography.Text>
+      )}
     </div>
-  ) : (
-    <Typography.Text type="secondary">—</Typography.Text>
   );
+};
 
 const columns: ColumnsType<RecipientRow> = [
   {
