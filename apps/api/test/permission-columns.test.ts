@@ -101,76 +101,45 @@ describe('the change-notice list (发布人 hidden, 撤回原因 masked for type
   });
 });
 
-describe('the recipients matrix (阅读IP hidden, 确认IP masked for type 3)', () => {
+/** Governed matrix columns set for type 3: the first of each pair hidden, the second masked. */
+const MATRIX_CASES = [
+  { hidden: ['readIp', '阅读IP'], masked: ['confirmedIp', '确认IP'] },
+  { hidden: ['confirmedByAccount', '确认人账号'], masked: ['confirmedByName', '确认人'] },
+] as const;
+
+describe('the recipients matrix (阅读IP and 确认人账号 hidden, 确认IP and 确认人 masked for type 3)', () => {
   let noticeId: number;
-  let readIp: string;
-  let confirmedIp: string;
+  let full: Record<string, string>;
   beforeAll(async () => {
-    const r = await db.noticeRecipient.findFirstOrThrow({ where: { confirmedIp: { not: null }, readIp: { not: null } } });
+    const r = await db.noticeRecipient.findFirstOrThrow({ where: { confirmedIp: { not: null }, readIp: { not: null }, confirmedByName: { not: null } } });
     noticeId = r.noticeId;
-    readIp = r.readIp!;
-    confirmedIp = r.confirmedIp!;
-    await setTypes('COLUMN', NOTICE_LIST_PAGE, 'readIp', allBut(3));
-    await setTypes('COLUMN', NOTICE_LIST_PAGE, 'confirmedIp', allBut(3), [3]);
+    full = { readIp: r.readIp!, confirmedIp: r.confirmedIp!, confirmedByAccount: r.confirmedByAccount!, confirmedByName: r.confirmedByName! };
+    for (const c of MATRIX_CASES) {
+      await setTypes('COLUMN', NOTICE_LIST_PAGE, c.hidden[0], allBut(3));
+      await setTypes('COLUMN', NOTICE_LIST_PAGE, c.masked[0], allBut(3), [3]);
+    }
   });
 
-  it('drops and masks in the list', async () => {
+  it.each(MATRIX_CASES)('drops $hidden.0 and masks $masked.0 in the list', async ({ hidden: [gone], masked: [field] }) => {
     const rows = rowsOf(await call('haier/tableChangeLog/getSuppliersById', { id: noticeId, results: 100 }, 'demo3'));
-    for (const r of rows) expect(r).not.toHaveProperty('readIp');
-    const confirmed = rows.filter((r) => r.confirmedIp);
-    expect(confirmed.length).toBeGreaterThan(0);
-    for (const r of confirmed) expect(String(r.confirmedIp)).toMatch(/^.\*+$/u);
-    const full = rowsOf(await call('haier/tableChangeLog/getSuppliersById', { id: noticeId, results: 100 }, 'demo7'));
-    expect(full.some((r) => r.readIp === readIp && r.confirmedIp === confirmedIp)).toBe(true);
-  });
-
-  it('drops and masks in the Excel export, the same way', async () => {
-    const masked = await sheetOf(await call('haier/tableChangeLog/exportSuppliers', { id: noticeId }, 'demo3'));
-    expect(masked[0]).not.toContain('阅读IP');
-    const col = masked[0]!.indexOf('确认IP');
-    expect(col).toBeGreaterThan(-1);
-    expect(masked.slice(1).some((r) => /^.\*+$/u.test(r[col]!))).toBe(true);
-    expect(masked.flat()).not.toContain(confirmedIp);
-    const full = await sheetOf(await call('haier/tableChangeLog/exportSuppliers', { id: noticeId }, 'demo7'));
-    expect(full[0]).toEqual(expect.arrayContaining(['阅读IP', '确认IP']));
-    expect(full.flat()).toContain(confirmedIp);
-  });
-});
-
-describe('the recipients matrix (确认人账号 hidden, 确认人 masked for type 3)', () => {
-  let noticeId: number;
-  let name: string;
-  let account: string;
-  beforeAll(async () => {
-    const r = await db.noticeRecipient.findFirstOrThrow({ where: { confirmedByName: { not: null } } });
-    noticeId = r.noticeId;
-    name = r.confirmedByName!;
-    account = r.confirmedByAccount!;
-    await setTypes('COLUMN', NOTICE_LIST_PAGE, 'confirmedByAccount', allBut(3));
-    await setTypes('COLUMN', NOTICE_LIST_PAGE, 'confirmedByName', allBut(3), [3]);
-  });
-
-  it('drops the account and masks the name in the list; the reader stays as it was', async () => {
-    const rows = rowsOf(await call('haier/tableChangeLog/getSuppliersById', { id: noticeId, results: 100 }, 'demo3'));
-    for (const r of rows) expect(r).not.toHaveProperty('confirmedByAccount');
+    for (const r of rows) expect(r).not.toHaveProperty(gone);
     const confirmed = rows.filter((r) => r.confirmedAt);
     expect(confirmed.length).toBeGreaterThan(0);
-    for (const r of confirmed) expect(String(r.confirmedByName)).toMatch(/^.\*+$/u);
-    expect(rows.some((r) => r.readByAccount)).toBe(true);
-    const full = rowsOf(await call('haier/tableChangeLog/getSuppliersById', { id: noticeId, results: 100 }, 'demo7'));
-    expect(full.some((r) => r.confirmedByName === name && r.confirmedByAccount === account)).toBe(true);
+    for (const r of confirmed) expect(String(r[field])).toMatch(/^.\*+$/u);
+    const all = rowsOf(await call('haier/tableChangeLog/getSuppliersById', { id: noticeId, results: 100 }, 'demo7'));
+    expect(all.some((r) => r[gone] === full[gone] && r[field] === full[field])).toBe(true);
   });
 
-  it('the same in the Excel export', async () => {
+  it.each(MATRIX_CASES)('drops $hidden.1 and masks $masked.1 in the Excel export, the same way', async ({ hidden: [gone, goneHeader], masked: [field, header] }) => {
     const masked = await sheetOf(await call('haier/tableChangeLog/exportSuppliers', { id: noticeId }, 'demo3'));
-    expect(masked[0]).not.toContain('确认人账号');
-    const col = masked[0]!.indexOf('确认人');
+    expect(masked[0]).not.toContain(goneHeader);
+    const col = masked[0]!.indexOf(header);
     expect(col).toBeGreaterThan(-1);
     expect(masked.slice(1).some((r) => /^.\*+$/u.test(r[col]!))).toBe(true);
-    expect(masked.slice(1).map((r) => r[col])).not.toContain(name);
-    const full = await sheetOf(await call('haier/tableChangeLog/exportSuppliers', { id: noticeId }, 'demo7'));
-    expect(full[0]).toEqual(expect.arrayContaining(['阅读人', '阅读人账号', '确认人', '确认人账号']));
-    expect(full.slice(1).map((r) => r[full[0]!.indexOf('确认人账号')])).toContain(account);
+    expect(masked.slice(1).map((r) => r[col])).not.toContain(full[field]);
+    const all = await sheetOf(await call('haier/tableChangeLog/exportSuppliers', { id: noticeId }, 'demo7'));
+    expect(all[0]).toEqual(expect.arrayContaining([goneHeader, header]));
+    expect(all.slice(1).map((r) => r[all[0]!.indexOf(goneHeader)])).toContain(full[gone]);
   });
 });
 
