@@ -12,7 +12,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
-import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES_TEXT, type AttachmentRow, type FileType } from '@esm/contracts';
+import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES_TEXT, FILE_TYPES, type AttachmentRow, type FileType } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
@@ -28,8 +28,6 @@ type Tx = Prisma.TransactionClient;
 export const ATTACHMENT_NOT_FOUND = '附件不存在';
 /** What an attachment's download row says in its version column (the question's number is its code). */
 export const ATTACHMENT_LOG_VERSION = '问题附件';
-/** The attachment types served stamped with the caller's watermark; the others carry it in their name. */
-const STAMPED = new Set(['pdf', 'png', 'jpg']);
 const UNSUPPORTED = `附件类型不支持，仅支持 ${ATTACHMENT_TYPES_TEXT}`;
 
 const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
@@ -170,7 +168,9 @@ export async function downloadAttachment(deps: { db: Db; storage: Storage }, use
   let bytes: Uint8Array;
   try {
     const stored = await storage.read(a.sha256);
-    bytes = STAMPED.has(a.fileType) ? await stampFile(stored, a.fileType as FileType, watermarkText(stamp)) : stored;
+    // a drawing type goes through stampFile as an archive file does (which stamps PDFs and images
+    // and leaves DWG/DXF as they are); an Office file goes as stored
+    bytes = a.fileType in FILE_TYPES ? await stampFile(stored, a.fileType as FileType, watermarkText(stamp)) : stored;
   } catch (e) {
     if (!(e instanceof AppError)) throw e;
     await writeAccessLog(db, { ...log, outcome: 'REFUSED', reason: e.message });
