@@ -1,6 +1,8 @@
 /**
  * Start-up time of the real entry point, spawn → first 200 from GET /esm-server/health:
- *  - cold: an empty data dir (embedded PGlite: the prepared cluster image unpacked — initdb and
+ *  - cold: an empty data dir (embedded PGlite: the demo image prepared at build time — the
+ *    cluster with the demo data already seeded, used on the day it was seeded — unpacked; or, with
+ *    DEMO_IMAGE=off as on a later day than the build, the reference image unpacked — initdb and
  *    every migration when there is none — then the demo seed) or an empty Postgres database
  *    (migrate, seed with SEED_DEMO=true);
  *  - warm: the same data dir / database again, already initialised (migrations checked, menu
@@ -20,18 +22,22 @@ interface Timing {
 }
 
 const IMAGE = 'database created from the prepared image';
+const DEMO_IMAGE = 'database created from the prepared demo image';
 
-async function timeStart(opts: ServerOptions, expectInit: boolean): Promise<Timing> {
+/** `expectInit`: a cold start, and how its demo data must have come (the demo image, or a seed at start). */
+async function timeStart(opts: ServerOptions, expectInit: false | 'demo image' | 'seed'): Promise<Timing> {
   const server = await startServer(opts);
   try {
-    // Honesty check: a cold start must have built its schema (from the embedded image or by
-    // migrating) and seeded the demo data, a warm one must have done neither.
+    // Honesty check: a cold start must have built its schema (from an embedded image or by
+    // migrating) and have the demo data (seeded now, or from the demo image), a warm one must
+    // have done none of it.
     const out = server.output();
-    const schema = out.includes('migrations applied') || out.includes(IMAGE);
-    const initialised = schema && out.includes('demo data seeded');
-    const reinitialised = schema || out.includes('demo data seeded');
-    if (expectInit ? !initialised : reinitialised) throw new Error(`${expectInit ? 'cold' : 'warm'} start did not behave as one:\n${out}`);
-    if (expectInit && !opts.databaseUrl && !out.includes(IMAGE)) progress('note: no prepared image (apps/api/dist/db-image), the cold embedded start ran initdb');
+    const schema = out.includes('migrations applied') || out.includes(IMAGE) || out.includes(DEMO_IMAGE);
+    const seeded = out.includes('demo data seeded');
+    const initialised = expectInit === 'demo image' ? out.includes(DEMO_IMAGE) && !seeded : schema && seeded;
+    const reinitialised = schema || seeded;
+    if (expectInit ? !initialised : reinitialised) throw new Error(`${expectInit ? `cold (${expectInit})` : 'warm'} start did not behave as one:\n${out}`);
+    if (expectInit === 'seed' && !opts.databaseUrl && !out.includes(IMAGE)) progress('note: no prepared image (apps/api/dist/db-image), the cold embedded start ran initdb');
     return { ms: server.readyMs, cpuMs: server.readyCpuMs };
   } finally {
     await server.stop();
@@ -54,27 +60,31 @@ function row(start: string, database: string, t: Timing[]): Row {
 
 export async function run({ runs }: BenchSettings): Promise<Row[]> {
   const floor: Timing[] = [];
-  const t = { embeddedCold: [] as Timing[], embeddedWarm: [] as Timing[], pgCold: [] as Timing[], pgWarm: [] as Timing[] };
+  const t = { embeddedCold: [] as Timing[], embeddedSeed: [] as Timing[], embeddedWarm: [] as Timing[], pgCold: [] as Timing[], pgWarm: [] as Timing[] };
   for (let i = 1; i <= runs; i++) {
     progress(`cold-start run ${i}/${runs}`);
     floor.push({ ms: await loaderFloorMs(), cpuMs: 0 });
 
     const embedded = tempDir('embedded');
-    t.embeddedCold.push(await timeStart({ dataDir: embedded.dir }, true));
+    t.embeddedCold.push(await timeStart({ dataDir: embedded.dir }, 'demo image'));
     t.embeddedWarm.push(await timeStart({ dataDir: embedded.dir }, false));
     await embedded.remove();
+    const seeding = tempDir('embedded-seed');
+    t.embeddedSeed.push(await timeStart({ dataDir: seeding.dir, env: { DEMO_IMAGE: 'off' } }, 'seed'));
+    await seeding.remove();
 
     const db = await createBenchDatabase();
     const dir = tempDir('pg'); // holds only the generated session secret
     const opts: ServerOptions = { dataDir: dir.dir, databaseUrl: db.url, env: { SEED_DEMO: 'true' } };
-    t.pgCold.push(await timeStart(opts, true));
+    t.pgCold.push(await timeStart(opts, 'seed'));
     t.pgWarm.push(await timeStart(opts, false));
     await db.drop();
     await dir.remove();
   }
   return [
     row('floor: node, empty', '—', floor),
-    row('cold (empty data dir)', 'embedded PGlite', t.embeddedCold),
+    row('cold (empty data dir; the demo image, seeded at build today)', 'embedded PGlite', t.embeddedCold),
+    row('cold (empty data dir; DEMO_IMAGE=off: seeded at start, as on a later day)', 'embedded PGlite', t.embeddedSeed),
     row('warm (same data dir)', 'embedded PGlite', t.embeddedWarm),
     row('cold (empty database)', 'Postgres', t.pgCold),
     row('warm (same database)', 'Postgres', t.pgWarm),

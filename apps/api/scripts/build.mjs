@@ -27,9 +27,9 @@ const external = [
 ].flatMap((d) => [d, `${d}/*`]);
 
 const started = performance.now();
-// everything but the prepared database image and demo drawings, rebuilt only when their inputs change
+// everything but the prepared database images and demo drawings, rebuilt only when their inputs change
 const dist = path.join(apiDir, 'dist');
-const kept = new Set(['db-image', 'demo-files']);
+const kept = new Set(['db-image', 'db-image-demo', 'demo-files']);
 if (existsSync(dist)) for (const f of readdirSync(dist, { withFileTypes: true }).filter((d) => !kept.has(d.name))) rmSync(path.join(dist, f.name), { recursive: true, force: true });
 await build({
   // both at dist/'s top level: paths computed from import.meta.url mean the same in every file

@@ -6,10 +6,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { EMPOWER_DEFAULTS, EXPORT_MAX_ROWS, UPLOAD_MAX_BYTES } from '@esm/contracts';
-import { dataDirOf, databaseUrlOf, paths } from './paths.ts';
+import { dataDirOf, databaseUrlOf, flag, paths, seedDemoOf, storageDirOf } from './paths.ts';
 
 export { paths };
-const { root } = paths;
 
 export interface Config {
   port: number;
@@ -106,10 +105,7 @@ export function oidcOf(env: NodeJS.ProcessEnv): OidcConfig | undefined {
   };
 }
 
-function bool(v: string | undefined, dflt: boolean): boolean {
-  if (v === undefined || v === '') return dflt;
-  return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
-}
+const bool = flag;
 
 function int(v: string | undefined, dflt: number): number {
   const n = v === undefined || v === '' ? NaN : Number(v);
@@ -183,13 +179,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: env.HOST ?? '0.0.0.0',
     databaseUrl,
     dataDir,
-    storageDir: path.resolve(root, env.STORAGE_DIR ?? path.join(dataDir, 'files')),
+    storageDir: storageDirOf(env, dataDir),
     sessionSecret: overrides.sessionSecret ?? sessionSecret(env, dataDir),
     sessionMaxAgeMs: int(env.SESSION_MAX_AGE_MINUTES, 120) * 60_000,
     sessionAbsoluteMs: int(env.SESSION_ABSOLUTE_HOURS, 12) * 3_600_000,
     secureCookies: bool(env.SECURE_COOKIES, false),
     migrateOnStart: bool(env.MIGRATE_ON_START, true),
-    seedDemo: bool(env.SEED_DEMO, !databaseUrl),
+    seedDemo: seedDemoOf(env),
     companyHomeUrl: env.COMPANY_HOME_URL ?? '/esm/login',
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: trustProxyOf(env.TRUST_PROXY),

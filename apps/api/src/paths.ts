@@ -23,5 +23,24 @@ export const dataDirOf = (env: NodeJS.ProcessEnv): string => path.resolve(root, 
 /** DATABASE_URL when set (an empty value means none): without it the embedded database is used. */
 export const databaseUrlOf = (env: NodeJS.ProcessEnv): string | undefined => env.DATABASE_URL || undefined;
 
+/** STORAGE_DIR (default `<data dir>/files`), resolved against the repository's root: the uploaded files' store. */
+export const storageDirOf = (env: NodeJS.ProcessEnv, dataDir: string): string => path.resolve(root, env.STORAGE_DIR ?? path.join(dataDir, 'files'));
+
+/** A yes/no setting: 1/true/yes/on (any case) is yes, any other value no, unset or empty the default. */
+export function flag(v: string | undefined, dflt: boolean): boolean {
+  if (v === undefined || v === '') return dflt;
+  return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
+}
+
+/** SEED_DEMO: the demo accounts and data on a first start; by default only on the embedded database. */
+export const seedDemoOf = (env: NodeJS.ProcessEnv): boolean => flag(env.SEED_DEMO, !databaseUrlOf(env));
+
+/**
+ * Whether a first embedded start may take its demo data from the demo image prepared at build
+ * time (db/image.ts) instead of seeding: with SEED_DEMO, unless DEMO_IMAGE=off (a benchmark of
+ * the seed itself).
+ */
+export const demoImageOf = (env: NodeJS.ProcessEnv): boolean => seedDemoOf(env) && flag(env.DEMO_IMAGE, true);
+
 /** The embedded database's cluster inside the data directory. */
 export const pgdataOf = (dataDir: string): string => path.join(dataDir, 'pgdata');

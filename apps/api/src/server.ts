@@ -1,22 +1,31 @@
 /**
  * The only entry point (`pnpm start` runs its bundle, dist/server.mjs). On a first start of the
  * embedded database (no DATABASE_URL, no cluster in DATA_DIR yet) it first starts unpacking the
- * prepared image (db/image.ts: read, gunzip, ~40 MB of writes, ~0.2–0.4 s) in a worker thread
+ * prepared image (db/image.ts: read, gunzip, ~25 MB of writes, ~0.2–0.5 s) in a worker thread
  * running this same file, so that it overlaps the main thread loading the server's modules
- * (issue 16); then it starts the server (start.ts). Only node's own modules, paths.ts and
- * db/image.ts are loaded before the worker is on its way, and they are all a worker loads.
+ * (issue 16) — with the demo data, the demo image when it is usable today (its stored files
+ * included) — then it starts the server (start.ts). Only node's own modules, paths.ts,
+ * db/image.ts and lib/dates.ts are loaded before the worker is on its way, and they are all a
+ * worker loads.
  */
 import { mkdirSync } from 'node:fs';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { dataDirOf, databaseUrlOf, pgdataOf } from './paths.ts';
-import { hasCluster, restoreImage, type ImageManifest } from './db/image.ts';
+import { dataDirOf, databaseUrlOf, demoImageOf, pgdataOf, storageDirOf } from './paths.ts';
+import { hasCluster, restoreDemoImage, restoreImage, type ImageManifest } from './db/image.ts';
 
 const TASK = 'esm:restore-image';
 
+interface Task {
+  task: typeof TASK;
+  pgdata: string;
+  /** The file store the demo image's files go to, when the demo image may be used. */
+  demoStorage: string | null;
+}
+
 /** The unpacking in a worker running this file; its result, the manifest or null, as restoreImage's. */
-function restoreInWorker(pgdata: string): Promise<ImageManifest | null> {
+function restoreInWorker(work: Task): Promise<ImageManifest | null> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { task: TASK, pgdata } });
+    const worker = new Worker(new URL(import.meta.url), { workerData: work });
     let answered = false;
     worker.once('message', (m: ImageManifest | null) => {
       answered = true;
@@ -29,13 +38,15 @@ function restoreInWorker(pgdata: string): Promise<ImageManifest | null> {
   });
 }
 
-const task = workerData as { task?: string; pgdata?: string } | null;
-if (!isMainThread && task?.task === TASK && task.pgdata) {
+const task = workerData as Task | null;
+if (!isMainThread && task?.task === TASK) {
   mkdirSync(task.pgdata, { recursive: true });
-  parentPort?.postMessage(restoreImage(task.pgdata));
+  parentPort?.postMessage((task.demoStorage !== null ? restoreDemoImage(task.pgdata, task.demoStorage) : null) ?? restoreImage(task.pgdata));
 } else {
-  const pgdata = pgdataOf(dataDirOf(process.env));
-  const restoring = !databaseUrlOf(process.env) && !hasCluster(pgdata) ? restoreInWorker(pgdata) : undefined;
+  const env = process.env;
+  const dataDir = dataDirOf(env);
+  const pgdata = pgdataOf(dataDir);
+  const restoring = !databaseUrlOf(env) && !hasCluster(pgdata) ? restoreInWorker({ task: TASK, pgdata, demoStorage: demoImageOf(env) ? storageDirOf(env, dataDir) : null }) : undefined;
   restoring?.catch(() => undefined); // awaited by openDatabase; not an unhandled rejection meanwhile
   const { start } = await import('./start.ts');
   await start(restoring);

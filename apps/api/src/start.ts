@@ -17,7 +17,9 @@ export async function start(restoring?: Promise<ImageManifest | null>): Promise<
   const config = loadConfig();
   const db = await openDatabase(config, restoring);
   startPhase(db.restoredFromImage ? 'image unpacked, db opened' : 'db opened');
-  if (db.restoredFromImage) console.log(`database created from the prepared image (${db.restoredFromImage.migrations.length} migrations)`);
+  const image = db.restoredFromImage;
+  if (image?.demo) console.log(`database created from the prepared demo image (${image.migrations.length} migrations; the demo data of the build's seed at ${image.demo.seededAt})`);
+  else if (image) console.log(`database created from the prepared image (${image.migrations.length} migrations)`);
   if (config.migrateOnStart) {
     const applied = await db.migrate();
     if (applied.length) console.log(`migrations applied: ${applied.join(', ')}`);

@@ -2,19 +2,24 @@
  * The embedded database's prepared cluster image (src/db/image.ts, issue 16): an empty data
  * directory starts from it; a migration newer than the image is applied on top, and the result
  * has exactly the schema that schema.prisma describes (the drift check, as in migrations.test.ts).
+ * The demo image (the same cluster with the demo data seeded at build time, and its stored files)
+ * gives a first start its demo data only on the day it was seeded, and only when intact.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
 import { embeddedExtensions, openDatabase } from '../src/db/database.ts';
 import { catalogDiff, readCatalog, type QueryRows } from '../src/db/drift.ts';
-import { readManifest, restoreImage, untar } from '../src/db/image.ts';
-import { buildImage } from '../src/db/image-build.ts';
+import { demoImageUnusable, readManifest, restoreDemoImage, restoreImage, untar } from '../src/db/image.ts';
+import { buildDemoImage, buildImage } from '../src/db/image-build.ts';
+import { cstDay } from '../src/lib/dates.ts';
+import { localStorage } from '../src/lib/storage.ts';
 import { MENU } from '../src/db/menu-data.ts';
 import { readMigrations } from '../src/db/migrations.ts';
-import { seedReference } from '../src/db/seed.ts';
+import { DEMO_USERS, seedDemo, seedReference } from '../src/db/seed.ts';
 import { declaredSchemaSql } from '../src/db/schema-engine.ts';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'esm-db-image-test-'));
@@ -119,5 +124,87 @@ describe('prepared cluster image', () => {
     header.write('00000000000', 124);
     header.write('0', 156);
     expect(() => untar(header, path.join(tmp, 'x'))).toThrow(/bad entry name/);
+  });
+});
+
+describe('demo image', () => {
+  const referenceDir = path.join(tmp, 'reference');
+  const demoDir = path.join(tmp, 'demo');
+  let seededAt: Date;
+  let n = 0;
+  /** A fresh data dir: its cluster folder (empty) and its file store. */
+  const fresh = () => {
+    const dataDir = path.join(tmp, `demo-data-${++n}`);
+    mkdirSync(path.join(dataDir, 'pgdata'), { recursive: true });
+    return { dataDir, pgdata: path.join(dataDir, 'pgdata'), files: path.join(dataDir, 'files') };
+  };
+  const stored = (dir: string) => (existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => /[0-9a-f]{64}$/.test(String(f))) : []);
+
+  beforeAll(async () => {
+    const all = await readMigrations();
+    await buildImage(referenceDir, all);
+    const { manifest } = await buildDemoImage(demoDir, referenceDir, 'test-key');
+    seededAt = new Date(manifest.demo!.seededAt);
+  }, 300_000);
+
+  it('holds the demo seed, dated today (UTC+8), and every file its rows store, named by sha256', () => {
+    const m = readManifest(demoDir)!;
+    expect(m.key).toBe('test-key');
+    expect(m.demo!.day).toBe(cstDay(seededAt));
+    expect(m.demo!.files.length).toBeGreaterThan(10);
+    for (const sha of m.demo!.files) expect(createHash('sha256').update(readFileSync(path.join(demoDir, 'files', sha))).digest('hex')).toBe(sha);
+    expect(demoImageUnusable(m, new Date(seededAt.getTime() + 1000))).toBeNull();
+  });
+
+  it('a first start on the day of its seed has the demo data and its files, with nothing left to seed', async () => {
+    const d = fresh();
+    expect(restoreDemoImage(d.pgdata, d.files, new Date(seededAt.getTime() + 60_000), demoDir)?.demo?.seededAt).toBe(seededAt.toISOString());
+    const db = await openDatabase({ dataDir: d.dataDir, databaseUrl: undefined });
+    try {
+      expect(await db.migrate()).toEqual([]);
+      expect(await seedDemo(db.prisma, localStorage(d.files), db.sql)).toBe(false); // the users are there: no seed
+      const accounts = (await db.prisma.user.findMany({ where: { account: { in: DEMO_USERS.map((u) => u.account) } }, select: { account: true } })).map((u) => u.account);
+      expect(accounts.sort()).toEqual(DEMO_USERS.map((u) => u.account).sort());
+      // every stored file a row names is in the data dir's file store, with those bytes
+      const rows = await db.prisma.$queryRawUnsafe<{ sha256: string }[]>('SELECT sha256 FROM standard_file UNION SELECT sha256 FROM document_issue_attachment');
+      expect(rows.length).toBeGreaterThan(10);
+      const storage = localStorage(d.files);
+      for (const { sha256 } of rows) expect(createHash('sha256').update(await storage.read(sha256)).digest('hex')).toBe(sha256);
+      expect(stored(d.files).length).toBe(readManifest(demoDir)!.demo!.files.length);
+      // the demo's relative dates are today's: grants run
+      const [running] = await db.prisma.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM empower_grant WHERE valid_from <= now() AND valid_until > now()');
+      expect(running!.n).toBeGreaterThan(0);
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+
+  it('is not used on a later day, before its seed, with another PGlite, nor over a cluster: nothing is written then', () => {
+    const m = readManifest(demoDir)!;
+    const nextDay = new Date(Date.parse(`${m.demo!.day}T00:00:00+08:00`) + 86_400_000);
+    expect(demoImageUnusable(m, nextDay)).toMatch(/not today/);
+    expect(demoImageUnusable(m, new Date(seededAt.getTime() - 60_000))).toMatch(/after now/);
+    expect(demoImageUnusable({ ...m, pglite: '0.0.0' }, seededAt)).toMatch(/PGlite 0.0.0/);
+    expect(demoImageUnusable(readManifest(referenceDir), seededAt)).toBe('no demo image');
+    const d = fresh();
+    expect(restoreDemoImage(d.pgdata, d.files, nextDay, demoDir)).toBeNull();
+    expect(readdirSync(d.pgdata)).toEqual([]);
+    expect(stored(d.files)).toEqual([]);
+    // then the start takes the reference image and seeds (server.ts)
+    expect(restoreImage(d.pgdata, referenceDir)).not.toBeNull();
+    expect(restoreDemoImage(d.pgdata, d.files, seededAt, demoDir)).toBeNull(); // a cluster is there
+  });
+
+  it('a damaged stored file means no demo image: nothing unpacked, no file written', () => {
+    const bad = path.join(tmp, 'demo-bad');
+    mkdirSync(path.join(bad, 'files'), { recursive: true });
+    const m = readManifest(demoDir)!;
+    writeFileSync(path.join(bad, 'manifest.json'), JSON.stringify(m));
+    writeFileSync(path.join(bad, 'pgdata.tar.gz'), readFileSync(path.join(demoDir, 'pgdata.tar.gz')));
+    for (const [i, sha] of m.demo!.files.entries()) writeFileSync(path.join(bad, 'files', sha), i === 3 ? 'tampered' : readFileSync(path.join(demoDir, 'files', sha)));
+    const d = fresh();
+    expect(restoreDemoImage(d.pgdata, d.files, seededAt, bad)).toBeNull();
+    expect(readdirSync(d.pgdata)).toEqual([]);
+    expect(stored(d.files)).toEqual([]);
   });
 });

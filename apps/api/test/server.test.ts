@@ -1,11 +1,12 @@
 /**
  * The real entry point as `pnpm start` runs it — `src/server.ts` bundled into `dist/server.mjs`
  * (scripts/build.mjs) on plain node (design §3): with no DATABASE_URL it starts on the
- * embedded PGlite under DATA_DIR, migrates and seeds it, serves over HTTP, keeps sessions and
+ * embedded PGlite under DATA_DIR, creates it with the demo data (from the build's demo image, or
+ * migrated and seeded), serves over HTTP, keeps sessions and
  * the session secret across a restart, and exits 0 on SIGTERM.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,10 +45,11 @@ interface Server {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-async function start(): Promise<Server> {
+async function start(dir = dataDir, extra: NodeJS.ProcessEnv = {}): Promise<Server> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-  for (const k of ['DATABASE_URL', 'SESSION_SECRET', 'SEED_DEMO', 'MIGRATE_ON_START', 'STORAGE_DIR']) delete env[k];
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  for (const k of ['DATABASE_URL', 'SESSION_SECRET', 'SEED_DEMO', 'MIGRATE_ON_START', 'STORAGE_DIR', 'DEMO_IMAGE']) delete env[k];
+  Object.assign(env, extra);
   const proc = spawn(process.execPath, ['--max-semi-space-size=4', '--heap-growing-percent=50', 'dist/server.mjs'], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(proc);
   let out = '';
@@ -89,12 +91,17 @@ const postJson = (base: string, p: string, body: unknown, cookie?: string) =>
 describe('embedded server', () => {
   let cookie = '';
 
-  it('starts on an empty data dir, migrates, seeds, serves a login, and stops cleanly on SIGTERM', async () => {
+  it('starts on an empty data dir with the demo data, serves a login, and stops cleanly on SIGTERM', async () => {
     const s = await start();
     try {
-      // the prepared image, unpacked in the entry's worker thread (server.ts) while the modules load
-      expect(s.output()).toMatch(/database created from the prepared image/);
-      expect(s.output()).toMatch(/demo data seeded/);
+      // the build's demo image (seeded today), unpacked in the entry's worker thread (server.ts)
+      // while the modules load: nothing left to seed
+      expect(s.output()).toMatch(/database created from the prepared demo image/);
+      expect(s.output()).not.toMatch(/demo data seeded/);
+      // its stored files (the demo drawings and attachments) went into the data dir's file store
+      const demo = JSON.parse(readFileSync(path.join(apiDir, 'dist/db-image-demo/manifest.json'), 'utf8')) as { demo: { files: string[] } };
+      expect(demo.demo.files.length).toBeGreaterThan(10);
+      for (const sha of demo.demo.files) expect(existsSync(path.join(dataDir, 'files', sha.slice(0, 2), sha.slice(2, 4), sha))).toBe(true);
       const res = await postJson(s.base, 'user/login', { account: 'demo3', password: 'Esm@2026' });
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ success: true, code: '10000000', data: { account: 'demo3', type: 3 } });
@@ -110,6 +117,20 @@ describe('embedded server', () => {
       expect(statSync(secret).mode & 0o077).toBe(0);
     } finally {
       await stop(s);
+    }
+  }, 120_000);
+
+  it('with DEMO_IMAGE=off (as on a later day than the build) it takes the reference image and seeds', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'esm-server-test-seed-'));
+    const s = await start(dir, { DEMO_IMAGE: 'off' });
+    try {
+      expect(s.output()).toMatch(/database created from the prepared image/);
+      expect(s.output()).toMatch(/demo data seeded/);
+      const res = await postJson(s.base, 'user/login', { account: 'demo2', password: 'Esm@2026' });
+      expect(await res.json()).toMatchObject({ code: '10000000', data: { account: 'demo2' } });
+    } finally {
+      await stop(s);
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
 

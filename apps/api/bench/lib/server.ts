@@ -72,7 +72,7 @@ const POLL_MS = 10;
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: opts.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...opts.env };
-  for (const k of ['DATABASE_URL', 'SESSION_SECRET', 'STORAGE_DIR', 'MIGRATE_ON_START']) delete env[k];
+  for (const k of ['DATABASE_URL', 'SESSION_SECRET', 'STORAGE_DIR', 'MIGRATE_ON_START', 'DEMO_IMAGE']) delete env[k];
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   const base = `http://127.0.0.1:${port}`;
 

@@ -9,8 +9,9 @@
  * The files are redrawn only when their inputs change: the list of demo drawings, or the drawing
  * code itself (its source text is part of the key). A drawing the manifest lacks — no build
  * (`pnpm dev`, the tests), or a build older than the list — is drawn at seed time as before.
- * Only the bytes are prepared: the rows are dated relative to the day of the seed, so they are
- * still written then (and the database image, db/image.ts, holds no demo rows).
+ * Only the bytes are prepared here: the rows are dated relative to the moment of the seed, so
+ * they are written by the seed — at start, or at build time into the demo image (db/image.ts),
+ * which a start uses only on the day it was seeded.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';

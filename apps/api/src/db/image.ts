@@ -6,25 +6,34 @@
  * first start on an empty data directory unpacks that tarball into DATA_DIR/pgdata instead of
  * running initdb and every migration (5.8 → ~2 s, docs/benchmarks.md); the usual migration
  * check then applies whatever the image lacks (an image older than prisma/migrations), and the
- * demo seed, which is dated relative to today, runs as before.
+ * demo seed, which is dated relative to today, runs as before — unless the demo image
+ * (dist/db-image-demo: the same cluster with the demo seed already run, and its stored files)
+ * was seeded today, when a first start with the demo data unpacks that instead
+ * (`restoreDemoImage`) and has nothing left to seed (~1–2 s less, docs/benchmarks.md).
  *
  * The image is used only when the manifest names the installed PGlite version (a data directory
  * is tied to the Postgres build that wrote it); otherwise — or with no image, e.g. when running
  * from source without a build — the server falls back to initdb and every migration.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { paths } from '../paths.ts';
+import { cstDay } from '../lib/dates.ts';
 import type { Migration } from './migrations.ts';
 
 export const IMAGE_DIR = path.join(paths.root, 'apps/api/dist/db-image');
+/** The demo image (below): the reference image with the demo data seeded, and the files it stores. */
+export const DEMO_IMAGE_DIR = path.join(paths.root, 'apps/api/dist/db-image-demo');
 const TARBALL = 'pgdata.tar.gz';
 const MANIFEST = 'manifest.json';
+/** The demo image's stored files, each named by its sha256 as in the file store (lib/storage.ts). */
+const FILES = 'files';
+const SHA256 = /^[0-9a-f]{64}$/;
 /** Bump when the image's content changes in a way the inputs below do not show. */
-export const IMAGE_FORMAT = 1;
+export const IMAGE_FORMAT = 2;
 
 export interface ImageManifest {
   format: number;
@@ -33,6 +42,11 @@ export interface ImageManifest {
   key: string;
   migrations: string[];
   builtAt: string;
+  /**
+   * The demo image only: when its demo data was seeded, that day in UTC+8 (the portal's days,
+   * lib/dates.ts), and the sha256 of every stored file its rows name.
+   */
+  demo?: { seededAt: string; day: string; files: string[] };
 }
 
 /** The installed @electric-sql/pglite version (its package.json, found from its entry point). */
@@ -66,14 +80,19 @@ export function readManifest(dir = IMAGE_DIR): ImageManifest | null {
   }
 }
 
-/** Writes both files under temporary names first: a start never reads a half-written image. */
-export function writeImage(dir: string, tarball: Uint8Array, manifest: ImageManifest): void {
-  mkdirSync(dir, { recursive: true });
-  const tmp = `.tmp-${process.pid}`;
-  writeFileSync(path.join(dir, TARBALL + tmp), tarball);
-  writeFileSync(path.join(dir, MANIFEST + tmp), JSON.stringify(manifest, null, 2) + '\n');
-  renameSync(path.join(dir, TARBALL + tmp), path.join(dir, TARBALL));
-  renameSync(path.join(dir, MANIFEST + tmp), path.join(dir, MANIFEST));
+/**
+ * Writes the image into `dir` (replacing what is there): built beside it and renamed into place,
+ * so a start never reads a half-written image. `files`: the demo image's stored files.
+ */
+export function writeImage(dir: string, tarball: Uint8Array, manifest: ImageManifest, files: ReadonlyMap<string, Uint8Array> = new Map()): void {
+  const tmp = `${dir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(path.join(tmp, FILES), { recursive: true });
+  for (const [sha, bytes] of files) writeFileSync(path.join(tmp, FILES, sha), bytes);
+  writeFileSync(path.join(tmp, TARBALL), tarball);
+  writeFileSync(path.join(tmp, MANIFEST), JSON.stringify(manifest, null, 2) + '\n');
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(tmp, dir);
 }
 
 /** True when `pgdata` holds a cluster (PG_VERSION is written last, by initdb and by the unpacking below). */
@@ -89,15 +108,93 @@ export function restoreImage(pgdata: string, dir = IMAGE_DIR): ImageManifest | n
   if (!manifest || manifest.pglite !== pgliteVersion()) return null;
   // an interrupted earlier unpack leaves files but no PG_VERSION (written last): start clean
   if (readdirSync(pgdata).length > 0) return null;
+  return unpack(manifest, dir, pgdata);
+}
+
+function unpack(manifest: ImageManifest, dir: string, pgdata: string): ImageManifest | null {
   try {
     untar(gunzipSync(readFileSync(path.join(dir, TARBALL))), pgdata);
   } catch (err) {
-    // a damaged image: leave the directory empty again and let PGlite run initdb
+    // a damaged image: leave the directory empty again and let the caller fall back
     console.warn(`db image not used (${err instanceof Error ? err.message : String(err)}); creating the cluster instead`);
     for (const f of readdirSync(pgdata)) rmSync(path.join(pgdata, f), { recursive: true, force: true });
     return null;
   }
   return manifest;
+}
+
+/**
+ * Why a demo image cannot give a first start at `now` its demo data, or null when it can. Its
+ * rows are dated relative to the moment of its seed (grants expiring in 20 days, a question due
+ * in 3 working days, notice numbers and audit texts with their dates), as a seed at start dates
+ * them relative to the start: on the day it was seeded (UTC+8) the two are the same demo, a
+ * seed from earlier in the day; on any later day the image's "today" would be in the past, so
+ * it is not used and the start seeds instead (db/seed.ts). Nothing is shifted.
+ */
+export function demoImageUnusable(manifest: ImageManifest | null, now: Date): string | null {
+  if (!manifest?.demo) return 'no demo image';
+  if (manifest.pglite !== pgliteVersion()) return `built for PGlite ${manifest.pglite}`;
+  const seededAt = Date.parse(manifest.demo.seededAt);
+  if (!(seededAt <= now.getTime())) return `seeded at ${manifest.demo.seededAt}, after now`;
+  if (manifest.demo.day !== cstDay(now)) return `seeded on ${manifest.demo.day}, not today`;
+  return null;
+}
+
+/**
+ * A first start with the demo data (issue 16): the demo image — the reference image with the demo
+ * seed already run at build time (db/image-build.ts) — when it is usable today
+ * (demoImageUnusable); its stored files go into `storageDir` (content-addressed, so files
+ * already there are left as they are) before the cluster is unpacked. Returns its manifest, or
+ * null when it was not used: then nothing was unpacked and the caller restores the reference
+ * image and seeds. Each file is checked against its sha256 first; a damaged one means no demo
+ * image.
+ */
+export function restoreDemoImage(pgdata: string, storageDir: string, now = new Date(), dir = DEMO_IMAGE_DIR): ImageManifest | null {
+  if (hasCluster(pgdata) || readdirSync(pgdata).length > 0) return null;
+  const manifest = readManifest(dir);
+  if (demoImageUnusable(manifest, now) !== null) return null;
+  let files: [string, Buffer][];
+  try {
+    files = manifest!.demo!.files.map((sha) => {
+      const bytes = SHA256.test(sha) ? readFileSync(path.join(dir, FILES, sha)) : null;
+      if (!bytes || createHash('sha256').update(bytes).digest('hex') !== sha) throw new Error(`stored file ${sha} damaged`);
+      return [sha, bytes];
+    });
+  } catch (err) {
+    console.warn(`demo image not used (${err instanceof Error ? err.message : String(err)}); seeding instead`);
+    return null;
+  }
+  // as the file store writes them: into its tmp/ folder, renamed into place once complete
+  mkdirSync(path.join(storageDir, 'tmp'), { recursive: true });
+  for (const [sha, bytes] of files) {
+    const dest = path.join(storageDir, sha.slice(0, 2), sha.slice(2, 4), sha);
+    if (existsSync(dest)) continue;
+    const tmp = path.join(storageDir, 'tmp', randomUUID());
+    writeFileSync(tmp, bytes);
+    mkdirSync(path.dirname(dest), { recursive: true });
+    renameSync(tmp, dest);
+  }
+  return unpack(manifest!, dir, pgdata);
+}
+
+/** The stored files under a file store's folder (<aa>/<bb>/<sha256>), by sha256. */
+export function storedFiles(storageDir: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const dirs = (d: string) => (existsSync(d) ? readdirSync(d).filter((n) => /^[0-9a-f]{2}$/.test(n)) : []);
+  for (const a of dirs(storageDir)) for (const b of dirs(path.join(storageDir, a))) for (const f of readdirSync(path.join(storageDir, a, b))) if (SHA256.test(f)) out.set(f, readFileSync(path.join(storageDir, a, b, f)));
+  return out;
+}
+
+/**
+ * Writes `data` up to its last non-zero byte and extends the file to its full length without
+ * writing the zeros (a sparse tail, read back as zeros): the image's WAL segment is 16 MB of which
+ * a few hundred bytes are records (db/image-build.ts `settle`).
+ */
+function writeSparse(file: string, data: Uint8Array): void {
+  let end = data.length;
+  while (end > 0 && data[end - 1] === 0) end--;
+  writeFileSync(file, data.subarray(0, end), { mode: 0o600 });
+  if (end < data.length) truncateSync(file, data.length);
 }
 
 /**
@@ -126,7 +223,7 @@ export function untar(buf: Uint8Array, target: string): void {
     else if (type === '0') {
       mkdirSync(path.dirname(dest), { recursive: true, mode: 0o700 });
       if (rel === 'PG_VERSION') last = { file: dest, data };
-      else writeFileSync(dest, data, { mode: 0o600 });
+      else writeSparse(dest, data);
     } else throw new Error(`db image: unsupported entry type ${type} (${rel})`);
     off += 512 + Math.ceil(size / 512) * 512;
   }
