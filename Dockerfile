@@ -8,7 +8,9 @@ RUN npm install -g pnpm@10.34.9
 RUN apt-get update && apt-get install -y --no-install-recommends postgresql-client && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY . .
-RUN pnpm install --frozen-lockfile && pnpm --filter @esm/web build && pnpm --filter @esm/api build
+# DEMO_IMAGE=off: no demo image (the demo data seeded at build, usable only on the day of the
+# build — apps/api/src/db/image.ts); the container seeds its demo data, if any, at its first start
+RUN pnpm install --frozen-lockfile && pnpm --filter @esm/web build && DEMO_IMAGE=off pnpm --filter @esm/api build
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data
 VOLUME /data
 EXPOSE 3000

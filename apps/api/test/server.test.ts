@@ -19,7 +19,8 @@ const running: ChildProcess[] = [];
 
 // the bundle of the code under test (~0.1 s), not a stale one from an earlier build
 beforeAll(() => {
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: apiDir, stdio: 'pipe' });
+  // built for the start below (its empty DATA_DIR): with the demo image, seeded today
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: apiDir, stdio: 'pipe', env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', SEED_DEMO: '', DEMO_IMAGE: '' } });
 });
 
 afterAll(() => {

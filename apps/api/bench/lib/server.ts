@@ -17,10 +17,20 @@ export const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)),
 export const SERVER_ENTRY = 'dist/server.mjs';
 let built = false;
 
-/** Bundles the current source once per benchmark run, as `pnpm start` does before it starts. */
+/**
+ * Bundles the current source once per benchmark run, as `pnpm start` does before it starts — for
+ * a first start on an empty data dir, as the benchmarks' own starts are: with the demo image
+ * seeded today (db/build-image.ts builds it only for a start that can use it).
+ */
 export function ensureBuilt(): void {
   if (built) return;
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: apiDir, stdio: ['ignore', 'ignore', 'inherit'] });
+  const empty = mkdtempSync(path.join(os.tmpdir(), 'esm-bench-build-'));
+  const env = { ...process.env, DATA_DIR: empty, DATABASE_URL: '', SEED_DEMO: '', DEMO_IMAGE: '' };
+  try {
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: apiDir, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
   built = true;
 }
 
@@ -71,8 +81,9 @@ const POLL_MS = 10;
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: opts.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...opts.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: opts.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   for (const k of ['DATABASE_URL', 'SESSION_SECRET', 'STORAGE_DIR', 'MIGRATE_ON_START', 'DEMO_IMAGE']) delete env[k];
+  Object.assign(env, opts.env);
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   const base = `http://127.0.0.1:${port}`;
 

@@ -6,14 +6,16 @@
  * only when their inputs changed. Last the demo image (db/image.ts, `restoreDemoImage`): the
  * reference image with the demo data seeded, rebuilt when the bundle (the seed's code), the
  * reference image or the drawings changed, or when it was seeded on an earlier day than today —
- * a start uses it only on the day of its seed.
+ * a start uses it only on the day of its seed — and only when the start this build is for (its
+ * environment: DATA_DIR, DATABASE_URL, SEED_DEMO, DEMO_IMAGE) could use it.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cstDay } from '../lib/dates.ts';
-import { DEMO_IMAGE_DIR, IMAGE_DIR, demoImageUnusable, readManifest } from './image.ts';
+import { dataDirOf, demoImageOf, pgdataOf } from '../paths.ts';
+import { DEMO_IMAGE_DIR, IMAGE_DIR, demoImageUnusable, hasCluster, readManifest } from './image.ts';
 import { buildDemoImage, buildImage, referenceImageKey } from './image-build.ts';
 import { readMigrations } from './migrations.ts';
 import { DEMO_DRAWINGS } from './demo-archives.ts';
@@ -48,8 +50,17 @@ const demoKey = createHash('sha256')
   )
   .digest('hex');
 const demo = readManifest(DEMO_IMAGE_DIR);
+// The build runs with the environment of the start that follows it (`pnpm start`): when that
+// start cannot use a demo image — its DATA_DIR holds a cluster already (a usual restart), or it
+// seeds no demo data — seeding one (~3-5 s) would only slow every day's first `pnpm start`.
+const env = process.env;
+const unused = !demoImageOf(env) ? 'no demo data on the next start (DATABASE_URL, SEED_DEMO or DEMO_IMAGE)' : hasCluster(pgdataOf(dataDirOf(env))) ? `DATA_DIR ${dataDirOf(env)} holds a cluster already` : null;
 if (demo?.key === demoKey && demoImageUnusable(demo, new Date()) === null && !process.argv.includes('--force')) {
   console.log(`db demo image: up to date (seeded ${demo.demo?.seededAt})`);
+} else if (unused && !process.argv.includes('--force')) {
+  // one from another bundle must not give a later first start another seed's data
+  if (demo && demo.key !== demoKey) rmSync(DEMO_IMAGE_DIR, { recursive: true, force: true });
+  console.log(`db demo image: not built (${unused})`);
 } else {
   const { manifest, bytes } = await buildDemoImage(DEMO_IMAGE_DIR, IMAGE_DIR, demoKey);
   console.log(`db demo image: seeded ${cstDay(new Date(manifest.demo!.seededAt))}, ${manifest.demo!.files.length} files, ${(bytes / 1e6).toFixed(1)} MB, in ${Math.round(performance.now() - demoStarted)} ms`);

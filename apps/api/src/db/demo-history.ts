@@ -6,6 +6,7 @@
  * an empty database. The demo logins themselves (demo2, demo4 …) keep a clean slate: their first
  * steps (the agreement, the first confirmation) are what a demo shows.
  */
+import { randomBytes } from 'node:crypto';
 import type { Db } from './database.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { hashPassword } from '../lib/password.ts';
@@ -47,8 +48,10 @@ export async function seedDemoHistory(db: Db): Promise<void> {
     return new Date(t < now - 60_000 ? t : t - DAY);
   };
 
-  // the scrypt hash (of a password nobody knows) runs on libuv's thread pool while the reads run
-  const hashing = hashPassword(`never-${now}-${rnd()}`);
+  // the scrypt hash (of a password nobody knows) runs on libuv's thread pool while the reads run;
+  // random, not derived from the seed's time: the demo image's manifest publishes that time
+  // (db/image.ts). rnd() is still drawn, so the seeded history below is the same as before.
+  const hashing = hashPassword(`never-${randomBytes(24).toString('hex')}-${rnd()}`);
   const [agreement, files, ...visibleCodes] = await Promise.all([
     db.keepsecretAgreement.findFirstOrThrow({ orderBy: { version: 'desc' } }),
     db.standardFile.findMany({ where: { status: { in: ['EFFECTIVE', 'HISTORY'] } }, include: { material: { select: { name: true } } } }),
