@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
-import { embeddedExtensions, openDatabase } from '../src/db/database.ts';
+import { EMBEDDED_SHARED_BUFFERS, embeddedExtensions, openDatabase } from '../src/db/database.ts';
 import { catalogDiff, readCatalog, type QueryRows } from '../src/db/drift.ts';
 import { demoImageUnusable, readManifest, restoreDemoImage, restoreImage, untar } from '../src/db/image.ts';
 import { buildDemoImage, buildImage } from '../src/db/image-build.ts';
@@ -53,6 +53,7 @@ describe('prepared cluster image', () => {
     try {
       expect(await db.migrate()).toEqual(names.slice(-1));
       expect(await db.migrate()).toEqual([]);
+      expect(await db.sql.$queryRawUnsafe('SHOW shared_buffers')).toEqual([{ shared_buffers: EMBEDDED_SHARED_BUFFERS }]);
       expect(await db.prisma.menuEntry.count()).toBe(MENU.length); // the reference data came with it
       const rows: QueryRows = (sql) => db.prisma.$queryRawUnsafe<Record<string, unknown>[]>(sql);
       const restored = await readCatalog(rows);

@@ -57,6 +57,15 @@ export async function embeddedExtensions() {
 export const CONNECTION_OPTIONS = '-c jit=off';
 
 /**
+ * The embedded Postgres's shared buffers. Its default, 128 MB, is set up inside PGlite's WASM
+ * memory at every open: with 32 MB the open took 455–530 ms instead of 538–729 ms and the process
+ * ~120 MB less resident memory (docs/benchmarks.md, third session of 2026-11-23). The files stay
+ * in the operating system's cache besides, so a page that does not fit costs a read from memory,
+ * not from the disk; the embedded database is for demos and small installations.
+ */
+export const EMBEDDED_SHARED_BUFFERS = '32MB';
+
+/**
  * `restoring`: the image's unpacking when the caller started it already (server.ts, in a worker);
  * otherwise an empty embedded data directory is restored here.
  */
@@ -93,7 +102,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   mkdirSync(dir, { recursive: true });
   // an empty data directory: the prepared cluster instead of initdb and every migration
   const restored = restoring ? await restoring : restoreImage(dir);
-  const pglite = await PGlite.create(dir, { extensions: await embeddedExtensions() });
+  const pglite = await PGlite.create(dir, { extensions: await embeddedExtensions(), startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`] });
   const factory = new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
   const prisma = new PrismaClient({ adapter: factory as never, transactionOptions: TRANSACTION_LIMITS });
   const sql = pgliteRunner(pglite);
