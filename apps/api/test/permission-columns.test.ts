@@ -3,13 +3,14 @@
  * column hidden for a type is absent from that page's list, its detail and its Excel export, a
  * masked one masked in all three, the other types unchanged — on the change-notice list and its
  * recipients matrix, the mobile-number view log, the document-issue answer page and the
- * countersign list. And a countersign button removed for a type leaves the actions the server
+ * countersign list — and the audit trails inside an answer (a notice's and a countersign's
+ * 操作记录, a countersign's 签署记录, an application's 审批记录), governed by path. And a countersign button removed for a type leaves the actions the server
  * offers on a list, as its route refuses it (403 naming the action).
  * Every rule changed here is restored at the end (the run's database is shared by the files).
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COUNTERSIGN_LIST_PAGE, ISSUE_ANSWER_PAGE, NOTICE_LIST_PAGE, PHONE_LOG_PAGE, USER_TYPES, buttonRefusedText, type PermissionItem } from '@esm/contracts';
+import { COUNTERSIGN_LIST_PAGE, EMPOWER_APPROVE_PAGE, ISSUE_ANSWER_PAGE, NOTICE_LIST_PAGE, PHONE_LOG_PAGE, SUPPLIER_APPLY_PAGE, USER_TYPES, buttonRefusedText, type PermissionItem } from '@esm/contracts';
 import { api, buildTestApp, login } from './helpers.ts';
 
 const t = await buildTestApp();
@@ -53,7 +54,7 @@ const rowsOf = (res: { statusCode: number; body: string; json: () => { data: unk
 };
 
 beforeAll(async () => {
-  for (const who of ['demo3', 'demo5', 'demo7', 'demo8']) cookies[who] = await login(t.app, who);
+  for (const who of ['demo2', 'demo3', 'demo5', 'demo7', 'demo8']) cookies[who] = await login(t.app, who);
 });
 
 afterAll(async () => {
@@ -98,6 +99,93 @@ describe('the change-notice list (发布人 hidden, 撤回原因 masked for type
     expect(data.withdrawReason).not.toBe(withdrawn.withdrawReason);
     expect(String(data.withdrawReason)).toMatch(/^.\*+$/u);
     expect(res.body).not.toContain(withdrawn.withdrawReason);
+  });
+});
+
+/** The entries at `path`'s lists in an answer (`rounds.signatures.ip` → every signature of every round), and the field. */
+function entriesAt(data: unknown, path: string): { entries: Record<string, unknown>[]; field: string } {
+  const parts = path.split('.');
+  const field = parts.pop()!;
+  let entries = (Array.isArray(data) ? data : [data]) as Record<string, unknown>[];
+  for (const p of parts) entries = entries.flatMap((e) => (e[p] as Record<string, unknown>[] | undefined) ?? []);
+  return { entries, field };
+}
+
+/**
+ * Audit trails inside an answer (issue 14): for `who`'s type, `hidden` is left out of every entry
+ * and `masked` masked; the unchanged answer (`full`, type 7) has both in full.
+ */
+const TRAIL_CASES = [
+  {
+    name: "a change notice's 操作记录",
+    page: NOTICE_LIST_PAGE,
+    hidden: 'events.ip',
+    masked: 'events.userName',
+    who: 'demo3',
+    call: 'haier/tableChangeLog/findById',
+    full: 'haier/tableChangeLog/findById',
+    id: async () => (await db.noticeEvent.findFirstOrThrow({ where: { ip: { not: null } } })).noticeId,
+  },
+  {
+    name: "a countersign's 签署记录 and 操作记录",
+    page: COUNTERSIGN_LIST_PAGE,
+    hidden: 'rounds.signatures.ip',
+    masked: 'events.userAccount',
+    who: 'demo3',
+    call: 'haier/countersign/getCountersignHaierInfo',
+    full: 'haier/countersign/getCountersignHaierInfo',
+    id: async () => (await db.countersignSignature.findFirstOrThrow({ where: { ip: { not: null } } })).countersignId,
+  },
+  {
+    name: "an application's 审批记录 (the approvers')",
+    page: EMPOWER_APPROVE_PAGE,
+    hidden: 'ip',
+    masked: 'userName',
+    who: 'demo3',
+    call: 'haier/drawingEmpowerApply/searchAudit',
+    full: 'haier/drawingEmpowerApply/searchAudit',
+    id: async () => (await db.empowerAudit.findFirstOrThrow({ where: { ip: { not: null }, application: { status: { not: 'DRAFT' } } } })).applicationId,
+  },
+  {
+    name: "an application's 审批记录 (the supplier's own)",
+    page: SUPPLIER_APPLY_PAGE,
+    hidden: 'ip',
+    masked: 'userAccount',
+    who: 'demo2',
+    call: 'supplier/drawingEmpowerApply/searchAudit',
+    full: 'haier/drawingEmpowerApply/searchAudit',
+    id: async () => (await db.empowerAudit.findFirstOrThrow({ where: { ip: { not: null }, application: { supplierCode: 'S001', status: { not: 'DRAFT' } } } })).applicationId,
+  },
+] as const;
+
+describe('audit trails inside an answer, governed by path', () => {
+  const ids = new Map<string, number>();
+  beforeAll(async () => {
+    for (const c of TRAIL_CASES) {
+      ids.set(c.name, await c.id());
+      const type = c.who === 'demo2' ? 2 : 3;
+      await setTypes('COLUMN', c.page, c.hidden, allBut(type));
+      await setTypes('COLUMN', c.page, c.masked, allBut(type), [type]);
+    }
+  });
+
+  it.each(TRAIL_CASES)('$name: $hidden left out and $masked masked', async (c) => {
+    const data = (await call(c.call, { id: ids.get(c.name) }, c.who)).json().data;
+    const hidden = entriesAt(data, c.hidden);
+    const masked = entriesAt(data, c.masked);
+    expect(hidden.entries.length).toBeGreaterThan(0);
+    for (const e of hidden.entries) expect(e).not.toHaveProperty(hidden.field);
+    for (const e of masked.entries) if (e[masked.field] != null) expect(String(e[masked.field])).toMatch(/^.\*+$/u);
+    // the same answer for a type the rules leave alone: both in full
+    const full = (await call(c.full, { id: ids.get(c.name) }, 'demo7')).json().data;
+    expect(entriesAt(full, c.hidden).entries.some((e) => typeof e[hidden.field] === 'string' && !String(e[hidden.field]).includes('*'))).toBe(true);
+    expect(entriesAt(full, c.masked).entries.some((e) => typeof e[masked.field] === 'string' && !String(e[masked.field]).includes('*'))).toBe(true);
+  });
+
+  it('are listed on their pages for the 按钮与列权限 page', async () => {
+    const res = await call('menuBtnPermission/hasColPermission', { page: COUNTERSIGN_LIST_PAGE }, 'demo3');
+    const modes = Object.fromEntries((res.json().data.columns as { field: string; mode: string }[]).map((c) => [c.field, c.mode]));
+    expect(modes).toMatchObject({ 'rounds.signatures.ip': 'HIDDEN', 'events.userAccount': 'MASKED', 'events.ip': 'VISIBLE', createdByName: 'VISIBLE' });
   });
 });
 

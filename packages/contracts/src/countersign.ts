@@ -113,7 +113,8 @@ export const ZCountersignSignature = z.object({
   comment: z.string().nullable(),
   /** The sha256 of the round's content the signer signed. */
   contentSha256: z.string(),
-  ip: z.string().nullable(),
+  /** Governed (COUNTERSIGN_COLUMNS `rounds.signatures.ip`): absent when hidden for the caller, masked when masked. */
+  ip: z.string().nullable().optional(),
   createdAt: z.string(),
 });
 export type CountersignSignature = z.infer<typeof ZCountersignSignature>;
@@ -171,9 +172,10 @@ export const ZCountersignEvent = z.object({
   id: z.number().int(),
   round: z.number().int(),
   action: z.enum(COUNTERSIGN_EVENT_ACTIONS),
-  userAccount: z.string(),
-  userName: z.string(),
-  ip: z.string().nullable(),
+  /** Governed (COUNTERSIGN_COLUMNS `events.*`): absent when hidden for the caller, masked when masked. */
+  userAccount: z.string().optional(),
+  userName: z.string().optional(),
+  ip: z.string().nullable().optional(),
   detail: z.string().nullable(),
   createdAt: z.string(),
 });
@@ -283,7 +285,19 @@ const detail = ZEnvelope(ZCountersignDetail);
 /** The page whose buttons (新建, 编辑, 下发, 取消, 会签, 下载签核单) and columns the permissions govern (issue 14). */
 export const COUNTERSIGN_LIST_PAGE = '/esm/drawingManagement/countersignList';
 /** The internal countersign rows' governed columns (issue 14): list and detail (every internal call answering one). */
-export const COUNTERSIGN_COLUMNS = governedColumns(COUNTERSIGN_LIST_PAGE, { createdByName: '创建人', cancelReason: '取消原因' }, { cancelReason: 'CANCEL' });
+export const COUNTERSIGN_COLUMNS = governedColumns(
+  COUNTERSIGN_LIST_PAGE,
+  {
+    createdByName: '创建人',
+    cancelReason: '取消原因',
+    // the detail's audit trail and signatures (issue 14): who and from where, each its own column
+    'events.userName': '操作记录·操作人',
+    'events.userAccount': '操作记录·操作人账号',
+    'events.ip': '操作记录·IP地址',
+    'rounds.signatures.ip': '签署记录·IP地址',
+  },
+  { cancelReason: 'CANCEL' },
+);
 const csButton = (code: string, label: string) => ({ page: COUNTERSIGN_LIST_PAGE, code, label });
 
 export const countersignApi = {

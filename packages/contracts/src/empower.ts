@@ -112,14 +112,20 @@ export const ZAuditRow = z.object({
   action: z.enum(AUDIT_ACTIONS),
   fromStatus: z.enum(APPLICATION_STATUSES).nullable(),
   toStatus: z.enum(APPLICATION_STATUSES),
-  userAccount: z.string(),
-  userName: z.string(),
+  /** Governed (APPLICATION_AUDIT_COLUMNS, SUPPLIER_AUDIT_COLUMNS): absent when hidden for the caller, masked when masked. */
+  userAccount: z.string().optional(),
+  userName: z.string().optional(),
   userType: z.number().int(),
-  ip: z.string().nullable(),
+  ip: z.string().nullable().optional(),
   comment: z.string().nullable(),
   createdAt: z.string(),
 });
 export type AuditRow = z.infer<typeof ZAuditRow>;
+/** Who did what from where in an application's 审批记录, as the approvers' page shows it (issue 14). */
+export const APPLICATION_AUDIT_COLUMNS = governedColumns(EMPOWER_APPROVE_PAGE, { userName: '审批记录·操作人', userAccount: '审批记录·操作人账号', ip: '审批记录·IP地址' });
+/** The same on the supplier's own 图纸授权申请 page. */
+export const SUPPLIER_APPLY_PAGE = '/esm/supplier/supplierDrawingEmpowerApply';
+export const SUPPLIER_AUDIT_COLUMNS = governedColumns(SUPPLIER_APPLY_PAGE, { userName: '审批记录·操作人', userAccount: '审批记录·操作人账号', ip: '审批记录·IP地址' });
 
 /** A grant as the internal pages show it. */
 export const GRANT_ROW_STATE_LABELS = { VALID: '有效', NOT_YET: '未生效', EXPIRED: '已过期', REVOKED: '已撤销' } as const;
@@ -503,6 +509,7 @@ export const empowerApi = {
     summary: '本供应商某申请的审批记录',
     body: ZApplyIdRequestSchema,
     response: ZEnvelope(z.array(ZAuditRow)),
+    columns: SUPPLIER_AUDIT_COLUMNS,
   }),
 
   // manufacturer side
@@ -532,6 +539,7 @@ export const empowerApi = {
     summary: '某申请的审批记录',
     body: ZApplyIdRequestSchema,
     response: ZEnvelope(z.array(ZAuditRow)),
+    columns: APPLICATION_AUDIT_COLUMNS,
   }),
   grants: endpoint({
     path: 'haier/drawingEmpowerArchives/findEmpowerPage',

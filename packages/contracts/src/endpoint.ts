@@ -52,7 +52,11 @@ export interface ButtonDecl {
   readonly label: string;
 }
 
-/** A page's governed columns: row field → header. Declared next to the row schema; their fields must be optional strings there. */
+/**
+ * A page's governed columns: row field → header. Declared next to the row schema; their fields must
+ * be optional strings there. A field may be a path into a nested list of the row (`events.ip`,
+ * `rounds.signatures.ip`: see applyColumnModes), for the audit trails inside a detail.
+ */
 export interface ColumnSetDecl {
   readonly page: string;
   readonly columns: Readonly<Record<string, string>>;

@@ -138,7 +138,18 @@ const noticeCore = {
 /** 变更通知列表: the page the manufacturer's notice buttons and columns belong to (issue 14). */
 export const NOTICE_LIST_PAGE = '/esm/drawingManagement/changeNoticeList';
 /** The internal notice rows' governed columns (issue 14): list and detail (and every call answering a detail). */
-export const NOTICE_COLUMNS = governedColumns(NOTICE_LIST_PAGE, { publishedByName: '发布人', withdrawReason: '撤回原因' }, { withdrawReason: 'WITHDRAW' });
+export const NOTICE_COLUMNS = governedColumns(
+  NOTICE_LIST_PAGE,
+  {
+    publishedByName: '发布人',
+    withdrawReason: '撤回原因',
+    // the detail's audit trail (issue 14): who and from where, each its own column
+    'events.userName': '操作记录·操作人',
+    'events.userAccount': '操作记录·操作人账号',
+    'events.ip': '操作记录·IP地址',
+  },
+  { withdrawReason: 'WITHDRAW' },
+);
 
 /** A row of the internal notice list, with its recipients counted by state. */
 export const ZNoticeRow = z.object({
@@ -160,9 +171,10 @@ export const ZNoticeEvent = z.object({
   id: z.number().int(),
   action: z.enum(NOTICE_EVENT_ACTIONS),
   supplierCode: z.string().nullable(),
-  userAccount: z.string(),
-  userName: z.string(),
-  ip: z.string().nullable(),
+  /** Governed (NOTICE_COLUMNS `events.*`): absent when hidden for the caller, masked when masked. */
+  userAccount: z.string().optional(),
+  userName: z.string().optional(),
+  ip: z.string().nullable().optional(),
   detail: z.string().nullable(),
   createdAt: z.string(),
 });

@@ -57,19 +57,29 @@ export type ColumnModes = Readonly<Record<string, ColumnMode>>;
 /**
  * One row as the caller may see it: hidden fields removed, masked ones masked. Fields the modes
  * do not name pass unchanged. The list, the detail and the Excel export all go through this.
+ * A field may be a path into the row's nested lists (`events.ip`: the `ip` of every entry of
+ * `events`; `rounds.signatures.ip` one level deeper): an audit trail inside a detail is governed
+ * like a column of its own.
  */
 export function applyColumnModes<R extends Record<string, unknown>>(row: R, modes: ColumnModes): R {
-  let out: Record<string, unknown> | null = null;
-  for (const [field, mode] of Object.entries(modes)) {
-    if (mode === 'VISIBLE' || !(field in row)) continue;
-    out ??= { ...row };
-    if (mode === 'HIDDEN') delete out[field];
-    else {
-      const v = out[field];
-      out[field] = v === null || v === undefined ? v : maskText(String(v));
-    }
+  let out: Record<string, unknown> = row;
+  for (const [field, mode] of Object.entries(modes)) if (mode !== 'VISIBLE') out = applyMode(out, field.split('.'), mode);
+  return out as R;
+}
+
+/** `row` with the field at `path` hidden or masked (a copy when anything changes; the row itself otherwise). */
+function applyMode(row: Record<string, unknown>, path: readonly string[], mode: Exclude<ColumnMode, 'VISIBLE'>): Record<string, unknown> {
+  const [field = '', ...rest] = path;
+  if (!(field in row)) return row;
+  const v = row[field];
+  if (rest.length > 0) {
+    if (!Array.isArray(v)) return row;
+    return { ...row, [field]: v.map((e: unknown) => (e && typeof e === 'object' && !Array.isArray(e) ? applyMode(e as Record<string, unknown>, rest, mode) : e)) };
   }
-  return (out ?? row) as R;
+  const out = { ...row };
+  if (mode === 'HIDDEN') delete out[field];
+  else out[field] = v === null || v === undefined ? v : maskText(String(v));
+  return out;
 }
 
 /**

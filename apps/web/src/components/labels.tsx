@@ -32,3 +32,13 @@ export function formatFileSize(bytes: number): string {
 
 export const formatDateTime = (iso: string | null | undefined) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '—');
 export const formatDate = (d: string | null | undefined) => (d ? dayjs(d).format('YYYY-MM-DD') : '—');
+
+/**
+ * Who did something and from where, as an audit trail shows it: 张伟（demo3） · IP 10.0.0.5. A part
+ * the user may not see — a governed column hidden for the user type (issue 14), so absent from the
+ * answer — is left out; an address the server did not record shows as —.
+ */
+export function actorText(name?: string, account?: string, ip?: string | null): string {
+  const who = name && account ? `${name}（${account}）` : (name ?? account ?? '');
+  return [who, ip === undefined ? '' : `IP ${ip ?? '—'}`].filter(Boolean).join(' · ');
+}

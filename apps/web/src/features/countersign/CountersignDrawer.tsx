@@ -7,7 +7,7 @@ import { useState, type ReactNode } from 'react';
 import { App, Button, Card, Descriptions, Drawer, Empty, Grid, Result, Space, Spin, Table, Tag, Timeline, Typography } from 'antd';
 import { DownloadOutlined, EditOutlined, EyeOutlined, SendOutlined, StopOutlined } from '@ant-design/icons';
 import { COUNTERSIGN_EVENT_LABELS, countersignApi, FILE_TYPES, UI, ZCountersignCancelSchema, type CountersignDetail, type CountersignFile, type CountersignRound } from '@esm/contracts';
-import { formatDateTime } from '../../components/labels.tsx';
+import { actorText, formatDateTime } from '../../components/labels.tsx';
 import { serverErrorText } from '../../components/serverErrors.ts';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { FileViewer, type Run } from '../files/index.ts';
@@ -68,7 +68,7 @@ function RoundTimeline({ list, round }: { list: CountersignDetail; round: Counte
           </Space>
           {s.comment && <div>{s.comment}</div>}
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {formatDateTime(s.createdAt)} · IP {s.ip ?? '—'} · 内容 SHA-256 {short(s.contentSha256)}
+            {[formatDateTime(s.createdAt), actorText(undefined, undefined, s.ip), `内容 SHA-256 ${short(s.contentSha256)}`].filter(Boolean).join(' · ')}
           </Typography.Text>
         </div>
       ),
@@ -226,7 +226,7 @@ export function CountersignDrawer({ side, id, onClose, run }: { side: Side; id: 
               items={list.events.map((e) => ({
                 children: (
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {formatDateTime(e.createdAt)} {e.userName} {COUNTERSIGN_EVENT_LABELS[e.action]}
+                    {[formatDateTime(e.createdAt), actorText(e.userName, e.userAccount, e.ip), COUNTERSIGN_EVENT_LABELS[e.action]].filter(Boolean).join(' ')}
                     {e.detail ? `：${e.detail}` : ''}
                   </Typography.Text>
                 ),

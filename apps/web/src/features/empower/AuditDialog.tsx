@@ -5,7 +5,7 @@
 import { Button, Empty, Modal, Spin, Tag, Typography, theme } from 'antd';
 import { AUDIT_ACTION_LABELS, APPLICATION_STATUS_LABELS, UI, type AuditRow } from '@esm/contracts';
 import { ErrorResult } from '../../components/ErrorResult.tsx';
-import { formatDateTime } from '../../components/labels.tsx';
+import { actorText, formatDateTime } from '../../components/labels.tsx';
 import { useAudit } from './api.ts';
 
 const ACTION_COLORS: Record<AuditRow['action'], string> = { CREATE: 'default', UPDATE: 'default', SUBMIT: 'processing', WITHDRAW: 'warning', APPROVE: 'success', REJECT: 'error' };
@@ -21,12 +21,11 @@ function Entry({ row, last }: { row: AuditRow; last: boolean }) {
       <div style={{ paddingBottom: 16, minWidth: 0 }}>
         <div>
           <Tag color={ACTION_COLORS[row.action]}>{AUDIT_ACTION_LABELS[row.action]}</Tag>
-          <Typography.Text strong>{row.userName}</Typography.Text>
-          <Typography.Text type="secondary">（{row.userAccount}）</Typography.Text>
+          {/* who and from where are governed columns (APPLICATION_AUDIT_COLUMNS): absent when hidden for the user */}
+          <Typography.Text strong>{actorText(row.userName, row.userAccount)}</Typography.Text>
         </div>
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          {formatDateTime(row.createdAt)} · {row.fromStatus ? `${APPLICATION_STATUS_LABELS[row.fromStatus]} → ` : ''}
-          {APPLICATION_STATUS_LABELS[row.toStatus]} · IP {row.ip ?? '—'}
+          {[formatDateTime(row.createdAt), `${row.fromStatus ? `${APPLICATION_STATUS_LABELS[row.fromStatus]} → ` : ''}${APPLICATION_STATUS_LABELS[row.toStatus]}`, actorText(undefined, undefined, row.ip)].filter(Boolean).join(' · ')}
         </Typography.Text>
         {row.comment && <Typography.Paragraph style={{ margin: '4px 0 0' }}>{row.comment}</Typography.Paragraph>}
       </div>

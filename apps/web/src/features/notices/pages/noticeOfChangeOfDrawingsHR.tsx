@@ -9,7 +9,7 @@ import { useSearchParams } from 'react-router';
 import { NOTICE_EVENT_LABELS } from '@esm/contracts';
 import { FileViewer } from '../../files/index.ts';
 import { ErrorResult } from '../../../components/ErrorResult.tsx';
-import { formatDateTime } from '../../../components/labels.tsx';
+import { actorText, formatDateTime } from '../../../components/labels.tsx';
 import { useNoticeDetail } from '../api.ts';
 import { ChangesTable, viewerFile } from '../ChangesTable.tsx';
 import { OverdueTag } from '../labels.tsx';
@@ -59,7 +59,7 @@ export default function NoticeOfChangeOfDrawingsHRPage() {
                 <Typography.Text strong>{NOTICE_EVENT_LABELS[e.action]}</Typography.Text>
                 <Typography.Text type="secondary">
                   {' '}
-                  {formatDateTime(e.createdAt)} · {e.userName}（{e.userAccount}）{e.ip ? ` · ${e.ip}` : ''}
+                  {[formatDateTime(e.createdAt), actorText(e.userName, e.userAccount, e.ip)].filter(Boolean).join(' · ')}
                 </Typography.Text>
                 {e.detail && <div style={{ wordBreak: 'break-all' }}>{e.detail}</div>}
               </div>
