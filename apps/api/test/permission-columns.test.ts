@@ -4,14 +4,16 @@
  * masked one masked in all three, the other types unchanged — on the change-notice list and its
  * recipients matrix, the mobile-number view log, the document-issue answer page and the
  * countersign list — and the audit trails inside an answer (a notice's and a countersign's
- * 操作记录, a countersign's 签署记录, an application's 审批记录), governed by path. And a countersign button removed for a type leaves the actions the server
+ * 操作记录, a countersign's 签署记录, an application's 审批记录, the access report's 访问记录 and its
+ * Excel sheet), governed by path. And a countersign button removed for a type leaves the actions the server
  * offers on a list, as its route refuses it (403 naming the action).
  * Every rule changed here is restored at the end (the run's database is shared by the files).
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COUNTERSIGN_LIST_PAGE, EMPOWER_APPROVE_PAGE, ISSUE_ANSWER_PAGE, NOTICE_LIST_PAGE, PHONE_LOG_PAGE, SUPPLIER_APPLY_PAGE, USER_TYPES, buttonRefusedText, type PermissionItem } from '@esm/contracts';
+import { ACCESS_REPORT_PAGE, COUNTERSIGN_LIST_PAGE, EMPOWER_APPROVE_PAGE, ISSUE_ANSWER_PAGE, NOTICE_LIST_PAGE, PHONE_LOG_PAGE, SUPPLIER_APPLY_PAGE, USER_TYPES, buttonRefusedText, type PermissionItem } from '@esm/contracts';
 import { api, buildTestApp, login } from './helpers.ts';
+import { cstDay } from '../src/lib/dates.ts';
 
 const t = await buildTestApp();
 const db = t.db.prisma;
@@ -124,7 +126,7 @@ const TRAIL_CASES = [
     who: 'demo3',
     call: 'haier/tableChangeLog/findById',
     full: 'haier/tableChangeLog/findById',
-    id: async () => (await db.noticeEvent.findFirstOrThrow({ where: { ip: { not: null } } })).noticeId,
+    body: async () => ({ id: (await db.noticeEvent.findFirstOrThrow({ where: { ip: { not: null } } })).noticeId }),
   },
   {
     name: "a countersign's 签署记录 and 操作记录",
@@ -134,7 +136,7 @@ const TRAIL_CASES = [
     who: 'demo3',
     call: 'haier/countersign/getCountersignHaierInfo',
     full: 'haier/countersign/getCountersignHaierInfo',
-    id: async () => (await db.countersignSignature.findFirstOrThrow({ where: { ip: { not: null } } })).countersignId,
+    body: async () => ({ id: (await db.countersignSignature.findFirstOrThrow({ where: { ip: { not: null } } })).countersignId }),
   },
   {
     name: "an application's 审批记录 (the approvers')",
@@ -144,7 +146,7 @@ const TRAIL_CASES = [
     who: 'demo3',
     call: 'haier/drawingEmpowerApply/searchAudit',
     full: 'haier/drawingEmpowerApply/searchAudit',
-    id: async () => (await db.empowerAudit.findFirstOrThrow({ where: { ip: { not: null }, application: { status: { not: 'DRAFT' } } } })).applicationId,
+    body: async () => ({ id: (await db.empowerAudit.findFirstOrThrow({ where: { ip: { not: null }, application: { status: { not: 'DRAFT' } } } })).applicationId }),
   },
   {
     name: "an application's 审批记录 (the supplier's own)",
@@ -154,15 +156,25 @@ const TRAIL_CASES = [
     who: 'demo2',
     call: 'supplier/drawingEmpowerApply/searchAudit',
     full: 'haier/drawingEmpowerApply/searchAudit',
-    id: async () => (await db.empowerAudit.findFirstOrThrow({ where: { ip: { not: null }, application: { supplierCode: 'S001', status: { not: 'DRAFT' } } } })).applicationId,
+    body: async () => ({ id: (await db.empowerAudit.findFirstOrThrow({ where: { ip: { not: null }, application: { supplierCode: 'S001', status: { not: 'DRAFT' } } } })).applicationId }),
+  },
+  {
+    name: "the access report's 访问记录",
+    page: ACCESS_REPORT_PAGE,
+    hidden: 'events.ip',
+    masked: 'events.userName',
+    who: 'demo3',
+    call: 'haier/drawingEmpowerReport/findAccessReport',
+    full: 'haier/drawingEmpowerReport/findAccessReport',
+    body: async () => ({ materialCode: (await db.accessLog.findFirstOrThrow({ where: { action: 'VIEW', outcome: 'OK', ip: { not: null }, materialCode: { not: null } }, orderBy: { id: 'desc' } })).materialCode!, date: cstDay(new Date()) }),
   },
 ] as const;
 
 describe('audit trails inside an answer, governed by path', () => {
-  const ids = new Map<string, number>();
+  const bodies = new Map<string, object>();
   beforeAll(async () => {
     for (const c of TRAIL_CASES) {
-      ids.set(c.name, await c.id());
+      bodies.set(c.name, await c.body());
       const type = c.who === 'demo2' ? 2 : 3;
       await setTypes('COLUMN', c.page, c.hidden, allBut(type));
       await setTypes('COLUMN', c.page, c.masked, allBut(type), [type]);
@@ -170,16 +182,37 @@ describe('audit trails inside an answer, governed by path', () => {
   });
 
   it.each(TRAIL_CASES)('$name: $hidden left out and $masked masked', async (c) => {
-    const data = (await call(c.call, { id: ids.get(c.name) }, c.who)).json().data;
+    const data = (await call(c.call, bodies.get(c.name), c.who)).json().data;
     const hidden = entriesAt(data, c.hidden);
     const masked = entriesAt(data, c.masked);
     expect(hidden.entries.length).toBeGreaterThan(0);
     for (const e of hidden.entries) expect(e).not.toHaveProperty(hidden.field);
     for (const e of masked.entries) if (e[masked.field] != null) expect(String(e[masked.field])).toMatch(/^.\*+$/u);
     // the same answer for a type the rules leave alone: both in full
-    const full = (await call(c.full, { id: ids.get(c.name) }, 'demo7')).json().data;
+    const full = (await call(c.full, bodies.get(c.name), 'demo7')).json().data;
     expect(entriesAt(full, c.hidden).entries.some((e) => typeof e[hidden.field] === 'string' && !String(e[hidden.field]).includes('*'))).toBe(true);
     expect(entriesAt(full, c.masked).entries.some((e) => typeof e[masked.field] === 'string' && !String(e[masked.field]).includes('*'))).toBe(true);
+  });
+
+  it("and in the access report's Excel export alike (姓名 masked, IP left out)", async () => {
+    const body = bodies.get("the access report's 访问记录");
+    const sheet = async (who: string) => {
+      const res = await call('haier/drawingEmpowerReport/exportAccessReport', body, who);
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const rows: string[][] = [];
+      wb.getWorksheet('访问记录')!.eachRow((r) => rows.push((r.values as unknown[]).slice(1).map((v) => String(v ?? ''))));
+      return rows;
+    };
+    const governed = await sheet('demo3');
+    expect(governed[0]).not.toContain('IP');
+    const name = governed[0]!.indexOf('姓名');
+    expect(governed.length).toBeGreaterThan(1);
+    for (const r of governed.slice(1)) expect(r[name]).toMatch(/^.\*+$/u);
+    const full = await sheet('demo7');
+    expect(full[0]).toContain('IP');
+    expect(full.slice(1).some((r) => !r[full[0]!.indexOf('姓名')]!.includes('*'))).toBe(true);
   });
 
   it('are listed on their pages for the 按钮与列权限 page', async () => {

@@ -403,15 +403,16 @@ export const ZReportEvent = z.object({
   id: z.number().int(),
   grantId: z.number().int(),
   action: z.enum(REPORT_EVENT_ACTIONS),
-  userAccount: z.string(),
-  userName: z.string(),
+  userAccount: z.string().optional(),
+  userName: z.string().optional(),
   supplierCode: z.string(),
   supplierName: z.string().nullable(),
   standardCode: z.string().nullable(),
   fileName: z.string().nullable(),
   version: z.string().nullable(),
   materialCode: z.string().nullable(),
-  ip: z.string().nullable(),
+  /** Governed (ACCESS_REPORT_COLUMNS `events.*`, as userAccount and userName): absent when hidden for the caller, masked when masked. */
+  ip: z.string().nullable().optional(),
   createdAt: z.string(),
 });
 export type ReportEvent = z.infer<typeof ZReportEvent>;
@@ -429,6 +430,8 @@ export const ZAccessReport = z.object({
   eventsTotal: z.number().int(),
 });
 export type AccessReport = z.infer<typeof ZAccessReport>;
+/** Who opened the drawing and from where in the report's 访问记录 (issue 14): on the page, in the answer and in its Excel export. */
+export const ACCESS_REPORT_COLUMNS = governedColumns(ACCESS_REPORT_PAGE, { 'events.userName': '访问记录·姓名', 'events.userAccount': '访问记录·账号', 'events.ip': '访问记录·IP地址' });
 
 // ---- calls -------------------------------------------------------------------------------------------------
 
@@ -601,6 +604,7 @@ export const empowerApi = {
     summary: '授权访问报告：某日哪些供应商可查看某物料或图纸、依据哪项授权、谁批准，以及实际查看/下载/打印记录',
     body: ZAccessReportRequestSchema,
     response: ZEnvelope(ZAccessReport),
+    columns: ACCESS_REPORT_COLUMNS,
   }),
   reportExcel: endpoint({
     path: 'haier/drawingEmpowerReport/exportAccessReport',

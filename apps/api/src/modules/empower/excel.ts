@@ -3,7 +3,8 @@
  * the archive export is (modules/export): rows go out as they are read, and the writer waits for
  * the client when it falls behind.
  */
-import { GRANT_SOURCE_LABELS, LOG_ACTION_LABELS, type AccessReport, type CensusRow, type ReportEvent, type ReportGrant } from '@esm/contracts';
+import { GRANT_SOURCE_LABELS, LOG_ACTION_LABELS, type AccessReport, type CensusRow, type ColumnModes, type ReportEvent, type ReportGrant } from '@esm/contracts';
+import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
 import { cstDateTime } from '../../lib/dates.ts';
 import type { Cell, Column, Sheet } from '../export/workbook.ts';
 
@@ -56,27 +57,29 @@ const GRANT_COLUMNS: Column<ReportGrant>[] = [
   { header: '最近访问', width: 20, value: (r) => at(r.lastAccessAt) },
 ];
 
-const EVENT_COLUMNS: Column<ReportEvent>[] = [
+/** `field`: the governed path of ACCESS_REPORT_COLUMNS the column shows (governExportColumns). */
+const EVENT_COLUMNS: GovernedExportColumn<ReportEvent>[] = [
   { header: '时间', width: 20, value: (r) => at(r.createdAt) },
   { header: '操作', width: 8, value: (r) => LOG_ACTION_LABELS[r.action] },
   { header: '供应商编码', width: 12, value: (r) => r.supplierCode },
   { header: '供应商名称', width: 28, value: (r) => r.supplierName ?? '' },
-  { header: '账号', width: 14, value: (r) => r.userAccount },
-  { header: '姓名', width: 16, value: (r) => r.userName },
+  { header: '账号', width: 14, field: 'events.userAccount', value: (r) => r.userAccount ?? '' },
+  { header: '姓名', width: 16, field: 'events.userName', value: (r) => r.userName ?? '' },
   { header: '标准编号', width: 18, value: (r) => r.standardCode ?? '' },
   { header: '文件名', width: 30, value: (r) => r.fileName ?? '' },
   { header: '版本', width: 8, value: (r) => r.version ?? '' },
   { header: '物料编码', width: 14, value: (r) => r.materialCode ?? '' },
   { header: '依据授权编号', width: 12, value: (r) => r.grantId },
-  { header: 'IP', width: 16, value: (r) => r.ip ?? '' },
+  { header: 'IP', width: 16, field: 'events.ip', value: (r) => r.ip ?? '' },
 ];
 
-async function* eventRows(batches: AsyncIterable<ReportEvent[]>): AsyncGenerator<Cell[][]> {
-  for await (const batch of batches) yield batch.map((e) => EVENT_COLUMNS.map((c) => c.value(e)));
+async function* eventRows(batches: AsyncIterable<ReportEvent[]>, columns: readonly Column<ReportEvent>[]): AsyncGenerator<Cell[][]> {
+  for await (const batch of batches) yield batch.map((e) => columns.map((c) => c.value(e)));
 }
 
 /** 说明 (what, when, by whom), 授权 (the grants), 访问记录 (every event under them). */
-export function reportSheets(r: AccessReport, generatedBy: string, events: AsyncIterable<ReportEvent[]>): Sheet[] {
+export function reportSheets(r: AccessReport, generatedBy: string, events: AsyncIterable<ReportEvent[]>, modes: ColumnModes): Sheet[] {
+  const eventColumns = governExportColumns(EVENT_COLUMNS, modes);
   const subject = r.standardCode ? `图纸 ${r.standardCode}（物料 ${r.materials.map((m) => `${m.code} ${m.name}`).join('、')}）` : `物料 ${r.materials.map((m) => `${m.code} ${m.name}`).join('、')}`;
   const about: [string, string][] = [
     ['报告对象', subject],
@@ -89,6 +92,6 @@ export function reportSheets(r: AccessReport, generatedBy: string, events: Async
   return [
     { name: '报告说明', columns: [{ header: '项目', width: 20 }, { header: '内容', width: 80 }], rows: [about] },
     sheetOf('授权', GRANT_COLUMNS, r.grants),
-    { name: '访问记录', columns: EVENT_COLUMNS.map(({ header, width }) => ({ header, width })), rows: eventRows(events) },
+    { name: '访问记录', columns: eventColumns.map(({ header, width }) => ({ header, width })), rows: eventRows(events, eventColumns) },
   ];
 }

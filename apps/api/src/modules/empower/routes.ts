@@ -5,7 +5,7 @@
  * access report — the last two exportable.
  */
 import type { FastifyInstance } from 'fastify';
-import { APPLICATION_COLUMNS, applyColumnModes, empowerApi as api } from '@esm/contracts';
+import { ACCESS_REPORT_COLUMNS, APPLICATION_COLUMNS, applyColumnModes, empowerApi as api } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
@@ -56,6 +56,7 @@ export async function empowerRoutes(app: FastifyInstance, { db, rules, exportMax
     const { report, grantIds } = await accessReport(db, body);
     if (report.eventsTotal > exportMaxRows) throw tooMany();
     const events = reportEventBatches(db, grantIds, report.standardCode);
-    return sendWorkbook(request, reply, '授权访问报告', report.grants.length + report.eventsTotal, reportSheets(report, `${user.name}（${user.account}）`, events));
+    const modes = await app.permissions.columnModes(ACCESS_REPORT_COLUMNS, user.type);
+    return sendWorkbook(request, reply, '授权访问报告', report.grants.length + report.eventsTotal, reportSheets(report, `${user.name}（${user.account}）`, events, modes));
   });
 }

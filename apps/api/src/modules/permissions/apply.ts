@@ -5,7 +5,7 @@
  *   button the caller's type lacks is left out, as its route refuses it (403). One helper for every
  *   domain that serves such a list, so none of them can forget the table.
  */
-import { applyColumnModes, type ButtonDecl, type ColumnModes } from '@esm/contracts';
+import { maskText, type ButtonDecl, type ColumnModes } from '@esm/contracts';
 import type { PermissionStore } from './store.ts';
 
 /** An export column; `field`: the governed row field it shows (hidden or masked as in the list). */
@@ -16,18 +16,21 @@ export interface GovernedExportColumn<R> {
   value: (r: R) => string | number;
 }
 
-/** The columns a caller gets: a hidden column left out of the sheet, a masked one masked in every row (an empty cell stays empty). */
+/**
+ * The columns a caller gets: a hidden column left out of the sheet, a masked one masked in every
+ * row as `applyColumnModes` masks it (an empty cell stays empty). `field` may be a path
+ * (`events.ip`) when the sheet's rows are a nested list of the governed answer.
+ */
 export function governExportColumns<R>(columns: readonly GovernedExportColumn<R>[], modes: ColumnModes): GovernedExportColumn<R>[] {
   return columns
     .filter((c) => !c.field || modes[c.field] !== 'HIDDEN')
     .map((c) => {
-      const field = c.field;
-      if (!field || modes[field] !== 'MASKED') return c;
+      if (!c.field || modes[c.field] !== 'MASKED') return c;
       return {
         ...c,
         value: (r: R) => {
           const v = c.value(r);
-          return v === '' ? v : (applyColumnModes({ [field]: v }, modes)[field] as string | number);
+          return v === '' ? v : maskText(String(v));
         },
       };
     });

@@ -11,12 +11,12 @@ import type { ColumnsType } from 'antd/es/table';
 import { SearchOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useSearchParams } from 'react-router';
-import { FILE_STATUS_LABELS, empowerApi, LOG_ACTION_LABELS, REPORT_EVENTS_SHOWN, type AccessReportRequest, type FileStatus, type ReportEvent, type ReportGrant } from '@esm/contracts';
+import { ACCESS_REPORT_COLUMNS, FILE_STATUS_LABELS, empowerApi, LOG_ACTION_LABELS, REPORT_EVENTS_SHOWN, type AccessReportRequest, type FileStatus, type ReportEvent, type ReportGrant } from '@esm/contracts';
 import { ApiError } from '../../../api/client.ts';
 import { formatDateTime } from '../../../components/labels.tsx';
 import { serverErrorText } from '../../../components/serverErrors.ts';
 import { exportReport, useAccessReport } from '../api.ts';
-import { Permitted } from '../../permissions/index.ts';
+import { Permitted, useColumnModes } from '../../permissions/index.ts';
 import { ExcelButton } from '../../../components/ExcelButton.tsx';
 import { CodeName, Notice, minute } from '../labels.tsx';
 
@@ -100,7 +100,7 @@ const EVENT_COLUMNS: ColumnsType<ReportEvent> = [
   { title: '时间', dataIndex: 'createdAt', width: 160, render: formatDateTime },
   { title: '操作', dataIndex: 'action', width: 70, render: (a: ReportEvent['action']) => <Tag color={ACTION_COLORS[a]}>{LOG_ACTION_LABELS[a]}</Tag> },
   { title: '供应商', dataIndex: 'supplierCode', width: 180, render: (c: string, e) => <CodeName code={c} name={e.supplierName} width={170} /> },
-  { title: '用户', dataIndex: 'userAccount', width: 140, render: (a: string, e) => <CodeName code={a} name={e.userName} width={130} /> },
+  { title: '用户', dataIndex: 'userAccount', width: 140, render: (a: string | undefined, e) => <CodeName code={a ?? ''} name={e.userName} width={130} /> },
   { title: '文件', dataIndex: 'standardCode', width: 230, render: (c: string | null, e) => <CodeName code={`${c ?? '—'} ${e.version ?? ''}`} name={e.fileName} width={220} /> },
   { title: '依据授权', dataIndex: 'grantId', width: 80 },
   { title: 'IP', dataIndex: 'ip', width: 120, render: (ip: string | null) => ip ?? '—' },
@@ -116,6 +116,12 @@ export default function DrawingAccessReportPage() {
     return materialCode || standardCode ? { materialCode, standardCode, date } : null;
   }, [params]);
   const report = useAccessReport(request);
+  // who and from where are governed (ACCESS_REPORT_COLUMNS): a column whose fields are all hidden for the user goes
+  const modes = useColumnModes(ACCESS_REPORT_COLUMNS);
+  const eventColumns = useMemo(() => {
+    const hidden = (field: string) => modes[`events.${field}`] === 'HIDDEN';
+    return EVENT_COLUMNS.filter((c) => !('dataIndex' in c) || (c.dataIndex === 'userAccount' ? !(hidden('userAccount') && hidden('userName')) : !(typeof c.dataIndex === 'string' && hidden(c.dataIndex))));
+  }, [modes]);
   const fieldErrors = report.error instanceof ApiError ? report.error.errors : [];
 
   const submit = (v: Values) => {
@@ -205,7 +211,7 @@ export default function DrawingAccessReportPage() {
           <Typography.Title level={5} style={{ marginTop: 24 }}>
             授权期内的查看、下载、打印记录（共 {r.eventsTotal} 条{r.eventsTotal > REPORT_EVENTS_SHOWN ? `，显示最近 ${REPORT_EVENTS_SHOWN} 条，全部见导出` : ''}）
           </Typography.Title>
-          <Table<ReportEvent> rowKey="id" size="small" columns={EVENT_COLUMNS} dataSource={r.events} pagination={{ pageSize: 10, showTotal: (n) => `共 ${n} 条`, hideOnSinglePage: true }} locale={{ emptyText: '授权期内没有查看、下载或打印记录' }} scroll={{ x: 980 }} />
+          <Table<ReportEvent> rowKey="id" size="small" columns={eventColumns} dataSource={r.events} pagination={{ pageSize: 10, showTotal: (n) => `共 ${n} 条`, hideOnSinglePage: true }} locale={{ emptyText: '授权期内没有查看、下载或打印记录' }} scroll={{ x: 980 }} />
         </div>
       )}
     </div>
