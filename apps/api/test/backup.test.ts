@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,7 +55,7 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
 }
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-const TABLES = ['app_user', 'supplier', 'material', 'standard_file', 'empower_grant', 'access_log', 'keepsecret_agreement', 'menu_entry'] as const;
+const TABLES = ['app_user', 'supplier', 'material', 'standard_file', 'empower_grant', 'access_log', 'keepsecret_agreement', 'menu_entry', 'document_issue_attachment'] as const;
 
 describe('a Postgres server', () => {
   it('backs up, restores into a fresh database and folder, and the portal opens every file on the copy', async () => {
@@ -73,6 +73,8 @@ describe('a Postgres server', () => {
       await src.close();
     }
     expect(counts.standard_file).toBeGreaterThan(10);
+    const stored = counts.standard_file! + counts.document_issue_attachment!;
+    expect(counts.document_issue_attachment).toBeGreaterThan(0);
 
     const backupDir = path.join(await tempDir('bk-out'), 'backup');
     const made = await cli(['backup', backupDir], { DATABASE_URL: srcUrl, DATA_DIR: srcData, STORAGE_DIR: srcFiles });
@@ -85,7 +87,8 @@ describe('a Postgres server', () => {
     const dstFiles = path.join(dstData, 'files');
     const restored = await cli(['restore', backupDir], { DATABASE_URL: dstUrl, DATA_DIR: dstData, STORAGE_DIR: dstFiles });
     expect(restored.code, restored.out).toBe(0);
-    expect(restored.out).toContain(`verified ${counts.standard_file} of ${counts.standard_file} files (sha256)`);
+    // the archive's files and the questions' attachments
+    expect(restored.out).toContain(`verified ${stored} of ${stored} files (sha256)`);
 
     // restoring over it again is refused: it is not empty any more
     const twice = await cli(['restore', backupDir], { DATABASE_URL: dstUrl, DATA_DIR: dstData, STORAGE_DIR: path.join(dstData, 'other') });
@@ -119,16 +122,27 @@ describe('the embedded database', () => {
     const srcData = await tempDir('bk-emb-src');
     const src = await openDatabase({ dataDir: srcData });
     let files: number;
+    let attachment: { id: number; sha256: string };
     try {
       await src.migrate();
       await seedDemo(src.prisma, localStorage(path.join(srcData, 'files')));
-      files = await src.prisma.standardFile.count();
+      files = (await src.prisma.standardFile.count()) + (await src.prisma.documentIssueAttachment.count());
+      attachment = await src.prisma.documentIssueAttachment.findFirstOrThrow({ select: { id: true, sha256: true } });
     } finally {
       await src.close();
     }
     const backupDir = path.join(await tempDir('bk-emb-out'), 'backup');
     const made = await cli(['backup', backupDir], { DATA_DIR: srcData });
     expect(made.code, made.out).toBe(0);
+
+    // a copy of the backup with one attachment's bytes damaged: the restore checks attachments too
+    const damaged = path.join(await tempDir('bk-emb-bad'), 'backup');
+    await cp(backupDir, damaged, { recursive: true });
+    await writeFile(path.join(damaged, 'files', attachment.sha256.slice(0, 2), attachment.sha256.slice(2, 4), attachment.sha256), 'not the attachment');
+    const refused = await cli(['restore', damaged], { DATA_DIR: await tempDir('bk-emb-bad-dst') });
+    expect(refused.code).not.toBe(0);
+    expect(refused.out).toContain(`damaged: document_issue_attachment ${attachment.id}`);
+    expect(refused.out).toMatch(/restore incomplete: 1 file\(s\) missing or damaged/);
 
     const dstData = await tempDir('bk-emb-dst');
     const restored = await cli(['restore', backupDir], { DATA_DIR: dstData });
@@ -138,7 +152,7 @@ describe('the embedded database', () => {
     try {
       expect(await dst.migrate()).toEqual([]);
       expect(await dst.prisma.user.count({ where: { account: { startsWith: 'demo' } } })).toBe(8);
-      expect(await dst.prisma.standardFile.count()).toBe(files);
+      expect((await dst.prisma.standardFile.count()) + (await dst.prisma.documentIssueAttachment.count())).toBe(files);
     } finally {
       await dst.close();
     }

@@ -13,8 +13,8 @@
  * uploaded after the dump started are extra and harmless. (The embedded database belongs to one
  * process: stop the portal before backing it up or restoring it.)
  *
- * Restore goes into an empty database and folder only, and then checks every file a row names:
- * present, and its sha256 what the row says.
+ * Restore goes into an empty database and folder only, and then checks every file a row names
+ * (an archive file version, a question's attachment): present, and its sha256 what the row says.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -33,14 +33,25 @@ export interface Manifest {
   migration: string | null;
   files: number;
   /** Rows whose bytes were not in the file store when the backup was taken (already missing). */
-  missingAtBackup: { id: number; sha256: string }[];
+  missingAtBackup: FileRow[];
 }
+
+/** A row that names a stored file: its table (standard_file, document_issue_attachment), id and sha256. */
+export interface FileRow {
+  /** Absent in a manifest written before attachments were checked: standard_file. */
+  table?: string;
+  id: number;
+  sha256: string;
+}
+
+/** `standard_file 12`: a row as the operator's messages name it. */
+export const rowName = (r: FileRow) => `${r.table ?? 'standard_file'} ${r.id}`;
 
 export interface VerifyReport {
   rows: number;
   ok: number;
-  missing: { id: number; sha256: string }[];
-  corrupt: { id: number; sha256: string }[];
+  missing: FileRow[];
+  corrupt: FileRow[];
 }
 
 type Cfg = Pick<Config, 'databaseUrl' | 'dataDir' | 'storageDir'>;
@@ -94,16 +105,18 @@ async function storedKeys(root: string): Promise<string[]> {
 type Embedded = { query<T>(sql: string): Promise<{ rows: T[] }>; close(): Promise<void> };
 
 /** The rows that name a file, and the last migration, from either kind of database (or an open embedded one). */
-async function readCatalogue(cfg: Cfg, open?: Embedded): Promise<{ rows: { id: number; sha256: string }[]; migration: string | null }> {
+async function readCatalogue(cfg: Cfg, open?: Embedded): Promise<{ rows: FileRow[]; migration: string | null }> {
   const q = {
-    rows: 'SELECT id, sha256 FROM standard_file ORDER BY id',
+    // every table whose rows own stored bytes (the same two the file store's sweep asks: modules/maintenance)
+    rows: `SELECT 'standard_file' AS "table", id, sha256 FROM standard_file
+UNION ALL SELECT 'document_issue_attachment', id, sha256 FROM document_issue_attachment ORDER BY 1, 2`,
     migration: `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name DESC LIMIT 1`,
   };
   if (cfg.databaseUrl) {
     const client = new pg.Client({ connectionString: cfg.databaseUrl });
     await client.connect();
     try {
-      const rows = (await client.query<{ id: number; sha256: string }>(q.rows)).rows;
+      const rows = (await client.query<FileRow>(q.rows)).rows;
       const m = (await client.query<{ migration_name: string }>(q.migration)).rows[0];
       return { rows, migration: m?.migration_name ?? null };
     } finally {
@@ -112,7 +125,7 @@ async function readCatalogue(cfg: Cfg, open?: Embedded): Promise<{ rows: { id: n
   }
   const db = open ?? (await openEmbedded(cfg));
   try {
-    const rows = (await db.query<{ id: number; sha256: string }>(q.rows)).rows;
+    const rows = (await db.query<FileRow>(q.rows)).rows;
     const m = (await db.query<{ migration_name: string }>(q.migration)).rows[0];
     return { rows, migration: m?.migration_name ?? null };
   } finally {
@@ -166,7 +179,7 @@ export async function backup(cfg: Cfg, dir: string, log: Log = console.log): Pro
   log(`${keys.length} files → ${files}`);
   const copied = new Set(keys);
   const missingAtBackup = catalogue.rows.filter((r) => !copied.has(r.sha256));
-  for (const m of missingAtBackup) log(`warning: file ${m.id} (${m.sha256}) was already missing from the file store`);
+  for (const m of missingAtBackup) log(`warning: file of ${rowName(m)} (${m.sha256}) was already missing from the file store`);
 
   const manifest: Manifest = { format: 'esm-backup/1', createdAt: new Date().toISOString(), database, migration: catalogue.migration, files: keys.length, missingAtBackup };
   await writeFile(path.join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -226,6 +239,6 @@ export async function restore(cfg: Cfg, dir: string, log: Log = console.log): Pr
   } finally {
     await embedded?.close();
   }
-  log(`verified ${report.ok} of ${report.rows} files (sha256)${report.missing.length ? `; missing: ${report.missing.map((m) => m.id).join(', ')}` : ''}${report.corrupt.length ? `; damaged: ${report.corrupt.map((m) => m.id).join(', ')}` : ''}`);
+  log(`verified ${report.ok} of ${report.rows} files (sha256)${report.missing.length ? `; missing: ${report.missing.map(rowName).join(', ')}` : ''}${report.corrupt.length ? `; damaged: ${report.corrupt.map(rowName).join(', ')}` : ''}`);
   return report;
 }
