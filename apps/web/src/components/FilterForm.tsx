@@ -5,14 +5,29 @@
  * trimmed texts, blanks as absent, a date range as its two `YYYY-MM-DD` fields.
  */
 import { useEffect } from 'react';
-import { DatePicker, Form, Input, Select } from 'antd';
+import { DatePicker, Form, Input, Select, type SelectProps } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { FilterButtons } from './FilterButtons.tsx';
 import { RemoteSelect, type RemoteSource } from './RemoteSelect.tsx';
 
+/** One choice of a select field. */
+export interface SelectOption {
+  value: string | number;
+  label: string;
+}
+
 export type FilterField =
   | { kind: 'text'; name: string; label: string; placeholder?: string; width?: number }
-  | { kind: 'select'; name: string; label: string; options: { value: string | number; label: string }[]; width?: number }
+  | {
+      kind: 'select';
+      name: string;
+      label: string;
+      /** The choices, or groups of them (a long list under headings). */
+      options: SelectOption[] | { label: string; options: SelectOption[] }[];
+      width?: number;
+      /** Typing narrows the choices by their label (a long list). */
+      search?: boolean;
+    }
   | { kind: 'dateRange'; from: string; to: string; label: string; placeholder?: [string, string]; width?: number }
   | { kind: 'remote'; name: string; label: string; source: RemoteSource; width?: number };
 
@@ -79,7 +94,17 @@ export function FilterForm({ fields, onChange, values, testId }: FilterFormProps
           case 'select':
             return (
               <Form.Item key={f.name} name={f.name}>
-                <Select allowClear placeholder={f.label} style={{ width: f.width ?? 140 }} options={f.options} aria-label={f.label} onChange={() => setTimeout(submit)} />
+                <Select
+                  allowClear
+                  placeholder={f.label}
+                  style={{ width: f.width ?? 140 }}
+                  // choices or groups of them: antd's options take both
+                  options={f.options as SelectProps['options']}
+                  aria-label={f.label}
+                  onChange={() => setTimeout(submit)}
+                  // a searched list shows its choices in full, wider than the field when it must
+                  {...(f.search ? { showSearch: { optionFilterProp: 'label' }, popupMatchSelectWidth: false } : {})}
+                />
               </Form.Item>
             );
           case 'remote':

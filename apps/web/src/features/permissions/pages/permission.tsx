@@ -15,6 +15,7 @@ import {
   PERMISSION_ACTION_LABELS,
   PERMISSION_KINDS,
   PERMISSION_KIND_LABELS,
+  GROUP_TITLES,
   ROUTES,
   UI,
   USER_TYPES,
@@ -37,10 +38,15 @@ import { deleteItems, insertItem, updateItem, useRefreshPermissions } from '../a
 
 const pageTitle = (page: string) => routeByPath.get(page)?.title ?? page;
 const PAGE_OPTIONS = ROUTES.map((r) => ({ value: r.path, label: `${r.title}（${r.path}）` }));
+/** The same pages under their menu group's heading (a long list): searchable by title or path. */
+const PAGE_GROUPS = [...new Set(ROUTES.map((r) => r.group))].map((group) => ({
+  label: GROUP_TITLES[group] ?? '首页',
+  options: PAGE_OPTIONS.filter((o) => routeByPath.get(o.value)?.group === group),
+}));
 const MODE_COLORS: Record<ColumnMode, string> = { VISIBLE: 'green', MASKED: 'gold', HIDDEN: 'default' };
 
 const itemFields: FilterField[] = [
-  { kind: 'select', name: 'menuPage', label: '页面', width: 240, options: PAGE_OPTIONS },
+  { kind: 'select', name: 'menuPage', label: '页面', width: 240, options: PAGE_GROUPS, search: true },
   { kind: 'select', name: 'kind', label: '类型', width: 100, options: PERMISSION_KINDS.map((k) => ({ value: k, label: PERMISSION_KIND_LABELS[k] })) },
   { kind: 'text', name: 'keyword', label: '关键字', placeholder: '编码或名称', width: 150 },
 ];
@@ -110,7 +116,7 @@ function InsertModal({ open, onClose, onDone }: { open: boolean; onClose: () => 
           <Select options={PERMISSION_KINDS.map((k) => ({ value: k, label: PERMISSION_KIND_LABELS[k] }))} />
         </Form.Item>
         <Form.Item name="page" label="页面" rules={[{ required: true, message: '请选择页面' }]}>
-          <Select showSearch options={PAGE_OPTIONS} placeholder="选择页面" optionFilterProp="label" />
+          <Select showSearch={{ optionFilterProp: 'label' }} options={PAGE_GROUPS} placeholder="选择页面" />
         </Form.Item>
         <Form.Item name="code" label="编码" extra="按钮：动作编码（如 export）；列：行数据的字段名" rules={[{ required: true, message: '请输入编码' }, { pattern: /^[A-Za-z][\w.-]*$/, message: '编码以字母开头，只能包含字母、数字和 _ . -' }]}>
           <Input maxLength={64} />
@@ -283,7 +289,7 @@ const changeColumns: ColumnsType<PermissionChangeRow> = [
 ];
 
 const changeFields: FilterField[] = [
-  { kind: 'select', name: 'menuPage', label: '页面', width: 220, options: PAGE_OPTIONS },
+  { kind: 'select', name: 'menuPage', label: '页面', width: 220, options: PAGE_GROUPS, search: true },
   { kind: 'select', name: 'action', label: '操作', width: 100, options: PERMISSION_ACTIONS.map((a) => ({ value: a, label: PERMISSION_ACTION_LABELS[a] })) },
   { kind: 'text', name: 'keyword', label: '关键字', placeholder: '编码、名称或操作人', width: 170 },
   { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '日期' },
