@@ -259,5 +259,8 @@ test('demo7 hides 操作记录·IP地址 of the notices for type 3: demo3 sees a
   await expect(entries.first()).toBeVisible();
   await expect(entries.filter({ hasText: 'IP ' })).toHaveCount(0);
   await demo3.screenshot({ path: 'e2e/screenshots/notice-trail-without-ip.png', fullPage: true });
+  await demo3.setViewportSize({ width: 600, height: 800 });
+  await expect(entries.first()).toBeVisible();
+  await demo3.screenshot({ path: 'e2e/screenshots/notice-trail-without-ip-narrow.png', fullPage: true });
   await demo3.close();
 });
