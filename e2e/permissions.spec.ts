@@ -39,6 +39,9 @@ test.afterAll(async ({ playwright }) => {
   await request.dispose();
 });
 
+/** An option of the select whose list is open (a closed one keeps its options in the page). */
+const openOption = (page: Page, text: string | RegExp) => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: text });
+
 /** The archive page's table has its rows (and so its toolbar has been decided). */
 async function archivePage(page: Page) {
   await page.goto('/esm/dashboard');
@@ -59,9 +62,10 @@ test('demo7 hides 导出Excel for type 3: demo3 no longer sees it and the call i
   await page.goto('/esm/system/permission');
   await settled(page);
   await page.getByRole('combobox', { name: '页面' }).click();
-  await page.locator('.ant-select-item-option').filter({ hasText: '/esm/dashboard）' }).first().click();
+  await openOption(page, '/esm/dashboard）').first().click();
   await page.getByRole('combobox', { name: '类型' }).click();
-  await page.locator('.ant-select-item-option').filter({ hasText: '按钮' }).click();
+  // exactly 按钮: the page picker also offers 按钮与列权限
+  await openOption(page, /^按钮$/).click();
   const row = page.locator('.ant-table-row').filter({ hasText: '导出Excel' });
   await expect(row).toHaveCount(1);
   await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
@@ -180,7 +184,7 @@ async function hideColumnForType3(page: Page, label: string, pageTitle?: string)
   if (pageTitle) {
     await page.getByRole('combobox', { name: '页面' }).first().click();
     await page.getByRole('combobox', { name: '页面' }).first().fill(pageTitle);
-    const option = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: pageTitle });
+    const option = openOption(page, pageTitle);
     await expect(option).toHaveCount(1);
     await expect(option).toBeVisible();
     await expect(page.locator('.ant-select-dropdown-placement-bottomLeft.ant-slide-up-enter')).toHaveCount(0); // opened
@@ -189,7 +193,7 @@ async function hideColumnForType3(page: Page, label: string, pageTitle?: string)
     await settled(page);
   }
   await page.getByRole('combobox', { name: '类型' }).click();
-  await page.locator('.ant-select-item-option').filter({ hasText: /^列$/ }).click();
+  await openOption(page, /^列$/).click();
   // the keyword finds the column among the page's (or all pages') rows
   await page.getByRole('textbox', { name: '关键字' }).fill(label);
   await page.getByRole('textbox', { name: '关键字' }).press('Enter');
@@ -198,7 +202,7 @@ async function hideColumnForType3(page: Page, label: string, pageTitle?: string)
   await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
   const saved = page.waitForResponse((r) => r.url().endsWith('/button/update'));
   await row.getByRole('combobox', { name: `${label} · 3 图纸管理员` }).click();
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: '隐藏' }).click();
+  await openOption(page, '隐藏').click();
   expect((await saved).status()).toBe(200);
   await expect(page.locator('.ant-message-notice').filter({ hasText: `已保存：${label}` })).toBeVisible();
   return row;
