@@ -92,7 +92,7 @@ async function sha256Of(file: string): Promise<string | null> {
 }
 
 /** Every file under a content-addressed store (tmp/ and anything else left out). */
-async function storedKeys(root: string): Promise<string[]> {
+export async function storedKeys(root: string): Promise<string[]> {
   const keys: string[] = [];
   const list = async (d: string) => (existsSync(d) ? readdir(d) : []);
   for (const a of await list(root)) {

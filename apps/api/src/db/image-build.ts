@@ -12,7 +12,8 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import { embeddedExtensions } from './database.ts';
-import { IMAGE_FORMAT, imageKey, pgliteVersion, readManifest, storedFiles, writeImage, type ImageManifest } from './image.ts';
+import { IMAGE_FORMAT, imageKey, pgliteVersion, readManifest, writeImage, type ImageManifest } from './image.ts';
+import { storedKeys } from './backup.ts';
 import { applyMigrations, type Migration } from './migrations.ts';
 import { MENU } from './menu-data.ts';
 import { AGREEMENT_V1_CONTENT, AGREEMENT_V1_TITLE } from './seed-agreement.ts';
@@ -76,13 +77,14 @@ export async function buildDemoImage(dir: string, referenceDir: string, key: str
     try {
       const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory as never });
       const started = new Date();
-      await seedDemo(prisma, localStorage(storageDir));
+      const storage = localStorage(storageDir);
+      await seedDemo(prisma, storage);
       const seededAt = new Date();
       await prisma.$disconnect();
       if (cstDay(started) !== cstDay(seededAt)) continue;
       await settle(pglite);
       const dump = new Uint8Array(await (await pglite.dumpDataDir('gzip')).arrayBuffer());
-      const files = storedFiles(storageDir);
+      const files = new Map(await Promise.all((await storedKeys(storageDir)).map(async (sha) => [sha, await storage.read(sha)] as const)));
       const manifest: ImageManifest = {
         ...reference,
         key,

@@ -177,14 +177,6 @@ export function restoreDemoImage(pgdata: string, storageDir: string, now = new D
   return unpack(manifest!, dir, pgdata);
 }
 
-/** The stored files under a file store's folder (<aa>/<bb>/<sha256>), by sha256. */
-export function storedFiles(storageDir: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const dirs = (d: string) => (existsSync(d) ? readdirSync(d).filter((n) => /^[0-9a-f]{2}$/.test(n)) : []);
-  for (const a of dirs(storageDir)) for (const b of dirs(path.join(storageDir, a))) for (const f of readdirSync(path.join(storageDir, a, b))) if (SHA256.test(f)) out.set(f, readFileSync(path.join(storageDir, a, b, f)));
-  return out;
-}
-
 /**
  * Writes `data` up to its last non-zero byte and extends the file to its full length without
  * writing the zeros (a sparse tail, read back as zeros): the image's WAL segment is 16 MB of which
