@@ -166,7 +166,19 @@ const TRAIL_CASES = [
     who: 'demo3',
     call: 'haier/drawingEmpowerReport/findAccessReport',
     full: 'haier/drawingEmpowerReport/findAccessReport',
-    body: async () => ({ materialCode: (await db.accessLog.findFirstOrThrow({ where: { action: 'VIEW', outcome: 'OK', ip: { not: null }, materialCode: { not: null } }, orderBy: { id: 'desc' } })).materialCode!, date: cstDay(new Date()) }),
+    // The newest view the report shows (one under a grant: the files share one database, so the
+    // newest view of all may be another file's, on a material nobody was granted), on its own day:
+    // "today" is another day for a run that crosses midnight in UTC+8 (16:00 UTC).
+    body: async () => {
+      const [view] = await db.$queryRaw<{ material_code: string; created_at: Date }[]>`
+        SELECT l.material_code, l.created_at FROM access_log l
+        WHERE l.action = 'VIEW' AND l.outcome = 'OK' AND l.ip IS NOT NULL AND EXISTS (
+          SELECT 1 FROM empower_grant g WHERE g.supplier_code = l.supplier_code AND g.material_code = l.material_code
+            AND l.created_at >= g.valid_from AND l.created_at < LEAST(g.valid_until, coalesce(g.revoked_at, g.valid_until)))
+        ORDER BY l.id DESC LIMIT 1`;
+      if (!view) throw new Error('no view under a grant to report on');
+      return { materialCode: view.material_code, date: cstDay(view.created_at) };
+    },
   },
 ] as const;
 
