@@ -1,10 +1,24 @@
 /**
  * Playwright's web server: a fresh Postgres database, then the real server on it (migrated and
- * seeded with the demo accounts at start, exactly as an operator's first start).
+ * seeded with the demo accounts at start, exactly as an operator's first start) — the built bundle
+ * an operator runs (apps/api/dist/server.mjs, which bundles part of node_modules as well:
+ * apps/api/scripts/build.mjs), so `pnpm build` (part of `pnpm test`) comes first, as for the web.
  * With E2E_OIDC=true, a local OpenID provider as the company sign-in (apps/api/test/idp.ts).
  */
+import { readdirSync, statSync } from 'node:fs';
 import { e2eDatabaseUrl, recreateDatabase } from './db.ts';
 import { IDP_CLIENT, startIdp } from '../apps/api/test/idp.ts';
+
+const bundle = new URL('../apps/api/dist/server.mjs', import.meta.url);
+/** The newest modification time of a file below `dir` (0 when there is none). */
+const newest = (dir: URL): number =>
+  Math.max(0, ...readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((name) => statSync(new URL(name, dir)).mtimeMs));
+const built = statSync(bundle, { throwIfNoEntry: false })?.mtimeMs;
+// a bundle older than the sources would test yesterday's server: say so instead
+if (built === undefined) throw new Error('apps/api/dist/server.mjs is missing: run `pnpm build` before the e2e tests');
+for (const src of ['../apps/api/src/', '../packages/contracts/src/']) {
+  if (newest(new URL(src, import.meta.url)) > built) throw new Error(`${src.slice(3)} changed after apps/api/dist/server.mjs was built: run \`pnpm build\` before the e2e tests`);
+}
 
 await recreateDatabase();
 process.env.DATABASE_URL = e2eDatabaseUrl();
@@ -26,4 +40,4 @@ if (process.env.E2E_OIDC === 'true') {
     OIDC_SUPPLIER_CLAIM: 'esm_supplier_code',
   });
 }
-await import('../apps/api/src/server.ts');
+await import(bundle.href);

@@ -338,6 +338,17 @@ describe('API documentation', () => {
     const doc = await t.app.inject({ method: 'GET', url: '/esm-server/docs/json', headers: { cookie: staff } });
     expect(doc.statusCode).toBe(200);
     expect(doc.json().paths['/esm-server/api/user/login']).toBeDefined();
+    // swagger-ui is loaded on the first visit and answers through the guarded routes (plugins/docs.ts)
+    const css = await t.app.inject({ method: 'GET', url: '/esm-server/docs/static/swagger-ui.css', headers: { cookie: staff } });
+    expect(css.statusCode).toBe(200);
+    expect(css.headers['content-type']).toMatch(/css/);
+    expect(css.body.length).toBeGreaterThan(1000);
+    expectEnvelope(await t.app.inject({ method: 'GET', url: '/esm-server/docs/static/swagger-ui.css', headers: { cookie: supplier } }), 403);
+    const yaml = await t.app.inject({ method: 'GET', url: '/esm-server/docs/yaml', headers: { cookie: staff } });
+    expect(yaml.statusCode).toBe(200);
+    expect(yaml.body).toContain('/esm-server/api/user/login');
+    // a path swagger-ui does not serve: the portal's own 404
+    expectEnvelope(await t.app.inject({ method: 'GET', url: '/esm-server/docs/no-such-file', headers: { cookie: staff } }), 404);
   });
 
   it('API_DOCS_PUBLIC=true shows them to anyone', async () => {
