@@ -131,4 +131,17 @@ describe('refused file calls are logged', () => {
     await call('file/view', { id: UNKNOWN }, u.cookie);
     expect(await t.db.prisma.accessLog.count({ where: { userId: u.id, outcome: 'REFUSED', fileId: null } })).toBe(REFUSED_UNKNOWN_PER_MINUTE + 1);
   });
+
+  it('refusals of documents that exist (an attachment that could not be stamped) leave a probe its room', async () => {
+    const u = await userOfA();
+    const user = await t.db.prisma.user.findUniqueOrThrow({ where: { id: u.id } });
+    await t.db.prisma.accessLog.createMany({
+      data: Array.from({ length: REFUSED_UNKNOWN_PER_MINUTE }, () => ({
+        action: 'DOWNLOAD' as const, outcome: 'REFUSED' as const, reason: '文件无法加水印', userId: u.id, userAccount: user.account, userName: user.name, userType: user.type,
+        standardCode: 'WT-0000001', fileName: '附件.pdf', version: '问题附件',
+      })),
+    });
+    expect((await call('file/view', { id: UNKNOWN }, u.cookie)).statusCode).toBe(404);
+    expect(await t.db.prisma.accessLog.count({ where: { userId: u.id, outcome: 'REFUSED', fileId: null, standardCode: null } })).toBe(1);
+  });
 });

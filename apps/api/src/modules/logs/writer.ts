@@ -93,7 +93,10 @@ export async function writeRefusedUnknown(db: Db, e: Omit<AccessLogEntry, 'outco
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_REFUSED_UNKNOWN}::int, ${e.user.id}::int)`;
     const recent = await tx.accessLog.count({
-      where: { userId: e.user.id, outcome: 'REFUSED', fileId: null, action: { not: 'KEEPSECRET' }, createdAt: { gte: new Date(Date.now() - 60_000) } },
+      // only rows of this kind: no file, no agreement (KEEPSECRET) and no document of the portal's
+      // own (a sign-off sheet, a question's attachment that could not be stamped) — those are
+      // refusals of something that exists, always written, and must not use up a probe's room
+      where: { userId: e.user.id, outcome: 'REFUSED', fileId: null, standardCode: null, action: { not: 'KEEPSECRET' }, createdAt: { gte: new Date(Date.now() - 60_000) } },
     });
     if (recent >= REFUSED_UNKNOWN_PER_MINUTE) return false;
     await writeAccessLog(tx, { ...e, outcome: 'REFUSED', reason, file: null });
