@@ -6,18 +6,18 @@
  *  - grants in force (haier/drawingEmpowerArchives/findEmpowerPage): all, and one supplier's;
  *  - authorisation applications: the approver's list (pending first) and a supplier's own;
  *  - drawing questions: the answerers' list and a supplier's own.
- * The raw side sends the statements the services build (grantPageStatement, applicationListParts +
- * applicationRowsSql, issueListParts), with the request parsed by the call's own contracts schema.
+ * The raw side sends the statements the services build (grantPageStatement, applicationPageStatement,
+ * issueListParts), with the request parsed by the call's own contracts schema.
  */
 import pg from 'pg';
 import { Pool } from 'undici';
 import { EMPOWER_DEFAULTS, ZApplyPageRequestSchema, ZGrantPageRequestSchema, ZIssuePageRequestSchema, ZSupplierIssuePageRequestSchema } from '@esm/contracts';
 import { listPageStatement } from '../src/lib/list.ts';
-import { applicationListParts, applicationRowsSql } from '../src/modules/empower/applications.ts';
+import { applicationPageStatement } from '../src/modules/empower/applications.ts';
 import { grantPageStatement } from '../src/modules/empower/grant-lists.ts';
 import { issueListParts } from '../src/modules/documentIssues/query.ts';
 import { login } from './lib/api-client.ts';
-import { pageOf, pgQuery, rawPage, runListCases, selectedCases, type ListCase } from './lib/list-bench.ts';
+import { pageOf, rawPage, runListCases, selectedCases, type ListCase } from './lib/list-bench.ts';
 import { createNoticeData } from './lib/notice-data.ts';
 import { describeStyle, serverStyle } from './lib/run-style.ts';
 import { startServer, tempDir } from './lib/server.ts';
@@ -119,11 +119,7 @@ export async function run({ seconds, clients }: BenchSettings): Promise<Row[]> {
       who,
       path: scope === 'approvers' ? 'haier/drawingEmpowerApply/findEmpowerApply' : 'supplier/drawingEmpowerApply/findEmpowerApply',
       body,
-      async raw(c) {
-        const page = await rawPage(c, listPageStatement(q, applicationListParts(q, scope)));
-        if (page.ids.length) await c.query(pgQuery(applicationRowsSql(page.ids as number[])));
-        return pageOf(page);
-      },
+      raw: async (c) => pageOf(await rawPage(c, applicationPageStatement(q, scope))),
     };
   };
   const issueCase = (name: string, who: 'handler' | 'supplier', supplierCode?: string): ListCase => {

@@ -17,6 +17,8 @@ import { empowerApi, KEEPSECRET_REQUIRED_CODE } from '@esm/contracts';
 import { loadConfig } from '../src/config.ts';
 import { cstDay } from '../src/lib/dates.ts';
 import { addDays } from '../src/modules/empower/days.ts';
+import { applicationListParts, applicationRows, pageApplications } from '../src/modules/empower/applications.ts';
+import { listPage } from '../src/lib/list.ts';
 import { expiringSoon, expiringSql, grantState, grantStateSql, materialAccess, visibleMaterialCodes } from '../src/modules/empower/grants.ts';
 import { Prisma } from '../src/generated/prisma/client.ts';
 import {
@@ -689,5 +691,58 @@ describe('the access report', () => {
     expect(grantsSheet.rowCount).toBe(3);
     expect(JSON.stringify(grantsSheet.getSheetValues())).toContain('陈静（demo6）');
     expect(book.getWorksheet('访问记录')!.rowCount).toBe(5);
+  });
+});
+
+describe('a page of applications in one statement', () => {
+  // the page, its order and its total as the two statements found them before (ids, then rows)
+  const twoStatements = async (q: Parameters<typeof pageApplications>[1], scope: Parameters<typeof pageApplications>[2], now: Date) => {
+    const page = await listPage<{ id: number }>(db, q, applicationListParts(q, scope));
+    return { ...page, rows: await applicationRows(db, page.rows.map((r) => r.id), now) };
+  };
+
+  it('answers the same rows, in the same order, with the same total, for every sort, filter and page', async () => {
+    const { supplier, materials } = await supplierSupplying(db, 3);
+    const user = await createUser(t.db, { type: 2, supplierCode: supplier.code });
+    const statuses = ['DRAFT', 'SUBMITTED', 'APPROVED', 'REJECTED', 'WITHDRAWN'];
+    const base = Date.UTC(2026, 0, 1);
+    for (let i = 0; i < 23; i++) {
+      const at = new Date(base + ((i * 7) % 23) * 86_400_000);
+      const status = statuses[i % 5]!;
+      await db.empowerApplication.create({
+        data: {
+          supplierCode: supplier.code, status, reason: `申请 ${i}`, applicantId: user.id, applicantAccount: user.account, applicantName: '测试申请人',
+          validFrom: new Date(base + (i % 4) * 86_400_000), validUntil: new Date(base + (100 + (i % 3)) * 86_400_000),
+          submittedAt: status === 'DRAFT' ? null : new Date(at.getTime() + ((i * 5) % 7) * 3_600_000), createdAt: at,
+          materials: { create: materials.slice(0, 1 + (i % 3)).map((m) => ({ materialCode: m.code })) },
+        },
+      });
+    }
+    const now = new Date();
+    const scopes = [{ supplierCode: supplier.code }, 'approvers'] as const;
+    const queries = [
+      { page: 1, results: 10 },
+      { page: 2, results: 10 },
+      { page: 3, results: 10 },
+      { page: 9, results: 10 },
+      { page: 1, results: 5, status: 'SUBMITTED' },
+      { page: 1, results: 10, materialCode: materials[2]!.code },
+      ...(['createdAt', 'submittedAt', 'validFrom', 'validUntil', 'status', 'decidedAt'] as const).flatMap((sortField) =>
+        (['ascend', 'descend'] as const).map((sortOrder) => ({ page: 2, results: 4, sortField, sortOrder })),
+      ),
+    ];
+    for (const scope of scopes)
+      for (const q of queries) {
+        const body = scope === 'approvers' ? { ...q, supplierCode: supplier.code } : q;
+        const parsed = (scope === 'approvers' ? empowerApi.applications : empowerApi.supplierApplications).body.parse(body);
+        const one = await pageApplications(db, parsed, scope, now);
+        const two = await twoStatements(parsed, scope, now);
+        expect(one, JSON.stringify(body)).toEqual(two);
+      }
+    // the cases are not all empty: pages with rows and materials
+    const first = await pageApplications(db, empowerApi.supplierApplications.body.parse({ page: 1, results: 10 }), { supplierCode: supplier.code }, now);
+    expect(first.total).toBe(23);
+    expect(first.rows).toHaveLength(10);
+    expect(first.rows.some((r) => r.materials.length === 3)).toBe(true);
   });
 });

@@ -10,7 +10,7 @@ import type { ApplicationRow, ApplicationStatus, ApplyOptions, AuditRow, ZApplyP
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
-import { dayRangeSql, equalsSql, listPage, orderBySql, whereSql, type CappedTotal, type ListParts, type SortColumns } from '../../lib/list.ts';
+import { checkWindow, dayRangeSql, equalsSql, listPageStatement, mapPage, orderBySql, pageAndCount, whereSql, type CappedTotal, type ListParts, type PageStatement, type SortColumns } from '../../lib/list.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { dayOf, dayOrNull, today } from './days.ts';
 import { expiringSoon, grantState } from './grants.ts';
@@ -30,20 +30,24 @@ export interface EmpowerRules {
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /**
- * The rows of applications `ids` in one statement, each material with the supplier's live grants on
- * it (the list's hot read: one round trip through `pg`, db/rows.ts, instead of five Prisma queries —
- * docs/benchmarks.md, "domain-lists"). The benchmark sends the same statement.
+ * An application's row as the lists and the detail answer it: its columns and its materials, each
+ * with the supplier's live grants on it (`a` = empower_application, `s` = its supplier).
  */
-export const applicationRowsSql = (ids: readonly number[]) => Prisma.sql`SELECT a.id, a.supplier_code, s.name AS supplier_name, a.status, a.valid_from, a.valid_until,
+const APPLICATION_COLUMNS = Prisma.sql`a.id, a.supplier_code, s.name AS supplier_name, a.status, a.valid_from, a.valid_until,
     a.reason, a.applicant_account, a.applicant_name, a.renews_grant_id, a.submitted_at, a.approved_from, a.approved_until,
     a.decider_account, a.decider_name, a.decided_at, a.decision_comment, a.created_at, a.updated_at,
     COALESCE((SELECT json_agg(json_build_object('code', am.material_code, 'name', m.name, 'approved', am.approved,
         'grants', COALESCE((SELECT json_agg(json_build_object('validFrom', to_char(g.valid_from, ${Prisma.raw(ISO)}), 'validUntil', to_char(g.valid_until, ${Prisma.raw(ISO)})))
           FROM empower_grant g WHERE g.supplier_code = a.supplier_code AND g.material_code = am.material_code AND g.revoked_at IS NULL), '[]'::json))
         ORDER BY am.material_code)
-      FROM empower_application_material am JOIN material m ON m.code = am.material_code WHERE am.application_id = a.id), '[]'::json) AS materials
-  FROM empower_application a JOIN supplier s ON s.code = a.supplier_code
-  WHERE a.id = ANY(${[...ids]}::int[])`;
+      FROM empower_application_material am JOIN material m ON m.code = am.material_code WHERE am.application_id = a.id), '[]'::json) AS materials`;
+
+/**
+ * The rows of applications `ids` in one statement (one round trip through `pg`, db/rows.ts,
+ * instead of five Prisma queries — docs/benchmarks.md, "domain-lists").
+ */
+export const applicationRowsSql = (ids: readonly number[]) =>
+  Prisma.sql`SELECT ${APPLICATION_COLUMNS} FROM empower_application a JOIN supplier s ON s.code = a.supplier_code WHERE a.id = ANY(${[...ids]}::int[])`;
 
 interface ApplicationRecord {
   id: number;
@@ -138,8 +142,26 @@ const PENDING_FIRST = "CASE WHEN a.status = 'SUBMITTED' THEN 0 ELSE 1 END, CASE 
  * approvers, every supplier's except drafts.
  */
 export async function pageApplications(db: Db, q: ApplyQuery, scope: { supplierCode: string } | 'approvers', now = new Date()): Promise<{ rows: ApplicationRow[] } & CappedTotal> {
-  const page = await listPage<{ id: number }>(db, q, applicationListParts(q, scope));
-  return { ...page, rows: await applicationRows(db, page.rows.map((r) => r.id), now) };
+  checkWindow(q);
+  const { page, fromWhere } = applicationPageStatement(q, scope);
+  return mapPage(await pageAndCount<ApplicationRecord>(db, page, fromWhere), (r) => toRow(r, now));
+}
+
+/**
+ * A page of applications with their rows and the capped total, in one statement (the benchmark
+ * sends the same): the page's ids as the list's parts choose them, numbered in their order, then
+ * each id's row. One round trip per list call instead of two (the page, then its rows).
+ */
+export function applicationPageStatement(q: ApplyQuery, scope: { supplierCode: string } | 'approvers'): PageStatement {
+  const { page: ids, fromWhere } = listPageStatement(q, applicationListParts(q, scope));
+  return {
+    // row_number() numbers the sorted page's ids as they come (see pageAndCount)
+    page: Prisma.sql`SELECT ${APPLICATION_COLUMNS}, p.__n
+      FROM (SELECT ids.id, (row_number() OVER ())::int AS __n FROM (${ids}) AS ids) AS p
+      JOIN empower_application a ON a.id = p.id JOIN supplier s ON s.code = a.supplier_code
+      ORDER BY p.__n`,
+    fromWhere,
+  };
 }
 
 /** The statement of an applications page's ids (the benchmark sends the same through `pg`). */
