@@ -2,9 +2,10 @@
  * The first load of /esm/login (issue 16: ≤ 200 KB of JS): React, the plain login page and the
  * session calls — no antd, react-query or router. The portal's shell (app/shell.tsx) is
  * fetched as soon as the user starts typing, so it is usually in by the time they press 登录;
- * after the sign-in the landing page is loaded afresh (`enter`), its chunks from the cache.
+ * after the sign-in it takes over this page's React root at the landing page (`enter`).
  */
 import { useEffect, useState } from 'react';
+import type { Root } from 'react-dom/client';
 import { LOGIN_SUCCESS_TEXT, type CurrentUser } from '@esm/contracts/basics';
 import { LoginPage } from './features/session/login.tsx';
 import { checkSession, type SessionCheck } from './features/session/calls.ts';
@@ -20,19 +21,20 @@ function loadShell() {
 }
 
 /**
- * Into the portal at the landing page, as a fresh page load (the shell's chunks are in the cache by
- * then: fetched while the user typed, immutable). Mounting the shell into this page's root
- * instead was measured 1.5–2.5 s slower from the click to the table than this (docs/benchmarks.md,
- * the login → table trace). 登陆成功 is handed over in sessionStorage and toasted once there.
+ * Into the portal at the landing page, in this page: the shell takes over its React root, signed
+ * in, with the landing page's layout, menu and chunk already asked for (app/afterLogin.ts). A
+ * fresh page load of the landing page was used instead for a while: it measured 1.5–2.5 s faster
+ * — but only because antd's toast 登陆成功 then re-rendered on every animation frame and held
+ * this page's render back until it closed (patches/). With that fixed, staying in the page is
+ * 0.6–0.7 s faster from the click to the table than loading it afresh (no second page load,
+ * module evaluation, session and menu calls; docs/benchmarks.md, sixth session of 2026-11-23).
  */
-async function enter(user: CurrentUser, redirect: string | null, welcome?: string) {
+async function enter(root: Root, user: CurrentUser, redirect: string | null, welcome?: string) {
   const s = await loadShell();
-  const landing = await s.landingAfterLogin(user, redirect);
-  if (welcome) s.handOverWelcome(welcome);
-  window.location.replace(landing);
+  await s.enterPortal(root, user, await s.landingAfterLogin(user, redirect), welcome);
 }
 
-export function LoginFirst() {
+export function LoginFirst({ root }: { root: Root }) {
   const [session, setSession] = useState<SessionCheck>();
   useEffect(() => {
     let live = true;
@@ -40,7 +42,7 @@ export function LoginFirst() {
       (s) => {
         if (!live) return;
         // already signed in: to one's own landing page, as the shell's login route does
-        if (s.state === 'ok') void enter(s.user, null);
+        if (s.state === 'ok') void enter(root, s.user, null);
         else setSession(s);
       },
       () => {}, // no answer: the form stays, the sign-in says what is wrong
@@ -48,12 +50,12 @@ export function LoginFirst() {
     return () => {
       live = false;
     };
-  }, []);
+  }, [root]);
   return (
     <LoginPage
       session={session}
       onFirstInput={() => void loadShell().then((s) => s.warm(), () => {})}
-      onSignedIn={(user) => enter(user, new URLSearchParams(window.location.search).get('redirect'), LOGIN_SUCCESS_TEXT)}
+      onSignedIn={(user) => enter(root, user, new URLSearchParams(window.location.search).get('redirect'), LOGIN_SUCCESS_TEXT)}
     />
   );
 }

@@ -12,7 +12,7 @@ const root = createRoot(document.getElementById('root')!);
 if (window.location.pathname.replace(/\/+$/, '') === LOGIN_PATH) {
   root.render(
     <StrictMode>
-      <LoginFirst />
+      <LoginFirst root={root} />
     </StrictMode>,
   );
 } else {

@@ -1,13 +1,15 @@
 /**
  * The portal's shell (antd, react-query, the router, the layout) as one lazy module: main.tsx
  * loads it at once for every page but /esm/login, whose first load carries none of it
- * (issue 16); there it is fetched while the user types, and the portal is entered after the
- * sign-in as a fresh page load of the landing page (loginFirst.tsx).
+ * (issue 16); there it is fetched while the user types, and after the sign-in it takes over the
+ * same page at the landing page (`enterPortal`, loginFirst.tsx).
  */
 import { StrictMode } from 'react';
 import type { Root } from 'react-dom/client';
+import type { CurrentUser } from '@esm/contracts/basics';
 import { App } from './App.tsx';
-import { landingAfterLogin, loadLayout } from './afterLogin.ts';
+import { router } from './router.tsx';
+import { landingAfterLogin, loadLayout, setSignedIn } from './afterLogin.ts';
 
 export { landingAfterLogin };
 
@@ -16,33 +18,18 @@ export function warm() {
   void loadLayout().catch(() => {});
 }
 
-const WELCOME_KEY = 'esm.welcome';
-
-/** 登陆成功 for the landing page the login page is about to load. */
-export function handOverWelcome(text: string) {
-  try {
-    sessionStorage.setItem(WELCOME_KEY, text);
-  } catch {
-    // storage refused (a private mode): the portal opens without the toast
-  }
-}
-
-/** The text handed over by the login page, once. */
-function takeWelcome(): string | undefined {
-  try {
-    const text = sessionStorage.getItem(WELCOME_KEY) ?? undefined;
-    sessionStorage.removeItem(WELCOME_KEY);
-    return text;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Renders the portal into `root`; a welcome handed over by the login page is toasted once it is up. */
-export function mountPortal(root: Root) {
+/** Renders the portal into `root`; `welcome` (登陆成功, from the login page) is toasted once it is up. */
+export function mountPortal(root: Root, welcome?: string) {
   root.render(
     <StrictMode>
-      <App welcome={takeWelcome()} />
+      <App welcome={welcome} />
     </StrictMode>,
   );
+}
+
+/** From the first-load login page into the portal, signed in, at `landing`, in the same page. */
+export async function enterPortal(root: Root, user: CurrentUser, landing: string, welcome?: string) {
+  setSignedIn(user);
+  await router.navigate(landing, { replace: true });
+  mountPortal(root, welcome);
 }
