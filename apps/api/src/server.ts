@@ -4,14 +4,16 @@
  * prepared image (db/image.ts: read, gunzip, ~25 MB of writes, ~0.2–0.5 s) in a worker thread
  * running this same file, so that it overlaps the main thread loading the server's modules
  * (issue 16) — with the demo data, the demo image when it is usable today (its stored files
- * included) — then it starts the server (start.ts). Only node's own modules, paths.ts,
- * db/image.ts and lib/dates.ts are loaded before the worker is on its way, and they are all a
- * worker loads.
+ * included) — then it starts the server (start.ts). The embedded database's open (db/embedded.ts) starts
+ * here too, as soon as the data directory holds a cluster, so that it also overlaps the modules'
+ * load. Only node's own modules, paths.ts, db/image.ts, db/embedded.ts and lib/dates.ts are
+ * loaded before the worker is on its way, and they are all a worker loads.
  */
 import { mkdirSync } from 'node:fs';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { dataDirOf, databaseUrlOf, demoImageOf, pgdataOf, storageDirOf } from './paths.ts';
 import { hasCluster, restoreDemoImage, restoreImage, type ImageManifest } from './db/image.ts';
+import { openEmbedded, type EarlyEmbedded } from './db/embedded.ts';
 
 const TASK = 'esm:restore-image';
 
@@ -46,8 +48,13 @@ if (!isMainThread && task?.task === TASK) {
   const env = process.env;
   const dataDir = dataDirOf(env);
   const pgdata = pgdataOf(dataDir);
-  const restoring = !databaseUrlOf(env) && !hasCluster(pgdata) ? restoreInWorker({ task: TASK, pgdata, demoStorage: demoImageOf(env) ? storageDirOf(env, dataDir) : null }) : undefined;
-  restoring?.catch(() => undefined); // awaited by openDatabase; not an unhandled rejection meanwhile
+  let early: EarlyEmbedded | undefined;
+  if (!databaseUrlOf(env)) {
+    const restored = hasCluster(pgdata) ? Promise.resolve(null) : restoreInWorker({ task: TASK, pgdata, demoStorage: demoImageOf(env) ? storageDirOf(env, dataDir) : null });
+    early = { restored, pglite: restored.then(() => openEmbedded(pgdata)) };
+    // awaited by openDatabase; not an unhandled rejection meanwhile
+    early.pglite.catch(() => undefined);
+  }
   const { start } = await import('./start.ts');
-  await start(restoring);
+  await start(early);
 }

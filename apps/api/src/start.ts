@@ -4,18 +4,18 @@
  */
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import type { ImageManifest } from './db/image.ts';
+import type { EarlyEmbedded } from './db/embedded.ts';
 import { seedDemo, seedReference } from './db/seed.ts';
 import { buildApp } from './app.ts';
 import { localStorage } from './lib/storage.ts';
 import { startPhase } from './lib/start-trace.ts';
 
-/** `restoring`: the embedded database's image being unpacked already (server.ts), if it is. */
-export async function start(restoring?: Promise<ImageManifest | null>): Promise<void> {
+/** `early`: the embedded database being unpacked and opened already (server.ts), if it is. */
+export async function start(early?: EarlyEmbedded): Promise<void> {
   startPhase('modules loaded');
 
   const config = loadConfig();
-  const db = await openDatabase(config, restoring);
+  const db = await openDatabase(config, early);
   startPhase(db.restoredFromImage ? 'image unpacked, db opened' : 'db opened');
   const image = db.restoredFromImage;
   if (image?.demo) console.log(`database created from the prepared demo image (${image.migrations.length} migrations; the demo data of the build's seed at ${image.demo.seededAt})`);

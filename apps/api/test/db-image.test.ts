@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
-import { EMBEDDED_SHARED_BUFFERS, embeddedExtensions, openDatabase } from '../src/db/database.ts';
+import { EMBEDDED_SHARED_BUFFERS, embeddedExtensions, lazyClient, openDatabase } from '../src/db/database.ts';
 import { catalogDiff, readCatalog, type QueryRows } from '../src/db/drift.ts';
 import { demoImageUnusable, readManifest, restoreDemoImage, restoreImage, untar } from '../src/db/image.ts';
 import { buildDemoImage, buildImage } from '../src/db/image-build.ts';
@@ -207,5 +207,32 @@ describe('demo image', () => {
     expect(restoreDemoImage(d.pgdata, d.files, seededAt, bad)).toBeNull();
     expect(readdirSync(d.pgdata)).toEqual([]);
     expect(stored(d.files)).toEqual([]);
+  });
+});
+
+describe('the Prisma client of a start (lazyClient)', () => {
+  it('is made on its first use, not before, and once; methods and getters run on the real client', () => {
+    class Client {
+      #rows = [1, 2];
+      made = Date.now();
+      get count() {
+        return this.#rows.length;
+      }
+      rows() {
+        return this.#rows; // a private field: throws unless `this` is the real client
+      }
+    }
+    let makes = 0;
+    const lazy = lazyClient(() => (makes++, new Client()) as never) as unknown as Client;
+    expect(makes).toBe(0);
+    const { rows } = lazy; // detached, as `const { $queryRaw } = db` would be
+    expect(makes).toBe(1);
+    expect(rows()).toEqual([1, 2]);
+    expect(lazy.count).toBe(2);
+    expect(lazy.rows).toBe(rows); // the same bound method every time
+    expect('rows' in lazy).toBe(true);
+    lazy.made = 7;
+    expect(lazy.made).toBe(7);
+    expect(makes).toBe(1);
   });
 });

@@ -9,6 +9,9 @@ import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Config } from '../config.ts';
 import { applyMigrations, type SqlRunner } from './migrations.ts';
 import { restoreImage, type ImageManifest } from './image.ts';
+import { openEmbedded, type EarlyEmbedded } from './embedded.ts';
+
+export { EMBEDDED_SHARED_BUFFERS, embeddedExtensions } from './embedded.ts';
 import { pgliteRunner, poolRunner } from './sql-runner.ts';
 import { useDirectReads } from './rows.ts';
 
@@ -40,15 +43,6 @@ export interface Database {
 }
 
 /**
- * The contrib extensions the migrations create (`extensions` in prisma/schema.prisma): a Postgres
- * server ships them with its contrib package; PGlite loads each one's bundle only when asked.
- */
-export async function embeddedExtensions() {
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  return { pg_trgm };
-}
-
-/**
  * Settings of every connection to a Postgres server. `jit=off`: Postgres JIT-compiles a statement
  * whose estimated cost passes 100,000 — ~150 ms of compiling for a list page that then runs in
  * 30–100 ms (the two-character name filters on the 5M-row log, docs/benchmarks.md). The portal's
@@ -57,19 +51,39 @@ export async function embeddedExtensions() {
 export const CONNECTION_OPTIONS = '-c jit=off';
 
 /**
- * The embedded Postgres's shared buffers. Its default, 128 MB, is set up inside PGlite's WASM
- * memory at every open: with 32 MB the open took 455–530 ms instead of 538–729 ms and the process
- * ~120 MB less resident memory (docs/benchmarks.md, third session of 2026-11-23). The files stay
- * in the operating system's cache besides, so a page that does not fit costs a read from memory,
- * not from the disk; the embedded database is for demos and small installations.
+ * The Prisma client, made when it is first used. Making one deserializes its query plan cache's
+ * parameterization schema: 130–175 ms of the main thread, which a start paid between opening the
+ * database and listening although nothing before listening uses Prisma (the start's
+ * statements go through db.sql). Made on first use, it is made by the warm-up shortly after
+ * listening (start.ts) or by the first request that needs it. Every property read goes to the
+ * real client, methods bound to it; nothing in the app asks for `instanceof PrismaClient`.
  */
-export const EMBEDDED_SHARED_BUFFERS = '32MB';
+export function lazyClient(make: () => PrismaClient): PrismaClient {
+  let client: PrismaClient | undefined;
+  const bound = new Map<PropertyKey, { fn: unknown; bound: unknown }>();
+  const real = () => (client ??= make());
+  return new Proxy({} as PrismaClient, {
+    get(_, key) {
+      const c = real();
+      const v: unknown = Reflect.get(c, key, c);
+      if (typeof v !== 'function') return v;
+      const hit = bound.get(key);
+      if (hit?.fn === v) return hit.bound;
+      const b = (v as (...a: unknown[]) => unknown).bind(c);
+      bound.set(key, { fn: v, bound: b });
+      return b;
+    },
+    set: (_, key, value) => Reflect.set(real(), key, value),
+    has: (_, key) => Reflect.has(real(), key),
+  });
+}
 
 /**
- * `restoring`: the image's unpacking when the caller started it already (server.ts, in a worker);
- * otherwise an empty embedded data directory is restored here.
+ * `early`: the embedded database as the entry started it already (server.ts: the image's
+ * unpacking in a worker, then the open, while the server's modules load); otherwise an empty
+ * embedded data directory is restored and the database opened here.
  */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, restoring?: Promise<ImageManifest | null>): Promise<Database> {
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, early?: EarlyEmbedded): Promise<Database> {
   if (config.databaseUrl) {
     const url = config.databaseUrl;
     // loaded only for a Postgres server: an embedded start never needs pg or its adapter (issue 16)
@@ -82,7 +96,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     // An idle connection dropped by the server (a restart, pg_terminate_backend) makes the pool
     // emit 'error'; unheard, Node would end the process. The pool replaces the connection itself.
     pool.on('error', (err) => console.warn(`database connection lost (the pool reconnects): ${err.message}`));
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_LIMITS });
+    const prisma = lazyClient(() => new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_LIMITS }));
     useDirectReads(prisma, pool, pg.types);
     const sql = poolRunner(pool);
     return {
@@ -96,15 +110,20 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       },
     };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
   const { PrismaPGlite } = await import('pglite-prisma-adapter');
-  const dir = pgdataOf(config.dataDir);
-  mkdirSync(dir, { recursive: true });
-  // an empty data directory: the prepared cluster instead of initdb and every migration
-  const restored = restoring ? await restoring : restoreImage(dir);
-  const pglite = await PGlite.create(dir, { extensions: await embeddedExtensions(), startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`] });
+  let restored: ImageManifest | null;
+  let pglite;
+  if (early) {
+    [restored, pglite] = await Promise.all([early.restored, early.pglite]);
+  } else {
+    const dir = pgdataOf(config.dataDir);
+    mkdirSync(dir, { recursive: true });
+    // an empty data directory: the prepared cluster instead of initdb and every migration
+    restored = restoreImage(dir);
+    pglite = await openEmbedded(dir);
+  }
   const factory = new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
-  const prisma = new PrismaClient({ adapter: factory as never, transactionOptions: TRANSACTION_LIMITS });
+  const prisma = lazyClient(() => new PrismaClient({ adapter: factory as never, transactionOptions: TRANSACTION_LIMITS }));
   const sql = pgliteRunner(pglite);
   return {
     prisma,

@@ -5,7 +5,7 @@
  * Postgres advisory lock keeps two api processes starting together from applying it twice.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { paths } from '../config.ts';
 
@@ -22,15 +22,24 @@ export interface Migration {
   checksum: string;
 }
 
+/**
+ * The migrations in prisma/migrations, in order. Read synchronously (~15 small files, a few ms):
+ * at a warm embedded start the libuv threadpool's threads share the two cores with V8's
+ * background compiles of PGlite's WASM, and the same reads through fs/promises waited
+ * 110–120 ms for them (issue 16, docs/benchmarks.md).
+ */
 export async function readMigrations(dir = paths.migrations): Promise<Migration[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
   const names = entries.filter((d) => d.isDirectory()).map((d) => d.name).sort();
-  return Promise.all(
-    names.map(async (name) => {
-      const sql = await readFile(path.join(dir, name, 'migration.sql'), 'utf8');
-      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
-    }),
-  );
+  return names.map((name) => {
+    const sql = readFileSync(path.join(dir, name, 'migration.sql'), 'utf8');
+    return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+  });
 }
 
 // Prisma's own definition of its bookkeeping table.
