@@ -38,6 +38,26 @@ const external = [
   ...workspaceOnly(path.join(apiDir, '../../packages/contracts/package.json')),
 ].filter((d) => !START_PATH.has(d)).flatMap((d) => [d, `${d}/*`]);
 
+/**
+ * @fastify/cookie loads the ESM-only `cookie` package with `await import('cookie')` when it is
+ * registered. Bundled, that import became a file of its own (a two-line re-export of a chunk the
+ * start has loaded already) which a warm embedded start read through the libuv threadpool just
+ * after PGlite's open, while V8's background tier-up of PGlite's WASM held both cores: the read
+ * waited ~260 ms of "app built" (issue 16, docs/benchmarks.md). As a require() the bundle resolves
+ * it in place. The build fails if the package no longer has that import.
+ */
+const inlineCookieImport = {
+  name: 'inline-cookie-import',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]@fastify[\\/]cookie[\\/]index\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const dynamic = "await import('cookie')";
+      if (!source.includes(dynamic)) throw new Error(`${args.path}: no longer has ${dynamic}; review the inline-cookie-import plugin in scripts/build.mjs`);
+      return { contents: source.replace(dynamic, "require('cookie')"), loader: 'js' };
+    });
+  },
+};
+
 const started = performance.now();
 // everything but the prepared database images and demo drawings, rebuilt only when their inputs change
 const dist = path.join(apiDir, 'dist');
@@ -58,6 +78,7 @@ await build({
   format: 'esm',
   target: 'node20',
   external,
+  plugins: [inlineCookieImport],
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
