@@ -407,3 +407,19 @@ describe('problem types and the role table', () => {
     expect(pooled.data.status).toBe('PENDING');
   });
 });
+
+describe('the lookups the lists join', () => {
+  it('a question can only point at an existing file, material and product line (the LEFT JOINs of the lists rely on it)', async () => {
+    const id = await ask();
+    const row = await db.documentIssue.findUniqueOrThrow({ where: { id } });
+    for (const change of [{ file_id: -1 }, { material_code: `无此物料${unique()}` }, { product_line_code: `无此产线${unique()}` }]) {
+      const [col, value] = Object.entries(change)[0]!;
+      await expect(db.$executeRawUnsafe(`UPDATE document_issue SET ${col} = $1 WHERE id = $2`, value, id)).rejects.toThrow(/foreign key/i);
+    }
+    // and the lists still find it, with its lookups
+    const page = (await call('supplier/documentissue/paging', { page: 1, results: 50 }, f.supA.cookie)).json();
+    const listed = page.data.find((r: { id: number }) => r.id === id);
+    expect(listed).toMatchObject({ fileId: row.fileId, materialCode: row.materialCode, productLineCode: row.productLineCode });
+    expect(listed.fileTitle && listed.materialName && listed.productLineName && listed.problemTypeName).toBeTruthy();
+  });
+});
