@@ -184,6 +184,14 @@ export interface ListParts {
   from: Prisma.Sql;
   where: Prisma.Sql;
   orderBy: Prisma.Sql;
+  /**
+   * Lookups joined to the page's rows only after the page is chosen: LEFT JOINs to one row each
+   * (a foreign key of a NOT NULL column) that neither `where` nor `orderBy` uses, with `alias`
+   * the name `from` gives its one table. The page then sorts and cuts the table's own rows and
+   * looks up its 10–100 rows, instead of joining every matching row before the sort; the count
+   * never sees them.
+   */
+  lookups?: { alias: string; joins: Prisma.Sql };
 }
 
 /** A page statement and the FROM … WHERE its capped count walks: what pageAndCount sends (the benchmarks send the same). */
@@ -194,9 +202,13 @@ export interface PageStatement {
 
 /** listPage's statement for these parts and window. */
 export function listPageStatement(q: PageRequest, parts: ListParts): PageStatement {
+  const window = Prisma.sql`LIMIT ${q.results} OFFSET ${(q.page - 1) * q.results}`;
+  const fromWhere = Prisma.sql`FROM ${parts.from} ${parts.where}`;
+  if (!parts.lookups) return { page: Prisma.sql`SELECT ${parts.select} ${fromWhere} ${parts.orderBy} ${window}`, fromWhere };
+  const alias = Prisma.raw(parts.lookups.alias);
   return {
-    page: Prisma.sql`SELECT ${parts.select} FROM ${parts.from} ${parts.where} ${parts.orderBy} LIMIT ${q.results} OFFSET ${(q.page - 1) * q.results}`,
-    fromWhere: Prisma.sql`FROM ${parts.from} ${parts.where}`,
+    page: Prisma.sql`SELECT ${parts.select} FROM (SELECT ${alias}.* ${fromWhere} ${parts.orderBy} ${window}) ${alias} ${parts.lookups.joins} ${parts.orderBy}`,
+    fromWhere,
   };
 }
 

@@ -26,15 +26,17 @@ const issueSelect = (now: Date) => Prisma.sql`i.id, i.number, i.supplier_code AS
   (SELECT count(*)::int FROM document_issue_attachment a WHERE a.issue_id = i.id) AS "attachmentCount"`;
 
 /**
- * The question and its lookups. Each is a foreign key of a NOT NULL column (prisma/schema.prisma),
- * so a LEFT JOIN finds exactly the row an inner join would — and lets Postgres drop the four
- * lookups from the list's count (none of their columns is used there) and keep the question as
- * the outer side instead of searching join orders. Postgres's CPU per list call, same answers:
- * a supplier's 78 questions 1.9–2.0 ms instead of 2.4–2.6 ms, the answerers' 20,000 6.3–7.3 ms
- * instead of 12.2–14.3 ms (docs/benchmarks.md, seventh session).
+ * The question's lookups. Each is a foreign key of a NOT NULL column (prisma/schema.prisma), so
+ * a LEFT JOIN finds exactly the row an inner join would. The lists join them to the page's rows
+ * only (ListParts.lookups: no filter or sort of the lists uses them), so a list's count walks the
+ * questions alone and its page sorts the questions before any lookup. Postgres's CPU per list
+ * call, same answers (docs/benchmarks.md, seventh session): with inner joins a supplier's 78
+ * questions took 2.4–2.6 ms and the answerers' 20,000 12.2–14.3 ms; as LEFT JOINs 1.9–2.0 and
+ * 6.3–7.3 ms.
  */
-const issueFrom = Prisma.sql`document_issue i LEFT JOIN standard_file f ON f.id = i.file_id LEFT JOIN material m ON m.code = i.material_code
+const issueLookups = Prisma.sql`LEFT JOIN standard_file f ON f.id = i.file_id LEFT JOIN material m ON m.code = i.material_code
   LEFT JOIN product_line pl ON pl.code = i.product_line_code LEFT JOIN problem_type t ON t.id = i.problem_type_id`;
+const issueFrom = Prisma.sql`document_issue i ${issueLookups}`;
 
 const ISSUE_SORT = { number: 'i.number', createdAt: 'i.created_at', submittedAt: 'i.submitted_at', dueDate: 'i.due_date', status: 'i.status' } as const;
 
@@ -72,7 +74,8 @@ export async function pageIssues(db: Db, reader: Reader, q: IssueQuery, now = ne
 export function issueListParts(reader: Reader, q: IssueQuery, now: Date): ListParts {
   return {
     select: issueSelect(now),
-    from: issueFrom,
+    from: Prisma.sql`document_issue i`,
+    lookups: { alias: 'i', joins: issueLookups },
     where: whereSql([
       readerSql(reader),
       scopeSql(reader, q.scope),
