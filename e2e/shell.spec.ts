@@ -170,7 +170,6 @@ test('a toast counts down without re-rendering every frame', async ({ page }) =>
   await settled(page);
   await expect(page.locator('.ant-message-notice')).toHaveCount(0, { timeout: 20_000 });
   expect(await page.evaluate(() => (window as unknown as { __toastCommits: number }).__toastCommits)).toBeLessThan(80);
-
 });
 
 /**

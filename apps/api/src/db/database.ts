@@ -10,10 +10,10 @@ import type { Config } from '../config.ts';
 import { applyMigrations, type SqlRunner } from './migrations.ts';
 import { restoreImage, type ImageManifest } from './image.ts';
 import { openEmbedded, type EarlyEmbedded } from './embedded.ts';
-
-export { EMBEDDED_SHARED_BUFFERS, embeddedExtensions } from './embedded.ts';
 import { pgliteRunner, poolRunner } from './sql-runner.ts';
 import { useDirectReads } from './rows.ts';
+
+export { EMBEDDED_SHARED_BUFFERS, embeddedExtensions } from './embedded.ts';
 
 /**
  * Interactive transactions: how long one may wait for a connection (maxWait) and run (timeout).

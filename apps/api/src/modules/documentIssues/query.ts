@@ -30,9 +30,9 @@ const issueSelect = (now: Date) => Prisma.sql`i.id, i.number, i.supplier_code AS
  * a LEFT JOIN finds exactly the row an inner join would. The lists join them to the page's rows
  * only (ListParts.lookups: no filter or sort of the lists uses them), so a list's count walks the
  * questions alone and its page sorts the questions before any lookup. Postgres's CPU per list
- * call, same answers (docs/benchmarks.md, seventh session): with inner joins a supplier's 78
- * questions took 2.4–2.6 ms and the answerers' 20,000 12.2–14.3 ms; as LEFT JOINs 1.9–2.0 and
- * 6.3–7.3 ms.
+ * call, same answers (docs/benchmarks.md, seventh session): with the lookups joined to every
+ * matching question first, a supplier's 78 questions took 4.7–4.9 ms and the answerers' 20,000
+ * 6.5–7.2 ms; with the page chosen first, 1.07–1.13 and 1.50–1.67 ms.
  */
 const issueLookups = Prisma.sql`LEFT JOIN standard_file f ON f.id = i.file_id LEFT JOIN material m ON m.code = i.material_code
   LEFT JOIN product_line pl ON pl.code = i.product_line_code LEFT JOIN problem_type t ON t.id = i.problem_type_id`;
