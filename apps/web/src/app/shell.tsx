@@ -9,13 +9,14 @@ import type { Root } from 'react-dom/client';
 import type { CurrentUser } from '@esm/contracts/basics';
 import { App } from './App.tsx';
 import { router } from './router.tsx';
-import { landingAfterLogin, loadLayout, setSignedIn } from './afterLogin.ts';
+import { landingAfterLogin, loadLayout, prefetchLanding, setSignedIn } from './afterLogin.ts';
 
 export { landingAfterLogin };
 
-/** While the user types: the layout chunk too, which every landing page needs (into the HTTP cache). */
+/** While the user types: the layout chunk, which every landing page needs, and the landing page's own. */
 export function warm() {
   void loadLayout().catch(() => {});
+  prefetchLanding();
 }
 
 /** Renders the portal into `root`; `welcome` (登陆成功, from the login page) is toasted once it is up. */
