@@ -4,13 +4,16 @@
  * fetched as soon as the user starts typing, so it is usually in by the time they press 登录;
  * after the sign-in it takes over this page's React root at the landing page (`enter`).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Root } from 'react-dom/client';
 import { LOGIN_SUCCESS_TEXT, type CurrentUser } from '@esm/contracts/basics';
 import { LoginPage } from './features/session/login.tsx';
 import { checkSession, type SessionCheck } from './features/session/calls.ts';
 
 let shell: Promise<typeof import('./app/shell.tsx')> | undefined;
+
+/** How long after the shell arrived the landing page's code is fetched (see LoginFirst). */
+const LANDING_PREFETCH_DELAY_MS = 500;
 /** The shell module, fetched once (a failed fetch is tried again at the next call). */
 function loadShell() {
   shell ??= import('./app/shell.tsx').catch((e: unknown) => {
@@ -36,6 +39,8 @@ async function enter(root: Root, user: CurrentUser, redirect: string | null, wel
 
 export function LoginFirst({ root }: { root: Root }) {
   const [session, setSession] = useState<SessionCheck>();
+  // the form has been sent: no more landing page code fetched beside the sign-in (afterLogin.ts)
+  const sending = useRef(false);
   useEffect(() => {
     let live = true;
     checkSession().then(
@@ -54,7 +59,15 @@ export function LoginFirst({ root }: { root: Root }) {
   return (
     <LoginPage
       session={session}
-      onFirstInput={() => void loadShell().then((s) => s.warm(), () => {})}
+      onFirstInput={() =>
+        void loadShell().then((s) => {
+          s.warm();
+          // A person typing leaves seconds for the landing page's code; a form filled in at once
+          // (the browser's autofill) is usually sent at once, and its code then waits for the account.
+          setTimeout(() => void s.prefetchLanding(() => !sending.current), LANDING_PREFETCH_DELAY_MS);
+        }, () => {})
+      }
+      onSending={() => (sending.current = true)}
       onSignedIn={(user) => enter(root, user, new URLSearchParams(window.location.search).get('redirect'), LOGIN_SUCCESS_TEXT)}
     />
   );

@@ -37,10 +37,11 @@ const LAST_LANDING_KEY = 'esm.lastLanding';
  * While the user types on the login page: the landing page's code, so that after the sign-in only
  * its data is fetched (issue 16: the landing page's ~30 chunks took ~0.3 s after the sign-in
  * answered). The page this browser landed on last time; a browser that never signed in gets every
- * user type's landing page (DEFAULT_PAGE: four pages sharing most of their chunks) — which one is
- * not known until the account is.
+ * user type's landing page (DEFAULT_PAGE: four pages sharing most of their chunks), as which one
+ * is not known until the account is. One page at a time, and none once `typing()` says the form
+ * has been sent: a page's modules evaluated beside the sign-in slow the landing page down.
  */
-export function prefetchLanding() {
+export async function prefetchLanding(typing: () => boolean): Promise<void> {
   let last: string | null = null;
   try {
     last = localStorage.getItem(LAST_LANDING_KEY);
@@ -48,7 +49,10 @@ export function prefetchLanding() {
     // no storage (a locked-down browser): as a first sign-in
   }
   const pages = last && PAGES[last] ? [last] : [...new Set(Object.values(DEFAULT_PAGE))];
-  for (const p of pages) void PAGES[p]?.().catch(() => {});
+  for (const p of pages) {
+    if (!typing()) return;
+    await PAGES[p]?.().catch(() => {});
+  }
 }
 
 /** The landing page for `user`, with its layout, menu and page chunk already on their way. */

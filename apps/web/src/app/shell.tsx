@@ -11,12 +11,11 @@ import { App } from './App.tsx';
 import { router } from './router.tsx';
 import { landingAfterLogin, loadLayout, prefetchLanding, setSignedIn } from './afterLogin.ts';
 
-export { landingAfterLogin };
+export { landingAfterLogin, prefetchLanding };
 
-/** While the user types: the layout chunk, which every landing page needs, and the landing page's own. */
+/** While the user types: the layout chunk too, which every landing page needs (into the HTTP cache). */
 export function warm() {
   void loadLayout().catch(() => {});
-  prefetchLanding();
 }
 
 /** Renders the portal into `root`; `welcome` (登陆成功, from the login page) is toasted once it is up. */

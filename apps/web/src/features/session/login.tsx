@@ -34,6 +34,8 @@ export interface LoginPageProps {
   onSignedIn: (user: CurrentUser) => Promise<void>;
   /** The user started filling the form: the moment to fetch the portal behind it (once). */
   onFirstInput?: () => void;
+  /** A filled-in form is being sent. */
+  onSending?: () => void;
 }
 
 /** antd message's error toast, in plain elements: shown for UI.toastSeconds, read out at once. */
@@ -57,7 +59,7 @@ function Spinner() {
   return <PlainIcon icon={LoadingOutlined} className="esm-spin" />;
 }
 
-export function LoginPage({ session, onSignedIn, onFirstInput }: LoginPageProps) {
+export function LoginPage({ session, onSignedIn, onFirstInput, onSending }: LoginPageProps) {
   const id = useId();
   const [values, setValues] = useState<LoginRequest>({ account: '', password: '' });
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -90,6 +92,7 @@ export function LoginPage({ session, onSignedIn, onFirstInput }: LoginPageProps)
       return;
     }
     setLoading(true);
+    onSending?.();
     try {
       const res = await login(values);
       if (res.code !== CODES.LOGIN_OK || !res.data) throw new Error(res.message);
