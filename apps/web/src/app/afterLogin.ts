@@ -4,14 +4,24 @@
  * then its data — each waiting for the one before. Here the layout chunk, the menu and the
  * landing page's chunk are all asked for at once, as soon as the user is known.
  */
+import type { ComponentType } from 'react';
 import { DEFAULT_PAGE, isReturnPath, type CurrentUser } from '@esm/contracts/basics';
 import { menuQuery } from '../features/menu/index.ts';
 import { sessionQuery, type SessionCheck } from '../features/session/index.ts';
 import { PAGES } from '../features/pages.ts';
 import { queryClient } from './queryClient.ts';
+import { remembered, type Loader } from './lazyLoaded.ts';
 
 /** The shell's layout chunk (the router's lazy BasicLayout loads the same module). */
-export const loadLayout = () => import('./layout/BasicLayout.tsx');
+export const loadLayout = remembered(() => import('./layout/BasicLayout.tsx'));
+
+/**
+ * Every built page's loader, keeping its page once loaded: the router renders a page fetched
+ * before (while the user typed) at once, without a Suspense fallback (lazyLoaded.ts).
+ */
+export const PAGE_LOADERS: Record<string, Loader<{ default: ComponentType }>> = Object.fromEntries(
+  Object.entries(PAGES).map(([path, load]) => [path, remembered(load)]),
+);
 
 /** A target's page: the path without its query, fragment or trailing slash. */
 const pageOf = (target: string) => target.split(/[?#]/)[0]!.replace(/\/+$/, '');
@@ -48,10 +58,11 @@ export async function prefetchLanding(typing: () => boolean): Promise<void> {
   } catch {
     // no storage (a locked-down browser): as a first sign-in
   }
-  const pages = last && PAGES[last] ? [last] : [...new Set(Object.values(DEFAULT_PAGE))];
+  const pages = last && PAGE_LOADERS[last] ? [last] : [...new Set(Object.values(DEFAULT_PAGE))];
   for (const p of pages) {
     if (!typing()) return;
-    await PAGES[p]?.().catch(() => {});
+    // marked for traces (and e2e/shell.spec.ts): this page now renders without waiting
+    await PAGE_LOADERS[p]?.().then(() => performance.mark(`esm:prefetched ${p}`), () => {});
   }
 }
 
@@ -66,7 +77,7 @@ export async function landingAfterLogin(user: CurrentUser, redirect: string | nu
   const menu = queryClient.fetchQuery(menuQuery(user.id));
   menu.catch(() => {}); // the layout shows a failed menu itself
   const landing = await landingOf(user, redirect, () => menu);
-  void PAGES[pageOf(landing)]?.();
+  void PAGE_LOADERS[pageOf(landing)]?.();
   return landing;
 }
 

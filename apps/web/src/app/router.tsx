@@ -2,35 +2,33 @@
  * Every route of spec §2 under /esm. Pages built so far are listed in PAGES; every other route
  * shows the shared group default page, never a blank. Unknown paths get the not-found page.
  */
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { BASE_PATH, GROUP_TITLES, LOGIN_PATH, ROUTES } from '@esm/contracts/basics';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { SessionGate } from './SessionGate.tsx';
 import { IndexRedirect } from './IndexRedirect.tsx';
-import { PAGES } from '../features/pages.ts';
-import { loadLayout } from './afterLogin.ts';
+import { loadLayout, PAGE_LOADERS } from './afterLogin.ts';
+import { lazyLoaded } from './lazyLoaded.ts';
 
 /** /esm/login inside the portal (after a logout); the first load of /esm/login is main.tsx's. */
 const LoginPage = lazy(() => import('./LoginRoute.tsx'));
 const NotFoundPage = lazy(() => import('./chunks/error.tsx'));
 /** The shell (menus, header, bell) loads after the session check, so the login page does not wait for it. */
 const GroupDefault = lazy(() => import('../components/GroupDefault.tsx').then((m) => ({ default: m.GroupDefault })));
-const BasicLayout = lazy(() => loadLayout().then((m) => ({ default: m.BasicLayout })));
+const BasicLayout = lazyLoaded(loadLayout, (m) => m.BasicLayout);
 
-/** Built pages by route path (lazy: each loads when first visited). */
-const PAGE_COMPONENTS: Record<string, LazyExoticComponent<ComponentType>> = Object.fromEntries(
-  Object.entries(PAGES).map(([path, load]) => [path, lazy(load)]),
-);
+/** Built pages by route path (lazy: each loads when first visited, or renders at once when prefetched). */
+const PAGE_COMPONENTS: Record<string, ComponentType> = Object.fromEntries(Object.entries(PAGE_LOADERS).map(([path, load]) => [path, lazyLoaded(load, (m) => m.default)]));
 
 const withSuspense = (C: ComponentType) => (
-  <Suspense fallback={<PageLoading />}>
+  <Suspense fallback={<PageLoading code />}>
     <C />
   </Suspense>
 );
 
 const groupDefault = (group: string, page?: string) => (
-  <Suspense fallback={<PageLoading />}>
+  <Suspense fallback={<PageLoading code />}>
     <GroupDefault group={group} page={page} />
   </Suspense>
 );
