@@ -59,6 +59,8 @@ export async function prefetchLanding(typing: () => boolean): Promise<void> {
     // no storage (a locked-down browser): as a first sign-in
   }
   const pages = last && PAGE_LOADERS[last] ? [last] : [...new Set(Object.values(DEFAULT_PAGE))];
+  // the layout first (warm() asked for it already): a page marked below renders with it at once
+  await loadLayout().catch(() => {});
   for (const p of pages) {
     if (!typing()) return;
     // marked for traces (and e2e/shell.spec.ts): this page now renders without waiting
