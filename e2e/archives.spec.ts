@@ -98,6 +98,18 @@ test('demo3 lands on 档案信息: the tree shows the product lines, a material 
   for (const r of await rows(page).all()) await expect(r).toContainText(m!.code);
   // the picked material is the filter bar's material code too
   await expect(filters(page).getByRole('textbox', { name: '物料编码' })).toHaveValue(m!.code);
+
+  // 搜索物料: the open product line loads again with only the materials matching the keyword
+  const [other] = await sql<{ code: string; name: string }>(
+    `SELECT code, name FROM material WHERE product_line_code = (SELECT product_line_code FROM material WHERE code = $1) AND code <> $1 ORDER BY code LIMIT 1`,
+    [m!.code],
+  );
+  await expect(tree.getByText(`${other!.code} ${other!.name}`)).toBeVisible();
+  await tree.getByLabel('搜索物料').fill(m!.code);
+  await tree.getByLabel('搜索物料').press('Enter');
+  await expect(tree.getByText(`${other!.code} ${other!.name}`)).toBeHidden();
+  await expect(tree.getByText(`${m!.code} ${m!.name}`)).toBeVisible();
+  await expect(tree.getByText(`${m!.line}（`)).toBeVisible();
 });
 
 test('a filter narrows the list and 重置 brings it all back', async ({ page }) => {

@@ -3,6 +3,7 @@
  * type's default page, see its menu (and nothing of another role's group), log out.
  */
 import { expect, test } from '@playwright/test';
+import { sql } from './db.ts';
 import { apiCalls, expectToast, loginThroughPage, settled, unfoldMenu } from './helpers.ts';
 
 const ADMIN_MENU = {
@@ -252,3 +253,57 @@ test('typing on the login page fetches the landing page; a browser that signed i
   expect(await again.evaluate(() => (window as unknown as { __pageLoading: boolean }).__pageLoading)).toBe(false);
   await context.close();
 });
+
+const LANDING_AHEAD = [
+  {
+    account: 'demo3',
+    landing: '/esm/dashboard',
+    ahead: ['haier/standardFile/getStandardFilePager', 'haier/standardFile/selectProductType', 'menuBtnPermission/selectBtnPermission', 'menuBtnPermission/hasColPermission'],
+    total: 'SELECT count(*) AS n FROM standard_file', // every version and status
+  },
+  {
+    account: 'demo2',
+    landing: '/esm/supplier/dashboardS',
+    ahead: ['supplier/standardFile/getStandardFilePager', 'supplier/standardFile/selectProductType'],
+    total: null,
+  },
+];
+
+for (const { account, landing, ahead, total } of LANDING_AHEAD) {
+  test(`at ${account}'s sign-in ${landing}'s first calls go out with its code, still on the login page, once each`, async ({ page }) => {
+    // a browser that landed there before: its code comes while the user types
+    await page.addInitScript((landing) => {
+      localStorage.setItem('esm.lastLanding', landing);
+      const w = window as unknown as { __asked: { path: string; body: unknown; from: string }[] };
+      w.__asked = [];
+      const fetch = window.fetch.bind(window);
+      window.fetch = (input, init) => {
+        const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+        const path = new URL(url, location.href).pathname.replace('/esm-server/api/', '');
+        // where the portal is when it asks: the landing page's own render would ask from its own path
+        w.__asked.push({ path, body: init?.body, from: location.pathname });
+        return fetch(input, init);
+      };
+    }, landing);
+    await page.goto('/esm/login');
+    await page.getByPlaceholder('账号').fill(account);
+    await expect.poll(() => page.evaluate((mark) => performance.getEntriesByType('mark').some((m) => m.name === mark), `esm:prefetched ${landing}`)).toBe(true);
+    await page.getByPlaceholder('密码').fill('Esm@2026');
+    await page.getByRole('button', { name: /登\s*录/ }).click();
+    await expect(page).toHaveURL(new RegExp(`${landing}$`));
+    await settled(page);
+    await expect(page.locator('.ant-table-row').first()).toBeVisible();
+    if (total) {
+      const [n] = await sql<{ n: string }>(total);
+      await expect(page.getByText(`共 ${n!.n} 条`)).toBeVisible();
+    }
+
+    const asked = await page.evaluate(() => (window as unknown as { __asked: { path: string; body: unknown; from: string }[] }).__asked);
+    for (const path of ahead) {
+      const calls = asked.filter((a) => a.path === path);
+      expect(calls.length, `${path} is asked`).toBeGreaterThan(0);
+      expect(new Set(calls.map((c) => String(c.body))).size, `${path} is asked once per request`).toBe(calls.length);
+      for (const c of calls) expect(c.from, `${path} ${String(c.body)} goes out at the sign-in`).toBe('/esm/login');
+    }
+  });
+}

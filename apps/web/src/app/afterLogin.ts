@@ -4,11 +4,10 @@
  * then its data — each waiting for the one before. Here the layout chunk, the menu and the
  * landing page's chunk are all asked for at once, as soon as the user is known.
  */
-import type { ComponentType } from 'react';
 import { DEFAULT_PAGE, isReturnPath, type CurrentUser } from '@esm/contracts/basics';
 import { menuQuery } from '../features/menu/index.ts';
 import { sessionQuery, type SessionCheck } from '../features/session/index.ts';
-import { PAGES } from '../features/pages.ts';
+import { PAGES, type PageModule } from '../features/pages.ts';
 import { queryClient } from './queryClient.ts';
 import { remembered, type Loader } from './lazyLoaded.ts';
 
@@ -19,7 +18,7 @@ export const loadLayout = remembered(() => import('./layout/BasicLayout.tsx'));
  * Every built page's loader, keeping its page once loaded: the router renders a page fetched
  * before (while the user typed) at once, without a Suspense fallback (lazyLoaded.ts).
  */
-export const PAGE_LOADERS: Record<string, Loader<{ default: ComponentType }>> = Object.fromEntries(
+export const PAGE_LOADERS: Record<string, Loader<PageModule>> = Object.fromEntries(
   Object.entries(PAGES).map(([path, load]) => [path, remembered(load)]),
 );
 
@@ -79,7 +78,11 @@ export async function landingAfterLogin(user: CurrentUser, redirect: string | nu
   const menu = queryClient.fetchQuery(menuQuery(user.id));
   menu.catch(() => {}); // the layout shows a failed menu itself
   const landing = await landingOf(user, redirect, () => menu);
-  void PAGE_LOADERS[pageOf(landing)]?.();
+  const load = PAGE_LOADERS[pageOf(landing)];
+  // the page's first answers too, now rather than after its first render (a page that says which)
+  const fetchAhead = (page: PageModule) => page.fetchAhead?.(queryClient, new URL(landing, location.origin));
+  if (load?.loaded) fetchAhead(load.loaded);
+  else load?.().then(fetchAhead, () => {});
   return landing;
 }
 

@@ -7,7 +7,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Table } from 'antd';
 import type { ColumnsType, TableProps } from 'antd/es/table';
 import type { SorterResult } from 'antd/es/table/interface';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import {
   EMPTY_TABLE_TEXT,
@@ -23,6 +23,7 @@ import {
   type SortOrder,
 } from '@esm/contracts';
 import { call } from '../api/client.ts';
+import { unlessFetchedAhead } from '../api/ahead.ts';
 import { ErrorResult } from './ErrorResult.tsx';
 import { useVisibleColumns } from './ColumnSettings.tsx';
 import { useColumnModes, withoutHidden } from '../features/permissions/index.ts';
@@ -61,6 +62,13 @@ export interface PagedTableProps<E extends PagedEndpoint, Row = RowOf<E>> {
 /** The row class of a row past its due date (a red tint, see global.css). */
 export const OVERDUE_ROW = 'esm-row-overdue';
 
+/** A paged call's page as PagedTable asks it (the call's path and the request are the cache key). */
+export const pagedListQuery = <E extends PagedEndpoint, Row = RowOf<E>>(endpoint: E, request: object) =>
+  queryOptions({ queryKey: [endpoint.path, request], queryFn: () => call(endpoint, request as EndpointBody<E>) as Promise<PagedEnvelope<Row>> });
+
+/** The request of a PagedTable's first render with `filters`: page 1, the default size, no sort. */
+export const firstPageRequest = <E extends PagedEndpoint>(filters: FiltersOf<E>) => ({ results: PAGE_SIZE_DEFAULT, page: 1, ...filters });
+
 /** Keeps the spinner 200 ms after loading ends (spec §9) so fast reloads do not flicker. */
 function useLingering(loading: boolean, ms = UI.spinnerHideDelayMs): boolean {
   const [shown, setShown] = useState(loading);
@@ -95,11 +103,7 @@ export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E
     [results, page, sort.field, sort.order, filterKey],
   );
   // sortField comes from the table's columns; the server checks it against the call's list
-  const query = useQuery({
-    queryKey: [endpoint.path, request],
-    queryFn: () => call(endpoint, request as EndpointBody<E>) as Promise<PagedEnvelope<Row>>,
-    placeholderData: keepPreviousData,
-  });
+  const query = useQuery({ ...pagedListQuery<E, Row>(endpoint, request), placeholderData: keepPreviousData, refetchOnMount: unlessFetchedAhead });
   const spinning = useLingering(query.isFetching);
 
   const sortedColumns = visible.map((c) => {

@@ -4,6 +4,7 @@
  * of its own) is added by the router.
  */
 import type { ComponentType } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import { pages as archives } from './archives/index.ts';
 import { pages as empower } from './empower/index.ts';
 import { pages as logs } from './logs/index.ts';
@@ -16,6 +17,14 @@ import { pages as bom } from './bom/index.ts';
 import { pages as permissions } from './permissions/index.ts';
 import { pages as phoneLog } from './phoneLog/index.ts';
 
-export type PageLoaders = Record<string, () => Promise<{ default: ComponentType }>>;
+/** A page's first answers fetched ahead of it (api/ahead.ts): at the sign-in, for `target`, the landing page. */
+export type FetchAhead = (queryClient: QueryClient, target: URL) => void;
+
+/** A page's module: the page, and the first answers it may have fetched ahead of it. */
+export interface PageModule {
+  default: ComponentType;
+  fetchAhead?: FetchAhead;
+}
+export type PageLoaders = Record<string, () => Promise<PageModule>>;
 
 export const PAGES: PageLoaders = { ...archives, ...empower, ...logs, ...notices, ...visits, ...documentIssues, ...problemTypes, ...countersign, ...bom, ...permissions, ...phoneLog };

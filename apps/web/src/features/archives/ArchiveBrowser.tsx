@@ -9,11 +9,13 @@ import { Button, Drawer, Grid, Space } from 'antd';
 import { ApartmentOutlined, CloudUploadOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router';
 import { archivesApi, exportApi, type SortOrder } from '@esm/contracts';
-import { Permitted } from '../permissions/index.ts';
+import { Permitted, fetchPermissionsAhead } from '../permissions/index.ts';
+import { ahead } from '../../api/ahead.ts';
+import type { FetchAhead } from '../pages.ts';
 import { treeLoaders, useRefreshArchiveLists } from './api.ts';
 import { MaterialTree, type TreeSelection } from './MaterialTree.tsx';
 import { FilterForm, type Filters } from '../../components/FilterForm.tsx';
-import { PagedTable } from '../../components/PagedTable.tsx';
+import { PagedTable, firstPageRequest, pagedListQuery } from '../../components/PagedTable.tsx';
 import { ExportButton } from '../export/index.ts';
 import { fileFilterFields } from './fileFilters.ts';
 import { ARCHIVE_DEFAULT_HIDDEN, fileColumns } from './fileColumns.tsx';
@@ -23,18 +25,30 @@ import { useFileActions } from './useFileActions.tsx';
 const TREE_WIDTH = 260;
 const FIELDS = fileFilterFields(true);
 
+/** The bar's first values: the first visit's `?standardCode=` / `?materialCode=`. */
+const presetBar = (params: URLSearchParams): Filters => ({ standardCode: params.get('standardCode') ?? undefined, materialCode: params.get('materialCode') ?? undefined });
+
+/** The table's filters. A material (typed or picked) wins over the product line: a typed code may be of another line. */
+const tableFilters = (bar: Filters, productLineCode: string | undefined) => ({ ...bar, productLineCode: bar.materialCode ? undefined : productLineCode });
+
+/** The browser's first calls under its first render's keys, for a landing page to fetch ahead (api/ahead.ts). */
+export const fetchArchiveBrowserAhead: FetchAhead = (queryClient, target) => {
+  ahead(queryClient, pagedListQuery(archivesApi.files, firstPageRequest(tableFilters(presetBar(target.searchParams), undefined))));
+  ahead(queryClient, treeLoaders.productLines);
+  fetchPermissionsAhead(queryClient, [archivesApi.upload, exportApi.drawingExcel, archivesApi.obsolete], archivesApi.files.columns);
+};
+
 export function ArchiveBrowser() {
   const [params] = useSearchParams();
   // only the first visit's query presets the filters
-  const [bar, setBar] = useState<Filters>(() => ({ standardCode: params.get('standardCode') ?? undefined, materialCode: params.get('materialCode') ?? undefined }));
+  const [bar, setBar] = useState<Filters>(() => presetBar(params));
   const [initial] = useState(bar);
   const [tree, setTree] = useState<TreeSelection>(() => (initial.materialCode ? { materialCode: String(initial.materialCode) } : {}));
   const [uploading, setUploading] = useState(false);
   const refresh = useRefreshArchiveLists();
   const actions = useFileActions({ onChanged: refresh });
 
-  // A material (typed or picked) wins over the product line: a typed code may be of another line.
-  const filters = useMemo(() => ({ ...bar, productLineCode: bar.materialCode ? undefined : tree.productLineCode }), [bar, tree.productLineCode]);
+  const filters = useMemo(() => tableFilters(bar, tree.productLineCode), [bar, tree.productLineCode]);
   const columns = fileColumns({ actions: actions.render });
   // the export follows the table's order as well as its filters
   const [sort, setSort] = useState<{ sortField?: string; sortOrder?: SortOrder }>({});

@@ -3,10 +3,12 @@
  * the supplier's tree page; each passes the loaders of its own side. Materials load lazily, 100 at
  * a time, with a "加载更多" node; a keyword filters materials on the server.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import { useQuery, type QueryKey } from '@tanstack/react-query';
 import { Empty, Input, Spin, Tree } from 'antd';
 import type { DataNode, EventDataNode } from 'antd/es/tree';
 import type { MaterialRow, ProductLine } from '@esm/contracts';
+import { unlessFetchedAhead } from '../../api/ahead.ts';
 
 export interface TreeSelection {
   productLineCode?: string;
@@ -14,7 +16,8 @@ export interface TreeSelection {
 }
 
 export interface MaterialTreeProps {
-  loadProductLines: () => Promise<ProductLine[]>;
+  /** The product lines (a query: a landing page may have fetched them ahead). */
+  productLines: { queryKey: QueryKey; queryFn: () => Promise<ProductLine[]> };
   loadMaterials: (q: { productLineCode: string; page: number; keyword?: string }) => Promise<{ rows: MaterialRow[]; total: number }>;
   selection: TreeSelection;
   onSelect: (s: TreeSelection) => void;
@@ -24,36 +27,31 @@ export interface MaterialTreeProps {
 const PAGE = 100;
 type Node = DataNode & { productLineCode?: string; materialCode?: string; more?: { productLineCode: string; page: number } };
 
-export function MaterialTree({ loadProductLines, loadMaterials, selection, onSelect, height = 560 }: MaterialTreeProps) {
-  const [nodes, setNodes] = useState<Node[] | null>(null);
+export function MaterialTree({ productLines, loadMaterials, selection, onSelect, height = 560 }: MaterialTreeProps) {
+  const lines = useQuery({ ...productLines, refetchOnMount: unlessFetchedAhead });
   const [keyword, setKeyword] = useState('');
+  // each product line's materials loaded so far (reset by a new keyword: the tree loads them again)
+  const [children, setChildren] = useState<Record<string, Node[]>>({});
   const [expanded, setExpanded] = useState<React.Key[]>([]);
   const [loadedKeys, setLoadedKeys] = useState<React.Key[]>([]);
 
-  useEffect(() => {
-    let live = true;
-    setNodes(null);
+  const nodes = useMemo<Node[] | null>(() => {
+    if (lines.isError) return [];
+    return lines.data?.map((l) => ({ key: `pl:${l.code}`, title: `${l.name}（${l.materialCount}）`, productLineCode: l.code, isLeaf: l.materialCount === 0, children: children[l.code] })) ?? null;
+  }, [lines.data, lines.isError, children]);
+
+  const search = (value: string) => {
+    setKeyword(value.trim());
+    setChildren({});
     setLoadedKeys([]);
-    loadProductLines()
-      .then((lines) => live && setNodes(lines.map((l) => ({ key: `pl:${l.code}`, title: `${l.name}（${l.materialCount}）`, productLineCode: l.code, isLeaf: l.materialCount === 0 }))))
-      .catch(() => live && setNodes([]));
-    return () => {
-      live = false;
-    };
-  }, [loadProductLines, keyword]);
+  };
 
   const appendMaterials = useCallback(
     async (productLineCode: string, page: number) => {
       const { rows, total } = await loadMaterials({ productLineCode, page, keyword: keyword || undefined });
-      const children: Node[] = rows.map((m) => ({ key: `m:${m.code}`, title: `${m.code} ${m.name}`, isLeaf: true, productLineCode, materialCode: m.code }));
-      if (page * PAGE < total) children.push({ key: `more:${productLineCode}:${page + 1}`, title: '加载更多…', isLeaf: true, more: { productLineCode, page: page + 1 } });
-      setNodes((prev) =>
-        (prev ?? []).map((n) =>
-          n.productLineCode === productLineCode && !n.materialCode
-            ? { ...n, children: [...((n.children as Node[] | undefined) ?? []).filter((c) => !(c as Node).more), ...children] }
-            : n,
-        ),
-      );
+      const more: Node[] = rows.map((m) => ({ key: `m:${m.code}`, title: `${m.code} ${m.name}`, isLeaf: true, productLineCode, materialCode: m.code }));
+      if (page * PAGE < total) more.push({ key: `more:${productLineCode}:${page + 1}`, title: '加载更多…', isLeaf: true, more: { productLineCode, page: page + 1 } });
+      setChildren((prev) => ({ ...prev, [productLineCode]: [...(prev[productLineCode] ?? []).filter((c) => !c.more), ...more] }));
     },
     [loadMaterials, keyword],
   );
@@ -66,7 +64,7 @@ export function MaterialTree({ loadProductLines, loadMaterials, selection, onSel
 
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 8 }} data-testid="material-tree">
-      <Input.Search allowClear placeholder="物料编码或名称" onSearch={(v) => setKeyword(v.trim())} aria-label="搜索物料" />
+      <Input.Search allowClear placeholder="物料编码或名称" onSearch={search} aria-label="搜索物料" />
       {nodes === null ? (
         <Spin />
       ) : nodes.length === 0 ? (

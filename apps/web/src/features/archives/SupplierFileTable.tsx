@@ -7,11 +7,13 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { App, Button, Grid, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { CheckCircleOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { BASE_PATH, UI, archivesApi, standardlogApi, type StandardFileRow } from '@esm/contracts';
 import { confirmFile, confirmFiles, useConfirmState, useKeepsecretGate } from '../standardlog/index.ts';
-import { PagedTable } from '../../components/PagedTable.tsx';
+import { PagedTable, firstPageRequest, pagedListQuery } from '../../components/PagedTable.tsx';
+import { ahead } from '../../api/ahead.ts';
+import { supplierProductLinesQuery } from './api.ts';
 import { FileViewer, downloadFile } from '../files/index.ts';
 import { SecretTag, StatusTag, categoryLabel, formatDate, formatDateTime, formatFileSize } from '../../components/labels.tsx';
 import { SupplierFileFilters, type SupplierFileFilterValues } from './SupplierFileFilters.tsx';
@@ -29,6 +31,12 @@ export interface SupplierFileTableProps {
   extra?: ReactNode;
   /** What an unfiltered empty list says (e.g. how to get a grant). */
   emptyHint?: ReactNode;
+}
+
+/** The table's first calls under its first render's keys, for a landing page to fetch ahead (api/ahead.ts). */
+export function fetchSupplierFilesAhead(queryClient: QueryClient, kind: SupplierFileListKind, initialFilters: SupplierFileFilterValues) {
+  ahead(queryClient, pagedListQuery(LISTS[kind], firstPageRequest(initialFilters)));
+  ahead(queryClient, supplierProductLinesQuery);
 }
 
 export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emptyHint }: SupplierFileTableProps) {

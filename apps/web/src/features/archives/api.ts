@@ -14,7 +14,8 @@ function loaders(side: 'haier' | 'supplier') {
   const lines = side === 'haier' ? api.productLines : api.supplierProductLines;
   const materials = side === 'haier' ? api.materials : api.supplierMaterials;
   return {
-    loadProductLines: async () => (await call(lines)).data,
+    // the tree's first call (a landing page fetches it ahead: api/ahead.ts)
+    productLines: { queryKey: [lines.path], queryFn: async () => (await call(lines)).data },
     loadMaterials: async (q: { productLineCode: string; page: number; keyword?: string }) => {
       const res = await call(materials, { ...q, results: 100, sortField: 'code', sortOrder: 'ascend' });
       return { rows: res.data, total: res.total };
@@ -34,8 +35,8 @@ export const materialSearchQuery = (keyword: string) =>
 export const useMaterialSearch = (keyword: string) => useQuery(materialSearchQuery(keyword));
 
 /** The supplier's product lines (its visible materials'), for its filters. */
-export const useSupplierProductLines = () =>
-  useQuery({ queryKey: [api.supplierProductLines.path], queryFn: async () => (await call(api.supplierProductLines)).data, staleTime: 60_000 });
+export const supplierProductLinesQuery = { ...supplierTreeLoaders.productLines, staleTime: 60_000 };
+export const useSupplierProductLines = () => useQuery(supplierProductLinesQuery);
 
 /** The supplier's grant on a material (the tree shows why a material's drawings are closed). */
 export const useEmpower = (materialCode: string | undefined) =>

@@ -4,9 +4,10 @@
  * changes a rule. The server enforces the same rules; hiding here only spares the user a refusal.
  */
 import { useMemo } from 'react';
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { permissionsApi as api, type ColumnMode, type ColumnSetDecl, type EndpointBody, type EndpointDef } from '@esm/contracts';
 import { call } from '../../api/client.ts';
+import { ahead } from '../../api/ahead.ts';
 
 /** Rules change rarely: a page asks again after this long, or at once after an edit here. */
 const STALE_MS = 5 * 60_000;
@@ -15,6 +16,15 @@ export const pageButtonsQuery = (page: string) =>
   queryOptions({ queryKey: [api.buttons.path, page], queryFn: async () => (await call(api.buttons, { page }, { silent: true })).data, staleTime: STALE_MS });
 export const pageColumnsQuery = (page: string) =>
   queryOptions({ queryKey: [api.columns.path, page], queryFn: async () => (await call(api.columns, { page }, { silent: true })).data, staleTime: STALE_MS });
+
+/**
+ * A page's button and column rules fetched ahead of it (api/ahead.ts): the pages of the buttons of
+ * `endpoints` and of the governed `columns`, under the keys useButton and useColumnModes ask.
+ */
+export function fetchPermissionsAhead(queryClient: QueryClient, endpoints: readonly EndpointDef[], columns?: ColumnSetDecl) {
+  for (const page of new Set(endpoints.flatMap((e) => (e.button ? [e.button.page] : [])))) ahead(queryClient, pageButtonsQuery(page));
+  if (columns) ahead(queryClient, pageColumnsQuery(columns.page));
+}
 
 /**
  * May the user press the button of `endpoint` (its declared `button`)? `undefined` while the page's

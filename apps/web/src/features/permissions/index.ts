@@ -5,6 +5,6 @@
 import { PERMISSION_PAGE } from '@esm/contracts/basics';
 import type { PageLoaders } from '../pages.ts';
 
-export { useButton, useColumnModes, usePageButtons, withoutHidden } from './api.ts';
+export { fetchPermissionsAhead, useButton, useColumnModes, usePageButtons, withoutHidden } from './api.ts';
 export { Permitted } from './Permitted.tsx';
 export const pages: PageLoaders = { [PERMISSION_PAGE]: () => import('./pages/permission.tsx') };

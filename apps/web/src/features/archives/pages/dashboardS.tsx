@@ -7,13 +7,20 @@ import { Button } from 'antd';
 import { ApartmentOutlined, HistoryOutlined } from '@ant-design/icons';
 import { Link, useSearchParams } from 'react-router';
 import { BASE_PATH } from '@esm/contracts';
-import { SupplierFileTable } from '../SupplierFileTable.tsx';
+import { SupplierFileTable, fetchSupplierFilesAhead } from '../SupplierFileTable.tsx';
+import type { FetchAhead } from '../../pages.ts';
 import { NoGrantHint } from '../NoGrantHint.tsx';
 import { ContactsButton } from '../../phoneLog/index.ts';
 
+/** `?standardCode=` as the filter takes it. */
+const presetStandardCode = (params: URLSearchParams) => params.get('standardCode')?.trim().slice(0, 64) || undefined;
+
+/** Its first answers, asked at the sign-in when it is the landing page (api/ahead.ts). */
+export const fetchAhead: FetchAhead = (queryClient, target) => fetchSupplierFilesAhead(queryClient, 'current', { standardCode: presetStandardCode(target.searchParams) });
+
 export default function DashboardSPage() {
   const [params] = useSearchParams();
-  const standardCode = params.get('standardCode')?.trim().slice(0, 64) || undefined;
+  const standardCode = presetStandardCode(params);
   return (
     <SupplierFileTable
       key={standardCode ?? ''}
