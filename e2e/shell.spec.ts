@@ -267,6 +267,18 @@ const LANDING_AHEAD = [
     ahead: ['supplier/standardFile/getStandardFilePager', 'supplier/standardFile/selectProductType'],
     total: null,
   },
+  {
+    account: 'demo5',
+    landing: '/esm/drawingManagement/documentIssueH',
+    ahead: ['haier/documentissue/paging', 'haier/problemType/list', 'menuBtnPermission/selectBtnPermission', 'menuBtnPermission/hasColPermission'],
+    total: null,
+  },
+  {
+    account: 'demo6',
+    landing: '/esm/drawingAuthorization/drawingEmpowerApprove',
+    ahead: ['haier/drawingEmpowerApply/findEmpowerApply', 'menuBtnPermission/selectBtnPermission', 'menuBtnPermission/hasColPermission'],
+    total: null,
+  },
 ];
 
 for (const { account, landing, ahead, total } of LANDING_AHEAD) {
@@ -292,7 +304,7 @@ for (const { account, landing, ahead, total } of LANDING_AHEAD) {
     await page.getByRole('button', { name: /登\s*录/ }).click();
     await expect(page).toHaveURL(new RegExp(`${landing}$`));
     await settled(page);
-    await expect(page.locator('.ant-table-row').first()).toBeVisible();
+    await expect(page.locator('.ant-table').first()).toBeVisible();
     if (total) {
       const [n] = await sql<{ n: string }>(total);
       await expect(page.getByText(`共 ${n!.n} 条`)).toBeVisible();

@@ -7,7 +7,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Table } from 'antd';
 import type { ColumnsType, TableProps } from 'antd/es/table';
 import type { SorterResult } from 'antd/es/table/interface';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import {
   EMPTY_TABLE_TEXT,
@@ -23,10 +23,10 @@ import {
   type SortOrder,
 } from '@esm/contracts';
 import { call } from '../api/client.ts';
-import { unlessFetchedAhead } from '../api/ahead.ts';
+import { ahead, unlessFetchedAhead } from '../api/ahead.ts';
 import { ErrorResult } from './ErrorResult.tsx';
 import { useVisibleColumns } from './ColumnSettings.tsx';
-import { useColumnModes, withoutHidden } from '../features/permissions/index.ts';
+import { fetchPermissionsAhead, useColumnModes, withoutHidden } from '../features/permissions/index.ts';
 
 /** A paged call: its body is a paged request, its answer a paged envelope (design §5). */
 export type PagedEndpoint = EndpointDef & { body: z.ZodType; response: z.ZodType<PagedEnvelope<unknown>> };
@@ -68,6 +68,15 @@ export const pagedListQuery = <E extends PagedEndpoint, Row = RowOf<E>>(endpoint
 
 /** The request of a PagedTable's first render with `filters`: page 1, the default size, no sort. */
 export const firstPageRequest = <E extends PagedEndpoint>(filters: FiltersOf<E>) => ({ results: PAGE_SIZE_DEFAULT, page: 1, ...filters });
+
+/**
+ * A PagedTable's first answers for a page to fetch ahead of it (api/ahead.ts): the first page with
+ * `filters`, the call's governed columns and the rules of the page's `buttons`.
+ */
+export function fetchPagedTableAhead<E extends PagedEndpoint>(queryClient: QueryClient, endpoint: E, filters: FiltersOf<E>, buttons: readonly EndpointDef[] = []) {
+  ahead(queryClient, pagedListQuery(endpoint, firstPageRequest(filters)));
+  fetchPermissionsAhead(queryClient, buttons, endpoint.columns);
+}
 
 /** Keeps the spinner 200 ms after loading ends (spec §9) so fast reloads do not flicker. */
 function useLingering(loading: boolean, ms = UI.spinnerHideDelayMs): boolean {

@@ -9,13 +9,13 @@ import { Button, Drawer, Grid, Space } from 'antd';
 import { ApartmentOutlined, CloudUploadOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router';
 import { archivesApi, exportApi, type SortOrder } from '@esm/contracts';
-import { Permitted, fetchPermissionsAhead } from '../permissions/index.ts';
+import { Permitted } from '../permissions/index.ts';
 import { ahead } from '../../api/ahead.ts';
 import type { FetchAhead } from '../pages.ts';
 import { treeLoaders, useRefreshArchiveLists } from './api.ts';
 import { MaterialTree, type TreeSelection } from './MaterialTree.tsx';
 import { FilterForm, type Filters } from '../../components/FilterForm.tsx';
-import { PagedTable, firstPageRequest, pagedListQuery } from '../../components/PagedTable.tsx';
+import { PagedTable, fetchPagedTableAhead } from '../../components/PagedTable.tsx';
 import { ExportButton } from '../export/index.ts';
 import { fileFilterFields } from './fileFilters.ts';
 import { ARCHIVE_DEFAULT_HIDDEN, fileColumns } from './fileColumns.tsx';
@@ -33,9 +33,8 @@ const tableFilters = (bar: Filters, productLineCode: string | undefined) => ({ .
 
 /** The browser's first calls under its first render's keys, for a landing page to fetch ahead (api/ahead.ts). */
 export const fetchArchiveBrowserAhead: FetchAhead = (queryClient, target) => {
-  ahead(queryClient, pagedListQuery(archivesApi.files, firstPageRequest(tableFilters(presetBar(target.searchParams), undefined))));
+  fetchPagedTableAhead(queryClient, archivesApi.files, tableFilters(presetBar(target.searchParams), undefined), [archivesApi.upload, exportApi.drawingExcel, archivesApi.obsolete]);
   ahead(queryClient, treeLoaders.productLines);
-  fetchPermissionsAhead(queryClient, [archivesApi.upload, exportApi.drawingExcel, archivesApi.obsolete], archivesApi.files.columns);
 };
 
 export function ArchiveBrowser() {

@@ -11,7 +11,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { BASE_PATH, UI, archivesApi, standardlogApi, type StandardFileRow } from '@esm/contracts';
 import { confirmFile, confirmFiles, useConfirmState, useKeepsecretGate } from '../standardlog/index.ts';
-import { PagedTable, firstPageRequest, pagedListQuery } from '../../components/PagedTable.tsx';
+import { PagedTable, fetchPagedTableAhead } from '../../components/PagedTable.tsx';
 import { ahead } from '../../api/ahead.ts';
 import { supplierProductLinesQuery } from './api.ts';
 import { FileViewer, downloadFile } from '../files/index.ts';
@@ -35,7 +35,7 @@ export interface SupplierFileTableProps {
 
 /** The table's first calls under its first render's keys, for a landing page to fetch ahead (api/ahead.ts). */
 export function fetchSupplierFilesAhead(queryClient: QueryClient, kind: SupplierFileListKind, initialFilters: SupplierFileFilterValues) {
-  ahead(queryClient, pagedListQuery(LISTS[kind], firstPageRequest(initialFilters)));
+  fetchPagedTableAhead(queryClient, LISTS[kind], initialFilters);
   ahead(queryClient, supplierProductLinesQuery);
 }
 

@@ -20,8 +20,8 @@ export const useIssue = (side: Side, id: number | undefined) =>
 export const fetchIssue = async (side: Side, id: number) => (await call(side === 'supplier' ? api.supplierFind : api.find, { id })).data;
 
 export const useProblemTypeOptions = () => useQuery({ queryKey: [problemTypesApi.supplierList.path], queryFn: async () => (await call(problemTypesApi.supplierList)).data });
-export const useAllProblemTypes = () =>
-  useQuery({ queryKey: [problemTypesApi.page.path, 'all'], queryFn: async () => (await call(problemTypesApi.page, { results: 100 })).data, staleTime: 60_000 });
+export const allProblemTypesQuery = { queryKey: [problemTypesApi.page.path, 'all'], queryFn: async () => (await call(problemTypesApi.page, { results: 100 })).data, staleTime: 60_000 };
+export const useAllProblemTypes = () => useQuery(allProblemTypesQuery);
 export const useHandlers = () => useQuery({ queryKey: [api.handlers.path], queryFn: async () => (await call(api.handlers)).data, staleTime: 60_000 });
 export const useDrawings = (keyword: string) =>
   useQuery({ queryKey: [api.drawings.path, keyword], queryFn: async () => (await call(api.drawings, { keyword })).data, staleTime: 30_000 });

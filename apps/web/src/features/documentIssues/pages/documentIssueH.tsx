@@ -9,6 +9,9 @@ import { App, Button, Form, Input, Modal, Select, Space, Tabs, Typography } from
 import type { ColumnsType } from 'antd/es/table';
 import { ISSUE_SCOPES, ISSUE_SCOPE_LABELS, ISSUE_STATUSES, ISSUE_STATUS_LABELS, ISSUE_TRANSITIONS, canMove, documentIssuesApi, type IssueDetail, type IssueRow, type IssueScope } from '@esm/contracts';
 import { ListPage } from '../../../components/ListPage.tsx';
+import { fetchPagedTableAhead } from '../../../components/PagedTable.tsx';
+import { ahead } from '../../../api/ahead.ts';
+import type { FetchAhead } from '../../pages.ts';
 import type { FilterField } from '../../../components/FilterForm.tsx';
 import { formatDateTime } from '../../../components/labels.tsx';
 import { serverErrorText } from '../../../components/serverErrors.ts';
@@ -16,7 +19,7 @@ import { useFormSubmit } from '../../../components/useFormSubmit.ts';
 import { FileViewer } from '../../files/index.ts';
 import { useSession } from '../../session/index.ts';
 import { useButton } from '../../permissions/index.ts';
-import { assignIssue, replyIssue, useAllProblemTypes, useHandlers, useIssue, useRefreshIssues } from '../api.ts';
+import { allProblemTypesQuery, assignIssue, replyIssue, useAllProblemTypes, useHandlers, useIssue, useRefreshIssues } from '../api.ts';
 import { IssueThread } from '../IssueThread.tsx';
 import { overdueRow, typeAndStatusColumns } from '../labels.tsx';
 import { ReplyBox } from '../ReplyBox.tsx';
@@ -52,13 +55,22 @@ function AssignDialog({ issue, onClose, onDone }: { issue: IssueDetail; onClose:
   );
 }
 
+/** The tab a visit opens on: the questions assigned to me. */
+const FIRST_SCOPE: IssueScope = 'MINE';
+
+/** Its first answers, asked at the sign-in when it is the landing page (api/ahead.ts). */
+export const fetchAhead: FetchAhead = (queryClient) => {
+  fetchPagedTableAhead(queryClient, documentIssuesApi.page, { scope: FIRST_SCOPE }, [documentIssuesApi.assign, documentIssuesApi.reply]);
+  ahead(queryClient, allProblemTypesQuery);
+};
+
 export default function DocumentIssueHPage() {
   const { message } = App.useApp();
   const session = useSession();
   const me = session.data?.state === 'ok' ? session.data.user : undefined;
   const refresh = useRefreshIssues();
   const types = useAllProblemTypes();
-  const [scope, setScope] = useState<IssueScope>('MINE');
+  const [scope, setScope] = useState<IssueScope>(FIRST_SCOPE);
   const [openId, setOpenId] = useState<number | undefined>();
   const [assigning, setAssigning] = useState<IssueDetail | null>(null);
   const [viewing, setViewing] = useState<IssueDetail | null>(null);

@@ -11,6 +11,8 @@ import type { ColumnsType } from 'antd/es/table';
 import { CheckOutlined, CloseOutlined } from '@ant-design/icons';
 import { APPLICATION_STATUSES, APPLICATION_STATUS_LABELS, EMPOWER_APPROVER_TYPES, UI, canMoveApplication, empowerApi, type ApplicationRow } from '@esm/contracts';
 import { ListPage } from '../../../components/ListPage.tsx';
+import { fetchPagedTableAhead } from '../../../components/PagedTable.tsx';
+import type { FetchAhead } from '../../pages.ts';
 import type { FilterField } from '../../../components/FilterForm.tsx';
 import { formatDateTime } from '../../../components/labels.tsx';
 import { serverErrorText } from '../../../components/serverErrors.ts';
@@ -36,6 +38,9 @@ function useIsApprover(): boolean {
   const type = session.data?.state === 'ok' ? session.data.user.type : undefined;
   return Boolean(mayApprove) && type !== undefined && (EMPOWER_APPROVER_TYPES as readonly number[]).includes(type);
 }
+
+/** Its first answers, asked at the sign-in when it is the landing page (api/ahead.ts). */
+export const fetchAhead: FetchAhead = (queryClient) => fetchPagedTableAhead(queryClient, empowerApi.applications, {}, [empowerApi.approve]);
 
 export default function DrawingEmpowerApprovePage() {
   const { message, modal } = App.useApp();
