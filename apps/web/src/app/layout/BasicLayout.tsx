@@ -4,7 +4,7 @@
  */
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { useEffect, useState } from 'react';
-import { Drawer, Grid, Layout, theme } from 'antd';
+import { Drawer, Layout, theme } from 'antd';
 import { Outlet, useLocation } from 'react-router';
 import { UI, routeByPath } from '@esm/contracts';
 import { useMenu } from '../../features/menu/index.ts';
@@ -42,7 +42,6 @@ export function BasicLayout() {
   const [themeName] = useThemeName();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { token } = theme.useToken();
-  Grid.useBreakpoint();
 
   const entries = menu.data ?? [];
   const path = location.pathname.replace(/\/+$/, '');

@@ -5,7 +5,8 @@
  * standardCode is carried across redirects).
  */
 import { useMemo, useState } from 'react';
-import { Button, Drawer, Grid, Space } from 'antd';
+import { Button, Drawer, Space } from 'antd';
+import { useMd } from '../../components/useScreen.ts';
 import { ApartmentOutlined, CloudUploadOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router';
 import { archivesApi, exportApi, type SortOrder } from '@esm/contracts';
@@ -53,7 +54,7 @@ export function ArchiveBrowser() {
   const [sort, setSort] = useState<{ sortField?: string; sortOrder?: SortOrder }>({});
 
   // narrow screens (< md): the data first, the tree in a drawer (issue 8)
-  const wide = Grid.useBreakpoint().md !== false;
+  const wide = useMd();
   const [treeOpen, setTreeOpen] = useState(false);
   const treePanel = (
     <MaterialTree

@@ -5,7 +5,8 @@
  */
 import { FilterButtons } from '../../components/FilterButtons.tsx';
 import { useEffect, useState } from 'react';
-import { Button, Col, DatePicker, Form, Grid, Input, Row, Select } from 'antd';
+import { Button, Col, DatePicker, Form, Input, Row, Select } from 'antd';
+import { useMd } from '../../components/useScreen.ts';
 import { DownOutlined, UpOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useSupplierProductLines } from './api.ts';
@@ -50,7 +51,7 @@ export function SupplierFileFilters({
   const [form] = Form.useForm<FormValues>();
   const productLines = useSupplierProductLines();
   // on a phone only the codes show until 更多条件 opens the rest
-  const compact = !Grid.useBreakpoint().md;
+  const compact = !useMd();
   const [more, setMore] = useState(false);
   const all = !compact || more || !!(value.productLineCode || value.materialCode || value.dateFrom || value.dateTo);
   // a page may change the filters itself (e.g. from the address): show what is applied

@@ -4,7 +4,8 @@
  * server action goes through the confidentiality gate; refusals show the server's message.
  */
 import { useMemo, useState, type ReactNode } from 'react';
-import { App, Button, Grid, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
+import { useMd } from '../../components/useScreen.ts';
 import type { ColumnsType } from 'antd/es/table';
 import { CheckCircleOutlined } from '@ant-design/icons';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -42,7 +43,7 @@ export function fetchSupplierFilesAhead(queryClient: QueryClient, kind: Supplier
 export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emptyHint }: SupplierFileTableProps) {
   const { message, modal } = App.useApp();
   // fixed columns leave no room to scroll on a phone
-  const wide = !!Grid.useBreakpoint().md;
+  const wide = useMd();
   const queryClient = useQueryClient();
   const { run, gate } = useKeepsecretGate();
   const [filters, setFilters] = useState<SupplierFileFilterValues>(initialFilters);

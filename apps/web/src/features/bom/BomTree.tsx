@@ -8,7 +8,8 @@
  * manufacturer's view none.
  */
 import { useState, type Key, type ReactNode } from 'react';
-import { Button, Grid, Segmented, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Segmented, Space, Tag, Tooltip, Typography } from 'antd';
+import { useMd } from '../../components/useScreen.ts';
 import type { ColumnsType } from 'antd/es/table';
 import { BOM_FLAT_SORT_FIELDS, BOM_LEVEL_LABELS, BOM_VIEWS, BOM_VIEW_LABELS, bomApi, type BomFlatLine, type BomLevel2, type BomLine, type BomMaterialNode, type BomView, type SortOrder } from '@esm/contracts';
 import { FilterForm, type FilterField, type Filters } from '../../components/FilterForm.tsx';
@@ -259,7 +260,7 @@ export function BomTree({ supplierCode, actions, extra }: BomTreeProps) {
   const [view, setView] = useState<BomView>('tree');
   const [sort, setSort] = useState<FlatSort>({});
   const [expanded, setExpanded] = useState<'all' | Key[]>('all');
-  const wide = !!Grid.useBreakpoint().md;
+  const wide = useMd();
   const filtered = Boolean(filters.component || filters.vendor || filters.level);
   const endpoint = (supplierCode ? bomApi.haierTree : bomApi.tree) as typeof bomApi.tree;
   const request = { ...filters, view, ...(supplierCode ? { supplierCode } : {}) } as FiltersOf<typeof bomApi.tree>;

@@ -4,7 +4,8 @@
  * stay readable), and exactly the actions the server says the caller may take now (`actions`).
  */
 import { useState, type ReactNode } from 'react';
-import { App, Button, Card, Descriptions, Drawer, Empty, Grid, Result, Space, Spin, Table, Tag, Timeline, Typography } from 'antd';
+import { App, Button, Card, Descriptions, Drawer, Empty, Result, Space, Spin, Table, Tag, Timeline, Typography } from 'antd';
+import { useMd } from '../../components/useScreen.ts';
 import { DownloadOutlined, EditOutlined, EyeOutlined, SendOutlined, StopOutlined } from '@ant-design/icons';
 import { COUNTERSIGN_EVENT_LABELS, countersignApi, FILE_TYPES, UI, ZCountersignCancelSchema, type CountersignDetail, type CountersignFile, type CountersignRound } from '@esm/contracts';
 import { actorText, formatDateTime } from '../../components/labels.tsx';
@@ -116,7 +117,7 @@ function CancelDialog({ list, onClose, onDone }: { list: CountersignDetail; onCl
 
 export function CountersignDrawer({ side, id, onClose, run }: { side: Side; id: number | null; onClose: () => void; run?: Run }) {
   const { message, modal } = App.useApp();
-  const wide = !!Grid.useBreakpoint().md;
+  const wide = useMd();
   const q = useCountersign(side, id ?? undefined);
   const refresh = useRefreshCountersign();
   const [viewing, setViewing] = useState<CountersignFile | null>(null);

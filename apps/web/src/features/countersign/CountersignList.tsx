@@ -5,7 +5,8 @@
  * suppliers see only their own issued lists (the server scopes them).
  */
 import { useState } from 'react';
-import { Button, Grid, Space, Typography } from 'antd';
+import { Button, Space, Typography } from 'antd';
+import { useMd } from '../../components/useScreen.ts';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useSearchParams } from 'react-router';
@@ -23,7 +24,7 @@ import { CountersignForm } from './CountersignForm.tsx';
 import { CountersignStatusTag } from './labels.tsx';
 
 export function CountersignList({ side, run, gate }: { side: Side; run?: Run; gate?: React.ReactNode }) {
-  const wide = !!Grid.useBreakpoint().md;
+  const wide = useMd();
   const [params, setParams] = useSearchParams();
   const open = Number(params.get('id')) || null;
   const setOpen = (id: number | null) => setParams(id ? { id: String(id) } : {}, { replace: true });

@@ -4,7 +4,8 @@
  * attachments and a linked change notice. The page adds its actions below (`children`).
  */
 import type { ReactNode } from 'react';
-import { App, Alert, Button, Descriptions, Drawer, Grid, Space, Spin, Tag, Timeline, Typography } from 'antd';
+import { App, Alert, Button, Descriptions, Drawer, Space, Spin, Tag, Timeline, Typography } from 'antd';
+import { useMd } from '../../components/useScreen.ts';
 import { EyeOutlined, PaperClipOutlined } from '@ant-design/icons';
 import { HANDLING_ROLE_LABELS, ISSUE_ACTION_LABELS, type AttachmentRow, type IssueDetail } from '@esm/contracts';
 import { formatDateTime, formatFileSize } from '../../components/labels.tsx';
@@ -48,14 +49,14 @@ export interface IssueThreadProps {
 }
 
 export function IssueThread({ side, issue, loading, open, onClose, onViewDrawing, children }: IssueThreadProps) {
-  const screens = Grid.useBreakpoint();
+  const md = useMd();
   return (
-    <Drawer open={open} onClose={onClose} size={screens.md ? 720 : '100%'} title={<ClearOfToasts>{issue ? `${issue.number} ${issue.title}` : '问题详情'}</ClearOfToasts>} destroyOnHidden>
+    <Drawer open={open} onClose={onClose} size={md ? 720 : '100%'} title={<ClearOfToasts>{issue ? `${issue.number} ${issue.title}` : '问题详情'}</ClearOfToasts>} destroyOnHidden>
       {loading || !issue ? (
         <Spin />
       ) : (
         <div data-testid="issue-thread">
-          <Descriptions size="small" column={screens.md ? 2 : 1} bordered>
+          <Descriptions size="small" column={md ? 2 : 1} bordered>
             <Descriptions.Item label="状态">
               <IssueStatusTag status={issue.status} /> <OverdueTag overdue={issue.overdue} />
             </Descriptions.Item>

@@ -5,7 +5,8 @@
  * copy) and, for suppliers, 确认图纸. DWG/DXF are never shown, only downloaded.
  */
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { App, Button, Drawer, Grid, Popconfirm, Progress, Result, Space, Spin, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Drawer, Popconfirm, Progress, Result, Space, Spin, Tag, Tooltip, Typography } from 'antd';
+import { useMd } from '../../components/useScreen.ts';
 import { CheckCircleOutlined, ColumnWidthOutlined, DownloadOutlined, PrinterOutlined, ZoomInOutlined, ZoomOutOutlined } from '@ant-design/icons';
 import { FILE_TYPES, statusErrorText, type FileType } from '@esm/contracts';
 import { ApiError } from '../../api/client.ts';
@@ -49,7 +50,7 @@ const ABOVE_TOASTS_Z = 2020;
 
 export function FileViewer({ file, onClose, run = runDirectly, confirm }: FileViewerProps) {
   const { message } = App.useApp();
-  const screens = Grid.useBreakpoint();
+  const md = useMd();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [progress, setProgress] = useState<{ received: number; total: number | null }>({ received: 0, total: null });
   const [error, setError] = useState<string | null>(null);
@@ -181,7 +182,7 @@ export function FileViewer({ file, onClose, run = runDirectly, confirm }: FileVi
     <Drawer
       open={!!file}
       onClose={onClose}
-      size={screens.md ? '88%' : '100%'}
+      size={md ? '88%' : '100%'}
       destroyOnHidden
       title={
         file && (

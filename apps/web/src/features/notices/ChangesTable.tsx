@@ -1,6 +1,7 @@
 /** A notice's changes: each standard code's old → new version, the new version's state, and 查看. */
 import type { ReactNode } from 'react';
-import { Button, Grid, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Table, Tag, Tooltip, Typography } from 'antd';
+import { useMd } from '../../components/useScreen.ts';
 import type { ColumnsType } from 'antd/es/table';
 import { FILE_STATUS_LABELS, type NoticeChange, type NoticeFile } from '@esm/contracts';
 
@@ -21,7 +22,7 @@ const FILE_COLORS = { EFFECTIVE: 'green', HISTORY: 'default', OBSOLETE: 'red' } 
 
 export function ChangesTable<C extends NoticeChange>({ changes, onView, extra = [], viewOld }: ChangesTableProps<C>) {
   // a phone: one column says what changed, so the state and 查看 stay on screen
-  const wide = !!Grid.useBreakpoint().md;
+  const wide = useMd();
   const viewButton = (c: C, f: NoticeFile, label: string) =>
     f.viewable ? (
       <Button type="link" size="small" onClick={() => onView(c, f)} aria-label={`${label} ${c.standardCode} ${f.version}`}>

@@ -7,7 +7,8 @@
  * across notices), kept in `?tab=`.
  */
 import { useEffect } from 'react';
-import { Button, Grid, Progress, Space, Tooltip, Typography } from 'antd';
+import { Button, Progress, Space, Tooltip, Typography } from 'antd';
+import { useMd } from '../../../components/useScreen.ts';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -46,7 +47,7 @@ export default function ChangeNoticeListPage() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const lines = useProductLines();
-  const wide = !!Grid.useBreakpoint().md;
+  const wide = useMd();
   const actions = useNoticeActions({ onSaved: (n) => navigate(noticeHref(n.id)) });
 
   // 发布变更通知 after an upload: a new draft about that version, once

@@ -3,7 +3,8 @@
  * unread first, each with its state, due date and reminders; filter by state or keyword. Tab
  * 变更记录: the changes those notices carried, with this supplier's state on each.
  */
-import { Badge, Button, Grid, Space, Tag, Typography } from 'antd';
+import { Badge, Button, Space, Tag, Typography } from 'antd';
+import { useMd } from '../../../components/useScreen.ts';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
 import { RECIPIENT_FILTERS, RECIPIENT_FILTER_LABELS, noticesApi, type SupplierNoticeRow } from '@esm/contracts';
@@ -99,7 +100,7 @@ const NARROW_COLUMNS: ColumnsType<SupplierNoticeRow> = [
 ];
 
 export default function NoticeListPage() {
-  const wide = !!Grid.useBreakpoint().md;
+  const wide = useMd();
   const inbox = (
     <ListPage
       endpoint={noticesApi.inbox}

@@ -1,0 +1,32 @@
+/**
+ * Is the window at least antd's `md` breakpoint wide (token.screenMD)? Right from the first
+ * render, and a re-render only when the answer changes. antd's Grid.useBreakpoint answers {} on
+ * its first render and then re-renders its component once after mounting whatever the width, which
+ * rendered a whole page twice before its first paint (issue 16).
+ */
+import { useCallback, useSyncExternalStore } from 'react';
+import { theme } from 'antd';
+
+const lists = new Map<string, MediaQueryList>();
+const listOf = (query: string) => {
+  let list = lists.get(query);
+  if (!list) lists.set(query, (list = window.matchMedia(query)));
+  return list;
+};
+
+/** Does `(min-width: px)` match, kept up to date. */
+export function useMinWidth(px: number): boolean {
+  const query = `(min-width: ${px}px)`;
+  const subscribe = useCallback(
+    (changed: () => void) => {
+      const list = listOf(query);
+      list.addEventListener('change', changed);
+      return () => list.removeEventListener('change', changed);
+    },
+    [query],
+  );
+  return useSyncExternalStore(subscribe, () => listOf(query).matches);
+}
+
+/** At least `md` wide (antd's Grid `md`): room for fixed columns, side panels and two-column details. */
+export const useMd = (): boolean => useMinWidth(theme.useToken().token.screenMD);
