@@ -77,6 +77,7 @@ async function pdfFixture(title: string): Promise<string> {
 test('demo3 lands on 档案信息: the tree shows the product lines, a material filters the table', async ({ page }) => {
   await openArchive(page);
   await expect(page.getByText(`共 ${await count()} 条`)).toBeVisible();
+  await tableSettled(page);
   await page.screenshot({ path: 'e2e/screenshots/archive-dashboard.png' });
 
   const tree = page.getByTestId('material-tree');

@@ -9,6 +9,7 @@
  * Any later mount asks as before.
  */
 import { hashKey, type FetchQueryOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import type { RequestOptions } from './client.ts';
 
 /** An answer fetched ahead is taken as it is by a page mounting within this long. */
 const AHEAD_FRESH_MS = 10_000;
@@ -16,11 +17,18 @@ const AHEAD_FRESH_MS = 10_000;
 /** The queries ever fetched ahead (query hashes; a handful per sign-in). */
 const fetched = new Set<string>();
 
-/** Fetches `options` ahead of its page (errors are left for the page's own query to show). */
+/**
+ * Fetches `options` ahead of its page. A failure is silent when the query's function passes
+ * `quietAhead(meta)` to its call: the page's own query asks again when it mounts (react-query
+ * retries a failed query on mount) and shows the error once.
+ */
 export function ahead<T, K extends QueryKey>(queryClient: QueryClient, options: FetchQueryOptions<T, Error, T, K>): void {
   fetched.add(hashKey(options.queryKey));
-  void queryClient.prefetchQuery(options);
+  void queryClient.prefetchQuery({ ...options, meta: { ...options.meta, ahead: true } });
 }
+
+/** The call options of a query's function: no error toast when it runs ahead of its page. */
+export const quietAhead = (meta: Record<string, unknown> | undefined): RequestOptions => ({ silent: meta?.ahead === true });
 
 /**
  * `refetchOnMount` of a query a page may have fetched ahead: a mount keeps an answer fetched ahead

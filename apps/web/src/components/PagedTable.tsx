@@ -23,7 +23,7 @@ import {
   type SortOrder,
 } from '@esm/contracts';
 import { call } from '../api/client.ts';
-import { ahead, unlessFetchedAhead } from '../api/ahead.ts';
+import { ahead, quietAhead, unlessFetchedAhead } from '../api/ahead.ts';
 import { ErrorResult } from './ErrorResult.tsx';
 import { useVisibleColumns } from './ColumnSettings.tsx';
 import { fetchPermissionsAhead, useColumnModes, withoutHidden } from '../features/permissions/index.ts';
@@ -64,7 +64,7 @@ export const OVERDUE_ROW = 'esm-row-overdue';
 
 /** A paged call's page as PagedTable asks it (the call's path and the request are the cache key). */
 export const pagedListQuery = <E extends PagedEndpoint, Row = RowOf<E>>(endpoint: E, request: object) =>
-  queryOptions({ queryKey: [endpoint.path, request], queryFn: () => call(endpoint, request as EndpointBody<E>) as Promise<PagedEnvelope<Row>> });
+  queryOptions({ queryKey: [endpoint.path, request], queryFn: ({ meta }) => call(endpoint, request as EndpointBody<E>, quietAhead(meta)) as Promise<PagedEnvelope<Row>> });
 
 /** The request of a PagedTable's first render with `filters`: page 1, the default size, no sort. */
 export const firstPageRequest = <E extends PagedEndpoint>(filters: FiltersOf<E>) => ({ results: PAGE_SIZE_DEFAULT, page: 1, ...filters });

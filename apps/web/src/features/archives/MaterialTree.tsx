@@ -17,7 +17,7 @@ export interface TreeSelection {
 
 export interface MaterialTreeProps {
   /** The product lines (a query: a landing page may have fetched them ahead). */
-  productLines: { queryKey: QueryKey; queryFn: () => Promise<ProductLine[]> };
+  productLines: { queryKey: QueryKey; queryFn: (context: { meta?: Record<string, unknown> }) => Promise<ProductLine[]> };
   loadMaterials: (q: { productLineCode: string; page: number; keyword?: string }) => Promise<{ rows: MaterialRow[]; total: number }>;
   selection: TreeSelection;
   onSelect: (s: TreeSelection) => void;

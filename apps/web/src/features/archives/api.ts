@@ -5,6 +5,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { archivesApi as api, empowerApi, type ObsoleteScope, type UploadFields } from '@esm/contracts';
 import { call, callMultipart } from '../../api/client.ts';
+import { quietAhead } from '../../api/ahead.ts';
 import type { RemoteSource } from '../../components/RemoteSelect.tsx';
 
 // ---- tree ------------------------------------------------------------------------------------
@@ -15,7 +16,7 @@ function loaders(side: 'haier' | 'supplier') {
   const materials = side === 'haier' ? api.materials : api.supplierMaterials;
   return {
     // the tree's first call (a landing page fetches it ahead: api/ahead.ts)
-    productLines: { queryKey: [lines.path], queryFn: async () => (await call(lines)).data },
+    productLines: { queryKey: [lines.path], queryFn: async ({ meta }: { meta?: Record<string, unknown> }) => (await call(lines, undefined, quietAhead(meta))).data },
     loadMaterials: async (q: { productLineCode: string; page: number; keyword?: string }) => {
       const res = await call(materials, { ...q, results: 100, sortField: 'code', sortOrder: 'ascend' });
       return { rows: res.data, total: res.total };

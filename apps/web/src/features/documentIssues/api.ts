@@ -6,6 +6,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { documentIssuesApi as api, problemTypesApi, type AttachmentRow, type EndpointBody } from '@esm/contracts';
 import { call, callBlob, callMultipart, saveBlob } from '../../api/client.ts';
+import { quietAhead } from '../../api/ahead.ts';
 
 export type Side = 'supplier' | 'haier';
 
@@ -20,7 +21,11 @@ export const useIssue = (side: Side, id: number | undefined) =>
 export const fetchIssue = async (side: Side, id: number) => (await call(side === 'supplier' ? api.supplierFind : api.find, { id })).data;
 
 export const useProblemTypeOptions = () => useQuery({ queryKey: [problemTypesApi.supplierList.path], queryFn: async () => (await call(problemTypesApi.supplierList)).data });
-export const allProblemTypesQuery = { queryKey: [problemTypesApi.page.path, 'all'], queryFn: async () => (await call(problemTypesApi.page, { results: 100 })).data, staleTime: 60_000 };
+export const allProblemTypesQuery = {
+  queryKey: [problemTypesApi.page.path, 'all'],
+  queryFn: async ({ meta }: { meta?: Record<string, unknown> }) => (await call(problemTypesApi.page, { results: 100 }, quietAhead(meta))).data,
+  staleTime: 60_000,
+};
 export const useAllProblemTypes = () => useQuery(allProblemTypesQuery);
 export const useHandlers = () => useQuery({ queryKey: [api.handlers.path], queryFn: async () => (await call(api.handlers)).data, staleTime: 60_000 });
 export const useDrawings = (keyword: string) =>
