@@ -1,9 +1,10 @@
 /** Screenshots of the landing page after the sign-in (issue 16): SHOT_DIR, 1366×800 and 600 px; DOM counts. BASE_URL: a running server. */
 import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../e2e/chromium.ts';
 
 const base = process.env.BASE_URL ?? 'http://127.0.0.1:3341';
 const dir = process.env.SHOT_DIR ?? '/tmp/landing-shots';
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
   for (const [w, h] of [[1366, 800], [600, 900]] as const) {
     const context = await browser.newContext({ baseURL: base, locale: 'zh-CN', timezoneId: 'Asia/Shanghai', viewport: { width: w, height: h } });

@@ -20,6 +20,7 @@ import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../e2e/chromium.ts';
 import { onCleanup } from './lib/cleanup.ts';
 import { createBenchDatabase } from './lib/postgres.ts';
 import { apiDir, startServer, tempDir } from './lib/server.ts';
@@ -111,7 +112,7 @@ async function oneRun(browser: Browser, base: string, typed = false): Promise<Ru
 export async function run({ runs }: BenchSettings): Promise<Row[]> {
   const webDist = path.resolve(apiDir, '../web/dist/index.html');
   if (!existsSync(webDist)) throw new Error('apps/web/dist is missing: build the web app first (pnpm exec turbo run build)');
-  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  const executablePath = CHROMIUM_PATH;
   if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath} (set CHROMIUM_PATH); a downloaded browser is never used`);
 
   const db = await createBenchDatabase();
@@ -119,7 +120,7 @@ export async function run({ runs }: BenchSettings): Promise<Row[]> {
   const server = await startServer({ dataDir: dir.dir, databaseUrl: db.url, env: { SEED_DEMO: 'true' } });
   const browser = await chromium.launch({
     executablePath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: CHROMIUM_ARGS,
   });
   const forget = onCleanup('close chromium', () => browser.close());
   try {
