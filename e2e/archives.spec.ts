@@ -111,6 +111,31 @@ test('demo3 lands on 档案信息: the tree shows the product lines, a material 
   await expect(tree.getByText(`${other!.code} ${other!.name}`)).toBeHidden();
   await expect(tree.getByText(`${m!.code} ${m!.name}`)).toBeVisible();
   await expect(tree.getByText(`${m!.line}（`)).toBeVisible();
+
+  // a load still on its way when the keyword changes does not reach the new keyword's tree: the
+  // keyword is cleared (the line's load without it is held back), then typed again
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const isMaterials = (u: URL) => u.pathname.endsWith('/getMaterialPager');
+  await page.route(isMaterials, async (route) => {
+    if (!JSON.parse(route.request().postData() ?? '{}').keyword) await held;
+    await route.continue();
+  });
+  const unfiltered = page.waitForRequest((r) => isMaterials(new URL(r.url())) && !JSON.parse(r.postData() ?? '{}').keyword);
+  await tree.getByLabel('搜索物料').fill('');
+  await tree.getByLabel('搜索物料').press('Enter');
+  await unfiltered;
+  await tree.getByLabel('搜索物料').fill(m!.code);
+  await tree.getByLabel('搜索物料').press('Enter');
+  await expect(tree.getByText(`${m!.code} ${m!.name}`)).toBeVisible();
+  const late = page.waitForResponse((r) => isMaterials(new URL(r.url())) && !JSON.parse(r.request().postData() ?? '{}').keyword);
+  release();
+  await late;
+  // the late answer is in; the tree still holds the keyword's material, once, and nothing else
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await expect(tree.getByText(`${other!.code} ${other!.name}`)).toBeHidden();
+  await expect(tree.getByText(`${m!.code} ${m!.name}`)).toHaveCount(1);
+  await page.unroute(isMaterials);
 });
 
 test('a filter narrows the list and 重置 brings it all back', async ({ page }) => {

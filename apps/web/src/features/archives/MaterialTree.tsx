@@ -3,7 +3,7 @@
  * the supplier's tree page; each passes the loaders of its own side. Materials load lazily, 100 at
  * a time, with a "加载更多" node; a keyword filters materials on the server.
  */
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useQuery, type QueryKey } from '@tanstack/react-query';
 import { Empty, Input, Spin, Tree } from 'antd';
 import type { DataNode, EventDataNode } from 'antd/es/tree';
@@ -40,7 +40,14 @@ export function MaterialTree({ productLines, loadMaterials, selection, onSelect,
     return lines.data?.map((l) => ({ key: `pl:${l.code}`, title: `${l.name}（${l.materialCount}）`, productLineCode: l.code, isLeaf: l.materialCount === 0, children: children[l.code] })) ?? null;
   }, [lines.data, lines.isError, children]);
 
+  // Each keyword gets a tree of its own (`round`, the Tree's key). A load still on its way when
+  // the keyword changes would otherwise add the old keyword's materials to the new tree, and
+  // antd's Tree would not load that line again while its old load was pending.
+  const [round, setRound] = useState(0);
+  const current = useRef(0);
   const search = (value: string) => {
+    current.current += 1;
+    setRound(current.current);
     setKeyword(value.trim());
     setChildren({});
     setLoadedKeys([]);
@@ -48,10 +55,18 @@ export function MaterialTree({ productLines, loadMaterials, selection, onSelect,
 
   const appendMaterials = useCallback(
     async (productLineCode: string, page: number) => {
+      const asked = current.current;
       const { rows, total } = await loadMaterials({ productLineCode, page, keyword: keyword || undefined });
+      if (asked !== current.current) return;
       const more: Node[] = rows.map((m) => ({ key: `m:${m.code}`, title: `${m.code} ${m.name}`, isLeaf: true, productLineCode, materialCode: m.code }));
       if (page * PAGE < total) more.push({ key: `more:${productLineCode}:${page + 1}`, title: '加载更多…', isLeaf: true, more: { productLineCode, page: page + 1 } });
-      setChildren((prev) => ({ ...prev, [productLineCode]: [...(prev[productLineCode] ?? []).filter((c) => !c.more), ...more] }));
+      setChildren((prev) => {
+        const had = prev[productLineCode] ?? [];
+        // a page lands once: only where the line is still empty (page 1) or still ends with this
+        // page's 加载更多 node (a second click on it while the first load was on its way)
+        const expected = page === 1 ? had.length === 0 : had.some((c) => c.more?.page === page);
+        return expected ? { ...prev, [productLineCode]: [...had.filter((c) => !c.more), ...more] } : prev;
+      });
     },
     [loadMaterials, keyword],
   );
@@ -71,11 +86,12 @@ export function MaterialTree({ productLines, loadMaterials, selection, onSelect,
         <Empty description="暂无可查看的物料" image={Empty.PRESENTED_IMAGE_SIMPLE} />
       ) : (
         <Tree<Node>
+          key={round}
           treeData={nodes}
           height={height}
           loadData={onLoad}
           loadedKeys={loadedKeys}
-          onLoad={setLoadedKeys}
+          onLoad={(keys) => round === current.current && setLoadedKeys(keys)}
           expandedKeys={expanded}
           onExpand={setExpanded}
           selectedKeys={selectedKey ? [selectedKey] : []}
