@@ -41,6 +41,10 @@ export function LoginFirst({ root }: { root: Root }) {
   const [session, setSession] = useState<SessionCheck>();
   // the form has been sent: no more landing page code fetched beside the sign-in (afterLogin.ts)
   const sending = useRef(false);
+  // A person typing leaves seconds for the landing page's code; a form filled in at once (the
+  // browser's autofill) is usually sent at once, and its code then waits for the account.
+  const prefetchLanding = (s: Awaited<ReturnType<typeof loadShell>>) =>
+    setTimeout(() => void s.prefetchLanding(() => !sending.current), LANDING_PREFETCH_DELAY_MS);
   useEffect(() => {
     let live = true;
     checkSession().then(
@@ -62,12 +66,15 @@ export function LoginFirst({ root }: { root: Root }) {
       onFirstInput={() =>
         void loadShell().then((s) => {
           s.warm();
-          // A person typing leaves seconds for the landing page's code; a form filled in at once
-          // (the browser's autofill) is usually sent at once, and its code then waits for the account.
-          setTimeout(() => void s.prefetchLanding(() => !sending.current), LANDING_PREFETCH_DELAY_MS);
+          prefetchLanding(s);
         }, () => {})
       }
-      onSending={() => (sending.current = true)}
+      onSending={(on) => {
+        sending.current = on;
+        // a failed sign-in (a wrong password): the user types again, and the landing page's code
+        // the sent form cut short is fetched meanwhile
+        if (!on) void loadShell().then(prefetchLanding, () => {});
+      }}
       onSignedIn={(user) => enter(root, user, new URLSearchParams(window.location.search).get('redirect'), LOGIN_SUCCESS_TEXT)}
     />
   );

@@ -34,8 +34,8 @@ export interface LoginPageProps {
   onSignedIn: (user: CurrentUser) => Promise<void>;
   /** The user started filling the form: the moment to fetch the portal behind it (once). */
   onFirstInput?: () => void;
-  /** A filled-in form is being sent. */
-  onSending?: () => void;
+  /** A filled-in form is being sent (`true`), or its sign-in failed and the form is back (`false`). */
+  onSending?: (sending: boolean) => void;
 }
 
 /** antd message's error toast, in plain elements: shown for UI.toastSeconds, read out at once. */
@@ -92,7 +92,7 @@ export function LoginPage({ session, onSignedIn, onFirstInput, onSending }: Logi
       return;
     }
     setLoading(true);
-    onSending?.();
+    onSending?.(true);
     try {
       const res = await login(values);
       if (res.code !== CODES.LOGIN_OK || !res.data) throw new Error(res.message);
@@ -105,6 +105,7 @@ export function LoginPage({ session, onSignedIn, onFirstInput, onSending }: Logi
       }
       showToast(err instanceof Error && err.message ? err.message : '登录失败，请稍后重试');
       setLoading(false);
+      onSending?.(false);
     }
   }
 
