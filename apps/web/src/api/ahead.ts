@@ -9,7 +9,7 @@
  * Any later mount asks as before.
  */
 import { hashKey, type FetchQueryOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import type { RequestOptions } from './client.ts';
+import { ApiError, report, type RequestOptions } from './client.ts';
 
 /** An answer fetched ahead is taken as it is by a page mounting within this long. */
 const AHEAD_FRESH_MS = 10_000;
@@ -20,11 +20,15 @@ const fetched = new Set<string>();
 /**
  * Fetches `options` ahead of its page. A failure is silent when the query's function passes
  * `quietAhead(meta)` to its call: the page's own query asks again when it mounts (react-query
- * retries a failed query on mount) and shows the error once.
+ * retries a failed query on mount) and shows the error once. A page that mounted while the fetch
+ * was still on its way waits on this fetch instead of asking again: its failure is reported then.
  */
 export function ahead<T, K extends QueryKey>(queryClient: QueryClient, options: FetchQueryOptions<T, Error, T, K>): void {
   fetched.add(hashKey(options.queryKey));
-  void queryClient.prefetchQuery({ ...options, meta: { ...options.meta, ahead: true } });
+  void queryClient.prefetchQuery({ ...options, meta: { ...options.meta, ahead: true } }).then(() => {
+    const query = queryClient.getQueryCache().find({ queryKey: options.queryKey, exact: true });
+    if (query?.state.status === 'error' && query.getObserversCount() > 0 && query.state.error instanceof ApiError) report(query.state.error);
+  });
 }
 
 /** The call options of a query's function: no error toast when it runs ahead of its page. */

@@ -88,19 +88,29 @@ async function post<E>(path: string, body: unknown = {}, opts: RequestOptions = 
   return fail(res.status, json, url, opts);
 }
 
-/** A refused call: 10000007 → the login page, otherwise a toast from the catalogue; then throws. */
+/**
+ * What a failed call shows unless it is silent: 10000007 → the login page, nothing answered → the
+ * network toast, otherwise a toast from the catalogue. Also for a silent call whose failure turns
+ * out to matter after all (api/ahead.ts).
+ */
+export function report(err: ApiError): void {
+  if (err.code === CODES.SESSION_EXPIRED) goToLogin();
+  else if (err.status === NETWORK_ERROR_STATUS) feedback.message?.error({ content: err.message, duration: TOAST_DURATION_SECONDS, key: 'network' });
+  else toast(err);
+}
+
+/** A refused call: reported (above) unless silent; then throws. */
 export function fail(status: number, json: Record<string, unknown> | undefined, url: string, opts: RequestOptions): never {
   const code = typeof json?.code === 'string' ? json.code : String(status);
   const err = new ApiError(status, code, typeof json?.message === 'string' ? json.message : '', url, (json?.errors as FieldError[]) ?? [], json);
-  if (code === CODES.SESSION_EXPIRED && !opts.silent) goToLogin();
-  else if (!opts.silent) toast(err);
+  if (!opts.silent) report(err);
   throw err;
 }
 
 /** Nothing answered (status 600 "Network Error") or the time-out passed. */
 export function networkFailure(url: string, opts: RequestOptions, timeoutMs?: number): never {
   const err = new ApiError(NETWORK_ERROR_STATUS, String(NETWORK_ERROR_STATUS), timeoutMs ? timeoutText(timeoutMs) : NETWORK_ERROR_TEXT, url);
-  if (!opts.silent) feedback.message?.error({ content: err.message, duration: TOAST_DURATION_SECONDS, key: 'network' });
+  if (!opts.silent) report(err);
   throw err;
 }
 
