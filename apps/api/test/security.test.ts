@@ -248,6 +248,18 @@ describe('finding 8: every refusal in the envelope, in Chinese', () => {
       expect((await w.app.inject({ method: 'GET', url })).headers['cache-control'], url).toBe('no-cache');
   });
 
+  it('a page answers HEAD as it answers GET, without a body', async () => {
+    for (const url of ['/esm/login', '/esm/drawingManagement/changeNoticeList', '/esm/', '/esm/assets/app.js']) {
+      const get = await w.app.inject({ method: 'GET', url });
+      const head = await w.app.inject({ method: 'HEAD', url });
+      expect(head.statusCode, url).toBe(200);
+      expect(head.headers['content-type'], url).toBe(get.headers['content-type']);
+      expect(head.headers['cache-control'], url).toBe(get.headers['cache-control']);
+      expect(head.body, url).toBe('');
+    }
+    expect((await w.app.inject({ method: 'HEAD', url: '/esm-server/api/none' })).statusCode).toBe(404);
+  });
+
   it('an asset goes out pre-compressed in the encoding the browser accepts, brotli first', async () => {
     const br = await w.app.inject({ method: 'GET', url: '/esm/assets/app.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
     expect(br.headers['content-encoding']).toBe('br');
