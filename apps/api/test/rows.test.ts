@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../src/generated/prisma/client.ts';
-import { readRows } from '../src/db/rows.ts';
+import { familyName, readRows } from '../src/db/rows.ts';
 import type { Database } from '../src/db/database.ts';
 import { openTestDatabase } from './helpers.ts';
 
@@ -50,5 +50,24 @@ describe('readRows (direct pg reads) answers what $queryRaw answers', () => {
   it('goes through the pool on Postgres and through Prisma inside a transaction', async () => {
     const rows = await db.prisma.$transaction(async (tx) => readRows<{ n: number }>(tx as never, Prisma.sql`SELECT 1::int AS n`));
     expect(rows).toEqual([{ n: 1 }]);
+  });
+});
+
+describe('a family of prepared statements (familyName)', () => {
+  it('names each text once, the same name every time, and sends texts past the cap unprepared', () => {
+    const a = familyName('esm_test_family', 'SELECT 1');
+    expect(a).toBe('esm_test_family_0');
+    expect(familyName('esm_test_family', 'SELECT 2')).toBe('esm_test_family_1');
+    expect(familyName('esm_test_family', 'SELECT 1')).toBe(a);
+    for (let i = 3; i <= 64; i++) familyName('esm_test_family', `SELECT ${i}`);
+    expect(familyName('esm_test_family', 'SELECT 64')).toBe('esm_test_family_63');
+    expect(familyName('esm_test_family', 'SELECT 65')).toBeUndefined();
+    expect(familyName('esm_test_other', 'SELECT 65')).toBe('esm_test_other_0');
+  });
+
+  it('a prepared statement answers for the values of each call, whichever came first', async () => {
+    const q = (n: number) => Prisma.sql`SELECT ${n}::int + 1 AS next`;
+    const name = familyName('esm_test_values', q(0).text);
+    for (const n of [1, 41, 7, 1000]) expect(await readRows<{ next: number }>(db.prisma, q(n), name)).toEqual([{ next: n + 1 }]);
   });
 });

@@ -10,7 +10,8 @@ import type pg from 'pg';
 import type { Pool } from 'undici';
 import { LIST_WINDOW_MAX } from '@esm/contracts';
 import { Prisma } from '../../src/generated/prisma/client.ts';
-import type { PageStatement } from '../../src/lib/list.ts';
+import { familyName } from '../../src/db/rows.ts';
+import { pageAndCountSql, type PageStatement } from '../../src/lib/list.ts';
 import { apiPost, sidOf } from './api-client.ts';
 import { withSessionStatements } from './archive-sql.ts';
 import { cpuMeter } from './cpu.ts';
@@ -43,14 +44,10 @@ const param = (v: unknown) => (v instanceof Date ? v.toISOString().replace('T', 
 /** A Prisma.sql statement as pg text and values, parameters as db/rows.ts sends them. */
 export const pgQuery = (q: Prisma.Sql): pg.QueryConfig => ({ text: q.text, values: q.values.map(param) });
 
-/** lib/list.ts pageAndCount around a page statement, as pg text and values. */
+/** lib/list.ts pageAndCount around a page statement, as pg text and values; prepared as the api prepares it. */
 export function pageAndCountQuery(s: PageStatement): pg.QueryConfig {
-  return pgQuery(Prisma.sql`WITH counted AS (
-  SELECT count(*)::int AS __total FROM (SELECT 1 ${s.fromWhere} LIMIT ${LIST_WINDOW_MAX + 1}) AS capped
-)
-SELECT counted.__total, p.* FROM counted
-LEFT JOIN (SELECT page_rows.*, (row_number() OVER ())::int AS __ord FROM (${s.page}) AS page_rows) AS p ON true
-ORDER BY p.__ord`);
+  const q = pgQuery(pageAndCountSql(s.page, s.fromWhere, LIST_WINDOW_MAX));
+  return s.prepare ? { ...q, name: familyName(s.prepare, q.text) } : q;
 }
 
 /** One page statement with its capped count, as the api runs it; `rows` for a caller that reads further. */

@@ -42,11 +42,34 @@ export function useDirectReads(db: Db, pool: pg.Pool, pgTypes: typeof pg.types):
   readers.set(db, async (q, name) => (await pool.query({ name, text: q.text, values: q.values.map(param), types } as pg.QueryConfig)).rows);
 }
 
+/** How many texts one family of prepared statements may have (beyond: sent unprepared). */
+const FAMILY_TEXTS_MAX = 64;
+const families = new Map<string, Map<string, string>>();
+
+/**
+ * The prepared statement's name of `text`, one of a family: a list whose filters and sort change
+ * its text but never the shape of its best plan, whatever the values (every variant served by
+ * the same index, e.g. one supplier's applications by (supplier_code, id)). Each text has a name
+ * of its own, the first FAMILY_TEXTS_MAX of them; later texts go unprepared (`undefined`), which
+ * bounds what a connection keeps. Deterministic within a process, so the benchmark's raw query
+ * is sent exactly as the api sends it.
+ */
+export function familyName(family: string, text: string): string | undefined {
+  let texts = families.get(family);
+  if (!texts) families.set(family, (texts = new Map()));
+  let name = texts.get(text);
+  if (name === undefined && texts.size < FAMILY_TEXTS_MAX) texts.set(text, (name = `${family}_${texts.size}`));
+  return name;
+}
+
 /**
  * The rows of a read-only statement: through the pool when `db` has one, else through Prisma.
- * `prepared`: a name for a statement whose text never changes (only its values), prepared once
- * per connection so Postgres skips parsing and, once it settles on a generic plan, planning —
- * for the session read every signed-in call makes. Never for statements whose text varies.
+ * `prepared`: a name for a statement whose text never changes (only its values), or one given
+ * by `familyName`, prepared once per connection so Postgres skips parsing and, once it settles on
+ * a generic plan, planning — for the session read every signed-in call makes, ~0.1 ms, and for a
+ * list page with its count and rows, ~1 ms of the database's CPU (docs/benchmarks.md, tenth
+ * session). Only for statements whose plan does not depend on the values: a generic plan is
+ * chosen once for all of them.
  */
 export function readRows<T>(db: Db, q: Prisma.Sql, prepared?: string): Promise<T[]> {
   const reader = readers.get(db);

@@ -10,7 +10,7 @@
 import { LIST_WINDOW_MAX } from '@esm/contracts';
 import { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from '../db/database.ts';
-import { readRows } from '../db/rows.ts';
+import { familyName, readRows } from '../db/rows.ts';
 import { badRequest } from '../plugins/errors.ts';
 import { paged } from './envelope.ts';
 import { dayRange } from './dates.ts';
@@ -50,15 +50,21 @@ export async function cappedCount(db: Db, fromWhere: Prisma.Sql, cap = LIST_WIND
  * The page keeps its order: a sorted subquery is not flattened, row_number() numbers its rows
  * as they come, and the outer ORDER BY follows those numbers.
  */
-export async function pageAndCount<T extends object>(db: Db, page: Prisma.Sql, fromWhere: Prisma.Sql, cap = LIST_WINDOW_MAX): Promise<{ rows: T[] } & CappedTotal> {
-  const rows = await readRows<T & { __total: number; __ord: number | null }>(db, Prisma.sql`WITH counted AS (
+export async function pageAndCount<T extends object>(db: Db, page: Prisma.Sql, fromWhere: Prisma.Sql, cap = LIST_WINDOW_MAX, prepare?: string): Promise<{ rows: T[] } & CappedTotal> {
+  const statement = pageAndCountSql(page, fromWhere, cap);
+  const rows = await readRows<T & { __total: number; __ord: number | null }>(db, statement, prepare && familyName(prepare, statement.text));
+  const total = capTotal(Number(rows[0]?.__total ?? 0), cap);
+  return { rows: rows[0]?.__ord == null ? [] : rows, ...total };
+}
+
+/** pageAndCount's statement (the benchmark sends the same). */
+export function pageAndCountSql(page: Prisma.Sql, fromWhere: Prisma.Sql, cap = LIST_WINDOW_MAX): Prisma.Sql {
+  return Prisma.sql`WITH counted AS (
   SELECT count(*)::int AS __total FROM (SELECT 1 ${fromWhere} LIMIT ${cap + 1}) AS capped
 )
 SELECT counted.__total, p.* FROM counted
 LEFT JOIN (SELECT page_rows.*, (row_number() OVER ())::int AS __ord FROM (${page}) AS page_rows) AS p ON true
-ORDER BY p.__ord`);
-  const total = capTotal(Number(rows[0]?.__total ?? 0), cap);
-  return { rows: rows[0]?.__ord == null ? [] : rows, ...total };
+ORDER BY p.__ord`;
 }
 
 /** `%text%` for ILIKE, with the caller's own wildcards taken literally. */
@@ -198,6 +204,8 @@ export interface ListParts {
 export interface PageStatement {
   page: Prisma.Sql;
   fromWhere: Prisma.Sql;
+  /** Sent prepared, as one of this family of statements (db/rows.ts familyName: only where no value changes the best plan). */
+  prepare?: string;
 }
 
 /** listPage's statement for these parts and window. */

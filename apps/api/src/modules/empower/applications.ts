@@ -143,8 +143,8 @@ const PENDING_FIRST = "CASE WHEN a.status = 'SUBMITTED' THEN 0 ELSE 1 END, CASE 
  */
 export async function pageApplications(db: Db, q: ApplyQuery, scope: { supplierCode: string } | 'approvers', now = new Date()): Promise<{ rows: ApplicationRow[] } & CappedTotal> {
   checkWindow(q);
-  const { page, fromWhere } = applicationPageStatement(q, scope);
-  return mapPage(await pageAndCount<ApplicationRecord>(db, page, fromWhere), (r) => toRow(r, now));
+  const { page, fromWhere, prepare } = applicationPageStatement(q, scope);
+  return mapPage(await pageAndCount<ApplicationRecord>(db, page, fromWhere, undefined, prepare), (r) => toRow(r, now));
 }
 
 /**
@@ -155,6 +155,11 @@ export async function pageApplications(db: Db, q: ApplyQuery, scope: { supplierC
 export function applicationPageStatement(q: ApplyQuery, scope: { supplierCode: string } | 'approvers'): PageStatement {
   const { page: ids, fromWhere } = listPageStatement(q, applicationListParts(q, scope));
   return {
+    // A supplier's own, prepared: every variant is served by (supplier_code, id) whichever the
+    // supplier, so one generic plan fits all, and planning this statement was most of its
+    // database CPU (docs/benchmarks.md, tenth session). The approvers' list is not: its filters
+    // pick different indexes by their values.
+    prepare: scope === 'approvers' ? undefined : 'esm_apply_mine',
     // row_number() numbers the sorted page's ids as they come (see pageAndCount)
     page: Prisma.sql`SELECT ${APPLICATION_COLUMNS}, p.__n
       FROM (SELECT ids.id, (row_number() OVER ())::int AS __n FROM (${ids}) AS ids) AS p
