@@ -12,6 +12,7 @@
 import pg from 'pg';
 import { Pool } from 'undici';
 import { EMPOWER_DEFAULTS, ZApplyPageRequestSchema, ZGrantPageRequestSchema, ZIssuePageRequestSchema, ZSupplierIssuePageRequestSchema } from '@esm/contracts';
+import { CONNECTION_OPTIONS } from '../src/db/database.ts';
 import { listPageStatement } from '../src/lib/list.ts';
 import { applicationPageStatement } from '../src/modules/empower/applications.ts';
 import { grantPageStatement } from '../src/modules/empower/grant-lists.ts';
@@ -90,7 +91,7 @@ const STEPS = (now: Date) => {
 
 export async function run({ seconds, clients }: BenchSettings): Promise<Row[]> {
   const data = await createNoticeData();
-  const sql = new pg.Pool({ connectionString: data.url, max: API_POOL });
+  const sql = new pg.Pool({ connectionString: data.url, max: API_POOL, options: CONNECTION_OPTIONS }); // as the api's pool (jit=off)
   const t0 = performance.now();
   for (const step of STEPS(new Date())) {
     const s = performance.now();
