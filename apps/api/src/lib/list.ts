@@ -180,8 +180,8 @@ export interface PageRequest {
  */
 export async function listPage<R extends object>(db: Db, q: PageRequest, parts: ListParts): Promise<{ rows: R[] } & CappedTotal> {
   checkWindow(q);
-  const { page, fromWhere } = listPageStatement(q, parts);
-  return pageAndCount<R>(db, page, fromWhere);
+  const { page, fromWhere, prepare } = listPageStatement(q, parts);
+  return pageAndCount<R>(db, page, fromWhere, undefined, prepare);
 }
 
 /** The pieces of a list's one statement (see listPage). */
@@ -198,6 +198,8 @@ export interface ListParts {
    * never sees them.
    */
   lookups?: { alias: string; joins: Prisma.Sql };
+  /** The statement sent prepared, as one of this family (PageStatement.prepare). */
+  prepare?: string;
 }
 
 /** A page statement and the FROM … WHERE its capped count walks: what pageAndCount sends (the benchmarks send the same). */
@@ -212,11 +214,13 @@ export interface PageStatement {
 export function listPageStatement(q: PageRequest, parts: ListParts): PageStatement {
   const window = Prisma.sql`LIMIT ${q.results} OFFSET ${(q.page - 1) * q.results}`;
   const fromWhere = Prisma.sql`FROM ${parts.from} ${parts.where}`;
-  if (!parts.lookups) return { page: Prisma.sql`SELECT ${parts.select} ${fromWhere} ${parts.orderBy} ${window}`, fromWhere };
+  const prepare = parts.prepare;
+  if (!parts.lookups) return { page: Prisma.sql`SELECT ${parts.select} ${fromWhere} ${parts.orderBy} ${window}`, fromWhere, prepare };
   const alias = Prisma.raw(parts.lookups.alias);
   return {
     page: Prisma.sql`SELECT ${parts.select} FROM (SELECT ${alias}.* ${fromWhere} ${parts.orderBy} ${window}) ${alias} ${parts.lookups.joins} ${parts.orderBy}`,
     fromWhere,
+    prepare,
   };
 }
 

@@ -88,6 +88,12 @@ export function issueListParts(reader: Reader, q: IssueQuery, now: Date): ListPa
       ...dayRangeSql('i.created_at', q.dateFrom, q.dateTo),
     ]),
     orderBy: orderBySql(ISSUE_SORT, q, 'i.id', `${'handlerId' in reader ? '' : "(i.status = 'ANSWERED') DESC, "}i.id DESC`),
+    // A supplier's own without a keyword, prepared (db/rows.ts familyName): every such variant
+    // reads the supplier's rows by its index and sorts them, whichever the supplier and filters,
+    // so one generic plan fits. Not with a keyword: how many rows the trigram index would find
+    // depends on the word, which only a plan made for it knows; nor the answerers' list, whose
+    // filters pick different indexes by their values.
+    prepare: 'handlerId' in reader || q.keyword ? undefined : 'esm_issue_mine',
   };
 }
 
