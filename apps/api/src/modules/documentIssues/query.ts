@@ -65,6 +65,24 @@ function scopeSql(reader: Reader, scope: IssueScope | undefined): Condition {
   return scope === 'MINE' ? Prisma.sql`i.assignee_id = ${reader.handlerId} AND i.status IN ('PROCESSING', 'ANSWERED')` : Prisma.sql`i.status = 'PENDING'`;
 }
 
+/**
+ * The prepared family a questions list statement belongs to (db/rows.ts familyName), if one
+ * generic plan fits all its values:
+ *  - a supplier's own, without a keyword: every variant reads the supplier's rows by its index
+ *    and sorts them, whichever the supplier and filters;
+ *  - the answerers' list with no filter but its scope (分派给我 / 待分派 / 全部, the landing page
+ *    of types 5 and 6): newest first by the primary key, or one handler's questions by theirs.
+ * Not with a keyword (how many rows the trigram index finds depends on the word, which only a
+ * plan made for it knows), nor the answerers' filtered lists, whose filters pick different
+ * indexes by their values.
+ */
+function issueFamily(reader: Reader, q: IssueQuery): string | undefined {
+  if (q.keyword) return undefined;
+  if (!('handlerId' in reader)) return 'esm_issue_mine';
+  const filtered = q.status || q.materialCode || q.problemTypeId || q.supplierCode || q.overdueOnly || q.dateFrom || q.dateTo;
+  return filtered ? undefined : 'esm_issue_desk';
+}
+
 export async function pageIssues(db: Db, reader: Reader, q: IssueQuery, now = new Date()): Promise<{ rows: IssueRow[] } & CappedTotal> {
   const page = await listPage<object>(db, q, issueListParts(reader, q, now));
   return mapPage(page, toIssueRow);
@@ -88,12 +106,7 @@ export function issueListParts(reader: Reader, q: IssueQuery, now: Date): ListPa
       ...dayRangeSql('i.created_at', q.dateFrom, q.dateTo),
     ]),
     orderBy: orderBySql(ISSUE_SORT, q, 'i.id', `${'handlerId' in reader ? '' : "(i.status = 'ANSWERED') DESC, "}i.id DESC`),
-    // A supplier's own without a keyword, prepared (db/rows.ts familyName): every such variant
-    // reads the supplier's rows by its index and sorts them, whichever the supplier and filters,
-    // so one generic plan fits. Not with a keyword: how many rows the trigram index would find
-    // depends on the word, which only a plan made for it knows; nor the answerers' list, whose
-    // filters pick different indexes by their values.
-    prepare: 'handlerId' in reader || q.keyword ? undefined : 'esm_issue_mine',
+    prepare: issueFamily(reader, q),
   };
 }
 
