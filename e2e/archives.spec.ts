@@ -12,6 +12,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { SECRET_LEVEL_LABELS, type SecretLevel } from '../packages/contracts/src/archives.ts';
+import { NETWORK_ERROR_TEXT } from '../packages/contracts/src/errors.ts';
 import { sql } from './db.ts';
 import { expectToast, loginThroughPage } from './helpers.ts';
 
@@ -136,6 +137,45 @@ test('demo3 lands on 档案信息: the tree shows the product lines, a material 
   await expect(tree.getByText(`${other!.code} ${other!.name}`)).toBeHidden();
   await expect(tree.getByText(`${m!.code} ${m!.name}`)).toHaveCount(1);
   await page.unroute(isMaterials);
+});
+
+test('加载更多 loads the next hundred materials; a failed load is toasted and can be clicked again', async ({ page }) => {
+  // a product line of its own with 101 materials (the demo's lines have a few each), removed after
+  const line = { code: 'E2EMORE', name: 'E2E多物料' };
+  await sql(`INSERT INTO product_line (code, name, sort) VALUES ($1, $2, 99)`, [line.code, line.name]);
+  try {
+    await sql(
+      `INSERT INTO material (code, name, product_line_code) SELECT 'E2EM' || lpad(n::text, 4, '0'), '测试物料' || n, $1 FROM generate_series(1, 101) n`,
+      [line.code],
+    );
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    await openArchive(page);
+    const tree = page.getByTestId('material-tree');
+    await tree.locator('.ant-tree-treenode').filter({ hasText: `${line.name}（101）` }).locator('.ant-tree-switcher').click();
+    await expect(tree.getByText('E2EM0001 测试物料1', { exact: true })).toBeVisible();
+    const more = tree.getByText('加载更多…');
+    // the tree is a virtual list: to its end, where the 加载更多 node is
+    const scrollToEnd = () => tree.locator('.ant-tree-list-holder').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await scrollToEnd();
+
+    // the second page's load fails once: the call's toast, no unhandled rejection, the node stays
+    const isMaterials = (u: URL) => u.pathname.endsWith('/getMaterialPager');
+    await page.route(isMaterials, (route) => route.abort('connectionrefused'), { times: 1 });
+    await more.click();
+    await expectToast(page, NETWORK_ERROR_TEXT);
+    await expect(more).toBeVisible();
+
+    // clicked again: the 101st material, once, and no 加载更多 left
+    await more.click();
+    await scrollToEnd();
+    await expect(tree.getByText('E2EM0101 测试物料101', { exact: true })).toHaveCount(1);
+    await expect(tree.getByText('加载更多…')).toHaveCount(0);
+    expect(pageErrors).toEqual([]);
+  } finally {
+    await sql(`DELETE FROM material WHERE product_line_code = $1`, [line.code]);
+    await sql(`DELETE FROM product_line WHERE code = $1`, [line.code]);
+  }
 });
 
 test('a filter narrows the list and 重置 brings it all back', async ({ page }) => {

@@ -96,7 +96,8 @@ export function MaterialTree({ productLines, loadMaterials, selection, onSelect,
           onExpand={setExpanded}
           selectedKeys={selectedKey ? [selectedKey] : []}
           onSelect={(_keys, { node }) => {
-            if (node.more) return void appendMaterials(node.more.productLineCode, node.more.page);
+            // a failed load has been toasted by the call; its 加载更多 node stays, to be clicked again
+            if (node.more) return void appendMaterials(node.more.productLineCode, node.more.page).catch(() => {});
             if (node.materialCode) onSelect({ productLineCode: node.productLineCode, materialCode: node.materialCode });
             else if (selectedKey === node.key) onSelect({});
             else onSelect({ productLineCode: node.productLineCode });
