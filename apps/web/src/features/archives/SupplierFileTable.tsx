@@ -134,7 +134,8 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
           <Link to={`${BASE_PATH}/supplier/drawingsAndArchivesInformationG?materialCode=${encodeURIComponent(code)}`} title="在物料树中查看该物料的全部图纸">
             {code}
           </Link>
-          <Typography.Text type="secondary" ellipsis={{ tooltip: r.materialName }} style={{ fontSize: 12, maxWidth: 110 }}>
+          {/* on a line of its own: beside the code, a short name ran into it ("0064000103蒸发器") */}
+          <Typography.Text type="secondary" ellipsis={{ tooltip: r.materialName }} style={{ display: 'block', fontSize: 12, maxWidth: 110 }}>
             {r.materialName}
           </Typography.Text>
         </div>
