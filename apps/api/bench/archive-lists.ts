@@ -19,8 +19,10 @@ import { LIST_WINDOW_MAX } from '@esm/contracts';
 import { CONNECTION_OPTIONS } from '../src/db/database.ts';
 import { ensureBigData, type BigData } from './generate.ts';
 import { login } from './lib/api-client.ts';
-import { confirmationsQuery, filePageQuery, logPageQuery, shortContains, visibleMaterialsQuery, type Cond } from './lib/archive-sql.ts';
-import { runListCases, selectedCases, type ListCase, type Page } from './lib/list-bench.ts';
+import { filePageQuery, logPageQuery, shortContains, type Cond } from './lib/archive-sql.ts';
+import { pgQuery, rawPage, pageOf, runListCases, selectedCases, type ListCase, type Page } from './lib/list-bench.ts';
+import { filePageStatement } from '../src/modules/archives/file-query.ts';
+import { visibleMaterialCodesSql } from '../src/modules/empower/grants.ts';
 import { describeStyle, serverStyle } from './lib/run-style.ts';
 import { startServer } from './lib/server.ts';
 import { progress, type BenchSettings, type Row } from './lib/types.ts';
@@ -53,18 +55,17 @@ const logCase = (name: string, conds: Cond[], body: Record<string, unknown>, pag
   raw: (sql) => pageAndCount(sql, logPageQuery([['action = ?', 'VIEW'], ...conds], page, 10)),
 });
 
-/** supplier/standardFile/getStandardFilePager: scope, then the page with its count, then the user's confirmations of the page. */
+/** supplier/standardFile/getStandardFilePager: its scope, then the page with its count and the user's confirmations, as the service builds them. */
 function supplierCase(supplierCode: string, userId: number): ListCase {
+  const body = { page: 1, results: 10 };
   return {
     name: `supplier's archive list (${supplierCode}), page 1`,
     who: 'supplier',
     path: 'supplier/standardFile/getStandardFilePager',
-    body: { page: 1, results: 10 },
+    body,
     async raw(sql) {
-      const codes = (await sql.query(visibleMaterialsQuery(supplierCode, new Date()))).rows.map((r) => r.code as string);
-      const page = await pageAndCount(sql, filePageQuery([['sf.status = ?', 'EFFECTIVE'], ['sf.material_code = ANY(?::text[])', codes]], 1, 10));
-      if (page.ids.length) await sql.query(confirmationsQuery(userId, page.ids as number[]));
-      return page;
+      const materialCodes = (await sql.query(pgQuery(visibleMaterialCodesSql(supplierCode, new Date())))).rows.map((r) => r.code as string);
+      return pageOf(await rawPage(sql, filePageStatement({ statuses: ['EFFECTIVE'], materialCodes }, body, { confirmedBy: userId })));
     },
   };
 }

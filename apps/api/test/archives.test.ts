@@ -312,6 +312,10 @@ describe('the supplier side', () => {
     // another user of another supplier has not confirmed it
     const rowB = (await sup('standardFile/getStandardFilePager', { materialCode: f.m.A }, supB)).json().data[0];
     expect(rowB).toMatchObject({ id: f.ids.a2, confirmedAt: null });
+    // the internal list's rows are nobody's confirmations: they carry no such field
+    const internalRow = (await list({ materialCode: f.m.A })).json().data.find((r: { id: number }) => r.id === f.ids.a2);
+    expect(internalRow).toBeDefined();
+    expect(internalRow).not.toHaveProperty('confirmedAt');
   });
 
   it('the history rows say whether this user confirmed each earlier version (issue 8)', async () => {

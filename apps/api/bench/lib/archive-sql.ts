@@ -4,9 +4,7 @@
  * own statements (Postgres log_statement = all while calling each page once) and from the code
  * that builds them: modules/archives/file-query.ts (pageFiles: a deferred-join page and its capped
  * count in one statement, lib/list.ts pageAndCount), modules/logs/service.ts (pageLog: the
- * same),
- * modules/archives/service.ts (the supplier's scope and confirmations), and the session
- * statements every signed-in call makes (plugins/session.ts, plugins/auth.ts). The benchmark
+ * same), and the session statements every signed-in call makes (plugins/session.ts, plugins/auth.ts). The benchmark
  * checks that each raw page answers the same rows and total as the api before timing it.
  */
 import type pg from 'pg';
@@ -79,23 +77,6 @@ export function logPageQuery(conds: Cond[], page: number, results: number): Quer
 
 /** A `timestamp(3)` parameter as Prisma sends it (UTC, no zone). */
 export const utc = (d: Date) => d.toISOString().replace('T', ' ').replace('Z', '');
-
-/** visibleMaterialCodes (modules/empower/grants.ts visibleMaterialWhere), as Prisma words it. */
-export function visibleMaterialsQuery(supplierCode: string, now: Date): Query {
-  return {
-    text: `SELECT "public"."material"."code" FROM "public"."material" WHERE (EXISTS(SELECT "t0"."material_code" FROM "public"."supplier_material" AS "t0" WHERE ("t0"."supplier_code" = $1 AND ("public"."material"."code") = ("t0"."material_code") AND "t0"."material_code" IS NOT NULL)) AND EXISTS(SELECT "t1"."material_code" FROM "public"."empower_grant" AS "t1" WHERE ("t1"."supplier_code" = $2 AND "t1"."revoked_at" IS NULL AND "t1"."valid_from" <= $3 AND "t1"."valid_until" > $4 AND ("public"."material"."code") = ("t1"."material_code") AND "t1"."material_code" IS NOT NULL))) OFFSET $5`,
-    values: [supplierCode, supplierCode, utc(now), utc(now), 0],
-  };
-}
-
-/** withConfirmations: this user's latest confirmation of each file on the page. */
-export function confirmationsQuery(userId: number, fileIds: number[]): Query {
-  const ids = fileIds.map((_, i) => `$${i + 4}`).join(',');
-  return {
-    text: `SELECT MAX("public"."access_log"."created_at") AS "_max$created_at", "public"."access_log"."file_id" FROM "public"."access_log" WHERE ("public"."access_log"."action" = $1 AND "public"."access_log"."outcome" = $2 AND "public"."access_log"."user_id" = $3 AND "public"."access_log"."file_id" IN (${ids})) GROUP BY "public"."access_log"."file_id" OFFSET $${fileIds.length + 4}`,
-    values: ['CONFIRM', 'OK', userId, ...fileIds, 0],
-  };
-}
 
 /**
  * What every signed-in call does besides its own work: read the session row with its user and

@@ -12,7 +12,7 @@ import { FILE_TYPES, type FileStatus, type FileType, type StandardFileRow } from
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
-import { bigramIndexed, cappedCount, checkWindow, containsText, orderBySql, pageAndCount, whereSql, type CappedTotal, type SortColumns } from '../../lib/list.ts';
+import { bigramIndexed, cappedCount, checkWindow, containsText, orderBySql, pageAndCount, whereSql, type CappedTotal, type PageRequest, type PageStatement, type SortColumns } from '../../lib/list.ts';
 
 export const FILE_SORT_COLUMNS = {
   standardCode: { column: 'sf.standard_code', cast: '' },
@@ -71,15 +71,26 @@ export interface FileRecord {
   obsoleted_at: Date | null;
   obsolete_reason: string | null;
   remark: string | null;
+  /** Only where the page was asked with `confirmedBy`. */
+  confirmed_at?: Date | null;
 }
 
-const SELECT = Prisma.sql`SELECT sf.id, sf.standard_code, sf.name, sf.version, sf.version_no, sf.material_code,
+const COLUMNS = Prisma.sql`sf.id, sf.standard_code, sf.name, sf.version, sf.version_no, sf.material_code,
   m.name AS material_name, m.product_line_code, pl.name AS product_line_name, sf.category, sf.secret_level,
   sf.status, to_char(sf.effective_date, 'YYYY-MM-DD') AS effective_date, sf.uploader_name, sf.file_name,
-  sf.file_size, sf.file_type, sf.created_at, sf.obsoleted_at, sf.obsolete_reason, sf.remark
-FROM standard_file sf
+  sf.file_size, sf.file_type, sf.created_at, sf.obsoleted_at, sf.obsolete_reason, sf.remark`;
+const FROM = Prisma.sql`FROM standard_file sf
 JOIN material m ON m.code = sf.material_code
 JOIN product_line pl ON pl.code = m.product_line_code`;
+const SELECT = Prisma.sql`SELECT ${COLUMNS} ${FROM}`;
+
+/**
+ * `confirmed_at`: the user's latest successful confirmation of the row's file, or null — a
+ * column of the page itself (the (file_id, action, user_id) index answers it for each of the
+ * page's rows), not a second round trip.
+ */
+const confirmedAtSql = (userId: number) =>
+  Prisma.sql`(SELECT max(a.created_at) FROM access_log a WHERE a.file_id = sf.id AND a.action = 'CONFIRM' AND a.outcome = 'OK' AND a.user_id = ${userId}) AS confirmed_at`;
 
 /** True when the filter can match nothing (a supplier with no visible material). */
 export const matchesNothing = (f: FileFilter) => f.materialCodes !== undefined && f.materialCodes.length === 0;
@@ -154,6 +165,7 @@ export function toFileRow(r: FileRecord): StandardFileRow {
     obsoletedAt: r.obsoleted_at?.toISOString() ?? null,
     obsoleteReason: r.obsolete_reason,
     remark: r.remark,
+    ...(r.confirmed_at !== undefined && { confirmedAt: r.confirmed_at?.toISOString() ?? null }),
   };
 }
 
@@ -163,20 +175,34 @@ export function countFiles(db: Db, f: FileFilter, cap?: number): Promise<CappedT
   return cappedCount(db, Prisma.sql`FROM standard_file sf ${fileWhere(f)}`, cap);
 }
 
-/** One page of files, with its capped total. */
-export async function pageFiles(db: Db, f: FileFilter, q: FileSort & { page: number; results: number }): Promise<{ rows: StandardFileRow[] } & CappedTotal> {
-  checkWindow(q);
-  if (matchesNothing(f)) return { rows: [], total: 0, totalCapped: false };
+/** What a page of files may add to its rows. */
+export interface FilePageOptions {
+  /** Each row's `confirmedAt`: this user's latest successful confirmation of the file (the supplier's lists). */
+  confirmedBy?: number;
+}
+
+/**
+ * pageFiles' one statement: a deferred join — the page's ids found on standard_file alone (an
+ * index-only walk past the OFFSET rows on deep pages), then only those rows read and joined —
+ * and the FROM … WHERE its capped count walks (the benchmark sends the same).
+ */
+export function filePageStatement(f: FileFilter, q: FileSort & PageRequest, o: FilePageOptions = {}): PageStatement {
   const offset = (q.page - 1) * q.results;
   const order = orderBy(q);
-  // deferred join: the page's ids are found on standard_file alone (an index-only walk past the
-  // OFFSET rows on deep pages), then only those rows are read and joined
   const pageIds = Prisma.sql`SELECT sf.id FROM standard_file sf ${fileWhere(f)} ${order} LIMIT ${q.results} OFFSET ${offset}`;
-  const { rows, ...total } = await pageAndCount<FileRecord>(
-    db,
-    Prisma.sql`WITH page AS (${pageIds}) ${SELECT} WHERE sf.id IN (SELECT id FROM page) ${order}`,
-    Prisma.sql`FROM standard_file sf ${fileWhere(f)}`,
-  );
+  const columns = o.confirmedBy === undefined ? COLUMNS : Prisma.sql`${COLUMNS}, ${confirmedAtSql(o.confirmedBy)}`;
+  return {
+    page: Prisma.sql`WITH page AS (${pageIds}) SELECT ${columns} ${FROM} WHERE sf.id IN (SELECT id FROM page) ${order}`,
+    fromWhere: Prisma.sql`FROM standard_file sf ${fileWhere(f)}`,
+  };
+}
+
+/** One page of files, with its capped total. */
+export async function pageFiles(db: Db, f: FileFilter, q: FileSort & PageRequest, o: FilePageOptions = {}): Promise<{ rows: StandardFileRow[] } & CappedTotal> {
+  checkWindow(q);
+  if (matchesNothing(f)) return { rows: [], total: 0, totalCapped: false };
+  const { page, fromWhere } = filePageStatement(f, q, o);
+  const { rows, ...total } = await pageAndCount<FileRecord>(db, page, fromWhere);
   return { rows: rows.map(toFileRow), ...total };
 }
 

@@ -5,7 +5,7 @@
  * the request says.
  */
 import type { z } from 'zod';
-import type { FileSupplierRow, MaterialRow, ObsoleteScope, ProductLine, StandardFileRow, ZMaterialPagerRequestSchema, ZSupplierInformationRequestSchema } from '@esm/contracts';
+import type { FileSupplierRow, MaterialRow, ObsoleteScope, ProductLine, ZMaterialPagerRequestSchema, ZSupplierInformationRequestSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
@@ -52,27 +52,12 @@ export async function pageSupplierFiles(
   status: 'EFFECTIVE' | 'HISTORY',
   q: Parameters<typeof pageFiles>[2],
 ) {
+  // The scope is read first, as a list of codes: with the codes as a value the planner knows how
+  // many materials the supplier sees and picks the walk that suits (its few materials' files, or
+  // the newest files filtered), where a subquery in the page would leave it guessing.
   const materialCodes = await visibleMaterialCodes(db, supplier.code);
-  const page = await pageFiles(db, { ...filter, statuses: [status], materialCodes }, q);
   // the history says whether this user confirmed each earlier version, as the current list does
-  return { ...page, rows: await withConfirmations(db, supplier.userId, page.rows) };
-}
-
-/**
- * Each row's `confirmedAt`: this user's latest successful confirmation of that file, or null.
- * Read through `pg` (db/rows.ts): every supplier's file list — a supplier's landing page — runs it,
- * and Prisma's `groupBy` cost the api more CPU than the statement itself.
- */
-async function withConfirmations(db: Db, userId: number, rows: StandardFileRow[]): Promise<StandardFileRow[]> {
-  if (rows.length === 0) return rows;
-  const confirmed = await readRows<{ file_id: number; at: Date }>(
-    db,
-    Prisma.sql`SELECT file_id, max(created_at) AS at FROM access_log
-      WHERE file_id = ANY(${rows.map((r) => r.id)}::int[]) AND action = 'CONFIRM' AND outcome = 'OK' AND user_id = ${userId}
-      GROUP BY file_id`,
-  );
-  const at = new Map(confirmed.map((c) => [c.file_id, c.at]));
-  return rows.map((r) => ({ ...r, confirmedAt: at.get(r.id)?.toISOString() ?? null }));
+  return pageFiles(db, { ...filter, statuses: [status], materialCodes }, q, { confirmedBy: supplier.userId });
 }
 
 const SUPPLIER_SORT = { code: 's.code', name: 's.name' } as const;

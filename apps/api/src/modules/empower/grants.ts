@@ -76,9 +76,13 @@ export function expiringSql(supplierColumn: string, materialColumn: string, now:
   return Prisma.sql`(EXISTS (${live} AND g.valid_from <= ${now} AND g.valid_until > ${now}) AND NOT EXISTS (${live} AND g.valid_until > ${horizon}))`;
 }
 
+/** visibleMaterialCodes' statement (the benchmark sends the same). */
+export const visibleMaterialCodesSql = (supplierCode: string, now: Date): Prisma.Sql =>
+  Prisma.sql`SELECT m.code FROM material m WHERE ${visibleMaterialSql('m.code', supplierCode, now)}`;
+
 /** The material codes a supplier may see now: the scope every supplier file list runs in. */
 export async function visibleMaterialCodes(db: Db, supplierCode: string, now = new Date()): Promise<string[]> {
-  const rows = await readRows<{ code: string }>(db, Prisma.sql`SELECT m.code FROM material m WHERE ${visibleMaterialSql('m.code', supplierCode, now)}`);
+  const rows = await readRows<{ code: string }>(db, visibleMaterialCodesSql(supplierCode, now));
   return rows.map((r) => r.code);
 }
 
