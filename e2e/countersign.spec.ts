@@ -40,7 +40,13 @@ async function openList(page: Page, account: string, path: string) {
 /** 下发's confirmation: asks first, then says so. */
 async function confirmIssue(page: Page) {
   const confirm = page.getByRole('dialog', { name: `下发 ${shared.number}？` });
-  await expect(confirm).toBeVisible();
+  // Once, on a busy CI machine, this dialog never showed and the drawer had closed (cause not
+  // found): a failure here says what the page was left in, as the log is all a CI run keeps.
+  await confirm.waitFor({ state: 'visible', timeout: 20_000 }).catch(async (e: unknown) => {
+    const drawers = await page.locator('.ant-drawer-open').count();
+    const titles = [...new Set(await page.locator('.ant-modal-confirm-title, .ant-modal-title, .ant-drawer-title').allInnerTexts())];
+    throw new Error(`下发's confirm dialog did not show. Page ${page.url()}; open drawers ${drawers}; titles on the page ${JSON.stringify(titles)}\n${String(e)}`);
+  });
   const issuing = page.waitForResponse((r) => r.url().endsWith('/haier/countersign/issue'));
   await confirm.getByRole('button', { name: /^下\s*发$/ }).click();
   expect((await issuing).status()).toBe(200);
