@@ -143,6 +143,9 @@ export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E
         scroll={{ x: width }}
         // the horizontal scrollbar stays at the bottom of the window, not below the fold (issue 8)
         sticky={{ offsetScroll: 0 }}
+        // 点击升序/降序 over the sort icon only: over the whole header it popped up whenever the
+        // pointer crossed the header row (after a sign-in at 600 px it sat under the pointer)
+        showSorterTooltip={{ target: 'sorter-icon' }}
         rowSelection={rowSelection}
         rowClassName={rowClassName ? (row) => rowClassName(row) : undefined}
         expandable={expandable?.(query.data?.data ?? [])}
