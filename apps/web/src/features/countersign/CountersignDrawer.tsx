@@ -19,6 +19,7 @@ import { CountersignStatusTag, DecisionTag } from './labels.tsx';
 import { SignDialog } from './SignDialog.tsx';
 import { useButton } from '../permissions/index.ts';
 import { ClearOfToasts } from '../../components/ClearOfToasts.tsx';
+import { useBusyAction } from '../../components/useBusyAction.ts';
 
 const short = (sha: string) => `${sha.slice(0, 12)}…${sha.slice(-6)}`;
 
@@ -116,29 +117,18 @@ function CancelDialog({ list, onClose, onDone }: { list: CountersignDetail; onCl
 }
 
 export function CountersignDrawer({ side, id, onClose, run }: { side: Side; id: number | null; onClose: () => void; run?: Run }) {
-  const { message, modal } = App.useApp();
+  const { modal } = App.useApp();
   const wide = useMd();
   const q = useCountersign(side, id ?? undefined);
   const refresh = useRefreshCountersign();
   const [viewing, setViewing] = useState<CountersignFile | null>(null);
   const [dialog, setDialog] = useState<'edit' | 'sign' | 'cancel' | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  const { busy, run: act } = useBusyAction(refresh);
   const list = q.data;
 
   const done = () => {
     setDialog(null);
     void refresh();
-  };
-  const act = async (key: string, action: () => Promise<string>, failure: string) => {
-    setBusy(key);
-    try {
-      message.success(await action());
-      await refresh();
-    } catch (e) {
-      message.error(serverErrorText(e, failure));
-    } finally {
-      setBusy(null);
-    }
   };
   const issue = (l: CountersignDetail) =>
     modal.confirm({

@@ -9,7 +9,7 @@ import { App, Button, Typography } from 'antd';
 import { NOTICE_EDITABLE, NOTICE_LIST_PAGE, NOTICE_TRANSITIONS, UI, ZNoticeWithdrawSchema, canMove, noticesApi, type NoticeDetail, type NoticeRow } from '@esm/contracts';
 import { call } from '../../api/client.ts';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
-import { serverErrorText } from '../../components/serverErrors.ts';
+import { useBusyAction } from '../../components/useBusyAction.ts';
 import { closeNotice, exportRecipients, publishNotice, useRefreshNotices, withdrawNotice } from './api.ts';
 import { NoticeForm } from './NoticeForm.tsx';
 import { usePageButtons } from '../permissions/index.ts';
@@ -47,25 +47,13 @@ export interface NoticeActions {
 }
 
 export function useNoticeActions({ onSaved }: { onSaved?: (notice: NoticeDetail) => void } = {}): NoticeActions {
-  const { message, modal } = App.useApp();
+  const { modal } = App.useApp();
   const refresh = useRefreshNotices();
   const [form, setForm] = useState<{ notice?: NoticeDetail; preset?: { newFileIds: number[] } } | null>(null);
   const [withdrawing, setWithdrawing] = useState<Notice | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
   // 发布, 撤回, 关闭, 导出, 催办: the page's buttons as the permissions give them (issue 14)
   const allowed = usePageButtons(NOTICE_LIST_PAGE);
-
-  const run = async (key: string, action: () => Promise<string>, failure: string) => {
-    setBusy(key);
-    try {
-      message.success(await action());
-      await refresh();
-    } catch (e) {
-      message.error(serverErrorText(e, failure));
-    } finally {
-      setBusy(null);
-    }
-  };
+  const { busy, setBusy, run } = useBusyAction(refresh);
 
   const edit = async (n: Notice) => {
     setBusy(`edit-${n.id}`);
