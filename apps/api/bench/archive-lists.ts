@@ -15,12 +15,13 @@
  */
 import pg from 'pg';
 import { Pool } from 'undici';
-import { LIST_WINDOW_MAX } from '@esm/contracts';
+import { archivesApi, logsApi } from '@esm/contracts';
 import { CONNECTION_OPTIONS } from '../src/db/database.ts';
 import { ensureBigData, type BigData } from './generate.ts';
 import { login } from './lib/api-client.ts';
-import { filePageQuery, logPageQuery, shortContains, type Cond } from './lib/archive-sql.ts';
-import { pgQuery, rawPage, pageOf, runListCases, selectedCases, type ListCase, type Page } from './lib/list-bench.ts';
+import { pgQuery, rawPage, pageOf, runListCases, selectedCases, type ListCase } from './lib/list-bench.ts';
+import { listPageStatement } from '../src/lib/list.ts';
+import { logListParts } from '../src/modules/logs/service.ts';
 import { filePageStatement } from '../src/modules/archives/file-query.ts';
 import { visibleMaterialCodesSql } from '../src/modules/empower/grants.ts';
 import { describeStyle, serverStyle } from './lib/run-style.ts';
@@ -32,28 +33,25 @@ const STAFF = ['demo3', 'demo7', 'demo8', 'demo9'];
 /** demo2's supplier S001 supplies the most materials of the data set (300). */
 const SUPPLIER_ACCOUNT = 'demo2';
 
-const capped = (n: number): Pick<Page, 'total' | 'totalCapped'> => (n > LIST_WINDOW_MAX ? { total: LIST_WINDOW_MAX, totalCapped: true } : { total: n, totalCapped: false });
-
-async function pageAndCount(sql: pg.Pool, q: ReturnType<typeof filePageQuery>): Promise<Page> {
-  const { rows } = await sql.query(q);
-  return { ids: rows[0]?.__ord == null ? [] : rows.map((r) => r.id as number), ...capped(Number(rows[0]?.__total ?? 0)) };
+/** haier/standardFile/getStandardFilePager: the statement the route has pageFiles send for this body. */
+function filesCase(name: string, filter: Record<string, unknown>, page = 1): ListCase {
+  const body = { page, results: 10, ...filter };
+  const { status, ...q } = archivesApi.files.body.parse(body);
+  return {
+    name,
+    who: 'staff',
+    path: archivesApi.files.path,
+    body,
+    raw: async (sql) => pageOf(await rawPage(sql, filePageStatement({ ...q, statuses: status ? [status] : undefined }, q))),
+  };
 }
 
-const filesCase = (name: string, conds: Cond[], body: Record<string, unknown>, page = 1): ListCase => ({
-  name,
-  who: 'staff',
-  path: 'haier/standardFile/getStandardFilePager',
-  body: { page, results: 10, ...body },
-  raw: (sql) => pageAndCount(sql, filePageQuery(conds, page, 10)),
-});
-
-const logCase = (name: string, conds: Cond[], body: Record<string, unknown>, page = 1): ListCase => ({
-  name,
-  who: 'staff',
-  path: 'haier/standardLookingup/searchStandardLookingup',
-  body: { page, results: 10, ...body },
-  raw: (sql) => pageAndCount(sql, logPageQuery([['action = ?', 'VIEW'], ...conds], page, 10)),
-});
+/** haier/standardLookingup/searchStandardLookingup: the statement pageLog sends for this body. */
+function logCase(name: string, filter: Record<string, unknown>, page = 1): ListCase {
+  const body = { page, results: 10, ...filter };
+  const q = logsApi.VIEW.body.parse(body);
+  return { name, who: 'staff', path: logsApi.VIEW.path, body, raw: async (sql) => pageOf(await rawPage(sql, listPageStatement(q, logListParts('VIEW', q)))) };
+}
 
 /** supplier/standardFile/getStandardFilePager: its scope, then the page with its count and the user's confirmations, as the service builds them. */
 function supplierCase(supplierCode: string, userId: number): ListCase {
@@ -95,20 +93,20 @@ async function cases(big: BigData): Promise<{ list: ListCase[]; notes: string[] 
       ).n,
     );
     const list: ListCase[] = [
-      filesCase('archive list, page 1 (all 1M files, newest first)', [], {}),
-      filesCase(`archive list, material ${material} (${materialFiles} files)`, [['sf.material_code = ?', material]], { materialCode: material }),
-      filesCase('archive list, status EFFECTIVE (~1/3 of the files)', [['sf.status = ?', 'EFFECTIVE']], { status: 'EFFECTIVE' }),
-      filesCase(`archive list, status OBSOLETE (${obsolete} files)`, [['sf.status = ?', 'OBSOLETE']], { status: 'OBSOLETE' }),
-      logCase('view log, page 1 (all VIEW rows)', [], {}),
-      logCase(`view log, supplier S001 (${bigViews} rows)`, [['supplier_code = ?', 'S001']], { supplierCode: 'S001' }),
-      logCase(`view log, supplier ${typical} (${typicalViews} rows)`, [['supplier_code = ?', typical]], { supplierCode: typical }),
+      filesCase('archive list, page 1 (all 1M files, newest first)', {}),
+      filesCase(`archive list, material ${material} (${materialFiles} files)`, { materialCode: material }),
+      filesCase('archive list, status EFFECTIVE (~1/3 of the files)', { status: 'EFFECTIVE' }),
+      filesCase(`archive list, status OBSOLETE (${obsolete} files)`, { status: 'OBSOLETE' }),
+      logCase('view log, page 1 (all VIEW rows)', {}),
+      logCase(`view log, supplier S001 (${bigViews} rows)`, { supplierCode: 'S001' }),
+      logCase(`view log, supplier ${typical} (${typicalViews} rows)`, { supplierCode: typical }),
       supplierCase('S001', user),
-      filesCase('archive list, page 500 (rows 4,991–5,000)', [], {}, 500),
-      filesCase('archive list, page 1000 (rows 9,991–10,000, the window end)', [], {}, 1000),
-      logCase('view log, page 1000 (rows 9,991–10,000)', [], {}, 1000),
+      filesCase('archive list, page 500 (rows 4,991–5,000)', {}, 500),
+      filesCase('archive list, page 1000 (rows 9,991–10,000, the window end)', {}, 1000),
+      logCase('view log, page 1000 (rows 9,991–10,000)', {}, 1000),
       // two characters have no trigram: lib/list.ts containsText asks the bigram indexes
-      { ...logCase(`view log, user 孙静 (2 characters, ${await views2('孙静')} rows)`, [[`(${shortContains('user_account')} OR ${shortContains('user_name')})`, '孙静', '孙静', '孙静', '孙静']], { user: '孙静' }), alone: true },
-      { ...filesCase(`archive list, name 门体 (2 characters, ${await names('门体')} files)`, [[shortContains('sf.name'), '门体', '门体']], { name: '门体' }), alone: true },
+      { ...logCase(`view log, user 孙静 (2 characters, ${await views2('孙静')} rows)`, { user: '孙静' }), alone: true },
+      { ...filesCase(`archive list, name 门体 (2 characters, ${await names('门体')} files)`, { name: '门体' }), alone: true },
     ];
     return { list, notes: [`S001 sees ${supplierFiles} effective files (materials it supplies with a valid grant)`] };
   } finally {

@@ -15,7 +15,7 @@
 import pg from 'pg';
 import { Pool } from 'undici';
 import { sidOf } from './lib/api-client.ts';
-import { SESSION_SQL, utc } from './lib/archive-sql.ts';
+import { SESSION_SQL, utc } from './lib/session-sql.ts';
 import { cpuMeter } from './lib/cpu.ts';
 import { closedLoop, loadRow } from './lib/load.ts';
 import { createBenchDatabase } from './lib/postgres.ts';

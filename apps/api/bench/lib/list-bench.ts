@@ -13,7 +13,7 @@ import { Prisma } from '../../src/generated/prisma/client.ts';
 import { familyName } from '../../src/db/rows.ts';
 import { pageAndCountSql, type PageStatement } from '../../src/lib/list.ts';
 import { apiPost, sidOf } from './api-client.ts';
-import { withSessionStatements } from './archive-sql.ts';
+import { withSessionStatements } from './session-sql.ts';
 import { cpuMeter } from './cpu.ts';
 import { closedLoop, type LoadResult } from './load.ts';
 import { fmt } from './stats.ts';

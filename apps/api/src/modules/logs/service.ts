@@ -10,9 +10,9 @@ import type { z } from 'zod';
 import type { LogAction, LogRow, ZLogRequestSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
-import { bigramIndexed, dayRangeSql, equalsSql, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal, type SortColumns } from '../../lib/list.ts';
+import { bigramIndexed, dayRangeSql, equalsSql, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal, type ListParts, type SortColumns } from '../../lib/list.ts';
 
-type LogQuery = z.output<typeof ZLogRequestSchema>;
+export type LogQuery = z.output<typeof ZLogRequestSchema>;
 
 const SORT_COLUMNS: SortColumns<NonNullable<LogQuery['sortField']>> = {
   createdAt: 'created_at',
@@ -84,13 +84,17 @@ function toLogRow(r: LogRecord): LogRow {
   };
 }
 
-export async function pageLog(db: Db, action: LogAction, q: LogQuery): Promise<{ rows: LogRow[] } & CappedTotal> {
-  const page = await listPage<LogRecord>(db, q, {
+/** pageLog's parts of the one list statement (lib/list.ts listPage; the benchmark sends the same). */
+export function logListParts(action: LogAction, q: LogQuery): ListParts {
+  return {
     select: Prisma.sql`id, action, outcome, reason, user_account, user_name, user_type, supplier_code, supplier_name,
         file_id, standard_code, file_name, version, material_code, material_name, ip, created_at`,
     from: Prisma.sql`access_log`,
     where: logWhere(action, q),
     orderBy: logOrder(q),
-  });
-  return mapPage(page, toLogRow);
+  };
+}
+
+export async function pageLog(db: Db, action: LogAction, q: LogQuery): Promise<{ rows: LogRow[] } & CappedTotal> {
+  return mapPage(await listPage<LogRecord>(db, q, logListParts(action, q)), toLogRow);
 }
