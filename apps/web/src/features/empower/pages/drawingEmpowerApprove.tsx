@@ -103,7 +103,8 @@ export default function DrawingEmpowerApprovePage() {
       title: '申请人 / 提交时间',
       dataIndex: 'submittedAt',
       sorter: true,
-      width: 130,
+      // the title and its sort icon on one line at 1366
+      width: 150,
       render: (at: string | null, a) => (
         <div style={{ lineHeight: 1.4 }}>
           <div style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} title={a.applicantName}>
