@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { expectToast, loginThroughPage, pickOption } from './helpers.ts';
+import { expectToast, loginThroughPage, pageState, pickOption } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -43,9 +43,7 @@ async function confirmIssue(page: Page) {
   // Once, on a busy CI machine, this dialog never showed and the drawer had closed (cause not
   // found): a failure here says what the page was left in, as the log is all a CI run keeps.
   await confirm.waitFor({ state: 'visible', timeout: 20_000 }).catch(async (e: unknown) => {
-    const drawers = await page.locator('.ant-drawer-open').count();
-    const titles = [...new Set(await page.locator('.ant-modal-confirm-title, .ant-modal-title, .ant-drawer-title').allInnerTexts())];
-    throw new Error(`下发's confirm dialog did not show. Page ${page.url()}; open drawers ${drawers}; titles on the page ${JSON.stringify(titles)}\n${String(e)}`);
+    throw new Error(`下发's confirm dialog did not show. ${await pageState(page)}\n${String(e)}`);
   });
   const issuing = page.waitForResponse((r) => r.url().endsWith('/haier/countersign/issue'));
   await confirm.getByRole('button', { name: /^下\s*发$/ }).click();

@@ -20,7 +20,24 @@ export async function unfoldMenu(page: Page) {
  * antd on its first load — issue 16), an alert like antd's.
  */
 export async function expectToast(page: Page, text: string | RegExp) {
-  await expect(page.locator('.ant-message-notice, [data-testid="login-toast"][role="alert"]').filter({ hasText: text })).toBeVisible();
+  const toasts = page.locator('.ant-message-notice, [data-testid="login-toast"][role="alert"]');
+  // a CI run keeps only its log: a toast that never came says what the page showed instead
+  await toasts
+    .filter({ hasText: text })
+    .waitFor({ state: 'visible', timeout: 20_000 })
+    .catch(async (e: unknown) => {
+      throw new Error(`No toast ${String(text)}. ${await pageState(page)}\n${String(e)}`);
+    });
+}
+
+/**
+ * What a page was left in, for a failure's message (a CI run keeps only its log): its address, the
+ * toasts on it, how many drawers are open and the titles of its dialogs and drawers.
+ */
+export async function pageState(page: Page): Promise<string> {
+  const texts = async (selector: string) => JSON.stringify([...new Set(await page.locator(selector).allInnerTexts())]);
+  const drawers = await page.locator('.ant-drawer-open').count();
+  return `Page ${page.url()}; toasts ${await texts('.ant-message-notice, [data-testid="login-toast"]')}; open drawers ${drawers}; titles ${await texts('.ant-modal-confirm-title, .ant-modal-title, .ant-drawer-title')}`;
 }
 
 /**

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { sql } from './db.ts';
-import { agreeAndContinue, expectToast, loginThroughPage } from './helpers.ts';
+import { agreeAndContinue, expectToast, loginThroughPage, pageState } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -113,7 +113,13 @@ test('demo3 uploads a new version and publishes a change notice about it', async
   await expect(confirm.getByTestId('publish-preview')).toContainText('将通知以下 2 家供应商');
   await expect(confirm.getByTestId('publish-preview')).toContainText('S001');
   await expect(confirm.getByTestId('publish-preview')).toContainText('S002');
+  // once in CI the toast below never came: the call's answer says whether the click was sent
+  const publishing = page.waitForResponse((r) => r.url().endsWith('/tableChangeLog/publish'), { timeout: 20_000 }).catch(async (e: unknown) => {
+    throw new Error(`发布 was not sent. ${await pageState(page)}\n${String(e)}`);
+  });
   await confirm.getByRole('button', { name: /发\s*布/ }).click();
+  const published = await publishing;
+  expect(published.status(), await published.text()).toBe(200);
   await expectToast(page, '已发布，通知 2 家供应商');
   await expect(header).toContainText('已发布');
   const recipients = await sql<{ supplier_code: string; status: string }>(`SELECT supplier_code, status FROM notice_recipient WHERE notice_id = $1 ORDER BY supplier_code`, [shared.noticeId]);
