@@ -23,6 +23,11 @@ export default defineConfig({
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
     viewport: { width: 1366, height: 800 },
+    // Antd's opening animations off (the app honours prefers-reduced-motion): clicked while a
+    // dialog was still zooming in on a busy machine, a radio or a button could miss — the
+    // pointer went down on it and up elsewhere — and a journey then signed 同意 instead of 退回
+    // or never sent 发布 (seen in a trace of the countersign journey).
+    reducedMotion: 'reduce',
     trace: 'off',
     launchOptions: {
       executablePath: CHROMIUM_PATH,

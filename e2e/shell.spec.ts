@@ -133,6 +133,34 @@ test('theme and menu fold state persist across reloads', async ({ page }) => {
   await expect(page.locator('.ant-menu-dark')).toHaveCount(1);
 });
 
+/**
+ * Antd's opening animations follow the system's motion setting: on by default, off for a user who
+ * asked for less motion (the journeys run that way, playwright.config.ts). Whether a dialog ever
+ * got antd's zoom classes is recorded by a MutationObserver from before the click, so the check
+ * does not depend on how fast the animation ran.
+ */
+for (const reducedMotion of ['no-preference', 'reduce'] as const) {
+  test(`prefers-reduced-motion: ${reducedMotion} → dialogs ${reducedMotion === 'reduce' ? 'appear at once' : 'zoom in'}`, async ({ page }) => {
+    await page.emulateMedia({ reducedMotion });
+    await loginThroughPage(page, 'demo3');
+    await settled(page);
+    await page.evaluate(() => {
+      const w = window as unknown as { __zoomed: boolean };
+      w.__zoomed = false;
+      // rc-motion's active step of the zoom (its prepare step, which only measures, runs either way)
+      const zoomed = (n: Node) => n instanceof Element && (/\bant-zoom-appear-active\b/.test(n.className) || n.querySelector('.ant-zoom-appear-active') !== null);
+      new MutationObserver((records) => {
+        if (records.some((r) => zoomed(r.target) || [...r.addedNodes].some(zoomed))) w.__zoomed = true;
+      }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['class'], childList: true });
+    });
+    await page.getByRole('button', { name: '上传文件' }).click();
+    await expect(page.getByRole('dialog', { name: '上传文件' })).toBeVisible();
+    // at rest (no motion class left): a dialog that zoomed went through the active step; one without motion never did
+    await expect(page.locator('.ant-modal[class*="ant-zoom-"]')).toHaveCount(0);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __zoomed: boolean }).__zoomed)).toBe(reducedMotion !== 'reduce');
+  });
+}
+
 test('narrow screen (< 769 px) uses the navbar and a menu drawer', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await loginThroughPage(page, 'demo4');

@@ -10,6 +10,7 @@ import { RouterProvider } from 'react-router/dom';
 import { UI } from '@esm/contracts/basics';
 import { feedback } from '../api/feedback.ts';
 import { useToastTop } from '../components/toastTop.ts';
+import { useReducedMotion } from '../components/useScreen.ts';
 import { useThemeName } from './preferences.ts';
 import { router } from './router.tsx';
 import { queryClient } from './queryClient.ts';
@@ -46,6 +47,8 @@ function AntAppWithToasts({ children }: { children: ReactNode }) {
 
 export function App({ welcome }: { welcome?: string }) {
   const [themeName] = useThemeName();
+  // a user who asked the system for less motion gets none of antd's zoom and slide animations
+  const motion = !useReducedMotion();
   return (
     <ConfigProvider
       locale={zhCN}
@@ -53,7 +56,7 @@ export function App({ welcome }: { welcome?: string }) {
       // generated in the browser on each page load (issue 16: ~590 KB of CSS-in-JS on the landing
       // page, part of its first render's CPU). The theme still applies: light/dark and
       // colorPrimary are CSS variables antd keeps registering at run time.
-      theme={{ algorithm: themeName === 'dark' ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm, token: { colorPrimary: '#1668dc' }, zeroRuntime: true }}
+      theme={{ algorithm: themeName === 'dark' ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm, token: { colorPrimary: '#1668dc', motion }, zeroRuntime: true }}
       modal={{}}
     >
       <AntAppWithToasts>

@@ -14,9 +14,8 @@ const listOf = (query: string) => {
   return list;
 };
 
-/** Does `(min-width: px)` match, kept up to date. */
-export function useMinWidth(px: number): boolean {
-  const query = `(min-width: ${px}px)`;
+/** Does the media `query` match, kept up to date. */
+export function useMediaQuery(query: string): boolean {
   const subscribe = useCallback(
     (changed: () => void) => {
       const list = listOf(query);
@@ -27,6 +26,15 @@ export function useMinWidth(px: number): boolean {
   );
   return useSyncExternalStore(subscribe, () => listOf(query).matches);
 }
+
+/** Does `(min-width: px)` match, kept up to date. */
+export const useMinWidth = (px: number): boolean => useMediaQuery(`(min-width: ${px}px)`);
+
+/**
+ * Has the user asked the system for less motion (prefers-reduced-motion)? Then antd's opening
+ * and closing animations are off (App: token.motion), and dialogs, drawers and menus appear at once.
+ */
+export const useReducedMotion = (): boolean => useMediaQuery('(prefers-reduced-motion: reduce)');
 
 /** At least `md` wide (antd's Grid `md`): room for fixed columns, side panels and two-column details. */
 export const useMd = (): boolean => useMinWidth(theme.useToken().token.screenMD);
