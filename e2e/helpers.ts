@@ -116,7 +116,8 @@ async function closeSelect(box: Locator, multiple: boolean) {
 /**
  * Ticks 我已阅读并同意上述保密协议 in the agreement dialog `gate` and presses 同意并继续. On a busy
  * machine a click during the dialog's zoom-in could land before the checkbox was under the pointer
- * ("Clicking the checkbox did not change its state"), so the tick is retried until it shows.
+ * ("Clicking the checkbox did not change its state"), so the tick is retried until it shows. (The
+ * journeys now run without motion, playwright.config.ts; the retry stays for one that turns it on.)
  */
 export async function agreeAndContinue(gate: Locator) {
   const box = gate.getByRole('checkbox', { name: '我已阅读并同意上述保密协议' });
