@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { App as AntApp, ConfigProvider, theme as antdTheme } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 // every antd component's styles, prebuilt (zeroRuntime below); loaded with the shell, never on the login page's first load
@@ -10,7 +10,7 @@ import { RouterProvider } from 'react-router/dom';
 import { UI } from '@esm/contracts/basics';
 import { feedback } from '../api/feedback.ts';
 import { useToastTop } from '../components/toastTop.ts';
-import { useReducedMotion } from '../components/useScreen.ts';
+import { prefersReducedMotion } from '../components/useScreen.ts';
 import { useThemeName } from './preferences.ts';
 import { router } from './router.tsx';
 import { queryClient } from './queryClient.ts';
@@ -48,7 +48,7 @@ function AntAppWithToasts({ children }: { children: ReactNode }) {
 export function App({ welcome }: { welcome?: string }) {
   const [themeName] = useThemeName();
   // a user who asked the system for less motion gets none of antd's zoom and slide animations
-  const motion = !useReducedMotion();
+  const [motion] = useState(() => !prefersReducedMotion());
   return (
     <ConfigProvider
       locale={zhCN}

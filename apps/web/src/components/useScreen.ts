@@ -33,8 +33,11 @@ export const useMinWidth = (px: number): boolean => useMediaQuery(`(min-width: $
 /**
  * Has the user asked the system for less motion (prefers-reduced-motion)? Then antd's opening
  * and closing animations are off (App: token.motion), and dialogs, drawers and menus appear at once.
+ * Read once, at the app's start: antd wraps its tree in a motion provider the first time motion
+ * goes off, which would remount every open page and lose a half-filled form if the setting
+ * changed while the portal is open; a change applies at the next load instead.
  */
-export const useReducedMotion = (): boolean => useMediaQuery('(prefers-reduced-motion: reduce)');
+export const prefersReducedMotion = (): boolean => listOf('(prefers-reduced-motion: reduce)').matches;
 
 /** At least `md` wide (antd's Grid `md`): room for fixed columns, side panels and two-column details. */
 export const useMd = (): boolean => useMinWidth(theme.useToken().token.screenMD);
