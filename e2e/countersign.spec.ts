@@ -40,8 +40,10 @@ async function openList(page: Page, account: string, path: string) {
 /** 下发's confirmation: asks first, then says so. */
 async function confirmIssue(page: Page) {
   const confirm = page.getByRole('dialog', { name: `下发 ${shared.number}？` });
-  // Once, on a busy CI machine, this dialog never showed and the drawer had closed (cause not
-  // found): a failure here says what the page was left in, as the log is all a CI run keeps.
+  // Once, on a busy CI machine, this dialog never showed and the drawer had closed: most likely a
+  // click made while the drawer still slid in (the journeys now run without motion,
+  // playwright.config.ts). A failure here says what the page was left in, as the log is all a CI
+  // run keeps.
   await confirm.waitFor({ state: 'visible', timeout: 20_000 }).catch(async (e: unknown) => {
     throw new Error(`下发's confirm dialog did not show. ${await pageState(page)}\n${String(e)}`);
   });
