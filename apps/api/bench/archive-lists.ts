@@ -22,7 +22,7 @@ import { login } from './lib/api-client.ts';
 import { pgQuery, rawPage, pageOf, runListCases, selectedCases, type ListCase } from './lib/list-bench.ts';
 import { listPageStatement } from '../src/lib/list.ts';
 import { logListParts } from '../src/modules/logs/service.ts';
-import { filePageStatement } from '../src/modules/archives/file-query.ts';
+import { fileFilterOf, filePageStatement } from '../src/modules/archives/file-query.ts';
 import { visibleMaterialCodesSql } from '../src/modules/empower/grants.ts';
 import { describeStyle, serverStyle } from './lib/run-style.ts';
 import { startServer } from './lib/server.ts';
@@ -36,13 +36,13 @@ const SUPPLIER_ACCOUNT = 'demo2';
 /** haier/standardFile/getStandardFilePager: the statement the route has pageFiles send for this body. */
 function filesCase(name: string, filter: Record<string, unknown>, page = 1): ListCase {
   const body = { page, results: 10, ...filter };
-  const { status, ...q } = archivesApi.files.body.parse(body);
+  const q = archivesApi.files.body.parse(body);
   return {
     name,
     who: 'staff',
     path: archivesApi.files.path,
     body,
-    raw: async (sql) => pageOf(await rawPage(sql, filePageStatement({ ...q, statuses: status ? [status] : undefined }, q))),
+    raw: async (sql) => pageOf(await rawPage(sql, filePageStatement(fileFilterOf(q), q))),
   };
 }
 

@@ -43,6 +43,15 @@ export interface FileFilter {
   materialCodes?: readonly string[];
 }
 
+/**
+ * The archive list's filter as the call sends it (one optional 状态) as a FileFilter: the list,
+ * its Excel export and the list benchmark read a body alike.
+ */
+export const fileFilterOf = <T extends { status?: FileStatus }>({ status, ...rest }: T): Omit<T, 'status'> & Pick<FileFilter, 'statuses'> => ({
+  ...rest,
+  statuses: status ? [status] : undefined,
+});
+
 export interface FileSort {
   sortField?: FileSortField;
   sortOrder?: 'ascend' | 'descend';

@@ -10,7 +10,7 @@ import type { Storage } from '../../lib/storage.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { findFileRow, pageFiles } from './file-query.ts';
+import { fileFilterOf, findFileRow, pageFiles } from './file-query.ts';
 import { fileSuppliers, obsoleteFile, pageMaterials, pageSuppliers, productLines } from './service.ts';
 import { uploadStandardFile } from './upload.ts';
 
@@ -20,7 +20,7 @@ export async function archiveRoutes(app: FastifyInstance, { db, storage, uploadM
 
   route(app, api.productLines, async () => ok(await productLines(db), '查询成功'));
   route(app, api.materials, async ({ body }) => cappedPage(await pageMaterials(db, body)));
-  route(app, api.files, async ({ body: { status, ...q } }) => cappedPage(await pageFiles(db, { ...q, statuses: status ? [status] : undefined }, q)));
+  route(app, api.files, async ({ body }) => cappedPage(await pageFiles(db, fileFilterOf(body), body)));
   route(app, api.history, async ({ body }) => cappedPage(await pageFiles(db, { ...body, statuses: ['HISTORY', 'OBSOLETE'] }, body)));
   route(app, api.suppliers, async ({ body }) => cappedPage(await pageSuppliers(db, body)));
   route(app, api.fileSuppliers, async ({ body }) => ok(await fileSuppliers(db, body.id), '查询成功'));

@@ -9,14 +9,14 @@ import { exportApi } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { route } from '../../lib/route.ts';
 import { tooManyToExport } from './limits.ts';
-import { countFiles } from '../archives/file-query.ts';
+import { countFiles, fileFilterOf } from '../archives/file-query.ts';
 import { writeArchiveWorkbook } from './service.ts';
 import { sendXlsx } from './workbook.ts';
 
 export async function exportRoutes(app: FastifyInstance, { db, exportMaxRows }: { db: Db; exportMaxRows: number }) {
   route(app, exportApi.drawingExcel, async ({ body, user, request, reply }) => {
-    const { status, sortField, sortOrder, page: _page, results: _results, ...filters } = body;
-    const filter = { ...filters, statuses: status ? [status] : undefined };
+    const { sortField, sortOrder, page: _page, results: _results, ...filters } = body;
+    const filter = fileFilterOf(filters);
     const { total, totalCapped } = await countFiles(db, filter, exportMaxRows);
     if (totalCapped) throw tooManyToExport(exportMaxRows);
 
