@@ -5,14 +5,19 @@
  * `pg` from this process — timed three ways at BENCH_CLIENTS clients for BENCH_SECONDS each: the
  * api, the raw page query, and the raw page query plus what every signed-in call runs (the session
  * statements). Before timing, one api answer and one raw answer are compared (same ids, same total).
+ * BENCH_FLOOR=1 adds a fourth way, the framework floor: a bare Fastify server (floor-server.ts)
+ * replaying over HTTP the statements of the raw-with-session loop — what the portal's code adds
+ * on top of the HTTP hop and the framework is then api ÷ floor.
  */
 import type pg from 'pg';
-import type { Pool } from 'undici';
 import { LIST_WINDOW_MAX } from '@esm/contracts';
 import { Prisma } from '../../src/generated/prisma/client.ts';
 import { familyName } from '../../src/db/rows.ts';
 import { pageAndCountSql, type PageStatement } from '../../src/lib/list.ts';
+import { Pool } from 'undici';
 import { apiPost, sidOf } from './api-client.ts';
+import { serverStyle } from './run-style.ts';
+import { startServer, tempDir, type RunningServer } from './server.ts';
 import { withSessionStatements } from './session-sql.ts';
 import { cpuMeter } from './cpu.ts';
 import { closedLoop, type LoadResult } from './load.ts';
@@ -92,19 +97,69 @@ export const selectedCases = (all: ListCase[]) => {
   return all.filter((c) => !only || only.test(c.name));
 };
 
-/** Times every case three ways; three table rows a case. */
+/** A pool that also keeps each statement sent through it, as a config the floor server can replay. */
+function recording(sql: pg.Pool, sent: pg.QueryConfig[]): pg.Pool {
+  const query = (config: string | pg.QueryConfig, values?: unknown[]) => {
+    const c = typeof config === 'string' ? { text: config, values } : config;
+    sent.push(c);
+    return sql.query(c);
+  };
+  return { query } as unknown as pg.Pool;
+}
+
+interface Floor {
+  server: RunningServer;
+  http: Pool;
+}
+
+/** The floor server (floor-server.ts) on the benchmark's database, run as the api is run. */
+async function startFloor(r: ListRun): Promise<Floor> {
+  const style = serverStyle();
+  const server = await startServer({
+    dataDir: tempDir('floor').dir,
+    databaseUrl: r.db.url,
+    entry: ['--import', 'tsx', 'bench/lib/floor-server.ts'],
+    nodeArgs: style.flags,
+    env: { ...style.env, FLOOR_POOL: String(r.sql.options.max ?? 10) },
+  });
+  return { server, http: new Pool(server.base, { connections: r.clients }) };
+}
+
+async function floorCall(f: Floor, c: ListCase, cookie: string): Promise<void> {
+  const res = await apiPost(f.http, c.path, c.body, cookie);
+  if (res.status !== 200 || res.json.success !== true) throw new Error(`floor ${c.path}: ${res.status}`);
+}
+
+/** Times every case three ways (four with BENCH_FLOOR=1); a table row for each. */
 export async function runListCases(r: ListRun): Promise<Row[]> {
+  const floor = process.env.BENCH_FLOOR === '1' ? await startFloor(r) : undefined;
+  try {
+    return await timeCases(r, floor);
+  } finally {
+    await floor?.http.close();
+    await floor?.server.stop();
+  }
+}
+
+async function timeCases(r: ListRun, floor: Floor | undefined): Promise<Row[]> {
   const rows: Row[] = [];
   const loop = { concurrency: r.clients, durationMs: r.seconds * 1000, warmupOps: 4 * r.clients };
   for (const c of r.cases) {
     const cookieOf = (client: number) => r.cookies[c.who]![client]!;
-    sameAnswer(c, await apiPage(r.http, c, cookieOf(0)), await c.raw(r.sql));
+    const sent: pg.QueryConfig[] = [];
+    sameAnswer(c, await apiPage(r.http, c, cookieOf(0)), await c.raw(recording(r.sql, sent)));
     progress(`${c.name}: api, ${r.seconds} s`);
     const api = await closedLoop(async (client) => void (await apiPage(r.http, c, cookieOf(client))), { ...loop, meter: cpuMeter(r.serverPid, r.db) });
     progress(`${c.name}: raw page query, ${r.seconds} s`);
     const raw = await closedLoop(async () => void (await c.raw(r.sql)), { ...loop, meter: cpuMeter('self', r.db) });
     progress(`${c.name}: raw with the session statements, ${r.seconds} s`);
     const withSession = await closedLoop(async (client) => void (await withSessionStatements(r.sql, sidOf(cookieOf(client)), () => c.raw(r.sql))), { ...loop, meter: cpuMeter('self', r.db) });
+    let atFloor: LoadResult | undefined;
+    if (floor) {
+      await fetch(`${floor.server.base}/floor/statements`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sent) });
+      progress(`${c.name}: bare Fastify + the same statements, ${r.seconds} s`);
+      atFloor = await closedLoop(async (client) => floorCall(floor, c, cookieOf(client)), { ...loop, meter: cpuMeter(floor.server.proc.pid!, r.db) });
+    }
     const alone = c.alone ? (progress(`${c.name}: api, one client, ${r.seconds} s`), await closedLoop(async () => void (await apiPage(r.http, c, cookieOf(0))), { ...loop, concurrency: 1, warmupOps: 16 })) : undefined;
     const row = (via: string, x: LoadResult, ratio: string): Row => ({
       case: c.name,
@@ -122,6 +177,11 @@ export async function runListCases(r: ListRun): Promise<Row[]> {
     for (const [via, x] of [['api', api], ['raw', raw], ['raw+session', withSession]] as const) if (x.errors) progress(`${c.name} (${via}): ${x.errors} errors, first: ${x.firstError}`);
     progress(`${c.name}: api ${api.perSecond.toFixed(0)}/s, raw ${raw.perSecond.toFixed(0)}/s (${pct(raw)}), raw+session ${withSession.perSecond.toFixed(0)}/s`);
     rows.push(row('api', api, '—'), row('raw page query', raw, pct(raw)), row('raw + session statements', withSession, pct(withSession)));
+    if (atFloor) {
+      if (atFloor.errors) progress(`${c.name} (floor): ${atFloor.errors} errors, first: ${atFloor.firstError}`);
+      progress(`${c.name}: bare Fastify ${atFloor.perSecond.toFixed(0)}/s (api ${pct(atFloor)} of it; it is ${fmt((atFloor.perSecond / raw.perSecond) * 100)} % of raw)`);
+      rows.push(row('bare Fastify + the same statements', atFloor, pct(atFloor)));
+    }
     if (alone) {
       progress(`${c.name}: one client: p50 ${alone.p50Ms.toFixed(1)} ms, p95 ${alone.p95Ms.toFixed(1)} ms`);
       rows.push(row('api, one client alone', alone, '—'));

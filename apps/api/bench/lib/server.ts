@@ -62,6 +62,8 @@ export interface ServerOptions {
   nodeArgs?: string[];
   /** How long to wait for health before giving up. */
   timeoutMs?: number;
+  /** Another entry point instead of the bundle, with its loader flags (the list benchmarks' floor server). */
+  entry?: string[];
 }
 
 export interface RunningServer {
@@ -91,7 +93,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const t0 = performance.now();
   // BENCH_SERVER_ENTRY: another bundle beside dist/ (e.g. a copy of the previous build as dist-base/),
   // to compare before and after in the same time window on a shared machine
-  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), process.env.BENCH_SERVER_ENTRY ?? SERVER_ENTRY], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const entry = opts.entry ?? [process.env.BENCH_SERVER_ENTRY ?? SERVER_ENTRY];
+  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...entry], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   // Always drain the pipes (a full pipe would stall the server); keep the tail for error messages.
   let tail = '';
   const keep = (d: Buffer) => {
