@@ -156,7 +156,8 @@ async function timeCases(r: ListRun, floor: Floor | undefined): Promise<Row[]> {
     const withSession = await closedLoop(async (client) => void (await withSessionStatements(r.sql, sidOf(cookieOf(client)), () => c.raw(r.sql))), { ...loop, meter: cpuMeter('self', r.db) });
     let atFloor: LoadResult | undefined;
     if (floor) {
-      await fetch(`${floor.server.base}/floor/statements`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sent) });
+      const set = await fetch(`${floor.server.base}/floor/statements`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sent) });
+      if (!set.ok) throw new Error(`floor server refused the statements of ${c.name}: ${set.status} ${await set.text()}`);
       progress(`${c.name}: bare Fastify + the same statements, ${r.seconds} s`);
       atFloor = await closedLoop(async (client) => floorCall(floor, c, cookieOf(client)), { ...loop, meter: cpuMeter(floor.server.proc.pid!, r.db) });
     }
