@@ -26,7 +26,7 @@ export default defineConfig({
     // Antd's opening animations off (the app honours prefers-reduced-motion): clicked while a
     // dialog was still zooming in on a busy machine, a radio or a button could miss — the
     // pointer went down on it and up elsewhere — and a journey then signed 同意 instead of 退回
-    // or never sent 发布 (seen in a trace of the countersign journey).
+    // (seen in a trace of the countersign journey; most likely also why 发布 was once not sent).
     reducedMotion: 'reduce',
     trace: 'off',
     launchOptions: {

@@ -136,8 +136,8 @@ test('theme and menu fold state persist across reloads', async ({ page }) => {
 /**
  * Antd's opening animations follow the system's motion setting: on by default, off for a user who
  * asked for less motion (the journeys run that way, playwright.config.ts). Whether a dialog ever
- * got antd's zoom classes is recorded by a MutationObserver from before the click, so the check
- * does not depend on how fast the animation ran.
+ * reached the zoom's active step is recorded by a MutationObserver from before the click, so the
+ * check does not depend on how fast the animation ran.
  */
 for (const reducedMotion of ['no-preference', 'reduce'] as const) {
   test(`prefers-reduced-motion: ${reducedMotion} → dialogs ${reducedMotion === 'reduce' ? 'appear at once' : 'zoom in'}`, async ({ page }) => {

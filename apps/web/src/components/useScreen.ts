@@ -14,8 +14,9 @@ const listOf = (query: string) => {
   return list;
 };
 
-/** Does the media `query` match, kept up to date. */
-export function useMediaQuery(query: string): boolean {
+/** Does `(min-width: px)` match, kept up to date. */
+export function useMinWidth(px: number): boolean {
+  const query = `(min-width: ${px}px)`;
   const subscribe = useCallback(
     (changed: () => void) => {
       const list = listOf(query);
@@ -26,9 +27,6 @@ export function useMediaQuery(query: string): boolean {
   );
   return useSyncExternalStore(subscribe, () => listOf(query).matches);
 }
-
-/** Does `(min-width: px)` match, kept up to date. */
-export const useMinWidth = (px: number): boolean => useMediaQuery(`(min-width: ${px}px)`);
 
 /**
  * Has the user asked the system for less motion (prefers-reduced-motion)? Then antd's opening
