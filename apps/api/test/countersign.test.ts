@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CountersignDetail } from '@esm/contracts';
-import { api, buildTestApp, hasChinese, login, pdfPages } from './helpers.ts';
+import { api, buildTestApp, hasChinese, holdInserts, login, pdfPages } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, createSupplier, createSupplierUser, samplePdf, tempStorage } from './factories.ts';
 
 const files = await tempStorage();
@@ -244,6 +244,32 @@ describe('concurrency', () => {
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect(both.find((r) => r.statusCode === 409)!.json().message).toBe('该会签单已下发，不能重复下发');
     expect(await db.countersignRound.count({ where: { countersignId: d.id } })).toBe(1);
+  });
+});
+
+describe('an edit in flight', () => {
+  it('an issue sent while an edit is still writing waits for it: the round freezes the edited title, files and signers', async () => {
+    const d = await draft();
+    // the edit stops at its event row, the list itself written but not committed
+    const held = await holdInserts('countersign_event');
+    let edit: ReturnType<typeof call>;
+    let issue: typeof edit;
+    try {
+      edit = call('haier/countersign/update', { id: d.id, title: '改后的标题', supplierCode: 'S001', items: '1. 公差按新版执行', dueDate: day(7), fileIds: [fileIds[1]], signerIds: [ids.demo9] }, c.demo3);
+      const editing = await held.writer();
+      issue = call('haier/countersign/issue', { id: d.id }, c.demo3);
+      await held.waitBehind(editing);
+    } finally {
+      await held.release();
+    }
+    expect((await edit!).statusCode, (await edit!).body).toBe(200);
+    expect((await issue!).statusCode, (await issue!).body).toBe(200);
+    const round = await db.countersignRound.findUniqueOrThrow({ where: { countersignId_round: { countersignId: d.id, round: 1 } } });
+    const content = round.content as { title: string; files: { fileId: number }[]; signers: { userId: number }[] };
+    expect({ title: content.title, files: content.files.map((f) => f.fileId), signers: content.signers.map((x) => x.userId) }).toEqual({ title: '改后的标题', files: [fileIds[1]], signers: [ids.demo9] });
+    // and the round's signer is the one who may sign it after the supplier
+    expect((await submit(d.id, 1)).statusCode).toBe(200);
+    expect((await sign(d.id, 1, 1, c.demo9)).statusCode).toBe(200);
   });
 });
 

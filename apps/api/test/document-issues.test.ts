@@ -10,7 +10,7 @@ import { ATTACHMENT_MAX_BYTES, ISSUE_SORT_FIELDS, addWorkingDays } from '@esm/co
 import { Prisma } from '../src/generated/prisma/client.ts';
 import { listPage } from '../src/lib/list.ts';
 import { issueListParts } from '../src/modules/documentIssues/query.ts';
-import { api, buildTestApp, createUser, hasChinese, login } from './helpers.ts';
+import { api, buildTestApp, createUser, hasChinese, holdInserts, login } from './helpers.ts';
 import { acceptCurrentAgreement, createFileVersion, createGrant, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, multipart, samplePdf, samplePng, tempStorage, unique } from './factories.ts';
 
 const files = await tempStorage();
@@ -215,6 +215,54 @@ describe('the state machine', () => {
     const replies = await Promise.all([1, 2].map(() => call('haier/documentissue/reply', { id, text: '同时回复' }, f.h1.cookie)));
     expect(replies.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect(await db.documentIssueMessage.count({ where: { issueId: id, action: 'REPLY' } })).toBe(1);
+  });
+});
+
+describe('a move sent while another action on the question is still writing', () => {
+  /** Sends `first`, holds it at its thread row, sends `second` beside it, then lets both finish. */
+  async function overlapping(first: () => ReturnType<typeof call>, second: () => ReturnType<typeof call>) {
+    const held = await holdInserts('document_issue_message');
+    let a: ReturnType<typeof call>;
+    let b: typeof a;
+    try {
+      a = first();
+      const writing = await held.writer();
+      b = second();
+      await held.waitBehind(writing);
+    } finally {
+      await held.release();
+    }
+    return [await a!, await b!] as const;
+  }
+
+  it('a submit waits for an edit in flight and routes by the edited problem type', async () => {
+    const id = await ask(); // typeLine: one answerer, routed at once
+    const [edit, submit] = await overlapping(
+      () => call('supplier/documentissue/update', { id, ...draft({ problemTypeId: f.typeSqe }) }, f.supA.cookie),
+      () => call('supplier/documentissue/submit', { id }, f.supA.cookie),
+    );
+    expect(edit.statusCode, edit.body).toBe(200);
+    expect(submit.statusCode, submit.body).toBe(200);
+    // typeSqe has two answerers: the question waits in the pool
+    const q = await db.documentIssue.findUniqueOrThrow({ where: { id } });
+    expect({ status: q.status, type: q.problemTypeId, assignee: q.assigneeId }).toEqual({ status: 'PENDING', type: f.typeSqe, assignee: null });
+    expect((await db.documentIssueMessage.findMany({ where: { issueId: id }, orderBy: { id: 'asc' } })).map((m) => m.action)).toEqual(['CREATE', 'UPDATE', 'SUBMIT']);
+  });
+
+  it('a reopen racing a close reads the closed question: the thread chains ANSWERED → CLOSED → PROCESSING', async () => {
+    const { id } = await submitted();
+    expect((await call('haier/documentissue/reply', { id, text: '按图纸执行' }, f.h1.cookie)).statusCode).toBe(200);
+    const [close, reopen] = await overlapping(
+      () => call('supplier/documentissue/close', { id }, f.supA.cookie),
+      () => call('supplier/documentissue/reopen', { id, text: '还有一个问题' }, f.supA.cookie),
+    );
+    expect(close.statusCode, close.body).toBe(200);
+    expect(reopen.statusCode, reopen.body).toBe(200);
+    const thread = await db.documentIssueMessage.findMany({ where: { issueId: id, action: { in: ['CLOSE', 'REOPEN'] } }, orderBy: { id: 'asc' } });
+    expect(thread.map((m) => [m.action, m.fromStatus, m.toStatus])).toEqual([
+      ['CLOSE', 'ANSWERED', 'CLOSED'],
+      ['REOPEN', 'CLOSED', 'PROCESSING'],
+    ]);
   });
 });
 

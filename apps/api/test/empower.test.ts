@@ -35,7 +35,7 @@ import {
   tempStorage,
   type GrantKind,
 } from './factories.ts';
-import { buildTestApp, createUser, deleteUser, hasChinese, login, post } from './helpers.ts';
+import { buildTestApp, createUser, deleteUser, hasChinese, holdInserts, login, post } from './helpers.ts';
 
 const files = await tempStorage();
 const t = await buildTestApp({ storage: files.storage });
@@ -319,6 +319,16 @@ describe('refusals a user can act on', () => {
     expect(res.json().errors[0].message).not.toContain(f.codes[0]);
   });
 
+  it('an approval that moves one end past the other is a field error, not an inverted grant', async () => {
+    const f = await supplierWith(1);
+    const a = await submitted(f, f.codes, period(10, 30)); // asked: today+10 … today+39
+    expectFieldError(await decide({ ids: [a.id], decision: 'APPROVE', validFrom: addDays(today(), 45) }), 'validFrom', new RegExp(`开始日期不能晚于截止日期 ${addDays(today(), 39)}`));
+    expectFieldError(await decide({ ids: [a.id], decision: 'APPROVE', validUntil: addDays(today(), 5) }), 'validUntil', new RegExp(`截止日期不能早于开始日期 ${addDays(today(), 10)}`));
+    expect(await db.empowerGrant.count({ where: { applicationId: a.id } })).toBe(0);
+    expect((await db.empowerApplication.findUniqueOrThrow({ where: { id: a.id } })).status).toBe('SUBMITTED');
+    expect((await decide({ ids: [a.id], decision: 'APPROVE', validFrom: addDays(today(), 20) })).statusCode).toBe(200);
+  });
+
   it('a period starting before today, longer than the maximum, or ending before it starts', async () => {
     const f = await supplierWith(1);
     const body = (p: object) => ({ materialCodes: f.codes, reason: '需要', ...p });
@@ -430,6 +440,31 @@ describe('concurrent decisions', () => {
     const status = (await db.empowerApplication.findUnique({ where: { id: a.id } }))!.status;
     expect(status).toBe(approved.statusCode === 200 ? 'APPROVED' : 'WITHDRAWN');
     expect(await db.empowerGrant.count({ where: { applicationId: a.id } })).toBe(status === 'APPROVED' ? 1 : 0);
+  });
+});
+
+describe('an edit in flight', () => {
+  it('a submit sent while an edit of the draft is still writing waits for it and checks the edited materials', async () => {
+    const f = await supplierWith(2);
+    const [m0, m1] = f.codes as [string, string];
+    const waiting = await submitted(f, [m0]);
+    const d = await draft(f, [m1]);
+    // the edit stops at its audit row, the draft's materials rewritten but not committed
+    const held = await holdInserts('empower_audit');
+    let edit: ReturnType<typeof post>;
+    let submit: typeof edit;
+    try {
+      edit = post(t.app, empowerApi.updateApply.path, { id: d.id, materialCodes: [m0], ...period(), reason: '改为另一物料' }, f.cookie);
+      const editing = await held.writer();
+      submit = post(t.app, empowerApi.submitApply.path, { id: d.id }, f.cookie);
+      await held.waitBehind(editing);
+    } finally {
+      await held.release();
+    }
+    expect((await edit!).statusCode, (await edit!).body).toBe(200);
+    expectRefusal(await submit!, 409, new RegExp(`物料 ${m0} 已有待审批的申请（编号 ${waiting.id}）`));
+    expect(await db.empowerApplication.count({ where: { supplierCode: f.supplier.code, status: 'SUBMITTED' } })).toBe(1);
+    expect((await audit(d.id, f.cookie)).map((a) => a.action)).toEqual(['CREATE', 'UPDATE']);
   });
 });
 

@@ -2,7 +2,8 @@
  * Shared test helpers: an app over the run's database (test/global-setup.ts), sign-in through
  * the real login call, and small request shorthands. Every request goes through `app.inject`.
  */
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
+import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { API_BASE } from '@esm/contracts';
 import { loadConfig, type Config } from '../src/config.ts';
@@ -132,3 +133,37 @@ export async function pdfPages(bytes: Buffer): Promise<string[]> {
   return pages;
 }
 
+
+/**
+ * Holds back every insert into `table` (a second connection keeps `LOCK TABLE … IN SHARE MODE`
+ * open; reads pass) until `release`, so that a call writing that table stops inside its
+ * transaction after its earlier writes — an edit in flight — while the test sends another call
+ * beside it. Which call waits where is read off Postgres (`pg_blocking_pids`), not timed.
+ */
+export async function holdInserts(table: string) {
+  const client = new pg.Client({ connectionString: inject('databaseUrl') });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query(`LOCK TABLE ${table} IN SHARE MODE`);
+  const me = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+  const waitingOn = async (pid: number) =>
+    // pg_locks, not pg_stat_activity: the latter is a snapshot taken once per transaction, and this
+    // connection stays in its transaction while it holds the lock
+    (await client.query<{ pid: number }>('SELECT DISTINCT pid FROM pg_locks WHERE NOT granted AND $1 = ANY(pg_blocking_pids(pid))', [pid])).rows.map((r) => r.pid);
+  /** The first backend found waiting on `pid`, once there is one. */
+  const firstWaitingOn = async (pid: number) => {
+    let found: number | undefined;
+    await expect.poll(async () => (found = (await waitingOn(pid))[0]), { timeout: 30_000, interval: 20 }).toBeDefined();
+    return found!;
+  };
+  return {
+    /** The backend of the call now stopped at its insert into `table`. */
+    writer: () => firstWaitingOn(me),
+    /** Resolves once another call waits on `pid` (a row it locked or wrote). */
+    waitBehind: (pid: number) => firstWaitingOn(pid),
+    async release() {
+      await client.query('COMMIT');
+      await client.end();
+    },
+  };
+}

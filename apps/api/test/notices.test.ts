@@ -8,7 +8,7 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, buildTestApp, hasChinese, login } from './helpers.ts';
+import { api, buildTestApp, hasChinese, holdInserts, login } from './helpers.ts';
 import {
   acceptCurrentAgreement,
   createFileVersion,
@@ -217,6 +217,33 @@ describe('publishing', () => {
     const edit = await call('haier/tableChangeLog/update', { id: d.id, title: 't', reason: 'r', productLineCode: line.code, dueDate: day(7), newFileIds: [x[1]!.id] }, admin);
     expect(edit.statusCode).toBe(409);
     expect(edit.json().message).toBe('该通知当前为「已发布」，只有草稿可以编辑');
+  });
+
+  it('a publish sent while an edit of the draft is still writing waits for it and goes out with the edited changes', async () => {
+    const x = await versions(m1.code, 2);
+    const c = await versions(mOther.code, 1);
+    const d = await draft([x[1]!.id]);
+    // the edit stops at its event row, its notice and changes written but not committed
+    const held = await holdInserts('notice_event');
+    let edit: Promise<Awaited<ReturnType<typeof call>>>;
+    let publish: typeof edit;
+    try {
+      edit = call('haier/tableChangeLog/update', { id: d.id, title: '改为其他产品线', reason: '结构优化', productLineCode: otherLine.code, dueDate: day(7), newFileIds: [c[0]!.id] }, admin);
+      const editing = await held.writer();
+      publish = call('haier/tableChangeLog/publish', { id: d.id }, admin);
+      await held.waitBehind(editing);
+    } finally {
+      await held.release();
+    }
+    expect((await edit!).statusCode, (await edit!).body).toBe(200);
+    const out = await publish!;
+    expect(out.statusCode, out.body).toBe(200);
+    // the edited notice's material reaches C alone — not A and B, whom the draft named before the edit
+    const recipients = await db.noticeRecipient.findMany({ where: { noticeId: d.id }, select: { supplierCode: true } });
+    expect(recipients.map((r) => r.supplierCode)).toEqual([sup.C.code]);
+    const events = await db.noticeEvent.findMany({ where: { noticeId: d.id }, orderBy: { id: 'asc' } });
+    expect(events.map((e) => e.action)).toEqual(['CREATE', 'UPDATE', 'PUBLISH']);
+    expect(events[2]!.detail).toBe(`通知 1 家供应商：${sup.C.code}`);
   });
 
   it('refuses to publish a draft whose new version was superseded meanwhile, or that reaches no one', async () => {

@@ -46,6 +46,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../plugins/errors.
 import type { ClientInfo } from '../logs/writer.ts';
 import { grantedActions, type ButtonChecker } from '../permissions/apply.ts';
 import { findCountersignRow } from './query.ts';
+import { lockRecord } from '../../db/workflow-lock.ts';
 
 type Tx = Prisma.TransactionClient;
 type Q = Tx | Db;
@@ -326,8 +327,12 @@ export async function createDraft(db: Db, user: SessionUser, d: Draft, client: C
   });
 }
 
-/** The list as the issuer acts on it; 404 when missing, 403 when the caller did not issue it. */
+/**
+ * The list as the issuer acts on it, locked first (db/workflow-lock.ts: an issue freezes what an
+ * edit in flight committed); 404 when missing, 403 when the caller did not issue it.
+ */
 async function issuerRow(tx: Tx, user: SessionUser, id: number) {
+  await lockRecord(tx, 'countersign', id);
   const c = await tx.countersign.findUnique({ where: { id } });
   if (!c) throw notFound(COUNTERSIGN_NOT_FOUND);
   if (c.createdById !== user.id) throw forbidden(ONLY_ISSUER);

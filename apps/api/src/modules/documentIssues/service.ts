@@ -19,6 +19,7 @@ import type { z } from 'zod';
 import type { ZIssueDraftSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { readRows } from '../../db/rows.ts';
+import { lockRecord } from '../../db/workflow-lock.ts';
 import { keywordSql, whereSql } from '../../lib/list.ts';
 import type { Db } from '../../db/database.ts';
 import { cstDay } from '../../lib/dates.ts';
@@ -71,8 +72,12 @@ type Scope = { supplierCode: string } | { handler: true };
 
 const scopeWhere = (scope: Scope) => ('supplierCode' in scope ? { supplierCode: scope.supplierCode } : { status: { not: 'DRAFT' } });
 
-/** The question's status as the caller may see it, or 404. */
+/**
+ * The question's status as the caller may see it, or 404 — read under the question's row lock, so
+ * a move reads what an edit or a move in flight committed (db/workflow-lock.ts).
+ */
 async function statusOf(tx: Tx, id: number, scope: Scope): Promise<{ status: IssueStatus; assigneeId: number | null; assigneeName: string | null }> {
+  await lockRecord(tx, 'issue', id);
   const row = await tx.documentIssue.findFirst({ where: { id, ...scopeWhere(scope) }, select: { status: true, assigneeId: true, assigneeName: true } });
   if (!row) throw notFound(ISSUE_NOT_FOUND);
   return { ...row, status: row.status as IssueStatus };

@@ -27,6 +27,7 @@ import {
 import type { z } from 'zod';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
+import { lockRecord } from '../../db/workflow-lock.ts';
 import type { SessionUser, SupplierScope } from '../../plugins/auth.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../plugins/errors.ts';
 import { cstDateTime, cstDayText } from '../../lib/dates.ts';
@@ -208,6 +209,8 @@ export async function submitApplication(db: Db, supplier: SupplierScope, { user,
   await db.$transaction(async (tx) => {
     // one supplier's submissions one at a time: two drafts on one material cannot both get through
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_SUBMIT}::int, hashtext(${supplier.code}))`;
+    // and an edit of this draft in flight commits before its materials are checked (db/workflow-lock.ts)
+    await lockRecord(tx, 'application', id);
     const app = await tx.empowerApplication.findFirst({ where: { id, supplierCode: supplier.code }, include: { materials: { select: { materialCode: true } } } });
     if (!app) throw notFound(NOT_FOUND_TEXT);
     if (app.status !== 'DRAFT') throw conflict(stateConflictText('SUBMIT', app));
@@ -281,7 +284,9 @@ async function decideOne(tx: Tx, user: SessionUser, client: ClientInfo, id: numb
   const dropped = await notSupplied(tx, app.supplierCode, approved.filter((c) => asked.includes(c)));
   if (dropped.length) errors.push({ field: 'materialCodes', message: `供应商已不再供应物料 ${dropped.join('、')}，请取消勾选后再批准` });
   if (from < askedFrom) errors.push({ field: 'validFrom', message: `开始日期不能早于申请的 ${askedFrom}（只能缩短期限）` });
-  if (until > askedUntil) errors.push({ field: 'validUntil', message: `截止日期不能晚于申请的 ${askedUntil}（只能缩短期限）` });
+  // one end given, the other the application's: the pair may still be inverted
+  if (from > until) errors.push({ field: body.validFrom ? 'validFrom' : 'validUntil', message: body.validFrom ? `开始日期不能晚于截止日期 ${until}` : `截止日期不能早于开始日期 ${from}` });
+  else if (until > askedUntil) errors.push({ field: 'validUntil', message: `截止日期不能晚于申请的 ${askedUntil}（只能缩短期限）` });
   else if (until < today(now)) errors.push({ field: 'validUntil', message: `截止日期 ${until} 已过，批准后的授权不会生效；请驳回或调整截止日期` });
   if (errors.length) throw badRequest(`${named}${errors[0]!.message}`, errors);
 

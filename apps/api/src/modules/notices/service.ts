@@ -26,6 +26,7 @@ import type { ClientInfo } from '../logs/writer.ts';
 import { grantState } from '../empower/grants.ts';
 import { findNoticeRow, noticeChanges, pastDueSql } from './query.ts';
 import type { FileRecord } from '../archives/file-query.ts';
+import { lockRecord } from '../../db/workflow-lock.ts';
 
 type Tx = Prisma.TransactionClient;
 type Draft = z.output<typeof ZNoticeDraftSchema>;
@@ -177,6 +178,7 @@ async function statusOf(tx: Tx, id: number): Promise<NoticeStatus> {
 
 export async function updateDraft(db: Db, user: SessionUser, id: number, d: Draft, client: ClientInfo, now = new Date()): Promise<void> {
   await db.$transaction(async (tx) => {
+    await lockRecord(tx, 'notice', id);
     const status = await statusOf(tx, id);
     if (status !== 'DRAFT') throw conflict(noticeMoveRefusal('edit', status));
     const changes = await resolveDraft(tx, d, now);
@@ -261,6 +263,8 @@ async function lockStandardCodes(tx: Tx, codes: string[]) {
 
 export async function publishNotice(db: Db, user: SessionUser, id: number, client: ClientInfo, now = new Date()): Promise<{ recipients: number }> {
   return db.$transaction(async (tx) => {
+    // first: an edit in flight commits before the changes and recipients are read (db/workflow-lock.ts)
+    await lockRecord(tx, 'notice', id);
     const status = await statusOf(tx, id);
     if (status !== 'DRAFT') throw conflict(noticeMoveRefusal('publish', status));
     const notice = await tx.changeNotice.findUniqueOrThrow({ where: { id }, select: { dueDate: true, number: true } });
