@@ -14,7 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { BOM_COLUMNS, BOM_IMPORT_MAX_BYTES, bomApi, phoneLogApi } from '@esm/contracts';
-import { createSupplierUser, multipart, supplierSupplying, type Part } from './factories.ts';
+import { createSupplierUser, multipart, supplierSupplying, unzipEntries, zipOf, type Part } from './factories.ts';
 import { buildTestApp, hasChinese, login, post } from './helpers.ts';
 
 const t = await buildTestApp();
@@ -199,6 +199,31 @@ describe('template and import', () => {
     expect(big.statusCode).toBe(413);
     expect(big.json().message).toBe('导入文件不能超过 10 MB，请分批导入');
     for (const r of [wrong, empty, csv, garbage, big]) expect(hasChinese(r.json().message)).toBe(true);
+  });
+
+  it('a crafted file is answered with a message and costs the api little: a huge merged range, a zip bomb, no shared strings', async () => {
+    const f = await supplierWith(1);
+    const good = unzipEntries(await workbook([line(f.materials[0]!, 'C-1')]));
+    const sheetName = [...good.keys()].find((k) => /^xl\/worksheets\/sheet\d+\.xml$/.test(k))!;
+    // one merged range over ~70 million cells: loading the whole workbook expanded every one of them
+    const merged = new Map(good);
+    merged.set(sheetName, Buffer.from(good.get(sheetName)!.toString().replace('</sheetData>', '</sheetData><mergeCells count="1"><mergeCell ref="A1:ZZ99999"/></mergeCells>')));
+    const m = await upload(f.cookie, zipOf(merged));
+    expect(m.statusCode, m.body).toBe(200);
+    expect(m.json().data).toMatchObject({ applied: false, lines: 1 });
+    // 80 MB of shared strings in ~80 KB
+    const bomb = new Map(good);
+    bomb.set('xl/sharedStrings.xml', Buffer.concat([good.get('xl/sharedStrings.xml')!, Buffer.alloc(80 * 1024 * 1024, 0x20)]));
+    const b = await upload(f.cookie, zipOf(bomb));
+    expect(b.statusCode).toBe(400);
+    expect(b.json()).toMatchObject({ message: expect.stringContaining('文件解压后过大'), errors: [{ field: 'file', message: '文件解压后过大' }] });
+    // the shared strings taken out: the headers read as numbers (this was a 500)
+    const bare = new Map(good);
+    bare.delete('xl/sharedStrings.xml');
+    const n = await upload(f.cookie, zipOf(bare));
+    expect(n.statusCode, n.body).toBe(400);
+    expect(n.json().message).toMatch(/^模板表头不对：缺少列 一级物料编码/);
+    expect(await linesOf(f.supplier.code)).toEqual([]);
   });
 
   it('re-import replaces that material’s BOM only, after saying how many lines change', async () => {

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { FILE_TYPES, type FileStatus, type FileType } from '@esm/contracts';
@@ -222,4 +223,64 @@ export function multipart(parts: Part[]): { payload: Buffer; headers: Record<str
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** The entries of a zip (stored or deflated), by name: to take an .xlsx apart in a test. */
+export function unzipEntries(b: Buffer): Map<string, Buffer> {
+  let end = b.length - 22;
+  while (b.readUInt32LE(end) !== 0x06054b50) end--;
+  const out = new Map<string, Buffer>();
+  let at = b.readUInt32LE(end + 16);
+  for (let n = b.readUInt16LE(end + 10); n > 0; n--) {
+    const method = b.readUInt16LE(at + 10);
+    const packed = b.readUInt32LE(at + 20);
+    const nameLength = b.readUInt16LE(at + 28);
+    const name = b.subarray(at + 46, at + 46 + nameLength).toString();
+    const local = b.readUInt32LE(at + 42);
+    at += 46 + nameLength + b.readUInt16LE(at + 30) + b.readUInt16LE(at + 32);
+    const start = local + 30 + b.readUInt16LE(local + 26) + b.readUInt16LE(local + 28);
+    const data = b.subarray(start, start + packed);
+    out.set(name, method === 8 ? inflateRawSync(data) : Buffer.from(data));
+  }
+  return out;
+}
+
+/** A zip of these entries, each deflated: to put an .xlsx back together (or make one up) in a test. */
+export function zipOf(entries: Map<string, Buffer>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, content] of entries) {
+    const nameBytes = Buffer.from(name);
+    const packed = deflateRawSync(content);
+    const head = Buffer.alloc(30);
+    head.writeUInt32LE(0x04034b50, 0);
+    head.writeUInt16LE(20, 4);
+    head.writeUInt16LE(8, 8);
+    head.writeUInt32LE(crc32(content), 14);
+    head.writeUInt32LE(packed.length, 18);
+    head.writeUInt32LE(content.length, 22);
+    head.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(crc32(content), 16);
+    central.writeUInt32LE(packed.length, 20);
+    central.writeUInt32LE(content.length, 24);
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(head, nameBytes, packed);
+    centrals.push(central, nameBytes);
+    offset += head.length + nameBytes.length + packed.length;
+  }
+  const dir = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.size, 8);
+  end.writeUInt16LE(entries.size, 10);
+  end.writeUInt32LE(dir.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, dir, end]);
 }

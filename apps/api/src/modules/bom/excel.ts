@@ -5,7 +5,9 @@
  */
 import { BOM_COLUMNS, BOM_IMPORT_MAX_ROWS, BOM_LEVEL_LABELS, type BomColumnKey, type BomLine, type BomMaterialOption, type BomVendorRow } from '@esm/contracts';
 import { cstDateTime } from '../../lib/dates.ts';
+import { Readable } from 'node:stream';
 import { badRequest } from '../../plugins/errors.ts';
+import { checkZip } from '../../lib/zip-guard.ts';
 import type { Sheet } from '../export/workbook.ts';
 import type { SheetRow } from './rules.ts';
 
@@ -47,40 +49,44 @@ export function templateSheets(materials: BomMaterialOption[]): Sheet[] {
 }
 
 /** A cell's text as the user sees it (numbers, rich text and formulas' results included). */
-function cellText(cell: { text?: string; value?: unknown }): string {
+function cellText(cell: { text?: unknown; value?: unknown }): string {
   const v = cell.value as { result?: unknown } | null | undefined;
   if (v && typeof v === 'object' && 'result' in v) return String(v.result ?? '').trim();
-  return (cell.text ?? '').trim();
+  // a file without its shared strings gives the string's number here (exceljs), not a text
+  return String(cell.text ?? '').trim();
 }
 
 const tooMany = () => badRequest(`导入文件最多 ${BOM_IMPORT_MAX_ROWS} 行数据，请分批导入`, [{ field: 'file', message: `导入文件最多 ${BOM_IMPORT_MAX_ROWS} 行数据` }]);
+const unreadable = () => badRequest('无法读取该文件，请使用下载的模板（.xlsx）填写后导入', [{ field: 'file', message: '不是有效的 .xlsx 文件' }]);
 
 /**
- * The rows of the file's first sheet, by its header row: unknown columns are ignored, empty rows
- * skipped. Refuses what is not an .xlsx, and a file without the required headers.
+ * What an import file may unpack to: ~20 MB is a full template of BOM_IMPORT_MAX_ROWS rows, so
+ * 64 MB leaves room for wide text and keeps a crafted file from filling the api's memory.
  */
-export async function readImportRows(bytes: Buffer): Promise<{ headers: string[]; rows: SheetRow[] }> {
-  const { default: ExcelJS } = await import('exceljs');
-  const book = new ExcelJS.Workbook();
-  try {
-    await book.xlsx.load(bytes as unknown as ArrayBuffer);
-  } catch {
-    throw badRequest('无法读取该文件，请使用下载的模板（.xlsx）填写后导入', [{ field: 'file', message: '不是有效的 .xlsx 文件' }]);
-  }
-  const sheet = book.getWorksheet(TEMPLATE_SHEET) ?? book.worksheets[0];
-  if (!sheet) throw badRequest('文件中没有工作表', [{ field: 'file', message: '文件中没有工作表' }]);
+export const IMPORT_ZIP_LIMITS = { maxUnpacked: 64 * 1024 * 1024, maxEntries: 200 } as const;
+
+interface SheetRead {
+  headers: string[];
+  rows: SheetRow[];
+  /** More than BOM_IMPORT_MAX_ROWS rows with data (reading stopped there). */
+  overflow: boolean;
+}
+
+/** One sheet's rows by its header row, read as they stream by, at most BOM_IMPORT_MAX_ROWS + 1. */
+async function readSheet(sheet: AsyncIterable<{ number: number; eachCell(opts: { includeEmpty: boolean }, f: (cell: { text?: unknown; value?: unknown }, col: number) => void): void; getCell(col: number): { text?: unknown; value?: unknown } }>): Promise<SheetRead> {
   const headers: string[] = [];
   const keyAt = new Map<number, BomColumnKey>();
-  sheet.getRow(1).eachCell({ includeEmpty: false }, (cell, col) => {
-    const text = cellText(cell);
-    headers.push(text);
-    const column = BOM_COLUMNS.find((c) => c.header === text);
-    if (column && ![...keyAt.values()].includes(column.key)) keyAt.set(col, column.key);
-  });
-  if (sheet.actualRowCount - 1 > BOM_IMPORT_MAX_ROWS) throw tooMany();
   const rows: SheetRow[] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, rowNo) => {
-    if (rowNo === 1) return;
+  for await (const row of sheet) {
+    if (row.number === 1) {
+      row.eachCell({ includeEmpty: false }, (cell, col) => {
+        const text = cellText(cell);
+        headers.push(text);
+        const column = BOM_COLUMNS.find((c) => c.header === text);
+        if (column && ![...keyAt.values()].includes(column.key)) keyAt.set(col, column.key);
+      });
+      continue;
+    }
     const cells: SheetRow['cells'] = {};
     let any = false;
     for (const [col, key] of keyAt) {
@@ -88,10 +94,45 @@ export async function readImportRows(bytes: Buffer): Promise<{ headers: string[]
       if (text) any = true;
       cells[key] = text;
     }
-    if (any) rows.push({ rowNo, cells });
-  });
-  if (rows.length > BOM_IMPORT_MAX_ROWS) throw tooMany();
-  return { headers, rows };
+    if (!any) continue;
+    if (rows.length === BOM_IMPORT_MAX_ROWS) return { headers, rows, overflow: true };
+    rows.push({ rowNo: row.number, cells });
+  }
+  return { headers, rows, overflow: false };
+}
+
+/**
+ * The rows of the template's sheet (or, without it, the first sheet), by its header row: unknown
+ * columns are ignored, empty rows skipped. Refuses what is not an .xlsx, and a file without the
+ * required headers. The file is measured unpacked first (lib/zip-guard.ts) and then read with
+ * exceljs' streaming reader, row by row, stopping past the row limit: loading the whole workbook
+ * let a few kilobytes (one merged range over millions of cells, or a million rows) take gigabytes
+ * of the api's memory before any limit was checked.
+ */
+export async function readImportRows(bytes: Buffer): Promise<{ headers: string[]; rows: SheetRow[] }> {
+  const zip = checkZip(bytes, IMPORT_ZIP_LIMITS);
+  if (!zip.ok && zip.reason !== 'not-zip') {
+    throw badRequest('文件解压后过大，请使用下载的模板（.xlsx）填写，超过 ' + BOM_IMPORT_MAX_ROWS + ' 行请分批导入', [{ field: 'file', message: '文件解压后过大' }]);
+  }
+  if (!zip.ok) throw unreadable();
+  const { default: ExcelJS } = await import('exceljs');
+  let chosen: SheetRead | undefined;
+  try {
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
+    for await (const sheet of reader) {
+      const read = await readSheet(sheet as never);
+      if ((sheet as { name?: string }).name === TEMPLATE_SHEET) {
+        chosen = read;
+        break;
+      }
+      chosen ??= read;
+    }
+  } catch {
+    throw unreadable();
+  }
+  if (!chosen) throw badRequest('文件中没有工作表', [{ field: 'file', message: '文件中没有工作表' }]);
+  if (chosen.overflow) throw tooMany();
+  return { headers: chosen.headers, rows: chosen.rows };
 }
 
 // ---- exports ----------------------------------------------------------------------------------------
