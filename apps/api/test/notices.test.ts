@@ -265,6 +265,42 @@ describe('publishing', () => {
   });
 });
 
+describe('a notice on several suppliers’ materials', () => {
+  it('each recipient sees, counts, lists and confirms only the changes on its own materials', async () => {
+    const m3 = await createMaterial(db, line.code);
+    await linkSupplier(db, sup.C.code, m3.code);
+    await createGrant(db, sup.C.code, m3.code, 'valid');
+    const x = await versions(m1.code, 2); // A and B supply m1
+    const z = await versions(m3.code, 1); // C alone supplies m3
+    const n = await published([x[1]!.id, z[0]!.id]);
+    expect(n.recipientCount).toBe(3);
+
+    const detailOf = async (who: string) => (await call('supplier/tableChangeLog/findById', { id: n.id }, users[who]!.cookie)).json().data;
+    const c = await detailOf('C');
+    expect(c.changes.map((ch: { materialCode: string }) => ch.materialCode)).toEqual([m3.code]);
+    expect(c).toMatchObject({ changeCount: 1, changeSummary: `${z[0]!.standardCode}（新增→A）` });
+    const a = await detailOf('A');
+    expect(a.changes.map((ch: { materialCode: string }) => ch.materialCode)).toEqual([m1.code]);
+    expect(JSON.stringify(a)).not.toContain(z[0]!.standardCode);
+    // the inbox row, the bell and the change list say the same
+    const inbox = (await call('supplier/standardlog/getSupplierNoticeList', { page: 1, results: 50 }, users.C!.cookie)).json().data.find((r: { id: number }) => r.id === n.id);
+    expect(inbox).toMatchObject({ changeCount: 1, changeSummary: `${z[0]!.standardCode}（新增→A）` });
+    expect(JSON.stringify((await call('supplier/standardlog/getUnReadNotice', {}, users.C!.cookie)).json().data)).not.toContain(x[0]!.standardCode);
+    const list = (await call('supplier/tableChangeLog/getChangeListForSupplier', { page: 1, results: 50, noticeNumber: n.number }, users.C!.cookie)).json().data;
+    expect(list.map((r: { standardCode: string }) => r.standardCode)).toEqual([z[0]!.standardCode]);
+    // the manufacturer's side still shows the whole notice
+    expect((await call('haier/tableChangeLog/findById', { id: n.id }, admin)).json().data.changes).toHaveLength(2);
+
+    // C confirms after viewing its own new version — not A's, which it cannot open
+    expect((await view(x[1]!.id, users.C!.cookie)).statusCode).toBe(404);
+    expect((await call('supplier/standardlog/supplierConfirm', { id: n.id }, users.C!.cookie)).json().message).toBe(`请先查看以下新版本后再确认：${z[0]!.standardCode} A`);
+    expect((await view(z[0]!.id, users.C!.cookie)).statusCode).toBe(200);
+    const confirmed = await call('supplier/standardlog/supplierConfirm', { id: n.id }, users.C!.cookie);
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(confirmed.json().data.confirmedFiles.map((f: { fileId: number }) => f.fileId)).toEqual([z[0]!.id]);
+  });
+});
+
 describe('a recipient reads and confirms', () => {
   it('opening marks read once (user, time, IP); confirming is refused until every new version was viewed, then records each version with its sha256', async () => {
     const x = await versions(m1.code, 2);

@@ -77,18 +77,33 @@ export interface NoticeRecord {
   overdue_count: number;
 }
 
-/** A notice's columns, its changes summed up and its recipients counted by state (for the rows of a page). */
-/** The columns of notice `n` every notice row has (its product line `pl` joined), its changes summed up. */
-const NOTICE_COLUMNS = Prisma.sql`n.id, n.number, n.title, n.reason, n.product_line_code, pl.name AS product_line_name, n.status,
+/**
+ * The changes of notice `n` a supplier's recipient row `r` was sent for: those on the materials
+ * of its `basis` (the materials that made it a recipient at publish). A notice on several
+ * suppliers' materials goes to each of them; each sees, counts and confirms only its own — never
+ * another supplier's drawings, which it could not open either.
+ */
+export const recipientChangeSql = (c: string, r: string) =>
+  Prisma.sql`${Prisma.raw(c)}.material_code IN (SELECT b->>'materialCode' FROM jsonb_array_elements(${Prisma.raw(r)}.basis) b)`;
+
+/**
+ * The columns of notice `n` every notice row has (its product line `pl` joined), its changes summed
+ * up — with `forRecipient`, only the changes that recipient row was sent for.
+ */
+const noticeColumns = (forRecipient?: string) => {
+  const mine = forRecipient ? Prisma.sql`AND ${recipientChangeSql('c', forRecipient)}` : Prisma.empty;
+  return Prisma.sql`n.id, n.number, n.title, n.reason, n.product_line_code, pl.name AS product_line_name, n.status,
   to_char(n.due_date, 'YYYY-MM-DD') AS due_date, n.published_at, n.published_by_name, n.closed_at, n.withdrawn_at, n.withdraw_reason,
-  (SELECT count(*)::int FROM notice_change c WHERE c.notice_id = n.id) AS change_count,
+  (SELECT count(*)::int FROM notice_change c WHERE c.notice_id = n.id ${mine}) AS change_count,
   (SELECT string_agg(c.standard_code || '（' || COALESCE(o.version, '新增') || '→' || f.version || '）', '、' ORDER BY c.sort, c.id)
-     FROM (SELECT * FROM notice_change WHERE notice_id = n.id ORDER BY sort, id LIMIT 2) c
+     FROM (SELECT * FROM notice_change c WHERE c.notice_id = n.id ${mine} ORDER BY c.sort, c.id LIMIT 2) c
      JOIN standard_file f ON f.id = c.new_file_id LEFT JOIN standard_file o ON o.id = c.old_file_id) AS change_summary`;
+};
+const NOTICE_COLUMNS = noticeColumns();
 
 type NoticeCoreRecord = Pick<NoticeRecord, 'id' | 'number' | 'title' | 'reason' | 'product_line_code' | 'product_line_name' | 'status' | 'due_date' | 'change_count' | 'change_summary' | 'published_at' | 'published_by_name' | 'closed_at' | 'withdrawn_at' | 'withdraw_reason'>;
 
-/** The fields NOTICE_COLUMNS gives, as the row's. */
+/** The fields noticeColumns gives, as the row's. */
 const toNoticeCore = (r: NoticeCoreRecord) => ({
   id: r.id,
   number: r.number,
@@ -213,19 +228,23 @@ function fileOf(r: Record<string, unknown>, prefix: string): NoticeFile | null {
 }
 
 /**
- * A notice's changes in their order; with `viewedBy`, when a user of that supplier first viewed
- * each new version (an OK VIEW row of access_log, the proof a confirmation needs).
+ * A notice's changes in their order; with `viewedBy` (a supplier), only those its recipient row
+ * was sent for (recipientChangeSql), each with when a user of that supplier first viewed the new
+ * version (an OK VIEW row of access_log, the proof a confirmation needs).
  */
 export async function noticeChanges(db: Db | Prisma.TransactionClient, noticeId: number, viewedBy?: string): Promise<(NoticeChange & { viewedAt?: string | null })[]> {
   const viewed = viewedBy
     ? Prisma.sql`, (SELECT min(l.created_at) FROM access_log l WHERE l.file_id = c.new_file_id AND l.action = 'VIEW' AND l.outcome = 'OK' AND l.supplier_code = ${viewedBy}) AS viewed_at`
+    : Prisma.empty;
+  const mine = viewedBy
+    ? Prisma.sql`AND EXISTS (SELECT 1 FROM notice_recipient r WHERE r.notice_id = c.notice_id AND r.supplier_code = ${viewedBy} AND ${recipientChangeSql('c', 'r')})`
     : Prisma.empty;
   const q = Prisma.sql`SELECT c.id, c.standard_code, f.name, c.material_code, m.name AS material_name, ${fileCols('f', 'nf')}, ${fileCols('o', 'of')} ${viewed}
     FROM notice_change c
     JOIN standard_file f ON f.id = c.new_file_id
     LEFT JOIN standard_file o ON o.id = c.old_file_id
     JOIN material m ON m.code = c.material_code
-    WHERE c.notice_id = ${noticeId} ORDER BY c.sort, c.id`;
+    WHERE c.notice_id = ${noticeId} ${mine} ORDER BY c.sort, c.id`;
   // a transaction client has no pool of its own: readRows sends it through the transaction
   const rows = await readRows<ChangeRecord>(db as Db, q);
   return rows.map((r) => ({
@@ -355,13 +374,17 @@ interface ChangeRecordRecord {
 
 /**
  * Change records of notices that went out (never drafts), newest first; with `supplierCode`, only
- * those of notices that supplier received, each with its state on the notice.
+ * those that supplier was sent (on the materials it received the notice for), each with its state
+ * on the notice.
  */
 export function pageChangeRecords(db: Db, q: ChangeQuery): Promise<Page<ChangeRecordRow>>;
 export function pageChangeRecords(db: Db, q: ChangeQuery, supplierCode: string, now?: Date): Promise<Page<SupplierChangeRow>>;
 export async function pageChangeRecords(db: Db, q: ChangeQuery, supplierCode?: string, now = new Date()): Promise<Page<ChangeRecordRow | SupplierChangeRow>> {
   checkWindow(q);
-  const recipient = supplierCode ? Prisma.sql`JOIN notice_recipient r ON r.notice_id = n.id AND r.supplier_code = ${supplierCode}` : Prisma.empty;
+  // a supplier's change records: of the notices it received, the changes it was sent (recipientChangeSql)
+  const recipient = supplierCode
+    ? Prisma.sql`JOIN notice_recipient r ON r.notice_id = n.id AND r.supplier_code = ${supplierCode} AND ${recipientChangeSql('c', 'r')}`
+    : Prisma.empty;
   const where = whereSql([
     Prisma.sql`n.status <> 'DRAFT'`,
     equalsSql('c.standard_code', q.standardCode),
@@ -427,7 +450,7 @@ const SUPPLIER_NOTICE_SORT = { publishedAt: 'n.published_at', dueDate: 'n.due_da
 /** The inbox: unread published notices first, then the newest. */
 const INBOX_ORDER = "(n.status = 'PUBLISHED' AND r.status = 'UNREAD') DESC, n.published_at DESC, n.id DESC";
 
-export const supplierNoticeSelect = (now: Date) => Prisma.sql`SELECT ${NOTICE_COLUMNS}, n.description,
+export const supplierNoticeSelect = (now: Date) => Prisma.sql`SELECT ${noticeColumns('r')}, n.description,
   r.status AS r_status, ${overdueSql('r', 'n', now)} AS overdue, r.read_at, r.read_by_account, r.read_by_name,
   r.confirmed_at, r.confirmed_by_account, r.confirmed_by_name, r.remind_count, r.last_reminded_at
 FROM notice_recipient r JOIN change_notice n ON n.id = r.notice_id JOIN product_line pl ON pl.code = n.product_line_code`;

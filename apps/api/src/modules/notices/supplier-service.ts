@@ -97,7 +97,8 @@ export async function confirmNotice(db: Db, user: SessionUser, supplier: Supplie
     if (r.notice.status === 'WITHDRAWN') throw conflict(`该通知已撤回，不能确认${r.notice.withdrawReason ? `（撤回原因：${r.notice.withdrawReason}）` : ''}`);
     if (r.notice.status === 'CLOSED') throw conflict('该通知已关闭，不能再确认');
 
-    const changes = await noticeChanges(tx, noticeId);
+    // the changes this supplier was sent: it confirms its own materials' new versions, not another's
+    const changes = await noticeChanges(tx, noticeId, supplier.code);
     const stale = changes.map(staleVersionText).filter(Boolean);
     if (stale.length) throw conflict(`${stale.join('；')}，本通知不能再确认，请以最新的变更通知为准`);
 
