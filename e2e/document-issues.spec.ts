@@ -7,6 +7,7 @@
  * against the database.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { PDFDocument } from 'pdf-lib';
 import { sql } from './db.ts';
 import { expectToast, loginThroughPage, pickOption, settled, unfoldMenu } from './helpers.ts';
 
@@ -15,7 +16,12 @@ test.describe.configure({ mode: 'serial' });
 const RUN = Date.now().toString(36).slice(-5).toUpperCase();
 const TITLE = `门封槽尺寸确认 ${RUN}`;
 const NEW_TYPE = `安装孔疑问${RUN}`;
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+/** A one-page PDF: an attachment must be one the server can stamp for whoever downloads it. */
+async function onePagePdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  doc.addPage([420, 297]);
+  return Buffer.from(await doc.save());
+}
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 async function logout(page: Page) {
@@ -95,7 +101,7 @@ test('demo2 asks about a drawing with a PDF attached; it routes to demo5', async
   // a type the portal refuses is refused before any upload
   await dialog.locator('input[type=file]').setInputFiles({ name: 'tool.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') });
   await expect(dialog.getByRole('alert')).toContainText('类型不支持');
-  await dialog.locator('input[type=file]').setInputFiles({ name: '门封槽实测.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await dialog.locator('input[type=file]').setInputFiles({ name: '门封槽实测.pdf', mimeType: 'application/pdf', buffer: await onePagePdf() });
   await expect(dialog.getByTestId('attachment-picker')).toContainText('门封槽实测.pdf');
   await page.screenshot({ path: 'e2e/screenshots/document-issue-ask.png' });
   await dialog.getByRole('button', { name: /^提\s*交$/ }).click();

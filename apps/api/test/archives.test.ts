@@ -5,6 +5,7 @@
  * obsolete. Each test works on its own product lines, materials and suppliers (factories.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCanvas } from '@napi-rs/canvas';
 import { LIST_WINDOW_MAX } from '@esm/contracts';
 import { Prisma } from '../src/generated/prisma/client.ts';
 import { cappedCount } from '../src/lib/list.ts';
@@ -405,13 +406,32 @@ describe('haier/standardFile/upload', () => {
   });
 
   it.each([
-    ['a JPEG', 'photo.JPEG', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]), 'jpg'],
+    ['a JPEG', 'photo.JPEG', createCanvas(64, 48).encodeSync('jpeg'), 'jpg'],
     ['a DWG', 'part.dwg', Buffer.from('AC1032\0\0\0\0\0\0'), 'dwg'],
     ['a DXF with a BOM, spaces and CRLF', 'plate.dxf', Buffer.from('\ufeff  0\r\nSECTION\r\n  2\r\nENTITIES\r\n  0\r\nENDSEC\r\n  0\r\nEOF\r\n'), 'dxf'],
   ])('accepts %s', async (_label, filename, bytes, type) => {
     const res = await upload([...fields(), fileOf(filename, bytes)]);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ fileType: type, fileName: filename });
+  });
+
+  it('refuses what a viewer could not stamp — a damaged PDF, a broken or huge image — and keeps the effective version', async () => {
+    const standardCode = `Q/UP-${unique()}`;
+    expect((await upload([...fields({ standardCode }), fileOf('v1.pdf', pdf)])).statusCode).toBe(200);
+    // a 1,000×1,000,000 PNG header: its bitmap would take 4 GB; refused from the header, not decoded
+    const png = Buffer.from(await samplePng(4, 4));
+    png.writeUInt32BE(1_000, 16);
+    png.writeUInt32BE(1_000_000, 20);
+    for (const [name, bytes, reason] of [
+      ['damaged.pdf', Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000)]), 'PDF 文件已损坏，无法添加水印，未上传；请检查文件后重新上传'],
+      ['broken.jpg', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]), '图片文件已损坏，无法添加水印，未上传；请检查文件后重新上传'],
+      ['huge.png', png, '图片尺寸过大（1000×1000000），无法添加水印，未上传；请检查文件后重新上传'],
+    ] as const) {
+      const res = await upload([...fields({ standardCode, version: 'B' }), fileOf(name, bytes)]);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ message: reason, errors: [{ field: 'file', message: reason }] });
+    }
+    expect((await rowsOf(standardCode)).map((r) => [r.version, r.status])).toEqual([['A', 'EFFECTIVE']]);
   });
 
   it('refuses a file over the size limit with 413 and the limit, and leaves no row', async () => {
@@ -421,8 +441,9 @@ describe('haier/standardFile/upload', () => {
     expect(res.statusCode).toBe(413);
     expect(res.json()).toMatchObject({ success: false, message: '文件过大：上限为 1 MB' });
     expect(await rowsOf(standardCode)).toHaveLength(0);
-    // exactly at the limit is fine
-    const atLimit = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(UPLOAD_LIMIT - 9, 0x20)]);
+    // exactly at the limit is fine (a real PDF, then a comment filling it up)
+    const atLimit = Buffer.concat([Buffer.from(pdf), Buffer.from('\n%'), Buffer.alloc(UPLOAD_LIMIT - pdf.byteLength - 3, 0x78), Buffer.from('\n')]);
+    expect(atLimit.length).toBe(UPLOAD_LIMIT);
     expect((await upload([...fields(), fileOf('limit.pdf', atLimit)])).statusCode).toBe(200);
   });
 

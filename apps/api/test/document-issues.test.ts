@@ -327,7 +327,16 @@ describe('attachments', () => {
     expect(fake.json().message).toMatch(/文件内容与扩展名 \.pdf 不符/);
     const empty = await upload('supplier', f.supA.cookie, 'empty.pdf', Buffer.alloc(0));
     expect(empty.statusCode).toBe(400);
-    const count = await db.documentIssueAttachment.count({ where: { fileName: { in: ['big.pdf', 'tool.exe', 'drawing.pdf', 'empty.pdf'] } } });
+    // what could not be stamped for the one who downloads it: refused at upload, the huge image from its header
+    const damaged = await upload('supplier', f.supA.cookie, 'damaged.pdf', Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(500)]));
+    expect(damaged.json()).toMatchObject({ errors: [{ field: 'file', message: 'PDF 文件已损坏，无法添加水印，未上传；请检查文件后重新上传' }] });
+    const huge = Buffer.from(png);
+    huge.writeUInt32BE(16_000, 16);
+    huge.writeUInt32BE(16_000, 20);
+    const bomb = await upload('supplier', f.supA.cookie, 'huge.png', huge);
+    expect(bomb.statusCode).toBe(400);
+    expect(bomb.json().message).toMatch(/^图片尺寸过大（16000×16000）/);
+    const count = await db.documentIssueAttachment.count({ where: { fileName: { in: ['big.pdf', 'tool.exe', 'drawing.pdf', 'empty.pdf', 'damaged.pdf', 'huge.png'] } } });
     expect(count).toBe(0);
   });
 

@@ -19,6 +19,7 @@ import { AppError, badRequest, conflict } from '../../plugins/errors.ts';
 import { FileTooLargeError, type Storage } from '../../lib/storage.ts';
 import { cleanFileName, contentIs, SNIFF_BYTES, typeOfName, UNSUPPORTED_TYPE_MESSAGE } from './file-type.ts';
 import { findFileRow } from './file-query.ts';
+import { refuseUnstampable } from '../files/watermark.ts';
 
 export interface UploadDeps {
   db: Db;
@@ -181,6 +182,8 @@ async function receive(request: FastifyRequest, deps: UploadDeps): Promise<{ fie
 
 export async function uploadStandardFile(request: FastifyRequest, user: SessionUser, deps: UploadDeps): Promise<StandardFileRow> {
   const { fields, stored } = await receive(request, deps);
+  // before it replaces the effective version: a file the viewer could not stamp would hide the good one
+  await refuseUnstampable(await deps.storage.read(stored.sha256), stored.type);
   const id = await deps.db
     .$transaction(async (tx) => {
       // one publisher per standard code at a time: the version numbering and the single

@@ -18,7 +18,7 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import type { Storage } from '../../lib/storage.ts';
-import { contentDisposition, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../files/watermark.ts';
+import { contentDisposition, refuseUnstampable, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../files/watermark.ts';
 import { writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../logs/writer.ts';
 import { cleanFileName, contentIs, SNIFF_BYTES, typeOfName } from '../archives/file-type.ts';
 import { drain, multipartError, sniff } from '../archives/upload.ts';
@@ -96,6 +96,8 @@ export async function uploadAttachment(request: FastifyRequest, user: SessionUse
   }
   if (refusal) throw refusal;
   if (!stored) throw badRequest('请选择要上传的文件', [{ field: 'file', message: '请选择要上传的文件' }]);
+  // an attachment is stamped for whoever downloads it: one that could not be is refused now
+  await refuseUnstampable(await deps.storage.read(stored.sha256), stored.type);
   const row = await deps.db.documentIssueAttachment.create({
     data: {
       fileName: stored.fileName,

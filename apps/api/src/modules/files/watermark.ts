@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import type fontkit from '@pdf-lib/fontkit';
 import type { PDFDocument, PDFFont, PDFOperator } from 'pdf-lib';
 import type { FileType } from '@esm/contracts';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError, badRequest } from '../../plugins/errors.ts';
 import { cstMinute } from '../../lib/dates.ts';
 
 /** Who took the copy: the supplier's name (内部 for staff), the account, the time and the address. */
@@ -264,6 +264,34 @@ export async function newCjkPdf(): Promise<{ doc: PDFDocument; font: PDFFont; li
 export const IMAGE_MAX_PIXELS = 64_000_000;
 
 /**
+ * A PNG's or JPEG's width and height as its header states them (PNG IHDR; JPEG the first SOFn
+ * frame), read without decoding: a 1 MB PNG of 16000×16000 pixels decodes to 1 GB, so the limit
+ * is checked before the decoder runs. null when the header cannot be read.
+ */
+export function imageDimensions(b: Uint8Array, type: 'png' | 'jpg'): { w: number; h: number } | null {
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  // the IHDR chunk comes first, right after the 8-byte signature
+  if (type === 'png') return b.length >= 24 && v.getUint32(12) === 0x49484452 ? { w: v.getUint32(16), h: v.getUint32(20) } : null;
+  let at = 2;
+  while (at + 9 < b.length) {
+    if (b[at] !== 0xff) return null;
+    const marker = b[at + 1]!;
+    if (marker === 0xff) {
+      at++; // fill byte
+      continue;
+    }
+    // SOF0–SOF15 carry the frame's size; C4 (DHT), C8 (JPG) and CC (DAC) share the range but do not
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return { w: v.getUint16(at + 7), h: v.getUint16(at + 5) };
+    if (marker === 0xd9 || marker === 0xda) return null; // end of image, or scan data before any frame
+    at += 2 + v.getUint16(at + 2);
+  }
+  return null;
+}
+
+const IMAGE_DAMAGED = '图片文件已损坏，无法添加水印，请联系管理员';
+const tooLarge = (w: number, h: number) => new UnstampableError(`图片尺寸过大（${w}×${h}），无法添加水印，请联系管理员改为上传 PDF`);
+
+/**
  * Stamps a PNG or JPEG and encodes it back to the same format at the same size.
  *
  * A phone or scanner JPEG often stores its pixels sideways with an EXIF Orientation tag. Skia's
@@ -276,15 +304,18 @@ export async function stampImage(bytes: Uint8Array, type: 'png' | 'jpg', text: s
   const canvasModule = await canvasLib();
   const { createCanvas, loadImage } = canvasModule;
   registerCanvasFont(canvasModule);
+  const stated = imageDimensions(bytes, type);
+  if (!stated) throw new UnstampableError(IMAGE_DAMAGED);
+  if (stated.w * stated.h > IMAGE_MAX_PIXELS) throw tooLarge(stated.w, stated.h);
   let img: Awaited<ReturnType<typeof loadImage>>;
   try {
     img = await loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   } catch {
-    throw new UnstampableError('图片文件已损坏，无法添加水印，请联系管理员');
+    throw new UnstampableError(IMAGE_DAMAGED);
   }
   const { width: w, height: h } = img;
-  if (!w || !h) throw new UnstampableError('图片文件已损坏，无法添加水印，请联系管理员');
-  if (w * h > IMAGE_MAX_PIXELS) throw new UnstampableError(`图片尺寸过大（${w}×${h}），无法添加水印，请联系管理员改为上传 PDF`);
+  if (!w || !h) throw new UnstampableError(IMAGE_DAMAGED);
+  if (w * h > IMAGE_MAX_PIXELS) throw tooLarge(w, h);
 
   const canvas = createCanvas(w, h);
   const ctx = canvas.getContext('2d');
@@ -312,6 +343,23 @@ export async function stampImage(bytes: Uint8Array, type: 'png' | 'jpg', text: s
 }
 
 // ---- by file type ------------------------------------------------------------------------------
+
+/**
+ * Refuses at upload what could not be stamped when someone opens it (a damaged or encrypted PDF,
+ * a damaged or oversized image): stamped once here with a throwaway text, so a version or an
+ * attachment that is accepted is one a supplier can open. 400 on the `file` field, in the
+ * uploader's words.
+ */
+export async function refuseUnstampable(bytes: Uint8Array, type: string): Promise<void> {
+  if (type !== 'pdf' && type !== 'png' && type !== 'jpg') return;
+  try {
+    await stampFile(bytes, type, '上传校验');
+  } catch (e) {
+    if (!(e instanceof UnstampableError)) throw e;
+    const why = `${e.message.split('，请联系管理员')[0]}，未上传；请检查文件后重新上传`;
+    throw badRequest(why, [{ field: 'file', message: why }]);
+  }
+}
 
 /** The bytes to serve for a stored file: stamped PDFs and images; DWG/DXF unchanged (their name carries the stamp). */
 export async function stampFile(bytes: Uint8Array, type: FileType, text: string): Promise<Uint8Array> {
