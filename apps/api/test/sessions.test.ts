@@ -148,6 +148,28 @@ describe('account changed after login', () => {
     await expectSessionExpired(cookie2);
   });
 
+  it('a session that made no call while the account was disabled stays over once it is enabled again', async () => {
+    const u = await freshUser();
+    const idle = await login(t.app, u.account, u.password);
+    await t.db.prisma.user.update({ where: { id: u.id }, data: { enabled: false } });
+    await t.db.prisma.user.update({ where: { id: u.id }, data: { enabled: true } });
+    await expectSessionExpired(idle);
+    // signing in again works, and a later change that ends nothing (a name) leaves the new session alone
+    const fresh = await login(t.app, u.account, u.password);
+    await t.db.prisma.user.update({ where: { id: u.id }, data: { name: '改名后' } });
+    expect((await post(t.app, PROTECTED, {}, fresh)).statusCode).toBe(200);
+  });
+
+  it('a supplier account moved to another supplier: its sessions end (they acted for the old one)', async () => {
+    const [a, b] = await t.db.prisma.supplier.findMany({ take: 2, orderBy: { code: 'asc' } });
+    const u = await createUser(t.db, { type: 2, prefix: 'sess', supplierCode: a!.code });
+    created.push(u.account);
+    const cookie = await login(t.app, u.account, u.password);
+    expect((await post(t.app, 'user/current', undefined, cookie)).json()).toMatchObject({ code: '0' });
+    await t.db.prisma.user.update({ where: { id: u.id }, data: { supplierCode: b!.code } });
+    await expectSessionExpired(cookie);
+  });
+
   it('user type changed → user/current 204 (登录失效), protected routes 10000007', async () => {
     const u = await freshUser(3);
     const cookie = await login(t.app, u.account, u.password);

@@ -76,6 +76,10 @@ export async function readSession(db: Db, request: FastifyRequest): Promise<Sess
   if (!row) return { ok: false, reason: 'invalid', code: 202 };
   if (!row.enabled) return { ok: false, reason: 'invalid', code: 203 };
   if (row.type !== request.session.userType || row.type < 2 || row.type > 9) return { ok: false, reason: 'invalid', code: 204 };
+  // signed in before the account was disabled, or its type or supplier changed (a trigger keeps the
+  // time): over, even once the account is enabled again
+  const loginAt = request.session.loginAt;
+  if (row.sessionsValidFrom && (loginAt === undefined || loginAt < row.sessionsValidFrom.getTime())) return { ok: false, reason: 'expired' };
   return {
     ok: true,
     user: {

@@ -68,6 +68,8 @@ export interface SessionUserRecord {
   enabled: boolean;
   supplierCode: string | null;
   supplierName: string | null;
+  /** Sessions signed in before this are over (app_user.sessions_valid_from). */
+  sessionsValidFrom: Date | null;
 }
 
 interface SessionJoinRow {
@@ -80,6 +82,7 @@ interface SessionJoinRow {
   enabled: boolean | null;
   supplier_code: string | null;
   supplier_name: string | null;
+  sessions_valid_from: Date | null;
 }
 
 type Cb<T = void> = (err?: unknown, value?: T) => void;
@@ -178,7 +181,7 @@ export class PrismaSessionStore {
   get(sid: string, cb: Cb<unknown>) {
     readRows<SessionJoinRow>(
       this.db,
-      Prisma.sql`SELECT s.data, u.id AS u_id, u.account, u.name, u.nick, u.type, u.enabled, u.supplier_code, sp.name AS supplier_name
+      Prisma.sql`SELECT s.data, u.id AS u_id, u.account, u.name, u.nick, u.type, u.enabled, u.supplier_code, sp.name AS supplier_name, u.sessions_valid_from
 FROM http_session s
 LEFT JOIN app_user u ON u.id = s.user_id
 LEFT JOIN supplier sp ON sp.code = u.supplier_code
@@ -201,6 +204,7 @@ WHERE s.sid = ${sid} AND s.expires_at > ${new Date()}`,
               enabled: row.enabled!,
               supplierCode: row.supplier_code,
               supplierName: row.supplier_name,
+              sessionsValidFrom: row.sessions_valid_from,
             };
       cb(null, { ...row.data, _user: user });
     }, cb);
