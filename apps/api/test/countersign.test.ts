@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CountersignDetail } from '@esm/contracts';
 import { api, buildTestApp, hasChinese, holdInserts, login, pdfPages } from './helpers.ts';
-import { createFileVersion, createMaterial, createProductLine, createSupplier, createSupplierUser, samplePdf, tempStorage } from './factories.ts';
+import { createFileVersion, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, samplePdf, tempStorage } from './factories.ts';
 
 const files = await tempStorage();
 const t = await buildTestApp({ storage: files.storage });
@@ -47,6 +47,8 @@ beforeAll(async () => {
   for (const a of ['demo3', 'demo8', 'demo9'] as const) ids[a] = (await db.user.findUniqueOrThrow({ where: { account: a } })).id;
   const line = await createProductLine(db);
   const m = await createMaterial(db, line.code);
+  // a list's files are of materials its supplier supplies
+  for (const s of ['S001', 'S002']) await linkSupplier(db, s, m.code);
   const pdf = await samplePdf(1);
   const a = await createFileVersion(db, files.storage, { materialCode: m.code, type: 'pdf', bytes: pdf });
   const b = await createFileVersion(db, files.storage, { materialCode: m.code, type: 'pdf', bytes: await samplePdf(2) });
@@ -86,9 +88,33 @@ describe('a draft', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().errors[0].field).toBe('noticeId');
     }
-    const published = await db.changeNotice.findFirstOrThrow({ where: { status: 'PUBLISHED' }, select: { id: true, number: true } });
+    const published = await db.changeNotice.findFirstOrThrow({ where: { status: 'PUBLISHED', recipients: { some: { supplierCode: 'S001' } } }, select: { id: true, number: true } });
     const d = await draft({ noticeId: published.id });
     expect(d.noticeNumber).toBe(published.number);
+    // one that went to other suppliers only: another supplier's notice is not S001's to read
+    const elsewhere = await db.changeNotice.findFirst({ where: { status: 'PUBLISHED', recipients: { none: { supplierCode: 'S001' } } }, select: { id: true, number: true } });
+    if (elsewhere) {
+      const res = await call('haier/countersign/create', { title: '标题', supplierCode: 'S001', items: 'x', dueDate: day(3), fileIds, signerIds: [ids.demo8], noticeId: elsewhere.id }, c.demo3);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors).toEqual([{ field: 'noticeId', message: `变更通知 ${elsewhere.number} 未发给该供应商，只能关联发给该供应商的通知` }]);
+    }
+  });
+
+  it('the form’s pickers offer only what a list for the chosen supplier may name', async () => {
+    const files = async (supplierCode?: string) => ((await call('haier/countersign/selectFiles', { supplierCode }, c.demo3)).json().data as { fileId: number }[]).map((f) => f.fileId);
+    expect(await files('S001')).toEqual(expect.arrayContaining(fileIds));
+    expect(await files(otherSupplier.code)).not.toEqual(expect.arrayContaining([fileIds[0]]));
+    const notices = async (recipientCode: string) => ((await call('haier/tableChangeLog/findTableChangeLogListForHaier', { status: 'PUBLISHED', recipientCode, results: 50 }, c.demo3)).json().data as { id: number }[]).map((n) => n.id);
+    const sentTo = async (code: string) => (await db.noticeRecipient.findMany({ where: { supplierCode: code, notice: { status: 'PUBLISHED' } }, select: { noticeId: true } })).map((r) => r.noticeId).sort();
+    expect((await notices('S001')).sort()).toEqual(await sentTo('S001'));
+    expect(await notices(otherSupplier.code)).toEqual([]);
+  });
+
+  it('names only files of materials its supplier supplies', async () => {
+    const foreign = await db.standardFile.findUniqueOrThrow({ where: { id: fileIds[0] }, select: { standardCode: true, version: true, materialCode: true } });
+    const res = await call('haier/countersign/create', { title: '标题', supplierCode: otherSupplier.code, items: 'x', dueDate: day(3), fileIds: [fileIds[0]], signerIds: [ids.demo8] }, c.demo3);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([{ field: 'fileIds.0', message: `${foreign.standardCode} ${foreign.version} 属于物料 ${foreign.materialCode}，该供应商不供应此物料` }]);
   });
 
   it('is edited and issued only by its issuer; the supplier does not see it before issue', async () => {
@@ -334,7 +360,7 @@ describe("the demo seed's batch (writeCountersignHistories, issue 16)", () => {
     const internal = { kind: 'internal', buttons: ALL_BUTTONS } as const;
     const client = { ip: IP, userAgent: 'vitest-countersign' };
     const at = (days: number, hours = 0) => new Date(Date.now() + days * DAY + hours * 3600_000);
-    const published = await db.changeNotice.findFirstOrThrow({ where: { status: 'PUBLISHED' }, select: { id: true } });
+    const published = await db.changeNotice.findFirstOrThrow({ where: { status: 'PUBLISHED', recipients: { some: { supplierCode: 'S001' } } }, select: { id: true } });
     const draft = { title: '批量写入与逐次调用一致', supplierCode: 'S001', items: '1. 首件送检', dueDate: day(6), fileIds, signerIds: [ids.demo8, ids.demo9], noticeId: published.id };
     const histories: Histories = [
       {

@@ -271,6 +271,8 @@ export const ZCountersignerRequestSchema = z.object({ keyword: zOptionalText(64)
 /** File versions of the archive to pick from (any status: a sign-off may concern a version not yet effective). */
 export const ZCountersignFileRequestSchema = z.object({
   keyword: zOptionalText(100),
+  /** Only versions of materials this supplier supplies (what a list for it may name). */
+  supplierCode: zOptionalText(32),
   ids: z.array(zId('文件')).max(COUNTERSIGN_FILES_MAX, `最多 ${COUNTERSIGN_FILES_MAX} 个文件`).optional(),
 });
 

@@ -320,6 +320,8 @@ export const ZNoticePageRequestSchema = withDateRange(
     title: zOptionalText(100),
     /** Notices with a change of this material (exact). */
     materialCode: zOptionalText(40),
+    /** Notices that went to this supplier (exact: a recipient; the countersign form's notice picker). */
+    recipientCode: zOptionalText(32),
     productLineCode: zOptionalText(32),
     status: zOptionalEnum(NOTICE_STATUSES, '状态只能是 DRAFT、PUBLISHED、CLOSED 或 WITHDRAWN'),
     /** Publish date range, YYYY-MM-DD (days in UTC+8). */

@@ -130,8 +130,12 @@ export async function seedDemoCountersign(db: Db, seededAt = new Date()): Promis
   const at = (days: number) => new Date(now + days * DAY);
   const users = await sessionUsers(db, ['demo2', 'demo3', 'demo4', 'demo8', 'demo9'] as const);
   const issuer = users.demo3;
-  const notice = await db.changeNotice.findFirst({ where: { status: 'PUBLISHED' }, orderBy: { id: 'asc' }, select: { id: true } });
-  const files = await filesFor(db, [...new Set(LISTS.map((l) => l.supplier))]);
+  const suppliers = [...new Set(LISTS.map((l) => l.supplier))];
+  // a list links a published notice that went to its own supplier (the first one)
+  const sent = await db.noticeRecipient.findMany({ where: { supplierCode: { in: suppliers }, notice: { status: 'PUBLISHED' } }, orderBy: { noticeId: 'asc' }, select: { noticeId: true, supplierCode: true } });
+  const noticeOf = new Map<string, number>();
+  for (const r of sent) if (!noticeOf.has(r.supplierCode)) noticeOf.set(r.supplierCode, r.noticeId);
+  const files = await filesFor(db, suppliers);
   const histories: CountersignHistory[] = [];
   for (const [i, l] of LISTS.entries()) {
     const fileIds = (files.get(l.supplier) ?? []).slice(i % 3, (i % 3) + 2);
@@ -139,7 +143,7 @@ export async function seedDemoCountersign(db: Db, seededAt = new Date()): Promis
     const draft = {
       title: l.title,
       supplierCode: l.supplier,
-      noticeId: l.linkNotice ? notice?.id : undefined,
+      noticeId: l.linkNotice ? noticeOf.get(l.supplier) : undefined,
       items: l.items,
       dueDate: cstDay(at(l.due)),
       fileIds,

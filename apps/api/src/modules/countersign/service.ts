@@ -128,6 +128,10 @@ interface DraftFacts {
   notices: Map<number, { status: string; number: string }>;
   files: Map<number, FileFact>;
   users: Map<number, UserFact & { enabled: boolean }>;
+  /** `${noticeId}\u0000${supplierCode}`: the notice went to that supplier. */
+  noticeSentTo: Set<string>;
+  /** `${supplierCode}\u0000${materialCode}`: the supplier supplies that material. */
+  supplied: Set<string>;
 }
 
 async function draftFacts(q: Q, drafts: Draft[]): Promise<DraftFacts> {
@@ -142,29 +146,48 @@ async function draftFacts(q: Q, drafts: Draft[]): Promise<DraftFacts> {
     fileIds.length ? q.standardFile.findMany({ where: { id: { in: fileIds } }, select: FILE_SELECT }) : [],
     userIds.length ? q.user.findMany({ where: { id: { in: userIds } }, select: { id: true, account: true, name: true, type: true, enabled: true } }) : [],
   ]);
+  const materials = unique(files.map((f) => f.materialCode));
+  const [sent, supplied] = await Promise.all([
+    noticeIds.length ? q.noticeRecipient.findMany({ where: { noticeId: { in: noticeIds }, supplierCode: { in: codes } }, select: { noticeId: true, supplierCode: true } }) : [],
+    materials.length ? q.supplierMaterial.findMany({ where: { supplierCode: { in: codes }, materialCode: { in: materials } }, select: { supplierCode: true, materialCode: true } }) : [],
+  ]);
   return {
     suppliers: new Map(suppliers.map((s) => [s.code, s])),
     notices: new Map(notices.map((n) => [n.id, n])),
     files: new Map(files.map((f) => [f.id, f])),
     users: new Map(users.map((u) => [u.id, u])),
+    noticeSentTo: new Set(sent.map((r) => `${r.noticeId}\u0000${r.supplierCode}`)),
+    supplied: new Set(supplied.map((r) => `${r.supplierCode}\u0000${r.materialCode}`)),
   };
 }
 
 /**
  * What is wrong with a draft against the facts: the supplier exists, the notice (if any) is
- * published, the due day is not past, every file version exists, every signer is an enabled
- * internal user of types 3/7/8/9. Every problem is a field error, all of them at once.
+ * published and went to that supplier, the due day is not past, every file version exists and is
+ * of a material the supplier supplies (the supplier reads the list: nothing of another supplier's
+ * may be on it), every signer is an enabled internal user of types 3/7/8/9. Every problem is a
+ * field error, all of them at once.
  */
 function draftErrors(d: Draft, now: Date, f: DraftFacts): FieldError[] {
   const errors: FieldError[] = [];
-  if (!f.suppliers.has(d.supplierCode)) errors.push({ field: 'supplierCode', message: `供应商不存在：${d.supplierCode}` });
+  const supplierKnown = f.suppliers.has(d.supplierCode);
+  if (!supplierKnown) errors.push({ field: 'supplierCode', message: `供应商不存在：${d.supplierCode}` });
   if (d.noticeId) {
     const notice = f.notices.get(d.noticeId);
     if (!notice) errors.push({ field: 'noticeId', message: '变更通知不存在' });
     else if (notice.status !== 'PUBLISHED') errors.push({ field: 'noticeId', message: `变更通知 ${notice.number} 不是已发布状态，只能关联已发布的通知` });
+    else if (supplierKnown && !f.noticeSentTo.has(`${d.noticeId}\u0000${d.supplierCode}`)) {
+      errors.push({ field: 'noticeId', message: `变更通知 ${notice.number} 未发给该供应商，只能关联发给该供应商的通知` });
+    }
   }
   if (d.dueDate < cstDay(now)) errors.push({ field: 'dueDate', message: '会签截止日期不能早于今天' });
-  d.fileIds.forEach((id, i) => f.files.has(id) || errors.push({ field: `fileIds.${i}`, message: `文件版本不存在（编号 ${id}）` }));
+  d.fileIds.forEach((id, i) => {
+    const file = f.files.get(id);
+    if (!file) errors.push({ field: `fileIds.${i}`, message: `文件版本不存在（编号 ${id}）` });
+    else if (supplierKnown && !f.supplied.has(`${d.supplierCode}\u0000${file.materialCode}`)) {
+      errors.push({ field: `fileIds.${i}`, message: `${file.standardCode} ${file.version} 属于物料 ${file.materialCode}，该供应商不供应此物料` });
+    }
+  });
   d.signerIds.forEach((id, i) => {
     const u = f.users.get(id);
     const field = `signerIds.${i}`;
@@ -621,8 +644,9 @@ export async function countersignerOptions(db: Db, keyword: string | undefined) 
 }
 
 /** File versions to pick from, by standard code or name (newest first), or the ones named. */
-export async function fileOptions(db: Db, q: { keyword?: string; ids?: number[] }) {
-  const where = q.ids?.length ? whereSql([Prisma.sql`f.id = ANY(${q.ids}::int[])`]) : whereSql([keywordSql(['f.standard_code', 'f.name'], q.keyword)]);
+export async function fileOptions(db: Db, q: { keyword?: string; ids?: number[]; supplierCode?: string }) {
+  const supplied = q.supplierCode && Prisma.sql`EXISTS (SELECT 1 FROM supplier_material sm WHERE sm.material_code = f.material_code AND sm.supplier_code = ${q.supplierCode})`;
+  const where = q.ids?.length ? whereSql([Prisma.sql`f.id = ANY(${q.ids}::int[])`]) : whereSql([keywordSql(['f.standard_code', 'f.name'], q.keyword), supplied]);
   const rows = await db.$queryRaw<{ id: number }[]>`SELECT f.id FROM standard_file f ${where} ORDER BY f.id DESC LIMIT 30`;
   return filesOf(db, rows.map((r) => r.id));
 }

@@ -154,6 +154,7 @@ export function noticeWhere(q: Omit<NoticeQuery, 'page' | 'results' | 'sortField
     q.number && containsText('n.number', q.number),
     q.title && containsText(bigramIndexed('n.title'), q.title),
     q.materialCode && Prisma.sql`EXISTS (SELECT 1 FROM notice_change c WHERE c.notice_id = n.id AND c.material_code = ${q.materialCode})`,
+    q.recipientCode && Prisma.sql`EXISTS (SELECT 1 FROM notice_recipient r WHERE r.notice_id = n.id AND r.supplier_code = ${q.recipientCode})`,
     equalsSql('n.product_line_code', q.productLineCode),
     equalsSql('n.status', q.status),
     ...dayRangeSql('n.published_at', q.dateFrom, q.dateTo),

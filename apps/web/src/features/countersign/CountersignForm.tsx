@@ -37,10 +37,14 @@ function searching(setTyped: (typed: string) => void, fetching: boolean, notFoun
 
 const fileLabel = (f: CountersignFile) => `${f.standardCode} ${f.name} 版本 ${f.version}`;
 
+/** The supplier chosen in the form: the file and notice pickers offer only what a list for it may name. */
+const useChosenSupplier = () => Form.useWatch<string | undefined>('supplierCode', Form.useFormInstance());
+
 function FilePicker({ id, value, onChange, initial }: { id?: string; value?: number[]; onChange?: (v: number[]) => void; initial: CountersignFile[] }) {
   const [keyword, setTyped] = useSearchKeyword();
+  const supplierCode = useChosenSupplier();
   const [known, setKnown] = useState(() => new Map(initial.map((f) => [f.fileId, f])));
-  const search = useQuery({ ...filesQuery({ keyword: keyword || undefined }), placeholderData: (prev) => prev });
+  const search = useQuery({ ...filesQuery({ keyword: keyword || undefined, supplierCode }), placeholderData: (prev) => prev });
   useEffect(() => setKnown((m) => new Map([...m, ...(search.data ?? []).map((f) => [f.fileId, f] as const)])), [search.data]);
   const ids = new Set([...(value ?? []), ...(search.data ?? []).map((f) => f.fileId)]);
   const options = [...ids].flatMap((fid) => {
@@ -48,7 +52,15 @@ function FilePicker({ id, value, onChange, initial }: { id?: string; value?: num
     return f ? [{ value: fid, label: fileLabel(f), title: `SHA-256: ${f.sha256}` }] : [];
   });
   return (
-    <Select id={id} mode="multiple" value={value} onChange={onChange} placeholder="输入标准编号或名称，选择涉及的文件版本" options={options} {...searching(setTyped, search.isFetching, '没有匹配的文件版本')} />
+    <Select
+      id={id}
+      mode="multiple"
+      value={value}
+      onChange={onChange}
+      placeholder={supplierCode ? '输入标准编号或名称，选择该供应商所供物料的文件版本' : '输入标准编号或名称，选择涉及的文件版本'}
+      options={options}
+      {...searching(setTyped, search.isFetching, supplierCode ? '该供应商所供物料中没有匹配的文件版本' : '没有匹配的文件版本')}
+    />
   );
 }
 
@@ -66,7 +78,8 @@ function SignerPicker({ id, value, onChange, initial }: { id?: string; value?: n
 
 function NoticePicker({ id, value, onChange, initial }: { id?: string; value?: number | null; onChange?: (v: number | null) => void; initial: { id: number; number: string } | null }) {
   const [keyword, setTyped] = useSearchKeyword();
-  const search = useQuery({ ...publishedNoticesQuery(keyword), placeholderData: (prev) => prev });
+  const supplierCode = useChosenSupplier();
+  const search = useQuery({ ...publishedNoticesQuery(keyword, supplierCode), placeholderData: (prev) => prev });
   const options = (search.data ?? []).map((n) => ({ value: n.id, label: `${n.number} ${n.title}` }));
   if (initial && !options.some((o) => o.value === initial.id)) options.unshift({ value: initial.id, label: initial.number });
   return (
@@ -77,7 +90,7 @@ function NoticePicker({ id, value, onChange, initial }: { id?: string; value?: n
       onChange={(v?: number) => onChange?.(v ?? null)}
       placeholder="可选：关联已发布的变更通知"
       options={options}
-      {...searching(setTyped, search.isFetching, '没有匹配的已发布通知')}
+      {...searching(setTyped, search.isFetching, supplierCode ? '没有发给该供应商的已发布通知' : '没有匹配的已发布通知')}
     />
   );
 }

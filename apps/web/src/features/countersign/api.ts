@@ -18,11 +18,12 @@ export const useCountersign = (side: Side, id: number | undefined) => useQuery({
 
 /** The form's pickers: internal countersigners, archive file versions (with sha256), published notices. */
 export const signersQuery = (keyword: string) => queryOptions({ queryKey: [api.signers.path, keyword], queryFn: async () => (await call(api.signers, { keyword: keyword || undefined })).data, staleTime: 60_000 });
-export const filesQuery = (q: { keyword?: string; ids?: number[] }) => queryOptions({ queryKey: [api.files.path, q], queryFn: async () => (await call(api.files, q)).data, staleTime: 10_000 });
-export const publishedNoticesQuery = (keyword: string) =>
+export const filesQuery = (q: { keyword?: string; ids?: number[]; supplierCode?: string }) => queryOptions({ queryKey: [api.files.path, q], queryFn: async () => (await call(api.files, q)).data, staleTime: 10_000 });
+/** Published notices, those that went to `recipientCode` when a supplier is chosen (a list may link only those). */
+export const publishedNoticesQuery = (keyword: string, recipientCode?: string) =>
   queryOptions({
-    queryKey: [noticesApi.page.path, 'published', keyword],
-    queryFn: async () => (await call(noticesApi.page, { status: 'PUBLISHED', title: keyword || undefined, results: 20, sortField: 'publishedAt', sortOrder: 'descend' })).data,
+    queryKey: [noticesApi.page.path, 'published', keyword, recipientCode],
+    queryFn: async () => (await call(noticesApi.page, { status: 'PUBLISHED', title: keyword || undefined, recipientCode, results: 20, sortField: 'publishedAt', sortOrder: 'descend' })).data,
     staleTime: 30_000,
   });
 
