@@ -226,3 +226,21 @@ test('10. a fresh demo already has history in every log page', async ({ page }) 
     expect(total, path).toBeGreaterThan(3);
   }
 });
+
+test('11. 搜索 or 重置 with the filters as they were asks the server again: what happened meanwhile shows', async ({ page }) => {
+  await loginThroughPage(page, 'demo3');
+  await expect(page).toHaveURL(/dashboard$/);
+  await page.goto('/esm/system/visitLog');
+  await tableSettled(page);
+  const total = async () => Number((await page.getByText(/共 \d+\+? 条/).textContent())!.match(/\d+/)![0]);
+  const before = await total();
+  // a visit recorded meanwhile (another user, another window)
+  await sql(`INSERT INTO visit_event (user_id, user_type, user_code, user_name, menu_name, path, ip)
+    SELECT id, type, account, name, '图纸授权审批', '/esm/drawingAuthorization/drawingEmpowerApprove', '10.11.12.13' FROM app_user WHERE account = 'demo6'`);
+  for (const button of [/搜\s*索/, /重\s*置/]) {
+    const asked = page.waitForResponse((r) => r.url().includes('/visitLog/page'));
+    await page.getByRole('button', { name: button }).click();
+    await asked;
+  }
+  await expect.poll(total).toBe(before + 1);
+});

@@ -4,11 +4,13 @@
  * (select, remote select, dates) applies at once. What it hands on are the request's filters:
  * trimmed texts, blanks as absent, a date range as its two `YYYY-MM-DD` fields.
  */
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { DatePicker, Form, Input, Select, type SelectProps } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
 import { FilterButtons } from './FilterButtons.tsx';
 import { RemoteSelect, type RemoteSource } from './RemoteSelect.tsx';
+import { refreshLists } from './PagedTable.tsx';
 
 /** One choice of a select field. */
 export interface SelectOption {
@@ -74,13 +76,23 @@ export interface FilterFormProps {
 
 export function FilterForm({ fields, onChange, values, testId }: FilterFormProps) {
   const [form] = Form.useForm();
+  const queryClient = useQueryClient();
   const valuesKey = JSON.stringify(values ?? {});
+  // the filters last handed on (or set from outside): the same again asks the lists again
+  const last = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (values) form.setFieldsValue(toValues(fields, values));
+    last.current = JSON.stringify(toFilters(fields, form.getFieldsValue()));
     // set again only when the values from outside change
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [valuesKey]);
-  const submit = () => onChange(toFilters(fields, form.getFieldsValue()));
+  const hand = (filters: Filters) => {
+    const key = JSON.stringify(filters);
+    if (key === last.current) void refreshLists(queryClient);
+    last.current = key;
+    onChange(filters);
+  };
+  const submit = () => hand(toFilters(fields, form.getFieldsValue()));
   return (
     <Form form={form} layout="inline" onFinish={submit} initialValues={values ? toValues(fields, values) : undefined} style={{ rowGap: 12, marginBottom: 16 }} data-testid={testId}>
       {fields.map((f) => {
@@ -126,7 +138,7 @@ export function FilterForm({ fields, onChange, values, testId }: FilterFormProps
           onReset={() => {
             form.resetFields();
             form.setFieldsValue(Object.fromEntries(Object.keys(form.getFieldsValue()).map((k) => [k, undefined])));
-            onChange({});
+            hand(toFilters(fields, {}));
           }}
         />
       </Form.Item>

@@ -66,6 +66,21 @@ export const OVERDUE_ROW = 'esm-row-overdue';
 export const pagedListQuery = <E extends PagedEndpoint, Row = RowOf<E>>(endpoint: E, request: object) =>
   queryOptions({ queryKey: [endpoint.path, request], queryFn: ({ meta }) => call(endpoint, request as EndpointBody<E>, quietAhead(meta)) as Promise<PagedEnvelope<Row>> });
 
+/**
+ * Asks the paged lists on screen again: a 搜索 or 重置 that leaves the filters as they were is the
+ * user asking for what is new (the same request would otherwise be answered from the cache, and a
+ * page kept open all day never showed a new application). Queries shaped as pagedListQuery's.
+ */
+export function refreshLists(queryClient: QueryClient) {
+  return queryClient.refetchQueries({
+    type: 'active',
+    predicate: (q) => {
+      const request = q.queryKey[1];
+      return typeof request === 'object' && request !== null && 'page' in request && 'results' in request;
+    },
+  });
+}
+
 /** The request of a PagedTable's first render with `filters`: page 1, the default size, no sort. */
 export const firstPageRequest = <E extends PagedEndpoint>(filters: FiltersOf<E>) => ({ results: PAGE_SIZE_DEFAULT, page: 1, ...filters });
 

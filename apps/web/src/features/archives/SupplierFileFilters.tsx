@@ -9,7 +9,9 @@ import { Button, Col, DatePicker, Form, Input, Row, Select } from 'antd';
 import { useMd } from '../../components/useScreen.ts';
 import { DownOutlined, UpOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
+import { useQueryClient } from '@tanstack/react-query';
 import { useSupplierProductLines } from './api.ts';
+import { refreshLists } from '../../components/PagedTable.tsx';
 
 export interface SupplierFileFilterValues {
   productLineCode?: string;
@@ -57,8 +59,14 @@ export function SupplierFileFilters({
   // a page may change the filters itself (e.g. from the address): show what is applied
   useEffect(() => form.setFieldsValue(toForm(value)), [form, value]);
 
+  const queryClient = useQueryClient();
+  // the filters as they were, searched again: ask the list again (FilterForm does the same)
+  const hand = (next: SupplierFileFilterValues) => {
+    if (JSON.stringify(next) === JSON.stringify(value)) void refreshLists(queryClient);
+    onChange(next);
+  };
   const apply = (f: FormValues) =>
-    onChange({
+    hand({
       productLineCode: f.productLineCode || undefined,
       materialCode: trimmed(f.materialCode),
       standardCode: trimmed(f.standardCode),
@@ -114,7 +122,7 @@ export function SupplierFileFilters({
             onReset={() => {
               form.resetFields();
               form.setFieldsValue(toForm({}));
-              onChange({});
+              hand({});
             }}
             extra={
               <>
