@@ -244,3 +244,16 @@ test('11. 搜索 or 重置 with the filters as they were asks the server again: 
   }
   await expect.poll(total).toBe(before + 1);
 });
+
+test('12. a list with a filter that matches nothing says so, not that there is nothing at all', async ({ page }) => {
+  await loginThroughPage(page, 'demo2');
+  await expect(page).toHaveURL(/dashboardS$/);
+  await page.goto('/esm/supplier/supplierDrawingEmpowerApply');
+  await tableSettled(page);
+  await expect(rows(page).first()).toBeVisible();
+  const box = page.getByTestId('apply-filters').getByRole('textbox', { name: '物料编码' });
+  await box.fill('zzqx9');
+  await box.press('Enter');
+  await expect(page.locator('.ant-table-placeholder')).toContainText('没有匹配的结果');
+  await expect(page.locator('.ant-table-placeholder')).not.toContainText('新建申请');
+});

@@ -52,6 +52,8 @@ async function pendingApplication(): Promise<number> {
 }
 
 test('demo2 applies for the drawings of 0034000202, whose grant expired, and submits', async ({ page }) => {
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
   const [before] = await sql<{ state: string }>(
     `SELECT CASE WHEN EXISTS (SELECT 1 FROM empower_grant g WHERE g.supplier_code = 'S001' AND g.material_code = $1 AND g.revoked_at IS NULL AND g.valid_until > now() AT TIME ZONE 'UTC') THEN 'open' ELSE 'closed' END AS state`,
     [MATERIAL],
@@ -88,6 +90,7 @@ test('demo2 applies for the drawings of 0034000202, whose grant expired, and sub
   await dialog.getByRole('button', { name: '提交申请' }).click();
   await expect(dialog.getByText('请选择物料')).toBeVisible();
   await expect(dialog.getByText('请填写申请理由')).toBeVisible();
+  expect(pageErrors, 'a refused form raises no uncaught rejection').toEqual([]);
 
   await row.getByRole('checkbox').check();
   await dialog.getByLabel('申请理由').fill('电机安装座改模，需查看毛坯图确认加工余量');

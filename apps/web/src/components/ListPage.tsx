@@ -3,6 +3,7 @@
  * The log pages, the archive history and the visit log are each one of these.
  */
 import { useState, type ReactNode } from 'react';
+import { EMPTY_TABLE_TEXT } from '@esm/contracts';
 import type { ColumnsType, TableProps } from 'antd/es/table';
 import { FilterForm, type FilterField, type Filters } from './FilterForm.tsx';
 import { PagedTable, type FiltersOf, type PagedEndpoint, type RowOf } from './PagedTable.tsx';
@@ -21,13 +22,15 @@ export interface ListPageProps<E extends PagedEndpoint, Row = RowOf<E>> {
   rowSelection?: TableProps<Row>['rowSelection'];
   /** Column settings: the table's name and the columns hidden until the user shows them. */
   columnSettings?: { table: string; defaultHidden?: readonly string[] };
-  /** What an empty list says instead of the generic text. */
+  /** What an empty list says instead of the generic text while no filter is set (with one: 没有匹配的结果). */
   emptyText?: ReactNode;
   rowClassName?: (row: Row) => string;
 }
 
 export function ListPage<E extends PagedEndpoint, Row extends object = RowOf<E> & object>({ endpoint, columns, fields, rowKey, filterTestId, fixed, extra, rowSelection, columnSettings, emptyText, rowClassName }: ListPageProps<E, Row>) {
   const [filters, setFilters] = useState<Filters>({});
+  // the page's own empty text says there is nothing at all; with a filter set, nothing matched it (spec §8)
+  const filtered = Object.values(filters).some((v) => v !== undefined && v !== '');
   return (
     <PagedTable<E, Row>
       endpoint={endpoint}
@@ -36,7 +39,7 @@ export function ListPage<E extends PagedEndpoint, Row extends object = RowOf<E> 
       rowKey={rowKey}
       columnSettings={columnSettings}
       rowSelection={rowSelection}
-      emptyText={emptyText}
+      emptyText={filtered ? EMPTY_TABLE_TEXT : emptyText}
       rowClassName={rowClassName}
       toolbar={
         <>

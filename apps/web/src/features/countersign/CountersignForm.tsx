@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { COUNTERSIGN_DUE_DAYS_DEFAULT, ZCountersignDraftSchema, type CountersignDetail, type CountersignFile } from '@esm/contracts';
 import { ApiError } from '../../api/client.ts';
 import { RemoteSelect, useSearchKeyword } from '../../components/RemoteSelect.tsx';
-import { zodRule } from '../../components/zodRule.ts';
+import { validValues, zodRule } from '../../components/zodRule.ts';
 import { serverErrorText } from '../../components/serverErrors.ts';
 import { supplierSource } from '../archives/index.ts';
 import { createCountersign, filesQuery, publishedNoticesQuery, signersQuery, updateCountersign, type DraftBody } from './api.ts';
@@ -105,7 +105,8 @@ export function CountersignForm({ list, onClose, onSaved }: { list?: Countersign
     : { dueDate: dayjs().add(COUNTERSIGN_DUE_DAYS_DEFAULT, 'day'), fileIds: [], signerIds: [] };
 
   const save = async () => {
-    const v = await form.validateFields();
+    const v = await validValues(form);
+    if (!v) return;
     const body: DraftBody = {
       title: v.title!,
       supplierCode: v.supplierCode!,

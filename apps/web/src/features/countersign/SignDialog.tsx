@@ -7,6 +7,7 @@ import { Alert, App, Form, Input, Modal, Radio } from 'antd';
 import { COUNTERSIGN_DECISIONS, COUNTERSIGN_DECISION_LABELS, type CountersignDecision, type CountersignDetail } from '@esm/contracts';
 import { ApiError } from '../../api/client.ts';
 import { serverErrorText } from '../../components/serverErrors.ts';
+import { validValues } from '../../components/zodRule.ts';
 import { submitSignature, type Side } from './api.ts';
 
 export function SignDialog({ side, list, onClose, onDone }: { side: Side; list: CountersignDetail; onClose: () => void; onDone: () => void }) {
@@ -16,7 +17,8 @@ export function SignDialog({ side, list, onClose, onDone }: { side: Side; list: 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const submit = async () => {
-    const v = await form.validateFields();
+    const v = await validValues(form);
+    if (!v) return;
     setBusy(true);
     setError(null);
     try {

@@ -12,7 +12,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { z } from 'zod';
 import { ZCreateApplyRequestSchema, type ApplyMaterial, type ApplyOptions } from '@esm/contracts';
 import { ApiError } from '../../api/client.ts';
-import { zodRule } from '../../components/zodRule.ts';
+import { validValues, zodRule } from '../../components/zodRule.ts';
 import { serverErrorText } from '../../components/serverErrors.ts';
 import type { Run } from '../files/index.ts';
 import { createApply, submitApply, updateApply } from './api.ts';
@@ -130,7 +130,8 @@ export function ApplyForm({ draft, options, run, onClose, onSaved }: ApplyFormPr
 
   const save = async (andSubmit: boolean) => {
     setRefusal(null);
-    const v = await form.validateFields();
+    const v = await validValues(form);
+    if (!v) return;
     const body = { materialCodes: v.materialCodes, validFrom: v.validFrom!.format(DAY), validUntil: v.validUntil!.format(DAY), reason: v.reason!.trim(), renewsGrantId: draft?.renewsGrantId ?? undefined };
     setBusy(andSubmit ? 'submit' : 'save');
     let saved = false;

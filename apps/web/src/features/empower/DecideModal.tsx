@@ -10,6 +10,7 @@ import type { ApplicationRow } from '@esm/contracts';
 import { ApiError } from '../../api/client.ts';
 import { formatDateTime } from '../../components/labels.tsx';
 import { serverErrorText } from '../../components/serverErrors.ts';
+import { validValues } from '../../components/zodRule.ts';
 import { decideApplications } from './api.ts';
 import { GrantStateTag, Notice, minute } from './labels.tsx';
 
@@ -34,7 +35,8 @@ export function DecideModal({ app, onClose, onDecided }: { app: ApplicationRow |
   const decide = async (decision: 'APPROVE' | 'REJECT') => {
     if (!app) return;
     setRefusal(null);
-    const v = decision === 'APPROVE' ? await form.validateFields() : await form.validateFields(['comment']);
+    const v = decision === 'APPROVE' ? await validValues(form) : await validValues(form, ['comment']);
+    if (!v) return;
     const comment = v.comment?.trim() || undefined;
     if (decision === 'REJECT' && !comment) {
       form.setFields([{ name: 'comment', errors: ['请填写驳回原因'] }]);

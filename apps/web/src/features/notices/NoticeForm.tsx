@@ -12,7 +12,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { z } from 'zod';
 import { NOTICE_CHANGES_MAX, NOTICE_DUE_DAYS_DEFAULT, ZNoticeDraftSchema, type ChangeCandidate, type NoticeDetail } from '@esm/contracts';
 import { ApiError } from '../../api/client.ts';
-import { zodRule } from '../../components/zodRule.ts';
+import { validValues, zodRule } from '../../components/zodRule.ts';
 import { serverErrorText } from '../../components/serverErrors.ts';
 import { candidatesQuery, createNotice, updateNotice, useProductLines, type DraftBody } from './api.ts';
 
@@ -153,7 +153,8 @@ export function NoticeForm({ notice, preset, onClose, onSaved }: NoticeFormProps
 
   const submit = async () => {
     setRefusal(null);
-    const v = await form.validateFields();
+    const v = await validValues(form);
+    if (!v) return;
     const body: DraftBody = {
       title: v.title!.trim(),
       productLineCode: v.productLineCode!,

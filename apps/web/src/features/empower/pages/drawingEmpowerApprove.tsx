@@ -16,6 +16,7 @@ import type { FetchAhead } from '../../pages.ts';
 import type { FilterField } from '../../../components/FilterForm.tsx';
 import { formatDateTime } from '../../../components/labels.tsx';
 import { serverErrorText } from '../../../components/serverErrors.ts';
+import { validValues } from '../../../components/zodRule.ts';
 import { useSession } from '../../session/index.ts';
 import { decideApplications, useRefreshEmpower } from '../api.ts';
 import { materialsColumn, periodColumn } from '../applicationColumns.tsx';
@@ -196,8 +197,8 @@ export default function DrawingEmpowerApprovePage() {
         onCancel={() => setRejecting(false)}
         destroyOnHidden
         onOk={async () => {
-          const { comment } = await rejectForm.validateFields();
-          await decideMany('REJECT', comment.trim());
+          const v = await validValues(rejectForm);
+          if (v) await decideMany('REJECT', v.comment.trim());
         }}
       >
         <Form form={rejectForm} layout="vertical" preserve={false} name="empower-reject-many">
