@@ -11,8 +11,8 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_REPORT_PAGE, COUNTERSIGN_LIST_PAGE, EMPOWER_APPROVE_PAGE, ISSUE_ANSWER_PAGE, NOTICE_LIST_PAGE, PHONE_LOG_PAGE, SUPPLIER_APPLY_PAGE, USER_TYPES, buttonRefusedText, type PermissionItem } from '@esm/contracts';
-import { api, buildTestApp, login } from './helpers.ts';
+import { ACCESS_REPORT_PAGE, COUNTERSIGN_LIST_PAGE, EMPOWER_APPROVE_PAGE, GRANT_PAGE, ISSUE_ANSWER_PAGE, NOTICE_LIST_PAGE, PHONE_LOG_PAGE, SUPPLIER_APPLY_PAGE, USER_TYPES, buttonRefusedText, type PermissionItem } from '@esm/contracts';
+import { api, buildTestApp, login, pdfPages } from './helpers.ts';
 import { cstDay } from '../src/lib/dates.ts';
 
 const t = await buildTestApp();
@@ -377,5 +377,49 @@ describe('the countersign list', () => {
     const refusedEdit = await call('haier/countersign/update', { id: draftId }, 'demo3');
     expect(refusedEdit.statusCode).toBe(403);
     expect(refusedEdit.json().message).toBe(buttonRefusedText('编辑'));
+  });
+});
+
+describe('the same facts served by other calls and fields of a governed page (found by an audit)', () => {
+  it('供应商确认情况 (searchSupplierDetail) governs 发布人 and 阅读人 as the list and the matrix do', async () => {
+    await setTypes('COLUMN', NOTICE_LIST_PAGE, 'publishedByName', allBut(3));
+    await setTypes('COLUMN', NOTICE_LIST_PAGE, 'readByName', allBut(3));
+    await setTypes('COLUMN', NOTICE_LIST_PAGE, 'readByAccount', allBut(3), [3]);
+    const rows = rowsOf(await call('haier/standardChange/searchSupplierDetail', { supplierCode: 'S001', results: 100 }, 'demo3'));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(r).not.toHaveProperty('publishedByName');
+    for (const r of rows) expect(r).not.toHaveProperty('readByName');
+    for (const r of rows.filter((x) => x.readAt)) expect(String(r.readByAccount)).toMatch(/^.\*+$/u);
+    const full = rowsOf(await call('haier/standardChange/searchSupplierDetail', { supplierCode: 'S001', results: 100 }, 'demo7'));
+    expect(full.some((r) => typeof r.publishedByName === 'string' && typeof r.readByName === 'string')).toBe(true);
+  });
+
+  it('审批人 hidden takes the approver’s account with it, in the applications and the grants', async () => {
+    await setTypes('COLUMN', EMPOWER_APPROVE_PAGE, 'deciderName', allBut(3));
+    await setTypes('COLUMN', GRANT_PAGE, 'approverName', allBut(3), [3]);
+    const apps = rowsOf(await call('haier/drawingEmpowerApply/findEmpowerApply', { results: 100 }, 'demo3'));
+    expect(apps.some((a) => a.status === 'APPROVED')).toBe(true);
+    for (const a of apps) expect(a).not.toHaveProperty('deciderAccount');
+    const grants = rowsOf(await call('haier/drawingEmpowerArchives/findEmpowerPage', { results: 100 }, 'demo3')).filter((g) => g.approverName);
+    expect(grants.length).toBeGreaterThan(0);
+    for (const g of grants) expect([g.approverName, g.approverAccount].every((v) => /^.\*+$/u.test(String(v)))).toBe(true);
+    const full = rowsOf(await call('haier/drawingEmpowerApply/findEmpowerApply', { results: 100 }, 'demo7'));
+    expect(full.some((a) => a.deciderAccount === 'demo6')).toBe(true);
+  });
+
+  it('签署记录·IP地址 hidden is not printed on the sign-off sheet either', async () => {
+    const done = await db.countersign.findFirstOrThrow({ where: { status: 'COMPLETED' } });
+    const ips = [...new Set((await db.countersignSignature.findMany({ where: { countersignId: done.id } })).map((x) => x.ip).filter(Boolean))] as string[];
+    expect(ips.length).toBeGreaterThan(0);
+    const text = async (who: string) => {
+      const res = await call('haier/countersign/downloadSheet', { id: done.id }, who);
+      expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+      return (await pdfPages(res.rawPayload)).join('\n');
+    };
+    await setTypes('COLUMN', COUNTERSIGN_LIST_PAGE, 'rounds.signatures.ip', allBut(3));
+    const hidden = await text('demo3');
+    for (const ip of ips) expect(hidden).not.toContain(ip);
+    const full = await text('demo7');
+    for (const ip of ips) expect(full).toContain(ip);
   });
 });

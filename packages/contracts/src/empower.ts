@@ -92,7 +92,7 @@ export const ZApplicationRow = z.object({
   /** The period granted (days, both included): never longer than asked. */
   approvedFrom: z.string().nullable(),
   approvedUntil: z.string().nullable(),
-  deciderAccount: z.string().nullable(),
+  deciderAccount: z.string().nullable().optional(),
   /** Governed (APPLICATION_COLUMNS): absent when hidden for the caller, masked when masked. */
   deciderName: z.string().nullable().optional(),
   decidedAt: z.string().nullable(),
@@ -105,7 +105,7 @@ export type ApplicationRow = z.infer<typeof ZApplicationRow>;
 /** 图纸授权审批: the page of the application list. */
 export const EMPOWER_APPROVE_PAGE = '/esm/drawingAuthorization/drawingEmpowerApprove';
 /** The internal application rows' governed columns (issue 14). */
-export const APPLICATION_COLUMNS = governedColumns(EMPOWER_APPROVE_PAGE, { deciderName: '审批人', decisionComment: '审批意见' });
+export const APPLICATION_COLUMNS = governedColumns(EMPOWER_APPROVE_PAGE, { deciderName: '审批人', decisionComment: '审批意见' }, undefined, { deciderName: ['deciderAccount'] });
 
 export const ZAuditRow = z.object({
   id: z.number().int(),
@@ -153,7 +153,7 @@ export const ZGrantRow = z.object({
   drawingCount: z.number().int(),
   imported: z.boolean(),
   applicationId: z.number().int().nullable(),
-  approverAccount: z.string().nullable(),
+  approverAccount: z.string().nullable().optional(),
   /** Governed (GRANT_COLUMNS / GRANT_HISTORY_COLUMNS): absent when hidden for the caller, masked when masked. */
   approverName: z.string().nullable().optional(),
   approvedAt: z.string().nullable(),
@@ -168,8 +168,8 @@ export type GrantRow = z.infer<typeof ZGrantRow>;
 export const GRANT_PAGE = '/esm/drawingAuthorization/drawingAuthorizedFile';
 export const GRANT_HISTORY_PAGE = '/esm/drawingAuthorization/drawingAuthorizedFileHistory';
 /** The grant rows' governed columns (issue 14), per page. */
-export const GRANT_COLUMNS = governedColumns(GRANT_PAGE, { approverName: '审批人', revokeReason: '撤销原因' });
-export const GRANT_HISTORY_COLUMNS = governedColumns(GRANT_HISTORY_PAGE, { approverName: '审批人', revokeReason: '撤销原因' });
+export const GRANT_COLUMNS = governedColumns(GRANT_PAGE, { approverName: '审批人', revokeReason: '撤销原因' }, undefined, { approverName: ['approverAccount'] });
+export const GRANT_HISTORY_COLUMNS = governedColumns(GRANT_HISTORY_PAGE, { approverName: '审批人', revokeReason: '撤销原因' }, undefined, { approverName: ['approverAccount'] });
 
 // ---- the supplier's application form ------------------------------------------------------------
 

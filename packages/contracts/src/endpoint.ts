@@ -66,6 +66,12 @@ export interface ColumnSetDecl {
    * That detail gets the field's mode too, so the value does not leak through the trail.
    */
   readonly echoes?: Readonly<Record<string, string>>;
+  /**
+   * Fields of the row that carry the same fact as a governed field (the approver's account beside
+   * the approver's name): field → those fields. They take the field's mode, so hiding 审批人 hides
+   * the account as well. They are not columns of their own on the 按钮与列权限 page.
+   */
+  readonly companions?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Declares a page's governed columns (see ColumnSetDecl). */
@@ -73,8 +79,14 @@ export function governedColumns<const C extends Record<string, string>>(
   page: string,
   columns: C,
   echoes?: Partial<Record<keyof C & string, string>>,
-): { readonly page: string; readonly columns: C; readonly echoes?: Readonly<Record<string, string>> } {
-  return echoes ? { page, columns, echoes: echoes as Record<string, string> } : { page, columns };
+  companions?: Partial<Record<keyof C & string, readonly string[]>>,
+): { readonly page: string; readonly columns: C; readonly echoes?: Readonly<Record<string, string>>; readonly companions?: Readonly<Record<string, readonly string[]>> } {
+  return {
+    page,
+    columns,
+    ...(echoes ? { echoes: echoes as Record<string, string> } : {}),
+    ...(companions ? { companions: companions as Record<string, readonly string[]> } : {}),
+  };
 }
 
 /** Declares a call; `const` keeps the access list's literal types (the api narrows the handler by them). */

@@ -271,6 +271,25 @@ export type SupplierChangeRow = z.infer<typeof ZSupplierChangeRow>;
 export const ZSupplierNoticeRow = z.object({ ...noticeCore, recipientStatus: z.enum(RECIPIENT_STATUSES), ...recipientState });
 export type SupplierNoticeRow = z.infer<typeof ZSupplierNoticeRow>;
 
+/**
+ * searchSupplierDetail (供应商确认情况, on 变更通知列表): one supplier across notices, as the
+ * manufacturer reads it. Its rows repeat governed fields of the notice list and of the recipients
+ * matrix, so they are governed as there (same page and fields: the same permission rows).
+ */
+export const SUPPLIER_STANDING_COLUMNS = governedColumns(NOTICE_LIST_PAGE, {
+  publishedByName: NOTICE_COLUMNS.columns.publishedByName,
+  withdrawReason: NOTICE_COLUMNS.columns.withdrawReason,
+  readByName: NOTICE_RECIPIENT_COLUMNS.columns.readByName,
+  readByAccount: NOTICE_RECIPIENT_COLUMNS.columns.readByAccount,
+  confirmedByName: NOTICE_RECIPIENT_COLUMNS.columns.confirmedByName,
+  confirmedByAccount: NOTICE_RECIPIENT_COLUMNS.columns.confirmedByAccount,
+});
+/** A row of searchSupplierDetail: governed (SUPPLIER_STANDING_COLUMNS): absent when hidden for the caller, masked when masked. */
+export const ZSupplierStandingRow = ZSupplierNoticeRow.extend(
+  Object.fromEntries(Object.keys(SUPPLIER_STANDING_COLUMNS.columns).map((k) => [k, z.string().nullable().optional()])) as Record<keyof typeof SUPPLIER_STANDING_COLUMNS.columns, z.ZodOptional<z.ZodNullable<z.ZodString>>>,
+);
+export type SupplierStandingRow = z.infer<typeof ZSupplierStandingRow>;
+
 /** A change as a supplier sees it: with when a user of that supplier first viewed the new version. */
 export const ZSupplierNoticeChange = ZNoticeChange.extend({ viewedAt: z.string().nullable() });
 export type SupplierNoticeChange = z.infer<typeof ZSupplierNoticeChange>;
@@ -492,7 +511,8 @@ export const noticesApi = {
     tag,
     summary: '某供应商在各变更通知上的阅读、确认与逾期情况',
     body: ZSupplierDetailRequestSchema,
-    response: ZCappedPage(ZSupplierNoticeRow),
+    response: ZCappedPage(ZSupplierStandingRow),
+    columns: SUPPLIER_STANDING_COLUMNS,
   }),
   sharedChangeList: endpoint({
     path: 'getChangeListForSupplier',

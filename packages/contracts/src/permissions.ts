@@ -87,13 +87,22 @@ function applyMode(row: Record<string, unknown>, path: readonly string[], mode: 
  * entries that repeat a governed value (`set.echoes`) get that field's mode on their `detail`
  * (hidden: null). What the list, the detail and the export answer all go through this.
  */
-export function applyColumnSet<R extends Record<string, unknown>>(row: R, set: { readonly echoes?: Readonly<Record<string, string>> }, modes: ColumnModes): R {
-  const out = applyColumnModes(row, modes);
+export function applyColumnSet<R extends Record<string, unknown>>(
+  row: R,
+  set: { readonly echoes?: Readonly<Record<string, string>>; readonly companions?: Readonly<Record<string, readonly string[]>> },
+  modes: ColumnModes,
+): R {
+  let out: Record<string, unknown> = applyColumnModes(row, modes);
+  // the fields that carry a governed field's fact take its mode (ColumnSetDecl.companions)
+  for (const [field, others] of Object.entries(set.companions ?? {})) {
+    const mode = modes[field];
+    if (mode && mode !== 'VISIBLE') for (const other of others) out = applyMode(out, other.split('.'), mode);
+  }
   const events = out.events;
-  if (!set.echoes || !Array.isArray(events)) return out;
+  if (!set.echoes || !Array.isArray(events)) return out as R;
   const byAction = new Map<string, ColumnMode>();
   for (const [field, action] of Object.entries(set.echoes)) if (modes[field] && modes[field] !== 'VISIBLE') byAction.set(action, modes[field]);
-  if (byAction.size === 0) return out;
+  if (byAction.size === 0) return out as R;
   const governed = events.map((e: unknown) => {
     if (!e || typeof e !== 'object') return e;
     const ev = e as { action?: unknown; detail?: unknown };
@@ -101,7 +110,7 @@ export function applyColumnSet<R extends Record<string, unknown>>(row: R, set: {
     if (!mode || ev.detail === null || ev.detail === undefined) return e;
     return { ...ev, detail: mode === 'HIDDEN' ? null : maskText(String(ev.detail)) };
   });
-  return { ...out, events: governed };
+  return { ...out, events: governed } as unknown as R;
 }
 
 /** The mode of a column row for a user type. */

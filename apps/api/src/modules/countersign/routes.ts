@@ -3,7 +3,7 @@
  * (contracts countersignApi), rules in service.ts, the sheet in sheet.ts.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { countersignApi as api } from '@esm/contracts';
+import { applyColumnSet, COUNTERSIGN_COLUMNS, countersignApi as api } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
@@ -48,5 +48,9 @@ export async function countersignRoutes(app: FastifyInstance, { db }: { db: Db }
     await cancelCountersign(db, user, body.id, body.reason, clientOf(request));
     return ok(await countersignDetail(db, user, body.id, internal), '已取消');
   });
-  route(app, api.sheet, async ({ body, user, request, reply }) => sendSheet(reply, await downloadSheet(db, user, body.id, internal, clientOf(request))));
+  route(app, api.sheet, async ({ body, user, request, reply }) => {
+    // an export of the detail: its governed columns as the detail call answers them (a hidden IP is not printed)
+    const modes = await app.permissions.columnModes(COUNTERSIGN_COLUMNS, user.type);
+    return sendSheet(reply, await downloadSheet(db, user, body.id, internal, clientOf(request), new Date(), (d) => applyColumnSet(d, COUNTERSIGN_COLUMNS, modes)));
+  });
 }

@@ -98,8 +98,17 @@ export interface SheetFile {
  * downloadSheet: the caller's stamped copy of a completed list's sheet; the access log's DOWNLOAD
  * row and the list's DOWNLOAD event commit together before the bytes leave.
  */
-export async function downloadSheet(db: Db, user: SessionUser, id: number, side: Side, client: ClientInfo, now = new Date()): Promise<SheetFile> {
-  const d = await countersignDetail(db, user, id, side, now);
+export async function downloadSheet(
+  db: Db,
+  user: SessionUser,
+  id: number,
+  side: Side,
+  client: ClientInfo,
+  now = new Date(),
+  /** The detail as the caller may see it (the internal side's governed columns: the sheet prints what the page shows). */
+  govern: (d: CountersignDetail) => CountersignDetail = (d) => d,
+): Promise<SheetFile> {
+  const d = govern(await countersignDetail(db, user, id, side, now));
   if (d.status !== 'COMPLETED') throw conflict('会签单尚未完成：全部会签后才生成签核单');
   const stamp = { supplierName: user.isSupplier ? user.supplierName : null, account: user.account, at: now, ip: client.ip };
   const bytes = await stampPdf(await sheetPdf(d), watermarkText(stamp));

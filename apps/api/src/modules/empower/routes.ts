@@ -5,7 +5,7 @@
  * access report — the last two exportable.
  */
 import type { FastifyInstance } from 'fastify';
-import { ACCESS_REPORT_COLUMNS, APPLICATION_COLUMNS, applyColumnModes, empowerApi as api } from '@esm/contracts';
+import { ACCESS_REPORT_COLUMNS, APPLICATION_COLUMNS, applyColumnSet, empowerApi as api } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
@@ -35,7 +35,7 @@ export async function empowerRoutes(app: FastifyInstance, { db, rules, exportMax
     const decided = await decide(db, { user, client: clientOf(request) }, body);
     // the decided applications go out as the list shows them (its governed columns, issue 14)
     const modes = await app.permissions.columnModes(APPLICATION_COLUMNS, user.type);
-    const result = { ...decided, applications: decided.applications.map((a) => applyColumnModes(a, modes)) };
+    const result = { ...decided, applications: decided.applications.map((a) => applyColumnSet(a, APPLICATION_COLUMNS, modes)) };
     return ok(result, body.decision === 'APPROVE' ? `已批准 ${result.decided} 个申请，生成 ${result.grants} 项授权` : `已驳回 ${result.decided} 个申请`);
   });
 
