@@ -193,6 +193,11 @@ describe('template and import', () => {
     expect(empty.json()).toMatchObject({ message: '文件中没有数据行（从第 2 行起填写）' });
     const csv = await upload(f.cookie, Buffer.from('a,b\n1,2\n'), { filename: 'bom.csv' });
     expect(csv.json()).toMatchObject({ message: '只能导入 .xlsx 文件（请使用下载的模板）' });
+    const none = await upload(f.cookie, Buffer.alloc(0));
+    expect(none.json()).toMatchObject({ message: '文件内容为空，请使用下载的模板填写后导入', errors: [{ field: 'file', message: '文件内容为空' }] });
+    // a control character in the name is dropped (the name goes into the audit row), the file is read
+    const nul = await upload(f.cookie, await workbook([line(f.materials[0]!, 'N-1')]), { filename: 'bom\u0000名.xlsx', confirm: true });
+    expect(nul.statusCode, nul.body).toBe(200);
     const garbage = await upload(f.cookie, Buffer.from('not a zip at all'));
     expect(garbage.json()).toMatchObject({ message: '无法读取该文件，请使用下载的模板（.xlsx）填写后导入' });
     const big = await upload(f.cookie, Buffer.alloc(BOM_IMPORT_MAX_BYTES + 10, 1));

@@ -450,6 +450,9 @@ describe('problem types and the role table', () => {
     expect(again.statusCode).toBe(409);
     const users = (await call('haier/sqegxRole/selectUser', {}, f.admin7)).json().data;
     expect(users.every((u: { type: number }) => u.type === 5)).toBe(true);
+    // LIKE's wildcards are taken literally, as in every other search
+    for (const keyword of ['%', 'd_mo', 'd%5', 'demo_']) expect((await call('haier/sqegxRole/selectUser', { keyword }, f.admin7)).json().data, keyword).toEqual([]);
+    expect((await call('haier/sqegxRole/selectUser', { keyword: 'demo5' }, f.admin7)).json().data.map((u: { account: string }) => u.account)).toEqual(['demo5']);
     const supplierUser = await db.user.findUniqueOrThrow({ where: { account: 'demo2' } });
     const bad = await call('haier/sqegxRole/addSqegxRole', { productLineCode: f.pl, role: 'SQE', userId: supplierUser.id }, f.admin7);
     expect(bad.statusCode).toBe(400);

@@ -523,6 +523,13 @@ describe('the bell, overdue and remind', () => {
     expect(first.json()).toMatchObject({ message: '已催办 1 家供应商', data: { reminded: 1, skipped: 0 } });
     const again = await call('haier/tableChangeLog/remind', { id: n.id }, admin);
     expect(again.json().data).toEqual({ reminded: 0, skipped: 1 });
+    // naming one that confirmed (B) or one that is no recipient (C): a field error, nothing reminded
+    const named = await call('haier/tableChangeLog/remind', { id: n.id, supplierCodes: [sup.A.code, sup.B.code, sup.C.code] }, admin);
+    expect(named.statusCode).toBe(400);
+    expect(named.json().errors).toEqual([
+      { field: 'supplierCodes.1', message: `供应商 ${sup.B.code} 不是该通知待确认的接收方，无需催办` },
+      { field: 'supplierCodes.2', message: `供应商 ${sup.C.code} 不是该通知待确认的接收方，无需催办` },
+    ]);
     const a = await db.noticeRecipient.findUniqueOrThrow({ where: { noticeId_supplierCode: { noticeId: n.id, supplierCode: sup.A.code } } });
     expect(a.remindCount).toBe(1);
 

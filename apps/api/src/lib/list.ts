@@ -69,8 +69,11 @@ ORDER BY p.__ord`;
 
 /** `%text%` for ILIKE, with the caller's own wildcards taken literally. */
 export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+  return `%${likeLiteral(text)}%`;
 }
+
+/** `text` with LIKE's wildcards escaped: for Prisma's `contains`, which passes them on (a search for "_" matched everything). */
+export const likeLiteral = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 
 /** pg_trgm looks a pattern up by its trigrams: it needs a run of 3+ letters or digits. */
 const TRIGRAM_RUN = /[\p{L}\p{N}]{3}/u;

@@ -84,7 +84,10 @@ function summary(errors: FieldError[]): string {
   const first = errors[0];
   if (!first) return '请求参数有误';
   const label = FIELD_LABELS[first.field];
-  return label && !first.message.includes(label) ? `${label}：${first.message}` : first.message;
+  // a message that names its own field needs no label: the permission calls' `page` is a route
+  // (页面), not a page number, and 页码 in front of 页面为 /esm/ 开头的路由 misled
+  const named = first.field === 'page' && first.message.includes('页面');
+  return label && !named && !first.message.includes(label) ? `${label}：${first.message}` : first.message;
 }
 
 function humanBytes(n: number): string {

@@ -13,6 +13,7 @@ import type { Db } from '../../db/database.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { AppError, badRequest } from '../../plugins/errors.ts';
 import { readImportRows } from './excel.ts';
+import { cleanFileName } from '../archives/file-type.ts';
 import { errorField, missingHeaders, planImport, type ImportPlan, type PlannedLine } from './rules.ts';
 import { lockMaterial, type Actor } from './service.ts';
 
@@ -42,9 +43,11 @@ async function receive(request: FastifyRequest): Promise<{ confirm: boolean; byt
   }
   const fields = ZBomImportFieldsSchema.safeParse(raw);
   if (!fields.success) throw badRequest(fields.error.issues[0]!.message, [{ field: 'confirm', message: fields.error.issues[0]!.message }]);
-  if (!file || file.bytes.length === 0) throw badRequest('请选择要导入的文件', [{ field: 'file', message: '请选择要导入的文件' }]);
+  if (!file) throw badRequest('请选择要导入的文件', [{ field: 'file', message: '请选择要导入的文件' }]);
+  if (file.bytes.length === 0) throw badRequest('文件内容为空，请使用下载的模板填写后导入', [{ field: 'file', message: '文件内容为空' }]);
   if (!/\.xlsx$/i.test(file.fileName)) throw badRequest('只能导入 .xlsx 文件（请使用下载的模板）', [{ field: 'file', message: '只能导入 .xlsx 文件' }]);
-  return { confirm: fields.data.confirm === 'true', ...file };
+  // the name as the other uploads keep it (no path, no control characters): it goes into the audit row
+  return { confirm: fields.data.confirm === 'true', bytes: file.bytes, fileName: cleanFileName(file.fileName, 'xlsx') };
 }
 
 /** Checks the whole file against the supplier's materials: the plan, or a 400 listing every bad row. */

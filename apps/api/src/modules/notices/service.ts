@@ -316,6 +316,13 @@ export async function remindOverdue(db: Db, user: SessionUser, id: number, suppl
     if (status !== 'PUBLISHED') throw conflict(`该通知当前为「${NOTICE_STATUS_LABELS[status]}」，只有已发布的通知可以催办`);
     const [due] = await tx.$queryRaw<{ past: boolean }[]>`SELECT ${pastDueSql('n', now)} AS past FROM change_notice n WHERE n.id = ${id}`;
     if (!due?.past) throw conflict('尚未到确认截止日期，没有逾期的供应商');
+    if (supplierCodes) {
+      // each code named must be a recipient still owing a confirmation (ZNoticeRemindSchema): say which is not
+      const open = await tx.noticeRecipient.findMany({ where: { noticeId: id, supplierCode: { in: supplierCodes }, status: { not: 'CONFIRMED' } }, select: { supplierCode: true } });
+      const owing = new Set(open.map((r) => r.supplierCode));
+      const errors = supplierCodes.flatMap((code, i) => (owing.has(code) ? [] : [{ field: `supplierCodes.${i}`, message: `供应商 ${code} 不是该通知待确认的接收方，无需催办` }]));
+      if (errors.length) throw badRequest(errors[0]!.message, errors);
+    }
     const since = new Date(now.getTime() - REMIND_INTERVAL_MINUTES * 60_000);
     const only = supplierCodes ? Prisma.sql`AND supplier_code = ANY(${supplierCodes}::text[])` : Prisma.empty;
     const reminded = await tx.$queryRaw<{ supplier_code: string }[]>`UPDATE notice_recipient SET remind_count = remind_count + 1, last_reminded_at = ${now}

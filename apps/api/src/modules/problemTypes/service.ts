@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { ZProblemTypeCreateSchema, ZProblemTypePageRequestSchema, ZRoleCreateSchema, ZRolePageRequestSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
-import { equalsSql, jsonRow, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal } from '../../lib/list.ts';
+import { equalsSql, jsonRow, keywordSql, likeLiteral, listPage, mapPage, orderBySql, whereSql, type CappedTotal } from '../../lib/list.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { badRequest, conflict, notFound } from '../../plugins/errors.ts';
 
@@ -111,7 +111,7 @@ export async function selectableUsers(db: Db, keyword?: string): Promise<RoleUse
     where: {
       type: { in: [...ISSUE_HANDLER_TYPES] },
       enabled: true,
-      ...(keyword ? { OR: [{ account: { contains: keyword, mode: 'insensitive' } }, { name: { contains: keyword, mode: 'insensitive' } }] } : {}),
+      ...(keyword ? { OR: [{ account: { contains: likeLiteral(keyword), mode: 'insensitive' } }, { name: { contains: likeLiteral(keyword), mode: 'insensitive' } }] } : {}),
     },
     select: { id: true, account: true, name: true, type: true },
     orderBy: { account: 'asc' },
