@@ -121,6 +121,11 @@ test('5. at 1366 px the deciding columns are on screen without scrolling; the re
   await page.getByRole('button', { name: '列设置' }).click();
   await page.getByTestId('column-settings').getByRole('checkbox', { name: '保密等级' }).check();
   await expect(page.getByRole('columnheader', { name: '保密等级', exact: true })).toBeVisible();
+  // beside the material tree too (图纸档案信息): 文件 waits in 列设置 there
+  await page.goto('/esm/supplier/drawingsAndArchivesInformationG');
+  await tableSettled(page);
+  for (const t of ['标准编号', '名称', '版本', '物料', '确认状态', '操作']) await onScreen(t);
+  await noOverflow();
 
   await page.getByTestId('logout').click();
   await loginThroughPage(page, 'demo3');

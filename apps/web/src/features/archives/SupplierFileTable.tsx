@@ -40,6 +40,8 @@ export function fetchSupplierFilesAhead(queryClient: QueryClient, kind: Supplier
   ahead(queryClient, supplierProductLinesQuery);
 }
 
+const HIDDEN_BY_DEFAULT = ['category', 'secretLevel', 'effectiveDate'];
+
 export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emptyHint }: SupplierFileTableProps) {
   const { message, modal } = App.useApp();
   // fixed columns leave no room to scroll on a phone
@@ -221,7 +223,9 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
         columns={columns}
         filters={applied}
         rowKey="id"
-        columnSettings={{ table: `supplierFiles-${kind}`, defaultHidden: ['category', 'secretLevel', 'effectiveDate'] }}
+        // beside the material tree the table is ~290 px narrower: 文件 waits in 列设置 there, so that
+        // 确认状态, the column a supplier acts on, stays on screen at 1366 px (its own remembered choice)
+        columnSettings={scope ? { table: `supplierFiles-${kind}-tree`, defaultHidden: [...HIDDEN_BY_DEFAULT, 'fileName'] } : { table: `supplierFiles-${kind}`, defaultHidden: HIDDEN_BY_DEFAULT }}
         rowSelection={
           canConfirm
             ? {
