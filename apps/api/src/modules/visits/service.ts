@@ -12,14 +12,20 @@ import { dayRangeSql, equalsSql, jsonRow, keywordSql, listPage, mapPage, orderBy
 
 type Query = z.output<typeof ZVisitLogRequestSchema>;
 
+/**
+ * The page's name is the menu's own when the path is a menu page (the body's name is what the
+ * browser showed; a menu page is not recorded under another page's name), the body's otherwise
+ * (a route outside the menu, the not-found page).
+ */
 export async function recordVisit(db: Db, u: SessionUser, visit: z.output<typeof ZVisitRequestSchema>, client: ClientInfo): Promise<void> {
+  const entry = await db.menuEntry.findFirst({ where: { router: visit.path }, select: { cn: true } });
   await db.visitEvent.create({
     data: {
       userId: u.id,
       userType: u.type,
       userCode: u.account,
       userName: u.isSupplier ? u.nick : u.name,
-      menuName: visit.menuName,
+      menuName: entry?.cn ?? visit.menuName,
       path: visit.path,
       ip: client.ip,
       userAgent: client.userAgent,
