@@ -19,8 +19,10 @@ export function materialsColumn(title: string, width: number, after: (m: Materia
     render: (ms: ApplicationRow['materials']) => (
       <div style={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
         {ms.map((m) => (
-          <div key={m.code} title={`${m.code} ${m.name}`} style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
-            {m.code} {after(m)}
+          // the tags after the code wrap under it rather than being cut (未批准 and the grant's state are what the row says)
+          <div key={m.code} title={`${m.code} ${m.name}`} style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 4 }}>
+            <span style={{ whiteSpace: 'nowrap' }}>{m.code}</span>
+            {after(m)}
           </div>
         ))}
       </div>
