@@ -45,7 +45,9 @@ export const databaseUnavailable = () => new AppError(503, DATABASE_UNAVAILABLE_
 
 export const BAD_INPUT_TEXT = '请求参数有误：含有无效的字符、日期或超出范围的数值';
 
-const FIELD_LABELS: Record<string, string> = { account: '账号', password: '密码', results: '每页条数', page: '页码' };
+// no `page`: the paging field's messages all name 页码 already, and on the permission calls `page`
+// is a route (页面), where 页码 in front misled
+const FIELD_LABELS: Record<string, string> = { account: '账号', password: '密码', results: '每页条数' };
 
 /** Framework refusals by code, in words a user can act on. */
 const FRAMEWORK_TEXTS: Record<string, { status: number; message: string }> = {
@@ -84,10 +86,7 @@ function summary(errors: FieldError[]): string {
   const first = errors[0];
   if (!first) return '请求参数有误';
   const label = FIELD_LABELS[first.field];
-  // a message that names its own field needs no label: the permission calls' `page` is a route
-  // (页面), not a page number, and 页码 in front of 页面为 /esm/ 开头的路由 misled
-  const named = first.field === 'page' && first.message.includes('页面');
-  return label && !named && !first.message.includes(label) ? `${label}：${first.message}` : first.message;
+  return label && !first.message.includes(label) ? `${label}：${first.message}` : first.message;
 }
 
 function humanBytes(n: number): string {
