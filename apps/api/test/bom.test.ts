@@ -214,8 +214,8 @@ describe('template and import', () => {
     const merged = new Map(good);
     merged.set(sheetName, Buffer.from(good.get(sheetName)!.toString().replace('</sheetData>', '</sheetData><mergeCells count="1"><mergeCell ref="A1:ZZ99999"/></mergeCells>')));
     const m = await upload(f.cookie, zipOf(merged));
-    expect(m.statusCode, m.body).toBe(200);
-    expect(m.json().data).toMatchObject({ applied: false, lines: 1 });
+    expect(m.statusCode, m.body).toBe(400);
+    expect(m.json()).toMatchObject({ errors: [{ field: 'file', message: '合并的单元格过多' }] });
     // 80 MB of shared strings in ~80 KB
     const bomb = new Map(good);
     bomb.set('xl/sharedStrings.xml', Buffer.concat([good.get('xl/sharedStrings.xml')!, Buffer.alloc(80 * 1024 * 1024, 0x20)]));

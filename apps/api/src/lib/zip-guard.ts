@@ -27,7 +27,8 @@ function eocdAt(b: Buffer): number {
   return -1;
 }
 
-export function checkZip(b: Buffer, limits: ZipLimits): ZipVerdict {
+/** `inspect` sees each entry's name and unpacked content (to look into the parts a reader would expand). */
+export function checkZip(b: Buffer, limits: ZipLimits, inspect?: (name: string, content: Buffer) => void): ZipVerdict {
   if (b.length < 22) return { ok: false, reason: 'not-zip' };
   const end = eocdAt(b);
   if (end < 0) return { ok: false, reason: 'not-zip' };
@@ -40,21 +41,25 @@ export function checkZip(b: Buffer, limits: ZipLimits): ZipVerdict {
     const method = b.readUInt16LE(at + 10);
     const packed = b.readUInt32LE(at + 20);
     const local = b.readUInt32LE(at + 42);
+    const name = b.subarray(at + 46, at + 46 + b.readUInt16LE(at + 28)).toString();
     at += 46 + b.readUInt16LE(at + 28) + b.readUInt16LE(at + 30) + b.readUInt16LE(at + 32);
     if (packed === 0xffffffff || local + 30 > b.length || b.readUInt32LE(local) !== LOCAL) return { ok: false, reason: 'not-zip' };
     const start = local + 30 + b.readUInt16LE(local + 26) + b.readUInt16LE(local + 28);
     if (start + packed > b.length) return { ok: false, reason: 'not-zip' };
     const left = limits.maxUnpacked - unpacked;
-    if (method === 0) unpacked += packed;
+    let content: Buffer;
+    if (method === 0) content = b.subarray(start, start + packed);
     else if (method === 8) {
       try {
-        unpacked += inflateRawSync(b.subarray(start, start + packed), { maxOutputLength: left + 1 }).length;
+        content = inflateRawSync(b.subarray(start, start + packed), { maxOutputLength: left + 1 });
       } catch (e) {
         if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return { ok: false, reason: 'too-large' };
         return { ok: false, reason: 'not-zip' };
       }
     } else return { ok: false, reason: 'not-zip' };
+    unpacked += content.length;
     if (unpacked > limits.maxUnpacked) return { ok: false, reason: 'too-large' };
+    inspect?.(name, content);
   }
   return { ok: true, unpacked };
 }

@@ -5,7 +5,6 @@
  */
 import { BOM_COLUMNS, BOM_IMPORT_MAX_ROWS, BOM_LEVEL_LABELS, type BomColumnKey, type BomLine, type BomMaterialOption, type BomVendorRow } from '@esm/contracts';
 import { cstDateTime } from '../../lib/dates.ts';
-import { Readable } from 'node:stream';
 import { badRequest } from '../../plugins/errors.ts';
 import { checkZip } from '../../lib/zip-guard.ts';
 import type { Sheet } from '../export/workbook.ts';
@@ -64,29 +63,67 @@ const unreadable = () => badRequest('无法读取该文件，请使用下载的�
  * 64 MB leaves room for wide text and keeps a crafted file from filling the api's memory.
  */
 export const IMPORT_ZIP_LIMITS = { maxUnpacked: 64 * 1024 * 1024, maxEntries: 200 } as const;
+/** Merged cells a sheet may hold: exceljs makes an object per merged cell when it loads the workbook. */
+const MAX_MERGED_CELLS = 100_000;
 
-interface SheetRead {
-  headers: string[];
-  rows: SheetRow[];
-  /** More than BOM_IMPORT_MAX_ROWS rows with data (reading stopped there). */
-  overflow: boolean;
+/** A column's number from its letters (A → 1, ZZ → 702). */
+const columnNumber = (letters: string) => [...letters].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
+
+/** The cells the sheet XML's merged ranges cover, and its row elements (counted on the raw XML). */
+function sheetShape(xml: string): { merged: number; rows: number } {
+  let merged = 0;
+  for (const m of xml.matchAll(/<mergeCell\s+ref="([A-Z]{1,3})(\d+):([A-Z]{1,3})(\d+)"/g)) {
+    merged += (Math.abs(columnNumber(m[3]!) - columnNumber(m[1]!)) + 1) * (Math.abs(Number(m[4]) - Number(m[2])) + 1);
+  }
+  return { merged, rows: xml.split('<row').length - 1 };
 }
 
-/** One sheet's rows by its header row, read as they stream by, at most BOM_IMPORT_MAX_ROWS + 1. */
-async function readSheet(sheet: AsyncIterable<{ number: number; eachCell(opts: { includeEmpty: boolean }, f: (cell: { text?: unknown; value?: unknown }, col: number) => void): void; getCell(col: number): { text?: unknown; value?: unknown } }>): Promise<SheetRead> {
+/**
+ * The rows of the file's first sheet, by its header row: unknown columns are ignored, empty rows
+ * skipped. Refuses what is not an .xlsx, and a file without the required headers.
+ *
+ * exceljs holds the whole workbook once loaded, so what it would expand is measured first, on the
+ * unpacked parts (lib/zip-guard.ts): at most 64 MB unpacked, no sheet with more than twice the row
+ * limit in row elements or with merged ranges over MAX_MERGED_CELLS cells. A 7.7 KB file with one
+ * merged range A1:ZZ99999 took the api down before any limit was checked. (exceljs' streaming
+ * reader, tried first, failed now and then on a valid file under load: not taken.)
+ */
+export async function readImportRows(bytes: Buffer): Promise<{ headers: string[]; rows: SheetRow[] }> {
+  let merged = 0;
+  let rowElements = 0;
+  const zip = checkZip(bytes, IMPORT_ZIP_LIMITS, (name, content) => {
+    if (!/^xl\/worksheets\/sheet\d+\.xml$/.test(name)) return;
+    const shape = sheetShape(content.toString('utf8'));
+    merged = Math.max(merged, shape.merged);
+    rowElements = Math.max(rowElements, shape.rows);
+  });
+  if (!zip.ok && zip.reason !== 'not-zip') {
+    throw badRequest('文件解压后过大，请使用下载的模板（.xlsx）填写，超过 ' + BOM_IMPORT_MAX_ROWS + ' 行请分批导入', [{ field: 'file', message: '文件解压后过大' }]);
+  }
+  if (!zip.ok) throw unreadable();
+  if (rowElements > 2 * BOM_IMPORT_MAX_ROWS) throw tooMany();
+  if (merged > MAX_MERGED_CELLS) throw badRequest('文件中合并的单元格过多，请使用下载的模板（.xlsx）填写后导入', [{ field: 'file', message: '合并的单元格过多' }]);
+  const { default: ExcelJS } = await import('exceljs');
+  const book = new ExcelJS.Workbook();
+  try {
+    await book.xlsx.load(bytes as unknown as ArrayBuffer);
+  } catch {
+    throw unreadable();
+  }
+  const sheet = book.getWorksheet(TEMPLATE_SHEET) ?? book.worksheets[0];
+  if (!sheet) throw badRequest('文件中没有工作表', [{ field: 'file', message: '文件中没有工作表' }]);
   const headers: string[] = [];
   const keyAt = new Map<number, BomColumnKey>();
+  sheet.getRow(1).eachCell({ includeEmpty: false }, (cell, col) => {
+    const text = cellText(cell);
+    headers.push(text);
+    const column = BOM_COLUMNS.find((c) => c.header === text);
+    if (column && ![...keyAt.values()].includes(column.key)) keyAt.set(col, column.key);
+  });
+  if (sheet.actualRowCount - 1 > BOM_IMPORT_MAX_ROWS) throw tooMany();
   const rows: SheetRow[] = [];
-  for await (const row of sheet) {
-    if (row.number === 1) {
-      row.eachCell({ includeEmpty: false }, (cell, col) => {
-        const text = cellText(cell);
-        headers.push(text);
-        const column = BOM_COLUMNS.find((c) => c.header === text);
-        if (column && ![...keyAt.values()].includes(column.key)) keyAt.set(col, column.key);
-      });
-      continue;
-    }
+  sheet.eachRow({ includeEmpty: false }, (row, rowNo) => {
+    if (rowNo === 1) return;
     const cells: SheetRow['cells'] = {};
     let any = false;
     for (const [col, key] of keyAt) {
@@ -94,45 +131,10 @@ async function readSheet(sheet: AsyncIterable<{ number: number; eachCell(opts: {
       if (text) any = true;
       cells[key] = text;
     }
-    if (!any) continue;
-    if (rows.length === BOM_IMPORT_MAX_ROWS) return { headers, rows, overflow: true };
-    rows.push({ rowNo: row.number, cells });
-  }
-  return { headers, rows, overflow: false };
-}
-
-/**
- * The rows of the template's sheet (or, without it, the first sheet), by its header row: unknown
- * columns are ignored, empty rows skipped. Refuses what is not an .xlsx, and a file without the
- * required headers. The file is measured unpacked first (lib/zip-guard.ts) and then read with
- * exceljs' streaming reader, row by row, stopping past the row limit: loading the whole workbook
- * let a few kilobytes (one merged range over millions of cells, or a million rows) take gigabytes
- * of the api's memory before any limit was checked.
- */
-export async function readImportRows(bytes: Buffer): Promise<{ headers: string[]; rows: SheetRow[] }> {
-  const zip = checkZip(bytes, IMPORT_ZIP_LIMITS);
-  if (!zip.ok && zip.reason !== 'not-zip') {
-    throw badRequest('文件解压后过大，请使用下载的模板（.xlsx）填写，超过 ' + BOM_IMPORT_MAX_ROWS + ' 行请分批导入', [{ field: 'file', message: '文件解压后过大' }]);
-  }
-  if (!zip.ok) throw unreadable();
-  const { default: ExcelJS } = await import('exceljs');
-  let chosen: SheetRead | undefined;
-  try {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
-    for await (const sheet of reader) {
-      const read = await readSheet(sheet as never);
-      if ((sheet as { name?: string }).name === TEMPLATE_SHEET) {
-        chosen = read;
-        break;
-      }
-      chosen ??= read;
-    }
-  } catch {
-    throw unreadable();
-  }
-  if (!chosen) throw badRequest('文件中没有工作表', [{ field: 'file', message: '文件中没有工作表' }]);
-  if (chosen.overflow) throw tooMany();
-  return { headers: chosen.headers, rows: chosen.rows };
+    if (any) rows.push({ rowNo, cells });
+  });
+  if (rows.length > BOM_IMPORT_MAX_ROWS) throw tooMany();
+  return { headers, rows };
 }
 
 // ---- exports ----------------------------------------------------------------------------------------
