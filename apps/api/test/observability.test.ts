@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../src/config.ts';
+import { loadConfig, type Config } from '../src/config.ts';
 import { buildApp } from '../src/app.ts';
 import { METRICS_PATH } from '../src/plugins/observability.ts';
 import { DEMO_PASSWORD, api, buildTestApp, hasChinese, login, openTestDatabase, post, testConfig, type TestApp } from './helpers.ts';
@@ -47,6 +47,15 @@ function valueOf(text: string, name: string, labels: Record<string, string>): nu
 }
 
 describe('the metrics endpoint', () => {
+  it('METRICS_ALLOW and METRICS_TOKEN: a setting that cannot work stops the start, naming the variable', () => {
+    const env = { SESSION_SECRET: 'x'.repeat(32) };
+    expect(loadConfig(env)).toMatchObject({ metricsAllow: ['loopback'], metricsToken: undefined });
+    expect(loadConfig({ ...env, METRICS_ALLOW: '10.0.0.7, 172.18.0.0/16', METRICS_TOKEN: TOKEN })).toMatchObject({ metricsAllow: ['10.0.0.7', '172.18.0.0/16'], metricsToken: TOKEN });
+    expect(loadConfig({ ...env, METRICS_ALLOW: 'none' }).metricsAllow).toEqual([]);
+    expect(() => loadConfig({ ...env, METRICS_ALLOW: 'prometheus.internal' })).toThrow(/METRICS_ALLOW: not an IP address or CIDR: prometheus.internal/);
+    expect(() => loadConfig({ ...env, METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
+  });
+
   it('refuses a stranger: another address, no token or a wrong one — 403 in the envelope', async () => {
     const a = await app({ metricsAllow: ['10.1.0.0/16'], metricsToken: TOKEN });
     for (const res of [
