@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { buildApp } from '../src/app.ts';
 import { METRICS_PATH } from '../src/plugins/observability.ts';
 import { DEMO_PASSWORD, api, buildTestApp, hasChinese, login, openTestDatabase, post, testConfig, type TestApp } from './helpers.ts';
+import { createFileVersion, createMaterial, createProductLine, sampleDxf, tempStorage } from './factories.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -118,6 +119,23 @@ describe('the metrics endpoint', () => {
     const res = await post(a, 'user/login', { account: 'demo3', password: `${DEMO_PASSWORD}-wrong` }, undefined);
     expect(res.statusCode).toBe(401);
     expect(valueOf((await scrape(a)).body, 'esm_login_refusals_total', series)).toBe(before + 1);
+  });
+
+  it('counts the bytes of a file sent, by action', async () => {
+    const files = await tempStorage();
+    try {
+      const t = await buildTestApp({ db, storage: files.storage });
+      apps.push(t);
+      const line = await createProductLine(db.prisma);
+      const material = await createMaterial(db.prisma, line.code);
+      const file = await createFileVersion(db.prisma, files.storage, { materialCode: material.code, type: 'dxf', bytes: sampleDxf() });
+      const before = valueOf((await scrape(t.app)).body, 'esm_file_bytes_served_total', { action: 'download' });
+      const res = await t.app.inject({ method: 'POST', url: api('file/download'), payload: { id: file.id }, headers: { cookie: await login(t.app, 'demo3') } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(valueOf((await scrape(t.app)).body, 'esm_file_bytes_served_total', { action: 'download' })).toBe(before + res.rawPayload.byteLength);
+    } finally {
+      await files.remove();
+    }
   });
 
   it("shows the database pool's connections and the event loop's lag", async () => {

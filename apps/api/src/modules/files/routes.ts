@@ -12,7 +12,7 @@ import { logMalformedFileCalls, serveFile, type ServedFile } from './service.ts'
 import { bytesServed } from '../../lib/metrics.ts';
 
 /** The bytes a file call answers, counted for the metrics (esm_file_bytes_served_total). */
-const countServed = (action: FileAction, served: ServedFile) => (bytesServed.inc({ action }, served.bytes.byteLength), served);
+const countServed = (action: FileAction, served: ServedFile) => (bytesServed.inc({ action: action.toLowerCase() }, served.bytes.byteLength), served);
 
 function send(reply: FastifyReply, served: ServedFile) {
   return reply
