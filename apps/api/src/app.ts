@@ -10,6 +10,7 @@ import type { SqlRunner } from './db/migrations.ts';
 import type { Db } from './db/database.ts';
 import { errorsPlugin, frameworkErrorOptions } from './plugins/errors.ts';
 import { securityPlugin } from './plugins/security.ts';
+import { observabilityPlugin, requestIdGenerator } from './plugins/observability.ts';
 import { apiDocsPlugin } from './plugins/docs.ts';
 import { maintenancePlugin } from './modules/maintenance/plugin.ts';
 import { localStorage, type Storage } from './lib/storage.ts';
@@ -61,7 +62,9 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
     },
     trustProxy: config.trustProxy,
     bodyLimit: 1 << 20,
-    requestIdHeader: 'x-request-id',
+    // never the header as such (any client could pick its id): a UUID, or a trusted proxy's id
+    requestIdHeader: false,
+    genReqId: requestIdGenerator(config),
     // Every route validates and serializes with zod (set below for the root, inherited by every
     // plugin). Naming the same compilers as the factories keeps Fastify from loading its default
     // ones — ajv, ajv-formats, fast-json-stringify: ~110 modules, ~50–60 ms of CPU at each start
@@ -75,6 +78,8 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
+  // before every other plugin's hooks: a request refused by them still carries its id
+  await app.register(observabilityPlugin, { config });
   await app.register(securityPlugin, { config, apiPrefix: '/esm-server/' });
   await app.register(fastifySwagger, {
     openapi: {

@@ -56,6 +56,10 @@ export interface Config {
   empowerExpiringDays: number;
   /** Sign-in from the company home page (OpenID Connect); undefined: not configured, password form only. */
   oidc?: OidcConfig;
+  /** Who may read /esm-server/metrics without the token: addresses / CIDRs / proxy-addr names (TRUST_PROXY's format); [] for nobody. */
+  metricsAllow: string[];
+  /** A bearer token that opens /esm-server/metrics from anywhere; undefined: addresses only. */
+  metricsToken?: string;
 }
 
 /** The portal as an OpenID Connect relying party (issue 15; modules/session/oidc.ts). */
@@ -148,6 +152,28 @@ export function trustProxyOf(v: string | undefined): false | string[] {
   return list;
 }
 
+/**
+ * METRICS_ALLOW: the addresses that may scrape the metrics, in TRUST_PROXY's format. Unset: this
+ * host only (loopback), so a fresh install never shows its figures to the network; `none`: the
+ * token only.
+ */
+export function metricsAllowOf(v: string | undefined): string[] {
+  const raw = (v ?? '').trim();
+  if (raw === '') return ['loopback'];
+  if (raw.toLowerCase() === 'none') return [];
+  const list = raw.split(',').map((x) => x.trim()).filter(Boolean);
+  const bad = list.filter((x) => !isProxyAddress(x));
+  if (bad.length) throw new Error(`METRICS_ALLOW: not an IP address or CIDR: ${bad.join(', ')}; list the addresses of your Prometheus, comma separated (e.g. 10.0.0.7 or 172.28.0.0/24; loopback for this host; none for the token only)`);
+  return list;
+}
+
+/** METRICS_TOKEN: long enough that it cannot be guessed by trying (it opens the metrics from any address). */
+export function metricsTokenOf(v: string | undefined): string | undefined {
+  if (v === undefined || v === '') return undefined;
+  if (v.length < 16 || /\s/.test(v)) throw new Error('METRICS_TOKEN must be at least 16 characters without spaces (e.g. openssl rand -hex 24)');
+  return v;
+}
+
 /** A whole number ≥ 1 (a count of days): anything else is a configuration mistake, said at start. */
 function positive(env: NodeJS.ProcessEnv, name: string, dflt: number): number {
   const v = env[name];
@@ -198,6 +224,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     empowerMaxPeriodDays: positive(env, 'EMPOWER_MAX_PERIOD_DAYS', EMPOWER_DEFAULTS.maxPeriodDays),
     empowerExpiringDays: positive(env, 'EMPOWER_EXPIRING_DAYS', EMPOWER_DEFAULTS.expiringDays),
     oidc: oidcOf(env),
+    metricsAllow: metricsAllowOf(env.METRICS_ALLOW),
+    metricsToken: metricsTokenOf(env.METRICS_TOKEN),
     ...overrides,
   };
 }

@@ -9,26 +9,29 @@ import { seedDemo, seedReference } from './db/seed.ts';
 import { buildApp } from './app.ts';
 import { localStorage } from './lib/storage.ts';
 import { startPhase } from './lib/start-trace.ts';
+import pino from 'pino';
 
 /** `early`: the embedded database being unpacked and opened already (server.ts), if it is. */
 export async function start(early?: EarlyEmbedded): Promise<void> {
   startPhase('modules loaded');
 
   const config = loadConfig();
+  // the lines before the app exists, as JSON like every later one (a log collector parses them all)
+  const log = pino({ level: config.logLevel });
   const db = await openDatabase(config, early);
   startPhase(db.restoredFromImage ? 'image unpacked, db opened' : 'db opened');
   const image = db.restoredFromImage;
-  if (image?.demo) console.log(`database created from the prepared demo image (${image.migrations.length} migrations; the demo data of the build's seed at ${image.demo.seededAt})`);
-  else if (image) console.log(`database created from the prepared image (${image.migrations.length} migrations)`);
+  if (image?.demo) log.info(`database created from the prepared demo image (${image.migrations.length} migrations; the demo data of the build's seed at ${image.demo.seededAt})`);
+  else if (image) log.info(`database created from the prepared image (${image.migrations.length} migrations)`);
   if (config.migrateOnStart) {
     const applied = await db.migrate();
-    if (applied.length) console.log(`migrations applied: ${applied.join(', ')}`);
+    if (applied.length) log.info({ migrations: applied }, `migrations applied: ${applied.join(', ')}`);
     startPhase('migration check');
   }
   const storage = localStorage(config.storageDir);
   // Reference data (menu, first agreement) for every installation; seedDemo includes it.
   if (!config.seedDemo) await seedReference(db.prisma, undefined, db.sql);
-  else if (await seedDemo(db.prisma, storage, db.sql)) console.log('demo data seeded (accounts demo2 … demo9)');
+  else if (await seedDemo(db.prisma, storage, db.sql)) log.info('demo data seeded (accounts demo2 … demo9)');
   startPhase('seed / reference data');
 
   const app = await buildApp({ config, db: db.prisma, dbKind: db.kind, sql: db.sql, storage });

@@ -48,7 +48,7 @@ interface Server {
 
 async function start(dir = dataDir, extra: NodeJS.ProcessEnv = {}): Promise<Server> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' }; // info: the start-up lines asserted below
   for (const k of ['DATABASE_URL', 'SESSION_SECRET', 'SEED_DEMO', 'MIGRATE_ON_START', 'STORAGE_DIR', 'DEMO_IMAGE']) delete env[k];
   Object.assign(env, extra);
   const proc = spawn(process.execPath, ['--max-semi-space-size=4', '--heap-growing-percent=50', 'dist/server.mjs'], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -99,6 +99,9 @@ describe('embedded server', () => {
       // while the modules load: nothing left to seed
       expect(s.output()).toMatch(/database created from the prepared demo image/);
       expect(s.output()).not.toMatch(/demo data seeded/);
+      // start-up lines are JSON like every later line (a log collector parses them all)
+      const startLine = s.output().split('\n').find((l) => l.includes('database created from the prepared demo image'))!;
+      expect(JSON.parse(startLine)).toMatchObject({ level: 30, msg: expect.stringMatching(/^database created from the prepared demo image/) });
       // its stored files (the demo drawings and attachments) went into the data dir's file store
       const demo = JSON.parse(readFileSync(path.join(apiDir, 'dist/db-image-demo/manifest.json'), 'utf8')) as { demo: { files: string[] } };
       expect(demo.demo.files.length).toBeGreaterThan(10);

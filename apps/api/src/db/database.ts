@@ -12,6 +12,7 @@ import { restoreImage, type ImageManifest } from './image.ts';
 import { openEmbedded, type EarlyEmbedded } from './embedded.ts';
 import { pgliteRunner, poolRunner } from './sql-runner.ts';
 import { useDirectReads } from './rows.ts';
+import { watchPool } from '../lib/metrics.ts';
 
 export { EMBEDDED_SHARED_BUFFERS, embeddedExtensions } from './embedded.ts';
 
@@ -99,6 +100,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     const prisma = lazyClient(() => new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_LIMITS }));
     useDirectReads(prisma, pool, pg.types);
     const sql = poolRunner(pool);
+    const unwatch = watchPool('main', pool); // its connections on every metrics scrape
     return {
       prisma,
       kind: 'postgres',
@@ -106,6 +108,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       migrate: () => applyMigrations(sql),
       async close() {
         await prisma.$disconnect();
+        unwatch();
         await pool.end(); // the adapter leaves a pool it was given open
       },
     };

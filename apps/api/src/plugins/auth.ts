@@ -11,6 +11,7 @@ import { API_BASE, CODES, isSupplierType, type Access, type SessionErrorCode, ty
 import type { Db } from '../db/database.ts';
 import { AppError, forbidden } from './errors.ts';
 import { SESSION_COOKIE, type SessionUserRecord } from './session.ts';
+import { bindUser } from './observability.ts';
 
 export type { Access };
 
@@ -80,6 +81,7 @@ export async function readSession(db: Db, request: FastifyRequest): Promise<Sess
   // time): over, even once the account is enabled again
   const loginAt = request.session.loginAt;
   if (row.sessionsValidFrom && (loginAt === undefined || loginAt < row.sessionsValidFrom.getTime())) return { ok: false, reason: 'expired' };
+  bindUser(request, row);
   return {
     ok: true,
     user: {

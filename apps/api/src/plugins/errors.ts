@@ -156,7 +156,7 @@ export const frameworkErrorOptions: Pick<FastifyServerOptions, 'frameworkErrors'
     const r = refusalOf(error, request.server.initialConfig.bodyLimit ?? 1 << 20);
     logRefusal(request, error, r);
     // no hook runs for these requests: the headers the security plugin would add, by hand
-    void (reply as FastifyReply).status(r.status).headers(BARE_HEADERS).send(envelope(r));
+    void (reply as FastifyReply).status(r.status).headers(BARE_HEADERS).header('X-Request-Id', request.id).send(envelope(r));
   },
   clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
     if (err.code === 'ECONNRESET' || socket.destroyed || !socket.writable) {

@@ -1,7 +1,8 @@
 /**
  * The one API client (design §6): POST JSON to /esm-server/api, cookies, envelope unwrapping,
  * 10000007 → /esm/login, an error toast by status from the spec's catalogue (§8), status 600
- * "Network Error" when nothing answered and "timeout of Nms exceeded" on time-out.
+ * "Network Error" when nothing answered and "timeout of Nms exceeded" on time-out. A server error or
+ * no answer shows the request's id (请求编号) with it, so that a user can quote it to the operators.
  */
 import {
   API_BASE,
@@ -28,9 +29,27 @@ export class ApiError extends Error {
     readonly path: string,
     readonly errors: FieldError[] = [],
     readonly body?: Record<string, unknown>,
+    /** The server's X-Request-Id of the answer, else the page's own id for the call (no answer came back). */
+    readonly requestId?: string,
   ) {
     super(message);
   }
+}
+
+/**
+ * The page's own id for a call, sent as X-Client-Request-Id (the server logs it beside its own):
+ * what the toast can show when no answer, and so no server id, came back. crypto.randomUUID
+ * exists only on HTTPS pages; getRandomValues everywhere.
+ */
+export function clientRequestId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+/** What the toast adds for a failure an operator must look into: a server error, or no answer. */
+function withRequestId(text: string, err: ApiError): string {
+  return err.requestId && (err.status >= 500 || err.status === NETWORK_ERROR_STATUS) ? `${text}（请求编号 ${err.requestId}）` : text;
 }
 
 export interface RequestOptions {
@@ -43,7 +62,8 @@ export interface RequestOptions {
 function toast(err: ApiError) {
   const catalogue = statusErrorText(err.status, err.path);
   const text = err.message && err.message !== catalogue && err.status !== NETWORK_ERROR_STATUS ? `${err.message}（${catalogue}）` : catalogue;
-  feedback.message?.error({ content: text, duration: TOAST_DURATION_SECONDS, key: text });
+  // keyed without the id: the same failure repeated replaces its toast (showing the latest id)
+  feedback.message?.error({ content: withRequestId(text, err), duration: TOAST_DURATION_SECONDS, key: text });
 }
 
 export function goToLogin() {
@@ -60,13 +80,14 @@ async function post<E>(path: string, body: unknown = {}, opts: RequestOptions = 
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), timeoutMs);
   opts.signal?.addEventListener('abort', () => controller.abort(opts.signal?.reason));
+  const clientId = clientRequestId();
 
   let res: Response;
   try {
     res = await fetch(url, {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-client-request-id': clientId },
       body: JSON.stringify(body ?? {}),
       signal: controller.signal,
     });
@@ -74,7 +95,7 @@ async function post<E>(path: string, body: unknown = {}, opts: RequestOptions = 
     clearTimeout(timer);
     if (opts.signal?.aborted) throw e;
     const timedOut = controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError';
-    return networkFailure(url, opts, timedOut ? timeoutMs : undefined);
+    return networkFailure(url, opts, timedOut ? timeoutMs : undefined, clientId);
   }
   clearTimeout(timer);
 
@@ -85,7 +106,7 @@ async function post<E>(path: string, body: unknown = {}, opts: RequestOptions = 
     json = undefined;
   }
   if (res.ok && json && json.success !== false) return json as unknown as E;
-  return fail(res.status, json, url, opts);
+  return fail(res.status, json, url, opts, res.headers.get('x-request-id') ?? clientId);
 }
 
 /**
@@ -95,21 +116,21 @@ async function post<E>(path: string, body: unknown = {}, opts: RequestOptions = 
  */
 export function report(err: ApiError): void {
   if (err.code === CODES.SESSION_EXPIRED) goToLogin();
-  else if (err.status === NETWORK_ERROR_STATUS) feedback.message?.error({ content: err.message, duration: TOAST_DURATION_SECONDS, key: 'network' });
+  else if (err.status === NETWORK_ERROR_STATUS) feedback.message?.error({ content: withRequestId(err.message, err), duration: TOAST_DURATION_SECONDS, key: 'network' });
   else toast(err);
 }
 
-/** A refused call: reported (above) unless silent; then throws. */
-export function fail(status: number, json: Record<string, unknown> | undefined, url: string, opts: RequestOptions): never {
+/** A refused call: reported (above) unless silent; then throws. `requestId`: the answer's X-Request-Id. */
+export function fail(status: number, json: Record<string, unknown> | undefined, url: string, opts: RequestOptions, requestId?: string): never {
   const code = typeof json?.code === 'string' ? json.code : String(status);
-  const err = new ApiError(status, code, typeof json?.message === 'string' ? json.message : '', url, (json?.errors as FieldError[]) ?? [], json);
+  const err = new ApiError(status, code, typeof json?.message === 'string' ? json.message : '', url, (json?.errors as FieldError[]) ?? [], json, requestId);
   if (!opts.silent) report(err);
   throw err;
 }
 
 /** Nothing answered (status 600 "Network Error") or the time-out passed. */
-export function networkFailure(url: string, opts: RequestOptions, timeoutMs?: number): never {
-  const err = new ApiError(NETWORK_ERROR_STATUS, String(NETWORK_ERROR_STATUS), timeoutMs ? timeoutText(timeoutMs) : NETWORK_ERROR_TEXT, url);
+export function networkFailure(url: string, opts: RequestOptions, timeoutMs?: number, requestId?: string): never {
+  const err = new ApiError(NETWORK_ERROR_STATUS, String(NETWORK_ERROR_STATUS), timeoutMs ? timeoutText(timeoutMs) : NETWORK_ERROR_TEXT, url, [], undefined, requestId);
   if (!opts.silent) report(err);
   throw err;
 }
@@ -142,14 +163,16 @@ export function dispositionFileName(header: string | null, fallback: string): st
  */
 async function postBlob(path: string, body: unknown, opts: BlobOptions = {}): Promise<BlobResult> {
   const url = `${API_BASE}/${path.replace(/^\//, '')}`;
+  const clientId = clientRequestId();
   let res: Response;
   try {
-    res = await fetch(url, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}), signal: opts.signal });
+    const headers = { 'content-type': 'application/json', 'x-client-request-id': clientId };
+    res = await fetch(url, { method: 'POST', credentials: 'same-origin', headers, body: JSON.stringify(body ?? {}), signal: opts.signal });
   } catch (e) {
     if (opts.signal?.aborted) throw e;
-    return networkFailure(url, opts);
+    return networkFailure(url, opts, undefined, clientId);
   }
-  if (!res.ok) return fail(res.status, (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined, url, opts);
+  if (!res.ok) return fail(res.status, (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined, url, opts, res.headers.get('x-request-id') ?? clientId);
   const total = Number(res.headers.get('content-length')) || null;
   const type = res.headers.get('content-type') ?? 'application/octet-stream';
   const fileName = dispositionFileName(res.headers.get('content-disposition'), 'download');
@@ -188,8 +211,10 @@ function postMultipart<E>(
         reject(e);
       }
     };
+    const clientId = clientRequestId();
     xhr.open('POST', url);
     xhr.setRequestHeader('accept', 'application/json');
+    xhr.setRequestHeader('x-client-request-id', clientId);
     if (opts.timeoutMs) xhr.timeout = opts.timeoutMs;
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) opts.onProgress?.(e.loaded, e.total);
@@ -202,10 +227,10 @@ function postMultipart<E>(
         json = undefined;
       }
       if (xhr.status >= 200 && xhr.status < 300 && json && json.success !== false) resolve(json as unknown as E);
-      else settle(() => fail(xhr.status, json, url, opts));
+      else settle(() => fail(xhr.status, json, url, opts, xhr.getResponseHeader('x-request-id') ?? clientId));
     };
-    xhr.onerror = () => settle(() => networkFailure(url, opts));
-    xhr.ontimeout = () => settle(() => networkFailure(url, opts, opts.timeoutMs));
+    xhr.onerror = () => settle(() => networkFailure(url, opts, undefined, clientId));
+    xhr.ontimeout = () => settle(() => networkFailure(url, opts, opts.timeoutMs, clientId));
     xhr.onabort = () => reject(opts.signal?.reason ?? new DOMException('已取消', 'AbortError'));
     opts.signal?.addEventListener('abort', () => xhr.abort());
     xhr.send(form);

@@ -9,6 +9,10 @@ import type { Storage } from '../../lib/storage.ts';
 import { route } from '../../lib/route.ts';
 import { clientOf } from '../logs/writer.ts';
 import { logMalformedFileCalls, serveFile, type ServedFile } from './service.ts';
+import { bytesServed } from '../../lib/metrics.ts';
+
+/** The bytes a file call answers, counted for the metrics (esm_file_bytes_served_total). */
+const countServed = (action: FileAction, served: ServedFile) => (bytesServed.inc({ action: action.toLowerCase() }, served.bytes.byteLength), served);
 
 function send(reply: FastifyReply, served: ServedFile) {
   return reply
@@ -23,6 +27,6 @@ function send(reply: FastifyReply, served: ServedFile) {
 export async function fileRoutes(app: FastifyInstance, { db, storage }: { db: Db; storage: Storage }) {
   app.addHook('onError', logMalformedFileCalls(db));
   for (const [action, e] of Object.entries(FILE_ACTION_ENDPOINTS) as [FileAction, (typeof FILE_ACTION_ENDPOINTS)[FileAction]][]) {
-    route(app, e, async ({ body, user, request, reply }) => send(reply, await serveFile({ db, storage }, user, body.id, action, clientOf(request))));
+    route(app, e, async ({ body, user, request, reply }) => send(reply, countServed(action, await serveFile({ db, storage }, user, body.id, action, clientOf(request)))));
   }
 }

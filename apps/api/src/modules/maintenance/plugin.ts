@@ -14,6 +14,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { sweepLoginAttempts } from '../session/limits.ts';
+import { sweepResults, sweepRuns } from '../../lib/metrics.ts';
 
 const SESSION_SWEEP_MS = 10 * 60_000;
 const STORAGE_SWEEP_MS = 6 * 3_600_000;
@@ -31,7 +32,7 @@ export function sweepStorage(db: Db, storage: Storage) {
 export const maintenancePlugin = fp(async (app: FastifyInstance, opts: { config: Config; db: Db; storage: Storage }) => {
   const { config, db, storage } = opts;
   const every = (ms: number, name: string, task: () => Promise<unknown>) => {
-    const run = () => void task().catch((err) => app.log.warn({ err }, `${name} failed`));
+    const run = () => void task().then(() => sweepRuns.inc({ task: name, result: 'ok' }), (err) => (sweepRuns.inc({ task: name, result: 'failed' }), app.log.warn({ err }, `${name} failed`)));
     const first = setTimeout(run, 60_000);
     const timer = setInterval(run, ms);
     first.unref();
@@ -42,11 +43,12 @@ export const maintenancePlugin = fp(async (app: FastifyInstance, opts: { config:
     });
   };
   every(SESSION_SWEEP_MS, 'session sweep', async () => {
-    await db.session.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+    sweepResults.inc({ task: 'session sweep', kind: 'sessions' }, (await db.session.deleteMany({ where: { expiresAt: { lt: new Date() } } })).count);
     await sweepLoginAttempts(db, config);
   });
   every(STORAGE_SWEEP_MS, 'file store sweep', async () => {
     const removed = await sweepStorage(db, storage);
+    for (const kind of ['temporary', 'orphans'] as const) sweepResults.inc({ task: 'file store sweep', kind }, removed[kind]);
     if (removed.temporary || removed.orphans) app.log.info(removed, 'file store swept');
   });
 });

@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { burnPasswordCheck, verifyPassword } from '../../lib/password.ts';
 import { AppError } from '../../plugins/errors.ts';
+import { loginRefusals } from '../../lib/metrics.ts';
 import { settleLoginSlot, takeLoginSlot } from './limits.ts';
 import { recordSignIn } from './signins.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
@@ -34,6 +35,7 @@ export async function login(db: Db, config: Config, request: FastifyRequest, bod
   if (!slot.ok) {
     const minutes = Math.ceil(config.loginWindowMs / 60_000);
     request.log.info({ account: body.account, ip }, 'login refused by the limits');
+    loginRefusals.inc({ reason: 'rate_limited' });
     await log(false, CODES.LOGIN_RATE_LIMITED, '登录失败次数过多');
     throw new AppError(429, `登录失败次数过多，请 ${minutes} 分钟后再试`, CODES.LOGIN_RATE_LIMITED, undefined, { 'Retry-After': String(slot.retryAfterSeconds) });
   }
@@ -42,16 +44,19 @@ export async function login(db: Db, config: Config, request: FastifyRequest, bod
   await settleLoginSlot(db, slot.attemptId, good);
   if (!user || !good) {
     await log(false, CODES.LOGIN_BAD_CREDENTIALS, user ? '密码错误' : '账号不存在', user?.id);
+    loginRefusals.inc({ reason: 'bad_credentials' });
     throw new AppError(401, '账号或密码错误', CODES.LOGIN_BAD_CREDENTIALS);
   }
   if (!user.enabled) {
     await log(false, CODES.LOGIN_DISABLED, '账号已停用', user.id);
+    loginRefusals.inc({ reason: 'disabled' });
     throw new AppError(403, '账号已停用，请联系管理员', CODES.LOGIN_DISABLED);
   }
   // A type outside 2..9 has no page here; without this check the login created a session that
   // readSession then refused (204), and the call failed with a 500.
   if (!(USER_TYPES as readonly number[]).includes(user.type)) {
     await log(false, '205', `用户类型 ${user.type} 不能使用本门户`, user.id);
+    loginRefusals.inc({ reason: 'no_portal_type' });
     throw new AppError(403, `${SESSION_ERRORS[205]}：该账号不能使用本门户，请联系管理员`, '205');
   }
 
