@@ -1,8 +1,8 @@
 /**
  * Drawing change notices (issue 9), the journey the issue lists: demo3 uploads a new version and
  * publishes a change notice about it from the upload's 发布变更通知; demo2 (S001) sees the bell
- * count, opens the notice (now read), is refused when confirming before viewing, views the new
- * version, confirms; demo3 sees S001 confirmed by demo2 and S002 still unread in the recipients
+ * count, opens the notice (now read), is not offered 确认 before viewing (the box names the version
+ * left), views the new version, confirms; demo3 sees S001 confirmed by demo2 and S002 still unread in the recipients
  * matrix, and exports it. What the pages must show is read from the database, not hard-coded.
  */
 import { createRequire } from 'node:module';
@@ -58,6 +58,16 @@ const unreadOfS001 = async () =>
       )
     )[0]!.n,
   );
+
+/** The page at 390, 600 and 1366 px for a person to look at (e2e/screenshots/, not committed). */
+async function screenshots(page: Page, name: string) {
+  const size = page.viewportSize()!;
+  for (const width of [390, 600, 1366]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({ path: `e2e/screenshots/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(size);
+}
 
 /** The table's data arrived and its spinner is gone. */
 const tableSettled = (page: Page) => expect(page.locator('.ant-table-wrapper .ant-spin-spinning')).toHaveCount(0);
@@ -129,7 +139,7 @@ test('demo3 uploads a new version and publishes a change notice about it', async
   ]);
 });
 
-test('demo2 sees the bell, opens the notice, is refused before viewing, views the new version and confirms', async ({ page }) => {
+test('demo2 sees the bell, opens the notice, cannot confirm before viewing, views the new version and confirms', async ({ page }) => {
   const unread = await unreadOfS001();
   expect(unread).toBeGreaterThanOrEqual(1);
   await loginThroughPage(page, 'demo2');
@@ -150,11 +160,11 @@ test('demo2 sees the bell, opens the notice, is refused before viewing, views th
   const [read] = await sql<{ status: string; read_by_account: string }>(`SELECT status, read_by_account FROM notice_recipient WHERE notice_id = $1 AND supplier_code = 'S001'`, [shared.noticeId]);
   expect(read).toEqual({ status: 'READ', read_by_account: 'demo2' });
 
-  // 确认 before viewing: the server refuses and says which version to view
+  // before viewing: 确认 is not offered, and the box says which version is left to view
   const box = page.getByTestId('notice-confirm');
-  await box.getByRole('button', { name: /确\s*认/ }).click();
-  await page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*认/ }).click();
-  await expect(box.getByTestId('confirm-refusal')).toHaveText(`请先查看以下新版本后再确认：${shared.standardCode} ${shared.version}`);
+  await expect(box.getByRole('button', { name: /确\s*认/ })).toBeDisabled();
+  await expect(box.getByTestId('confirm-missing')).toHaveText(`尚未查看：${shared.standardCode} ${shared.version}`);
+  await screenshots(page, 'notice-confirm-before-viewing');
 
   // 查看新版本 — through the confidentiality agreement if this user has not accepted the current one
   const row = page.locator('.ant-table-row').filter({ hasText: shared.standardCode });
@@ -170,6 +180,10 @@ test('demo2 sees the bell, opens the notice, is refused before viewing, views th
   await expect(page.locator('.esm-pdf-page').first().locator('.textLayer')).toContainText('demo2');
   await page.locator('.esm-file-viewer .ant-drawer-close').click();
   await expect(row).toContainText('已查看');
+  await expect(box.getByTestId('confirm-missing')).toHaveCount(0);
+  await expect(box).toContainText('全部新版本均已查看');
+  await expect(box.getByRole('button', { name: /确\s*认/ })).toBeEnabled();
+  await screenshots(page, 'notice-confirm-after-viewing');
 
   await box.getByRole('button', { name: /确\s*认/ }).click();
   await page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*认/ }).click();

@@ -38,6 +38,8 @@ if (process.env.E2E_OIDC === 'true') {
     OIDC_SCOPES: 'openid profile esm',
     OIDC_TYPE_CLAIM: 'esm_user_type',
     OIDC_SUPPLIER_CLAIM: 'esm_supplier_code',
+    // a deployment inside the company's site: the logo, 帮助 and the footer's agreements lead there
+    COMPANY_SITE_URL: 'https://www.example.com',
   });
 }
 await import(bundle.href);

@@ -31,6 +31,11 @@ export interface Config {
   seedDemo: boolean;
   /** Where the session dialogs (codes 201-205) send the user: the company home page. */
   companyHomeUrl: string;
+  /**
+   * The company site that the spec's relative links (logo, 帮助, the footer's agreements) belong
+   * to, without a trailing slash; undefined: a standalone deployment, where those links are hidden.
+   */
+  companySiteUrl?: string;
   logLevel: string;
   /**
    * The reverse proxies whose X-Forwarded-For is believed: false (none), or their addresses /
@@ -110,6 +115,15 @@ export function oidcOf(env: NodeJS.ProcessEnv): OidcConfig | undefined {
 }
 
 const bool = flag;
+
+/** COMPANY_SITE_URL: an http(s) address (the links are built by appending the spec's paths to it). */
+export function companySiteUrlOf(v: string | undefined): string | undefined {
+  const raw = v?.trim();
+  if (!raw) return undefined;
+  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) throw new Error(`COMPANY_SITE_URL must be an http(s) URL such as https://www.example.com, got "${raw}"`);
+  if (new URL(raw).search || new URL(raw).hash) throw new Error(`COMPANY_SITE_URL must not carry a query or fragment (the links' own paths are appended to it), got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
 
 function int(v: string | undefined, dflt: number): number {
   const n = v === undefined || v === '' ? NaN : Number(v);
@@ -213,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     migrateOnStart: bool(env.MIGRATE_ON_START, true),
     seedDemo: seedDemoOf(env),
     companyHomeUrl: env.COMPANY_HOME_URL ?? '/esm/login',
+    companySiteUrl: companySiteUrlOf(env.COMPANY_SITE_URL),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     apiDocsPublic: bool(env.API_DOCS_PUBLIC, false),

@@ -187,7 +187,7 @@ describe('publishing', () => {
     expect(recipients.json().total).toBe(2);
     const missing = await call('haier/tableChangeLog/getSuppliersById', { id: 2_000_000_000, page: 1, results: 10 }, admin);
     expect(missing.statusCode).toBe(404);
-    expect(missing.json().message).toBe('变更通知不存在');
+    expect(missing.json().message).toBe('变更通知不存在或无权查看');
 
     // F gets a valid grant after publishing: the preview would reach it now, the notice does not
     const g = await createGrant(db, sup.F.code, m1.code, 'valid');
@@ -491,7 +491,12 @@ describe('the bell, overdue and remind', () => {
 
     const inbox = (await call('supplier/standardlog/getSupplierNoticeList', { page: 1, results: 10 }, u.cookie)).json();
     expect(inbox.total).toBe(3);
-    expect(inbox.data[0].id).toBe(second.id);
+    // unread work first, then the newest; the withdrawn one (the newest of all) last
+    expect(inbox.data.map((r: { id: number }) => r.id)).toEqual([second.id, first.id, third.id]);
+    // 未读 is the bell's count: the withdrawn notice, never opened, is not unread work
+    const unread = (await call('supplier/standardlog/getSupplierNoticeList', { page: 1, results: 10, state: 'UNREAD' }, u.cookie)).json();
+    expect(unread.total).toBe(bell.unread);
+    expect(unread.data.map((r: { id: number }) => r.id)).toEqual([second.id]);
     const overdue = (await call('supplier/standardlog/getSupplierNoticeList', { page: 1, results: 10, state: 'OVERDUE' }, u.cookie)).json();
     expect(overdue.data.map((r: { id: number }) => r.id)).toEqual([second.id]);
     const detail = (await call('haier/standardChange/searchSupplierDetail', { supplierCode: s.code, page: 1, results: 10, state: 'OVERDUE' }, admin)).json();
@@ -658,6 +663,6 @@ describe('change records and the export', () => {
 
     const unknown = await call('haier/tableChangeLog/exportSuppliers', { id: 2_000_000_000 }, admin);
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json().message).toBe('变更通知不存在');
+    expect(unknown.json().message).toBe('变更通知不存在或无权查看');
   });
 });

@@ -34,15 +34,15 @@ describe('statusErrorText', () => {
     expect(GENERIC_ERROR_TEXT).toMatch(/联系管理员/);
   });
 
-  it('600 is a network failure: "Network Error"', () => {
+  it('600 is a network failure, said in Chinese', () => {
     expect(NETWORK_ERROR_STATUS).toBe(600);
-    expect(NETWORK_ERROR_TEXT).toBe('Network Error');
-    expect(statusErrorText(600)).toBe('Network Error');
-    expect(statusErrorText(600, '/api/module/list')).toBe('Network Error');
+    expect(NETWORK_ERROR_TEXT).toBe('网络连接失败，请检查网络后重试');
+    expect(statusErrorText(600)).toBe('网络连接失败，请检查网络后重试');
+    expect(statusErrorText(600, '/api/module/list')).toBe('网络连接失败，请检查网络后重试');
   });
 
   it('time-out text', () => {
-    expect(timeoutText(4000)).toBe('timeout of 4000ms exceeded');
+    expect(timeoutText(4000)).toBe('请求超时（4 秒内未响应），请稍后重试');
   });
 
   describe('legacy path-specific 404s', () => {

@@ -3,9 +3,13 @@
  * The server's own message (per field for a 400) is shown with it when there is one.
  */
 export const TOAST_DURATION_SECONDS = 3;
+/**
+ * Nothing answered: the spec's status 600, told in Chinese (the legacy client's "Network Error"
+ * and "timeout of Nms exceeded" were axios' English words, which a user here cannot act on).
+ */
 export const NETWORK_ERROR_STATUS = 600;
-export const NETWORK_ERROR_TEXT = 'Network Error';
-export const timeoutText = (ms: number) => `timeout of ${ms}ms exceeded`;
+export const NETWORK_ERROR_TEXT = '网络连接失败，请检查网络后重试';
+export const timeoutText = (ms: number) => `请求超时（${ms / 1000} 秒内未响应），请稍后重试`;
 
 export const HTTP_STATUS_TEXTS: Record<number, string> = {
   400: '请求错误',

@@ -42,6 +42,11 @@ export type CurrentUser = z.infer<typeof ZCurrentUser>;
 export const ZCurrentUserResponseSchema = ZEnvelope(ZCurrentUser.nullable()).extend({
   /** Where the blocking session dialog sends the user (the company home page). */
   homeUrl: z.string().optional(),
+  /**
+   * The company site (COMPANY_SITE_URL) that the logo, 帮助 and the footer's agreement links lead
+   * to; absent on a standalone deployment, where the web hides them.
+   */
+  companySiteUrl: z.string().optional(),
   /** Nobody signed in: whether the login page offers 从公司门户登录 (OpenID Connect configured). */
   companyLogin: z.boolean().optional(),
   /**

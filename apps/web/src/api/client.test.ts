@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sessionApi } from '@esm/contracts';
+import { NETWORK_ERROR_TEXT, sessionApi } from '@esm/contracts';
 import { ApiError, call } from './client.ts';
 import { feedback } from './feedback.ts';
 
@@ -36,7 +36,7 @@ describe('the request id in error toasts', () => {
     });
     await call(sessionApi.current).catch(() => undefined);
     expect(sent[0]).toMatch(/^[0-9a-f-]{32,36}$/);
-    expect(shown()).toEqual([`Network Error（请求编号 ${sent[0]}）`]);
+    expect(shown()).toEqual([`${NETWORK_ERROR_TEXT}（请求编号 ${sent[0]}）`]);
   });
 
   it('a refusal a user can act on (4xx) carries no id in its toast', async () => {

@@ -1,8 +1,8 @@
 /**
  * The one API client (design §6): POST JSON to /esm-server/api, cookies, envelope unwrapping,
  * 10000007 → /esm/login, an error toast by status from the spec's catalogue (§8), status 600
- * "Network Error" when nothing answered and "timeout of Nms exceeded" on time-out. A server error or
- * no answer shows the request's id (请求编号) with it, so that a user can quote it to the operators.
+ * 网络连接失败 when nothing answered and 请求超时 on time-out. A server error or no answer shows the
+ * request's id (请求编号) with it, so that a user can quote it to the operators.
  */
 import {
   API_BASE,
@@ -128,7 +128,7 @@ export function fail(status: number, json: Record<string, unknown> | undefined, 
   throw err;
 }
 
-/** Nothing answered (status 600 "Network Error") or the time-out passed. */
+/** Nothing answered (status 600, 网络连接失败) or the time-out passed. */
 export function networkFailure(url: string, opts: RequestOptions, timeoutMs?: number, requestId?: string): never {
   const err = new ApiError(NETWORK_ERROR_STATUS, String(NETWORK_ERROR_STATUS), timeoutMs ? timeoutText(timeoutMs) : NETWORK_ERROR_TEXT, url, [], undefined, requestId);
   if (!opts.silent) report(err);

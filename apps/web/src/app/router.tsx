@@ -3,13 +3,15 @@
  * shows the shared group default page, never a blank. Unknown paths get the not-found page.
  */
 import { lazy, Suspense, type ComponentType } from 'react';
-import { createBrowserRouter, Navigate } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { BASE_PATH, GROUP_TITLES, LOGIN_PATH, ROUTES } from '@esm/contracts/basics';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { SessionGate } from './SessionGate.tsx';
 import { IndexRedirect } from './IndexRedirect.tsx';
 import { loadLayout, PAGE_LOADERS } from './afterLogin.ts';
 import { lazyLoaded } from './lazyLoaded.ts';
+import { RootRouteError, RouteError } from './RouteError.tsx';
+import { PageScroll } from './PageScroll.tsx';
 
 /** /esm/login inside the portal (after a logout); the first load of /esm/login is main.tsx's. */
 const LoginPage = lazy(() => import('./LoginRoute.tsx'));
@@ -33,22 +35,44 @@ const groupDefault = (group: string, page?: string) => (
   </Suspense>
 );
 
+/**
+ * Error boundaries: a page that fails (its code did not load, it threw) shows RouteError inside the
+ * layout, header and menu kept; anything above the pages (the session gate, the layout's own code)
+ * falls to the top-level one. Without them React Router shows its English developer screen.
+ */
 export const router = createBrowserRouter([
-  { path: LOGIN_PATH, element: withSuspense(LoginPage) },
   {
-    path: BASE_PATH,
-    element: <SessionGate />,
+    element: (
+      <>
+        <PageScroll />
+        <Outlet />
+      </>
+    ),
+    errorElement: <RootRouteError />,
     children: [
+      { path: LOGIN_PATH, element: withSuspense(LoginPage) },
       {
-        element: withSuspense(BasicLayout),
+        path: BASE_PATH,
+        element: <SessionGate />,
         children: [
-          { index: true, element: <IndexRedirect /> },
-          ...ROUTES.map((r) => ({ path: r.path, element: PAGE_COMPONENTS[r.path] ? withSuspense(PAGE_COMPONENTS[r.path]!) : groupDefault(r.group, r.page) })),
-          ...Object.keys(GROUP_TITLES).map((g) => ({ path: `${BASE_PATH}/${g}`, element: groupDefault(g) })),
-          { path: '*', element: withSuspense(NotFoundPage) },
+          {
+            element: withSuspense(BasicLayout),
+            children: [
+              {
+                // pathless: the pages' boundary, rendered in the layout's content area
+                errorElement: <RouteError />,
+                children: [
+                  { index: true, element: <IndexRedirect /> },
+                  ...ROUTES.map((r) => ({ path: r.path, element: PAGE_COMPONENTS[r.path] ? withSuspense(PAGE_COMPONENTS[r.path]!) : groupDefault(r.group, r.page) })),
+                  ...Object.keys(GROUP_TITLES).map((g) => ({ path: `${BASE_PATH}/${g}`, element: groupDefault(g) })),
+                  { path: '*', element: withSuspense(NotFoundPage) },
+                ],
+              },
+            ],
+          },
         ],
       },
+      { path: '*', element: <Navigate to={`${BASE_PATH}/`} replace /> },
     ],
   },
-  { path: '*', element: <Navigate to={`${BASE_PATH}/`} replace /> },
 ]);

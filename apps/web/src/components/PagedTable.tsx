@@ -25,6 +25,7 @@ import {
 import { call } from '../api/client.ts';
 import { ahead, quietAhead, unlessFetchedAhead } from '../api/ahead.ts';
 import { ErrorResult } from './ErrorResult.tsx';
+import { StaleWarning } from './StaleWarning.tsx';
 import { useVisibleColumns } from './ColumnSettings.tsx';
 import { fetchPermissionsAhead, useColumnModes, withoutHidden } from '../features/permissions/index.ts';
 
@@ -149,6 +150,7 @@ export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E
       ) : (
         toolbar
       )}
+      {query.isError && query.data && <StaleWarning error={query.error} onRetry={() => query.refetch()} />}
       <Table<Row>
         rowKey={rowKey}
         size={size}

@@ -448,8 +448,20 @@ interface SupplierNoticeRecord extends Omit<NoticeRecord, 'created_by_name' | 'c
 }
 
 const SUPPLIER_NOTICE_SORT = { publishedAt: 'n.published_at', dueDate: 'n.due_date' } as const;
-/** The inbox: unread published notices first, then the newest. */
-const INBOX_ORDER = "(n.status = 'PUBLISHED' AND r.status = 'UNREAD') DESC, n.published_at DESC, n.id DESC";
+/**
+ * The inbox: the notices still waiting to be read (published, unread) first, then the newest; a
+ * withdrawn notice last — it asks nothing more of the supplier and no longer holds.
+ */
+const INBOX_ORDER = "CASE WHEN n.status = 'PUBLISHED' AND r.status = 'UNREAD' THEN 0 WHEN n.status = 'WITHDRAWN' THEN 2 ELSE 1 END, n.published_at DESC, n.id DESC";
+
+/**
+ * A supplier's state filter. 未读 is unread work, as the bell counts it: a published notice — one
+ * withdrawn or closed before anybody opened it stays unread in its row, but asks nothing.
+ */
+function supplierStateSql(state: RecipientFilter | undefined, now: Date): Condition {
+  if (state === 'UNREAD') return Prisma.sql`r.status = 'UNREAD' AND n.status = 'PUBLISHED'`;
+  return recipientStateSql(state, 'r', 'n', now);
+}
 
 export const supplierNoticeSelect = (now: Date) => Prisma.sql`SELECT ${noticeColumns('r')}, n.description,
   r.status AS r_status, ${overdueSql('r', 'n', now)} AS overdue, r.read_at, r.read_by_account, r.read_by_name,
@@ -487,7 +499,7 @@ export interface SupplierNoticeQuery {
 export function supplierNoticePageSql(supplierCode: string, q: SupplierNoticeQuery, now: Date): PageStatement {
   const where = whereSql([
     Prisma.sql`r.supplier_code = ${supplierCode}`,
-    recipientStateSql(q.state, 'r', 'n', now),
+    supplierStateSql(q.state, now),
     keywordSql(['n.number', 'n.title'], q.keyword),
     equalsSql('n.status', q.noticeStatus),
   ]);

@@ -31,7 +31,7 @@ import { lockRecord } from '../../db/workflow-lock.ts';
 type Tx = Prisma.TransactionClient;
 type Draft = z.output<typeof ZNoticeDraftSchema>;
 
-export const NOTICE_NOT_FOUND = '变更通知不存在';
+export const NOTICE_NOT_FOUND = '变更通知不存在或无权查看';
 
 // ---- the audit trail -------------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
  * user/logout, and user/companyLogin (issue 15). POST with JSON.
  */
 import type { FastifyInstance } from 'fastify';
-import { CODES, SESSION_ERRORS, hasHandoff, sessionApi as api } from '@esm/contracts';
+import { CODES, LOGIN_SUCCESS_TEXT, SESSION_ERRORS, hasHandoff, sessionApi as api } from '@esm/contracts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { route } from '../../lib/route.ts';
@@ -18,6 +18,8 @@ import { login, toCurrentUser } from './service.ts';
 export async function sessionRoutes(app: FastifyInstance, { db, config }: { db: Db; config: Config }) {
   const oidc = config.oidc;
   const rp = oidc ? new RelyingParty(oidc) : undefined;
+  // every answer of the session check says where the company site is (the login page's footer too)
+  const site = config.companySiteUrl ? { companySiteUrl: config.companySiteUrl } : {};
 
   route(app, api.current, async ({ body, request, reply }) => {
     // The page's query parameters (spec §7): a hand-off from the company's provider signs in first.
@@ -25,30 +27,30 @@ export async function sessionRoutes(app: FastifyInstance, { db, config }: { db: 
     if (oidc && rp && body && hasHandoff(body)) {
       const done = await completeCompanySignIn(db, { ...config, oidc }, rp, request, reply, body);
       if (!done.ok) {
-        return reply.status(401).send({ success: false, code: String(done.code), message: SESSION_ERRORS[done.code], data: null, homeUrl: config.companyHomeUrl });
+        return reply.status(401).send({ success: false, code: String(done.code), message: SESSION_ERRORS[done.code], data: null, homeUrl: config.companyHomeUrl, ...site });
       }
       returnTo = done.returnTo;
     }
     const state = await readSession(db, request);
     if (state.ok) {
       if (!(await typeHasMenu(db, state.user.type))) {
-        return reply.status(403).send({ success: false, code: '205', message: SESSION_ERRORS[205], data: null, homeUrl: config.companyHomeUrl });
+        return reply.status(403).send({ success: false, code: '205', message: SESSION_ERRORS[205], data: null, homeUrl: config.companyHomeUrl, ...site });
       }
-      return { success: true, code: CODES.SESSION_OK, message: '会话有效', data: toCurrentUser(state.user), ...(returnTo ? { returnTo } : {}) };
+      return { success: true, code: CODES.SESSION_OK, message: '会话有效', data: toCurrentUser(state.user), ...(returnTo ? { returnTo } : {}), ...site };
     }
     // Nobody signed in is the session check's ordinary answer on the login page, not a failed
     // call: 200 with 10000007 (a 401 there was a console error on every login page load).
-    if (state.reason === 'none') return { success: false, code: CODES.SESSION_EXPIRED, message: '请先登录', data: null, ...(rp ? { companyLogin: true } : {}) };
+    if (state.reason === 'none') return { success: false, code: CODES.SESSION_EXPIRED, message: '请先登录', data: null, ...(rp ? { companyLogin: true } : {}), ...site };
     await request.session.destroy();
     const code = state.reason === 'invalid' ? state.code : 201;
-    return reply.status(401).send({ success: false, code: String(code), message: SESSION_ERRORS[code], data: null, homeUrl: config.companyHomeUrl });
+    return reply.status(401).send({ success: false, code: String(code), message: SESSION_ERRORS[code], data: null, homeUrl: config.companyHomeUrl, ...site });
   });
 
   route(app, api.login, async ({ body, request }) => {
     await login(db, config, request, body);
     const state = await readSession(db, request);
     if (!state.ok) throw new Error('session not readable right after login');
-    return { success: true, code: CODES.LOGIN_OK, message: '登陆成功', data: toCurrentUser(state.user) };
+    return { success: true, code: CODES.LOGIN_OK, message: LOGIN_SUCCESS_TEXT, data: toCurrentUser(state.user) };
   });
 
   route(app, api.companyLogin, async ({ body, request }) => {

@@ -6,25 +6,30 @@
  * is a file drawn once (public/footer-qr.svg, held to FOOTER.qrCodeUrl by footerQr.test.ts).
  */
 import { EXTERNAL_LINKS, FOOTER, UI } from '@esm/contracts/basics';
+import { onCompanySite, useCompanySite } from './companySite.ts';
 
 export function AppFooter() {
   const agreements = [EXTERNAL_LINKS.userAgreement, EXTERNAL_LINKS.privacyPolicy, EXTERNAL_LINKS.serviceAgreement, EXTERNAL_LINKS.interactionNotes, EXTERNAL_LINKS.commitmentLetter, EXTERNAL_LINKS.conductCode];
+  // the agreements and the help center are pages of the company site: without one, no dead links
+  const site = useCompanySite();
   return (
     <footer className="esm-footer" data-testid="footer">
       <div className="esm-inner esm-footer-row">
         <div className="esm-footer-text">
-          <div>
-            <span className="esm-secondary">平台协议：</span>
-            {agreements.map((l) => (
-              <a key={l.href} href={l.href} target="_blank" rel="noreferrer">{l.text}</a>
-            ))}
-          </div>
+          {site && (
+            <div>
+              <span className="esm-secondary">平台协议：</span>
+              {agreements.map((l) => (
+                <a key={l.href} href={onCompanySite(site, l.href)} target="_blank" rel="noreferrer">{l.text}</a>
+              ))}
+            </div>
+          )}
           <div>
             <span className="esm-secondary">友情链接：</span>
             {FOOTER.friendlyLinks.map((l) => (
               <a key={l.href} href={l.href} target="_blank" rel="noreferrer">{l.text}</a>
             ))}
-            <a href={EXTERNAL_LINKS.help.href} target="_blank" rel="noreferrer">{EXTERNAL_LINKS.help.text}</a>
+            {site && <a href={onCompanySite(site, EXTERNAL_LINKS.help.href)} target="_blank" rel="noreferrer">{EXTERNAL_LINKS.help.text}</a>}
           </div>
           <div>
             <span className="esm-secondary">联系电话：{UI.contactPhone}</span>

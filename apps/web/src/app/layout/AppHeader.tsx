@@ -7,6 +7,7 @@ import { logout } from '../../features/session/index.ts';
 import { NoticeBell } from '../../features/notices/index.ts';
 import { useCurrentUser } from '../SessionGate.tsx';
 import { useThemeName } from '../preferences.ts';
+import { onCompanySite, useCompanySite } from './companySite.ts';
 
 const BAR = { display: 'flex', alignItems: 'center', gap: 16, height: 56, lineHeight: '56px', paddingInline: 16, background: '#001529', color: '#fff' } as const;
 const LINK = { color: 'rgba(255,255,255,0.88)' } as const;
@@ -29,12 +30,24 @@ function useLogout() {
   };
 }
 
+/** The logo, a link to the company site's login page when there is a company site (spec §2). */
 function Logo() {
-  return (
-    <a href={EXTERNAL_LINKS.companyLogin.href} style={{ display: 'flex', alignItems: 'center', gap: 8, color: '#fff' }} title="公司首页">
+  const site = useCompanySite();
+  const style = { display: 'flex', alignItems: 'center', gap: 8, color: '#fff' } as const;
+  const content = (
+    <>
       <img src="/esm/logo.svg" alt="ESM" width={28} height={28} />
       <span style={{ fontSize: 16, fontWeight: 600, whiteSpace: 'nowrap' }}>ESM 图纸档案管理平台</span>
+    </>
+  );
+  return site ? (
+    <a href={onCompanySite(site, EXTERNAL_LINKS.companyLogin.href)} style={style} title="公司首页" data-testid="header-logo">
+      {content}
     </a>
+  ) : (
+    <div style={style} data-testid="header-logo">
+      {content}
+    </div>
   );
 }
 
@@ -92,6 +105,7 @@ export function AppHeader() {
 export function NarrowNavbar({ onMenu }: { onMenu: () => void }) {
   const user = useCurrentUser();
   const doLogout = useLogout();
+  const site = useCompanySite();
   return (
     <Layout.Header style={{ ...BAR, gap: 8, paddingInline: 8 }} data-testid="narrow-navbar">
       <Button type="text" icon={<MenuOutlined style={{ color: '#fff' }} aria-hidden aria-label="菜单" />} onClick={onMenu} aria-label="打开菜单" />
@@ -99,9 +113,12 @@ export function NarrowNavbar({ onMenu }: { onMenu: () => void }) {
       <div style={{ flex: 1, minWidth: 0 }}>
         <UserName />
       </div>
-      <a href={EXTERNAL_LINKS.help.href} style={LINK} aria-label="帮助">
-        <QuestionCircleOutlined aria-hidden aria-label="帮助" />
-      </a>
+      {/* the help center is the company site's: none, no help link */}
+      {site && (
+        <a href={onCompanySite(site, EXTERNAL_LINKS.help.href)} style={LINK} aria-label="帮助">
+          <QuestionCircleOutlined aria-hidden aria-label="帮助" />
+        </a>
+      )}
       {isSupplierType(user.type) ? (
         <NoticeBell />
       ) : (

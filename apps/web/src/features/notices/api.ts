@@ -9,7 +9,8 @@ import { call, callBlob, saveBlob } from '../../api/client.ts';
 
 // ---- manufacturer ---------------------------------------------------------------------------------
 
-export const noticeDetailQuery = (id: number) => queryOptions({ queryKey: [api.detail.path, id], queryFn: async () => (await call(api.detail, { id })).data });
+// silent: the notice page shows a failure in place of the notice (a toast as well said it twice)
+export const noticeDetailQuery = (id: number) => queryOptions({ queryKey: [api.detail.path, id], queryFn: async () => (await call(api.detail, { id }, { silent: true })).data });
 export const useNoticeDetail = (id: number | undefined) => useQuery({ ...noticeDetailQuery(id ?? 0), enabled: Boolean(id) });
 
 export const usePreviewRecipients = (id: number | undefined) =>
@@ -61,7 +62,8 @@ export function useSupplierNotice(id: number | undefined) {
   return useQuery({
     queryKey: [api.supplierFind.path, id],
     queryFn: async () => {
-      const data = (await call(api.supplierFind, { id: id! })).data;
+      // silent: the page shows a failure in place of the notice, once
+      const data = (await call(api.supplierFind, { id: id! }, { silent: true })).data;
       void qc.invalidateQueries({ queryKey: [api.unread.path] });
       void qc.invalidateQueries({ queryKey: [api.inbox.path] });
       return data;

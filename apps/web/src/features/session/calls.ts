@@ -6,6 +6,7 @@ import { CODES, HANDOFF_PARAMS, SESSION_PATHS, hasHandoff, type CurrentUser, typ
 // the declarations' types only: their zod schemas stay off the login page's first load (issue 16)
 import type { sessionApi } from '@esm/contracts';
 import { ApiError, callAt } from '../../api/client.ts';
+import { setCompanySite } from '../../app/layout/companySite.ts';
 
 type SessionApi = typeof sessionApi;
 
@@ -29,10 +30,12 @@ function pageParams(): Record<string, string> {
 export async function checkSession(): Promise<SessionCheck> {
   try {
     const res = await callAt<SessionApi['current']>(SESSION_PATHS.current, pageParams(), { silent: true });
+    setCompanySite(res.companySiteUrl);
     if (res.data) return res.returnTo ? { state: 'ok', user: res.data, returnTo: res.returnTo } : { state: 'ok', user: res.data };
     return { state: 'anonymous', companyLogin: res.companyLogin === true };
   } catch (e) {
     if (e instanceof ApiError) {
+      if (e.body) setCompanySite(typeof e.body.companySiteUrl === 'string' ? e.body.companySiteUrl : undefined);
       const code = Number(e.code);
       if (code >= 201 && code <= 205) return { state: 'blocked', code, homeUrl: String(e.body?.homeUrl ?? '/esm/login') };
       // nobody signed in comes back as success: false (code 10000007)

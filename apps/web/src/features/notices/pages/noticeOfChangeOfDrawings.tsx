@@ -5,15 +5,16 @@
  * versions and their sha256. The server decides: a confirmation it refuses says why, here.
  */
 import { useState } from 'react';
-import { Alert, App, Button, Card, Popconfirm, Result, Skeleton, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Popconfirm, Skeleton, Tag, Typography } from 'antd';
 import { CheckCircleOutlined, EyeOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { noticesApi, type SupplierNoticeChange } from '@esm/contracts';
+import { noticesApi, path, type SupplierNoticeChange } from '@esm/contracts';
 import { FileViewer } from '../../files/index.ts';
 import { useKeepsecretGate } from '../../standardlog/index.ts';
-import { ErrorResult } from '../../../components/ErrorResult.tsx';
+import { ApiError } from '../../../api/client.ts';
+import { ErrorResult, type BackTo } from '../../../components/ErrorResult.tsx';
 import { formatDateTime } from '../../../components/labels.tsx';
 import { serverErrorText } from '../../../components/serverErrors.ts';
 import { confirmNotice, useSupplierNotice } from '../api.ts';
@@ -37,6 +38,9 @@ const viewedColumn: ColumnsType<SupplierNoticeChange> = [
   },
 ];
 
+/** A notice that cannot be shown leads back to the inbox. */
+const BACK: BackTo = { to: path('supplier', 'noticeList') };
+
 export default function NoticeOfChangeOfDrawingsPage() {
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
@@ -49,9 +53,9 @@ export default function NoticeOfChangeOfDrawingsPage() {
   const [confirming, setConfirming] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
 
-  if (!valid) return <Result status="404" title="变更通知不存在" subTitle="链接中缺少通知编号，请从图纸变更通知列表进入。" />;
+  if (!valid) return <ErrorResult error={new ApiError(404, '404', '变更通知不存在或无权查看', '')} back={BACK} />;
   if (notice.isPending) return <Skeleton active paragraph={{ rows: 8 }} />;
-  if (notice.isError) return <ErrorResult error={notice.error} onRetry={() => notice.refetch()} />;
+  if (notice.isError) return <ErrorResult error={notice.error} onRetry={() => notice.refetch()} back={BACK} />;
   const n = notice.data;
   const unseen = n.changes.filter((c) => !c.viewedAt);
   const open = n.status === 'PUBLISHED' && n.recipientStatus !== 'CONFIRMED';
@@ -121,15 +125,22 @@ export default function NoticeOfChangeOfDrawingsPage() {
                 ? `请先点击「查看新版本」逐一查看，尚有 ${unseen.length} 个新版本未查看。全部查看后再确认。`
                 : '全部新版本均已查看。确认表示贵公司已知悉并将执行本通知的变更。'}
             </Typography.Text>
+            {unseen.length > 0 && (
+              <Typography.Text type="secondary" data-testid="confirm-missing">
+                尚未查看：{unseen.map((c) => `${c.standardCode} ${c.newFile.version}`).join('、')}
+              </Typography.Text>
+            )}
             {refusal && <Alert type="error" showIcon title={refusal} data-testid="confirm-refusal" />}
             <Popconfirm
+              // nothing to ask before every new version has been viewed: the server would refuse
+              disabled={unseen.length > 0}
               title="确认变更通知"
               description="确认贵公司已知悉本通知的全部变更？确认将记录所查看的各文件版本及其 sha256。"
               okText="确认"
               cancelText="取消"
               onConfirm={confirm}
             >
-              <Button type="primary" icon={<CheckCircleOutlined />} loading={confirming}>
+              <Button type="primary" icon={<CheckCircleOutlined />} loading={confirming} disabled={unseen.length > 0}>
                 确认
               </Button>
             </Popconfirm>
@@ -143,6 +154,8 @@ export default function NoticeOfChangeOfDrawingsPage() {
         run={run}
         onClose={() => {
           setViewing(null);
+          // an earlier refusal ("请先查看…") is answered by this view: the fresh state below says what is left
+          setRefusal(null);
           // the view was logged: show it as viewed
           void refresh();
         }}
