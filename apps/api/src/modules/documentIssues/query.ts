@@ -66,6 +66,19 @@ function scopeSql(reader: Reader, scope: IssueScope | undefined): Condition {
 }
 
 /**
+ * Whether an answerer may open this drawing version: a question they may take up is about it —
+ * one of 分派给我 or one waiting in 待分派 (the same scopes their lists show). Runs on the
+ * transaction client that writes the access log row.
+ */
+export async function answererSeesFile(q: Db | Prisma.TransactionClient, handlerId: number, fileId: number): Promise<boolean> {
+  const reader: Reader = { handlerId };
+  const [mine, pool] = [scopeSql(reader, 'MINE'), scopeSql(reader, 'POOL')] as Prisma.Sql[];
+  const rows = await q.$queryRaw<unknown[]>`SELECT 1 FROM document_issue i
+    WHERE i.file_id = ${fileId} AND ${readerSql(reader) as Prisma.Sql} AND ((${mine}) OR (${pool})) LIMIT 1`;
+  return rows.length > 0;
+}
+
+/**
  * The prepared family a questions list statement belongs to (db/rows.ts familyName), if one
  * generic plan fits all its values:
  *  - a supplier's own, without a keyword: every variant reads the supplier's rows by its index
