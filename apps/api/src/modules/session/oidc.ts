@@ -88,7 +88,7 @@ export class RelyingParty {
       idTokenExpected: true,
     });
     const idClaims = tokens.claims()!;
-    let info = {};
+    let info: Record<string, unknown>;
     try {
       info = tokens.access_token && config.serverMetadata().userinfo_endpoint ? await client.fetchUserInfo(config, tokens.access_token, idClaims.sub) : {};
     } catch (e) {
