@@ -12,7 +12,7 @@ import { NO_SUPPLIER_TEXT, type SessionUser } from '../../plugins/auth.ts';
 import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
 import type { FileSnapshot } from '../logs/writer.ts';
 import { materialAccess } from '../empower/grants.ts';
-import { answererSeesFile } from '../documentIssues/query.ts';
+import { ANSWERER_TYPE, answererSeesFile } from '../documentIssues/query.ts';
 
 type Q = Prisma.TransactionClient;
 
@@ -20,9 +20,6 @@ export const NO_AGREEMENT_TEXT = '尚未发布保密协议';
 export { NO_SUPPLIER_TEXT };
 const NOT_SUPPLIER_TEXT = '贵公司不是该物料的供应商，无权查看其图纸';
 const NOT_ANSWERERS_TEXT = '该图纸版本不是分派给本人或待分派的问题所涉及的图纸，无权查看';
-
-/** The user type that answers questions on drawings: it sees a drawing only through a question. */
-const ANSWERER_TYPE = 5;
 
 /** The agreement in force: the highest version. */
 export function currentAgreement(q: Q) {
