@@ -4,8 +4,9 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { burnPasswordCheck, verifyPassword } from '../../lib/password.ts';
 import { AppError } from '../../plugins/errors.ts';
-import { settleLoginSlot, takeLoginSlot, voidLoginSlot } from './limits.ts';
+import { settleLoginSlot, takeLoginSlot } from './limits.ts';
 import { recordSignIn } from './signins.ts';
+import { voidLoginSlot } from './limits.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
 /** A user type's landing page (spec §2). */
