@@ -285,7 +285,7 @@ describe('the supplier side', () => {
     expect(await of(f.m.A)).toMatchObject({ empowered: true, validFrom: expect.any(String), validUntil: expect.any(String), reason: null });
     expect(await of(f.m.B)).toMatchObject({ empowered: false, reason: expect.stringContaining('过期') });
     expect(await of(f.m.C)).toMatchObject({ empowered: false, reason: expect.stringContaining('起生效') });
-    expect(await of(f.m.D)).toMatchObject({ empowered: false, reason: expect.stringContaining('没有该物料的图纸授权') });
+    expect(await of(f.m.D)).toMatchObject({ empowered: false, reason: expect.stringMatching(/^该物料的图纸授权已于 \S+ \d\d:\d\d 被撤销，如需查看请重新申请授权$/) });
     expect(await of(f.m.E)).toMatchObject({ empowered: false, reason: expect.stringContaining('不是该物料的供应商') });
   });
 

@@ -563,7 +563,7 @@ describe('the grant from an approval opens and closes file access exactly on tim
     expect((await post(t.app, empowerApi.revoke.path, { id: grant.id, reason: '供货关系终止' }, staff)).statusCode).toBe(200);
     const revoked = await actAt(mid + 1000);
     expect(revoked).toEqual(all(403));
-    expect(revoked.view!.message).toMatch(/没有该物料的图纸授权/);
+    expect(revoked.view!.message).toMatch(/^该物料的图纸授权已于 \S+ \d\d:\d\d 被撤销（原因：供货关系终止），如需查看请重新申请授权$/);
 
     // each refusal and each served copy has its log row
     const logs = await db.accessLog.findMany({ where: { userId: f.user.id, fileId: file.id } });

@@ -175,7 +175,7 @@ describe('a supplier is refused, with one REFUSED row', () => {
     ['no grant', { grant: null }, '贵公司没有该物料的图纸授权，请先申请授权', '403'],
     ['an expired grant', { grant: 'expired' }, /^该物料的图纸授权已于 \d{4}\/\d{1,2}\/\d{1,2} 过期，请重新申请授权$/, '403'],
     ['a grant not yet valid', { grant: 'future' }, /^该物料的图纸授权自 \d{4}\/\d{1,2}\/\d{1,2} 起生效，目前无权查看$/, '403'],
-    ['only a revoked grant', { grant: 'revoked' }, '贵公司没有该物料的图纸授权，请先申请授权', '403'],
+    ['only a revoked grant', { grant: 'revoked' }, /^该物料的图纸授权已于 \d{4}\/\d{1,2}\/\d{1,2} \d\d:\d\d 被撤销，如需查看请重新申请授权$/, '403'],
     ['the agreement not accepted', { accepted: false }, '请先阅读并签署保密协议', '40301'],
   ];
 

@@ -30,6 +30,8 @@ export interface TestIdp {
   expireCodes(): void;
   /** Adds or changes an account (tests that disable or create users). */
   accounts: Record<string, IdpAccount>;
+  /** Until called again with undefined: the userinfo endpoint refuses the access token with this error (401, WWW-Authenticate). */
+  failUserinfo(error: string | undefined): void;
   close(): Promise<void>;
 }
 
@@ -94,6 +96,9 @@ export async function startIdp(opts: { port?: number; redirectUris: string[]; po
     scopes: ['openid', 'profile', 'esm'],
     cookies: { keys: ['esm-test-idp-cookie-key-0123456789'] },
     pkce: { required: () => true },
+    // the ID token carries the profile claims too, as most company providers send it: so the
+    // portal knows who signed in even when the userinfo call fails afterwards
+    conformIdTokenClaims: false,
     async findAccount(_ctx: unknown, id: string) {
       const claims = accounts[id];
       if (!claims) return undefined;
@@ -123,11 +128,22 @@ export async function startIdp(opts: { port?: number; redirectUris: string[]; po
     },
   });
   provider.on('server_error', (_ctx, err) => console.error('test idp server_error', err));
-  server.on('request', provider.callback());
+  let userinfoError: string | undefined;
+  const callback = provider.callback();
+  server.on('request', (req, res) => {
+    if (userinfoError && req.url?.startsWith('/me')) {
+      res.writeHead(401, { 'www-authenticate': `Bearer error="${userinfoError}", error_description="test idp: token refused"` }).end();
+      return;
+    }
+    callback(req, res);
+  });
 
   return {
     issuer,
     accounts,
+    failUserinfo(error) {
+      userinfoError = error;
+    },
     expireCodes() {
       for (const [k, v] of store) if (k.startsWith('AuthorizationCode:')) v.payload.exp = now() - 1;
     },

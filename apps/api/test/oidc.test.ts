@@ -259,14 +259,14 @@ describe('a bad hand-off: 202 登录错误, nobody signed in, logged', () => {
     const state = new URL(again.url).searchParams.get('state')!;
     const res = await check({ ...h.params, state }, again.cookie);
     expectRefused(res, '202', '登录错误');
-    expect((await lastSignIn()).reason).toMatch(/^登录回传校验失败：invalid_grant/);
+    expect(await lastSignIn()).toMatchObject({ account: '', reason: '登录回传校验失败：授权码无效或已使用（invalid_grant）' });
   });
 
   it('an expired code (the provider refuses it)', async () => {
     const h = await handOff('zhang.demo3');
     idp.expireCodes();
     expectRefused(await check(h.params, h.cookie), '202', '登录错误');
-    expect((await lastSignIn()).reason).toMatch(/^登录回传校验失败：invalid_grant/);
+    expect(await lastSignIn()).toMatchObject({ account: '', reason: '登录回传校验失败：授权码无效或已使用（invalid_grant）' });
   });
 
   it('a hand-off older than the portal waits for (10 minutes)', async () => {
@@ -281,12 +281,34 @@ describe('a bad hand-off: 202 登录错误, nobody signed in, logged', () => {
     const s = await start();
     const state = new URL(s.url).searchParams.get('state')!;
     expectRefused(await check({ error: 'access_denied', error_description: 'End-User aborted interaction', state }, s.cookie), '202', '登录错误');
-    expect((await lastSignIn()).reason).toContain('access_denied');
+    expect((await lastSignIn()).reason).toBe('身份提供方拒绝登录：用户取消了登录，或身份提供方拒绝了登录（access_denied）');
   });
 
-  it('an identity without the account claim', async () => {
+  it('an identity without the account claim: the reason names the provider’s user', async () => {
     const h = await handOff('qian.noaccount');
     expectRefused(await check(h.params, h.cookie), '202', '登录错误');
+    expect(await lastSignIn()).toMatchObject({ account: '', reason: '身份提供方未给出账号（声明 preferred_username），其用户标识为 qian.noaccount' });
+  });
+
+  it('the provider’s userinfo failing after its ID token named the user: logged with the account, in Chinese', async () => {
+    const h = await handOff('zhang.demo3');
+    idp.failUserinfo('invalid_token');
+    try {
+      expectRefused(await check(h.params, h.cookie), '202', '登录错误');
+    } finally {
+      idp.failUserinfo(undefined);
+    }
+    expect(await lastSignIn()).toMatchObject({ account: 'demo3', success: false, code: '202', reason: '读取身份提供方的用户信息失败：访问令牌无效（invalid_token）' });
+  });
+
+  it('every refusal of a hand-off is logged in Chinese: English only as the code in brackets', async () => {
+    const rows = await t.db.prisma.signInLog.findMany({ where: { source: 'oidc', success: false } });
+    expect(rows.length).toBeGreaterThan(5);
+    for (const r of rows) {
+      // what is left once the bracketed codes and the names of claims, users and settings are taken out
+      const prose = r.reason.replace(/（[^）]*）/g, '').replace(/[\w.@-]+/g, (w) => (/[_.\d]/.test(w) ? '' : w));
+      expect(prose, r.reason).not.toMatch(/[A-Za-z]{3,}/);
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
-import { api, buildTestApp, hasChinese, login, type TestApp } from './helpers.ts';
+import { api, buildTestApp, createUser, deleteUser, hasChinese, login, type TestApp } from './helpers.ts';
 
 /** A TCP relay to the test database's server that can be taken down and brought back on the same port. */
 class Relay {
@@ -135,6 +135,71 @@ describe('finding 7: the database unreachable', () => {
     } finally {
       await dead.close();
       await db.close();
+    }
+  });
+});
+
+/**
+ * Holds every read of the accounts table (a second connection, straight to Postgres, keeps
+ * `LOCK TABLE app_user IN ACCESS EXCLUSIVE MODE` open) so that a sign-in stops after it took
+ * its login slot and before its password is checked; which call waits is read off Postgres.
+ */
+async function holdAccountReads() {
+  const client = new pg.Client({ connectionString: inject('databaseUrl') });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query('LOCK TABLE app_user IN ACCESS EXCLUSIVE MODE');
+  const me = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+  return {
+    async waiting() {
+      await expect
+        .poll(async () => (await client.query('SELECT pid FROM pg_locks WHERE NOT granted AND $1 = ANY(pg_blocking_pids(pid))', [me])).rowCount, { timeout: 30_000, interval: 20 })
+        .toBeGreaterThan(0);
+    },
+    async release() {
+      await client.query('ROLLBACK');
+      await client.end();
+    },
+  };
+}
+
+describe('the database gone in the middle of a sign-in', () => {
+  it('an attempt the outage cut short is no password failure: after five of them the right password signs in', async () => {
+    const user = await createUser(t.db, { type: 3, prefix: 'outage' });
+    const from = '10.70.2.1';
+    const signIn = () => t.app.inject({ method: 'POST', url: api('user/login'), payload: { account: user.account, password: user.password }, remoteAddress: from });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const hold = await holdAccountReads();
+        const attempt = signIn();
+        await hold.waiting(); // the slot is taken; the password not yet looked at
+        await relay.down();
+        expect503(await attempt);
+        await relay.up();
+        await hold.release();
+        expect((await until(() => t.app.inject({ method: 'GET', url: '/esm-server/health' }), (r) => r.statusCode === 200)).statusCode).toBe(200);
+      }
+      const res = await signIn();
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().code).toBe('10000000');
+      expect(await t.db.prisma.loginAttempt.count({ where: { account: user.account, success: false } })).toBe(0);
+    } finally {
+      await deleteUser(t.db, user.account);
+    }
+  });
+
+  it('a wrong password still counts: after five, even the right one waits', async () => {
+    const user = await createUser(t.db, { type: 3, prefix: 'outage' });
+    const from = '10.70.2.2';
+    const signIn = (password: string) => t.app.inject({ method: 'POST', url: api('user/login'), payload: { account: user.account, password }, remoteAddress: from });
+    try {
+      for (let i = 0; i < 5; i++) expect((await signIn('wrong-password')).statusCode).toBe(401);
+      const refused = await signIn(user.password);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().message).toMatch(/登录失败次数过多/);
+    } finally {
+      await t.db.prisma.loginAttempt.deleteMany({ where: { account: user.account } });
+      await deleteUser(t.db, user.account);
     }
   });
 });

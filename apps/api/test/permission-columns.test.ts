@@ -247,6 +247,10 @@ describe('the recipients matrix (阅读IP and 确认人账号 hidden, 确认IP a
     const r = await db.noticeRecipient.findFirstOrThrow({ where: { confirmedIp: { not: null }, readIp: { not: null }, confirmedByName: { not: null } } });
     noticeId = r.noticeId;
     full = { readIp: r.readIp!, confirmedIp: r.confirmedIp!, confirmedByAccount: r.confirmedByAccount!, confirmedByName: r.confirmedByName! };
+    // the audit trail's columns govern the same facts (a reading's address is its READ entry's):
+    // visible here, so that each matrix column is seen on its own
+    await setTypes('COLUMN', NOTICE_LIST_PAGE, 'events.ip', [...USER_TYPES]);
+    await setTypes('COLUMN', NOTICE_LIST_PAGE, 'events.userName', [...USER_TYPES]);
     for (const c of MATRIX_CASES) {
       await setTypes('COLUMN', NOTICE_LIST_PAGE, c.hidden[0], allBut(3));
       await setTypes('COLUMN', NOTICE_LIST_PAGE, c.masked[0], allBut(3), [3]);

@@ -117,7 +117,8 @@ const lineShape = {
   vendorName: z.string(),
   vendorCreditCode: z.string(),
   vendorRegion: z.string().nullable(),
-  vendorContact: z.string().nullable(),
+  /** Governed with 联系人 on the manufacturer's trace page (BOM_VENDOR_COLUMNS): absent when hidden, masked when masked. */
+  vendorContact: z.string().nullable().optional(),
   /** Masked (138****5678): never answered in full. */
   vendorMobile: z.string().nullable(),
   updatedBy: z.string(),
@@ -178,7 +179,10 @@ export const ZBomVendorRow = z.object({
 });
 export type BomVendorRow = z.infer<typeof ZBomVendorRow>;
 /** The vendor rows' governed columns on the manufacturer's trace page (issue 14). */
-export const BOM_VENDOR_COLUMNS = governedColumns(BOM_TRACE_PAGE, { contact: '联系人' });
+export const BOM_VENDOR_COLUMNS = governedColumns(BOM_TRACE_PAGE, { contact: '联系人' }, undefined, undefined, {
+  // the BOM tab of the same page shows each line's vendor contact, in the tree (levels 2 and 3) and flat
+  contact: ['vendorContact', 'children.vendorContact', 'children.children.vendorContact'],
+});
 
 export const ZBomMaterialOption = z.object({ code: z.string(), name: z.string(), spec: z.string().nullable(), lineCount: z.number().int() });
 export type BomMaterialOption = z.infer<typeof ZBomMaterialOption>;
@@ -402,6 +406,7 @@ export const bomApi = {
     summary: '某供应商的二三级BOM（只读；树形或平铺，同 supplier/bomlevel/searchBomLevelList）',
     body: ZHaierBomTreeRequestSchema,
     response: ZCappedPage(ZBomLevelListRow),
+    columns: BOM_VENDOR_COLUMNS,
   }),
   haierVendors: endpoint({
     path: 'haier/bomlevel/searchBomVenderList',

@@ -141,7 +141,8 @@ export const ZIssueRow = z.object({
   status: z.enum(ISSUE_STATUSES),
   askedByAccount: z.string(),
   askedByName: z.string(),
-  assigneeId: z.number().int().nullable(),
+  /** Governed with 回复人 (ISSUE_COLUMNS): the id names the assignee as well as the name does. */
+  assigneeId: z.number().int().nullable().optional(),
   assigneeName: z.string().nullable().optional(),
   /** YYYY-MM-DD (UTC+8), set at submit and at reopen. */
   dueDate: z.string().nullable(),
@@ -157,8 +158,24 @@ export const ZIssueRow = z.object({
 export type IssueRow = z.infer<typeof ZIssueRow>;
 /** The answerers' page, whose buttons (领取/分派, 回复) and columns the permissions govern (issue 14). */
 export const ISSUE_ANSWER_PAGE = '/esm/drawingManagement/documentIssueH';
-/** The internal question rows' governed columns (issue 14): list and detail (every internal call answering one). */
-export const ISSUE_COLUMNS = governedColumns(ISSUE_ANSWER_PAGE, { assigneeName: '回复人', description: '问题描述' });
+/**
+ * The internal question rows' governed columns (issue 14): list and detail (every internal call
+ * answering one). 回复人 is a person: hidden or masked, it is so wherever the answerers' page
+ * shows who answers — the assignee's id (findHandlers would name it), the author of an
+ * answerer's thread message (type 5: hidden, the message shows no author — the page says
+ * 已隐藏 —; masked, the masked name and account), and the thread texts that name an answerer
+ * ("按问题类型与产品线自动分派给 刘洋", "由 刘洋 改派给 赵丽。原因：…"): the names are replaced by
+ * （已隐藏） or masked there, the rest of the text (a reason given) stays.
+ */
+export const ISSUE_COLUMNS = governedColumns(ISSUE_ANSWER_PAGE, { assigneeName: '回复人', description: '问题描述' }, undefined, undefined, {
+  assigneeName: [
+    'assigneeId',
+    'messages.[userType=5].userName',
+    'messages.[userType=5].userAccount',
+    'messages.mentions',
+    { redact: 'messages.text', names: ['assigneeName', 'messages.[userType=5].userName', 'messages.mentions'] },
+  ],
+});
 
 export const ZIssueNoticeRef = z.object({ id: z.number().int(), number: z.string(), title: z.string(), newVersion: z.string(), publishedAt: z.string().nullable() });
 export type IssueNoticeRef = z.infer<typeof ZIssueNoticeRef>;
@@ -168,10 +185,13 @@ export const ZIssueMessage = z.object({
   action: z.enum(ISSUE_ACTIONS),
   fromStatus: z.enum(ISSUE_STATUSES).nullable(),
   toStatus: z.enum(ISSUE_STATUSES),
-  userAccount: z.string(),
-  userName: z.string(),
+  /** Governed with 回复人 (ISSUE_COLUMNS) when the author is an answerer: absent when hidden, masked when masked. */
+  userAccount: z.string().optional(),
+  userName: z.string().optional(),
   userType: z.number().int(),
   text: z.string().nullable(),
+  /** The answerers the text names (an assignment's): governed with 回复人 like the text itself. */
+  mentions: z.array(z.string()).optional(),
   notice: ZIssueNoticeRef.nullable(),
   createdAt: z.string(),
   attachments: z.array(ZAttachmentRow),

@@ -85,8 +85,9 @@ export const ZApplicationRow = z.object({
   validFrom: z.string(),
   validUntil: z.string(),
   reason: z.string(),
-  applicantAccount: z.string(),
-  applicantName: z.string(),
+  /** Governed with 审批记录·操作人 / 操作人账号 on the approvers' page (its CREATE and SUBMIT entries name the applicant). */
+  applicantAccount: z.string().optional(),
+  applicantName: z.string().optional(),
   renewsGrantId: z.number().int().nullable(),
   submittedAt: z.string().nullable(),
   /** The period granted (days, both included): never longer than asked. */
@@ -105,7 +106,11 @@ export type ApplicationRow = z.infer<typeof ZApplicationRow>;
 /** 图纸授权审批: the page of the application list. */
 export const EMPOWER_APPROVE_PAGE = '/esm/drawingAuthorization/drawingEmpowerApprove';
 /** The internal application rows' governed columns (issue 14). */
-export const APPLICATION_COLUMNS = governedColumns(EMPOWER_APPROVE_PAGE, { deciderName: '审批人', decisionComment: '审批意见' }, undefined, { deciderName: ['deciderAccount'] });
+export const APPLICATION_COLUMNS = governedColumns(EMPOWER_APPROVE_PAGE, { deciderName: '审批人', decisionComment: '审批意见' }, undefined, { deciderName: ['deciderAccount'] }, {
+  // the audit trail's people are the applicant and the decider the row names
+  userName: ['applicantName', 'deciderName'],
+  userAccount: ['applicantAccount', 'deciderAccount'],
+});
 
 export const ZAuditRow = z.object({
   id: z.number().int(),
@@ -117,12 +122,17 @@ export const ZAuditRow = z.object({
   userName: z.string().optional(),
   userType: z.number().int(),
   ip: z.string().nullable().optional(),
-  comment: z.string().nullable(),
+  /** A decision's comment is governed with 审批意见 on the approvers' page (APPLICATION_AUDIT_COLUMNS). */
+  comment: z.string().nullable().optional(),
   createdAt: z.string(),
 });
 export type AuditRow = z.infer<typeof ZAuditRow>;
 /** Who did what from where in an application's 审批记录, as the approvers' page shows it (issue 14). */
-export const APPLICATION_AUDIT_COLUMNS = governedColumns(EMPOWER_APPROVE_PAGE, { userName: '审批记录·操作人', userAccount: '审批记录·操作人账号', ip: '审批记录·IP地址' });
+export const APPLICATION_AUDIT_COLUMNS = governedColumns(EMPOWER_APPROVE_PAGE, { userName: '审批记录·操作人', userAccount: '审批记录·操作人账号', ip: '审批记录·IP地址' }, undefined, undefined, {
+  // a decision's entry names the decider (审批人) and repeats its comment (审批意见)
+  deciderName: ['[action=APPROVE|REJECT].userName', '[action=APPROVE|REJECT].userAccount'],
+  decisionComment: ['[action=APPROVE|REJECT].comment'],
+});
 /** The same on the supplier's own 图纸授权申请 page. */
 export const SUPPLIER_APPLY_PAGE = '/esm/supplier/supplierDrawingEmpowerApply';
 export const SUPPLIER_AUDIT_COLUMNS = governedColumns(SUPPLIER_APPLY_PAGE, { userName: '审批记录·操作人', userAccount: '审批记录·操作人账号', ip: '审批记录·IP地址' });

@@ -72,7 +72,29 @@ export interface ColumnSetDecl {
    * the account as well. They are not columns of their own on the 按钮与列权限 page.
    */
   readonly companions?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Everywhere else in these rows a governed column's fact appears: column code (of any governed
+   * column of the page, declared in this set or another) → its places (FactPlace). Each place
+   * takes the column's mode, so a hidden or masked column is hidden or masked wherever its fact
+   * appears in the page's calls — nested lists, audit trails, thread messages, the ids that
+   * resolve to it. `applyColumnSet` is the one function that applies them.
+   */
+  readonly appears?: Readonly<Record<string, readonly FactPlace[]>>;
 }
+
+/**
+ * Where a governed column's fact appears in a row besides the column itself:
+ * - a path — `assigneeId`, `children.vendorContact`, `messages.[userType=5].userName`: the value
+ *   there takes the column's mode (hidden: the field is left out; masked: masked). A
+ *   `[key=a|b]` segment keeps to the objects (the row, or the entries of a nested list) whose
+ *   `key` is one of those values: an audit trail's entries by action, a thread's messages by
+ *   their author's user type.
+ * - `{ redact, names }`: a text naming the fact (a thread message "分派给 刘洋"): every value found
+ *   at the `names` paths, in the row as the server built it, is replaced inside the texts at
+ *   `redact` — by （已隐藏） when the column is hidden, by its masked form (刘*) when masked. The
+ *   rest of the text (the reason given for a reassignment …) stays.
+ */
+export type FactPlace = string | { readonly redact: string; readonly names: readonly string[] };
 
 /** Declares a page's governed columns (see ColumnSetDecl). */
 export function governedColumns<const C extends Record<string, string>>(
@@ -80,12 +102,20 @@ export function governedColumns<const C extends Record<string, string>>(
   columns: C,
   echoes?: Partial<Record<keyof C & string, string>>,
   companions?: Partial<Record<keyof C & string, readonly string[]>>,
-): { readonly page: string; readonly columns: C; readonly echoes?: Readonly<Record<string, string>>; readonly companions?: Readonly<Record<string, readonly string[]>> } {
+  appears?: Readonly<Record<string, readonly FactPlace[]>>,
+): {
+  readonly page: string;
+  readonly columns: C;
+  readonly echoes?: Readonly<Record<string, string>>;
+  readonly companions?: Readonly<Record<string, readonly string[]>>;
+  readonly appears?: Readonly<Record<string, readonly FactPlace[]>>;
+} {
   return {
     page,
     columns,
     ...(echoes ? { echoes: echoes as Record<string, string> } : {}),
     ...(companions ? { companions: companions as Record<string, readonly string[]> } : {}),
+    ...(appears ? { appears } : {}),
   };
 }
 

@@ -149,6 +149,19 @@ export const NOTICE_COLUMNS = governedColumns(
     'events.ip': '操作记录·IP地址',
   },
   { withdrawReason: 'WITHDRAW' },
+  undefined,
+  {
+    // the trail's actors are the people the notice names: hiding 操作人 hides them there too
+    'events.userName': ['createdByName', 'publishedByName', 'closedByName', 'withdrawnByName'],
+    // the audit trail names the publisher, and each reader and confirmer (the recipients matrix's columns) with their address
+    publishedByName: ['events.[action=PUBLISH].userName', 'events.[action=PUBLISH].userAccount'],
+    readByName: ['events.[action=READ].userName', 'events.[action=READ].userAccount'],
+    readByAccount: ['events.[action=READ].userAccount'],
+    readIp: ['events.[action=READ].ip'],
+    confirmedByName: ['events.[action=CONFIRM].userName', 'events.[action=CONFIRM].userAccount'],
+    confirmedByAccount: ['events.[action=CONFIRM].userAccount'],
+    confirmedIp: ['events.[action=CONFIRM].ip'],
+  },
 );
 
 /** A row of the internal notice list, with its recipients counted by state. */
@@ -157,7 +170,8 @@ export const ZNoticeRow = z.object({
   /** Governed (NOTICE_COLUMNS): absent when hidden for the caller, masked when masked. */
   publishedByName: z.string().nullable().optional(),
   withdrawReason: z.string().nullable().optional(),
-  createdByName: z.string(),
+  /** Governed with 操作记录·操作人 (the CREATE entry names the same person): absent when hidden. */
+  createdByName: z.string().optional(),
   createdAt: z.string(),
   recipientCount: z.number().int(),
   /** Read or confirmed. */
@@ -183,8 +197,9 @@ export type NoticeEvent = z.infer<typeof ZNoticeEvent>;
 /** haier findById: the notice, its changes and its audit trail. */
 export const ZNoticeDetail = ZNoticeRow.extend({
   description: z.string().nullable(),
-  closedByName: z.string().nullable(),
-  withdrawnByName: z.string().nullable(),
+  /** Governed with 操作记录·操作人 (the CLOSE / WITHDRAW entries name the same people). */
+  closedByName: z.string().nullable().optional(),
+  withdrawnByName: z.string().nullable().optional(),
   changes: z.array(ZNoticeChange),
   events: z.array(ZNoticeEvent),
 });
@@ -229,14 +244,21 @@ export const ZRecipientRow = z.object({
   confirmedFiles: z.array(ZConfirmedFile),
 });
 /** The recipients matrix's governed columns (issue 14): its list and its Excel export. */
-export const NOTICE_RECIPIENT_COLUMNS = governedColumns(NOTICE_LIST_PAGE, {
-  readByName: '阅读人',
-  readByAccount: '阅读人账号',
-  readIp: '阅读IP',
-  confirmedByName: '确认人',
-  confirmedByAccount: '确认人账号',
-  confirmedIp: '确认IP',
-});
+export const NOTICE_RECIPIENT_COLUMNS = governedColumns(
+  NOTICE_LIST_PAGE,
+  {
+    readByName: '阅读人',
+    readByAccount: '阅读人账号',
+    readIp: '阅读IP',
+    confirmedByName: '确认人',
+    confirmedByAccount: '确认人账号',
+    confirmedIp: '确认IP',
+  },
+  undefined,
+  undefined,
+  // a reading and a confirmation are entries of the notice's audit trail too: who and from where
+  { 'events.userName': ['readByName', 'confirmedByName'], 'events.userAccount': ['readByAccount', 'confirmedByAccount'], 'events.ip': ['readIp', 'confirmedIp'] },
+);
 export type RecipientRow = z.infer<typeof ZRecipientRow>;
 
 /** A supplier that would receive a draft if it were published now, and why. */
@@ -283,6 +305,13 @@ export const SUPPLIER_STANDING_COLUMNS = governedColumns(NOTICE_LIST_PAGE, {
   readByAccount: NOTICE_RECIPIENT_COLUMNS.columns.readByAccount,
   confirmedByName: NOTICE_RECIPIENT_COLUMNS.columns.confirmedByName,
   confirmedByAccount: NOTICE_RECIPIENT_COLUMNS.columns.confirmedByAccount,
+}, undefined, undefined, {
+  // the rows carry the reading's and the confirmation's addresses and the trail's people as well
+  readIp: ['readIp'],
+  confirmedIp: ['confirmedIp'],
+  'events.userName': ['createdByName', 'publishedByName', 'readByName', 'confirmedByName'],
+  'events.userAccount': ['readByAccount', 'confirmedByAccount'],
+  'events.ip': ['readIp', 'confirmedIp'],
 });
 /** A row of searchSupplierDetail: governed (SUPPLIER_STANDING_COLUMNS): absent when hidden for the caller, masked when masked. */
 export const ZSupplierStandingRow = ZSupplierNoticeRow.extend(

@@ -14,6 +14,11 @@ import { issueAttachments } from './attachments.ts';
 
 export const ISSUE_NOT_FOUND = '问题不存在';
 
+/** The user type that answers questions. */
+export const ANSWERER_TYPE = 5;
+/** The thread messages whose text the server writes naming answerers (routing, taking, assigning). */
+const NAMING_ACTIONS = new Set(['ROUTE', 'ASSIGN']);
+
 const overdueSql = (now: Date) => Prisma.sql`(i.status IN ('PENDING', 'PROCESSING') AND i.due_date < ${cstDay(now)}::date)`;
 
 const issueSelect = (now: Date) => Prisma.sql`i.id, i.number, i.supplier_code AS "supplierCode", i.supplier_name AS "supplierName", i.file_id AS "fileId",
@@ -63,6 +68,19 @@ function readerSql(reader: Reader): Condition {
 function scopeSql(reader: Reader, scope: IssueScope | undefined): Condition {
   if (!('handlerId' in reader) || !scope || scope === 'ALL') return null;
   return scope === 'MINE' ? Prisma.sql`i.assignee_id = ${reader.handlerId} AND i.status IN ('PROCESSING', 'ANSWERED')` : Prisma.sql`i.status = 'PENDING'`;
+}
+
+/**
+ * Whether an answerer may open this drawing version: a question they may take up is about it —
+ * one of 分派给我 or one waiting in 待分派 (the same scopes their lists show). Runs on the
+ * transaction client that writes the access log row.
+ */
+export async function answererSeesFile(q: Db | Prisma.TransactionClient, handlerId: number, fileId: number): Promise<boolean> {
+  const reader: Reader = { handlerId };
+  const [mine, pool] = [scopeSql(reader, 'MINE'), scopeSql(reader, 'POOL')] as Prisma.Sql[];
+  const rows = await q.$queryRaw<unknown[]>`SELECT 1 FROM document_issue i
+    WHERE i.file_id = ${fileId} AND ${readerSql(reader) as Prisma.Sql} AND ((${mine}) OR (${pool})) LIMIT 1`;
+  return rows.length > 0;
 }
 
 /**
@@ -133,12 +151,16 @@ export async function supersedingNotices(db: Db | Prisma.TransactionClient, file
 export async function issueDetail(db: Db, reader: Reader, id: number, now = new Date()): Promise<IssueDetail> {
   const row = await findIssueRow(db, reader, id, now);
   if (!row) throw notFound(ISSUE_NOT_FOUND);
-  const [messages, attachments, supersededBy, latest] = await Promise.all([
+  const [messages, attachments, supersededBy, latest, answerers] = await Promise.all([
     db.documentIssueMessage.findMany({ where: { issueId: id }, orderBy: { id: 'asc' } }),
     issueAttachments(db, id),
     supersedingNotices(db, row.fileId),
     db.standardFile.findFirst({ where: { standardCode: row.standardCode, status: 'EFFECTIVE' }, select: { id: true, version: true } }),
+    // whom an assignment's text names (disabled answerers too: they may have been assigned once)
+    db.user.findMany({ where: { type: ANSWERER_TYPE }, select: { name: true } }),
   ]);
+  const mentionsOf = (action: string, text: string | null) =>
+    text && NAMING_ACTIONS.has(action) ? [...new Set(answerers.map((a) => a.name))].filter((n) => n && text.includes(n)) : undefined;
   const noticeIds = [...new Set(messages.map((m) => m.noticeId).filter((n): n is number => n !== null))];
   const linked = noticeIds.length ? await db.changeNotice.findMany({ where: { id: { in: noticeIds } }, select: { id: true, number: true, title: true, publishedAt: true } }) : [];
   const noticeOf = (nid: number | null): IssueNoticeRef | null => {
@@ -160,6 +182,7 @@ export async function issueDetail(db: Db, reader: Reader, id: number, now = new 
       userName: m.userName,
       userType: m.userType,
       text: m.text,
+      mentions: mentionsOf(m.action, m.text),
       notice: noticeOf(m.noticeId),
       createdAt: m.createdAt.toISOString(),
       attachments: attachments.filter((a) => a.messageId === m.id),

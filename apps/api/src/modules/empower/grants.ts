@@ -11,7 +11,7 @@ import type { GrantState } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
-import { cstDayText } from '../../lib/dates.ts';
+import { cstDayText, cstMinute } from '../../lib/dates.ts';
 
 type Q = Db | Prisma.TransactionClient;
 
@@ -88,20 +88,45 @@ export async function visibleMaterialCodes(db: Db, supplierCode: string, now = n
 
 export type AccessVerdict = { ok: true; validFrom: Date; validUntil: Date } | { ok: false; reason: string };
 
-/** Why a supplier may or may not open a material's files right now (refusal texts in Chinese). */
+/** A grant as the refusal reads it: revoked ones too, with when and why. */
+interface GrantRecord extends Grant {
+  revokedAt: Date | null;
+  revokeReason: string | null;
+}
+
+export type GrantEnd = { at: Date; revoked: false } | { at: Date; revoked: true; reason: string | null };
+
+/**
+ * How the last access a supplier had ended, when no grant opens the material now and none is
+ * still to come: the grant whose end is the latest decides. A grant ends when it was revoked, or
+ * at its validUntil when that came first (a grant revoked after it had run out ended by expiry);
+ * so a revocation after an older grant's expiry is what the supplier is told, and an expiry after
+ * an older revocation likewise.
+ */
+export function lastEnd(grants: readonly GrantRecord[]): GrantEnd | null {
+  let last: GrantEnd | null = null;
+  for (const g of grants) {
+    const end = g.revokedAt && g.revokedAt < g.validUntil ? { at: g.revokedAt, revoked: true as const, reason: g.revokeReason } : { at: g.validUntil, revoked: false as const };
+    // equal ends: the revocation is the fact the supplier did not know of
+    if (!last || end.at > last.at || (end.at.getTime() === last.at.getTime() && end.revoked)) last = end;
+  }
+  return last;
+}
+
+/**
+ * Why a supplier may or may not open a material's files right now (refusal texts in Chinese). A
+ * grant valid now opens it; else one still to come says from when; else the latest end says how
+ * the last access ended — revoked (when, and the reason given) or expired.
+ */
 export async function materialAccess(db: Q, supplierCode: string, materialCode: string, now = new Date()): Promise<AccessVerdict> {
   const supplies = await db.supplierMaterial.findUnique({ where: { supplierCode_materialCode: { supplierCode, materialCode } } });
   if (!supplies) return { ok: false, reason: '贵公司不是该物料的供应商，无权查看其图纸' };
-  const grants = await db.empowerGrant.findMany({ where: { supplierCode, materialCode, revokedAt: null }, select: { validFrom: true, validUntil: true } });
-  const { state, grant } = grantState(grants, now);
-  switch (state) {
-    case 'VALID':
-      return { ok: true, validFrom: grant!.validFrom, validUntil: grant!.validUntil };
-    case 'NOT_YET':
-      return { ok: false, reason: `该物料的图纸授权自 ${cstDayText(grant!.validFrom)} 起生效，目前无权查看` };
-    case 'EXPIRED':
-      return { ok: false, reason: `该物料的图纸授权已于 ${cstDayText(grant!.validUntil)} 过期，请重新申请授权` };
-    default:
-      return { ok: false, reason: '贵公司没有该物料的图纸授权，请先申请授权' };
-  }
+  const grants = await db.empowerGrant.findMany({ where: { supplierCode, materialCode }, select: { validFrom: true, validUntil: true, revokedAt: true, revokeReason: true } });
+  const { state, grant } = grantState(grants.filter((g) => !g.revokedAt), now);
+  if (state === 'VALID') return { ok: true, validFrom: grant!.validFrom, validUntil: grant!.validUntil };
+  if (state === 'NOT_YET') return { ok: false, reason: `该物料的图纸授权自 ${cstDayText(grant!.validFrom)} 起生效，目前无权查看` };
+  const end = lastEnd(grants);
+  if (!end) return { ok: false, reason: '贵公司没有该物料的图纸授权，请先申请授权' };
+  if (end.revoked) return { ok: false, reason: `该物料的图纸授权已于 ${cstDayText(end.at)} ${cstMinute(end.at).slice(11)} 被撤销${end.reason ? `（原因：${end.reason}）` : ''}，如需查看请重新申请授权` };
+  return { ok: false, reason: `该物料的图纸授权已于 ${cstDayText(end.at)} 过期，请重新申请授权` };
 }

@@ -1,7 +1,8 @@
 /**
- * May this supplier user act on this file now (issue 3)? One answer for view, print, download
- * and confirm: the version is not obsolete, the supplier supplies the material and holds a
- * grant valid now (modules/empower/grants.ts), and the user accepted the current confidentiality agreement.
+ * May this user act on this file now (issue 3)? One answer for view, print, download and
+ * confirm. A supplier user: the version is not obsolete, the supplier supplies the material and
+ * holds a grant valid now (modules/empower/grants.ts), and the user accepted the current
+ * confidentiality agreement. An answerer (type 5): only the versions its questions are about.
  * Each check answers with the refusal the user is shown (and that the log keeps), or null.
  * Runs on the transaction client that also writes the log row.
  */
@@ -11,12 +12,14 @@ import { NO_SUPPLIER_TEXT, type SessionUser } from '../../plugins/auth.ts';
 import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
 import type { FileSnapshot } from '../logs/writer.ts';
 import { materialAccess } from '../empower/grants.ts';
+import { ANSWERER_TYPE, answererSeesFile } from '../documentIssues/query.ts';
 
 type Q = Prisma.TransactionClient;
 
 export const NO_AGREEMENT_TEXT = '尚未发布保密协议';
 export { NO_SUPPLIER_TEXT };
 const NOT_SUPPLIER_TEXT = '贵公司不是该物料的供应商，无权查看其图纸';
+const NOT_ANSWERERS_TEXT = '该图纸版本不是分派给本人或待分派的问题所涉及的图纸，无权查看';
 
 /** The agreement in force: the highest version. */
 export function currentAgreement(q: Q) {
@@ -81,11 +84,14 @@ export async function supplierSees(q: Q, supplierCode: string, materialCode: str
 }
 
 /**
- * Why a supplier user may not open (or confirm) this file now, or null. Staff are never refused
- * here. "Not a supplier of the material" comes first and answers as "does not exist"
+ * Why a supplier user or an answerer may not open (or confirm) this file now, or null. The
+ * drawing staff are never refused here. "Not a supplier of the material", and for an answerer
+ * "no question of theirs is about this version", come first and answer as "does not exist"
  * (HiddenFileError), so nothing else about such a file (obsolete, bytes missing …) shows.
+ * An answerer opens the very version asked about, obsolete or not: the question is about it.
  */
-export async function supplierFileRefusal(q: Q, user: SessionUser, file: Pick<LoadedFile, 'status' | 'materialCode'>, purpose: 'open' | 'confirm', now = new Date()): Promise<AppError | null> {
+export async function supplierFileRefusal(q: Q, user: SessionUser, file: Pick<LoadedFile, 'id' | 'status' | 'materialCode'>, purpose: 'open' | 'confirm', now = new Date()): Promise<AppError | null> {
+  if (user.type === ANSWERER_TYPE) return (await answererSeesFile(q, user.id, file.id)) ? null : new HiddenFileError(NOT_ANSWERERS_TEXT);
   if (!user.isSupplier) return null;
   if (!user.supplierCode) return forbidden(NO_SUPPLIER_TEXT);
   if (!(await supplierSees(q, user.supplierCode, file.materialCode))) return new HiddenFileError(NOT_SUPPLIER_TEXT);

@@ -7,7 +7,7 @@
  * later gets its rows by declaring them. A declaration without a row (deleted on the admin page)
  * falls back to the same default.
  */
-import { USER_TYPES, columnModeOf, type Access, type ButtonDecl, type ColumnModes, type ColumnSetDecl, type PageButton, type PageColumn, type PermissionKind } from '@esm/contracts';
+import { USER_TYPES, columnModeOf, placeModes, type Access, type ButtonDecl, type ColumnModes, type ColumnSetDecl, type PageButton, type PageColumn, type PermissionKind } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 
 /** Another process's change is seen within this long; this process's own at once. */
@@ -107,11 +107,13 @@ export class PermissionStore {
   async columnModes(set: ColumnSetDecl, type: number): Promise<ColumnModes> {
     const rules = await this.current();
     const modes: Record<string, PageColumn['mode']> = {};
-    for (const field of Object.keys(set.columns)) {
+    // a set's own columns, and the page's columns whose fact appears in its rows too (ColumnSetDecl.appears)
+    for (const field of new Set([...Object.keys(set.columns), ...Object.keys(set.appears ?? {})])) {
       const rule = this.ruleOf(rules, 'COLUMN', set.page, field);
       modes[field] = rule ? columnModeOf(rule, type) : 'VISIBLE';
     }
-    return modes;
+    // the places that carry a column's fact too: an export names its sheet columns by them
+    return placeModes(set, modes);
   }
 
   /** Every rule of a page (rows, and declarations without a row), in a stable order. */

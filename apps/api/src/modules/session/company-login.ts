@@ -8,7 +8,8 @@ import { CODES, USER_TYPES, isReturnPath, isSupplierType, type SessionErrorCode 
 import type { Config, OidcConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { SESSION_COOKIE, type PendingSignIn } from '../../plugins/session.ts';
-import { HANDOFF_TTL_MS, type Identity, type RelyingParty } from './oidc.ts';
+import { HANDOFF_TTL_MS, UserinfoError, type Identity, type RelyingParty } from './oidc.ts';
+import { claimsOf, handoffErrorText, providerErrorText } from './handoff-reasons.ts';
 import { menuOf } from '../menu/service.ts';
 import { defaultPathOf } from './service.ts';
 import { recordSignIn } from './signins.ts';
@@ -52,13 +53,6 @@ async function takePending(db: Db, request: FastifyRequest, state: string): Prom
   return taken === 1 ? pending : undefined;
 }
 
-/** What went wrong at the provider, for the log: openid-client's message and the OAuth error. */
-function describe(e: unknown): string {
-  if (!(e instanceof Error)) return String(e);
-  const o = e as Error & { error?: unknown; error_description?: unknown };
-  return typeof o.error === 'string' ? `${o.error}${typeof o.error_description === 'string' ? ` ${o.error_description}` : ''}（${e.message}）` : e.message;
-}
-
 function claimText(claims: Record<string, unknown>, name: string | undefined): string | undefined {
   if (!name) return undefined;
   const v = claims[name];
@@ -69,7 +63,9 @@ function claimText(claims: Record<string, unknown>, name: string | undefined): s
 async function portalUser(db: Db, cfg: OidcConfig, identity: Identity) {
   const { claims } = identity;
   const account = claimText(claims, cfg.accountClaim);
-  if (!account || account.length > 64) throw new Refusal(202, `身份提供方未给出账号（声明 ${cfg.accountClaim}）`);
+  const sub = claimText(claims, 'sub');
+  if (!account) throw new Refusal(202, `身份提供方未给出账号（声明 ${cfg.accountClaim}）${sub ? `，其用户标识为 ${sub}` : ''}`);
+  if (account.length > 64) throw new Refusal(202, `身份提供方给出的账号超过 64 个字符（声明 ${cfg.accountClaim}）`, account);
   const claimedType = claimText(claims, cfg.typeClaim);
   const type = claimedType === undefined ? undefined : Number(claimedType);
   const supplier = claimText(claims, cfg.supplierClaim);
@@ -122,12 +118,15 @@ export async function completeCompanySignIn(
     const pending = await takePending(db, request, params.state!);
     if (!pending) throw new Refusal(202, '登录回传无效或已使用（state 不符）');
     if (Date.now() - pending.at > HANDOFF_TTL_MS) throw new Refusal(202, '登录回传已过期');
-    if (params.error) throw new Refusal(202, `身份提供方拒绝：${params.error}${params.error_description ? ` ${params.error_description}` : ''}`);
+    // the provider's own description is English prose for developers: the code says it exactly
+    if (params.error) throw new Refusal(202, `身份提供方拒绝登录：${providerErrorText(params.error)}`);
     let identity: Identity;
     try {
       identity = await rp.complete(params, pending);
     } catch (e) {
-      throw new Refusal(202, `登录回传校验失败：${describe(e)}`);
+      const account = claimText(claimsOf(e) ?? {}, config.oidc.accountClaim) ?? '';
+      const stage = e instanceof UserinfoError ? '读取身份提供方的用户信息失败' : '登录回传校验失败';
+      throw new Refusal(202, `${stage}：${handoffErrorText(e)}`, account);
     }
     const user = await portalUser(db, config.oidc, identity);
     // A new session id at every sign-in (the pending session's id is discarded).

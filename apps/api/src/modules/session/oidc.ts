@@ -21,6 +21,16 @@ export interface Identity {
   idToken?: string;
 }
 
+/** The userinfo call failed after the ID token had named the user: its claims say who (for the log). */
+export class UserinfoError extends Error {
+  constructor(
+    readonly claims: Record<string, unknown>,
+    cause: unknown,
+  ) {
+    super('userinfo failed', { cause });
+  }
+}
+
 export class RelyingParty {
   private configuration?: Promise<client.Configuration>;
 
@@ -78,7 +88,12 @@ export class RelyingParty {
       idTokenExpected: true,
     });
     const idClaims = tokens.claims()!;
-    const info = tokens.access_token && config.serverMetadata().userinfo_endpoint ? await client.fetchUserInfo(config, tokens.access_token, idClaims.sub) : {};
+    let info: Record<string, unknown>;
+    try {
+      info = tokens.access_token && config.serverMetadata().userinfo_endpoint ? await client.fetchUserInfo(config, tokens.access_token, idClaims.sub) : {};
+    } catch (e) {
+      throw new UserinfoError(idClaims, e);
+    }
     return { claims: { ...idClaims, ...info }, idToken: tokens.id_token };
   }
 

@@ -7,6 +7,7 @@ import { AppError } from '../../plugins/errors.ts';
 import { loginRefusals } from '../../lib/metrics.ts';
 import { settleLoginSlot, takeLoginSlot } from './limits.ts';
 import { recordSignIn } from './signins.ts';
+import { voidLoginSlot } from './limits.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
 /** A user type's landing page (spec §2). */
@@ -39,9 +40,18 @@ export async function login(db: Db, config: Config, request: FastifyRequest, bod
     await log(false, CODES.LOGIN_RATE_LIMITED, '登录失败次数过多');
     throw new AppError(429, `登录失败次数过多，请 ${minutes} 分钟后再试`, CODES.LOGIN_RATE_LIMITED, undefined, { 'Retry-After': String(slot.retryAfterSeconds) });
   }
-  const user = await db.user.findUnique({ where: { account: body.account } });
-  const good = user ? await verifyPassword(body.password, user.passwordHash) : (await burnPasswordCheck(body.password), false);
-  await settleLoginSlot(db, slot.attemptId, good);
+  const check = async () => {
+    const user = await db.user.findUnique({ where: { account: body.account } });
+    const good = user ? await verifyPassword(body.password, user.passwordHash) : (await burnPasswordCheck(body.password), false);
+    await settleLoginSlot(db, slot.attemptId, good);
+    return { user, good };
+  };
+  const { user, good } = await check().catch(async (e: unknown) => {
+    // the attempt failed for another reason than a wrong password (the database gone meanwhile):
+    // it is not a failure, and must not count towards locking the account or the address
+    await voidLoginSlot(db, slot.attemptId);
+    throw e;
+  });
   if (!user || !good) {
     await log(false, CODES.LOGIN_BAD_CREDENTIALS, user ? '密码错误' : '账号不存在', user?.id);
     loginRefusals.inc({ reason: 'bad_credentials' });

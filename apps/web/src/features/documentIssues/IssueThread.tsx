@@ -120,7 +120,8 @@ export function IssueThread({ side, issue, loading, open, onClose, onViewDrawing
                 <div data-testid={`message-${m.action}`}>
                   <Space size={6} wrap>
                     <Typography.Text strong>{ISSUE_ACTION_LABELS[m.action]}</Typography.Text>
-                    <span>{m.userName}</span>
+                    {/* no author: 回复人 is hidden for this user type (the column permissions) */}
+                    <span>{m.userName ?? '已隐藏'}</span>
                     <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                       {formatDateTime(m.createdAt)}
                     </Typography.Text>

@@ -8,7 +8,7 @@ import { App, Button, Checkbox, Col, DatePicker, Descriptions, Form, Input, Moda
 import dayjs, { type Dayjs } from 'dayjs';
 import type { ApplicationRow } from '@esm/contracts';
 import { ApiError } from '../../api/client.ts';
-import { formatDateTime } from '../../components/labels.tsx';
+import { actorText, formatDateTime } from '../../components/labels.tsx';
 import { serverErrorText } from '../../components/serverErrors.ts';
 import { validValues } from '../../components/zodRule.ts';
 import { decideApplications } from './api.ts';
@@ -119,7 +119,7 @@ export function DecideModal({ app, onClose, onDecided }: { app: ApplicationRow |
             style={{ marginBottom: 12 }}
             items={[
               { key: 's', label: '供应商', children: `${app.supplierCode} ${app.supplierName}`, span: 2 },
-              { key: 'a', label: '申请人', children: `${app.applicantName}（${app.applicantAccount}）` },
+              { key: 'a', label: '申请人', children: actorText(app.applicantName, app.applicantAccount) },
               { key: 't', label: '提交时间', children: formatDateTime(app.submittedAt) },
               { key: 'p', label: '申请期限', children: `${app.validFrom} 至 ${app.validUntil}（${askedUntil.diff(askedFrom, 'day') + 1} 天）`, span: 2 },
               { key: 'r', label: '申请理由', children: app.reason, span: 2 },

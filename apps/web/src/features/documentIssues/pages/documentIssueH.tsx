@@ -29,7 +29,7 @@ function AssignDialog({ issue, onClose, onDone }: { issue: IssueDetail; onClose:
   const handlers = useHandlers();
   const [form] = Form.useForm<{ userId?: number; reason?: string }>();
   const { busy, submit } = useFormSubmit(form, { failText: '分派失败' });
-  const reassign = issue.status === 'PROCESSING' && issue.assigneeId !== null;
+  const reassign = issue.status === 'PROCESSING' && issue.assigneeId !== null && issue.assigneeId !== undefined;
   const ok = async () => {
     if (!(await submit(async (v) => (await assignIssue(issue.id, v.userId!, v.reason?.trim() || undefined)).message))) return;
     onDone();

@@ -38,7 +38,7 @@ export default function NoticeOfChangeOfDrawingsHRPage() {
         tags={n.overdueCount > 0 && <OverdueTag />}
         actions={actions.buttons(n, { link: false, size: 'middle' })}
         items={[
-          { label: '创建', children: `${formatDateTime(n.createdAt)} ${n.createdByName}` },
+          { label: '创建', children: `${formatDateTime(n.createdAt)} ${n.createdByName ?? ''}` },
           ...(n.closedAt ? [{ label: '关闭', children: `${formatDateTime(n.closedAt)} ${n.closedByName ?? ''}` }] : []),
           ...(n.withdrawnAt ? [{ label: '撤回', children: `${formatDateTime(n.withdrawnAt)} ${n.withdrawnByName ?? ''}` }] : []),
         ]}

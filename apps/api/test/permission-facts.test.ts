@@ -1,0 +1,352 @@
+/**
+ * A hidden column is hidden wherever its fact appears in its page's calls: every governed column
+ * of the walked pages × every call of that page (list, detail, audit trail, recipients, BOM tab …):
+ * the column's values are read from the answers while it is visible, then it is hidden for the
+ * caller's type and the whole JSON of every answer is searched for those values — none may appear
+ * anywhere (nested lists, audit trails, thread messages and their texts included).
+ *
+ * Each page gets a fixture of its own whose people, reasons and addresses are unique to one fact
+ * (the publisher is nobody else on the notice, …), so a value found is that fact leaking, never a
+ * coincidence.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ALL_ENDPOINTS,
+  BOM_TRACE_PAGE,
+  EMPOWER_APPROVE_PAGE,
+  ISSUE_ANSWER_PAGE,
+  NOTICE_LIST_PAGE,
+  REDACTED_NAME_TEXT,
+  type EndpointDef,
+  type PermissionItem,
+} from '@esm/contracts';
+import { api, buildTestApp, createUser, login } from './helpers.ts';
+import { createFileVersion, createMaterial, createProductLine, createSupplier, linkSupplier, samplePdf, tempStorage, unique } from './factories.ts';
+
+const files = await tempStorage();
+const t = await buildTestApp({ storage: files.storage });
+const db = t.db.prisma;
+let admin = '';
+
+const call = (path: string, body: unknown, cookie: string) => t.app.inject({ method: 'POST', url: api(path), payload: body as object, headers: { cookie } });
+
+async function columnItem(page: string, code: string): Promise<PermissionItem> {
+  const res = await call('button/list', { kind: 'COLUMN', menuPage: page }, admin);
+  expect(res.statusCode, res.body).toBe(200);
+  const found = (res.json().data as PermissionItem[]).find((r) => r.code === code);
+  if (!found) throw new Error(`no column ${page} ${code}`);
+  return found;
+}
+async function setColumn(page: string, code: string, allowedTypes: number[], maskedTypes: number[] = []) {
+  const it = await columnItem(page, code);
+  const res = await call('button/update', { id: it.id, version: it.version, label: it.label, allowedTypes, maskedTypes }, admin);
+  expect(res.statusCode, res.body).toBe(200);
+}
+const ALL_TYPES = [2, 3, 4, 5, 6, 7, 8, 9];
+
+/** The texts at a column's path (`events.userName`) in an answer's rows. */
+function valuesAt(node: unknown, path: string[]): string[] {
+  if (Array.isArray(node)) return node.flatMap((n) => valuesAt(n, path));
+  if (!node || typeof node !== 'object') return [];
+  const [head = '', ...rest] = path;
+  const v = (node as Record<string, unknown>)[head];
+  if (rest.length === 0) return (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && x.length >= 2);
+  return valuesAt(v, rest);
+}
+const rowsOf = (json: { data: unknown }) => (Array.isArray(json.data) ? json.data : [json.data]);
+
+interface Walk {
+  page: string;
+  /** The user type that reads the page here, and its cookie. */
+  type: number;
+  cookie: () => string;
+  /** A request for every call of the page that answers governed rows (path → bodies). */
+  samples: () => Record<string, unknown[]>;
+  /** Calls of the page that change something: not walked (they answer through the same function). */
+  moves: string[];
+}
+
+/** Every call declared with governed columns of `page`, and the codes of all its governed columns. */
+function declared(page: string) {
+  const calls = ALL_ENDPOINTS.filter((e: EndpointDef) => e.columns?.page === page && e.kind !== 'bytes');
+  const codes = [...new Set(calls.flatMap((e) => Object.keys(e.columns!.columns)))];
+  return { calls: calls.map((e) => e.path), codes };
+}
+
+async function answers(w: Walk) {
+  const out: { path: string; json: { data: unknown } }[] = [];
+  for (const [path, bodies] of Object.entries(w.samples())) {
+    for (const body of bodies) {
+      const res = await call(path, body, w.cookie());
+      expect(res.statusCode, `${path} ${res.body.slice(0, 300)}`).toBe(200);
+      out.push({ path, json: res.json() });
+    }
+  }
+  return out;
+}
+
+function walk(w: Walk) {
+  describe(w.page, () => {
+    it('every call of the page that answers governed rows is walked (the others change something)', () => {
+      const { calls } = declared(w.page);
+      expect([...Object.keys(w.samples()), ...w.moves].sort()).toEqual([...calls].sort());
+    });
+
+    it('each governed column, hidden: its values appear nowhere in any call of the page', async () => {
+      const { codes } = declared(w.page);
+      expect(codes.length).toBeGreaterThan(0);
+      const leaks: string[] = [];
+      for (const code of codes) {
+        const visible = await answers(w);
+        const values = [...new Set(visible.flatMap((a) => rowsOf(a.json).flatMap((r) => valuesAt(r, code.split('.')))))];
+        // the fixture shows every column
+        expect(values, `${w.page} ${code}: the fixture shows no value`).not.toEqual([]);
+        await setColumn(w.page, code, ALL_TYPES.filter((x) => x !== w.type));
+        try {
+          for (const a of await answers(w)) {
+            const text = JSON.stringify(a.json);
+            for (const v of values) if (text.includes(v)) leaks.push(`${code} hidden: ${a.path} still answers "${v}"`);
+          }
+        } finally {
+          await setColumn(w.page, code, ALL_TYPES);
+        }
+      }
+      expect(leaks).toEqual([]);
+    });
+  });
+}
+
+// ---- the fixtures ------------------------------------------------------------------------------------
+
+const tag = unique();
+const f = {} as {
+  supplier: { code: string; name: string };
+  issue: { id: number; number: string; answerer: { id: number; name: string } };
+  notice: { id: number; number: string };
+  application: { id: number };
+  cookies: Record<string, string>;
+};
+
+beforeAll(async () => {
+  admin = await login(t.app, 'demo7');
+  const line = await createProductLine(db);
+  const material = await createMaterial(db, line.code);
+  const supplier = await createSupplier(db, '事实');
+  await linkSupplier(db, supplier.code, material.code);
+  f.supplier = { code: supplier.code, name: supplier.name };
+  const file = await createFileVersion(db, files.storage, { materialCode: material.code, type: 'pdf', bytes: await samplePdf(1) });
+  const asker = await createUser(t.db, { type: 2, supplierCode: supplier.code, prefix: 'sup' });
+  const reader = await createUser(t.db, { type: 5, prefix: 'wt' });
+  const answererUser = await createUser(t.db, { type: 5, prefix: 'wt' });
+  const answererName = `回复人${tag}`;
+  await db.user.update({ where: { id: answererUser.id }, data: { name: answererName } });
+  f.cookies = { reader5: await login(t.app, reader.account), admin9: await login(t.app, 'demo9'), approver6: await login(t.app, 'demo6') };
+
+  // a question answered by 回复人<tag>: routed to them, taken again with a reason, answered
+  const type = await db.problemType.create({ data: { name: `图纸问题${tag}`, role: 'SQE', responseDays: 3 } });
+  const number = `WT${tag}`.slice(0, 20);
+  const issue = await db.documentIssue.create({
+    data: {
+      number,
+      supplierCode: supplier.code,
+      supplierName: supplier.name,
+      fileId: file.id,
+      standardCode: file.standardCode,
+      version: file.version,
+      materialCode: material.code,
+      productLineCode: line.code,
+      problemTypeId: type.id,
+      title: `孔位公差${tag}`,
+      description: `问题描述${tag}`,
+      status: 'ANSWERED',
+      askedById: asker.id,
+      askedByAccount: asker.account,
+      askedByName: `提问人${tag}`,
+      assigneeId: answererUser.id,
+      assigneeName: answererName,
+      submittedAt: new Date(),
+      answeredAt: new Date(),
+    },
+  });
+  const message = (action: string, from: string | null, to: string, who: { id: number; account: string; name: string; type: number }, text: string | null) =>
+    db.documentIssueMessage.create({ data: { issueId: issue.id, action, fromStatus: from, toStatus: to, userId: who.id, userAccount: who.account, userName: who.name, userType: who.type, text } });
+  const askerWho = { id: asker.id, account: asker.account, name: `提问人${tag}`, type: 2 };
+  const answerer = { id: answererUser.id, account: answererUser.account, name: answererName, type: 5 };
+  await message('CREATE', null, 'DRAFT', askerWho, null);
+  await message('SUBMIT', 'DRAFT', 'PENDING', askerWho, null);
+  await message('ROUTE', 'PENDING', 'PROCESSING', askerWho, `按问题类型与产品线自动分派给 ${answererName}`);
+  await message('ASSIGN', 'PROCESSING', 'PROCESSING', answerer, `${answererName} 领取了该问题。原因：本人负责该产品线`);
+  await message('REPLY', 'PROCESSING', 'ANSWERED', answerer, `公差按图纸标注执行（${answererName}）`);
+  f.issue = { id: issue.id, number, answerer: { id: answererUser.id, name: answererName } };
+
+  // a withdrawn notice: created, published, read and confirmed by one supplier, withdrawn — each by someone else
+  const noticeNumber = `BG-T-${tag}`.slice(0, 20);
+  const person = (role: string) => ({ userId: asker.id, userAccount: `${role}${tag}`.toLowerCase().slice(0, 60), userName: `${role}人${tag}` });
+  const notice = await db.changeNotice.create({
+    data: {
+      number: noticeNumber,
+      title: `图纸变更${tag}`,
+      reason: '设计优化',
+      productLineCode: line.code,
+      status: 'WITHDRAWN',
+      dueDate: new Date(Date.now() + 7 * 86_400_000),
+      createdById: asker.id,
+      createdByName: `创建人${tag}`,
+      publishedAt: new Date(),
+      publishedByName: `发布人${tag}`,
+      withdrawnAt: new Date(),
+      withdrawnByName: `撤回人${tag}`,
+      withdrawReason: `撤回原因${tag}`,
+    },
+  });
+  const n = Number.parseInt(tag.slice(-2), 36) % 200;
+  const ip = (k: number) => `10.${200 + (k % 50)}.${n}.${k}`;
+  await db.noticeRecipient.create({
+    data: {
+      noticeId: notice.id,
+      supplierCode: supplier.code,
+      supplierName: supplier.name,
+      basis: [],
+      status: 'CONFIRMED',
+      readAt: new Date(),
+      readByAccount: `reader${tag}`.toLowerCase(),
+      readByName: `阅读人${tag}`,
+      readIp: ip(11),
+      confirmedAt: new Date(),
+      confirmedByAccount: `confirmer${tag}`.toLowerCase(),
+      confirmedByName: `确认人${tag}`,
+      confirmedIp: ip(12),
+    },
+  });
+  const event = (action: string, who: { userId: number; userAccount: string; userName: string }, at: string, detail: string | null = null, supplierCode: string | null = null) =>
+    db.noticeEvent.create({ data: { noticeId: notice.id, action, supplierCode, ...who, ip: at, detail } });
+  await event('CREATE', person('创建'), ip(13));
+  await event('PUBLISH', person('发布'), ip(14));
+  await event('READ', { userId: asker.id, userAccount: `reader${tag}`.toLowerCase(), userName: `阅读人${tag}` }, ip(11), null, supplier.code);
+  await event('CONFIRM', { userId: asker.id, userAccount: `confirmer${tag}`.toLowerCase(), userName: `确认人${tag}` }, ip(12), null, supplier.code);
+  await event('WITHDRAW', person('撤回'), ip(15), `撤回原因${tag}`);
+  f.notice = { id: notice.id, number: noticeNumber };
+
+  // an application rejected by 审批人<tag> with a comment of its own
+  const application = await db.empowerApplication.create({
+    data: {
+      supplierCode: supplier.code,
+      status: 'REJECTED',
+      validFrom: new Date('2027-01-01'),
+      validUntil: new Date('2027-06-30'),
+      reason: '新项目需要图纸',
+      applicantId: asker.id,
+      applicantAccount: `applicant${tag}`.toLowerCase(),
+      applicantName: `申请人${tag}`,
+      submittedAt: new Date(),
+      deciderId: asker.id,
+      deciderAccount: `decider${tag}`.toLowerCase(),
+      deciderName: `审批人${tag}`,
+      decidedAt: new Date(),
+      decisionComment: `驳回意见${tag}`,
+      materials: { create: [{ materialCode: material.code }] },
+    },
+  });
+  const audit = (action: string, from: string | null, to: string, who: { account: string; name: string; type: number }, at: string, comment: string | null = null) =>
+    db.empowerAudit.create({ data: { applicationId: application.id, action, fromStatus: from, toStatus: to, userId: asker.id, userAccount: who.account, userName: who.name, userType: who.type, ip: at, comment } });
+  const applicant = { account: `applicant${tag}`.toLowerCase(), name: `申请人${tag}`, type: 2 };
+  await audit('CREATE', null, 'DRAFT', applicant, ip(21));
+  await audit('SUBMIT', 'DRAFT', 'SUBMITTED', applicant, ip(21));
+  await audit('REJECT', 'SUBMITTED', 'REJECTED', { account: `decider${tag}`.toLowerCase(), name: `审批人${tag}`, type: 6 }, ip(22), `驳回意见${tag}`);
+  f.application = { id: application.id };
+
+  // a BOM with a level-2 and a level-3 line, each with its vendor's contact
+  const l2 = await db.bomLine.create({
+    data: { supplierCode: supplier.code, materialCode: material.code, parentCode: material.code, level: 2, componentCode: `C2${tag}`.slice(0, 40), componentName: '门体骨架', quantity: 1, unit: '件', vendorName: `二级供应商${tag}`, vendorCreditCode: `91330200${tag}`.slice(0, 18).padEnd(18, '0'), vendorContact: `联系人甲${tag}`, vendorMobile: '13900005601', sortNo: 1, updatedBy: 'demo2' },
+  });
+  await db.bomLine.create({
+    data: { supplierCode: supplier.code, materialCode: material.code, parentId: l2.id, parentCode: l2.componentCode, level: 3, componentCode: `C3${tag}`.slice(0, 40), componentName: '铆钉', quantity: 8, unit: '个', vendorName: `三级供应商${tag}`, vendorCreditCode: `91330201${tag}`.slice(0, 18).padEnd(18, '1'), vendorContact: `联系人乙${tag}`, vendorMobile: '13900005602', sortNo: 1, updatedBy: 'demo2' },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await files.remove();
+});
+
+walk({
+  page: ISSUE_ANSWER_PAGE,
+  type: 5,
+  cookie: () => f.cookies.reader5!,
+  samples: () => ({
+    'haier/documentissue/paging': [{ scope: 'ALL', keyword: f.issue.number }],
+    'haier/documentissue/findById': [{ id: f.issue.id }],
+  }),
+  moves: ['haier/documentissue/assign', 'haier/documentissue/reply'],
+});
+
+walk({
+  page: NOTICE_LIST_PAGE,
+  type: 9,
+  cookie: () => f.cookies.admin9!,
+  samples: () => ({
+    'haier/tableChangeLog/findTableChangeLogListForHaier': [{ number: f.notice.number }],
+    'haier/tableChangeLog/findById': [{ id: f.notice.id }],
+    'haier/tableChangeLog/getSuppliersById': [{ id: f.notice.id }],
+    'haier/standardChange/searchSupplierDetail': [{ supplierCode: f.supplier.code }],
+  }),
+  moves: ['haier/tableChangeLog/create', 'haier/tableChangeLog/update', 'haier/tableChangeLog/publish', 'haier/tableChangeLog/withdraw', 'haier/tableChangeLog/close'],
+});
+
+walk({
+  page: EMPOWER_APPROVE_PAGE,
+  type: 6,
+  cookie: () => f.cookies.approver6!,
+  samples: () => ({
+    'haier/drawingEmpowerApply/findEmpowerApply': [{ supplierCode: f.supplier.code }],
+    'haier/drawingEmpowerApply/searchAudit': [{ id: f.application.id }],
+  }),
+  moves: [],
+});
+
+walk({
+  page: BOM_TRACE_PAGE,
+  type: 9,
+  cookie: () => f.cookies.admin9!,
+  samples: () => ({
+    'haier/bomlevel/searchBomLevelList': [
+      { supplierCode: f.supplier.code, view: 'tree' },
+      { supplierCode: f.supplier.code, view: 'flat' },
+    ],
+    'haier/bomlevel/searchBomVenderList': [{ supplierCode: f.supplier.code }],
+  }),
+  moves: [],
+});
+
+describe('what a thread shows with 回复人 hidden or masked (the answerers’ page)', () => {
+  const detail = async () => (await call('haier/documentissue/findById', { id: f.issue.id }, f.cookies.reader5!)).json().data;
+
+  it('hidden: no assignee id, the answerer’s messages without author, the texts name （已隐藏）, the reason stays', async () => {
+    await setColumn(ISSUE_ANSWER_PAGE, 'assigneeName', ALL_TYPES.filter((x) => x !== 5));
+    try {
+      const d = await detail();
+      expect(d).not.toHaveProperty('assigneeId');
+      expect(d).not.toHaveProperty('assigneeName');
+      const byAction = Object.fromEntries((d.messages as { action: string }[]).map((m) => [m.action, m]));
+      expect(byAction.REPLY).not.toHaveProperty('userName');
+      expect(byAction.REPLY).not.toHaveProperty('userAccount');
+      expect(byAction.ROUTE).toMatchObject({ text: `按问题类型与产品线自动分派给 ${REDACTED_NAME_TEXT}` });
+      expect(byAction.ROUTE).toHaveProperty('userName', `提问人${tag}`); // the supplier's own message keeps its author
+      expect(byAction.ASSIGN).toMatchObject({ text: `${REDACTED_NAME_TEXT} 领取了该问题。原因：本人负责该产品线` });
+    } finally {
+      await setColumn(ISSUE_ANSWER_PAGE, 'assigneeName', ALL_TYPES);
+    }
+  });
+
+  it('masked: names masked in the fields and inside the texts', async () => {
+    await setColumn(ISSUE_ANSWER_PAGE, 'assigneeName', ALL_TYPES.filter((x) => x !== 5), [5]);
+    try {
+      const d = await detail();
+      expect(d.assigneeName).toBe('回****');
+      const byAction = Object.fromEntries((d.messages as { action: string }[]).map((m) => [m.action, m]));
+      expect(byAction.REPLY).toMatchObject({ userName: '回****' });
+      expect(byAction.ROUTE).toMatchObject({ text: '按问题类型与产品线自动分派给 回****' });
+    } finally {
+      await setColumn(ISSUE_ANSWER_PAGE, 'assigneeName', ALL_TYPES);
+    }
+  });
+});
