@@ -14,7 +14,7 @@ import { readMigrations } from './migrations.ts';
 import { backup, restore, rowName, type Manifest } from './backup.ts';
 import { diffSchemas, isEmptyMigration } from './schema-engine.ts';
 import { seedDemo } from './seed.ts';
-import { localStorage } from '../lib/storage.ts';
+import { storageOf } from '../lib/storage.ts';
 
 const [cmd, name = 'change'] = process.argv.slice(2);
 const arg = process.argv[3];
@@ -64,7 +64,7 @@ async function main() {
       const applied = await db.migrate();
       console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
     } else if (cmd === 'seed') {
-      console.log((await seedDemo(db.prisma, localStorage(config.storageDir))) ? 'demo data seeded' : 'database already has users: seed skipped');
+      console.log((await seedDemo(db.prisma, await storageOf(config))) ? 'demo data seeded' : 'database already has users: seed skipped');
     } else {
       throw new Error(`unknown command "${cmd}" (migrate | diff <name> | seed | backup [folder] | restore <folder>)`);
     }

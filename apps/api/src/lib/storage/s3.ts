@@ -117,7 +117,7 @@ export function s3Storage(s: S3Settings, client: S3Client = s3Client(s)): Storag
         if (placed?.ContentLength !== size) throw new Error(`${tmp}: the store holds ${placed?.ContentLength ?? 'nothing'} bytes, ${size} were sent`);
         const key = keyOf(sha256);
         // content-addressed: an object under the key holds these bytes already
-        if ((await head(key))?.ContentLength !== size) await copy(tmp, key);
+        if ((await head(key))?.ContentLength !== size) await copy(tmp, key, { sha256 });
         await remove(tmp);
         return { sha256, size };
       } catch (e) {
