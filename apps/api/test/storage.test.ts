@@ -5,7 +5,7 @@
  * files, the bucket's keys), never more than whole files under their sha256.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, rm, stat, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
