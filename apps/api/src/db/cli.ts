@@ -21,6 +21,9 @@ const arg = process.argv[3];
 
 async function main() {
   const config = loadConfig();
+  if ((cmd === 'backup' || cmd === 'restore') && config.s3) {
+    console.warn(`S3_BUCKET is set: db:${cmd} handles the database and the local folder ${config.storageDir} only, not the bucket ${config.s3.bucket} — copy the bucket with the object store's own tools (versioning, replication, a sync) at the same time`);
+  }
   if (cmd === 'backup') {
     const dir = path.resolve(process.env.INIT_CWD ?? process.cwd(), arg ?? path.join(config.dataDir, 'backups', new Date().toISOString().replace(/\D/g, '').slice(0, 14)));
     const manifest = await backup(config, dir);

@@ -121,6 +121,8 @@ export function s3Storage(s: S3Settings, client: S3Client = s3Client(s)): Storag
         await remove(tmp);
         return { sha256, size };
       } catch (e) {
+        source.unpipe(m.stream);
+        m.stream.destroy();
         await upload.abort().catch(() => {});
         await remove(tmp).catch(() => {});
         throw e;
