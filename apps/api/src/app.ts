@@ -93,7 +93,7 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
   // button and column permissions of every route declared after it (issue 14)
   await app.register(permissionsPlugin, { db });
 
-  await app.register(healthRoutes, { sql, dbKind });
+  await app.register(healthRoutes, { sql, dbKind, storage });
   await app.register(
     async (api) => {
       // Sessions only for the api: static files and the SPA's HTML never read or touch them (an

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { EMPOWER_DEFAULTS, EXPORT_MAX_ROWS, UPLOAD_MAX_BYTES } from '@esm/contracts';
+import type { S3Settings } from './lib/storage/s3.ts';
 import { dataDirOf, databaseUrlOf, flag, paths, seedDemoOf, storageDirOf } from './paths.ts';
 
 export { paths };
@@ -16,8 +17,14 @@ export interface Config {
   /** A Postgres server; when absent the embedded PGlite database under dataDir is used. */
   databaseUrl?: string;
   dataDir: string;
-  /** Where uploaded files are kept (content-addressed). */
+  /** Where uploaded files are kept (content-addressed) when no S3 bucket is configured. */
   storageDir: string;
+  /** An S3-compatible bucket for the uploaded files instead of storageDir (S3_*). */
+  s3?: S3Settings;
+  /** STORAGE_ADOPT: this database takes over a store whose marker names another database (after a restore). */
+  storageAdopt: boolean;
+  /** How long the sweep keeps an unreferenced file in quarantine before removing it. */
+  storageQuarantineDays: number;
   sessionSecret: string;
   /** Idle lifetime of a session; each request extends it. */
   sessionMaxAgeMs: number;
@@ -125,6 +132,33 @@ export function companySiteUrlOf(v: string | undefined): string | undefined {
   return raw.replace(/\/+$/, '');
 }
 
+/**
+ * S3_*: the bucket for uploaded files. Unset, the local folder is used. Any of them set means a
+ * bucket is meant: S3_BUCKET is then required, and the access key id and secret come together (or
+ * neither: the SDK's own credential chain, e.g. an instance role).
+ */
+export function s3Of(env: NodeJS.ProcessEnv): S3Settings | undefined {
+  const v = (name: string) => env[name]?.trim() || undefined;
+  const names = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'];
+  const set = names.filter((n) => v(n));
+  if (!set.length) return undefined;
+  const bucket = v('S3_BUCKET');
+  if (!bucket) throw new Error(`S3_BUCKET is not set, but ${set.join(', ')} ${set.length > 1 ? 'are' : 'is'}: set S3_BUCKET to use an S3 bucket for the uploaded files, or unset the S3_* variables to use the local folder`);
+  const accessKeyId = v('S3_ACCESS_KEY_ID');
+  const secretAccessKey = v('S3_SECRET_ACCESS_KEY');
+  if (!accessKeyId !== !secretAccessKey) throw new Error(`${accessKeyId ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'} is not set: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together`);
+  const endpoint = v('S3_ENDPOINT');
+  if (endpoint && (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol))) throw new Error(`S3_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
+  return {
+    ...(endpoint ? { endpoint } : {}),
+    bucket,
+    region: v('S3_REGION') ?? 'us-east-1',
+    ...(accessKeyId ? { accessKeyId, secretAccessKey } : {}),
+    // MinIO, Ceph and most self-hosted stores want path-style URLs; AWS itself wants virtual hosts
+    forcePathStyle: bool(env.S3_FORCE_PATH_STYLE, Boolean(endpoint)),
+  };
+}
+
 function int(v: string | undefined, dflt: number): number {
   const n = v === undefined || v === '' ? NaN : Number(v);
   return Number.isFinite(n) ? n : dflt;
@@ -220,6 +254,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl,
     dataDir,
     storageDir: storageDirOf(env, dataDir),
+    s3: s3Of(env),
+    storageAdopt: bool(env.STORAGE_ADOPT, false),
+    storageQuarantineDays: positive(env, 'STORAGE_QUARANTINE_DAYS', 30),
     sessionSecret: overrides.sessionSecret ?? sessionSecret(env, dataDir),
     sessionMaxAgeMs: int(env.SESSION_MAX_AGE_MINUTES, 120) * 60_000,
     sessionAbsoluteMs: int(env.SESSION_ABSOLUTE_HOURS, 12) * 3_600_000,

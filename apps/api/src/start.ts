@@ -7,7 +7,8 @@ import { openDatabase } from './db/database.ts';
 import type { EarlyEmbedded } from './db/embedded.ts';
 import { seedDemo, seedReference } from './db/seed.ts';
 import { buildApp } from './app.ts';
-import { localStorage } from './lib/storage.ts';
+import { storageOf } from './lib/storage.ts';
+import { claimStore } from './lib/storage/identity.ts';
 import { startPhase } from './lib/start-trace.ts';
 import pino from 'pino';
 
@@ -28,7 +29,13 @@ export async function start(early?: EarlyEmbedded): Promise<void> {
     if (applied.length) log.info({ migrations: applied }, `migrations applied: ${applied.join(', ')}`);
     startPhase('migration check');
   }
-  const storage = localStorage(config.storageDir);
+  const storage = await storageOf(config);
+  // Before the seed writes a file and before listening: a store that belongs to another database
+  // stops the start (the message names both and what to do).
+  const claim = await claimStore(db.sql, storage, { adopt: config.storageAdopt });
+  if (claim.marker === 'written') console.log(`file store ${storage.description} marked as database ${claim.databaseId}'s`);
+  if (claim.marker === 'adopted') console.warn(`STORAGE_ADOPT: file store ${storage.description} now belongs to database ${claim.databaseId} (it was ${claim.previous?.databaseId}'s)`);
+  startPhase('file store checked');
   // Reference data (menu, first agreement) for every installation; seedDemo includes it.
   if (!config.seedDemo) await seedReference(db.prisma, undefined, db.sql);
   else if (await seedDemo(db.prisma, storage, db.sql)) log.info('demo data seeded (accounts demo2 … demo9)');

@@ -25,11 +25,36 @@ const DAY = 86_400_000;
 
 // ---- storage -----------------------------------------------------------------------------------
 
-/** A storage folder of the test file's own; `remove()` deletes it. */
+/**
+ * A storage folder of the test file's own; `remove()` deletes it. With TEST_STORAGE=s3 the store is
+ * a bucket of its own on an S3 server (s3rver) the test file starts on first use and stops when its
+ * last store is removed: the upload suites run once against S3 that way (`dir` is then an empty
+ * folder, for the few tests that look into the local folder itself).
+ */
 export async function tempStorage(): Promise<{ storage: Storage; dir: string; remove(): Promise<void> }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'esm-files-'));
-  return { storage: localStorage(dir), dir, remove: () => rm(dir, { recursive: true, force: true }) };
+  const removeDir = () => rm(dir, { recursive: true, force: true });
+  if (process.env.TEST_STORAGE !== 's3') return { storage: localStorage(dir), dir, remove: removeDir };
+  const { startS3Server } = await import('./s3-server.ts');
+  const { s3Storage } = await import('../src/lib/storage/s3.ts');
+  s3Server ??= startS3Server();
+  const server = await s3Server;
+  s3Users++;
+  const settings = await server.newBucket(`files-${unique().toLowerCase()}`);
+  return {
+    storage: s3Storage(settings),
+    dir,
+    async remove() {
+      await removeDir();
+      if (--s3Users === 0) {
+        s3Server = undefined;
+        await server.remove();
+      }
+    },
+  };
 }
+let s3Server: Promise<import('./s3-server.ts').TestS3Server> | undefined;
+let s3Users = 0;
 
 // ---- sample bytes --------------------------------------------------------------------------------
 

@@ -64,7 +64,7 @@ async function start(dir = dataDir, extra: NodeJS.ProcessEnv = {}): Promise<Serv
     try {
       const res = await fetch(`${base}/esm-server/health`);
       if (res.status === 200) {
-        expect(await res.json()).toEqual({ status: 'ok', database: 'embedded' });
+        expect(await res.json()).toEqual({ status: 'ok', database: 'embedded', storage: 'ok' });
         break;
       }
     } catch {

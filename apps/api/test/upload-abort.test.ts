@@ -98,7 +98,7 @@ describe('a client that hangs up in the middle of the file', () => {
 });
 
 describe('what a crash leaves behind is swept once old', () => {
-  it('a day-old temporary file and day-old bytes without a row go; fresh ones and referenced ones stay', async () => {
+  it('a day-old temporary file goes, day-old bytes without a row go to quarantine; fresh ones and referenced ones stay', async () => {
     const old = new Date(Date.now() - STORAGE_LITTER_AGE_MS - 60_000);
     const tmpDir = path.join(files.dir, 'tmp');
     await mkdir(tmpDir, { recursive: true });
@@ -113,8 +113,10 @@ describe('what a crash leaves behind is swept once old', () => {
     await utimes(at(orphan.sha256), old, old);
     await utimes(at(kept.sha256), old, old);
 
-    expect(await sweepStorage(t.db.prisma, files.storage)).toEqual({ temporary: 1, orphans: 1 });
-    expect(await files.storage.exists(orphan.sha256)).toBe(false);
+    expect(await sweepStorage(t.db.prisma, files.storage, { quarantineDays: 30, lock: true })).toEqual({ temporary: 1, moved: 1, restored: 0, purged: 0 });
+    // quarantined, not deleted (removed only after STORAGE_QUARANTINE_DAYS: test/storage.test.ts)
+    expect(await files.storage.size(orphan.sha256)).toBe(null);
+    expect(await readdir(path.join(files.dir, 'quarantine'))).toEqual([orphan.sha256]);
     expect(await files.storage.exists(fresh.sha256)).toBe(true);
     expect(await files.storage.exists(kept.sha256)).toBe(true);
     expect((await readdir(tmpDir)).sort()).toEqual(['upload-in-progress']);

@@ -152,7 +152,9 @@ export async function backup(cfg: Cfg, dir: string, log: Log = console.log): Pro
   // 1. the database: one consistent snapshot
   if (cfg.databaseUrl) {
     database = { kind: 'postgres', file: 'database.dump' };
-    await run(process.env.PG_DUMP || 'pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${path.join(dir, database.file)}`], libpqEnv(cfg.databaseUrl));
+    // database_identity's row stays behind: a restored database is another database, which must
+    // not take over a file store unnoticed (lib/storage/identity.ts; STORAGE_ADOPT says it may)
+    await run(process.env.PG_DUMP || 'pg_dump', ['--format=custom', '--no-owner', '--no-privileges', '--exclude-table-data=database_identity', `--file=${path.join(dir, database.file)}`], libpqEnv(cfg.databaseUrl));
     catalogue = await readCatalogue(cfg);
   } else {
     database = { kind: 'embedded', file: 'pgdata.tar.gz' };

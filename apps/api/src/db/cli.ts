@@ -14,13 +14,16 @@ import { readMigrations } from './migrations.ts';
 import { backup, restore, rowName, type Manifest } from './backup.ts';
 import { diffSchemas, isEmptyMigration } from './schema-engine.ts';
 import { seedDemo } from './seed.ts';
-import { localStorage } from '../lib/storage.ts';
+import { storageOf } from '../lib/storage.ts';
 
 const [cmd, name = 'change'] = process.argv.slice(2);
 const arg = process.argv[3];
 
 async function main() {
   const config = loadConfig();
+  if ((cmd === 'backup' || cmd === 'restore') && config.s3) {
+    console.warn(`S3_BUCKET is set: db:${cmd} handles the database and the local folder ${config.storageDir} only, not the bucket ${config.s3.bucket} — copy the bucket with the object store's own tools (versioning, replication, a sync) at the same time`);
+  }
   if (cmd === 'backup') {
     const dir = path.resolve(process.env.INIT_CWD ?? process.cwd(), arg ?? path.join(config.dataDir, 'backups', new Date().toISOString().replace(/\D/g, '').slice(0, 14)));
     const manifest = await backup(config, dir);
@@ -64,7 +67,7 @@ async function main() {
       const applied = await db.migrate();
       console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
     } else if (cmd === 'seed') {
-      console.log((await seedDemo(db.prisma, localStorage(config.storageDir))) ? 'demo data seeded' : 'database already has users: seed skipped');
+      console.log((await seedDemo(db.prisma, await storageOf(config))) ? 'demo data seeded' : 'database already has users: seed skipped');
     } else {
       throw new Error(`unknown command "${cmd}" (migrate | diff <name> | seed | backup [folder] | restore <folder>)`);
     }
