@@ -15,12 +15,17 @@ import { backup, restore, rowName, type Manifest } from './backup.ts';
 import { diffSchemas, isEmptyMigration } from './schema-engine.ts';
 import { seedDemo } from './seed.ts';
 import { localStorage } from '../lib/storage.ts';
+import { DataDirLockedError, lockDataDir } from '../data-dir-lock.ts';
 
 const [cmd, name = 'change'] = process.argv.slice(2);
 const arg = process.argv[3];
 
 async function main() {
-  const config = loadConfig();
+  // the session secret is the server's: these commands neither sign nor read a cookie
+  const config = loadConfig(process.env, { sessionSecret: '' });
+  // The embedded database is one process's (data-dir-lock.ts): refused while the portal runs on
+  // it, and the portal refused while this runs. Held until this command exits.
+  if (!config.databaseUrl && ['backup', 'restore', 'migrate', 'seed'].includes(cmd ?? '')) await lockDataDir(config.dataDir, `pnpm db:${cmd}`);
   if (cmd === 'backup') {
     const dir = path.resolve(process.env.INIT_CWD ?? process.cwd(), arg ?? path.join(config.dataDir, 'backups', new Date().toISOString().replace(/\D/g, '').slice(0, 14)));
     const manifest = await backup(config, dir);
@@ -74,6 +79,6 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.error(e);
+  console.error(e instanceof DataDirLockedError ? e.message : e);
   process.exit(1);
 });
