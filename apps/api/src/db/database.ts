@@ -12,6 +12,7 @@ import { restoreImage, type ImageManifest } from './image.ts';
 import { openEmbedded, type EarlyEmbedded } from './embedded.ts';
 import { pgliteRunner, poolRunner } from './sql-runner.ts';
 import { useDirectReads } from './rows.ts';
+import { useAdvisoryLocks } from './advisory-lock.ts';
 
 export { EMBEDDED_SHARED_BUFFERS, embeddedExtensions } from './embedded.ts';
 
@@ -98,6 +99,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     pool.on('error', (err) => console.warn(`database connection lost (the pool reconnects): ${err.message}`));
     const prisma = lazyClient(() => new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_LIMITS }));
     useDirectReads(prisma, pool, pg.types);
+    useAdvisoryLocks(prisma, pool);
     const sql = poolRunner(pool);
     return {
       prisma,
