@@ -231,12 +231,15 @@ function positive(env: NodeJS.ProcessEnv, name: string, dflt: number): number {
   return n;
 }
 
-/** A secret that survives restarts: from the environment, else generated once into dataDir. */
+/** A secret that survives restarts: from the environment, else (embedded database only) generated once into dataDir. */
 function sessionSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
   if (env.SESSION_SECRET) {
     if (env.SESSION_SECRET.length < 32) throw new Error('SESSION_SECRET must be at least 32 characters');
     return env.SESSION_SECRET;
   }
+  // Several processes on one Postgres server each generating their own secret would not accept
+  // each other's cookies: behind a load balancer users were signed out at random.
+  if (databaseUrlOf(env)) throw new Error('SESSION_SECRET is not set: with DATABASE_URL every api process must use the same secret (32 or more characters), or sessions signed by one are refused by another');
   const file = path.join(dataDir, 'session-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });

@@ -6,14 +6,16 @@
  * (issue 16) — with the demo data, the demo image when it is usable today (its stored files
  * included) — then it starts the server (start.ts). The embedded database's open (db/embedded.ts) starts
  * here too, as soon as the data directory holds a cluster, so that it also overlaps the modules'
- * load. Only node's own modules, paths.ts, db/image.ts, db/embedded.ts and lib/dates.ts are
- * loaded before the worker is on its way, and they are all a worker loads.
+ * load. Only node's own modules, paths.ts, db/image.ts, db/embedded.ts, data-dir-lock.ts and
+ * lib/dates.ts are loaded before the worker is on its way, and they are all a worker loads. Before
+ * either, the process takes DATA_DIR's lock (data-dir-lock.ts): the embedded database is one process's.
  */
 import { mkdirSync } from 'node:fs';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { dataDirOf, databaseUrlOf, demoImageOf, pgdataOf, storageDirOf } from './paths.ts';
 import { hasCluster, restoreDemoImage, restoreImage, type ImageManifest } from './db/image.ts';
 import { openEmbedded, type EarlyEmbedded } from './db/embedded.ts';
+import { DataDirLockedError, lockDataDir } from './data-dir-lock.ts';
 
 const TASK = 'esm:restore-image';
 
@@ -50,6 +52,15 @@ if (!isMainThread && task?.task === TASK) {
   const pgdata = pgdataOf(dataDir);
   let early: EarlyEmbedded | undefined;
   if (!databaseUrlOf(env)) {
+    // One process per embedded database, before anything in DATA_DIR is read or written: a
+    // second process would open its own copy of the database and lose writes (data-dir-lock.ts).
+    try {
+      await lockDataDir(dataDir, 'the portal server');
+    } catch (e) {
+      if (!(e instanceof DataDirLockedError)) throw e;
+      console.error(e.message);
+      process.exit(1);
+    }
     const restored = hasCluster(pgdata) ? Promise.resolve(null) : restoreInWorker({ task: TASK, pgdata, demoStorage: demoImageOf(env) ? storageDirOf(env, dataDir) : null });
     early = { restored, pglite: restored.then(() => openEmbedded(pgdata)) };
     // awaited by openDatabase; not an unhandled rejection meanwhile

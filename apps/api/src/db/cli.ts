@@ -15,12 +15,17 @@ import { backup, restore, rowName, type Manifest } from './backup.ts';
 import { diffSchemas, isEmptyMigration } from './schema-engine.ts';
 import { seedDemo } from './seed.ts';
 import { storageOf } from '../lib/storage.ts';
+import { DataDirLockedError, lockDataDir } from '../data-dir-lock.ts';
 
 const [cmd, name = 'change'] = process.argv.slice(2);
 const arg = process.argv[3];
 
 async function main() {
-  const config = loadConfig();
+  // the session secret is the server's: these commands neither sign nor read a cookie
+  const config = loadConfig(process.env, { sessionSecret: '' });
+  // The embedded database is one process's (data-dir-lock.ts): refused while the portal runs on
+  // it, and the portal refused while this runs. Held until this command exits.
+  if (!config.databaseUrl && ['backup', 'restore', 'migrate', 'seed'].includes(cmd ?? '')) await lockDataDir(config.dataDir, `pnpm db:${cmd}`);
   if ((cmd === 'backup' || cmd === 'restore') && config.s3) {
     console.warn(`S3_BUCKET is set: db:${cmd} handles the database and the local folder ${config.storageDir} only, not the bucket ${config.s3.bucket} — copy the bucket with the object store's own tools (versioning, replication, a sync) at the same time`);
   }
@@ -77,6 +82,6 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.error(e);
+  console.error(e instanceof DataDirLockedError ? e.message : e);
   process.exit(1);
 });

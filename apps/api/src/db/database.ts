@@ -13,6 +13,7 @@ import { openEmbedded, type EarlyEmbedded } from './embedded.ts';
 import { pgliteRunner, poolRunner } from './sql-runner.ts';
 import { useDirectReads } from './rows.ts';
 import { watchPool } from '../lib/metrics.ts';
+import { useAdvisoryLocks } from './advisory-lock.ts';
 
 export { EMBEDDED_SHARED_BUFFERS, embeddedExtensions } from './embedded.ts';
 
@@ -50,6 +51,23 @@ export interface Database {
  * statements are short; none gains from JIT.
  */
 export const CONNECTION_OPTIONS = '-c jit=off';
+
+/**
+ * The Postgres pool's recovery after the database restarts or fails over. When the server is
+ * away without refusing (a host or container restarting, an address moving to a standby), a
+ * connect gets no answer at all: it holds one of the pool's `max` slots until
+ * `connectionTimeoutMillis`, and requests queue behind such attempts. With 10 s, the api kept
+ * answering 503 for up to one such period after the database was back — more when an attempt
+ * begun just before the return waited out the kernel's SYN retransmission (1 s, 3 s, 7 s…) and a
+ * queued request then started another: 5.9 s in one run, 32.8 s in another. At 3 s an attempt
+ * begun during the outage gives its slot back soon after the database returns and the next one
+ * reaches it: 200 again within ~3 s of the database accepting connections. A healthy connect
+ * takes milliseconds (a TLS one to a managed server ~100 ms), so 3 s is still far from a false
+ * failure. Connections the server closed (a restart terminates them) leave the pool at once
+ * (pg-pool drops a client that errored); TCP keep-alive makes the kernel notice idle ones whose
+ * server vanished without closing them, instead of a request finding out.
+ */
+export const POOL_SETTINGS = { max: 10, connectionTimeoutMillis: 3_000, idleTimeoutMillis: 10_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
 
 /**
  * The Prisma client, made when it is first used. Making one deserializes its query plan cache's
@@ -91,14 +109,13 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     const { default: pg } = await import('pg');
     const { PrismaPg } = await import('@prisma/adapter-pg');
     // one pool for Prisma and for the hot reads that skip its runtime (db/rows.ts)
-    // A connect that hangs (a server gone without a reset) fails after 10 s instead of holding
-    // the request; the error handler answers it as 503 (db/unavailable.ts).
-    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000, options: CONNECTION_OPTIONS });
+    const pool = new pg.Pool({ connectionString: url, ...POOL_SETTINGS, options: CONNECTION_OPTIONS });
     // An idle connection dropped by the server (a restart, pg_terminate_backend) makes the pool
     // emit 'error'; unheard, Node would end the process. The pool replaces the connection itself.
     pool.on('error', (err) => console.warn(`database connection lost (the pool reconnects): ${err.message}`));
     const prisma = lazyClient(() => new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_LIMITS }));
     useDirectReads(prisma, pool, pg.types);
+    useAdvisoryLocks(prisma, pool);
     const sql = poolRunner(pool);
     const unwatch = watchPool('main', pool); // its connections on every metrics scrape
     return {

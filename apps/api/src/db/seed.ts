@@ -11,6 +11,10 @@ import { seedAgreement } from './seed-agreement.ts';
 import { seedDemoNotices } from './demo-notices.ts';
 import { startPhase } from '../lib/start-trace.ts';
 import { insertRows, insertRowsReturningIds } from './demo-batch.ts';
+import { withAdvisoryLock } from './advisory-lock.ts';
+
+/** The advisory lock key of the seed (the migrations' is 72616401). */
+export const SEED_LOCK = 72616402;
 
 export const DEMO_PASSWORD = 'Esm@2026';
 
@@ -93,6 +97,10 @@ export async function seedMenu(db: Db, stored?: StoredMenu): Promise<void> {
  * agreement when none was published (suppliers cannot open any file without one).
  */
 export async function seedReference(db: Db, state?: StartState, sql: StateReader = db): Promise<void> {
+  await withAdvisoryLock(db, SEED_LOCK, () => referenceData(db, state, sql));
+}
+
+async function referenceData(db: Db, state?: StartState, sql: StateReader = db): Promise<void> {
   const s = state ?? (await startState(sql));
   await seedMenu(db, s);
   if (s.agreements === 0) await seedAgreement(db);
@@ -103,12 +111,19 @@ export async function seedReference(db: Db, state?: StartState, sql: StateReader
  * database has no users yet.
  */
 export async function seedDemo(db: Db, storage: Storage, sql: StateReader = db): Promise<boolean> {
+  // the check (no users yet) and the seed under one lock: of several processes starting at once
+  // on an empty database, one seeds and the others then find the users (before, one crashed on a
+  // duplicate supplier_pkey)
+  return withAdvisoryLock(db, SEED_LOCK, () => demoData(db, storage, sql));
+}
+
+async function demoData(db: Db, storage: Storage, sql: StateReader): Promise<boolean> {
   // asked first so that the demo password's scrypt (thread pool, ~16 MB, 50–100 ms) runs while
   // the reference data is checked instead of after it (issue 16)
   const state = await startState(sql);
   const hashing = state.users === 0 ? hashPassword(DEMO_PASSWORD) : null;
   hashing?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
-  await seedReference(db, state);
+  await referenceData(db, state);
   startPhase('menu / agreement check');
   if (!hashing) return false;
   const passwordHash = await hashing;
