@@ -56,6 +56,10 @@ export interface Config {
   empowerExpiringDays: number;
   /** Sign-in from the company home page (OpenID Connect); undefined: not configured, password form only. */
   oidc?: OidcConfig;
+  /** How long a stop (SIGTERM/SIGINT) waits for requests in flight before it cuts them (start.ts). */
+  shutdownGraceMs: number;
+  /** How many files are stamped at once (files/stamp-queue.ts); the rest wait in a queue. */
+  stampConcurrency: number;
 }
 
 /** The portal as an OpenID Connect relying party (issue 15; modules/session/oidc.ts). */
@@ -198,6 +202,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     empowerMaxPeriodDays: positive(env, 'EMPOWER_MAX_PERIOD_DAYS', EMPOWER_DEFAULTS.maxPeriodDays),
     empowerExpiringDays: positive(env, 'EMPOWER_EXPIRING_DAYS', EMPOWER_DEFAULTS.expiringDays),
     oidc: oidcOf(env),
+    shutdownGraceMs: positive(env, 'SHUTDOWN_GRACE_SECONDS', 25) * 1000,
+    stampConcurrency: positive(env, 'STAMP_CONCURRENCY', 2),
     ...overrides,
   };
 }
