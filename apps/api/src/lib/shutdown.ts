@@ -13,7 +13,15 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { deliveryRecordsSettled } from '../modules/logs/delivery.ts';
+
+/** Writes that must end before the pools close at a stop (a delivery's row). */
+const settling = new Set<Promise<unknown>>();
+
+/** Registers `write`: a stop waits for it before the database pool closes. */
+export function finishBeforeStop(write: Promise<unknown>): void {
+  settling.add(write);
+  void write.finally(() => settling.delete(write));
+}
 
 interface DrainState {
   stopping: boolean;
@@ -87,6 +95,6 @@ export async function stopGracefully(app: FastifyInstance, graceMs: number): Pro
   // is recorded) follows in a later turn: wait for those, then for the rows being written, before
   // the pools close.
   while (drain.running.size) await new Promise((resolve) => setImmediate(resolve));
-  await deliveryRecordsSettled();
+  while (settling.size) await Promise.allSettled([...settling]);
   return { cut };
 }

@@ -20,14 +20,7 @@ import { Readable, Transform, pipeline } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
-
-/** Delivery rows being written: awaited at shutdown before the database pool closes. */
-const recording = new Set<Promise<unknown>>();
-
-/** Resolves once every delivery row being written has been written (or failed). */
-export async function deliveryRecordsSettled(): Promise<void> {
-  while (recording.size) await Promise.allSettled([...recording]);
-}
+import { finishBeforeStop } from '../../lib/shutdown.ts';
 
 /**
  * An access_log row `alias` whose bytes were all delivered: a SENT row with a complete delivery
@@ -70,8 +63,7 @@ export function sendDelivery(db: Db, reply: FastifyReply, logId: number, body: D
     const write = db.accessDelivery
       .create({ data: { accessLogId: logId, complete, bytesSent: BigInt(complete ? total : handed), bytesTotal: BigInt(total) } })
       .catch((err: unknown) => reply.log.error({ err, accessLogId: logId }, 'delivery record not written'));
-    recording.add(write);
-    void write.finally(() => recording.delete(write));
+    finishBeforeStop(write); // a stop closes the pool only after it
     return write;
   };
 
@@ -82,7 +74,7 @@ export function sendDelivery(db: Db, reply: FastifyReply, logId: number, body: D
   res.write = function (this: typeof res, chunk: Buffer | string, ...rest: unknown[]) {
     if (typeof chunk === 'string' || rest.length) return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
     const n = chunk.length;
-    return write.call(this, chunk, (err?: Error | null) => {
+    return (write as (chunk: Buffer, cb: (err?: Error | null) => void) => boolean).call(this, chunk, (err) => {
       if (err) return;
       handed += n;
       if (handed === total) allHanded();
