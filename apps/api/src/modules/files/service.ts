@@ -1,5 +1,5 @@
 /**
- * Serving a file's bytes (issue 3): file/view, file/print, file/download. Every PDF or image is
+ * Serving a file's bytes: file/view, file/print, file/download. Every PDF or image is
  * stamped for the caller (modules/files/watermark.ts); a DWG/DXF leaves as stored, under a name
  * that carries the stamp. Every authorised copy has its SENT row in access_log, committed in the
  * transaction that authorised it, and a delivery row when its response ends saying whether all of
