@@ -28,6 +28,7 @@ const BENCHES: Record<string, { title: string; load: () => Promise<BenchModule> 
   'bom-import': { title: 'BOM (issue 13): importing a 20,000-line .xlsx, time and server memory', load: () => import('./bom-import.ts') },
   'domain-lists': { title: 'Newer domains (issue 16): grants in force, authorisation applications and drawing questions vs raw SQL', load: () => import('./domain-lists.ts') },
   'mixed-workload': { title: 'Capacity (issue 16): a day\'s mix of supplier and staff sessions at rising arrival rates, one and two api processes', load: () => import('./mixed-workload.ts') },
+  downloads: { title: 'Downloads: 16 concurrent downloads of a 40 MB drawing (streamed DWG, stamped PDF), server memory and time', load: () => import('./downloads.ts') },
   'web-login': { title: 'Login page and first page in Chromium: time to a usable form, login → table, JS on the wire', load: () => import('./web-login.ts') },
 };
 

@@ -9,6 +9,7 @@ import { paths, type Config } from './config.ts';
 import type { SqlRunner } from './db/migrations.ts';
 import type { Db } from './db/database.ts';
 import { errorsPlugin, frameworkErrorOptions } from './plugins/errors.ts';
+import { drainPlugin } from './lib/shutdown.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { observabilityPlugin, requestIdGenerator } from './plugins/observability.ts';
 import { apiDocsPlugin } from './plugins/docs.ts';
@@ -65,6 +66,10 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
     // never the header as such (any client could pick its id): a UUID, or a trusted proxy's id
     requestIdHeader: false,
     genReqId: requestIdGenerator(config),
+    // A request that reaches an open connection while the server stops (a load balancer had not yet
+    // seen the health check turn 503) is served, with Connection: close, rather than refused: only
+    // new connections are refused (lib/shutdown.ts).
+    return503OnClosing: false,
     // Every route validates and serializes with zod (set below for the root, inherited by every
     // plugin). Naming the same compilers as the factories keeps Fastify from loading its default
     // ones — ajv, ajv-formats, fast-json-stringify: ~110 modules, ~50–60 ms of CPU at each start
@@ -80,6 +85,8 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
   await app.register(errorsPlugin);
   // before every other plugin's hooks: a request refused by them still carries its id
   await app.register(observabilityPlugin, { config });
+  // before every route: counts requests in flight, and turns the health answers 503 at a stop
+  await app.register(drainPlugin);
   await app.register(securityPlugin, { config, apiPrefix: '/esm-server/' });
   await app.register(fastifySwagger, {
     openapi: {
@@ -106,7 +113,7 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
       await api.register(supplierArchiveRoutes, { db });
       await api.register(logRoutes, { db });
       await api.register(exportRoutes, { db, exportMaxRows: config.exportMaxRows });
-      await api.register(fileRoutes, { db, storage });
+      await api.register(fileRoutes, { db, storage, stampConcurrency: config.stampConcurrency });
       await api.register(standardlogRoutes, { db });
       const empowerRules = { maxPeriodDays: config.empowerMaxPeriodDays, expiringDays: config.empowerExpiringDays };
       await api.register(empowerRoutes, { db, rules: empowerRules, exportMaxRows: config.exportMaxRows });

@@ -72,6 +72,10 @@ export interface Config {
   metricsAllow: string[];
   /** A bearer token that opens /esm-server/metrics from anywhere; undefined: addresses only. */
   metricsToken?: string;
+  /** How long a stop (SIGTERM/SIGINT) waits for requests in flight before it cuts them (start.ts). */
+  shutdownGraceMs: number;
+  /** How many files are stamped at once (files/stamp-queue.ts); the rest wait in a queue. */
+  stampConcurrency: number;
 }
 
 /** The portal as an OpenID Connect relying party (issue 15; modules/session/oidc.ts). */
@@ -281,6 +285,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     oidc: oidcOf(env),
     metricsAllow: metricsAllowOf(env.METRICS_ALLOW),
     metricsToken: metricsTokenOf(env.METRICS_TOKEN),
+    shutdownGraceMs: positive(env, 'SHUTDOWN_GRACE_SECONDS', 25) * 1000,
+    stampConcurrency: positive(env, 'STAMP_CONCURRENCY', 2),
     ...overrides,
   };
 }

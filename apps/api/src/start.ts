@@ -11,6 +11,7 @@ import { storageOf } from './lib/storage.ts';
 import { claimStore } from './lib/storage/identity.ts';
 import { startPhase } from './lib/start-trace.ts';
 import pino from 'pino';
+import { stopGracefully } from './lib/shutdown.ts';
 
 /** `early`: the embedded database being unpacked and opened already (server.ts), if it is. */
 export async function start(early?: EarlyEmbedded): Promise<void> {
@@ -50,12 +51,15 @@ export async function start(early?: EarlyEmbedded): Promise<void> {
   async function shutdown(signal: string) {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
+    app.log.info({ signal, graceSeconds: config.shutdownGraceMs / 1000 }, 'stopping: health answers 503, no new connections, requests in flight finish');
     try {
-      await app.close(); // stops accepting, waits for in-flight requests
+      const { cut } = await stopGracefully(app, config.shutdownGraceMs);
       await db.close();
+      if (cut) {
+        app.log.error({ cut }, `stopped: ${cut} request(s) still running after SHUTDOWN_GRACE_SECONDS were cut`);
+        process.exit(1);
+      }
+      app.log.info('stopped: every request finished');
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, 'shutdown failed');

@@ -201,7 +201,7 @@ describe('the round trip', () => {
       for (const f of done.files) expect(text).toContain(f.sha256);
       expect(text).toContain(done.rounds[0]!.contentSha256);
       expect(text).toContain(`${stampName} ${account}`); // the watermark of this taker
-      expect(await db.accessLog.count({ where: { action: 'DOWNLOAD', outcome: 'OK', userAccount: account, standardCode: done.number, fileName: `会签单签核单_${done.number}.pdf` } })).toBe(before + 1);
+      expect(await db.accessLog.count({ where: { action: 'DOWNLOAD', outcome: 'SENT', delivery: { complete: true }, userAccount: account, standardCode: done.number, fileName: `会签单签核单_${done.number}.pdf` } })).toBe(before + 1);
     }
     const events = (await detail(id)).events.filter((e) => e.action === 'DOWNLOAD');
     expect(events.map((e) => e.userAccount)).toEqual(['demo3', 'demo2']);

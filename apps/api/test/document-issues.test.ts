@@ -362,8 +362,8 @@ describe('attachments', () => {
     expect(doc1.rawPayload.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))).toBe(true);
     expect(decodeURIComponent(String(doc1.headers['content-disposition']))).toMatch(new RegExp(`说明_问题附件_${f.h1.account}_\\d{12}\\.docx$`));
 
-    expect(await rowsOf('标注图.png')).toEqual([{ outcome: 'OK', userAccount: f.supA.account, supplierCode: f.supA.code, fileId: null, version: '问题附件', reason: null }]);
-    expect((await rowsOf('说明.docx')).map((r) => [r.outcome, r.userAccount, r.supplierCode])).toEqual([['OK', f.h1.account, null]]);
+    expect(await rowsOf('标注图.png')).toEqual([{ outcome: 'SENT', userAccount: f.supA.account, supplierCode: f.supA.code, fileId: null, version: '问题附件', reason: null }]);
+    expect((await rowsOf('说明.docx')).map((r) => [r.outcome, r.userAccount, r.supplierCode])).toEqual([['SENT', f.h1.account, null]]);
 
     // another supplier: 404 as for an id that does not exist, and a REFUSED row for each
     const before = await db.accessLog.count({ where: { action: 'DOWNLOAD', outcome: 'REFUSED', userAccount: f.supB.account } });

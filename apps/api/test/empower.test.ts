@@ -567,7 +567,7 @@ describe('the grant from an approval opens and closes file access exactly on tim
 
     // each refusal and each served copy has its log row
     const logs = await db.accessLog.findMany({ where: { userId: f.user.id, fileId: file.id } });
-    expect(logs.filter((l) => l.outcome === 'OK')).toHaveLength(6);
+    expect(logs.filter((l) => l.outcome === 'SENT')).toHaveLength(6);
     expect(logs.filter((l) => l.outcome === 'REFUSED')).toHaveLength(9);
   });
 });

@@ -233,7 +233,7 @@ describe('a supplier is refused, with one REFUSED row', () => {
       expect(accept.statusCode).toBe(200);
       expect((await act('view', { id: file.pdf.id }, cookie)).statusCode).toBe(200);
       const rows = await logsOf(db, user.id);
-      expect(rows.map((r) => `${r.action}:${r.outcome}`)).toEqual(['VIEW:OK', 'VIEW:REFUSED', 'KEEPSECRET:OK', 'VIEW:OK']);
+      expect(rows.map((r) => `${r.action}:${r.outcome}`)).toEqual(['VIEW:SENT', 'VIEW:REFUSED', 'KEEPSECRET:OK', 'VIEW:SENT']);
     } finally {
       await v2.withdraw();
     }
@@ -286,13 +286,14 @@ describe("supplier A and supplier B's material", () => {
 
 // ---- served copies ---------------------------------------------------------------------------------
 
-describe('a supplier with access gets a stamped copy and one OK row', () => {
-  /** The rows of user A for one file and action, checked to be exactly one OK row snapshotting all. */
+describe('a supplier with access gets a stamped copy and one SENT row, delivered in full', () => {
+  /** The rows of user A for one file and action, checked to be exactly one SENT row snapshotting all, its delivery complete. */
   async function expectOneOkRow(action: Action, f: (typeof file)[keyof typeof file]) {
     const rows = await db.accessLog.findMany({ where: { userId: userA.id, fileId: f.id, action: ACTION_LOG[action] } });
     expect(rows).toHaveLength(1);
+    expect(await db.accessDelivery.findUnique({ where: { accessLogId: rows[0]!.id } })).toMatchObject({ complete: true });
     expect(rows[0]).toMatchObject({
-      outcome: 'OK',
+      outcome: 'SENT',
       reason: null,
       userAccount: userA.account,
       userName: '测试昵称2', // a supplier is logged under its nick
@@ -414,7 +415,7 @@ describe('stamping: damaged files and calls at once', () => {
 
   it('concurrent calls are each stamped for their own caller, one OK row each', async () => {
     const calls = [cookieA, cookieB, cookieA, cookieB, cookieA, cookieB];
-    const okRows = () => db.accessLog.count({ where: { outcome: 'OK', fileId: { in: [file.pdf.id, file.png.id] } } });
+    const okRows = () => db.accessLog.count({ where: { outcome: 'SENT', delivery: { complete: true }, fileId: { in: [file.pdf.id, file.png.id] } } });
     const before = await okRows();
     const answers = await Promise.all(calls.map((cookie, i) => act(i % 3 === 2 ? 'download' : 'view', { id: i % 2 ? file.png.id : file.pdf.id }, cookie)));
     for (const [i, res] of answers.entries()) {
@@ -442,7 +443,7 @@ describe('internal users', () => {
     expect(fileNameOf(download)).toMatch(new RegExp(`_${staff.account}_\\d{12}\\.dwg$`));
 
     const rows = await logsOf(db, staff.id);
-    expect(rows.map((r) => `${r.action}:${r.outcome}:${r.fileId}`)).toEqual([`VIEW:OK:${file.bOnlyObsolete.id}`, `DOWNLOAD:OK:${file.dwg.id}`]);
+    expect(rows.map((r) => `${r.action}:${r.outcome}:${r.fileId}`)).toEqual([`VIEW:SENT:${file.bOnlyObsolete.id}`, `DOWNLOAD:SENT:${file.dwg.id}`]);
     for (const r of rows) expect(r).toMatchObject({ userAccount: staff.account, userName: '测试用户8', userType: 8, supplierCode: null, supplierName: null, ip: IP });
   });
 });

@@ -152,6 +152,6 @@ describe('log filters', () => {
     expect(far.json().message).toBe('最多可查看前 10000 条，请缩小查询范围');
     const bad = await page('PRINT', { outcome: 'MAYBE' });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors[0]).toMatchObject({ field: 'outcome', message: '结果只能是 OK 或 REFUSED' });
+    expect(bad.json().errors[0]).toMatchObject({ field: 'outcome', message: '结果只能是 OK、PARTIAL 或 REFUSED' });
   });
 });

@@ -345,7 +345,7 @@ describe('a recipient reads and confirms', () => {
     const proof = await db.noticeConfirmedFile.findMany({ where: { recipientId: row.id } });
     for (const p of proof) {
       const log = await db.accessLog.findUniqueOrThrow({ where: { id: p.viewLogId } });
-      expect(log).toMatchObject({ action: 'VIEW', outcome: 'OK', fileId: p.fileId, supplierCode: sup.A.code });
+      expect(log).toMatchObject({ action: 'VIEW', outcome: 'SENT', fileId: p.fileId, supplierCode: sup.A.code });
     }
     const rowAfter = await db.noticeRecipient.findUniqueOrThrow({ where: { id: row.id } });
     expect(rowAfter).toMatchObject({ status: 'CONFIRMED', confirmedByAccount: users.A!.account, confirmedIp: IP, readByAccount: users.A!.account });

@@ -13,7 +13,12 @@ import { ZPageRequest } from './paging.ts';
 export const LOG_ACTION_LABELS = { VIEW: '查看', CONFIRM: '确认', DOWNLOAD: '下载', PRINT: '打印', KEEPSECRET: '签署保密协议' } as const;
 export type LogAction = keyof typeof LOG_ACTION_LABELS;
 export const LOG_ACTIONS = Object.keys(LOG_ACTION_LABELS) as [LogAction, ...LogAction[]];
-export const LOG_OUTCOME_LABELS = { OK: '成功', REFUSED: '已拒绝' } as const;
+/**
+ * OK: done — for a view, print or download, every byte was handed to the server's network
+ * socket. PARTIAL: a delivery whose bytes did not all go out (the client went away, the server
+ * stopped, the storage failed mid-file), or whose end was never recorded.
+ */
+export const LOG_OUTCOME_LABELS = { OK: '成功', PARTIAL: '不完整', REFUSED: '已拒绝' } as const;
 export type LogOutcome = keyof typeof LOG_OUTCOME_LABELS;
 export const LOG_OUTCOMES = Object.keys(LOG_OUTCOME_LABELS) as [LogOutcome, ...LogOutcome[]];
 
@@ -26,7 +31,7 @@ export const ZLogRequestSchema = withDateRange(
   standardCode: zOptionalText(64),
   /** Account or name of the user. */
   user: zOptionalText(100),
-  outcome: zOptionalEnum(LOG_OUTCOMES, '结果只能是 OK 或 REFUSED'),
+  outcome: zOptionalEnum(LOG_OUTCOMES, '结果只能是 OK、PARTIAL 或 REFUSED'),
   dateFrom: zOptionalDate,
   dateTo: zOptionalDate,
 }),
@@ -36,6 +41,8 @@ export const ZLogRow = z.object({
   id: z.number().int(),
   action: z.enum(LOG_ACTIONS),
   outcome: z.enum(LOG_OUTCOMES),
+  /** A PARTIAL delivery's bytes sent and total; null when its end was never recorded (the server stopped). */
+  delivery: z.object({ bytesSent: z.number().int(), bytesTotal: z.number().int() }).nullable().optional(),
   reason: z.string().nullable(),
   userAccount: z.string(),
   userName: z.string(),
@@ -53,6 +60,14 @@ export const ZLogRow = z.object({
   createdAt: z.string(),
 });
 export type LogRow = z.infer<typeof ZLogRow>;
+
+/** A log row's result as the pages and exports say it: 不完整（已发送 X / Y 字节）for a delivery cut short. */
+export function logOutcomeText(row: Pick<LogRow, 'outcome' | 'delivery'>): string {
+  if (row.outcome !== 'PARTIAL') return LOG_OUTCOME_LABELS[row.outcome];
+  if (!row.delivery) return '未完成（发送未结束或服务已停止）';
+  const n = (v: number) => v.toLocaleString('en-US');
+  return `不完整（已发送 ${n(row.delivery.bytesSent)} / ${n(row.delivery.bytesTotal)} 字节）`;
+}
 
 /** Which page shows which log (spec §2): page-paths.ts, zod-free for the router. */
 export const LOG_PAGES: Record<LogAction, string> = LOG_PAGE_PATHS;

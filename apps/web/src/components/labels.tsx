@@ -21,7 +21,13 @@ const GRANT_COLORS: Record<GrantState, string> = { VALID: 'green', EXPIRED: 'red
 export const StatusTag = ({ status }: { status: FileStatus }) => <Tag color={STATUS_COLORS[status]}>{FILE_STATUS_LABELS[status]}</Tag>;
 export const SecretTag = ({ level }: { level: SecretLevel }) => <Tag color={LEVEL_COLORS[level]}>{SECRET_LEVEL_LABELS[level]}</Tag>;
 export const GrantTag = ({ state }: { state: GrantState }) => <Tag color={GRANT_COLORS[state]}>{GRANT_STATE_LABELS[state]}</Tag>;
-export const OutcomeTag = ({ outcome }: { outcome: LogOutcome }) => <Tag color={outcome === 'OK' ? 'green' : 'red'}>{LOG_OUTCOME_LABELS[outcome]}</Tag>;
+const OUTCOME_COLORS: Record<LogOutcome, string> = { OK: 'green', PARTIAL: 'orange', REFUSED: 'red' };
+/** `text`: the result in full where the label alone says too little (不完整（已发送 X / Y 字节）). */
+export const OutcomeTag = ({ outcome, text }: { outcome: LogOutcome; text?: string }) => (
+  <Tag color={OUTCOME_COLORS[outcome]} style={text ? { whiteSpace: 'normal' } : undefined}>
+    {text ?? LOG_OUTCOME_LABELS[outcome]}
+  </Tag>
+);
 export const categoryLabel = (c: FileCategory) => FILE_CATEGORY_LABELS[c];
 
 export function formatFileSize(bytes: number): string {

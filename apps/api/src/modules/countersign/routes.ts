@@ -13,15 +13,13 @@ import { pageCountersigns } from './query.ts';
 import { cancelCountersign, countersignDetail, countersignerOptions, createDraft, fileOptions, issueCountersign, submitSignature, updateDraft, type Side } from './service.ts';
 import type { SheetFile } from './sheet.ts';
 import { downloadSheet } from './sheet.ts';
+import { sendDelivery } from '../logs/delivery.ts';
 
 
 /** The stamped sheet, never cached. */
-export function sendSheet(reply: FastifyReply, sheet: SheetFile) {
-  return reply
-    .header('Content-Type', 'application/pdf')
-    .header('Content-Disposition', sheet.contentDisposition)
-    .header('Cache-Control', 'no-store')
-    .send(Buffer.from(sheet.bytes.buffer, sheet.bytes.byteOffset, sheet.bytes.byteLength));
+export function sendSheet(db: Db, reply: FastifyReply, sheet: SheetFile) {
+  reply.header('Content-Type', 'application/pdf').header('Content-Disposition', sheet.contentDisposition).header('Cache-Control', 'no-store');
+  return sendDelivery(db, reply, sheet.logId, { bytes: sheet.bytes });
 }
 
 export async function countersignRoutes(app: FastifyInstance, { db }: { db: Db }) {
@@ -51,6 +49,6 @@ export async function countersignRoutes(app: FastifyInstance, { db }: { db: Db }
   route(app, api.sheet, async ({ body, user, request, reply }) => {
     // an export of the detail: its governed columns as the detail call answers them (a hidden IP is not printed)
     const modes = await app.permissions.columnModes(COUNTERSIGN_COLUMNS, user.type);
-    return sendSheet(reply, await downloadSheet(db, user, body.id, internal, clientOf(request), new Date(), (d) => applyColumnSet(d, COUNTERSIGN_COLUMNS, modes)));
+    return sendSheet(db, reply, await downloadSheet(db, user, body.id, internal, clientOf(request), new Date(), (d) => applyColumnSet(d, COUNTERSIGN_COLUMNS, modes)));
   });
 }

@@ -91,12 +91,15 @@ export async function sheetPdf(d: CountersignDetail): Promise<Uint8Array> {
 
 export interface SheetFile {
   bytes: Uint8Array;
+  /** The access log's SENT row its delivery is recorded against (logs/delivery.ts). */
+  logId: number;
   contentDisposition: string;
 }
 
 /**
  * downloadSheet: the caller's stamped copy of a completed list's sheet; the access log's DOWNLOAD
- * row and the list's DOWNLOAD event commit together before the bytes leave.
+ * row (SENT; its delivery row follows when the response ends) and the list's DOWNLOAD event
+ * commit together before the bytes leave.
  */
 export async function downloadSheet(
   db: Db,
@@ -113,9 +116,10 @@ export async function downloadSheet(
   const stamp = { supplierName: user.isSupplier ? user.supplierName : null, account: user.account, at: now, ip: client.ip };
   const bytes = await stampPdf(await sheetPdf(d), watermarkText(stamp));
   const fileName = `会签单签核单_${d.number}.pdf`;
-  await db.$transaction(async (tx) => {
-    await writeAccessLog(tx, { action: 'DOWNLOAD', outcome: 'OK', user, ...client, document: { code: d.number, fileName, version: `第${d.round}轮` } });
+  const logId = await db.$transaction(async (tx) => {
+    const row = await writeAccessLog(tx, { action: 'DOWNLOAD', outcome: 'SENT', user, ...client, document: { code: d.number, fileName, version: `第${d.round}轮` } });
     await writeEvent(tx, { id, round: d.round, action: 'DOWNLOAD', user, client, at: now, detail: fileName });
+    return row.id;
   });
-  return { bytes, contentDisposition: contentDisposition('attachment', fileName) };
+  return { bytes, logId, contentDisposition: contentDisposition('attachment', fileName) };
 }

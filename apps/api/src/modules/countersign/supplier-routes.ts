@@ -22,5 +22,5 @@ export async function supplierCountersignRoutes(app: FastifyInstance, { db }: { 
     const result = await submitSignature(db, user, body, side(supplier.code), clientOf(request));
     return ok(result, body.decision === 'RETURN' ? '已退回' : '会签成功，等待我方会签');
   });
-  route(app, api.supplierSheet, async ({ body, user, supplier, request, reply }) => sendSheet(reply, await downloadSheet(db, user, body.id, side(supplier.code), clientOf(request))));
+  route(app, api.supplierSheet, async ({ body, user, supplier, request, reply }) => sendSheet(db, reply, await downloadSheet(db, user, body.id, side(supplier.code), clientOf(request))));
 }

@@ -18,7 +18,8 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import type { Storage } from '../../lib/storage.ts';
-import { contentDisposition, refuseUnstampable, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../files/watermark.ts';
+import { whenStampSlotFree } from '../files/stamp-queue.ts';
+import { contentDisposition, isStampedType, refuseUnstampable, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../files/watermark.ts';
 import { writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../logs/writer.ts';
 import { cleanFileName, contentIs, SNIFF_BYTES, typeOfName } from '../archives/file-type.ts';
 import { drain, multipartError, sniff } from '../archives/upload.ts';
@@ -153,7 +154,7 @@ const loadAttachment = (q: Pick<Db, 'documentIssueAttachment'>, id: number) =>
  * The caller's copy of an attachment, as an archive download is served (files/service.ts): a PDF
  * or image is stamped with the caller's watermark, other types go as stored with the stamp in
  * their name, and the access log's DOWNLOAD row — the question's number, the attachment's name,
- * 问题附件 — commits before the bytes leave. A refusal is logged too: an attachment that is not
+ * 问题附件 — commits (SENT) before the bytes leave, its delivery row when they have (logs/delivery.ts). A refusal is logged too: an attachment that is not
  * the caller's answers as missing, with a REFUSED row alike for "not yours" and "no such id"
  * (bounded per user, logs/writer.ts); a file that cannot be stamped is refused, never served bare.
  */
@@ -172,20 +173,21 @@ export async function downloadAttachment(deps: { db: Db; storage: Storage }, use
     const stored = await storage.read(a.sha256);
     // a drawing type goes through stampFile as an archive file does (which stamps PDFs and images
     // and leaves DWG/DXF as they are); an Office file goes as stored
-    bytes = a.fileType in FILE_TYPES ? await stampFile(stored, a.fileType as FileType, watermarkText(stamp)) : stored;
+    bytes = a.fileType in FILE_TYPES && isStampedType(a.fileType as FileType) ? await whenStampSlotFree(() => stampFile(stored, a.fileType as FileType, watermarkText(stamp))) : stored;
   } catch (e) {
     if (!(e instanceof AppError)) throw e;
     await writeAccessLog(db, { ...log, outcome: 'REFUSED', reason: e.message });
     throw e;
   }
   // the question may have gone meanwhile (a draft deleted): checked again with the row written
-  const allowed = await db.$transaction(async (tx) => {
+  // SENT: its delivery row follows when the response ends (logs/delivery.ts)
+  const { allowed, logId } = await db.$transaction(async (tx) => {
     const ok = mayDownload(user, await loadAttachment(tx, id));
-    await writeAccessLog(tx, ok ? { ...log, outcome: 'OK' } : { ...log, outcome: 'REFUSED', reason: ATTACHMENT_NOT_FOUND });
-    return ok;
+    const row = await writeAccessLog(tx, ok ? { ...log, outcome: 'SENT' } : { ...log, outcome: 'REFUSED', reason: ATTACHMENT_NOT_FOUND });
+    return { allowed: ok, logId: row.id };
   });
   if (!allowed) throw notFound(ATTACHMENT_NOT_FOUND);
   const dot = a.fileName.lastIndexOf('.');
   const name = stampedFileName(dot > 0 ? a.fileName.slice(0, dot) : a.fileName, ATTACHMENT_LOG_VERSION, a.fileType, stamp);
-  return { bytes, contentType: mimeOf(a.fileType), contentDisposition: contentDisposition('attachment', name) };
+  return { bytes, logId, contentType: mimeOf(a.fileType), contentDisposition: contentDisposition('attachment', name) };
 }

@@ -11,18 +11,19 @@ import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
 import { clientOf } from '../logs/writer.ts';
+import { sendDelivery } from '../logs/delivery.ts';
 import { downloadAttachment, issueAttachments, uploadAttachment } from './attachments.ts';
 import { issueDetail, pageIssues } from './query.ts';
 import { assignIssue, handlers, replyIssue } from './service.ts';
 import { supplierDocumentIssueRoutes } from './supplier-routes.ts';
 
-export function sendAttachment(reply: FastifyReply, a: Awaited<ReturnType<typeof downloadAttachment>>) {
-  return reply
+export function sendAttachment(db: Db, reply: FastifyReply, a: Awaited<ReturnType<typeof downloadAttachment>>) {
+  reply
     .header('Content-Type', a.contentType)
     .header('Content-Disposition', a.contentDisposition)
     .header('Cache-Control', 'no-store')
-    .header('X-Content-Type-Options', 'nosniff')
-    .send(a.bytes);
+    .header('X-Content-Type-Options', 'nosniff');
+  return sendDelivery(db, reply, a.logId, { bytes: a.bytes });
 }
 
 export async function documentIssueRoutes(app: FastifyInstance, { db, storage }: { db: Db; storage: Storage }) {
@@ -45,6 +46,6 @@ export async function documentIssueRoutes(app: FastifyInstance, { db, storage }:
     return ok(await issueAttachments(db, body.id), '查询成功');
   });
   route(app, api.upload, async ({ request, user }) => ok(await uploadAttachment(request, user, { db, storage }), '附件已上传'));
-  route(app, api.download, async ({ body, user, reply, request }) => sendAttachment(reply, await downloadAttachment({ db, storage }, user, body.id, clientOf(request))));
+  route(app, api.download, async ({ body, user, reply, request }) => sendAttachment(db, reply, await downloadAttachment({ db, storage }, user, body.id, clientOf(request))));
   route(app, api.handlers, async () => ok(await handlers(db), '查询成功'));
 }

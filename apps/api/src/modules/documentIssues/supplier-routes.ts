@@ -50,7 +50,7 @@ export async function supplierDocumentIssueRoutes(app: FastifyInstance, { db, st
     return ok(await issueAttachments(db, body.id), '查询成功');
   });
   route(app, api.supplierUpload, async ({ request, user }) => ok(await uploadAttachment(request, user, { db, storage }), '附件已上传'));
-  route(app, api.supplierDownload, async ({ body, user, reply, request }) => sendAttachment(reply, await downloadAttachment({ db, storage }, user, body.id, clientOf(request))));
+  route(app, api.supplierDownload, async ({ body, user, reply, request }) => sendAttachment(db, reply, await downloadAttachment({ db, storage }, user, body.id, clientOf(request))));
   route(app, api.purchasers, async ({ body, supplier }) => ok(await purchasersOf(db, supplier, body.materialCode), '查询成功'));
   route(app, api.drawings, async ({ body, supplier }) => ok(await askableDrawings(db, supplier, body.keyword), '查询成功'));
 }

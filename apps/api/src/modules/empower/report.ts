@@ -14,6 +14,7 @@
 import type { z } from 'zod';
 import { REPORT_EVENTS_SHOWN, type AccessReport, type ReportEvent, type ReportGrant, type ZAccessReportRequestSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
+import { deliveredSql } from '../logs/delivery.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
 import { dayRange } from '../../lib/dates.ts';
@@ -115,7 +116,7 @@ function eventsUnder(grantIds: number[], standardCode: string | null, beforeId?:
       FROM empower_grant gr
       JOIN access_log l ON l.supplier_code = gr.supplier_code AND l.material_code = gr.material_code
         AND l.created_at >= gr.valid_from AND l.created_at < LEAST(gr.valid_until, coalesce(gr.revoked_at, gr.valid_until))
-      WHERE gr.id = ANY(${grantIds}::int[]) AND l.action IN ('VIEW', 'DOWNLOAD', 'PRINT') AND l.outcome = 'OK'
+      WHERE gr.id = ANY(${grantIds}::int[]) AND l.action IN ('VIEW', 'DOWNLOAD', 'PRINT') AND ${deliveredSql('l')}
         ${standardCode ? Prisma.sql`AND l.standard_code = ${standardCode}` : Prisma.empty}
         ${beforeId ? Prisma.sql`AND l.id < ${beforeId}` : Prisma.empty}
       ORDER BY l.id DESC, gr.id ASC) ev`;

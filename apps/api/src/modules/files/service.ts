@@ -1,16 +1,20 @@
 /**
- * Serving a file's bytes (issue 3): file/view, file/print, file/download. Every copy is stamped
- * for the caller (modules/files/watermark.ts) and every served copy has its OK row in access_log,
- * committed in the transaction that authorised it; every refusal has its REFUSED row.
+ * Serving a file's bytes: file/view, file/print, file/download. Every PDF or image is
+ * stamped for the caller (modules/files/watermark.ts); a DWG/DXF leaves as stored, under a name
+ * that carries the stamp. Every authorised copy has its SENT row in access_log, committed in the
+ * transaction that authorised it, and a delivery row when its response ends saying whether all of
+ * its bytes went out (logs/delivery.ts); every refusal has its REFUSED row.
  *
  * Three steps, so that no database connection waits on the CPU work of stamping:
  *  1. check (file row, supplier access, bytes on disk): a refusal is logged and answered. A
  *     supplier is told "文件不存在" alike for an unknown id and for a file of a material it does
  *     not supply, and access is checked before the bytes, so nothing about such a file shows; an
  *     unknown id, or a body whose id is no id at all, is logged too (bounded, modules/logs/writer.ts);
- *  2. read and stamp the bytes (a file that cannot be stamped is refused, never served bare);
+ *  2. read and stamp the bytes, a few files at a time (stamp-queue.ts: stamping holds the whole
+ *     file in memory); a file that cannot be stamped is refused, never served bare. A file that is
+ *     not stamped is not read here: it streams from storage as it is sent;
  *  3. one transaction re-checks the access on the current rows (a grant revoked or a version
- *     obsoleted meanwhile) and writes the OK row; only after it commits do the bytes leave.
+ *     obsoleted meanwhile) and writes the SENT row; only after it commits do the bytes leave.
  */
 import { FILE_TYPES, type FileType, type LogAction } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
@@ -20,12 +24,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage } from '../../lib/storage.ts';
 import { clientOf, writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../logs/writer.ts';
 import { FILE_NOT_FOUND_TEXT, NO_SUPPLIER_TEXT, findFile, loadFile, logReasonOf, snapshotOf, supplierFileRefusal, type LoadedFile } from './access.ts';
-import { contentDisposition, plainFileName, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from './watermark.ts';
+import { contentDisposition, isStampedType, plainFileName, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from './watermark.ts';
+import { whenStampSlotFree } from './stamp-queue.ts';
+import type { DeliveryBody } from '../logs/delivery.ts';
 
 export type FileAction = Extract<LogAction, 'VIEW' | 'PRINT' | 'DOWNLOAD'>;
 
 export interface ServedFile {
-  bytes: Uint8Array;
+  body: DeliveryBody;
+  /** The SENT row its delivery is recorded against. */
+  logId: number;
   contentType: string;
   contentDisposition: string;
 }
@@ -63,30 +71,44 @@ export async function serveFile(deps: { db: Db; storage: Storage }, user: Sessio
   if (early) await refuse(early);
   if (!(await storage.exists(file.sha256))) await refuse(new AppError(404, MISSING_TEXT));
 
-  // 2. stamp
+  // 2. stamp (or open the stored bytes as a stream)
   const type = file.fileType as FileType;
   const stamp: WatermarkStamp = { supplierName: user.isSupplier ? user.supplierName : null, account: user.account, at: now, ip: client.ip };
-  let bytes: Uint8Array;
+  let body: DeliveryBody;
   try {
-    bytes = await stampFile(await storage.read(file.sha256), type, watermarkText(stamp));
+    body = isStampedType(type)
+      ? { bytes: await whenStampSlotFree(async () => stampFile(await storage.read(file.sha256), type, watermarkText(stamp))) }
+      : { stream: await storage.stream(file.sha256), size: file.fileSize };
   } catch (e) {
     if (e instanceof AppError) return refuse(e); // missing meanwhile, or unstampable
     throw e;
   }
 
   // 3. authorise and log in one transaction
-  const late = await db.$transaction(async (tx) => {
-    const current = await loadFile(tx, id);
-    const refusal = await refusalOf(tx, user, current, action, now);
-    await writeAccessLog(tx, refusal ? { ...log, outcome: 'REFUSED', reason: logReasonOf(refusal) } : { ...log, outcome: 'OK' });
-    return refusal;
-  });
-  if (late) throw late;
+  let late: AppError | null;
+  let logId = 0;
+  try {
+    late = await db.$transaction(async (tx) => {
+      const current = await loadFile(tx, id);
+      const refusal = await refusalOf(tx, user, current, action, now);
+      const row = await writeAccessLog(tx, refusal ? { ...log, outcome: 'REFUSED', reason: logReasonOf(refusal) } : { ...log, outcome: 'SENT' });
+      logId = row.id;
+      return refusal;
+    });
+  } catch (e) {
+    if ('stream' in body) body.stream.destroy();
+    throw e;
+  }
+  if (late) {
+    if ('stream' in body) body.stream.destroy();
+    throw late;
+  }
 
   const ext = type;
   const name = action === 'DOWNLOAD' ? stampedFileName(file.name, file.version, ext, stamp) : plainFileName(file.name, file.version, ext);
   return {
-    bytes,
+    body,
+    logId,
     contentType: FILE_TYPES[type].mime,
     contentDisposition: contentDisposition(action === 'DOWNLOAD' ? 'attachment' : 'inline', name),
   };

@@ -361,6 +361,9 @@ export async function refuseUnstampable(bytes: Uint8Array, type: string): Promis
   }
 }
 
+/** Whether stampFile changes this type's bytes (PDFs and images); the others can stream as stored. */
+export const isStampedType = (type: FileType): boolean => type === 'pdf' || type === 'png' || type === 'jpg';
+
 /** The bytes to serve for a stored file: stamped PDFs and images; DWG/DXF unchanged (their name carries the stamp). */
 export async function stampFile(bytes: Uint8Array, type: FileType, text: string): Promise<Uint8Array> {
   switch (type) {

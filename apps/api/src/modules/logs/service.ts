@@ -40,6 +40,21 @@ interface LogRecord {
   material_name: string | null;
   ip: string | null;
   created_at: Date;
+  /** A SENT row's delivery (logs/delivery.ts): null when none was recorded. */
+  delivered: boolean | null;
+  bytes_sent: bigint | number | null;
+  bytes_total: bigint | number | null;
+}
+
+/** A SENT row whose delivery was recorded complete. */
+const DELIVERED = Prisma.sql`EXISTS (SELECT 1 FROM access_delivery d WHERE d.access_log_id = access_log.id AND d.complete)`;
+
+/** The outcome filter in the words of the page: a delivery is OK only when all its bytes went out. */
+function outcomeSql(outcome: LogQuery['outcome']): Prisma.Sql | undefined {
+  if (outcome === 'OK') return Prisma.sql`(outcome = 'OK' OR (outcome = 'SENT' AND ${DELIVERED}))`;
+  if (outcome === 'PARTIAL') return Prisma.sql`(outcome = 'SENT' AND NOT ${DELIVERED})`;
+  if (outcome === 'REFUSED') return Prisma.sql`outcome = 'REFUSED'`;
+  return undefined;
 }
 
 function logWhere(action: LogAction, q: LogQuery): Prisma.Sql {
@@ -49,7 +64,7 @@ function logWhere(action: LogAction, q: LogQuery): Prisma.Sql {
     equalsSql('material_code', q.materialCode),
     equalsSql('standard_code', q.standardCode),
     keywordSql([bigramIndexed('user_account'), bigramIndexed('user_name')], q.user),
-    equalsSql('outcome', q.outcome),
+    outcomeSql(q.outcome),
     ...dayRangeSql('created_at', q.dateFrom, q.dateTo),
   ]);
 }
@@ -62,11 +77,18 @@ function logWhere(action: LogAction, q: LogQuery): Prisma.Sql {
  */
 const logOrder = (q: LogQuery) => orderBySql(SORT_COLUMNS, q, 'id', q.dateFrom || q.dateTo ? 'created_at DESC, id DESC' : 'id DESC');
 
+/** A SENT row reads OK once its delivery was recorded complete, PARTIAL otherwise (cut short, or never ended). */
+function outcomeOf(r: LogRecord): Pick<LogRow, 'outcome' | 'delivery'> {
+  if (r.outcome !== 'SENT') return { outcome: r.outcome as LogRow['outcome'] };
+  if (r.delivered) return { outcome: 'OK' };
+  return { outcome: 'PARTIAL', delivery: r.bytes_total == null ? null : { bytesSent: Number(r.bytes_sent), bytesTotal: Number(r.bytes_total) } };
+}
+
 function toLogRow(r: LogRecord): LogRow {
   return {
     id: r.id,
     action: r.action as LogRow['action'],
-    outcome: r.outcome as LogRow['outcome'],
+    ...outcomeOf(r),
     reason: r.reason,
     userAccount: r.user_account,
     userName: r.user_name,
@@ -88,10 +110,14 @@ function toLogRow(r: LogRecord): LogRow {
 export function logListParts(action: LogAction, q: LogQuery): ListParts {
   return {
     select: Prisma.sql`id, action, outcome, reason, user_account, user_name, user_type, supplier_code, supplier_name,
-        file_id, standard_code, file_name, version, material_code, material_name, ip, created_at`,
+        file_id, standard_code, file_name, version, material_code, material_name, ip, created_at,
+        delivered, bytes_sent, bytes_total`,
     from: Prisma.sql`access_log`,
     where: logWhere(action, q),
     orderBy: logOrder(q),
+    // a delivery's end (at most one row per log row), looked up for the page's rows only; its
+    // columns are named apart from access_log's, which the sort names bare
+    lookups: { alias: 'access_log', joins: Prisma.sql`LEFT JOIN (SELECT access_log_id, complete AS delivered, bytes_sent, bytes_total FROM access_delivery) d ON d.access_log_id = access_log.id` },
   };
 }
 

@@ -4,9 +4,9 @@
  * supplier), what (file, standard code, version, material) and from where, so the log still
  * reads right after a user, supplier or file changes.
  *
- * An OK row is written with the `tx` of the interactive transaction that authorises the action
- * ("no bytes without a log row"); a refusal is written and committed before the refusal is
- * answered. Pass the transaction client, never the outer one, inside `$transaction` (the
+ * An OK or SENT row is written with the `tx` of the interactive transaction that authorises the
+ * action ("no bytes without a log row"); a SENT row's delivery is recorded by logs/delivery.ts.
+ * A refusal is written and committed before the refusal is answered. Pass the transaction client, never the outer one, inside `$transaction` (the
  * embedded PGlite runs one query at a time and would deadlock).
  */
 import type { LogAction, LogOutcome } from '@esm/contracts';
@@ -30,9 +30,15 @@ export interface ClientInfo {
   userAgent: string | null;
 }
 
+/**
+ * What a row says when written: OK (done), REFUSED, or SENT — a delivery authorised and leaving,
+ * whose end a delivery row records (logs/delivery.ts).
+ */
+export type StoredOutcome = Exclude<LogOutcome, 'PARTIAL'> | 'SENT';
+
 export interface AccessLogEntry extends ClientInfo {
   action: LogAction;
-  outcome: LogOutcome;
+  outcome: StoredOutcome;
   /** Why it was refused, in the words the user was shown. */
   reason?: string | null;
   user: SessionUser;

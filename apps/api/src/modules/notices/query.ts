@@ -15,6 +15,7 @@ import type { ChangeRecordRow, SupplierChangeRow, NoticeChange, NoticeFile, Noti
 import { FILE_TYPES, type FileType } from '@esm/contracts';
 import type { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.ts';
+import { deliveredSql } from '../logs/delivery.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
 import { bigramIndexed, checkWindow, containsText, dayRangeSql, equalsSql, keywordSql, orderBySql, pageAndCount, whereSql, type CappedTotal, type Condition, type PageStatement } from '../../lib/list.ts';
@@ -231,11 +232,11 @@ function fileOf(r: Record<string, unknown>, prefix: string): NoticeFile | null {
 /**
  * A notice's changes in their order; with `viewedBy` (a supplier), only those its recipient row
  * was sent for (recipientChangeSql), each with when a user of that supplier first viewed the new
- * version (an OK VIEW row of access_log, the proof a confirmation needs).
+ * version (a VIEW row of access_log delivered in full, the proof a confirmation needs).
  */
 export async function noticeChanges(db: Db | Prisma.TransactionClient, noticeId: number, viewedBy?: string): Promise<(NoticeChange & { viewedAt?: string | null })[]> {
   const viewed = viewedBy
-    ? Prisma.sql`, (SELECT min(l.created_at) FROM access_log l WHERE l.file_id = c.new_file_id AND l.action = 'VIEW' AND l.outcome = 'OK' AND l.supplier_code = ${viewedBy}) AS viewed_at`
+    ? Prisma.sql`, (SELECT min(l.created_at) FROM access_log l WHERE l.file_id = c.new_file_id AND l.action = 'VIEW' AND ${deliveredSql('l')} AND l.supplier_code = ${viewedBy}) AS viewed_at`
     : Prisma.empty;
   const mine = viewedBy
     ? Prisma.sql`AND EXISTS (SELECT 1 FROM notice_recipient r WHERE r.notice_id = c.notice_id AND r.supplier_code = ${viewedBy} AND ${recipientChangeSql('c', 'r')})`

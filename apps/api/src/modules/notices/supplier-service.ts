@@ -14,6 +14,7 @@
  */
 import { BELL_LATEST, RECIPIENT_TRANSITIONS, type ConfirmedFile, type RecipientStatus, type SupplierNoticeDetail, type UnreadNotice } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
+import { deliveredSql } from '../logs/delivery.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
 import type { SessionUser, SupplierScope } from '../../plugins/auth.ts';
@@ -102,9 +103,9 @@ export async function confirmNotice(db: Db, user: SessionUser, supplier: Supplie
     const stale = changes.map(staleVersionText).filter(Boolean);
     if (stale.length) throw conflict(`${stale.join('；')}，本通知不能再确认，请以最新的变更通知为准`);
 
-    // the proof: for each new version, the first logged view by a user of this supplier
+    // the proof: for each new version, the first view by a user of this supplier delivered in full
     const views = await tx.$queryRaw<{ file_id: number; id: number; created_at: Date }[]>`SELECT DISTINCT ON (l.file_id) l.file_id, l.id, l.created_at
-      FROM access_log l WHERE l.file_id = ANY(${changes.map((c) => c.newFile.id)}::int[]) AND l.action = 'VIEW' AND l.outcome = 'OK' AND l.supplier_code = ${supplier.code}
+      FROM access_log l WHERE l.file_id = ANY(${changes.map((c) => c.newFile.id)}::int[]) AND l.action = 'VIEW' AND ${deliveredSql('l')} AND l.supplier_code = ${supplier.code}
       ORDER BY l.file_id, l.id`;
     const viewOf = new Map(views.map((v) => [v.file_id, v]));
     const unseen = changes.filter((c) => !viewOf.has(c.newFile.id));

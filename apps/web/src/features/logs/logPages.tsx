@@ -6,7 +6,7 @@
 import { Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useLocation } from 'react-router';
-import { LOG_ACTIONS, LOG_OUTCOMES, LOG_OUTCOME_LABELS, LOG_PAGES, logsApi, type LogAction, type LogOutcome, type LogRow } from '@esm/contracts';
+import { LOG_ACTIONS, LOG_OUTCOMES, LOG_OUTCOME_LABELS, LOG_PAGES, logOutcomeText, logsApi, type LogAction, type LogOutcome, type LogRow } from '@esm/contracts';
 import { ListPage } from '../../components/ListPage.tsx';
 import type { FilterField } from '../../components/FilterForm.tsx';
 import { OutcomeTag, formatDateTime } from '../../components/labels.tsx';
@@ -25,7 +25,7 @@ const both = (code: string | null, name: string | null) =>
 const outcomeColumn: ColumnsType<LogRow>[number] = {
   title: '结果',
   dataIndex: 'outcome',
-  width: 90,
+  width: 120,
   render: (v: LogOutcome, r) =>
     r.reason ? (
       <Tooltip title={r.reason}>
@@ -34,7 +34,7 @@ const outcomeColumn: ColumnsType<LogRow>[number] = {
         </span>
       </Tooltip>
     ) : (
-      <OutcomeTag outcome={v} />
+      <OutcomeTag outcome={v} text={logOutcomeText(r)} />
     ),
 };
 const whoColumns: ColumnsType<LogRow> = [
