@@ -1,17 +1,22 @@
 /**
- * pnpm db:migrate | db:diff <name> | db:seed | db:backup [folder] | db:restore <folder>
+ * pnpm db:migrate | db:diff <name> | db:seed | db:backup [folder] | db:restore <folder> | db:verify-backup <folder>
  *  migrate: apply pending migrations to DATABASE_URL (or the embedded database).
  *  diff:    write prisma/migrations/<timestamp>_<name>/migration.sql from schema changes.
  *  seed:    insert the demo data if the database has no users.
- *  backup:  database + file store into a new folder (default DATA_DIR/backups/<time>; db/backup.ts).
- *  restore: a backup into an empty database and file store, then check every file's sha256.
+ *  backup:  database + file store into a new folder (default BACKUP_DIR/<time>, keeping the
+ *           BACKUP_KEEP newest there; db/backup.ts).
+ *  restore: a backup into an empty database and file store, sessions ended, every file checked.
+ *  verify-backup: restore a backup into a throwaway database and compare it with its manifest.
+ *
+ * In a checkout the scripts run this file with tsx; the image runs its bundle, dist/cli.mjs
+ * (scripts/build.mjs), with plain node: no dev dependency is needed at run time.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig, paths } from '../config.ts';
 import { openDatabase } from './database.ts';
 import { readMigrations } from './migrations.ts';
-import { backup, restore, rowName, type Manifest } from './backup.ts';
+import { backup, pruneBackups, restore, rowName, verifyBackup, type FileStore, type Manifest } from './backup.ts';
 import { diffSchemas, isEmptyMigration } from './schema-engine.ts';
 import { seedDemo } from './seed.ts';
 import { localStorage } from '../lib/storage.ts';
@@ -19,23 +24,40 @@ import { localStorage } from '../lib/storage.ts';
 const [cmd, name = 'change'] = process.argv.slice(2);
 const arg = process.argv[3];
 
+/** The file store backups copy and restores fill: the local folder STORAGE_DIR. */
+const fileStore = (config: ReturnType<typeof loadConfig>): FileStore => ({ storage: localStorage(config.storageDir), dir: config.storageDir });
+
+/** A path given on the command line, relative to where the operator ran the command (pnpm runs scripts elsewhere). */
+const given = (p: string) => path.resolve(process.env.INIT_CWD ?? process.cwd(), p);
+
 async function main() {
   const config = loadConfig();
   if (cmd === 'backup') {
-    const dir = path.resolve(process.env.INIT_CWD ?? process.cwd(), arg ?? path.join(config.dataDir, 'backups', new Date().toISOString().replace(/\D/g, '').slice(0, 14)));
-    const manifest = await backup(config, dir);
-    console.log(`backup written to ${dir} (${manifest.database.kind} database, ${manifest.files} files)`);
+    // to the millisecond: two backups in one second are two folders
+    const dir = arg ? given(arg) : path.join(config.backupDir, new Date().toISOString().replace(/\D/g, '').slice(0, 17));
+    const manifest = await backup({ ...config, store: fileStore(config) }, dir);
+    console.log(`backup written to ${dir} (${manifest.database.kind} database, ${manifest.files} files ${manifest.store})`);
+    // retention applies to BACKUP_DIR only: a folder named on the command line is a one-off
+    if (!arg) await pruneBackups(config.backupDir, config.backupKeep);
+    return;
+  }
+  if (cmd === 'verify-backup') {
+    if (!arg) throw new Error('usage: pnpm db:verify-backup <backup folder, or a file in it>');
+    const check = await verifyBackup({ ...config, store: fileStore(config) }, given(arg));
+    for (const p of check.problems) console.error(`problem: ${p}`);
+    if (check.problems.length) throw new Error(`backup ${given(arg)} does not restore as recorded: ${check.problems.length} problem(s) above`);
+    console.log(`backup ${given(arg)} verified: ${check.tables} tables with the rows counted at backup, ${check.files} files (sha256)`);
     return;
   }
   if (cmd === 'restore') {
     if (!arg) throw new Error('usage: pnpm db:restore <backup folder>');
-    const dir = path.resolve(process.env.INIT_CWD ?? process.cwd(), arg);
-    const report = await restore(config, dir);
+    const dir = given(arg);
+    const report = await restore({ ...config, store: fileStore(config) }, dir);
     const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
     const known = new Set(manifest.missingAtBackup.map(rowName));
     const lost = [...report.missing.filter((m) => !known.has(rowName(m))), ...report.corrupt];
     if (lost.length) throw new Error(`restore incomplete: ${lost.length} file(s) missing or damaged`);
-    console.log('restore complete: start the portal on this database and folder');
+    console.log('restore complete: start the portal on this database and file store (sessions of the backup were ended: everyone signs in again)');
     return;
   }
   if (cmd === 'diff') {
@@ -66,7 +88,7 @@ async function main() {
     } else if (cmd === 'seed') {
       console.log((await seedDemo(db.prisma, localStorage(config.storageDir))) ? 'demo data seeded' : 'database already has users: seed skipped');
     } else {
-      throw new Error(`unknown command "${cmd}" (migrate | diff <name> | seed | backup [folder] | restore <folder>)`);
+      throw new Error(`unknown command "${cmd}" (migrate | diff <name> | seed | backup [folder] | restore <folder> | verify-backup <folder>)`);
     }
   } finally {
     await db.close();
