@@ -66,6 +66,9 @@ export interface Config {
    * included), and how many days before its end a grant counts as expiring soon. */
   empowerMaxPeriodDays: number;
   empowerExpiringDays: number;
+  /** Where `pnpm db:backup` writes a new backup (a folder per backup), and how many it keeps there. */
+  backupDir: string;
+  backupKeep: number;
   /** Sign-in from the company home page (OpenID Connect); undefined: not configured, password form only. */
   oidc?: OidcConfig;
   /** Who may read /esm-server/metrics without the token: addresses / CIDRs / proxy-addr names (TRUST_PROXY's format); [] for nobody. */
@@ -282,6 +285,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     exportMaxRows: EXPORT_MAX_ROWS,
     empowerMaxPeriodDays: positive(env, 'EMPOWER_MAX_PERIOD_DAYS', EMPOWER_DEFAULTS.maxPeriodDays),
     empowerExpiringDays: positive(env, 'EMPOWER_EXPIRING_DAYS', EMPOWER_DEFAULTS.expiringDays),
+    backupDir: path.resolve(paths.root, env.BACKUP_DIR || path.join(dataDir, 'backups')),
+    backupKeep: positive(env, 'BACKUP_KEEP', 7),
     oidc: oidcOf(env),
     metricsAllow: metricsAllowOf(env.METRICS_ALLOW),
     metricsToken: metricsTokenOf(env.METRICS_TOKEN),
