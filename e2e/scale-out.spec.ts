@@ -231,6 +231,10 @@ test('two replicas behind a proxy: uploaded on one, viewed and downloaded on the
   const uploadedOn = upstreamOf(upload)!;
   const fileId = ((await upload.json()).data as { id: number }).id;
 
+  // the confidentiality agreement first (accepted on whichever replica)
+  const agreement = (await (await supplier.post('/esm-server/api/supplier/standardlog/hasKeepsecret', { data: {} })).json()).data as { accepted: boolean; agreement: { id: number } };
+  if (!agreement.accepted) expect((await supplier.post('/esm-server/api/supplier/standardlog/insertKeepsecret', { data: { agreementId: agreement.agreement.id } })).status()).toBe(200);
+
   // the view and the download are served by the replica that did not take the upload
   await nextGoesToOtherThan(supplier, uploadedOn);
   const view = await supplier.post('/esm-server/api/file/view', { data: { id: fileId } });
@@ -243,13 +247,21 @@ test('two replicas behind a proxy: uploaded on one, viewed and downloaded on the
   expect(upstreamOf(download)).not.toBe(uploadedOn);
 
   // one row per act, with the browser's address (forwarded by the trusted proxy), not the proxy's
-  const log = await admin(
-    (c) => c.query<{ action: string; outcome: string; ip: string }>(`SELECT action, outcome, ip FROM access_log WHERE file_id = $1 AND user_account = 'demo2' ORDER BY id`, [fileId]),
-    DATABASE,
-  );
-  expect(log.rows.map((r) => [r.action, r.ip])).toEqual([
-    ['VIEW', '127.0.0.1'],
-    ['DOWNLOAD', '127.0.0.1'],
+  // (each delivery's end is a second row naming it, written as its response ends: waited for)
+  const log = async () =>
+    (
+      await admin(
+        (c) =>
+          c.query<{ action: string; ip: string; complete: boolean | null }>(
+            `SELECT l.action, l.ip, d.complete FROM access_log l LEFT JOIN access_delivery d ON d.access_log_id = l.id WHERE l.file_id = $1 AND l.user_account = 'demo2' ORDER BY l.id`,
+            [fileId],
+          ),
+        DATABASE,
+      )
+    ).rows.map((r) => [r.action, r.ip, r.complete]);
+  await expect.poll(log).toEqual([
+    ['VIEW', '127.0.0.1', true],
+    ['DOWNLOAD', '127.0.0.1', true],
   ]);
 
   // logging out (through the proxy, on whichever replica) ends the session on both

@@ -5,8 +5,10 @@
  * apps/api/scripts/build.mjs), so `pnpm build` (part of `pnpm test`) comes first, as for the web.
  * With E2E_OIDC=true, a local OpenID provider as the company sign-in (apps/api/test/idp.ts).
  */
-import { readdirSync, statSync } from 'node:fs';
-import { e2eDatabaseUrl, recreateDatabase } from './db.ts';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { e2eDatabaseName, e2eDatabaseUrl, recreateDatabase } from './db.ts';
 import { IDP_CLIENT, startIdp } from '../apps/api/test/idp.ts';
 
 const bundle = new URL('../apps/api/dist/server.mjs', import.meta.url);
@@ -22,6 +24,10 @@ for (const src of ['../apps/api/src/', '../packages/contracts/src/']) {
 
 await recreateDatabase();
 process.env.DATABASE_URL = e2eDatabaseUrl();
+// A file store belongs to one database (its marker refuses another): each run's fresh database
+// gets a fresh store of its own.
+process.env.STORAGE_DIR = path.join(tmpdir(), `esm-e2e-files-${e2eDatabaseName}`);
+rmSync(process.env.STORAGE_DIR, { recursive: true, force: true });
 process.env.SEED_DEMO = 'true';
 process.env.SESSION_SECRET ??= 'e2e-session-secret-that-is-long-enough-0123456789';
 // E2E_OIDC: the company's identity provider (issue 15) — a real OpenID provider on 127.0.0.1 next
