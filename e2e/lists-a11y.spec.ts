@@ -10,7 +10,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { loginThroughPage, settled } from './helpers.ts';
 
-const ACCOUNTS = ['demo2', 'demo3', 'demo5', 'demo6', 'demo7'];
+const ACCOUNTS = ['demo2', 'demo6', 'demo5', 'demo3', 'demo7'];
 const SHOTS = process.env.SHOTS;
 
 interface MenuEntry { router: string; cn: string; mpid: number | null }
@@ -54,7 +54,11 @@ async function wideFaults(page: Page): Promise<string[]> {
           }
         }
         for (const c of cells) {
-          if (c.scrollWidth > c.clientWidth + 1 || c.querySelector('.ant-table-cell-ellipsis, .ant-typography-ellipsis')) faults.push(`cut: ${c.textContent?.slice(0, 20)}`);
+          // cut on one line (antd's ellipsis) or running over its cell; a wrap to two lines is fine
+          const cut = c.classList.contains('ant-table-cell-ellipsis') || c.querySelector('.ant-typography-ellipsis-single-line') !== null;
+          // (a pinned cell's shadow reaches past its edge: its scroll width says nothing)
+          const over = !/ant-table-cell-fix/.test(c.className) && c.scrollWidth > c.clientWidth + 1;
+          if (cut || over) faults.push(`cut: ${c.textContent?.slice(0, 20)}`);
         }
       }
     }
@@ -95,7 +99,8 @@ const shot = async (page: Page, name: string) => {
 
 for (const account of ACCOUNTS) {
   test(`${account}: every menu page fits 1366 and 390 px and has no serious accessibility fault`, async ({ page }) => {
-    test.setTimeout(600_000);
+    // a walk of up to 20 pages at three widths, with axe on each
+    test.setTimeout(1_500_000);
     await loginThroughPage(page, account);
     await settled(page);
     // the side menu unfolded (folded by default), as an office screen keeps it
@@ -104,6 +109,7 @@ for (const account of ACCOUNTS) {
     expect(pages.length).toBeGreaterThan(0);
     const faults: string[] = [];
     for (const entry of pages) {
+      const before = faults.length;
       const name = `${account}${entry.router.replace(/\//g, '_')}`;
       await page.setViewportSize({ width: 1366, height: 800 });
       await open(page, entry.router);
@@ -123,6 +129,8 @@ for (const account of ACCOUNTS) {
         await shot(page, `${name}-1366-folded`);
         await page.evaluate(() => localStorage.setItem('esm.menu.collapsed', 'false'));
       }
+      // a long walk on a busy machine: what each page showed is in the log as it goes
+      console.log(`${account} ${entry.router}: ${faults.length - before ? faults.slice(before).join('; ') : 'ok'}`);
     }
     expect(faults, faults.join('\n')).toEqual([]);
   });

@@ -85,7 +85,8 @@ export function narrowColumns<Row>(
   const stack = (cols: ListColumns<Row>, key: string, extra: ListColumns<Row> = []): ColumnsType<Row>[number] => ({
     key,
     className: `esm-col-${key.slice('narrow-'.length)}`,
-    title: cols.map(titleText).filter(Boolean).join(' / '),
+    // the first column's name: all of them stacked the header as tall as a row
+    title: titleText(cols[0] ?? {}),
     render: (_: unknown, row: Row, index: number) => (
       <div className="esm-narrow-stack">
         {cols.map((c, k) => (
