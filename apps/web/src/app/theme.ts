@@ -19,6 +19,18 @@ const light: ThemeConfig['token'] = {
   colorTextTertiary: 'rgba(0, 0, 0, 0.6)',
   colorTextDescription: 'rgba(0, 0, 0, 0.6)',
   colorTextPlaceholder: 'rgba(0, 0, 0, 0.6)',
+  // tags print their text in shade 7 of their colour on shade 1: for these colours that is 2–4.4:1;
+  // shade 8 (9 for the yellows) is ≥ 4.5:1, e.g. 已确认 green 5.4:1, 未读 orange 5.1:1
+  green7: '#237804',
+  volcano7: '#ad2102',
+  orange7: '#ad4e00',
+  gold7: '#874d00',
+  cyan7: '#006d75',
+  lime7: '#3f6600',
+  yellow7: '#876800',
+  // success and warning tags print in the colour itself (#52c41a, #faad14: under 2.5:1)
+  colorSuccess: '#237804',
+  colorWarning: '#ad4e00',
 };
 
 const dark: ThemeConfig['token'] = {

@@ -52,7 +52,6 @@ const plainText = (v: unknown) => (typeof v === 'string' || typeof v === 'number
 /** Wide screens: widths from the content, two-line wrap instead of ellipsis. */
 export function wideColumns<Row>(columns: ListColumns<Row>): ColumnsType<Row> {
   return columns.map((col) => {
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars
     const { role, width, ellipsis, ...c } = col as ListColumn<Row> & { width?: unknown; ellipsis?: unknown };
     if (!ellipsis) return c as ColumnsType<Row>[number];
     return {
@@ -107,7 +106,6 @@ export function narrowColumns<Row>(
   if (identity.length) out.push(stack(identity, 'narrow-identity', treeData ? details : []));
   if (state.length) out.push(stack(state, 'narrow-state'));
   for (const c of of('actions')) {
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars
     const { role, width, fixed, ...rest } = c as ListColumn<Row> & { width?: unknown };
     out.push({ ...rest, className: 'esm-col-actions' } as ColumnsType<Row>[number]);
   }
