@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { App as AntApp, ConfigProvider, theme as antdTheme } from 'antd';
+import { App as AntApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 // every antd component's styles, prebuilt (zeroRuntime below); loaded with the shell, never on the login page's first load
 import 'antd/dist/antd.css';
@@ -13,6 +13,7 @@ import { useToastTop } from '../components/toastTop.ts';
 import { prefersReducedMotion } from '../components/useScreen.ts';
 import { useThemeName } from './preferences.ts';
 import { router } from './router.tsx';
+import { portalTheme } from './theme.ts';
 import { queryClient } from './queryClient.ts';
 
 dayjs.locale('zh-cn');
@@ -52,11 +53,10 @@ export function App({ welcome }: { welcome?: string }) {
   return (
     <ConfigProvider
       locale={zhCN}
-      // zeroRuntime: the components' styles come from antd/dist/antd.css (above) instead of being
-      // generated in the browser on each page load (issue 16: ~590 KB of CSS-in-JS on the landing
-      // page, part of its first render's CPU). The theme still applies: light/dark and
-      // colorPrimary are CSS variables antd keeps registering at run time.
-      theme={{ algorithm: themeName === 'dark' ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm, token: { colorPrimary: '#1668dc', motion }, zeroRuntime: true }}
+      // zeroRuntime (portalTheme): the components' styles come from antd/dist/antd.css (above)
+      // instead of being generated in the browser on each page load (issue 16: ~590 KB of
+      // CSS-in-JS on the landing page, part of its first render's CPU).
+      theme={portalTheme(themeName, motion)}
       modal={{}}
     >
       <AntAppWithToasts>

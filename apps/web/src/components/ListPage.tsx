@@ -4,13 +4,15 @@
  */
 import { useState, type ReactNode } from 'react';
 import { EMPTY_TABLE_TEXT } from '@esm/contracts';
-import type { ColumnsType, TableProps } from 'antd/es/table';
+import type { TableProps } from 'antd/es/table';
+import type { ListColumns } from './listColumns.tsx';
 import { FilterForm, type FilterField, type Filters } from './FilterForm.tsx';
 import { PagedTable, type FiltersOf, type PagedEndpoint, type RowOf } from './PagedTable.tsx';
 
 export interface ListPageProps<E extends PagedEndpoint, Row = RowOf<E>> {
   endpoint: E;
-  columns: ColumnsType<Row>;
+  /** The columns, each with its role on a narrow screen (listColumns.tsx). */
+  columns: ListColumns<Row>;
   fields: readonly FilterField[];
   rowKey: keyof Row & string;
   /** data-testid of the filter form (tests find it by that). */

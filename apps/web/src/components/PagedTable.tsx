@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Table } from 'antd';
-import type { ColumnsType, TableProps } from 'antd/es/table';
+import type { TableProps } from 'antd/es/table';
 import type { SorterResult } from 'antd/es/table/interface';
 import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -27,6 +27,8 @@ import { ahead, quietAhead, unlessFetchedAhead } from '../api/ahead.ts';
 import { ErrorResult } from './ErrorResult.tsx';
 import { StaleWarning } from './StaleWarning.tsx';
 import { useVisibleColumns } from './ColumnSettings.tsx';
+import { narrowColumns, wideColumns, type ListColumns } from './listColumns.tsx';
+import { useNarrow } from './useScreen.ts';
 import { fetchPermissionsAhead, useColumnModes, withoutHidden } from '../features/permissions/index.ts';
 
 /** A paged call: its body is a paged request, its answer a paged envelope (design §5). */
@@ -41,14 +43,14 @@ export interface PagedTableProps<E extends PagedEndpoint, Row = RowOf<E>> {
   endpoint: E;
   /** Told the sort the user picked (e.g. so an export follows the table's order). */
   onSortChange?: (sort: { sortField?: string; sortOrder?: SortOrder }) => void;
-  columns: ColumnsType<Row>;
+  /** The columns, each with its role on a narrow screen (listColumns.tsx). */
+  columns: ListColumns<Row>;
   filters: FiltersOf<E>;
   /** A field of the row, or (tree data whose levels differ) a function of it. */
   rowKey: (keyof Row & string) | ((row: Row) => string);
   /** Column settings: the table's name (choices kept per table) and the columns hidden until shown. */
   columnSettings?: { table: string; defaultHidden?: readonly string[] };
   toolbar?: ReactNode;
-  scrollX?: number;
   size?: TableProps<Row>['size'];
   /** Checkbox selection (batch actions); passed to antd's Table as is. */
   rowSelection?: TableProps<Row>['rowSelection'];
@@ -105,11 +107,9 @@ function useLingering(loading: boolean, ms = UI.spinnerHideDelayMs): boolean {
   return shown;
 }
 
-/** The sum of the columns' widths (120 for a column without one): the table's scroll width. */
-export const columnsWidth = (cols: readonly { width?: number | string }[]) => cols.reduce((w, c) => w + Number(c.width ?? 120), 0);
 
 /** A response with `totalCapped` (counted only up to LIST_WINDOW_MAX) shows "共 10000+ 条". */
-export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E> & object>({ endpoint, columns, filters, rowKey, toolbar, scrollX, size, rowSelection, emptyText, onSortChange, columnSettings, rowClassName, expandable }: PagedTableProps<E, Row>) {
+export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E> & object>({ endpoint, columns, filters, rowKey, toolbar, size, rowSelection, emptyText, onSortChange, columnSettings, rowClassName, expandable }: PagedTableProps<E, Row>) {
   // the call's governed columns (issue 14): the server leaves hidden ones out, so the table does too
   const modes = useColumnModes(endpoint.columns);
   const permitted = useMemo(() => withoutHidden(columns, modes), [columns, modes]);
@@ -131,15 +131,19 @@ export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E
   const query = useQuery({ ...pagedListQuery<E, Row>(endpoint, request), placeholderData: keepPreviousData, refetchOnMount: unlessFetchedAhead });
   const spinning = useLingering(query.isFetching);
 
-  const sortedColumns = visible.map((c) => {
+  const narrow = useNarrow();
+  const sortedColumns: ListColumns<Row> = (visible as ListColumns<Row>).map((c) => {
     const key = (c as { dataIndex?: string }).dataIndex ?? c.key;
     if (!c.sorter) return c;
     return { ...c, sortDirections: ['ascend', 'descend'] as SortOrder[], sortOrder: sort.field === key ? (sort.order ?? null) : null };
   });
+  const rows = query.data?.data ?? [];
+  const pageExpandable = expandable?.(rows);
+  // a phone: what the row is, where it stands and what to do; the rest folds out (listColumns.tsx)
+  const narrowForm = narrow ? narrowColumns(sortedColumns, Boolean(pageExpandable)) : undefined;
 
   if (query.isError && !query.data) return <ErrorResult error={query.error} onRetry={() => query.refetch()} />;
 
-  const width = scrollX ?? columnsWidth(visible as { width?: number | string }[]) + (rowSelection ? 32 : 0);
   return (
     <div>
       {control ? (
@@ -153,11 +157,15 @@ export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E
       {query.isError && query.data && <StaleWarning error={query.error} onRetry={() => query.refetch()} />}
       <Table<Row>
         rowKey={rowKey}
-        size={size}
-        columns={sortedColumns}
-        dataSource={query.data?.data ?? []}
+        // a phone's cells keep 8 px of padding, not 16: the three columns need the room
+        size={narrow ? 'small' : size}
+        columns={narrowForm?.columns ?? wideColumns(sortedColumns)}
+        dataSource={rows}
         loading={spinning}
-        scroll={{ x: width }}
+        // widths from the content within the page's width; sideways scrolling only for a table
+        // whose content cannot wrap any narrower (listColumns.tsx)
+        tableLayout="auto"
+        scroll={{ x: true }}
         // the horizontal scrollbar stays at the bottom of the window, not below the fold (issue 8)
         sticky={{ offsetScroll: 0 }}
         // 点击升序/降序 over the sort icon only: over the whole header it popped up whenever the
@@ -165,7 +173,7 @@ export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E
         showSorterTooltip={{ target: 'sorter-icon' }}
         rowSelection={rowSelection}
         rowClassName={rowClassName ? (row) => rowClassName(row) : undefined}
-        expandable={expandable?.(query.data?.data ?? [])}
+        expandable={pageExpandable ?? narrowForm?.expandable}
         locale={{ emptyText: emptyText ?? EMPTY_TABLE_TEXT }}
         pagination={{
           current: page,

@@ -6,6 +6,7 @@
  */
 import { useCallback, useSyncExternalStore } from 'react';
 import { theme } from 'antd';
+import { UI } from '@esm/contracts/basics';
 
 const lists = new Map<string, MediaQueryList>();
 const listOf = (query: string) => {
@@ -39,3 +40,10 @@ export const prefersReducedMotion = (): boolean => listOf('(prefers-reduced-moti
 
 /** At least `md` wide (antd's Grid `md`): room for fixed columns, side panels and two-column details. */
 export const useMd = (): boolean => useMinWidth(theme.useToken().token.screenMD);
+
+/**
+ * A phone-sized window (below UI.narrowBreakpoint, 769 px): the layout shows the narrow navbar and
+ * every list its narrow form (listColumns.tsx). The same breakpoint as the layout's, so a list never
+ * keeps its wide form under the narrow navbar.
+ */
+export const useNarrow = (): boolean => !useMinWidth(UI.narrowBreakpoint);

@@ -21,7 +21,11 @@ export function PageCrumbs({ entries }: { entries: MenuEntry[] }) {
         data-testid="breadcrumb"
         items={[
           { title: <Link to={user.defaultPath} aria-label="首页"><HomeOutlined /></Link> },
-          ...crumbs.map((c) => ({ title: c.path ? <Link to={c.path}>{c.title}</Link> : c.title })),
+          // the page's own name, its last crumb, is the page's heading (screen readers jump to it)
+          ...crumbs.map((c, i) => {
+            const text = c.path ? <Link to={c.path}>{c.title}</Link> : c.title;
+            return { title: i === crumbs.length - 1 ? <h1 className="esm-page-title">{text}</h1> : text };
+          }),
         ]}
       />
       {back && (

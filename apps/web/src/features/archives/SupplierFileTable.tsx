@@ -6,7 +6,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { App, Button, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
 import { useMd } from '../../components/useScreen.ts';
-import type { ColumnsType } from 'antd/es/table';
+import type { ListColumns } from '../../components/listColumns.tsx';
 import { CheckCircleOutlined } from '@ant-design/icons';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -110,7 +110,7 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
     }
   };
 
-  const columns: ColumnsType<StandardFileRow> = [
+  const columns: ListColumns<StandardFileRow> = [
     {
       title: '标准编号',
       dataIndex: 'standardCode',
@@ -123,8 +123,9 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
         </Typography.Text>
       ),
     },
-    { title: '名称', dataIndex: 'name', sorter: true, width: 180, ellipsis: { showTitle: true } },
-    { title: '版本', dataIndex: 'version', sorter: true, width: 84 },
+    // a phone shows the drawing's code, name and version, its 确认状态 and 操作 (listColumns.tsx)
+    { title: '名称', dataIndex: 'name', sorter: true, role: 'identity', ellipsis: true },
+    { title: '版本', dataIndex: 'version', sorter: true, role: 'identity' },
     ...(kind === 'history' ? [{ title: '状态', dataIndex: 'status', width: 100, render: (s: StandardFileRow['status']) => <StatusTag status={s} /> }] : []),
     {
       title: '物料',
@@ -137,7 +138,7 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
             {code}
           </Link>
           {/* on a line of its own: beside the code, a short name ran into it ("0064000103蒸发器") */}
-          <Typography.Text type="secondary" ellipsis={{ tooltip: r.materialName }} style={{ display: 'block', fontSize: 12, maxWidth: 110 }}>
+          <Typography.Text type="secondary" className="esm-cell-wrap" title={r.materialName} style={{ fontSize: 12 }}>
             {r.materialName}
           </Typography.Text>
         </div>
@@ -152,9 +153,9 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
       width: 170,
       render: (name: string, r) => (
         <div style={{ lineHeight: 1.4 }}>
-          <Typography.Text ellipsis={{ tooltip: name }} style={{ maxWidth: 140 }}>
+          <div className="esm-cell-wrap" title={name}>
             {name}
-          </Typography.Text>
+          </div>
           <div>
             <Tag style={{ fontSize: 11, lineHeight: '16px' }}>{r.fileType.toUpperCase()}</Tag>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>

@@ -260,7 +260,7 @@ export function UploadModal({ open, materialCode, onClose, onUploaded }: UploadM
           </Col>
         </Row>
       </Form>
-      {uploading && <Progress percent={percent} status="active" data-testid="upload-progress" />}
+      {uploading && <Progress aria-label="上传进度" percent={percent} status="active" data-testid="upload-progress" />}
     </Modal>
   );
 }

@@ -73,9 +73,10 @@ const COLUMNS: ColumnsType<BomVendorRow> = [
     key: 'materials',
     width: 150,
     render: (_: unknown, r) => (
-      <Typography.Text ellipsis={{ tooltip: r.materials.map((m) => `${m.code} ${m.name}`).join('、') }} style={{ maxWidth: 140 }}>
+      // wraps to two lines (the codes in its tooltip) instead of being cut after a few names
+      <div className="esm-cell-wrap" title={r.materials.map((m) => `${m.code} ${m.name}`).join('、')}>
         {r.materials.map((m) => m.name).join('、')}
-      </Typography.Text>
+      </div>
     ),
   },
 ];

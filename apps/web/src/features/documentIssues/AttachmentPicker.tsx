@@ -78,7 +78,7 @@ export function AttachmentPicker({ side, value = [], onChange, onBusy }: Attachm
       {uploading && (
         <div data-testid="upload-progress">
           <Typography.Text style={{ fontSize: 12 }}>正在上传 {uploading.name}</Typography.Text>
-          <Progress percent={uploading.percent} size="small" />
+          <Progress aria-label="上传进度" percent={uploading.percent} size="small" />
         </div>
       )}
       {error && (

@@ -29,12 +29,15 @@ export const minute = (iso: string | null | undefined) => (iso ? dayjs(iso).form
 /** A period of days, both included. */
 export const dayPeriod = (from: string | null, until: string | null) => (from && until ? `${from} 至 ${until}` : '—');
 
-/** A code with its name under it, in two lines (narrow columns stay readable). */
-export function CodeName({ code, name, width }: { code: string; name: string | null | undefined; width?: number }) {
+/**
+ * A code with its name under it. The name wraps to two lines within the width the table's
+ * content gives it instead of being cut at a fixed width (`width` is no longer used).
+ */
+export function CodeName({ code, name }: { code: string; name: string | null | undefined; width?: number }) {
   return (
     <div style={{ lineHeight: 1.4, minWidth: 0 }} title={`${code} ${name ?? ''}`}>
       <div style={{ whiteSpace: 'nowrap' }}>{code}</div>
-      <Typography.Text type="secondary" ellipsis style={{ fontSize: 12, maxWidth: width ?? 160, display: 'block' }}>
+      <Typography.Text type="secondary" className="esm-cell-wrap" style={{ fontSize: 12 }}>
         {name}
       </Typography.Text>
     </div>

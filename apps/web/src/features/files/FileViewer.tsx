@@ -220,7 +220,7 @@ export function FileViewer({ file, onClose, run = runDirectly, confirm }: FileVi
           />
         ) : !loaded ? (
           <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 12, paddingTop: 120, color: '#fff' }} data-testid="viewer-loading">
-            {percent !== null ? <Progress type="circle" percent={percent} size={88} strokeColor="#69b1ff" format={(p) => <span style={{ color: '#fff' }}>{p}%</span>} /> : <Spin size="large" />}
+            {percent !== null ? <Progress aria-label="加载进度" type="circle" percent={percent} size={88} strokeColor="#69b1ff" format={(p) => <span style={{ color: '#fff' }}>{p}%</span>} /> : <Spin size="large" />}
             <span>正在加载加盖水印的文件… {progress.received > 0 ? formatFileSize(progress.received) : ''}</span>
           </div>
         ) : loaded.kind === 'pdf' ? (

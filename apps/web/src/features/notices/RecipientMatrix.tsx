@@ -170,7 +170,6 @@ export function RecipientMatrix({ notice }: { notice: NoticeDetail }) {
       filters={filters}
       rowKey="id"
       rowClassName={(r) => (r.overdue ? OVERDUE_ROW : '')}
-      scrollX={1120}
       emptyText={notice.status === 'DRAFT' ? '草稿尚未发布，发布时确定接收的供应商' : undefined}
       toolbar={
         <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center', marginBottom: 12 }}>

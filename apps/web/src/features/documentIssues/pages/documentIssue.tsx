@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { App, Button, Popconfirm, Space, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import type { ListColumns } from '../../../components/listColumns.tsx';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { ISSUE_STATUSES, ISSUE_STATUS_LABELS, canMove, documentIssuesApi, ISSUE_TRANSITIONS, type IssueDetail, type IssueRow } from '@esm/contracts';
 import { ListPage } from '../../../components/ListPage.tsx';
@@ -64,9 +64,9 @@ export default function DocumentIssuePage() {
     { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '创建日期', placeholder: ['创建开始日期', '创建结束日期'] },
   ];
 
-  const columns: ColumnsType<IssueRow> = [
+  const columns: ListColumns<IssueRow> = [
     { title: '编号', dataIndex: 'number', sorter: true, width: 135, render: (n: string, r) => <a onClick={() => setOpenId(r.id)}>{n}</a> },
-    { title: '问题标题', dataIndex: 'title', width: 150, ellipsis: true },
+    { title: '问题标题', dataIndex: 'title', role: 'identity', ellipsis: true },
     {
       title: '图纸',
       dataIndex: 'standardCode',

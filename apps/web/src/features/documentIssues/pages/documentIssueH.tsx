@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { App, Button, Form, Input, Modal, Select, Space, Tabs, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import type { ListColumns } from '../../../components/listColumns.tsx';
 import { ISSUE_SCOPES, ISSUE_SCOPE_LABELS, ISSUE_STATUSES, ISSUE_STATUS_LABELS, ISSUE_TRANSITIONS, canMove, documentIssuesApi, type IssueDetail, type IssueRow, type IssueScope } from '@esm/contracts';
 import { ListPage } from '../../../components/ListPage.tsx';
 import { fetchPagedTableAhead } from '../../../components/PagedTable.tsx';
@@ -98,9 +98,9 @@ export default function DocumentIssueHPage() {
 
   const mayAssign = useButton(documentIssuesApi.assign);
   const mayReply = useButton(documentIssuesApi.reply);
-  const columns: ColumnsType<IssueRow> = [
+  const columns: ListColumns<IssueRow> = [
     { title: '编号', dataIndex: 'number', sorter: true, width: 135, render: (n: string, r) => <a onClick={() => setOpenId(r.id)}>{n}</a> },
-    { title: '问题标题', dataIndex: 'title', width: 140, ellipsis: true },
+    { title: '问题标题', dataIndex: 'title', role: 'identity', ellipsis: true },
     { title: '供应商', dataIndex: 'supplierName', width: 130, ellipsis: true },
     {
       title: '图纸',

@@ -7,7 +7,7 @@
  */
 import { useState } from 'react';
 import { App, Button, Form, Input, Modal, Space, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import type { ListColumns } from '../../../components/listColumns.tsx';
 import { CheckOutlined, CloseOutlined } from '@ant-design/icons';
 import { APPLICATION_STATUSES, APPLICATION_STATUS_LABELS, EMPOWER_APPROVER_TYPES, UI, canMoveApplication, empowerApi, type ApplicationRow } from '@esm/contracts';
 import { ListPage } from '../../../components/ListPage.tsx';
@@ -76,7 +76,8 @@ export default function DrawingEmpowerApprovePage() {
       onOk: () => decideMany('APPROVE'),
     });
 
-  const columns: ColumnsType<ApplicationRow> = [
+  // on a phone the number, the materials (and the supplier) are the row's identity (listColumns.tsx)
+  const columns: ListColumns<ApplicationRow> = [
     {
       title: '编号',
       dataIndex: 'id',
@@ -91,13 +92,13 @@ export default function DrawingEmpowerApprovePage() {
           id
         ),
     },
-    { title: '供应商', dataIndex: 'supplierCode', sorter: true, width: 150, render: (code: string, a) => <CodeName code={code} name={a.supplierName} width={140} /> },
-    materialsColumn('物料（当前授权）', 200, (m) => (
+    { title: '供应商', dataIndex: 'supplierCode', sorter: true, role: 'identity', width: 150, render: (code: string, a) => <CodeName code={code} name={a.supplierName} width={140} /> },
+    { ...materialsColumn('物料（当前授权）', 200, (m) => (
       <>
         <GrantStateTag state={m.grantState} />
         {m.approved === false && <Tag>未批准</Tag>}
       </>
-    )),
+    )), role: 'identity' },
     periodColumn(true),
     { title: '申请理由', dataIndex: 'reason', width: 130, render: (r: string) => <Typography.Paragraph ellipsis={{ rows: 2, tooltip: r }} style={{ margin: 0 }}>{r}</Typography.Paragraph> },
     {

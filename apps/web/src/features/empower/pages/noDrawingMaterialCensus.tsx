@@ -11,7 +11,6 @@ import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
 import { empowerApi, type CensusRow, type SortOrder } from '@esm/contracts';
 import { FilterForm, type FilterField, type Filters } from '../../../components/FilterForm.tsx';
-import { columnsWidth } from '../../../components/PagedTable.tsx';
 import { PagedTable } from '../../../components/PagedTable.tsx';
 import { exportCensus } from '../api.ts';
 import { Permitted } from '../../permissions/index.ts';
@@ -65,7 +64,6 @@ export default function NoDrawingMaterialCensusPage() {
       columns={COLUMNS}
       filters={filters}
       rowKey="supplierCode"
-      scrollX={columnsWidth(COLUMNS)}
       onSortChange={setSort}
       emptyText="没有匹配的供应商"
       toolbar={

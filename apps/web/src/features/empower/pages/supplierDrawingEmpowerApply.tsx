@@ -7,7 +7,7 @@
  */
 import { useState } from 'react';
 import { App, Button, Popconfirm, Space, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import type { ListColumns } from '../../../components/listColumns.tsx';
 import { PlusOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { APPLICATION_STATUSES, APPLICATION_STATUS_LABELS, canMoveApplication, empowerApi, isEditable, type ApplicationRow, type ApplyMaterial, type ApplyOptions } from '@esm/contracts';
@@ -95,15 +95,16 @@ export default function SupplierDrawingEmpowerApplyPage() {
     }
   };
 
-  const columns: ColumnsType<ApplicationRow> = [
+  // on a phone the number, the materials (and the supplier) are the row's identity (listColumns.tsx)
+  const columns: ListColumns<ApplicationRow> = [
     { title: '申请编号', dataIndex: 'id', width: 80 },
-    materialsColumn('物料', 220, (m) => (
+    { ...materialsColumn('物料', 220, (m) => (
       <>
         <Typography.Text type="secondary">{m.name}</Typography.Text>
         {m.approved === true && <Tag color="green" style={{ marginLeft: 4 }}>已批准</Tag>}
         {m.approved === false && <Tag style={{ marginLeft: 4 }}>未批准</Tag>}
       </>
-    )),
+    )), role: 'identity' },
     periodColumn(false),
     { title: '状态', dataIndex: 'status', sorter: true, width: 90, render: (s: ApplicationRow['status']) => <ApplicationStatusTag status={s} /> },
     {

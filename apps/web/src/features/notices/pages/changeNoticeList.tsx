@@ -8,9 +8,8 @@
  */
 import { useEffect } from 'react';
 import { Button, Progress, Space, Tooltip, Typography } from 'antd';
-import { useMd } from '../../../components/useScreen.ts';
 import { PlusOutlined } from '@ant-design/icons';
-import type { ColumnsType } from 'antd/es/table';
+import type { ListColumns } from '../../../components/listColumns.tsx';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { NOTICE_STATUSES, NOTICE_STATUS_LABELS, noticesApi, type NoticeRow } from '@esm/contracts';
 import { ListPage } from '../../../components/ListPage.tsx';
@@ -37,7 +36,7 @@ function Progressing({ r }: { r: NoticeRow }) {
             · 已读 {r.readCount}
           </Typography.Text>
         </div>
-        <Progress percent={pct} size="small" showInfo={false} status={r.overdueCount ? 'exception' : undefined} style={{ margin: 0, width: 110 }} />
+        <Progress aria-label={`已确认 ${pct}%`} percent={pct} size="small" showInfo={false} status={r.overdueCount ? 'exception' : undefined} style={{ margin: 0, width: 110 }} />
       </div>
     </Tooltip>
   );
@@ -47,7 +46,6 @@ export default function ChangeNoticeListPage() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const lines = useProductLines();
-  const wide = useMd();
   const actions = useNoticeActions({ onSaved: (n) => navigate(noticeHref(n.id)) });
 
   // 发布变更通知 after an upload: a new draft about that version, once
@@ -74,11 +72,10 @@ export default function ChangeNoticeListPage() {
       {r.overdueCount > 0 && <OverdueTag />}
     </Space>
   );
-  const actionsColumn = (fixed: boolean): ColumnsType<NoticeRow>[number] => ({
+  const actionsColumn: ListColumns<NoticeRow>[number] = {
     title: '操作',
     key: 'actions',
-    fixed: fixed ? 'right' : undefined,
-    width: 150,
+    fixed: 'right',
     render: (_: unknown, r) => (
       <Space size={0} wrap>
         <Link to={noticeHref(r.id)}>
@@ -89,45 +86,21 @@ export default function ChangeNoticeListPage() {
         {actions.buttons(r).slice(0, 3)}
       </Space>
     ),
-  });
-  const columns: ColumnsType<NoticeRow> = wide
-    ? [
-        { title: '通知编号', dataIndex: 'number', sorter: true, width: 124, fixed: 'left', render: (v: string, r) => <Link to={noticeHref(r.id)}>{v}</Link> },
-        { title: '标题', dataIndex: 'title', width: 140, ellipsis: { showTitle: true } },
-        { title: '状态', dataIndex: 'status', width: 126, render: (_: unknown, r) => statusCell(r) },
-        { title: '接收情况', key: 'progress', width: 150, render: (_: unknown, r) => <Progressing r={r} /> },
-        { title: '确认截止', dataIndex: 'dueDate', sorter: true, width: 108, render: (d: string, r) => <DueDate date={d} overdue={r.overdueCount > 0} /> },
-        { title: '产品线', dataIndex: 'productLineName', width: 80 },
-        { title: '变更内容', dataIndex: 'changeSummary', width: 140, ellipsis: { showTitle: true } },
-        { title: '发布时间', dataIndex: 'publishedAt', sorter: true, width: 104, render: (v: string | null) => (v ? <span title={formatDateTime(v)}>{formatDateTime(v).slice(0, 10)}</span> : '—') },
-        // governed (NOTICE_COLUMNS): PagedTable drops it for a user it is hidden from
-        { title: '发布人', dataIndex: 'publishedByName', width: 80, ellipsis: { showTitle: true }, render: (v: string | null) => v ?? '—' },
-        actionsColumn(true),
-      ]
-    : [
-        // a phone: what the notice is and where it stands, then what to do
-        {
-          title: '通知',
-          dataIndex: 'number',
-          width: 200,
-          render: (v: string, r) => (
-            <div style={{ lineHeight: 1.4 }}>
-              <Link to={noticeHref(r.id)}>{v}</Link>
-              <div>{r.title}</div>
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                截止 <DueDate date={r.dueDate} overdue={r.overdueCount > 0} />
-              </Typography.Text>
-            </div>
-          ),
-        },
-        { title: '状态', dataIndex: 'status', width: 150, render: (_: unknown, r) => (
-          <div>
-            {statusCell(r)}
-            <Progressing r={r} />
-          </div>
-        ) },
-        actionsColumn(false),
-      ];
+  };
+  // on a phone (listColumns.tsx): number, title and due date; status and progress; the actions
+  const columns: ListColumns<NoticeRow> = [
+    { title: '通知编号', dataIndex: 'number', sorter: true, fixed: 'left', role: 'identity', render: (v: string, r) => <Link to={noticeHref(r.id)}>{v}</Link> },
+    { title: '标题', dataIndex: 'title', role: 'identity', ellipsis: true },
+    { title: '状态', dataIndex: 'status', role: 'state', render: (_: unknown, r) => statusCell(r) },
+    { title: '接收情况', key: 'progress', role: 'state', render: (_: unknown, r) => <Progressing r={r} /> },
+    { title: '确认截止', dataIndex: 'dueDate', sorter: true, role: 'identity', render: (d: string, r) => <DueDate date={d} overdue={r.overdueCount > 0} /> },
+    { title: '产品线', dataIndex: 'productLineName' },
+    { title: '变更内容', dataIndex: 'changeSummary', ellipsis: true },
+    { title: '发布时间', dataIndex: 'publishedAt', sorter: true, render: (v: string | null) => (v ? <span title={formatDateTime(v)}>{formatDateTime(v).slice(0, 10)}</span> : '—') },
+    // governed (NOTICE_COLUMNS): PagedTable drops it for a user it is hidden from
+    { title: '发布人', dataIndex: 'publishedByName', render: (v: string | null) => v ?? '—' },
+    actionsColumn,
+  ];
 
   const notices = (
     <>

@@ -4,8 +4,7 @@
  * 变更记录: the changes those notices carried, with this supplier's state on each.
  */
 import { Badge, Button, Space, Tag, Typography } from 'antd';
-import { useMd } from '../../../components/useScreen.ts';
-import type { ColumnsType } from 'antd/es/table';
+import type { ListColumns } from '../../../components/listColumns.tsx';
 import { Link } from 'react-router';
 import { RECIPIENT_FILTERS, RECIPIENT_FILTER_LABELS, noticesApi, type SupplierNoticeRow } from '@esm/contracts';
 import { ListPage } from '../../../components/ListPage.tsx';
@@ -41,70 +40,38 @@ const openButton = (r: SupplierNoticeRow) => (
   </Link>
 );
 
-const COLUMNS: ColumnsType<SupplierNoticeRow> = [
-  {
-    title: '通知编号',
-    dataIndex: 'number',
-    width: 130,
-    render: (v: string, r) => (
-      <Space size={6}>
-        {unreadLive(r) && <Badge status="processing" />}
-        <Link to={supplierNoticeHref(r.id)}>{v}</Link>
-      </Space>
-    ),
-  },
+/** On a phone (listColumns.tsx): the notice (title, number, due date), its state, and 查看. */
+const COLUMNS: ListColumns<SupplierNoticeRow> = [
   {
     title: '标题',
     dataIndex: 'title',
-    width: 230,
-    ellipsis: { showTitle: true },
-    render: (v: string, r) => (unreadLive(r) ? <Typography.Text strong>{v}</Typography.Text> : v),
+    role: 'identity',
+    ellipsis: true,
+    render: (v: string, r) => <Link to={supplierNoticeHref(r.id)}>{unreadLive(r) ? <Typography.Text strong>{v}</Typography.Text> : v}</Link>,
   },
-  { title: '变更内容', dataIndex: 'changeSummary', width: 210, ellipsis: { showTitle: true } },
   {
-    title: '状态',
-    dataIndex: 'recipientStatus',
-    width: 170,
-    render: stateCell,
-  },
-  { title: '确认截止', dataIndex: 'dueDate', sorter: true, width: 110, render: (d: string, r) => <DueDate date={d} overdue={r.overdue} /> },
-  { title: '发布时间', dataIndex: 'publishedAt', sorter: true, width: 150, render: (v: string | null) => formatDateTime(v).slice(0, 16) },
-  {
-    title: '操作',
-    key: 'actions',
-    width: 116,
-    fixed: 'right',
-    render: (_: unknown, r) => openButton(r),
-  },
-];
-
-/** A phone: the notice (title, number, due date), its state, and 查看. */
-const NARROW_COLUMNS: ColumnsType<SupplierNoticeRow> = [
-  {
-    title: '通知',
-    dataIndex: 'title',
-    width: 230,
+    title: '通知编号',
+    dataIndex: 'number',
+    role: 'identity',
     render: (v: string, r) => (
-      <div style={{ lineHeight: 1.4 }}>
-        <Link to={supplierNoticeHref(r.id)}>{unreadLive(r) ? <Typography.Text strong>{v}</Typography.Text> : v}</Link>
-        <div>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {r.number} · 截止 <DueDate date={r.dueDate} overdue={r.overdue} />
-          </Typography.Text>
-        </div>
-      </div>
+      <Space size={6}>
+        {unreadLive(r) && <Badge status="processing" />}
+        {v}
+      </Space>
     ),
   },
-  { title: '状态', dataIndex: 'recipientStatus', width: 150, render: stateCell },
-  { title: '操作', key: 'actions', width: 110, render: (_: unknown, r) => openButton(r) },
+  { title: '状态', dataIndex: 'recipientStatus', role: 'state', render: stateCell },
+  { title: '确认截止', dataIndex: 'dueDate', sorter: true, role: 'identity', render: (d: string, r) => <DueDate date={d} overdue={r.overdue} /> },
+  { title: '变更内容', dataIndex: 'changeSummary', ellipsis: true },
+  { title: '发布时间', dataIndex: 'publishedAt', sorter: true, render: (v: string | null) => formatDateTime(v).slice(0, 16) },
+  { title: '操作', key: 'actions', fixed: 'right', render: (_: unknown, r) => openButton(r) },
 ];
 
 export default function NoticeListPage() {
-  const wide = useMd();
   const inbox = (
     <ListPage
       endpoint={noticesApi.inbox}
-      columns={wide ? COLUMNS : NARROW_COLUMNS}
+      columns={COLUMNS}
       fields={FIELDS}
       rowKey="id"
       rowClassName={(r) => (r.overdue ? OVERDUE_ROW : '')}
