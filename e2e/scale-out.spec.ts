@@ -14,7 +14,6 @@
 import { test, expect, request as playwrightRequest, type APIRequestContext, type APIResponse } from '@playwright/test';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -22,6 +21,7 @@ import pg from 'pg';
 import { e2eDatabaseUrl } from './db.ts';
 import { PASSWORD, settled } from './helpers.ts';
 import { startS3Server, type TestS3Server } from '../apps/api/test/s3-server.ts';
+import { freePort } from '../apps/api/test/free-port.ts';
 
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const DATABASE = `${process.env.E2E_DATABASE ?? 'esm_e2e'}_scale`;
@@ -29,17 +29,6 @@ const SECRET = 'scale-out-session-secret-that-is-long-enough-0123456789';
 const PROXY_SOURCE = '127.0.0.2';
 
 test.describe.configure({ mode: 'serial' });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function admin<T>(fn: (c: pg.Client) => Promise<T>, database = 'postgres'): Promise<T> {
   const c = new pg.Client({ connectionString: e2eDatabaseUrl(database) });

@@ -6,9 +6,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.ts';
 
 /** The newest installed server's bin folder (/usr/lib/postgresql/<major>/bin), or PG_BIN. */
 export function postgresBin(): string | null {
@@ -19,16 +19,6 @@ export function postgresBin(): string | null {
   return majors[0] ? path.join(root, majors[0], 'bin') : null;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Cluster {
   port: number;

@@ -6,7 +6,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -14,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { s3Storage } from '../src/lib/storage/s3.ts';
 import { startS3Server, type TestS3Server } from './s3-server.ts';
 import { SESSION_SECRET } from './helpers.ts';
+import { freePort } from './free-port.ts';
 
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const running: ChildProcess[] = [];
@@ -27,16 +27,6 @@ afterAll(async () => {
   await s3.remove();
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the server; answers once it listens (its health answers) or once it has exited. */
 async function start(env: Record<string, string>) {

@@ -4,12 +4,14 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onCleanup } from './cleanup.ts';
 import { processCpuMs } from './cpu.ts';
+import { freePort } from '../../test/free-port.ts';
+
+export { freePort };
 
 export const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -41,16 +43,6 @@ export function tempDir(prefix: string): { dir: string; remove: () => Promise<vo
   return { dir, remove };
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export interface ServerOptions {
   dataDir: string;

@@ -67,8 +67,7 @@ export function fileColumns({ actions, withObsolete }: FileColumnOptions): Colum
     },
     { title: '上传人', dataIndex: 'uploaderName', width: 100, ellipsis: true },
     { title: '上传时间', dataIndex: 'createdAt', sorter: true, width: 170, render: formatDateTime },
-    // wide enough for 查看 下载 可见供应商 作废 on one line
-    { title: '操作', key: 'actions', fixed: 'right', width: 250, render: (_: unknown, r) => actions(r) },
+    { title: '操作', key: 'actions', fixed: 'right', width: 160, render: (_: unknown, r) => actions(r) },
   ];
 }
 

@@ -40,7 +40,9 @@ export function useFileActions({ onChanged }: { onChanged: () => void }): { rend
   const mayObsolete = useButton(archivesApi.obsolete);
 
   const render = (row: StandardFileRow) => (
-    <Space size={0} wrap={false}>
+    // two to a line (查看 下载 / 可见供应商 作废): beside the material tree at 1366 px the sticky
+    // column then leaves room for the columns a user decides by, and a phone's row stays in view
+    <Space size={[0, 0]} wrap style={{ maxWidth: 160 }}>
       {row.viewable ? (
         <Button type="link" size="small" onClick={() => setViewing(row)}>
           查看
