@@ -47,10 +47,10 @@ export const loginRefusals = new Counter({
   registers: [registry],
 });
 
-/** What the housekeeping removed, by task and kind (expired sessions, file store litter). */
+/** What the housekeeping did, by task and kind (the file store sweep: moved to quarantine, restored, purged, temporary removed). */
 export const sweepResults = new Counter({
-  name: 'esm_sweep_removed_total',
-  help: 'Rows and files removed by the housekeeping, by task and kind',
+  name: 'esm_sweep_results_total',
+  help: 'Files and rows the housekeeping moved, restored or removed, by task and kind',
   labelNames: ['task', 'kind'] as const,
   registers: [registry],
 });
