@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { sql } from './db.ts';
+import { DELIVERED, sql } from './db.ts';
 import { agreeAndContinue, expectToast, loginThroughPage } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -180,7 +180,7 @@ test('demo2 lists its files, accepts the agreement, views the stamped PDF, downl
 
   // each act left its row, for this user and this file
   const acts = await sql<{ action: string }>(
-    `SELECT DISTINCT action FROM access_log WHERE user_account = 'demo2' AND outcome = 'OK' AND (file_id = $1 OR action = 'KEEPSECRET')`,
+    `SELECT DISTINCT action FROM access_log l WHERE user_account = 'demo2' AND ${DELIVERED} AND (file_id = $1 OR action = 'KEEPSECRET')`,
     [file.id],
   );
   expect(acts.map((a) => a.action).sort()).toEqual(['CONFIRM', 'DOWNLOAD', 'KEEPSECRET', 'PRINT', 'VIEW']);

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { sql } from './db.ts';
+import { DELIVERED, sql } from './db.ts';
 import { expectToast, loginThroughPage, pageState, pickOption } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -160,7 +160,7 @@ for (const [account, path] of [
     await expectToast(page, `已下载：${download.suggestedFilename()}`);
     const bytes = await readFile((await download.path())!);
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
-    const [log] = await sql<{ n: string }>(`SELECT count(*) AS n FROM access_log WHERE action = 'DOWNLOAD' AND outcome = 'OK' AND user_account = $1 AND standard_code = $2`, [account, shared.number]);
+    const [log] = await sql<{ n: string }>(`SELECT count(*) AS n FROM access_log l WHERE action = 'DOWNLOAD' AND ${DELIVERED} AND user_account = $1 AND standard_code = $2`, [account, shared.number]);
     expect(Number(log!.n)).toBe(1);
   });
 }

@@ -135,8 +135,7 @@ test('5. at 1366 px the deciding columns are on screen without scrolling; the re
   await noOverflow();
 });
 
-test('6. at 600 px the internal archive shows its data, its sort hint only on the sort icon; the tree opens in a drawer', async ({ page }) => {
-  await page.setViewportSize({ width: 600, height: 900 });
+test('6. the internal archive: its sort hint only on the sort icon; at 600 px its data in the narrow form, the tree in a drawer', async ({ page }) => {
   await loginThroughPage(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await expect(rows(page).first()).toBeVisible();
@@ -148,6 +147,11 @@ test('6. at 600 px the internal archive shows its data, its sort hint only on th
   await expect(tooltips).toHaveText('点击升序');
   await sortable.locator('.ant-table-column-title').hover();
   await expect(tooltips).toHaveCount(0);
+
+  // a phone's width: identity, state and actions of each row, the rest in its expandable part
+  await page.setViewportSize({ width: 600, height: 900 });
+  await expect(page.getByRole('columnheader', { name: '状态', exact: true })).toBeVisible();
+  await expect(rows(page).first()).toBeVisible();
   await expect(page.locator('.ant-tree')).toHaveCount(0);
   const table = await page.locator('.ant-table-wrapper').first().boundingBox();
   expect(table!.width).toBeGreaterThan(500);

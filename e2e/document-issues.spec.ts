@@ -8,7 +8,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
-import { sql } from './db.ts';
+import { DELIVERED, sql } from './db.ts';
 import { expectToast, loginThroughPage, pickOption, settled, unfoldMenu } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -152,8 +152,11 @@ test('demo2 reads the answer, downloads its attachment and reopens with a follow
   // demo2's stamped copy, named with the supplier and the minute; its DOWNLOAD row names the question
   expect((await download).suggestedFilename()).toMatch(/^门封槽标注_问题附件_青岛海达精密机械有限公司_\d{12}\.png$/);
   const { number } = (await issueRow(TITLE))!;
-  const logged = await sql<{ outcome: string; version: string }>(`SELECT outcome, version FROM access_log WHERE action = 'DOWNLOAD' AND user_account = 'demo2' AND standard_code = $1 AND file_name = '门封槽标注.png'`, [number]);
-  expect(logged).toEqual([{ outcome: 'OK', version: '问题附件' }]);
+  const logged = await sql<{ delivered: boolean; version: string }>(
+    `SELECT ${DELIVERED} AS delivered, version FROM access_log l WHERE action = 'DOWNLOAD' AND user_account = 'demo2' AND standard_code = $1 AND file_name = '门封槽标注.png'`,
+    [number],
+  );
+  expect(logged).toEqual([{ delivered: true, version: '问题附件' }]);
   const box = thread.getByTestId('reply-box');
   await box.getByLabel('追问内容').fill('4.5 是否为发泡后的尺寸？');
   await box.getByRole('button', { name: '追问并重新打开' }).click();
