@@ -118,7 +118,7 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
       width: 160,
       fixed: wide ? 'left' : undefined,
       render: (v: string) => (
-        <Typography.Text copyable={{ text: v, tooltips: ['复制', '已复制'] }} style={{ whiteSpace: 'nowrap' }}>
+        <Typography.Text copyable={{ text: v, tooltips: ['复制', '已复制'] }} style={wide ? { whiteSpace: 'nowrap' } : { wordBreak: 'break-all' }}>
           {v}
         </Typography.Text>
       ),
@@ -189,7 +189,8 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
       width: 180,
       fixed: wide ? 'right' : undefined,
       render: (_: unknown, r) => (
-        <Space size={0} wrap>
+        // on a phone two to a line (查看 下载 / 确认), so the row's actions stay inside the screen
+        <Space size={0} wrap style={wide ? undefined : { maxWidth: 96 }}>
           {r.viewable ? (
             <Button type="link" size="small" onClick={() => setViewing(r)}>
               查看
