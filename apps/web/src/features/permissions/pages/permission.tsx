@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { App, Button, Checkbox, Form, Input, Modal, Popconfirm, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
+import type { ListColumns } from '../../../components/listColumns.tsx';
 import {
   COLUMN_MODES,
   COLUMN_MODE_LABELS,
@@ -163,7 +164,7 @@ function ItemsTab() {
     }
   };
 
-  const columns: ColumnsType<PermissionItem> = [
+  const columns: ListColumns<PermissionItem> = [
     {
       title: '页面',
       dataIndex: 'page',
@@ -180,6 +181,8 @@ function ItemsTab() {
     {
       title: '名称',
       dataIndex: 'label',
+      // on a phone the page and the button or column name a row; the per-type choices unfold below
+      role: 'identity',
       width: 150,
       render: (l: string, r) => (
         <span>
