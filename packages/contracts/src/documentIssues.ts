@@ -159,7 +159,7 @@ export type IssueRow = z.infer<typeof ZIssueRow>;
 /** The answerers' page, whose buttons (领取/分派, 回复) and columns the permissions govern (issue 14). */
 export const ISSUE_ANSWER_PAGE = '/esm/drawingManagement/documentIssueH';
 /**
- * The internal question rows' governed columns (issue 14): list and detail (every internal call
+ * The internal question rows' governed columns (按钮与列权限): list and detail (every internal call
  * answering one). 回复人 is a person: hidden or masked, it is so wherever the answerers' page
  * shows who answers — the assignee's id (findHandlers would name it), the author of an
  * answerer's thread message (type 5: hidden, the message shows no author — the page says

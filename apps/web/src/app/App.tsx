@@ -54,7 +54,7 @@ export function App({ welcome }: { welcome?: string }) {
     <ConfigProvider
       locale={zhCN}
       // zeroRuntime (portalTheme): the components' styles come from antd/dist/antd.css (above)
-      // instead of being generated in the browser on each page load (issue 16: ~590 KB of
+      // instead of being generated in the browser on each page load (~590 KB of
       // CSS-in-JS on the landing page, part of its first render's CPU).
       theme={portalTheme(themeName, motion)}
       modal={{}}

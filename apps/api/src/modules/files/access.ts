@@ -1,5 +1,5 @@
 /**
- * May this user act on this file now (issue 3)? One answer for view, print, download and
+ * May this user act on this file now? One answer for view, print, download and
  * confirm. A supplier user: the version is not obsolete, the supplier supplies the material and
  * holds a grant valid now (modules/empower/grants.ts), and the user accepted the current
  * confidentiality agreement. An answerer (type 5): only the versions its questions are about.

@@ -30,7 +30,7 @@ function useLogout() {
   };
 }
 
-/** The logo, a link to the company site's login page when there is a company site (spec §2). */
+/** The logo, a link to the company site's login page when there is a company site (COMPANY_SITE_URL); otherwise the plain logo. */
 function Logo() {
   const site = useCompanySite();
   const style = { display: 'flex', alignItems: 'center', gap: 8, color: '#fff' } as const;
