@@ -14,6 +14,8 @@ export const paths = {
   root,
   schema: path.join(root, 'prisma/schema.prisma'),
   migrations: path.join(root, 'prisma/migrations'),
+  /** The schema prisma/migrations builds: where `db:diff` starts from, and what it updates. */
+  migrationsBase: path.join(root, 'prisma/migrations/schema.base.prisma'),
   webDist: path.join(root, 'apps/web/dist'),
 };
 
@@ -41,6 +43,15 @@ export const seedDemoOf = (env: NodeJS.ProcessEnv): boolean => flag(env.SEED_DEM
  * the seed itself).
  */
 export const demoImageOf = (env: NodeJS.ProcessEnv): boolean => seedDemoOf(env) && flag(env.DEMO_IMAGE, true);
+
+/** START_TRACE: print the time of each phase of a start (lib/start-trace.ts). */
+export const startTraceOf = (env: NodeJS.ProcessEnv): boolean => flag(env.START_TRACE, false);
+
+/**
+ * A path given on a command line, resolved against where the operator ran the command: pnpm runs
+ * a package's scripts in the package's folder and names the caller's in INIT_CWD.
+ */
+export const givenPathOf = (env: NodeJS.ProcessEnv, p: string): string => path.resolve(env.INIT_CWD ?? process.cwd(), p);
 
 /** The embedded database's cluster inside the data directory. */
 export const pgdataOf = (dataDir: string): string => path.join(dataDir, 'pgdata');

@@ -1,7 +1,8 @@
 /**
- * Migrations (design §4): prisma/migrations builds exactly what prisma/schema.prisma describes
- * (no drift), on the embedded PGlite and on a Postgres server alike; applyMigrations records
- * `_prisma_migrations` as Prisma does and applies each migration once.
+ * Migrations: prisma/migrations builds exactly what prisma/schema.prisma describes (no drift),
+ * on the embedded PGlite and on a Postgres server alike; applyMigrations records
+ * `_prisma_migrations` as Prisma does and applies each migration once; the one schema copy
+ * `db:diff` starts from is the schema the migrations build.
  */
 import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
@@ -65,6 +66,14 @@ describe('schema drift', () => {
   it('prisma/migrations builds exactly what schema.prisma describes', () => {
     expect(catalogDiff(fromMigrations, fromSchema)).toEqual([]);
     expect(fromMigrations).toEqual(fromSchema);
+  });
+
+  it('keeps one schema copy for db:diff, equal to schema.prisma, and none per migration folder', async () => {
+    // db:diff writes the next migration from this copy: a stale one would repeat or undo a change
+    expect(await readFile(paths.migrationsBase, 'utf8')).toBe(await readFile(paths.schema, 'utf8'));
+    for (const m of await readMigrations()) {
+      expect((await readdir(path.join(paths.migrations, m.name))).sort(), m.name).toEqual(['migration.sql']);
+    }
   });
 
   it('catalogDiff reports a difference', () => {
