@@ -1,5 +1,8 @@
 /**
- * The only place that reads the environment (design §9). Everything else receives a Config.
+ * The only place that reads the environment's settings, with paths.ts (the part a start needs
+ * before anything else is loaded). Everything else receives a Config; an entry point (server.ts,
+ * the CLIs) only hands `process.env` over to them, and a child process (pg_dump) inherits it whole.
+ * test/env-readers.test.ts holds this.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -39,7 +42,7 @@ export interface Config {
   /** Where the session dialogs (codes 201-205) send the user: the company home page. */
   companyHomeUrl: string;
   /**
-   * The company site that the spec's relative links (logo, 帮助, the footer's agreements) belong
+   * The company site that the legacy portal's relative links (logo, 帮助, the footer's agreements) belong
    * to, without a trailing slash; undefined: a standalone deployment, where those links are hidden.
    */
   companySiteUrl?: string;
@@ -79,9 +82,12 @@ export interface Config {
   shutdownGraceMs: number;
   /** How many files are stamped at once (files/stamp-queue.ts); the rest wait in a queue. */
   stampConcurrency: number;
+  /** PG_DUMP / PG_RESTORE: the client tools db:backup and db:restore run against a Postgres server. */
+  pgDump: string;
+  pgRestore: string;
 }
 
-/** The portal as an OpenID Connect relying party (issue 15; modules/session/oidc.ts). */
+/** The portal as an OpenID Connect relying party (modules/session/oidc.ts). */
 export interface OidcConfig {
   /** The provider's issuer identifier (its discovery document lives under it). */
   issuer: string;
@@ -130,7 +136,7 @@ export function oidcOf(env: NodeJS.ProcessEnv): OidcConfig | undefined {
 
 const bool = flag;
 
-/** COMPANY_SITE_URL: an http(s) address (the links are built by appending the spec's paths to it). */
+/** COMPANY_SITE_URL: an http(s) address (the links are built by appending the legacy portal's paths to it). */
 export function companySiteUrlOf(v: string | undefined): string | undefined {
   const raw = v?.trim();
   if (!raw) return undefined;
@@ -292,6 +298,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metricsToken: metricsTokenOf(env.METRICS_TOKEN),
     shutdownGraceMs: positive(env, 'SHUTDOWN_GRACE_SECONDS', 25) * 1000,
     stampConcurrency: positive(env, 'STAMP_CONCURRENCY', 2),
+    pgDump: env.PG_DUMP || 'pg_dump',
+    pgRestore: env.PG_RESTORE || 'pg_restore',
     ...overrides,
   };
 }

@@ -3,7 +3,7 @@
  * embedded database (no DATABASE_URL, no cluster in DATA_DIR yet) it first starts unpacking the
  * prepared image (db/image.ts: read, gunzip, ~25 MB of writes, ~0.2–0.5 s) in a worker thread
  * running this same file, so that it overlaps the main thread loading the server's modules
- * (issue 16) — with the demo data, the demo image when it is usable today (its stored files
+ * — with the demo data, the demo image when it is usable today (its stored files
  * included) — then it starts the server (start.ts). The embedded database's open (db/embedded.ts) starts
  * here too, as soon as the data directory holds a cluster, so that it also overlaps the modules'
  * load. Only node's own modules, paths.ts, db/image.ts, db/embedded.ts, data-dir-lock.ts and
@@ -12,7 +12,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { dataDirOf, databaseUrlOf, demoImageOf, pgdataOf, storageDirOf } from './paths.ts';
+import { dataDirOf, databaseUrlOf, demoImageOf, pgdataOf, startTraceOf, storageDirOf } from './paths.ts';
+import { traceStart } from './lib/start-trace.ts';
 import { hasCluster, restoreDemoImage, restoreImage, type ImageManifest } from './db/image.ts';
 import { openEmbedded, type EarlyEmbedded } from './db/embedded.ts';
 import { DataDirLockedError, lockDataDir } from './data-dir-lock.ts';
@@ -48,6 +49,7 @@ if (!isMainThread && task?.task === TASK) {
   parentPort?.postMessage((task.demoStorage !== null ? restoreDemoImage(task.pgdata, task.demoStorage) : null) ?? restoreImage(task.pgdata));
 } else {
   const env = process.env;
+  traceStart(startTraceOf(env));
   const dataDir = dataDirOf(env);
   const pgdata = pgdataOf(dataDir);
   let early: EarlyEmbedded | undefined;

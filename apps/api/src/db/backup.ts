@@ -81,7 +81,7 @@ export interface VerifyReport {
   corrupt: FileRow[];
 }
 
-type Cfg = Pick<Config, 'databaseUrl' | 'dataDir' | 'storageDir'> & {
+type Cfg = Pick<Config, 'databaseUrl' | 'dataDir' | 'storageDir'> & Partial<Pick<Config, 'pgDump' | 'pgRestore'>> & {
   /** The file store; default the local folder storageDir. */
   store?: FileStore;
 };
@@ -281,7 +281,7 @@ async function writeBackup(cfg: Cfg, dir: string, log: Log): Promise<Manifest> {
     // not take over a file store unnoticed (lib/storage/identity.ts; STORAGE_ADOPT says it may)
     const url = cfg.databaseUrl;
     const dumpArgs = (snapshot: string) => ['--format=custom', '--no-owner', '--no-privileges', '--exclude-table-data=database_identity', `--snapshot=${snapshot}`, `--file=${path.join(dir, database.file)}`];
-    catalogue = await inSnapshot(url, async (db, snapshot) => (await Promise.all([readCatalogue(db), run(process.env.PG_DUMP || 'pg_dump', dumpArgs(snapshot), libpqEnv(url))]))[0]);
+    catalogue = await inSnapshot(url, async (db, snapshot) => (await Promise.all([readCatalogue(db), run(cfg.pgDump ?? 'pg_dump', dumpArgs(snapshot), libpqEnv(url))]))[0]);
   } else {
     database = { kind: 'embedded', file: 'pgdata.tar.gz' };
     const db = (await openEmbedded(cfg)) as Embedded & { dumpDataDir(c: 'gzip'): Promise<Blob> };
@@ -388,7 +388,7 @@ export async function restore(cfg: Cfg, dir: string, log: Log = console.log): Pr
     } finally {
       await client.end();
     }
-    await run(process.env.PG_RESTORE || 'pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${libpqEnv(cfg.databaseUrl).PGDATABASE}`, path.join(dir, manifest.database.file)], libpqEnv(cfg.databaseUrl));
+    await run(cfg.pgRestore ?? 'pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${libpqEnv(cfg.databaseUrl).PGDATABASE}`, path.join(dir, manifest.database.file)], libpqEnv(cfg.databaseUrl));
   } else {
     if (cfg.databaseUrl) throw new Error('this backup is of the embedded database: unset DATABASE_URL (it restores into DATA_DIR/pgdata)');
     const pgdata = path.join(cfg.dataDir, 'pgdata');
@@ -474,7 +474,7 @@ async function inThrowaway<T>(cfg: Cfg, dir: string, manifest: Manifest, work: (
   url.pathname = `/${name}`;
   await withClient(cfg.databaseUrl, (db) => db.query(`CREATE DATABASE "${name}"`));
   try {
-    await run(process.env.PG_RESTORE || 'pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${name}`, source], libpqEnv(url.toString()));
+    await run(cfg.pgRestore ?? 'pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${name}`, source], libpqEnv(url.toString()));
     return await withClient(url.toString(), work);
   } finally {
     await withClient(cfg.databaseUrl, (db) => db.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));

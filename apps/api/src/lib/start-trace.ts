@@ -3,11 +3,16 @@
  * (user + system, this process, so the embedded database is included) spent since the previous
  * mark, and the wall time since the process began (`performance.now()` counts from it, so the
  * first mark holds module loading). Off, a mark is one comparison: it stays in the start path so
- * the next question about start-up (issue 16) starts from a measurement, not a guess.
+ * the next question about start-up starts from a measurement, not a guess. The server's entry
+ * switches it on (paths.ts `startTraceOf`).
  */
-const on = !!process.env.START_TRACE;
+let on = false;
 let lastWall = 0;
 let lastCpu = { user: 0, system: 0 };
+
+export function traceStart(enabled: boolean): void {
+  on = enabled;
+}
 
 export function startPhase(name: string): void {
   if (!on) return;
