@@ -1,5 +1,5 @@
 /**
- * Authorization on the server (design §5): every api route declares who may call it in
+ * Authorization on the server: every api route declares who may call it in
  * `config.access` (lib/route.ts takes it from the call's declaration in contracts), and a route
  * without a declaration does not start. A supplier-only call gets the caller's supplier here,
  * as `request.supplier` — refused once, in this one place, when the account has none — and its
@@ -99,12 +99,6 @@ export async function readSession(db: Db, request: FastifyRequest): Promise<Sess
 
 export function sessionExpiredError(reason: 'none' | 'expired' | 'invalid') {
   return new AppError(401, reason === 'none' ? '请先登录' : '登录已过期，请重新登录', CODES.SESSION_EXPIRED);
-}
-
-/** The signed-in user of a route that declared access other than 'public'. */
-export function userOf(request: FastifyRequest): SessionUser {
-  if (!request.user) throw sessionExpiredError('none');
-  return request.user;
 }
 
 export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {

@@ -13,9 +13,6 @@ import { call, callBlob, saveBlob } from '../../api/client.ts';
 export const noticeDetailQuery = (id: number) => queryOptions({ queryKey: [api.detail.path, id], queryFn: async () => (await call(api.detail, { id }, { silent: true })).data });
 export const useNoticeDetail = (id: number | undefined) => useQuery({ ...noticeDetailQuery(id ?? 0), enabled: Boolean(id) });
 
-export const usePreviewRecipients = (id: number | undefined) =>
-  useQuery({ queryKey: [api.previewRecipients.path, id], queryFn: async () => (await call(api.previewRecipients, { id: id! })).data, enabled: Boolean(id) });
-
 export const useProductLines = () => useQuery({ queryKey: [archivesApi.productLines.path], queryFn: async () => (await call(archivesApi.productLines)).data, staleTime: 60_000 });
 
 /** Versions that can be the new side of a change: by keyword, or the files named (the version just uploaded). */
@@ -40,7 +37,7 @@ export async function exportRecipients(body: NonNullable<EndpointBody<typeof api
 /** After any write every notice list, detail and matrix may have changed. */
 export function useRefreshNotices() {
   const qc = useQueryClient();
-  return () => Promise.all([api.page, api.detail, api.recipients, api.previewRecipients, api.changes].map((e) => qc.invalidateQueries({ queryKey: [e.path] })));
+  return () => Promise.all([api.page, api.detail, api.recipients, api.changes].map((e) => qc.invalidateQueries({ queryKey: [e.path] })));
 }
 
 // ---- supplier --------------------------------------------------------------------------------------
