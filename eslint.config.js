@@ -1,5 +1,5 @@
 // ESLint (flat config): typescript-eslint's recommended rules, the rules of hooks, and the import
-// boundaries of design §2 — contracts import nothing of api or web, the web never imports the
+// boundaries of the portal — contracts import nothing of api or web, the web never imports the
 // api, a feature reaches another feature only through its index.ts, and the api's lib/ and
 // plugins/ (infrastructure) import no module (domain code).
 import js from '@eslint/js';
@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const otherFeature = 'a feature imports another feature only through its index.ts (design §2)';
+const otherFeature = 'a feature imports another feature only through its index.ts';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', 'apps/api/dist-base/**', '**/node_modules/**', 'apps/api/src/generated/**', '.data/**', 'test-results/**', 'playwright-report/**'] },

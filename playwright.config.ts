@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/chromium.ts';
 
 /**
- * e2e journeys in Debian's Chromium (never a downloaded browser, design §7) against the real
+ * e2e journeys in Debian's Chromium (never a downloaded browser) against the real
  * server on a fresh Postgres database made by e2e/serve.ts.
  */
 const PORT = Number(process.env.E2E_PORT ?? 3300);

@@ -1,5 +1,5 @@
 /**
- * The supplier's drawing archive (issue 3): demo2 (supplier S001) sees only the files of the
+ * The supplier's drawing archive: demo2 (supplier S001) sees only the files of the
  * materials it supplies with a valid grant, accepts the confidentiality agreement before its
  * first view, sees its own watermark in the PDF, downloads, prints and confirms it; demo3 finds
  * each of those acts in the log pages; demo4 (S002) never sees S001's materials. What the pages

@@ -1,5 +1,5 @@
 /**
- * The internal drawing archive (issue 3) as demo3 (type 3) uses it: lands on 档案信息, browses
+ * The internal drawing archive as demo3 (type 3) uses it: lands on 档案信息, browses
  * the product line → material tree, filters, uploads a new version of an existing standard code
  * (the old one then shows as 历史版本 in 档案历史), obsoletes a version after confirming, views a
  * PDF, exports the list to .xlsx, and opens each of the five log pages. What the pages must show
@@ -271,7 +271,7 @@ test('作废 asks for a reason in a confirm dialog, then the version is obsolete
   await row.getByRole('button', { name: '作废' }).click();
   const dialog = page.getByRole('dialog', { name: '确认作废该版本？' });
   await expect(dialog).toBeVisible();
-  // spec §9: confirm dialogs are 416 wide (polled: the dialog zooms in)
+  // confirm dialogs are 416 wide (polled: the dialog zooms in)
   await expect.poll(async () => (await dialog.boundingBox())?.width).toBe(416);
   await dialog.getByRole('button', { name: '确认作废' }).click();
   await expect(dialog.getByText('请填写作废原因')).toBeVisible();

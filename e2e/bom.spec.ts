@@ -1,5 +1,5 @@
 /**
- * Two- and three-level BOM (issue 13), the journey of the issue: demo2 (S001) downloads the import
+ * Two- and three-level BOM, the whole journey: demo2 (S001) downloads the import
  * template, fills it (the test writes the rows into the downloaded file), imports a file with one
  * bad row — sees the row's error, nothing is imported —, fixes it and imports (replacing the demo
  * BOM of 0064000102 after the confirmation says so), browses the tree, edits and deletes a line,

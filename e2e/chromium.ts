@@ -1,6 +1,6 @@
 /**
  * How the e2e journeys (playwright.config.ts) and the browser benchmarks (apps/api/bench) launch
- * Chromium: Debian's /usr/bin/chromium or CHROMIUM_PATH, never a downloaded browser (design §7).
+ * Chromium: Debian's /usr/bin/chromium or CHROMIUM_PATH, never a downloaded browser.
  */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

@@ -1,5 +1,5 @@
 /**
- * Countersign lists (issue 12), the journey the issue lists: demo3 issues a list to demo2 (S001)
+ * Countersign lists, the whole journey: demo3 issues a list to demo2 (S001)
  * with two internal signers, demo8 then demo9; demo2 signs with a condition; demo8 returns it;
  * demo3 edits and reissues it (round 1 stays readable); demo2, demo8 and demo9 sign; demo3 and
  * demo2 each download the sign-off sheet — their stamped copy, logged as a download. What the

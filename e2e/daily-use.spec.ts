@@ -1,5 +1,5 @@
 /**
- * What daily users tripped over (issue 8), one journey per finding, each clicked through as the
+ * What daily users tripped over, one journey per finding, each clicked through as the
  * user would at 1366 × 800 (or 600 px where the finding is about narrow screens).
  */
 import { expect, test, type Page } from '@playwright/test';

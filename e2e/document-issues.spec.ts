@@ -1,5 +1,5 @@
 /**
- * Questions on drawings (issue 11), the journey of the issue: demo2 asks about HR-BX-D001 (冰箱)
+ * Questions on drawings, the whole journey: demo2 asks about HR-BX-D001 (冰箱)
  * with a PDF attached; it routes to demo5 (冰箱 × 产品线), who opens the drawing in the viewer and
  * replies with an attachment; demo2 reopens with a follow-up, demo5 answers again, demo2 closes.
  * Then demo7 adds a problem type (SQE) and a role row (空调 × SQE → demo5), and demo2's next

@@ -1,5 +1,5 @@
 /**
- * Drawing authorization (issue 10), the journey of the issue: demo2 (S001) applies for 0034000202,
+ * Drawing authorization, the whole journey: demo2 (S001) applies for 0034000202,
  * whose grant expired, and submits; demo6 approves it for a shorter period; demo2 views a drawing
  * of it; demo3 finds the grant in force, the census row (and exports it), and the access report
  * naming demo6 and demo2's view. What the pages must show is read from the database.

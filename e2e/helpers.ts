@@ -17,7 +17,7 @@ export async function unfoldMenu(page: Page) {
 
 /**
  * A toast with `text`: antd's message in the portal, or the login page's own (plain elements, no
- * antd on its first load — issue 16), an alert like antd's.
+ * antd on its first load), an alert like antd's.
  */
 export async function expectToast(page: Page, text: string | RegExp) {
   const toasts = page.locator('.ant-message-notice, [data-testid="login-toast"][role="alert"]');

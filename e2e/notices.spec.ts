@@ -1,5 +1,5 @@
 /**
- * Drawing change notices (issue 9), the journey the issue lists: demo3 uploads a new version and
+ * Drawing change notices, the whole journey: demo3 uploads a new version and
  * publishes a change notice about it from the upload's 发布变更通知; demo2 (S001) sees the bell
  * count, opens the notice (now read), is not offered 确认 before viewing (the box names the version
  * left), views the new version, confirms; demo3 sees S001 confirmed by demo2 and S002 still unread in the recipients

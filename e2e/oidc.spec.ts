@@ -1,8 +1,8 @@
 /**
- * Sign-in from the company home page (issue 15), clicked in Chromium through a real OpenID
+ * Sign-in from the company home page, clicked in Chromium through a real OpenID
  * provider (oidc-provider on 127.0.0.1, started by e2e/serve.ts with E2E_OIDC=true on a portal of its own): the login page's
  * 从公司门户登录, the provider's own login form, back to the portal signed in on the type's
- * landing page; refusals as the blocking dialogs of spec §8; logout through the provider's
+ * landing page; refusals as the blocking dialogs of the legacy portal; logout through the provider's
  * sign-out back to the company home page.
  */
 import { expect, test, type Page } from '@playwright/test';

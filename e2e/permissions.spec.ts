@@ -1,5 +1,5 @@
 /**
- * Issue 14 in the browser: demo7 takes 导出Excel of the archive page away from type 3 on 按钮与列权限
+ * Button and column permissions in the browser: demo7 takes 导出Excel of the archive page away from type 3 on 按钮与列权限
  * → demo3 no longer sees the button and the server refuses the call (and the change is in the change
  * log); demo3 reveals a supplier contact's mobile number with the eye icon and finds the reveal in
  * 手机号查看日志; demo2 sees its own contacts masked. The rule is given back at the end (through the

@@ -1,5 +1,5 @@
 /**
- * The SPA under the Content-Security-Policy (issue 7, finding 5; apps/api/src/plugins/security.ts),
+ * The SPA under the Content-Security-Policy (apps/api/src/plugins/security.ts),
  * in real Chromium: the journeys that stretch the policy most — pdf.js's module worker and wasm
  * decoders, a PNG preview from a blob: URL, printing (pages drawn to blob: images in a srcdoc
  * frame), antd's run-time styles, the API documentation — run without a single violation, and

@@ -30,7 +30,7 @@ process.env.STORAGE_DIR = path.join(tmpdir(), `esm-e2e-files-${e2eDatabaseName}`
 rmSync(process.env.STORAGE_DIR, { recursive: true, force: true });
 process.env.SEED_DEMO = 'true';
 process.env.SESSION_SECRET ??= 'e2e-session-secret-that-is-long-enough-0123456789';
-// E2E_OIDC: the company's identity provider (issue 15) — a real OpenID provider on 127.0.0.1 next
+// E2E_OIDC: the company's identity provider — a real OpenID provider on 127.0.0.1 next
 // to the portal, so the login page offers 从公司门户登录 and e2e/oidc.spec.ts signs in through it.
 if (process.env.E2E_OIDC === 'true') {
   const port = Number(process.env.PORT ?? 3300);

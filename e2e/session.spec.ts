@@ -1,5 +1,5 @@
 /**
- * Session states seen in the browser (spec §4): the blocking dialogs of 201-205 and the
+ * Session states seen in the browser: the blocking dialogs of 201-205 and the
  * expired-session redirect of 10000007.
  */
 import { expect, test } from '@playwright/test';

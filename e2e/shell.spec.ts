@@ -1,5 +1,5 @@
 /**
- * Each user type's journey through the shell (issue 2): log in through the page, land on the
+ * Each user type's journey through the shell: log in through the page, land on the
  * type's default page, see its menu (and nothing of another role's group), log out.
  */
 import { expect, test } from '@playwright/test';
@@ -14,7 +14,7 @@ const ADMIN_MENU = {
 
 const JOURNEYS: { account: string; landing: string; open: string[]; closedGroups: Record<string, string[]>; absent: string[] }[] = [
   { account: 'demo3', landing: '/esm/dashboard', ...ADMIN_MENU, absent: [...ADMIN_MENU.absent, '人员管理', '按钮与列权限'] },
-  // type 7 alone administers the button and column permissions (issue 14)
+  // type 7 alone administers the button and column permissions
   { account: 'demo7', landing: '/esm/dashboard', ...ADMIN_MENU, closedGroups: { 系统管理: [...ADMIN_MENU.closedGroups['系统管理']!, '按钮与列权限'], 人员管理: ['SQE及产品线管理'] } },
   { account: 'demo8', landing: '/esm/dashboard', ...ADMIN_MENU, absent: [...ADMIN_MENU.absent, '人员管理'] },
   { account: 'demo9', landing: '/esm/dashboard', ...ADMIN_MENU, absent: [...ADMIN_MENU.absent, '人员管理'] },
@@ -175,7 +175,7 @@ test('narrow screen (< 769 px) uses the navbar and a menu drawer', async ({ page
 });
 
 /**
- * A toast must not re-render the page on every animation frame (issue 16). antd's notice counted
+ * A toast must not re-render the page on every animation frame. antd's notice counted
  * its 3 s down with a React state update per frame (@rc-component/notification 2.1.1, patched in
  * patches/): the welcome toast re-rendered ~60 times a second and held the landing page's first
  * render back until it closed (login → table 3.8–4.7 s instead of 2.4–2.8 s on the dev machine).
@@ -234,7 +234,7 @@ test('a hovered toast stays past its duration and goes once the pointer leaves',
 });
 
 /**
- * While the user types on the login page, the landing page's code is fetched too (issue 16: the
+ * While the user types on the login page, the landing page's code is fetched too (the
  * landing page's ~30 chunks took ~0.3 s after the sign-in answered): in a browser that never
  * signed in, every user type's landing page (which one is not known before the account is); in one
  * that has, only the page it landed on last time. Chunks are named after their page's file. A page

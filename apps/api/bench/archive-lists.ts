@@ -4,7 +4,7 @@
  *  - api: POST to the real server (127.0.0.1, keep-alive, one session per client);
  *  - raw page query: the same page statements through `pg` from this process (page and capped
  *    count side by side, as the api runs them; for the supplier also its scope and
- *    confirmations) — the issue's yardstick: the api should reach ≥ 50 % of this;
+ *    confirmations) — the yardstick: the api should reach ≥ 50 % of this;
  *  - raw, all statements of the call: the same plus the session statements every signed-in
  *    call makes (read session, user, supplier; rewrite the session row), which tells the cost
  *    of the api's own layers (HTTP, validation, Prisma, JSON) apart from the cost of its SQL.

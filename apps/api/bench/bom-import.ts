@@ -1,5 +1,5 @@
 /**
- * The BOM import (issue 13): a 20,000-line .xlsx over S001's seven materials (each level-2 line
+ * The BOM import: a 20,000-line .xlsx over S001's seven materials (each level-2 line
  * with four level-3 lines), checked (confirm=false) and then imported (confirm=true) through
  * supplier/bomlevel/importBom on a running server; the time of each and the server's peak
  * resident memory (VmHWM, reset before each step). Then the first page of the tree

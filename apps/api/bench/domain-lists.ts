@@ -1,5 +1,5 @@
 /**
- * The newer domains' lists (issue 16: "every list case ≥ 60 % of its raw page query") on the
+ * The newer domains' lists ("every list case ≥ 60 % of its raw page query") on the
  * notice benchmark's data set (lib/notice-data.ts: 2,000 suppliers, 2,001 materials, 42,000 valid
  * grants, 24,000 files) plus 20,000 authorisation applications and 20,000 drawing questions made
  * here. Cases, three ways each (lib/list-bench.ts, as notice-lists):

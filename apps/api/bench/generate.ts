@@ -1,5 +1,5 @@
 /**
- * The large data set of the archive benchmarks (issue 3): 2,000 suppliers, 20,000 materials in 20
+ * The large data set of the archive benchmarks: 2,000 suppliers, 20,000 materials in 20
  * product lines, ~60,000 supply links with grants, 1,000,000 standard files, 5,000,000 log rows,
  * the agreement and its acceptances — in a dedicated Postgres database, `esm_bench_big`, kept
  * between runs because generating it takes minutes. See lib/big-sql.ts for what the rows are.
@@ -224,7 +224,7 @@ async function reusable(t: ReturnType<typeof target>): Promise<boolean> {
     progress(`${t.name}: ${wrong.map(([table, n]) => `${table} ${actual[table] ?? '?'} < ${n}`).join(', ')}: generating again`);
     return false;
   }
-  // migrations added since (another issue's tables) are applied as a server would at start
+  // migrations added since (tables added after the data set was made) are applied as a server would at start
   const db = await openDatabase({ databaseUrl: t.url, dataDir: t.dataDir });
   try {
     const applied = await db.migrate();

@@ -1,5 +1,5 @@
 /**
- * Mixed-workload capacity (issue 16): many supplier and internal sessions doing what they do in a
+ * Mixed-workload capacity: many supplier and internal sessions doing what they do in a
  * day, offered at increasing arrival rates (open loop, Poisson arrivals) to the real bundled
  * server on the large data set (bench/generate.ts, esm_bench_big), to find the highest rate with
  * p95 ≤ 300 ms, no errors and the server keeping up — first against one api process, then

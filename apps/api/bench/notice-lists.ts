@@ -1,5 +1,5 @@
 /**
- * The change-notice pages (issue 9) on 10,000 notices × 2,000 suppliers (lib/notice-data.ts), at
+ * The change-notice pages on 10,000 notices × 2,000 suppliers (lib/notice-data.ts), at
  * BENCH_CLIENTS concurrent clients for BENCH_SECONDS each, three ways per case like archive-lists:
  *  - api: POST to the real server (`pnpm start`'s way of running it, lib/run-style.ts);
  *  - raw page query: the statements of the page through `pg` from this process — built by the
@@ -8,7 +8,7 @@
  *    them (page and capped count in one statement);
  *  - raw + session statements: the same plus what every signed-in call runs.
  * Before timing a case one api answer and one raw answer are compared (same ids, same total).
- * The issue's yardstick: the api at ≥ 50 % of the raw page query.
+ * The yardstick: the api at ≥ 50 % of the raw page query.
  */
 import { CONNECTION_OPTIONS } from '../src/db/database.ts';
 import pg from 'pg';

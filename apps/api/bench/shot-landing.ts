@@ -1,4 +1,4 @@
-/** Screenshots of the landing page after the sign-in (issue 16): SHOT_DIR, 1366×800 and 600 px; DOM counts. BASE_URL: a running server. */
+/** Screenshots of the landing page after the sign-in: SHOT_DIR, 1366×800 and 600 px; DOM counts. BASE_URL: a running server. */
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../e2e/chromium.ts';
 

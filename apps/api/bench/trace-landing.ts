@@ -1,5 +1,5 @@
 /**
- * Where login submit → landing table goes (issue 16; a tool, not one of run.ts's benchmarks): the
+ * Where login submit → landing table goes (a tool, not one of run.ts's benchmarks): the
  * real server, Debian's Chromium, demo3 signs in TRACE_RUNS times after a warm-up; each run prints
  * the click → table time and when the landing page's layout, table, first row and spinner
  * appeared (its own performance.now()). `BASE_URL` uses a server already running, else one is

@@ -27,7 +27,7 @@ const workspaceOnly = (pkgPath) => {
  * native addon, no static files, no worker script: pino's transports, which start one, are not
  * used). A start then opens, resolves and wraps ~210 JavaScript files instead of ~690 (zod alone
  * was 99, fastify and its helpers ~200): the modules' phase of a start took
- * 0.47–0.75 s instead of 0.63–1.0 s (issue 16, docs/benchmarks.md). @fastify/swagger-ui serves
+ * 0.47–0.75 s instead of 0.63–1.0 s (docs/benchmarks.md). @fastify/swagger-ui serves
  * its own files and stays external, as do PGlite, Prisma, pg and whatever is loaded only on use
  * (exceljs, pdf-lib, canvas).
  */
@@ -43,7 +43,7 @@ const external = [
  * registered. Bundled, that import became a file of its own (a two-line re-export of a chunk the
  * start has loaded already) which a warm embedded start read through the libuv threadpool just
  * after PGlite's open, while V8's background tier-up of PGlite's WASM held both cores: the read
- * waited ~260 ms of "app built" (issue 16, docs/benchmarks.md). As a require() the bundle resolves
+ * waited ~260 ms of "app built" (docs/benchmarks.md). As a require() the bundle resolves
  * it in place. The build fails if the package no longer has that import.
  */
 const inlineCookieImport = {

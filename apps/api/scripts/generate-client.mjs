@@ -1,6 +1,6 @@
 // Generates the Prisma client offline. The `prisma-client` generator is Rust-free (query
 // compiler in WASM); the CLI only checks that a schema-engine binary path exists, so point it
-// at any file (design §4). No engine is ever downloaded.
+// at any file. No engine is ever downloaded.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * buildApp(): the whole server without listening — tests build this (design §2).
+ * buildApp(): the whole server without listening — tests build this.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
@@ -73,7 +73,7 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
     // Every route validates and serializes with zod (set below for the root, inherited by every
     // plugin). Naming the same compilers as the factories keeps Fastify from loading its default
     // ones — ajv, ajv-formats, fast-json-stringify: ~110 modules, ~50–60 ms of CPU at each start
-    // (issue 16) — which no route would use.
+    // — which no route would use.
     // (Fastify types these factories as ajv's; the compilers they return are the zod ones below.)
     schemaController: { compilersFactory: { buildValidator: (() => validatorCompiler) as never, buildSerializer: (() => serializerCompiler) as never } },
     ...frameworkErrorOptions,
@@ -97,7 +97,7 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
   });
   await app.register(apiDocsPlugin, { config, db });
   await app.register(authPlugin, { db });
-  // button and column permissions of every route declared after it (issue 14)
+  // button and column permissions of every route declared after it
   await app.register(permissionsPlugin, { db });
 
   await app.register(healthRoutes, { sql, dbKind, storage });
@@ -120,7 +120,7 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
       await api.register(supplierEmpowerRoutes, { db, rules: empowerRules });
       await api.register(noticeRoutes, { db });
       await api.register(supplierNoticeRoutes, { db });
-      // issue 11: questions on drawings (both sides, with their uploads), problem types and roles
+      // questions on drawings (both sides, with their uploads), problem types and roles
       await api.register(documentIssueRoutes, { db, storage });
       await api.register(problemTypeRoutes, { db });
       await api.register(supplierProblemTypeRoutes, { db });

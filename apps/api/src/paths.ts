@@ -1,7 +1,7 @@
 /**
  * The repository's paths and the data directory, without the rest of the configuration (no
  * contracts, no zod): the server's entry needs them before it loads anything else, to start
- * unpacking the embedded database's image in a worker (server.ts, issue 16). config.ts
+ * unpacking the embedded database's image in a worker (server.ts). config.ts
  * re-exports them.
  */
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Server-side authorization (design §5, §7): every registered api route × (no session + the 8
+ * Server-side authorization: every registered api route × (no session + the 8
  * user types) gets the outcome its declared access promises. The routes come from
  * app.apiRoutes, so a route is covered the day it is added.
  */

@@ -1,5 +1,5 @@
 /**
- * The drawing archives (issue 3): the tree, the internal and supplier lists (filters, sort,
+ * The drawing archives: the tree, the internal and supplier lists (filters, sort,
  * paging, the 10 000-row window), supplier scoping (grant states, supplying, nothing in the body
  * widens it), who can see a file, upload (type by magic bytes, size limit, versions) and
  * obsolete. Each test works on its own product lines, materials and suppliers (factories.ts).
@@ -319,7 +319,7 @@ describe('the supplier side', () => {
     expect(internalRow).not.toHaveProperty('confirmedAt');
   });
 
-  it('the history rows say whether this user confirmed each earlier version (issue 8)', async () => {
+  it('the history rows say whether this user confirmed each earlier version', async () => {
     const at = new Date('2026-01-15T08:00:00Z');
     await t.db.prisma.accessLog.create({
       data: { userAccount: 'x', userName: '测试', userType: 2, supplierCode: f.sa, fileId: f.ids.a1, action: 'CONFIRM', outcome: 'OK', userId: f.saUserId, createdAt: at },
@@ -505,7 +505,7 @@ describe('haier/standardFile/upload', () => {
 });
 
 describe('haier/standardFile/obsolete', () => {
-  it('withdraws the effective version and restores the latest earlier one to effect; twice is a 409 (issue 8)', async () => {
+  it('withdraws the effective version and restores the latest earlier one to effect; twice is a 409', async () => {
     const db = t.db.prisma;
     const mat = (await createMaterial(db, f.pl2)).code;
     const code = `Q/OB-${unique()}`;

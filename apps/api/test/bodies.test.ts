@@ -1,5 +1,5 @@
 /**
- * Malformed bodies on every route that declares one (design §7): a caller allowed on the route
+ * Malformed bodies on every route that declares one: a caller allowed on the route
  * sends junk and gets a 4xx envelope with a readable message, never a 5xx. Whether a body is
  * junk for a route is decided by the route's own published schema (the OpenAPI document built
  * from the same zod schemas), so a new route is covered the day it is added.
@@ -162,7 +162,7 @@ describe.each(withBody.map((r) => [`${r.method} ${r.url}`, r] as const))('%s', (
   });
 });
 
-// ---- field classes (issue 7 finding 6) ----------------------------------------------------------
+// ---- field classes ----------------------------------------------------------
 // For every property of every route's published body schema: a value of a class that once
 // reached the database and answered 500 — a NUL character in a string, a day that matches the
 // pattern but does not exist, an id beyond int4, a value coerced loosely into an integer — is a

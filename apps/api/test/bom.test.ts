@@ -1,5 +1,5 @@
 /**
- * Two- and three-level BOM (issue 13), through the api on a real Postgres:
+ * Two- and three-level BOM, through the api on a real Postgres:
  *  - the template, and an import's happy path (checked, confirmed, written; the tree with the
  *    extended quantity of level 3, the vendors, the mobile masked everywhere);
  *  - every refusal of a file with its row and column, and nothing written; the size limit;

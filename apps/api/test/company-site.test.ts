@@ -1,5 +1,5 @@
 /**
- * COMPANY_SITE_URL: the company site that the spec's relative links (logo, 帮助, the footer's
+ * COMPANY_SITE_URL: the company site that the legacy portal's relative links (logo, 帮助, the footer's
  * agreements) belong to. Validated at start; told to the web by every answer of the session check,
  * the login page's (nobody signed in) included; absent on a standalone deployment.
  */

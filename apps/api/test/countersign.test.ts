@@ -1,5 +1,5 @@
 /**
- * Countersign lists (issue 12) through the real calls on a real Postgres: the full round trip
+ * Countersign lists through the real calls on a real Postgres: the full round trip
  * (draft → issue → supplier signs with a condition → internal signers in order → completed), a
  * return ending the round and the reissue keeping the earlier round, out-of-turn and double submits
  * refused with 409 under real concurrent requests, the draft's field errors, suppliers kept to
@@ -338,7 +338,7 @@ describe('supplier isolation', () => {
   });
 });
 
-describe("the demo seed's batch (writeCountersignHistories, issue 16)", () => {
+describe("the demo seed's batch (writeCountersignHistories)", () => {
   /** Everything the calls write about some lists, in id order, ids of the rows left out (the lists' own kept: the numbers follow them). */
   async function rowsOf(listIds: number[]) {
     const where = { countersignId: { in: listIds } };

@@ -1,5 +1,5 @@
 /**
- * lib/dates.ts: cstDayText writes the day without ICU (issue 16: the first toLocaleDateString of a
+ * lib/dates.ts: cstDayText writes the day without ICU (the first toLocaleDateString of a
  * process loads ICU's zh data, ~100 ms of CPU on a cold start). Its text must stay what
  * toLocaleDateString('zh-CN', { timeZone: 'Asia/Shanghai' }) writes — the messages users see.
  */

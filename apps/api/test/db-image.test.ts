@@ -1,5 +1,5 @@
 /**
- * The embedded database's prepared cluster image (src/db/image.ts, issue 16): an empty data
+ * The embedded database's prepared cluster image (src/db/image.ts): an empty data
  * directory starts from it; a migration newer than the image is applied on top, and the result
  * has exactly the schema that schema.prisma describes (the drift check, as in migrations.test.ts).
  * The demo image (the same cluster with the demo data seeded at build time, and its stored files)

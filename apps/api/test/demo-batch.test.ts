@@ -1,6 +1,6 @@
 /**
  * db/demo-batch.ts insertRows: the demo seed's access-log rows written as one JSON parameter must
- * be the rows Prisma's createMany writes (issue 16: same rows, cheaper), ids in the given order.
+ * be the rows Prisma's createMany writes (same rows, cheaper), ids in the given order.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prisma } from '../src/generated/prisma/client.ts';

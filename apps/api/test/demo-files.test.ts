@@ -1,5 +1,5 @@
 /**
- * The demo archive's drawings drawn at build time (src/db/demo-files.ts, issue 16): the build
+ * The demo archive's drawings drawn at build time (src/db/demo-files.ts): the build
  * writes them with a manifest, a later build with the same inputs draws nothing, and the seed
  * finds a prepared drawing by its inputs — and none for a drawing the build did not make (the
  * seed then draws it itself, as without a build).

@@ -1,5 +1,5 @@
 /**
- * Questions on drawings (issue 11) through the real calls on a real Postgres: routing on submit
+ * Questions on drawings through the real calls on a real Postgres: routing on submit
  * (one answerer, none, several), the state machine with each refusal (and real concurrent moves),
  * drafts-only edits and batch deletes, attachment limits, suppliers kept to their own questions
  * and attachments on every call, due dates in working days, problem types in use never deleted,

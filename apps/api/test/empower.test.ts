@@ -1,5 +1,5 @@
 /**
- * Drawing authorization (issue 10), through the api on a real Postgres:
+ * Drawing authorization, through the api on a real Postgres:
  *  - the grant rule, written in several forms (grants.ts), says the same thing in each;
  *  - an application's life: draft, edit, submit, approve in part and for less time (the grants
  *    come from the approval, in its transaction), reject with a reason, withdraw, delete; each

@@ -1,5 +1,5 @@
 /**
- * Existence leaks and unlogged probes (issue 7, finding 9): on every supplier call that names a
+ * Existence leaks and unlogged probes: on every supplier call that names a
  * file or a material, a file of another supplier's material answers exactly as an id that does not
  * exist — whatever state that file is in — and refused file calls leave a REFUSED row, unknown and
  * malformed ids included, at most REFUSED_UNKNOWN_PER_MINUTE a minute per user.

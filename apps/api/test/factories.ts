@@ -1,5 +1,5 @@
 /**
- * Archive test data (issue 3), each piece fresh and uniquely named so test files never see each
+ * Archive test data, each piece fresh and uniquely named so test files never see each
  * other's rows: product lines, materials, suppliers and who supplies what, grants in every
  * state, file versions whose real bytes sit in a test storage folder, agreement acceptances.
  */

@@ -1,5 +1,5 @@
 /**
- * file/view, file/print, file/download (issue 3): who gets a file's bytes, stamped with what,
+ * file/view, file/print, file/download: who gets a file's bytes, stamped with what,
  * and the one log row each attempt leaves — served (OK) or refused (REFUSED, with the words the
  * user saw). Each refusal case builds a supplier of its own in the state under test.
  */

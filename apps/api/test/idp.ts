@@ -1,5 +1,5 @@
 /**
- * A real OpenID provider for the tests (issue 15): panva's oidc-provider (a certified
+ * A real OpenID provider for the tests: panva's oidc-provider (a certified
  * implementation), in-process on 127.0.0.1, with one test client and test accounts. Its own
  * development login form signs in any account it knows (the password is not checked); consent
  * is implied for the portal (a first-party client), as a company's provider would configure it.

@@ -1,5 +1,5 @@
 /**
- * Login limits under concurrency (issue 7, findings 1–3; modules/session/limits.ts): real
+ * Login limits under concurrency (findings 1–3; modules/session/limits.ts): real
  * parallel requests against the real Postgres. "Checked" below means the password was looked at
  * (401 or 200); a refused attempt is a 429 and never reaches the password.
  */
@@ -38,7 +38,7 @@ async function burst(requests: (() => ReturnType<typeof loginFrom>)[]) {
 const checked = (statuses: number[]) => statuses.filter((s) => s !== 429).length;
 const failuresOf = (account: string) => t.db.prisma.loginAttempt.count({ where: { account, success: false } });
 
-describe('finding 1: concurrent logins cannot beat the per-account limit', () => {
+describe('concurrent logins cannot beat the per-account limit', () => {
   it('19 wrong passwords and the right one at once from one address: exactly 5 are checked', async () => {
     const u = await freshUser();
     const ip = '10.50.1.1';
@@ -77,7 +77,7 @@ describe('finding 1: concurrent logins cannot beat the per-account limit', () =>
   });
 });
 
-describe('finding 2: one address cannot lock out everyone behind it', () => {
+describe('one address cannot lock out everyone behind it', () => {
   it('spraying from one address: 40 accounts at once, only 30 checked', async () => {
     const ip = '10.50.4.1';
     const all = await burst(Array.from({ length: 40 }, (_, i) => () => loginFrom(ip, `ghost-spray-${i}`, 'Winter2026!')));
@@ -125,7 +125,7 @@ describe('finding 2: one address cannot lock out everyone behind it', () => {
   });
 });
 
-describe('finding 3: TRUST_PROXY names proxies, never "anyone"', () => {
+describe('TRUST_PROXY names proxies, never "anyone"', () => {
   it('TRUST_PROXY=true, a hop count or a non-address stops the start with a message', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'true', SESSION_SECRET: 'x'.repeat(32) })).toThrow(/TRUST_PROXY=true would trust an X-Forwarded-For sent by anyone/);
     expect(() => loadConfig({ TRUST_PROXY: '1', SESSION_SECRET: 'x'.repeat(32) })).toThrow(/hop count/);

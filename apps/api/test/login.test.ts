@@ -1,5 +1,5 @@
 /**
- * user/login refusals (design §5): bad credentials, malformed bodies, disabled accounts and
+ * user/login refusals: bad credentials, malformed bodies, disabled accounts and
  * the per-account / per-address rate limit. Each failure is an envelope with a message a user
  * can act on, never a 5xx.
  */

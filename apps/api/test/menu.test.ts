@@ -1,7 +1,7 @@
 /**
- * Spec §2 "Menu per user type": each demo account signs in, sees itself in user/current, and
+ * each demo account signs in, sees itself in user/current, and
  * gets exactly its role's menu from main/getRoleFunction. The expected lists are written here
- * by hand from the spec, not read from the seed.
+ * by hand from the legacy portal's menu, not read from the seed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, login, post, type TestApp } from './helpers.ts';
@@ -92,7 +92,7 @@ describe.each([2, 3, 4, 5, 6, 7, 8, 9])('user type %i', (type) => {
     expect(body.data.displayName).toBe(supplier ? PERSON[type].nick : PERSON[type].name);
   });
 
-  it('main/getRoleFunction lists every page spec §2 gives the type', async () => {
+  it('main/getRoleFunction lists every page the legacy portal gives the type', async () => {
     const res = await post(t.app, 'main/getRoleFunction', undefined, cookie);
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -125,7 +125,7 @@ describe.each([2, 3, 4, 5, 6, 7, 8, 9])('user type %i', (type) => {
       expect(new Set(routers)).toEqual(new Set(['/esm/drawingAuthorization', '/esm/drawingAuthorization/drawingEmpowerApprove']));
     }
     if (type !== 5) expect(routers).not.toContain('/esm/drawingManagement/documentIssueH');
-    // issue 10: type 6 decides applications; the drawing admins (3/7/8/9) read every page of the group, this one too
+    // type 6 decides applications; the drawing admins (3/7/8/9) read every page of the group, this one too
     if (![3, 6, 7, 8, 9].includes(type)) expect(routers).not.toContain('/esm/drawingAuthorization/drawingEmpowerApprove');
     if ([3, 7, 8, 9].includes(type)) expect(routers).toEqual(expect.arrayContaining(['/esm/drawingAuthorization/drawingEmpowerApprove', '/esm/drawingAuthorization/drawingAccessReport']));
   });

@@ -1,5 +1,5 @@
 /**
- * Drawing change notices (issue 9) through the real calls on a real Postgres: drafts and their
+ * Drawing change notices through the real calls on a real Postgres: drafts and their
  * field errors, the frozen recipients (later grant, expired, revoked, future, not supplied), read on
  * open, confirm refused until every new version was viewed and then recording each version with its
  * sha256, idempotent repeats, concurrent publishes and confirmations, 409 after withdraw and after

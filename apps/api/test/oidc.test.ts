@@ -1,5 +1,5 @@
 /**
- * Sign-in from the company home page (issue 15) against a real OpenID provider (oidc-provider,
+ * Sign-in from the company home page against a real OpenID provider (oidc-provider,
  * in-process on 127.0.0.1, test/idp.ts): the browser's part — the provider's login form, its
  * redirects and cookies — is played with fetch; the portal's part through app.inject. Also the
  * logout race fix: a request in flight at logout never hands the old session cookie back.

@@ -1,5 +1,5 @@
 /**
- * The database away (issue 7, finding 7): every call answers 503 in the envelope with a Chinese
+ * The database away: every call answers 503 in the envelope with a Chinese
  * message and Retry-After — not a 500 — and the portal recovers by itself when the database is
  * back. The outage is real: the app reaches Postgres through a TCP relay of the test's own, which
  * the test closes (connection refused, open connections cut) and opens again; and backends are
@@ -86,7 +86,7 @@ async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, tries 
   return v;
 }
 
-describe('finding 7: the database unreachable', () => {
+describe('the database unreachable', () => {
   it('every call answers 503 with Retry-After while it is down, and all work again once it is back', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/esm-server/health' })).statusCode).toBe(200);
     await relay.down();

@@ -1,5 +1,5 @@
 /**
- * Governed columns beyond the archive (issue 14), on the demo data through the real calls: a
+ * Governed columns beyond the archive, on the demo data through the real calls: a
  * column hidden for a type is absent from that page's list, its detail and its Excel export, a
  * masked one masked in all three, the other types unchanged — on the change-notice list and its
  * recipients matrix, the mobile-number view log, the document-issue answer page and the
@@ -114,7 +114,7 @@ function entriesAt(data: unknown, path: string): { entries: Record<string, unkno
 }
 
 /**
- * Audit trails inside an answer (issue 14): for `who`'s type, `hidden` is left out of every entry
+ * Audit trails inside an answer: for `who`'s type, `hidden` is left out of every entry
  * and `masked` masked; the unchanged answer (`full`, type 7) has both in full.
  */
 const TRAIL_CASES = [

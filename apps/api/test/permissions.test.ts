@@ -1,5 +1,5 @@
 /**
- * Button and column permissions (issue 14) through the real calls on a real Postgres: the
+ * Button and column permissions through the real calls on a real Postgres: the
  * declared defaults (today's access), a button removed for a type refused by its route (403
  * naming the action) and reported as not allowed to the page, a hidden column absent and a masked
  * one masked in the list, a detail response and the Excel export alike, every change in the

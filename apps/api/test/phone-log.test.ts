@@ -1,5 +1,5 @@
 /**
- * Mobile numbers (issue 14) on a real Postgres: every list masks them; saveLookMobilePhoneLog on
+ * Mobile numbers on a real Postgres: every list masks them; saveLookMobilePhoneLog on
  * each side returns the full number only within the caller's scope (a supplier: its own contacts
  * and the purchasers of what it supplies; internal: anyone), writing exactly one log row per
  * reveal in the same transaction (concurrent reveals included) and none for a refusal; the log's

@@ -1,7 +1,7 @@
 /**
- * Browser-facing defences and framework answers (issue 7): the client address behind proxies
- * (finding 3: logs and watermarks), cross-site requests (4), security headers (5), every framework
- * and static-file refusal in the envelope in Chinese (8), and the API documentation behind an
+ * Browser-facing defences and framework answers: the client address behind proxies
+ * (logs and watermarks carry it), cross-site requests, security headers, every framework and
+ * static-file refusal in the envelope in Chinese, and the API documentation behind an
  * internal sign-in.
  */
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
@@ -54,9 +54,9 @@ async function pdfText(bytes: Buffer): Promise<string> {
   return content.items.map((item) => ('str' in item ? item.str : '')).join(' ');
 }
 
-// ---- finding 3 -------------------------------------------------------------------------------------
+// ----------------------------------------------------------------------------------------------------
 
-describe('finding 3: the address that logs and watermarks carry', () => {
+describe('the address that logs and watermarks carry', () => {
   it('X-Forwarded-For from a client that is not a trusted proxy is ignored: log row and watermark name the real peer', async () => {
     const proxied = await buildTestApp({ db: t.db, storage: files.storage, config: { trustProxy: ['10.60.0.1'] } });
     try {
@@ -78,9 +78,9 @@ describe('finding 3: the address that logs and watermarks carry', () => {
   });
 });
 
-// ---- finding 4 -------------------------------------------------------------------------------------
+// ----------------------------------------------------------------------------------------------------
 
-describe('finding 4: cross-site requests are refused', () => {
+describe('cross-site requests are refused', () => {
   function multipart(fields: Record<string, string>, file: { name: string; bytes: Buffer }) {
     const boundary = '----esm-security-test';
     const parts = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
@@ -142,7 +142,7 @@ describe('finding 4: cross-site requests are refused', () => {
   });
 });
 
-// ---- finding 5 -------------------------------------------------------------------------------------
+// ----------------------------------------------------------------------------------------------------
 
 function expectSecurityHeaders(headers: Record<string, unknown>) {
   const csp = String(headers['content-security-policy']);
@@ -157,7 +157,7 @@ function expectSecurityHeaders(headers: Record<string, unknown>) {
   expect(headers['x-powered-by']).toBeUndefined();
 }
 
-describe('finding 5: security headers', () => {
+describe('security headers', () => {
   it('API JSON: the headers and no-store', async () => {
     const res = await t.app.inject({ method: 'POST', url: api('main/getRoleFunction'), payload: {}, headers: { cookie: staff } });
     expect(res.statusCode).toBe(200);
@@ -190,7 +190,7 @@ describe('finding 5: security headers', () => {
   });
 });
 
-// ---- finding 8 -------------------------------------------------------------------------------------
+// ----------------------------------------------------------------------------------------------------
 
 /** The real plugins over a small built "SPA" of the test's own (the repo's build may not exist). */
 async function webApp(): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
@@ -228,7 +228,7 @@ async function raw(app: FastifyInstance, request: string): Promise<{ status: num
   return { status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1]), headers: head, body };
 }
 
-describe('finding 8: every refusal in the envelope, in Chinese', () => {
+describe('every refusal in the envelope, in Chinese', () => {
   let w: Awaited<ReturnType<typeof webApp>>;
   beforeAll(async () => {
     w = await webApp();
@@ -321,7 +321,7 @@ describe('finding 8: every refusal in the envelope, in Chinese', () => {
   });
 });
 
-// ---- finding 6: the net under the schemas ----------------------------------------------------------
+// ---- the net under the schemas ----------------------------------------------------------
 
 describe('values the database refuses are a 400, never a 500 (the schemas are to refuse them first)', () => {
   it.each([

@@ -1,6 +1,6 @@
 /**
  * The real entry point as `pnpm start` runs it — `src/server.ts` bundled into `dist/server.mjs`
- * (scripts/build.mjs) on plain node (design §3): with no DATABASE_URL it starts on the
+ * (scripts/build.mjs) on plain node: with no DATABASE_URL it starts on the
  * embedded PGlite under DATA_DIR, creates it with the demo data (from the build's demo image, or
  * migrated and seeded), serves over HTTP, keeps sessions and
  * the session secret across a restart, and exits 0 on SIGTERM.

@@ -1,5 +1,5 @@
 /**
- * Session lifetimes (issue 7, finding 10; plugins/session.ts): an active session never expires
+ * Session lifetimes (plugins/session.ts): an active session never expires
  * before its idle limit, the row is still not rewritten on every request, and no session outlives
  * the absolute limit from its login. Time is moved by editing the stored row, never waited for.
  */

@@ -1,5 +1,5 @@
 /**
- * Sessions (spec §4, §8; design §3): cookie esm_sid over rows in http_session. No session or an
+ * Sessions: cookie esm_sid over rows in http_session. No session or an
  * expired one → 10000007 on protected calls; user/current explains why with 201-204; login
  * rotates the id; logout ends it; any api process over the same database honours it.
  */
@@ -40,7 +40,7 @@ describe('no session', () => {
     expect(res.json().message).toBe('请先登录');
   });
 
-  it('user/current without a session answers 200 with 10000007 and no homeUrl (the login page\'s ordinary check, issue 8)', async () => {
+  it('user/current without a session answers 200 with 10000007 and no homeUrl (the login page\'s ordinary check)', async () => {
     const res = await post(t.app, 'user/current');
     expect(res.statusCode).toBe(200);
     const body = res.json();

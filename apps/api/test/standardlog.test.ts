@@ -1,5 +1,5 @@
 /**
- * The supplier's confidentiality agreement and drawing confirmations (issue 3):
+ * The supplier's confidentiality agreement and drawing confirmations:
  * supplier/standardlog/{hasKeepsecret, insertKeepsecret, hasConfirmLog, insertConfirmLog} and
  * supplier/supplierDrawingFileInfomation/supplierConfirm — what each answers, and the rows each
  * leaves (acceptances, KEEPSECRET and CONFIRM log rows; REFUSED rows for refusals).

@@ -1,5 +1,5 @@
 /**
- * An interrupted upload (issue 7): a client that goes away in the middle of the file part leaves
+ * An interrupted upload: a client that goes away in the middle of the file part leaves
  * neither a row without a file nor a file (or a temporary file) kept forever; bytes a crash left
  * behind are swept once they are old (modules/maintenance/plugin.ts). The upload runs over a real socket
  * (app.inject cannot hang up halfway).

@@ -1,6 +1,6 @@
 /**
- * The user_visit event (spec §4) and its log: the visitor is always the session's own user,
- * and haier/visitLog/page pages, sorts and filters as the paged request of design §5 says.
+ * The user_visit event and its log: the visitor is always the session's own user,
+ * and haier/visitLog/page pages, sorts and filters as the paged request of the portal says.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, hasChinese, login, post, type TestApp } from './helpers.ts';
@@ -41,7 +41,7 @@ describe('main/visit', () => {
       userId: demo2.id,
       userCode: 'demo2',
       userType: 2,
-      userName: '海达精密-张伟', // a supplier is shown by nick (spec §3)
+      userName: '海达精密-张伟', // a supplier is shown by nick
       path: '/esm/supplier/dashboardS',
       menuName: '企业标准档案',
       userAgent: 'vitest-agent',

@@ -1,5 +1,5 @@
 /**
- * The export's own row XML (workbook.ts `writeRowsXml`, issue 16) gives the same file as exceljs'
+ * The export's own row XML (workbook.ts `writeRowsXml`) gives the same file as exceljs'
  * Row/Cell path it replaced: the same rows written both ways are unpacked and compared — the
  * worksheet XML byte for byte, and through exceljs' reader every cell (value and type), the bold
  * header, the frozen row and the column widths — with the characters XML makes hard (& < > " ',

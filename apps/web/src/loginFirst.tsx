@@ -1,5 +1,5 @@
 /**
- * The first load of /esm/login (issue 16: ≤ 200 KB of JS): React, the plain login page and the
+ * The first load of /esm/login (≤ 200 KB of JS): React, the plain login page and the
  * session calls — no antd, react-query or router. The portal's shell (app/shell.tsx) is
  * fetched as soon as the user starts typing, so it is usually in by the time they press 登录;
  * after the sign-in it takes over this page's React root at the landing page (`enter`).

@@ -8,7 +8,7 @@ import './app/global.css';
 const root = createRoot(document.getElementById('root')!);
 
 // /esm/login starts without the portal's shell (antd, react-query, router): its first load is
-// React and a plain form (loginFirst.tsx, issue 16). Every other page loads the shell at once.
+// React and a plain form (loginFirst.tsx). Every other page loads the shell at once.
 if (window.location.pathname.replace(/\/+$/, '') === LOGIN_PATH) {
   root.render(
     <StrictMode>

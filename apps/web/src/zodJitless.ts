@@ -4,7 +4,7 @@
  * that try is reported as a CSP violation even though zod falls back. Tell it up front. This
  * must run before any schema is built: main.tsx imports this module first. It writes zod's
  * global config object (`globalThis.__zod_globalConfig`, which `z.config` merges into) without
- * importing zod, so the first load of /esm/login carries no zod (issue 16).
+ * importing zod, so the first load of /esm/login carries no zod.
  */
 const g = globalThis as { __zod_globalConfig?: Record<string, unknown> };
 (g.__zod_globalConfig ??= {}).jitless = true;

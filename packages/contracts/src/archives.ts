@@ -1,6 +1,6 @@
 /**
  * Drawing archives: standard files and drawings by product line → material, their versions,
- * the suppliers of a material, upload and obsolete. Call names are spec §7's.
+ * the suppliers of a material, upload and obsolete. Call names are the legacy portal's.
  */
 import { z } from 'zod';
 import { DRAWING_ADMIN_TYPES, SUPPLIER_TYPES } from './codes.ts';
@@ -96,7 +96,7 @@ export type StandardFileRow = z.infer<typeof ZStandardFileRow>;
 
 /** The archive browser (档案信息 and its tree page): the page its buttons and columns belong to. */
 export const ARCHIVE_PAGE = '/esm/dashboard';
-/** The archive rows' governed columns (issue 14): list, detail responses and the Excel export. */
+/** The archive rows' governed columns: list, detail responses and the Excel export. */
 export const ARCHIVE_FILE_COLUMNS = governedColumns(ARCHIVE_PAGE, { uploaderName: '上传人', obsoleteReason: '作废原因', remark: '备注' });
 
 export const FILE_SORT_FIELDS = ['standardCode', 'name', 'version', 'effectiveDate', 'createdAt', 'materialCode'] as const;
@@ -141,7 +141,7 @@ export const ZUploadFieldsSchema = z.object({
 export type UploadFields = z.infer<typeof ZUploadFieldsSchema>;
 
 /**
- * What 作废 withdraws (issue 8): VERSION — this version; when it is the effective one, the latest
+ * What 作废 withdraws: VERSION — this version; when it is the effective one, the latest
  * earlier version still in force (历史版本) becomes effective again, so suppliers keep a drawing;
  * STANDARD — every version of the standard code, which then disappears from suppliers' lists.
  */

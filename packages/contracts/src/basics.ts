@@ -2,7 +2,7 @@
  * `@esm/contracts/basics`: the zod-free part of the contracts — codes, routes, texts, the error
  * catalogue, the session's paths and login-field check — for code on the first load of
  * /esm/login (apps/web: the shell, the API client, the session check, the login page), which
- * must not pull in zod and every domain's schemas (issue 16: ≤ 200 KB of JS). Everything here is
+ * must not pull in zod and every domain's schemas (≤ 200 KB of JS). Everything here is
  * also exported by the main entry; types may come from anywhere (they vanish at build).
  */
 export * from './codes.ts';

@@ -1,6 +1,6 @@
 /**
- * Two- and three-level BOM and sub-tier suppliers (issue 13; spec §1, §2 twoOrThreeLevelsBom /
- * twoOrThreeLevelsSupplier, §7 bomlevel/searchBomLevelList, searchBomVenderList). A first-tier
+ * Two- and three-level BOM and sub-tier suppliers (the legacy portal's pages twoOrThreeLevelsBom /
+ * twoOrThreeLevelsSupplier, its calls bomlevel/searchBomLevelList, searchBomVenderList). A first-tier
  * supplier declares, for each material it supplies (level 1), the components it is made of
  * (level 2) and their components (level 3), and which sub-tier vendor supplies each. The
  * manufacturer reads any supplier's BOM and searches where a vendor or a component is used.
@@ -27,7 +27,7 @@ export const BOM_IMPORT_MAX_MB = BOM_IMPORT_MAX_BYTES / 1024 / 1024;
 export const BOM_IMPORT_MAX_ROWS = 50_000;
 /** A refused import lists at most this many errors (the message says how many there are). */
 export const BOM_IMPORT_ERRORS_SHOWN = 500;
-/** Where the manufacturer reads a supplier's BOM and searches where-used (not in the legacy spec). */
+/** Where the manufacturer reads a supplier's BOM and searches where-used (not in the legacy portal). */
 import { BOM_TRACE_PAGE } from './page-paths.ts';
 export { BOM_TRACE_PAGE };
 
@@ -178,7 +178,7 @@ export const ZBomVendorRow = z.object({
   materials: z.array(z.object({ code: z.string(), name: z.string() })),
 });
 export type BomVendorRow = z.infer<typeof ZBomVendorRow>;
-/** The vendor rows' governed columns on the manufacturer's trace page (issue 14). */
+/** The vendor rows' governed columns on the manufacturer's trace page. */
 export const BOM_VENDOR_COLUMNS = governedColumns(BOM_TRACE_PAGE, { contact: '联系人' }, undefined, undefined, {
   // the BOM tab of the same page shows each line's vendor contact, in the tree (levels 2 and 3) and flat
   contact: ['vendorContact', 'children.vendorContact', 'children.children.vendorContact'],

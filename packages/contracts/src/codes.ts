@@ -1,4 +1,4 @@
-/** Business codes of spec §4, §8, §9. The HTTP status carries the error class (design §5). */
+/** Business codes of the legacy portal. The HTTP status carries the error class. */
 export const CODES = {
   /** Session check succeeded (user/current). */
   SESSION_OK: '0',
@@ -17,14 +17,14 @@ export const CODES = {
 } as const;
 
 /**
- * Session errors of user/current (spec §4, §8): each shows a blocking dialog that leads to the
- * company home page. What triggers each is ours to define (the spec shows only the texts):
+ * Session errors of user/current: each shows a blocking dialog that leads to the
+ * company home page. What triggers each is ours to define (the legacy portal shows only the texts):
  *  201 the session timed out (its cookie names a session that is gone or expired);
  *  202 the session's account no longer exists;
  *  203 the account was disabled after sign-in;
  *  204 the account's user type changed after sign-in, or is not a portal type;
  *  205 the user type has no page in this portal.
- * A sign-in from the company home page (OpenID Connect, issue 15) that fails answers the same way:
+ * A sign-in from the company home page (OpenID Connect) that fails answers the same way:
  *  202 the hand-off is bad, expired, replayed or refused by the provider;
  *  203 the account is disabled;
  *  204 the provider's user type or supplier code does not match the account's (or is not a portal type);
@@ -40,12 +40,12 @@ export const SESSION_ERRORS = {
 export type SessionErrorCode = keyof typeof SESSION_ERRORS;
 export const SESSION_ERROR_BODY = '即将跳转到公司首页，请重新登录。';
 
-/** User types 2..9 (spec §6). 2 and 4 are suppliers; all others are internal staff. */
+/** User types 2..9. 2 and 4 are suppliers; all others are internal staff. */
 export const USER_TYPES = [2, 3, 4, 5, 6, 7, 8, 9] as const;
 export type UserType = (typeof USER_TYPES)[number];
 export const SUPPLIER_TYPES = [2, 4] as const;
 export const INTERNAL_TYPES = [3, 5, 6, 7, 8, 9] as const;
-/** Internal drawing management (spec §6): 3, 8, 9, and 7 with SQE / product-line management. */
+/** Internal drawing management: 3, 8, 9, and 7 with SQE / product-line management. */
 export const DRAWING_ADMIN_TYPES = [3, 7, 8, 9] as const;
 
 export function isSupplierType(type: number): boolean {

@@ -1,12 +1,12 @@
 /**
- * Countersign lists (会签单, issue 12): the manufacturer issues a sign-off document to one supplier
+ * Countersign lists (会签单): the manufacturer issues a sign-off document to one supplier
  * about a drawing change or a new drawing — title, an optional published change notice, the file
  * versions concerned (with their sha256), the items to agree on, a due date and the internal
  * countersigners in order. The supplier signs first (step 0), then each internal signer in turn
  * (steps 1…n); any of them may return it with a reason, which ends the round; the issuer edits
  * and reissues it as a new round, earlier rounds staying readable. On completion the server
- * produces the stamped sign-off sheet (PDF). Call names are spec §7's where it has one; the
- * draft, issue, internal sign, cancel and sheet calls are ours (the spec does not show them).
+ * produces the stamped sign-off sheet (PDF). Call names are the legacy portal's where it has one; the
+ * draft, issue, internal sign, cancel and sheet calls are ours (the legacy portal has none).
  */
 import type { Transition } from './workflow.ts';
 import { z } from 'zod';
@@ -284,15 +284,15 @@ const admin = DRAWING_ADMIN_TYPES;
 const supplier = SUPPLIER_TYPES;
 const detail = ZEnvelope(ZCountersignDetail);
 
-/** The page whose buttons (新建, 编辑, 下发, 取消, 会签, 下载签核单) and columns the permissions govern (issue 14). */
+/** The page whose buttons (新建, 编辑, 下发, 取消, 会签, 下载签核单) and columns the permissions govern. */
 export const COUNTERSIGN_LIST_PAGE = '/esm/drawingManagement/countersignList';
-/** The internal countersign rows' governed columns (issue 14): list and detail (every internal call answering one). */
+/** The internal countersign rows' governed columns: list and detail (every internal call answering one). */
 export const COUNTERSIGN_COLUMNS = governedColumns(
   COUNTERSIGN_LIST_PAGE,
   {
     createdByName: '创建人',
     cancelReason: '取消原因',
-    // the detail's audit trail and signatures (issue 14): who and from where, each its own column
+    // the detail's audit trail and signatures: who and from where, each its own column
     'events.userName': '操作记录·操作人',
     'events.userAccount': '操作记录·操作人账号',
     'events.ip': '操作记录·IP地址',
@@ -337,7 +337,7 @@ export const countersignApi = {
 } as const;
 
 /**
- * The button behind each action an internal user may be offered on a list (issue 14): an action
+ * The button behind each action an internal user may be offered on a list: an action
  * whose button the caller's type lacks is left out of `actions`, as its route refuses it.
  */
 export const COUNTERSIGN_ACTION_BUTTONS = {

@@ -1,10 +1,10 @@
 /**
- * Questions on drawings (issue 11, spec §1 "document issuing with assign and reply"): a supplier
+ * Questions on drawings (the legacy portal's "document issuing with assign and reply"): a supplier
  * asks about one version of a standard file it may see, with attachments; on submit the question
  * routes by its problem type's handling role and the drawing's product line (problemTypes.ts) to
  * one answerer (type 5), or waits in the pool (待分派) where an answerer takes or assigns it. The
  * answerer replies; the supplier closes it or reopens it with a follow-up. Every step is a message
- * of the question's thread. Call names are spec §7's where it has one (paging, add, update,
+ * of the question's thread. Call names are the legacy portal's where it has one (paging, add, update,
  * delete, deletes, findUploadFiles, searchPursByMaterial, assign, reply); the rest are ours.
  */
 import type { Transition } from './workflow.ts';
@@ -156,7 +156,7 @@ export const ZIssueRow = z.object({
   attachmentCount: z.number().int(),
 });
 export type IssueRow = z.infer<typeof ZIssueRow>;
-/** The answerers' page, whose buttons (领取/分派, 回复) and columns the permissions govern (issue 14). */
+/** The answerers' page, whose buttons (领取/分派, 回复) and columns the permissions govern. */
 export const ISSUE_ANSWER_PAGE = '/esm/drawingManagement/documentIssueH';
 /**
  * The internal question rows' governed columns (按钮与列权限): list and detail (every internal call

@@ -1,10 +1,10 @@
 /**
- * Drawing authorization (empower, issue 10): a supplier sees a material's drawings only while it
+ * Drawing authorization (empower): a supplier sees a material's drawings only while it
  * supplies the material and holds a grant valid now (the rule itself lives in the api's empower
  * module). Grants come from applications: the supplier applies for materials it supplies and a
  * period, an approver (user type 6) decides — all or some materials, the period as asked or
  * shorter — and the approval creates the grants. Grants are never edited: revoking closes one,
- * renewing is a new application. Call names are spec §7's where the spec has one.
+ * renewing is a new application. Call names are the legacy portal's where it has one.
  */
 import { canMove, type Transition } from './workflow.ts';
 import { ACCESS_REPORT_PAGE } from './page-paths.ts';
@@ -27,7 +27,7 @@ export type EmpowerState = z.infer<typeof ZEmpowerState>;
 
 // ---- who ---------------------------------------------------------------------------------------
 
-/** Who decides applications (spec §6: type 6, authorization approval). */
+/** Who decides applications (type 6, authorization approval). */
 export const EMPOWER_APPROVER_TYPES = [6] as const;
 /** Who reads the applications and their audit: the approver and the drawing admins. */
 export const EMPOWER_READER_TYPES = [3, 6, 7, 8, 9] as const;
@@ -105,7 +105,7 @@ export const ZApplicationRow = z.object({
 export type ApplicationRow = z.infer<typeof ZApplicationRow>;
 /** 图纸授权审批: the page of the application list. */
 export const EMPOWER_APPROVE_PAGE = '/esm/drawingAuthorization/drawingEmpowerApprove';
-/** The internal application rows' governed columns (issue 14). */
+/** The internal application rows' governed columns. */
 export const APPLICATION_COLUMNS = governedColumns(EMPOWER_APPROVE_PAGE, { deciderName: '审批人', decisionComment: '审批意见' }, undefined, { deciderName: ['deciderAccount'] }, {
   // the audit trail's people are the applicant and the decider the row names
   userName: ['applicantName', 'deciderName'],
@@ -127,7 +127,7 @@ export const ZAuditRow = z.object({
   createdAt: z.string(),
 });
 export type AuditRow = z.infer<typeof ZAuditRow>;
-/** Who did what from where in an application's 审批记录, as the approvers' page shows it (issue 14). */
+/** Who did what from where in an application's 审批记录, as the approvers' page shows it. */
 export const APPLICATION_AUDIT_COLUMNS = governedColumns(EMPOWER_APPROVE_PAGE, { userName: '审批记录·操作人', userAccount: '审批记录·操作人账号', ip: '审批记录·IP地址' }, undefined, undefined, {
   // a decision's entry names the decider (审批人) and repeats its comment (审批意见)
   deciderName: ['[action=APPROVE|REJECT].userName', '[action=APPROVE|REJECT].userAccount'],
@@ -177,7 +177,7 @@ export type GrantRow = z.infer<typeof ZGrantRow>;
 /** 授权中的图纸 and 授权历史: the pages of the grant lists. */
 export const GRANT_PAGE = '/esm/drawingAuthorization/drawingAuthorizedFile';
 export const GRANT_HISTORY_PAGE = '/esm/drawingAuthorization/drawingAuthorizedFileHistory';
-/** The grant rows' governed columns (issue 14), per page. */
+/** The grant rows' governed columns, per page. */
 export const GRANT_COLUMNS = governedColumns(GRANT_PAGE, { approverName: '审批人', revokeReason: '撤销原因' }, undefined, { approverName: ['approverAccount'] });
 export const GRANT_HISTORY_COLUMNS = governedColumns(GRANT_HISTORY_PAGE, { approverName: '审批人', revokeReason: '撤销原因' }, undefined, { approverName: ['approverAccount'] });
 
@@ -440,7 +440,7 @@ export const ZAccessReport = z.object({
   eventsTotal: z.number().int(),
 });
 export type AccessReport = z.infer<typeof ZAccessReport>;
-/** Who opened the drawing and from where in the report's 访问记录 (issue 14): on the page, in the answer and in its Excel export. */
+/** Who opened the drawing and from where in the report's 访问记录: on the page, in the answer and in its Excel export. */
 export const ACCESS_REPORT_COLUMNS = governedColumns(ACCESS_REPORT_PAGE, { 'events.userName': '访问记录·姓名', 'events.userAccount': '访问记录·账号', 'events.ip': '访问记录·IP地址' });
 
 // ---- calls -------------------------------------------------------------------------------------------------
@@ -627,5 +627,5 @@ export const empowerApi = {
   }),
 } as const;
 
-/** The access report's page (beyond spec §2, under drawingAuthorization). */
+/** The access report's page (not in the legacy portal, under drawingAuthorization). */
 export { ACCESS_REPORT_PAGE };

@@ -1,5 +1,5 @@
 /**
- * Each call of the portal is declared ONCE, here in contracts (design §5): its path (the spec §7
+ * Each call of the portal is declared ONCE, here in contracts: its path (the legacy portal's
  * name under /esm-server/api), who may call it, its request and its response. The api registers
  * a declaration with one helper (apps/api/src/lib/route.ts) and the web calls it with one typed
  * helper (apps/web/src/api/client.ts `call`): no path string or response type is written twice.
@@ -18,7 +18,7 @@ export type Access = 'public' | 'session' | readonly UserType[];
 export type EndpointKind = 'json' | 'bytes' | 'multipart';
 
 export interface EndpointDef {
-  /** The spec §7 call name under /esm-server/api, no leading slash (e.g. `haier/standardFile/getStandardFilePager`). */
+  /** the legacy portal's call name under /esm-server/api, no leading slash (e.g. `haier/standardFile/getStandardFilePager`). */
   readonly path: string;
   /** Who may call it. Required: a declaration without it does not type-check. */
   readonly access: Access;
@@ -35,7 +35,7 @@ export interface EndpointDef {
   /** Statuses other than 200 that answer with the same envelope schema (e.g. user/current's 401). */
   readonly alsoFor?: readonly number[];
   /**
-   * The page button this call performs (issue 14): the server refuses the call (403 naming the
+   * The page button this call performs: the server refuses the call (403 naming the
    * action) to a user type the button is not granted to, and the web hides the button. Its default
    * grant is `access`; the 按钮与列权限 page changes it. One line declares it — nothing else to register.
    */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The response envelope of every call (design §5): `{ success, code, message, data }`. */
+/** The response envelope of every call: `{ success, code, message, data }`. */
 export function ZEnvelope<T extends z.ZodType>(data: T) {
   return z.object({
     success: z.boolean(),

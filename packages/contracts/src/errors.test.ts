@@ -1,8 +1,8 @@
-/** The browser's error catalogue of spec §8, text by text. */
+/** The browser's error catalogue of the legacy portal, text by text. */
 import { describe, expect, it } from 'vitest';
 import { GENERIC_ERROR_TEXT, NETWORK_ERROR_STATUS, NETWORK_ERROR_TEXT, statusErrorText, timeoutText } from './index.ts';
 
-// Spec §8: "Status code: N" plus contact the administrator, with each status's meaning.
+// "Status code: N" plus contact the administrator, with each status's meaning.
 const CATALOGUE: [number, string][] = [
   [400, '状态码：400，请求错误，请联系管理员'],
   [401, '状态码：401，未授权，请重新登录，请联系管理员'],

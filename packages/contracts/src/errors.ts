@@ -1,10 +1,10 @@
 /**
- * The browser's error catalogue of spec §8: what the toast says for an HTTP status.
+ * The browser's error catalogue of the legacy portal: what the toast says for an HTTP status.
  * The server's own message (per field for a 400) is shown with it when there is one.
  */
 export const TOAST_DURATION_SECONDS = 3;
 /**
- * Nothing answered: the spec's status 600, told in Chinese (the legacy client's "Network Error"
+ * Nothing answered: the legacy portal's status 600, told in Chinese (the legacy client's "Network Error"
  * and "timeout of Nms exceeded" were axios' English words, which a user here cannot act on).
  */
 export const NETWORK_ERROR_STATUS = 600;
@@ -27,7 +27,7 @@ export const HTTP_STATUS_TEXTS: Record<number, string> = {
 };
 export const GENERIC_ERROR_TEXT = '系统异常，请稍后重试或联系管理员';
 
-/** 404 texts of the legacy paths that spec §8 names (kept for callers of those paths). */
+/** 404 texts of the legacy paths the legacy portal's catalogue names (kept for callers of those paths). */
 export const PATH_404_TEXTS: { match: (path: string) => boolean; text: string }[] = [
   { match: (p) => p.includes('/excpRequire/findExcpRequirePage'), text: '定额异常需求数据获取失败，请稍后重试或联系管理员' },
   { match: (p) => p.includes('/api/module/list'), text: '获取模块数据失败' },
@@ -37,7 +37,7 @@ export const PATH_404_TEXTS: { match: (path: string) => boolean; text: string }[
   { match: (p) => p.includes('/api/excpRequire/create'), text: '上报功能异常' },
 ];
 
-/** The catalogue text for a failed call: "状态码：N，<meaning>，请联系管理员" (spec §8). */
+/** The catalogue text for a failed call: "状态码：N，<meaning>，请联系管理员". */
 export function statusErrorText(status: number, path = ''): string {
   if (status === NETWORK_ERROR_STATUS) return NETWORK_ERROR_TEXT;
   if (status === 404) {

@@ -1,5 +1,5 @@
 /**
- * The field schemas every request is built from (design §5: schemas reject NUL characters,
+ * The field schemas every request is built from (schemas reject NUL characters,
  * impossible dates and ids outside their column's range, and coerce nothing that is not a plain
  * integer). A request that breaks one gets a 400 naming the field, never a 500 from the database.
  */

@@ -6,7 +6,7 @@ import { DRAWING_ADMIN_TYPES, SUPPLIER_TYPES } from './codes.ts';
 import { endpoint } from './endpoint.ts';
 import { ZFileIdRequestSchema } from './archives.ts';
 
-/** Type 5 too: the drawing a question is about opens in the viewer on the answerers' page (issue 11). */
+/** Type 5 too: the drawing a question is about opens in the viewer on the answerers' page. */
 const access = [...SUPPLIER_TYPES, ...DRAWING_ADMIN_TYPES, 5] as const;
 const tag = 'files';
 

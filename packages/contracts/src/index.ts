@@ -1,7 +1,7 @@
 import './jitless.ts';
 import { z } from 'zod';
 
-// Zod's own messages in Chinese wherever a schema does not give its own (design §6).
+// Zod's own messages in Chinese wherever a schema does not give its own.
 z.config(z.locales.zhCN());
 
 // shared pieces
@@ -14,7 +14,7 @@ export * from './paging.ts';
 export * from './routes.ts';
 export * from './ui.ts';
 export * from './workflow.ts';
-// one file per domain (design §2)
+// one file per domain
 export * from './archives.ts';
 export * from './empower.ts';
 export * from './export.ts';
@@ -29,7 +29,7 @@ export * from './bom.ts';
 export * from './permissions.ts';
 export * from './phoneLog.ts';
 export * from './endpoints.ts';
-// issue 11: questions on drawings, problem types and the SQE / product-line role table
+// questions on drawings, problem types and the SQE / product-line role table
 export * from './documentIssues.ts';
 export * from './problemTypes.ts';
 export * from './countersign.ts';

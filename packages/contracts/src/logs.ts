@@ -69,9 +69,9 @@ export function logOutcomeText(row: Pick<LogRow, 'outcome' | 'delivery'>): strin
   return `不完整（已发送 ${n(row.delivery.bytesSent)} / ${n(row.delivery.bytesTotal)} 字节）`;
 }
 
-/** Which page shows which log (spec §2): page-paths.ts, zod-free for the router. */
+/** Which page shows which log: page-paths.ts, zod-free for the router. */
 export const LOG_PAGES: Record<LogAction, string> = LOG_PAGE_PATHS;
-/** Each log page's governed columns (issue 14). */
+/** Each log page's governed columns. */
 export const logColumns = (action: LogAction) => governedColumns(LOG_PAGES[action], { ip: 'IP地址' });
 
 const logEndpoint = <const P extends string>(path: P, action: LogAction) =>
@@ -85,7 +85,7 @@ const logEndpoint = <const P extends string>(path: P, action: LogAction) =>
     columns: logColumns(action),
   });
 
-/** Which call lists which log (spec §7). */
+/** Which call lists which log. */
 export const logsApi = {
   VIEW: logEndpoint('haier/standardLookingup/searchStandardLookingup', 'VIEW'),
   CONFIRM: logEndpoint('haier/standardConfirm/searchStandardConfirm', 'CONFIRM'),

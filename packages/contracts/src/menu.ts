@@ -1,4 +1,4 @@
-/** main/getRoleFunction (spec §7): the menu entries of the session's user type. */
+/** main/getRoleFunction: the menu entries of the session's user type. */
 import { z } from 'zod';
 import { USER_TYPES } from './codes.ts';
 import { endpoint } from './endpoint.ts';

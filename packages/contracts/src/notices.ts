@@ -1,10 +1,10 @@
 /**
- * Drawing change notices (issue 9): a notice lists changed standard files (old version → new
+ * Drawing change notices: a notice lists changed standard files (old version → new
  * version, the new one already published in the archive), goes to the suppliers that supply an
  * affected material under a valid grant at publish (frozen then), and each of them reads and
  * confirms it — the confirmation only after a user of that supplier viewed every new version.
- * Call names are spec §7's where it has one; create/edit/publish/withdraw/close/remind/export
- * are ours (the spec does not show them).
+ * Call names are the legacy portal's where it has one; create/edit/publish/withdraw/close/remind/export
+ * are ours (the legacy portal has none).
  */
 import type { Transition } from './workflow.ts';
 import { z } from 'zod';
@@ -135,15 +135,15 @@ const noticeCore = {
   withdrawReason: z.string().nullable(),
 };
 
-/** 变更通知列表: the page the manufacturer's notice buttons and columns belong to (issue 14). */
+/** 变更通知列表: the page the manufacturer's notice buttons and columns belong to. */
 export const NOTICE_LIST_PAGE = '/esm/drawingManagement/changeNoticeList';
-/** The internal notice rows' governed columns (issue 14): list and detail (and every call answering a detail). */
+/** The internal notice rows' governed columns: list and detail (and every call answering a detail). */
 export const NOTICE_COLUMNS = governedColumns(
   NOTICE_LIST_PAGE,
   {
     publishedByName: '发布人',
     withdrawReason: '撤回原因',
-    // the detail's audit trail (issue 14): who and from where, each its own column
+    // the detail's audit trail: who and from where, each its own column
     'events.userName': '操作记录·操作人',
     'events.userAccount': '操作记录·操作人账号',
     'events.ip': '操作记录·IP地址',
@@ -243,7 +243,7 @@ export const ZRecipientRow = z.object({
   confirmedIp: z.string().nullable().optional(),
   confirmedFiles: z.array(ZConfirmedFile),
 });
-/** The recipients matrix's governed columns (issue 14): its list and its Excel export. */
+/** The recipients matrix's governed columns: its list and its Excel export. */
 export const NOTICE_RECIPIENT_COLUMNS = governedColumns(
   NOTICE_LIST_PAGE,
   {

@@ -1,5 +1,5 @@
 /**
- * Page paths the web's feature indexes register their pages under (zod-free, issue 16: the
+ * Page paths the web's feature indexes register their pages under (zod-free: the
  * router loads them on the login page's first load). Re-exported by their domain files.
  */
 export const BOM_TRACE_PAGE = '/esm/drawingManagement/supplierBomTrace';
@@ -7,7 +7,7 @@ export const ACCESS_REPORT_PAGE = '/esm/drawingAuthorization/drawingAccessReport
 export const PERMISSION_PAGE = '/esm/system/permission';
 export const PHONE_LOG_PAGE = '/esm/system/mobilePhoneLog';
 
-/** Which page shows which log (spec §2); keyed by logs.ts's LogAction. */
+/** Which page shows which log; keyed by logs.ts's LogAction. */
 export const LOG_PAGES = {
   VIEW: '/esm/drawingManagement/drawingViewLog',
   CONFIRM: '/esm/drawingManagement/drawingConfirmationLog',

@@ -1,4 +1,4 @@
-/** The paged request of design §5: results / page defaults and bounds, sort, blank filters. */
+/** The paged request of the portal: results / page defaults and bounds, sort, blank filters. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_OPTIONS, ZPageRequest, ZVisitLogRequestSchema, zOptionalDate, zOptionalText } from './index.ts';
@@ -7,7 +7,7 @@ const Z = ZPageRequest(['createdAt', 'name'] as const, { keyword: zOptionalText(
 const messages = (r: z.ZodSafeParseResult<unknown>) => (r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
 
 describe('ZPageRequest', () => {
-  it('defaults to page 1 of 10 (spec §9)', () => {
+  it('defaults to page 1 of 10', () => {
     expect(PAGE_SIZE_DEFAULT).toBe(10);
     expect(PAGE_SIZE_OPTIONS).toEqual([10, 20, 30, 40]);
     expect(Z.parse({})).toEqual({ results: 10, page: 1 });

@@ -23,7 +23,7 @@ const pageInt = (message: string, min: number, max: number, minMessage: string, 
   );
 
 /**
- * The paged request of spec §3 / design §5: `results` (page size), `page`, `sortField`,
+ * The paged request, as the legacy portal's: `results` (page size), `page`, `sortField`,
  * `sortOrder`, plus each page's filters. `sortField` is checked against the page's own list.
  */
 export function ZPageRequest<F extends readonly [string, ...string[]], S extends z.ZodRawShape>(sortFields: F, filters: S) {

@@ -1,5 +1,5 @@
 /**
- * Button and column permissions (spec §1, §6, §7 menuBtnPermission/*, button/*; issue 14).
+ * Button and column permissions (the legacy portal's menuBtnPermission/*, button/*).
  *
  * A button is declared where its call is (`button: { page, code, label }` on `endpoint()`); a page's
  * governed columns next to its row schema (`governedColumns(page, { field: header })`, used as
@@ -18,7 +18,7 @@ import { ZPageRequest } from './paging.ts';
 
 const tag = 'permissions';
 
-/** Who administers the permissions (spec §6: type 7, internal plus SQE / product-line management). */
+/** Who administers the permissions (type 7, internal plus SQE / product-line management). */
 export const PERMISSION_ADMIN_TYPES = [7] as const;
 import { PERMISSION_PAGE } from './page-paths.ts';
 export { PERMISSION_PAGE };

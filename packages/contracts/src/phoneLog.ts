@@ -1,6 +1,6 @@
 /**
- * Mobile numbers (spec §1 "a log of views of mobile phone numbers", §7 saveLookMobilePhoneLog;
- * issue 14). Every response that carries a person's mobile sends it masked (138****5678); the one
+ * Mobile numbers (the legacy portal's "a log of views of mobile phone numbers", its call
+ * saveLookMobilePhoneLog). Every response that carries a person's mobile sends it masked (138****5678); the one
  * path to the full number is saveLookMobilePhoneLog on the caller's side, which checks the caller
  * may see that person and writes the view log row in the same transaction.
  */
@@ -19,7 +19,7 @@ export { PHONE_LOG_PAGE };
 
 /**
  * Whose number: a supplier's contact, a purchaser (采购员) named on materials, or the contact of a
- * sub-tier vendor on a BOM line (BOM_VENDOR, issue 13: its `contactId` is the BOM line's id).
+ * sub-tier vendor on a BOM line (BOM_VENDOR: its `contactId` is the BOM line's id).
  */
 export const CONTACT_KIND_LABELS = { SUPPLIER: '供应商联系人', PURCHASER: '采购员', BOM_VENDOR: '次级供应商联系人' } as const;
 export type ContactKind = keyof typeof CONTACT_KIND_LABELS;
@@ -75,7 +75,7 @@ export const ZPhoneLogRow = z.object({
   createdAt: z.string(),
 });
 export type PhoneLogRow = z.infer<typeof ZPhoneLogRow>;
-/** The log rows' governed columns (issue 14): the list and its Excel export. */
+/** The log rows' governed columns: the list and its Excel export. */
 export const PHONE_LOG_COLUMNS = governedColumns(PHONE_LOG_PAGE, { ip: 'IP地址' });
 
 export const ZPhoneLogRequestSchema = withDateRange(

@@ -1,9 +1,9 @@
 /**
- * Problem types and the SQE / product-line role table (issue 11, spec §2
+ * Problem types and the SQE / product-line role table
  * `personManagement/problemType`): a problem type says which role answers a question of its kind
  * and within how many working days; the role table says which users hold a role for a product
  * line. Together they route a submitted question (documentIssues.ts). Maintained by type 7.
- * Call names are spec §7's where it has one; create and the internal list are ours.
+ * Call names are the legacy portal's where it has one; create and the internal list are ours.
  */
 import { z } from 'zod';
 import { SUPPLIER_TYPES } from './codes.ts';
@@ -16,9 +16,9 @@ export const HANDLING_ROLE_LABELS = { SQE: 'SQE', PRODUCT_LINE: '产品线' } as
 export type HandlingRole = keyof typeof HANDLING_ROLE_LABELS;
 export const HANDLING_ROLES = Object.keys(HANDLING_ROLE_LABELS) as [HandlingRole, ...HandlingRole[]];
 
-/** SQE and product-line management (spec §6: type 7). */
+/** SQE and product-line management (type 7). */
 export const PROBLEM_ADMIN_TYPES = [7] as const;
-/** Drawing question reply (spec §6: type 5): the only users who answer, so the only ones the role table names. */
+/** Drawing question reply (type 5): the only users who answer, so the only ones the role table names. */
 export const ISSUE_HANDLER_TYPES = [5] as const;
 
 export const RESPONSE_DAYS_MAX = 60;

@@ -1,5 +1,5 @@
 /**
- * Every page route of spec §2 under the base path, with its Chinese title. The web router, the
+ * Every page route of the legacy portal under the base path, with its Chinese title. The web router, the
  * menu seed and the breadcrumb all read these; a reader finds any page by its spec name here.
  */
 import type { UserType } from './codes.ts';
@@ -16,7 +16,7 @@ export interface RouteDef {
   /** The spec's page name (last path segment). */
   page: string;
   title: string;
-  /** Pages of spec §2 that show a "back to previous level" button (and the notice detail pages, issue 9). */
+  /** Pages of the legacy portal that show a "back to previous level" button (and the notice detail pages). */
   back?: boolean;
 }
 
@@ -67,25 +67,25 @@ export const ROUTES: RouteDef[] = [
   r('drawingAuthorization', 'drawingEmpowerApprove', '供应商授权申请审批'),
   r('drawingAuthorization', 'drawingAuthorizedFileHistory', '授权图纸历史'),
   r('drawingAuthorization', 'noDrawingMaterialCensus', '供应商统计'),
-  // not in the legacy spec: the access report of issue 10 (who could see what, on whose approval)
+  // not in the legacy portal: the access report (who could see what, on whose approval)
   r('drawingAuthorization', 'drawingAccessReport', '授权访问报告'),
   // personManagement
   r('personManagement', 'problemType', 'SQE及产品线管理'),
-  // system: not in the legacy spec; the visit log of the user_visit events (spec §4)
+  // system: not in the legacy portal; the visit log of the user_visit events
   r('system', 'visitLog', '访问日志'),
-  // not in the legacy spec: the manufacturer's read view of the suppliers' 2–3 level BOMs and the where-used search (issue 13)
+  // not in the legacy portal: the manufacturer's read view of the suppliers' 2–3 level BOMs and the where-used search
   r('drawingManagement', 'supplierBomTrace', '供应商BOM追溯'),
-  // system: issue 14 — who revealed which mobile number; the button and column permissions (type 7)
+  // system: who revealed which mobile number; the button and column permissions (type 7)
   r('system', 'mobilePhoneLog', '手机号查看日志'),
   r('system', 'permission', '按钮与列权限'),
-  // system: every sign-in, success or refusal (sign_in_log, issue 15)
+  // system: every sign-in, success or refusal (sign_in_log)
   r('system', 'signInLog', '登录日志'),
 ];
 
 export const routeByPath = new Map(ROUTES.map((x) => [x.path, x]));
 export const path = (group: string, page: string) => (group ? `${BASE_PATH}/${group}/${page}` : `${BASE_PATH}/${page}`);
 
-/** Each user type's landing page (spec §2). */
+/** Each user type's landing page. */
 export const DEFAULT_PAGE: Record<UserType, string> = {
   2: path('supplier', 'dashboardS'),
   4: path('supplier', 'dashboardS'),
@@ -97,7 +97,7 @@ export const DEFAULT_PAGE: Record<UserType, string> = {
   6: path('drawingAuthorization', 'drawingEmpowerApprove'),
 };
 
-/** Fixed breadcrumb titles of spec §2 (paths relative to /esm). */
+/** Fixed breadcrumb titles of the legacy portal (paths relative to /esm). */
 export const FIXED_CRUMBS: Record<string, string> = {
   '/dashboard': '档案信息',
   '/permissionCenter/agent': '待办',
@@ -107,7 +107,7 @@ export const FIXED_CRUMBS: Record<string, string> = {
   '/quota/myCompleted': '已完成',
 };
 
-/** External links of spec §2 (served by the company site; the host is configurable). */
+/** External links of the legacy portal (served by the company site; the host is configurable). */
 export const EXTERNAL_LINKS = {
   userAgreement: { href: '/registe?types=1', text: '用户协议' },
   privacyPolicy: { href: '/registe?types=2', text: '个人信息保护政策' },

@@ -1,13 +1,13 @@
 import { BASE_PATH, LOGIN_PATH } from './routes.ts';
 
 /**
- * The session's zod-free pieces (issue 16): what the login page and the session check need, so
+ * The session's zod-free pieces: what the login page and the session check need, so
  * the first load of /esm/login carries neither zod nor the other domains' schemas. session.ts
  * builds its schemas and endpoint declarations from these; `checkLoginField` answers exactly as
  * ZLoginRequestSchema does (session-basics.test.ts holds them together).
  */
 
-/** The session calls' paths (spec §7), used by `sessionApi` in session.ts and by the web's session check. */
+/** The session calls' paths, used by `sessionApi` in session.ts and by the web's session check. */
 export const SESSION_PATHS = {
   current: 'user/current',
   login: 'user/login',

@@ -1,4 +1,4 @@
-/** Login form schema messages, session codes and per-type constants (spec §4, §6, §8, §9). */
+/** Login form schema messages, session codes and per-type constants. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -50,7 +50,7 @@ describe('ZLoginRequestSchema', () => {
 });
 
 describe('codes', () => {
-  it('are the spec values', () => {
+  it('are the legacy portal values', () => {
     expect(CODES.SESSION_OK).toBe('0');
     expect(CODES.LOGIN_OK).toBe('10000000');
     expect(CODES.SESSION_EXPIRED).toBe('10000007');
@@ -62,7 +62,7 @@ describe('codes', () => {
     expect(SESSION_ERRORS[205]).toBe('没有权限');
   });
 
-  it('login refusal codes are distinct from the spec codes', () => {
+  it('login refusal codes are distinct from the legacy portal codes', () => {
     const all = Object.values(CODES);
     expect(new Set(all).size).toBe(all.length);
   });
@@ -77,7 +77,7 @@ describe('user types', () => {
     expect(isSupplierType(1)).toBe(false);
   });
 
-  it('default landing pages of spec §2', () => {
+  it('default landing pages of the legacy portal', () => {
     expect(DEFAULT_PAGE).toEqual({
       2: '/esm/supplier/dashboardS',
       4: '/esm/supplier/dashboardS',
@@ -90,7 +90,7 @@ describe('user types', () => {
     });
   });
 
-  it('side menu rules of spec §2 / §9', () => {
+  it('side menu rules of the legacy portal', () => {
     expect(MENU_RULES).toEqual({ openGroupIds: [1, 14], hiddenMpid: -1, skippedIds: [18, 19] });
   });
 });

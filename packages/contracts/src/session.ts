@@ -1,4 +1,4 @@
-/** Session calls (spec §4, §7): the session check, login, logout. */
+/** Session calls: the session check, login, logout. */
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { ZEnvelope } from './envelope.ts';
@@ -31,9 +31,9 @@ export const ZCurrentUser = z.object({
   nick: z.string(),
   supplierCode: z.string().nullable(),
   supplierName: z.string().nullable(),
-  /** Vendor shows nick, internal shows name (spec §3). */
+  /** Vendor shows nick, internal shows name. */
   displayName: z.string(),
-  /** The type's landing page (spec §2). */
+  /** The type's landing page. */
   defaultPath: z.string(),
 });
 export type CurrentUser = z.infer<typeof ZCurrentUser>;
@@ -57,7 +57,7 @@ export const ZCurrentUserResponseSchema = ZEnvelope(ZCurrentUser.nullable()).ext
 });
 
 /**
- * The session check posts the page's query parameters (spec §7). When they carry a sign-in
+ * The session check posts the page's query parameters. When they carry a sign-in
  * hand-off from the company's identity provider (`code` and `state`, or `error` and `state`),
  * the server completes it before answering. Other parameters (standardCode …) are ignored.
  */

@@ -1,5 +1,5 @@
 /**
- * The supplier's confidentiality agreement and drawing confirmations (spec §7
+ * The supplier's confidentiality agreement and drawing confirmations (the legacy portal's
  * supplier/standardlog/*, supplier/supplierDrawingFileInfomation/supplierConfirm). Who acts is
  * the session's user; nothing in a body can name another user or supplier.
  */

@@ -1,4 +1,4 @@
-/** Layout and behaviour constants of spec §9. */
+/** Layout and behaviour constants of the legacy portal. */
 export const UI = {
   toastSeconds: 3,
   spinnerHideDelayMs: 200,
@@ -16,7 +16,7 @@ export const UI = {
   contactPhone: '400-699-9999',
 } as const;
 
-/** Side menu rules (spec §2, §9). */
+/** Side menu rules. */
 export const MENU_RULES = {
   openGroupIds: [1, 14],
   hiddenMpid: -1,
@@ -27,7 +27,7 @@ export const EMPTY_TABLE_TEXT = '没有匹配的结果';
 export const LOGIN_SUCCESS_TEXT = '登陆成功';
 
 /**
- * Footer content (spec §2). The legacy portal's hosts and filing numbers are "not shown": these
+ * Footer content. The legacy portal's hosts and filing numbers are "not shown": these
  * are this installation's values — change them per deployment.
  */
 export const FOOTER = {

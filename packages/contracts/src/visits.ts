@@ -1,4 +1,4 @@
-/** The "user_visit" event of spec §4 and its log; the server adds who (from the session), IP and time. */
+/** The "user_visit" event of the legacy portal and its log; the server adds who (from the session), IP and time. */
 import { z } from 'zod';
 import { DRAWING_ADMIN_TYPES, USER_TYPES } from './codes.ts';
 import { endpoint, governedColumns } from './endpoint.ts';
@@ -36,12 +36,12 @@ export const ZVisitLogRow = z.object({
   createdAt: z.string(),
 });
 export type VisitLogRow = z.infer<typeof ZVisitLogRow>;
-/** 访问日志 and its governed columns (issue 14). */
+/** 访问日志 and its governed columns. */
 export const VISIT_LOG_PAGE = '/esm/system/visitLog';
 export const VISIT_LOG_COLUMNS = governedColumns(VISIT_LOG_PAGE, { ip: 'IP地址' });
 
 /**
- * 登录日志 (not in the legacy spec; issue 15 writes sign_in_log, this shows it): every sign-in,
+ * 登录日志 (not in the legacy portal; every sign-in writes sign_in_log, this shows it): every sign-in,
  * by password or through the company home page, success or refusal, with its code and reason —
  * what an administrator reads when an account was locked or a supplier says "I cannot get in".
  */

@@ -1,5 +1,5 @@
 /**
- * The typed transition tables of the workflows (design §5: notices, applications, questions,
+ * The typed transition tables of the workflows (notices, applications, questions,
  * countersign): each move, the states it may leave, the state it reaches, and its verb. The api
  * moves state only as its table says (`UPDATE … WHERE status IN (from)` in the transaction that
  * writes the audit row); the web shows a move's button only where the table allows it.

@@ -47,7 +47,7 @@ export interface BigShape {
   bigSupplierMaterials: number;
 }
 
-/** The data set: 2,000 suppliers, 20,000 materials, 1,000,000 files, 5,000,000 log rows. */
+/** The large data set: 2,000 suppliers, 20,000 materials, 1,000,000 files, 5,000,000 log rows. */
 export const FULL_SHAPE: BigShape = { suppliers: 2000, materials: 20_000, codes: 333_334, logs: 5_000_000, bigSupplierMaterials: 300 };
 
 export function scaledShape(scale: number): BigShape {

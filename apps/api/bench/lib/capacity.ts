@@ -45,7 +45,7 @@ export interface StepOutcome {
 }
 
 export interface SearchGoal {
-  /** The latency goal (the 300 ms). */
+  /** The latency goal (300 ms). */
   p95Ms: number;
   /** A step whose server kept up with less than this share of the offered rate fails (a backlog builds). */
   keepUp: number;

@@ -1,5 +1,5 @@
 /**
- * The change-notice data set of the notice benchmark (issue 9): 2,000 suppliers, 2,000 materials
+ * The change-notice data set of the notice benchmark: 2,000 suppliers, 2,000 materials
  * (+ one supplied by every supplier), 12,000 standard codes with a history and an effective
  * version, 10,000 notices over the last ~14 months in every state, and their recipients — each
  * notice reaches the suppliers of its materials (~20), and 20 of them go to all 2,000 suppliers.

@@ -1,6 +1,6 @@
 /**
  * One Prisma client over either a Postgres server (adapter-pg) or the embedded PGlite
- * (pglite-prisma-adapter). Everything above this file is the same for both (design §3, §4).
+ * (pglite-prisma-adapter). Everything above this file is the same for both.
  */
 import { mkdirSync } from 'node:fs';
 import { pgdataOf } from '../paths.ts';
@@ -34,7 +34,7 @@ export interface Database {
   /**
    * Plain SQL on the same database without Prisma's client (db/sql-runner.ts): what a start runs
    * before it listens (the migration check, the start state, the health check), so that Prisma's
-   * first-query set-up (~150–250 ms of CPU) is not on the start's path (issue 16).
+   * first-query set-up (~150–250 ms of CPU) is not on the start's path.
    */
   sql: SqlRunner;
   /** Applies pending migrations; returns the names applied. */
@@ -105,7 +105,7 @@ export function lazyClient(make: () => PrismaClient): PrismaClient {
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, early?: EarlyEmbedded): Promise<Database> {
   if (config.databaseUrl) {
     const url = config.databaseUrl;
-    // loaded only for a Postgres server: an embedded start never needs pg or its adapter (issue 16)
+    // loaded only for a Postgres server: an embedded start never needs pg or its adapter
     const { default: pg } = await import('pg');
     const { PrismaPg } = await import('@prisma/adapter-pg');
     // one pool for Prisma and for the hot reads that skip its runtime (db/rows.ts)

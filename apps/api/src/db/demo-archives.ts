@@ -1,5 +1,5 @@
 /**
- * Demo archive data (issue 3): three product lines, twelve materials, who supplies what, grants
+ * Demo archive data: three product lines, twelve materials, who supplies what, grants
  * in every state and ~20 standard files with versions — enough to walk every archive page as
  * each demo account. Dates are relative to the seed time so grants are valid (or expired, or
  * not yet valid) whenever the demo is started.

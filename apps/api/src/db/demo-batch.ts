@@ -1,5 +1,5 @@
 /**
- * Helpers for writing the demo data a table at a time (issue 16): one INSERT per table instead of
+ * Helpers for writing the demo data a table at a time: one INSERT per table instead of
  * one statement per row took most of the demo seed's time off a cold start — every statement
  * through Prisma costs its query compilation and a round through PGlite.
  */

@@ -1,5 +1,5 @@
 /**
- * Demo 2–3 level BOMs (issue 13): S001 (demo2) has BOMs on three of its seven materials, S002
+ * Demo 2–3 level BOMs: S001 (demo2) has BOMs on three of its seven materials, S002
  * (demo4) on two; the rest show the "not maintained" state. One sub-tier vendor (宁波金田塑胶)
  * supplies both suppliers, so the where-used search finds two first-tier suppliers at once.
  * Dated relative to seeding, imported by the suppliers' colleagues.

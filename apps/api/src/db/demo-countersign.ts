@@ -1,8 +1,8 @@
 /**
- * Demo countersign lists (issue 12), seeded after the archive and the notices, through the module's
+ * Demo countersign lists, seeded after the archive and the notices, through the module's
  * own rules (modules/countersign/service.ts: each list's history — create, edit, issue, sign,
  * cancel, with a `now` in the past — written by writeCountersignHistories, which applies the calls'
- * rules in memory and writes the rows in one transaction of a few statements, issue 16), so every
+ * rules in memory and writes the rows in one transaction of a few statements), so every
  * state can be walked and every signature carries its round's content sha256 — dated relative to
  * the seed time, so "overdue" stays overdue whenever the demo is started. demo3 issues them all.
  *

@@ -1,5 +1,5 @@
 /**
- * Demo questions on drawings (issue 11), seeded after the archive and the notices: problem types
+ * Demo questions on drawings, seeded after the archive and the notices: problem types
  * (one disabled), the SQE / product-line role table, and questions of S001 (demo2) and S002
  * (demo4) in every state — dated relative to the seed time, so the overdue ones stay overdue.
  * A second answerer, 赵丽 (wt-zhaoli, type 5, no usable password), makes 洗衣机 × SQE a role with

@@ -1,5 +1,5 @@
 /**
- * Demo authorization applications (issue 10), one or more in each state, dated relative to the
+ * Demo authorization applications, one or more in each state, dated relative to the
  * seed time, each with the audit trail its state implies; the approved ones carry their grants.
  * Runs after demo-archives.ts (materials, suppliers, the imported grants).
  *

@@ -1,5 +1,5 @@
 /**
- * The demo archive's drawings, drawn once at build time (issue 16). Drawing them — loading
+ * The demo archive's drawings, drawn once at build time. Drawing them — loading
  * @napi-rs/canvas and pdf-lib, laying out ~30 PDFs and PNGs — was ~1.6 s of a cold start's CPU,
  * the largest single step of the demo seed. `node dist/build-image.mjs` (scripts/build.mjs) now
  * writes them to dist/demo-files with a manifest naming, for every drawing the seed asks for (its

@@ -1,5 +1,5 @@
 /**
- * A believable recent history for the demo (issue 8): colleagues of the demo suppliers and the
+ * A believable recent history for the demo: colleagues of the demo suppliers and the
  * drawing staff viewed, downloaded, printed and confirmed drawings over the last 30 days, signed
  * the agreement, and were refused now and then (an expired grant) — so every log page of a fresh
  * demo has rows. Dated relative to seeding, deterministic (a seeded generator), written once on

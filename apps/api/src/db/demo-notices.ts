@@ -1,5 +1,5 @@
 /**
- * Demo change notices (issue 9), seeded after the demo archive (demo-archives.ts) so every state
+ * Demo change notices, seeded after the demo archive (demo-archives.ts) so every state
  * can be walked: a draft, published notices read, unread, confirmed and overdue, a closed one and a
  * withdrawn one — dated relative to the seed time like the grants, so "overdue" stays overdue and
  * "due in 6 days" stays ahead whenever the demo is started. Each confirmed recipient has the logged

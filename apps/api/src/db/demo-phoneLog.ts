@@ -1,5 +1,5 @@
 /**
- * Demo mobile numbers (issue 14): each supplier's contacts and the purchasers (采购员) named on
+ * Demo mobile numbers: each supplier's contacts and the purchasers (采购员) named on
  * the demo materials, and a few reveals by colleagues in the last days, so the 手机号查看日志
  * page is alive from the first start. The numbers are fictitious; tests search every response
  * for them (none may carry one unmasked).

@@ -2,7 +2,7 @@
  * Opening the embedded PGlite database, apart from db/database.ts so that the entry (server.ts)
  * can start it before the server's own modules are loaded: PGlite's open (its WASM compiled on
  * V8's background threads, its files read, Postgres started) then overlaps the main thread
- * loading and evaluating them (issue 16). Only node's modules and PGlite's, loaded on call.
+ * loading and evaluating them. Only node's modules and PGlite's, loaded on call.
  */
 import type { PGlite } from '@electric-sql/pglite';
 import type { ImageManifest } from './image.ts';

@@ -1,5 +1,5 @@
 /**
- * The prepared cluster image of the embedded database (issue 16): at build time
+ * The prepared cluster image of the embedded database: at build time
  * (scripts/build.mjs → dist/build-db-image.mjs) a PGlite cluster is created in memory, every
  * migration is applied and the reference data (menu, first agreement) written, and the cluster is
  * dumped with PGlite's own `dumpDataDir` to dist/db-image/pgdata.tar.gz beside a manifest. A
@@ -141,7 +141,7 @@ export function demoImageUnusable(manifest: ImageManifest | null, now: Date): st
 }
 
 /**
- * A first start with the demo data (issue 16): the demo image — the reference image with the demo
+ * A first start with the demo data: the demo image — the reference image with the demo
  * seed already run at build time (db/image-build.ts) — when it is usable today
  * (demoImageUnusable); its stored files go into `storageDir` (content-addressed, so files
  * already there are left as they are) before the cluster is unpacked. Returns its manifest, or

@@ -1,5 +1,5 @@
 /**
- * The menu tree of spec §2 — reference data the portal needs in every installation, upserted at
+ * The menu tree of the legacy portal — reference data the portal needs in every installation, upserted at
  * every start. Group ids 1 and 14 are the ones the side menu keeps open; entries with mpid -1 are
  * hidden pages reached from another page; ids 18 and 19 are the tree pages the side menu skips.
  */
@@ -50,9 +50,9 @@ export const MENU: MenuSeed[] = [
   entry(16, 14, 'drawingAuthorization', 'drawingAuthorizedFile', '已授权图纸', 'FileDoneOutlined', ADMIN),
   entry(17, 14, 'drawingAuthorization', 'drawingAuthorizedFileHistory', '授权图纸历史', 'FileSearchOutlined', ADMIN),
   entry(19, 14, 'drawingAuthorization', 'noDrawingAndArchivesInformation', '未授权图纸档案信息', null, ADMIN),
-  // type 6 decides; the drawing admins read the applications too (issue 10: they read every page of the group)
+  // type 6 decides; the drawing admins read the applications too (they read every page of the group)
   entry(20, 14, 'drawingAuthorization', 'drawingEmpowerApprove', '供应商授权申请审批', 'SolutionOutlined', [6, ...ADMIN]),
-  // not in the legacy spec: the access report of issue 10
+  // not in the legacy portal: the access report
   entry(21, 14, 'drawingAuthorization', 'drawingAccessReport', '授权访问报告', 'AuditOutlined', ADMIN),
 
   group(30, 'supplier', '供应商专区', 'ShopOutlined', SUPPLIER),
@@ -72,11 +72,11 @@ export const MENU: MenuSeed[] = [
 
   group(60, 'system', '系统管理', 'SettingOutlined', ADMIN),
   entry(61, 60, 'system', 'visitLog', '访问日志', 'LineChartOutlined', ADMIN),
-  // not in the legacy spec: the suppliers' 2–3 level BOMs read-only and the where-used search (issue 13)
+  // not in the legacy portal: the suppliers' 2–3 level BOMs read-only and the where-used search
   entry(13, 1, 'drawingManagement', 'supplierBomTrace', '供应商BOM追溯', 'ApartmentOutlined', ADMIN),
-  // issue 14: who revealed which mobile number; the button and column permissions (type 7 only)
+  // who revealed which mobile number; the button and column permissions (type 7 only)
   entry(62, 60, 'system', 'mobilePhoneLog', '手机号查看日志', 'EyeOutlined', ADMIN),
   entry(63, 60, 'system', 'permission', '按钮与列权限', 'KeyOutlined', [7]),
-  // every sign-in, success or refusal (sign_in_log, issue 15), beside the visit log
+  // every sign-in, success or refusal (sign_in_log), beside the visit log
   entry(64, 60, 'system', 'signInLog', '登录日志', 'LoginOutlined', ADMIN),
 ];

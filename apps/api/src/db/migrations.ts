@@ -26,7 +26,7 @@ export interface Migration {
  * The migrations in prisma/migrations, in order. Read synchronously (~15 small files, a few ms):
  * at a warm embedded start the libuv threadpool's threads share the two cores with V8's
  * background compiles of PGlite's WASM, and the same reads through fs/promises waited
- * 110–120 ms for them (issue 16, docs/benchmarks.md).
+ * 110–120 ms for them (docs/benchmarks.md).
  */
 export async function readMigrations(dir = paths.migrations): Promise<Migration[]> {
   let entries;
@@ -77,7 +77,7 @@ export function splitStatements(sql: string): string[] {
  * other state takes the locked path below, which applies or reports it.
  */
 async function allApplied(db: SqlRunner, list: Migration[]): Promise<boolean> {
-  // One statement (issue 16: each one through Prisma costs a round and its own setup). On a
+  // One statement (each one through Prisma costs a round and its own setup). On a
   // database without the table it fails (relation does not exist) — then, as for any other
   // failure here, the locked path below creates the table, applies or reports.
   let done: { migration_name: string; checksum: string }[];

@@ -11,7 +11,7 @@
  * Writes and everything transactional stay with Prisma.
  */
 // only its types: the module itself is loaded by openDatabase for a Postgres server, never by an
-// embedded start (issue 16: a start loads only what it uses)
+// embedded start (a start loads only what it uses)
 import type pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from './database.ts';

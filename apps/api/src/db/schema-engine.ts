@@ -1,6 +1,6 @@
 /**
  * Prisma's schema engine compiled to WASM: it writes the SQL of new migrations from changes to
- * prisma/schema.prisma without any native engine (design §4). Applying them is migrations.ts.
+ * prisma/schema.prisma without any native engine. Applying them is migrations.ts.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * The first confidentiality agreement (保密协议 V1) that supplier users accept before they open
- * any drawing (issue 3). Reference data: every installation needs one agreement in force, so
+ * any drawing. Reference data: every installation needs one agreement in force, so
  * the demo seed and the tests call this; a later version is published as a new row.
  */
 import type { Db } from './database.ts';

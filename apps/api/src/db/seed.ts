@@ -49,7 +49,7 @@ interface StartState extends StoredMenu {
 export type StateReader = Pick<SqlRunner, '$queryRawUnsafe'>;
 
 /**
- * The start's checks in one raw statement (issue 16): as Prisma model queries they were four
+ * The start's checks in one raw statement: as Prisma model queries they were four
  * statements and, on a warm start, the process's first model queries — ~150–200 ms of CPU for
  * Prisma's first query compilation (its schema graph, then each query shape), paid before the
  * server could listen. The first request that needs a model query pays that compilation instead.
@@ -119,7 +119,7 @@ export async function seedDemo(db: Db, storage: Storage, sql: StateReader = db):
 
 async function demoData(db: Db, storage: Storage, sql: StateReader): Promise<boolean> {
   // asked first so that the demo password's scrypt (thread pool, ~16 MB, 50–100 ms) runs while
-  // the reference data is checked instead of after it (issue 16)
+  // the reference data is checked instead of after it
   const state = await startState(sql);
   const hashing = state.users === 0 ? hashPassword(DEMO_PASSWORD) : null;
   hashing?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile

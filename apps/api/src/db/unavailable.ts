@@ -1,5 +1,5 @@
 /**
- * Is this error "the database cannot be reached right now" (design §5: 503 with Retry-After)?
+ * Is this error "the database cannot be reached right now" (503 with Retry-After)?
  * Such errors come three ways: from Prisma (its own codes, or the driver adapter's error kind in
  * `meta.driverAdapterError.cause`), from the `pg` pool straight (db/rows.ts: socket errors,
  * "Connection terminated", pool connect time-outs) and from Postgres itself while it shuts down or

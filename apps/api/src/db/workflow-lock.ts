@@ -1,5 +1,5 @@
 /**
- * The row lock a workflow move takes before it reads what it moves (design §5).
+ * The row lock a workflow move takes before it reads what it moves.
  *
  * A move decides by its guarded write (`UPDATE … WHERE status IN (from)`), which catches a second
  * move. It does not catch an edit, which leaves the status as it was: a move that read the record,

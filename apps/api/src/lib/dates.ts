@@ -25,7 +25,7 @@ export const cstDay = (d: Date): string => cstIso(d).slice(0, 10);
  * The day as a Chinese reader writes it, `2026/3/5`, in UTC+8 (messages). What
  * `toLocaleDateString('zh-CN', { timeZone: 'Asia/Shanghai' })` writes, without it: its first call
  * in a process loads ICU's zh data (~100 ms of CPU, paid by the first supplier view of a cold
- * start, issue 16). Unit-tested against it (test/dates.test.ts).
+ * start). Unit-tested against it (test/dates.test.ts).
  */
 export const cstDayText = (d: Date): string => {
   const [y, m, day] = cstDay(d).split('-');

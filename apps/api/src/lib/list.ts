@@ -1,5 +1,5 @@
 /**
- * The list machinery every paged list uses (design §5):
+ * The list machinery every paged list uses:
  * - the paging window: a caller pages through at most LIST_WINDOW_MAX rows, and the total is
  *   counted only up to that many — an exact count(*) over a million rows on every page request
  *   would cost more than the page itself;
@@ -117,7 +117,7 @@ export function containsText(column: TextColumn, text: string): Prisma.Sql {
   return Prisma.sql`(${exact} AND text_bigrams(${col}) @> text_bigrams(${text}::text))`;
 }
 
-/** A capped page in the envelope of design §5, plus `totalCapped`. */
+/** A capped page in the envelope of the portal, plus `totalCapped`. */
 export const cappedPage = <T>(p: { rows: T[] } & CappedTotal) => ({ ...paged(p.rows, p.total), totalCapped: p.totalCapped });
 
 // ---- WHERE ---------------------------------------------------------------------------------------

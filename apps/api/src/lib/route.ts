@@ -1,5 +1,5 @@
 /**
- * Registers a call declared in contracts (design §5): path, access, request and response
+ * Registers a call declared in contracts: path, access, request and response
  * schemas and the OpenAPI summary all come from the one declaration; the handler gets the
  * validated body and who is calling — for a supplier-only call, the caller's supplier, already
  * checked by the auth hook (plugins/auth.ts), so a service cannot forget the scope.

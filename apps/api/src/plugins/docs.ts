@@ -1,11 +1,11 @@
 /**
- * The OpenAPI documentation under /esm-server/docs (design §5). It lists every call with its
+ * The OpenAPI documentation under /esm-server/docs. It lists every call with its
  * fields, which is a map for an attacker as much as for an integrator: unless API_DOCS_PUBLIC is
  * set it is shown only to a signed-in internal user (any type but the suppliers' 2 and 4). The
  * document itself is built by @fastify/swagger, registered in app.ts where every route is seen.
  *
  * The page's files and the document are served by @fastify/swagger-ui — loaded on the first visit,
- * not at every start (issue 16): the plugin and what it loads (yaml, its own @fastify/static, glob,
+ * not at every start: the plugin and what it loads (yaml, its own @fastify/static, glob,
  * send: ~110 files) were ~40 % of the time a start spends registering routes. It runs in a Fastify
  * instance of its own, built on that first visit, which these routes hand each request to (after
  * the guard) with `inject`; its `swagger()` is this app's, so the document is the same.

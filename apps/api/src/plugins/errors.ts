@@ -1,5 +1,5 @@
 /**
- * The one error handler (design §5): every failure leaves as the envelope
+ * The one error handler: every failure leaves as the envelope
  * `{ success: false, code, message, data: null, errors? }` with the HTTP status of its class
  * and a message in Chinese a user can act on. A 5xx never leaks internals.
  *

@@ -1,5 +1,5 @@
 /**
- * Browser-facing defences (design §5, issue 7):
+ * Browser-facing defences:
  *  - security headers on every response through @fastify/helmet (the maintained set of them, kept
  *    current with the browsers, rather than our own list): a Content-Security-Policy the SPA runs
  *    under without 'unsafe-eval', no framing by anyone (frame-ancestors 'none' + X-Frame-Options

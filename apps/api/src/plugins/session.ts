@@ -1,6 +1,6 @@
 /**
  * Cookie sessions stored in Postgres (table http_session), so any number of api processes
- * behind a load balancer share them (design §3). The store is a few lines over the one Prisma
+ * behind a load balancer share them. The store is a few lines over the one Prisma
  * client, which keeps one code path for the embedded database and a Postgres server
  * (connect-pg-simple and friends need a `pg` pool, which the embedded PGlite is not).
  */

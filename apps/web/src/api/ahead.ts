@@ -1,7 +1,7 @@
 /**
- * A page's first answers fetched before the page is on screen (issue 16): at the sign-in, the
+ * A page's first answers fetched before the page is on screen: at the sign-in, the
  * landing page's calls go out with its code instead of after its first render, so the page renders
- * with its rows and never shows a spinner (which spec §9 keeps 200 ms after loading ends).
+ * with its rows and never shows a spinner (which the legacy portal keeps 200 ms after loading ends).
  *
  * A page module exports `fetchAhead(queryClient, target)` asking, through `ahead()`, exactly the
  * queries (same keys) its first render asks; the page's queries pass `refetchOnMount:

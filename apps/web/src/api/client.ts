@@ -1,6 +1,6 @@
 /**
- * The one API client (design §6): POST JSON to /esm-server/api, cookies, envelope unwrapping,
- * 10000007 → /esm/login, an error toast by status from the spec's catalogue (§8), status 600
+ * The one API client: POST JSON to /esm-server/api, cookies, envelope unwrapping,
+ * 10000007 → /esm/login, an error toast by status from the legacy portal's catalogue, status 600
  * 网络连接失败 when nothing answered and 请求超时 on time-out. A server error or no answer shows the
  * request's id (请求编号) with it, so that a user can quote it to the operators.
  */
@@ -259,7 +259,7 @@ export function call<E extends EndpointDef>(e: E, body?: EndpointBody<E>, opts?:
 /**
  * `call` by the declaration's path alone, typed by the declaration (`import type`): for the
  * session calls on the login page's first load, which must not load the declarations' zod
- * schemas (issue 16; the path constant is the one the declaration uses, SESSION_PATHS).
+ * schemas (the path constant is the one the declaration uses, SESSION_PATHS).
  */
 export function callAt<E extends EndpointDef>(path: E['path'], body?: EndpointBody<E>, opts?: RequestOptions): Promise<EndpointResponse<E>> {
   return post<EndpointResponse<E>>(path, body ?? {}, opts);

@@ -5,7 +5,7 @@ import { sessionQuery, useSession } from '../features/session/index.ts';
 import { useCurrentUser } from './SessionGate.tsx';
 
 /**
- * /esm and /esm/ lead to the type's default page, keeping the standardCode query (spec §2) — or,
+ * /esm and /esm/ lead to the type's default page, keeping the standardCode query — or,
  * right after a company sign-in, to the page the user had asked for before it (the server gives
  * `returnTo` only when it is one of the user's own pages). It is used once: later visits to /esm
  * go to the default page again.

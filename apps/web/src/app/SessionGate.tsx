@@ -1,5 +1,5 @@
 /**
- * The session check on load (spec §4): code "0" → the portal; not signed in → /esm/login;
+ * The session check on load: code "0" → the portal; not signed in → /esm/login;
  * 201-205 → a blocking dialog that leads to the company home page.
  */
 import { Suspense, createContext, lazy, useContext, useEffect } from 'react';
@@ -9,7 +9,7 @@ import { BASE_PATH, LOGIN_PATH, SESSION_ERRORS, SESSION_ERROR_BODY, UI, type Cur
 import { useSession, withoutHandoff } from '../features/session/index.ts';
 import { PageLoading } from '../components/PageLoading.tsx';
 
-// only when the session check failed: antd's Result stays off the login page's first load (issue 16)
+// only when the session check failed: antd's Result stays off the login page's first load
 const ErrorResult = lazy(() => import('../components/ErrorResult.tsx').then((m) => ({ default: m.ErrorResult })));
 
 const UserContext = createContext<CurrentUser | null>(null);

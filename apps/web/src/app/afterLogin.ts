@@ -1,5 +1,5 @@
 /**
- * From a successful sign-in to the landing page, as fast as the network allows (issue 16): the
+ * From a successful sign-in to the landing page, as fast as the network allows: the
  * landing page used to arrive as a chain — layout chunk, then the menu, then the page's chunk,
  * then its data — each waiting for the one before. Here the layout chunk, the menu and the
  * landing page's chunk are all asked for at once, as soon as the user is known.
@@ -29,7 +29,7 @@ const pageOf = (target: string) => target.split(/[?#]/)[0]!.replace(/\/+$/, '');
  * Where a user lands after signing in: the page they were sent away from (only a path inside the
  * portal: no open redirect), when it is one of
  * their own menu's pages — another user's page left in ?redirect= (a shared browser) would only
- * say 没有权限 (issue 8) — else their type's landing page.
+ * say 没有权限 — else their type's landing page.
  */
 async function landingOf(user: CurrentUser, redirect: string | null, menu: () => Promise<{ router: string }[]>): Promise<string> {
   if (!isReturnPath(redirect)) return user.defaultPath;
@@ -44,7 +44,7 @@ const LAST_LANDING_KEY = 'esm.lastLanding';
 
 /**
  * While the user types on the login page: the landing page's code, so that after the sign-in only
- * its data is fetched (issue 16: the landing page's ~30 chunks took ~0.3 s after the sign-in
+ * its data is fetched (the landing page's ~30 chunks took ~0.3 s after the sign-in
  * answered). The page this browser landed on last time; a browser that never signed in gets every
  * user type's landing page (DEFAULT_PAGE: four pages sharing most of their chunks), as which one
  * is not known until the account is. One page at a time, and none once `typing()` says the form

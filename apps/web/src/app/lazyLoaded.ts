@@ -1,5 +1,5 @@
 /**
- * Lazy pages and layout that render at once when their code is already in (issue 16).
+ * Lazy pages and layout that render at once when their code is already in.
  *
  * React.lazy suspends on its first render even when the module has been loaded before (it only
  * learns that from the promise, a microtask later), so its Suspense fallback shows; and React 19

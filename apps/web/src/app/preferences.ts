@@ -1,5 +1,5 @@
 /**
- * Layout preferences kept in local storage (spec §2): menu fold state, theme, open groups.
+ * Layout preferences kept in local storage: menu fold state, theme, open groups.
  */
 import { useCallback, useSyncExternalStore } from 'react';
 
@@ -38,7 +38,7 @@ export function usePref<T>(key: string, fallback: T): [T, (v: T) => void] {
   return [value, set];
 }
 
-/** Collapsed by default (spec §2). */
+/** Collapsed by default. */
 export const useCollapsed = () => usePref<boolean>(KEYS.collapsed, true);
 export const useThemeName = () => usePref<ThemeName>(KEYS.theme, 'light');
 export const useOpenKeys = () => usePref<string[]>(KEYS.openKeys, []);

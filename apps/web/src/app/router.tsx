@@ -1,5 +1,5 @@
 /**
- * Every route of spec §2 under /esm. Pages built so far are listed in PAGES; every other route
+ * Every route of the legacy portal under /esm. Pages built so far are listed in PAGES; every other route
  * shows the shared group default page, never a blank. Unknown paths get the not-found page.
  */
 import { lazy, Suspense, type ComponentType } from 'react';

@@ -1,5 +1,5 @@
 /**
- * 列设置: which columns a table shows (issue 8). The columns a user decides by are shown by
+ * 列设置: which columns a table shows. The columns a user decides by are shown by
  * default and fit a 1366 px screen; the rest start hidden and can be switched on here. The choice
  * is kept per table in local storage. Fixed columns (标准编号, 操作) are always shown.
  */

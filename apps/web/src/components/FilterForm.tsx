@@ -1,5 +1,5 @@
 /**
- * The declarative filter form of every list page (design §6): text, select, date range and
+ * The declarative filter form of every list page: text, select, date range and
  * remote select fields in one inline form with 搜索 / 重置. Texts apply on Enter or 搜索; a pick
  * (select, remote select, dates) applies at once. What it hands on are the request's filters:
  * trimmed texts, blanks as absent, a date range as its two `YYYY-MM-DD` fields.

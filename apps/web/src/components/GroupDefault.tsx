@@ -1,6 +1,6 @@
 /**
- * The shared default page of a menu group (spec §2 "group index routes show a shared default
- * page"), also shown for pages of the spec not built yet: the group's title and its pages as
+ * The shared default page of a menu group (the legacy portal's "group index routes show a
+ * shared default page"), also shown for its pages not built yet: the group's title and its pages as
  * links, so the user can always go on from here.
  */
 import { Card, Col, Result, Row, Typography } from 'antd';

@@ -1,5 +1,5 @@
 /**
- * A list page in one declaration (design §6): a paged call, its columns and its filter fields.
+ * A list page in one declaration: a paged call, its columns and its filter fields.
  * The log pages, the archive history and the visit log are each one of these.
  */
 import { useState, type ReactNode } from 'react';
@@ -31,7 +31,7 @@ export interface ListPageProps<E extends PagedEndpoint, Row = RowOf<E>> {
 
 export function ListPage<E extends PagedEndpoint, Row extends object = RowOf<E> & object>({ endpoint, columns, fields, rowKey, filterTestId, fixed, extra, rowSelection, columnSettings, emptyText, rowClassName }: ListPageProps<E, Row>) {
   const [filters, setFilters] = useState<Filters>({});
-  // the page's own empty text says there is nothing at all; with a filter set, nothing matched it (spec §8)
+  // the page's own empty text says there is nothing at all; with a filter set, nothing matched it
   const filtered = Object.values(filters).some((v) => v !== undefined && v !== '');
   return (
     <PagedTable<E, Row>

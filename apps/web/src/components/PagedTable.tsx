@@ -1,5 +1,5 @@
 /**
- * The one paged table (design §6, spec §2/§9): speaks the paged request (results, page,
+ * The one paged table: speaks the paged request (results, page,
  * sortField, sortOrder + filters), page size 10 with 10/20/30/40, size changer, quick jumper,
  * "共 N 条"; a filter change goes back to page 1; sort cycles ascend → descend → none.
  */
@@ -31,7 +31,7 @@ import { narrowColumns, wideColumns, type ListColumns } from './listColumns.tsx'
 import { useNarrow } from './useScreen.ts';
 import { fetchPermissionsAhead, useColumnModes, withoutHidden } from '../features/permissions/index.ts';
 
-/** A paged call: its body is a paged request, its answer a paged envelope (design §5). */
+/** A paged call: its body is a paged request, its answer a paged envelope. */
 export type PagedEndpoint = EndpointDef & { body: z.ZodType; response: z.ZodType<PagedEnvelope<unknown>> };
 /** The row of a paged call. */
 export type RowOf<E extends EndpointDef> = EndpointData<E> extends readonly (infer R)[] ? R : never;
@@ -96,7 +96,7 @@ export function fetchPagedTableAhead<E extends PagedEndpoint>(queryClient: Query
   fetchPermissionsAhead(queryClient, buttons, endpoint.columns);
 }
 
-/** Keeps the spinner 200 ms after loading ends (spec §9) so fast reloads do not flicker. */
+/** Keeps the spinner 200 ms after loading ends so fast reloads do not flicker. */
 function useLingering(loading: boolean, ms = UI.spinnerHideDelayMs): boolean {
   const [shown, setShown] = useState(loading);
   useEffect(() => {
@@ -110,7 +110,7 @@ function useLingering(loading: boolean, ms = UI.spinnerHideDelayMs): boolean {
 
 /** A response with `totalCapped` (counted only up to LIST_WINDOW_MAX) shows "共 10000+ 条". */
 export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E> & object>({ endpoint, columns, filters, rowKey, toolbar, size, rowSelection, emptyText, onSortChange, columnSettings, rowClassName, expandable }: PagedTableProps<E, Row>) {
-  // the call's governed columns (issue 14): the server leaves hidden ones out, so the table does too
+  // the call's governed columns: the server leaves hidden ones out, so the table does too
   const modes = useColumnModes(endpoint.columns);
   const permitted = useMemo(() => withoutHidden(columns, modes), [columns, modes]);
   const { visible, control } = useVisibleColumns(columnSettings?.table, permitted, columnSettings?.defaultHidden);
@@ -166,7 +166,7 @@ export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E
         // whose content cannot wrap any narrower (listColumns.tsx)
         tableLayout="auto"
         scroll={{ x: true }}
-        // the horizontal scrollbar stays at the bottom of the window, not below the fold (issue 8)
+        // the horizontal scrollbar stays at the bottom of the window, not below the fold
         sticky={{ offsetScroll: 0 }}
         // 点击升序/降序 over the sort icon only: over the whole header it popped up whenever the
         // pointer crossed the header row (after a sign-in at 600 px it sat under the pointer)

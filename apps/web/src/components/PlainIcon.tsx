@@ -1,7 +1,7 @@
 /**
  * An antd icon drawn from its SVG definition (@ant-design/icons-svg, the data @ant-design/icons
  * draws too) without @ant-design/icons' runtime: for the login page's first load, which carries
- * no antd (issue 16). Same box as antd's icons: 1em square, the text's colour.
+ * no antd. Same box as antd's icons: 1em square, the text's colour.
  */
 import type { IconDefinition } from '@ant-design/icons-svg/lib/types';
 

@@ -1,6 +1,6 @@
 /**
  * A decision that cannot be undone and needs a reason (作废, 撤销授权, 撤回, 退回, 驳回 …): the
- * spec's confirm dialog (§9: width 416, warning icon) that says what follows, asks the reason
+ * legacy portal's confirm dialog (width 416, warning icon) that says what follows, asks the reason
  * (checked by the call's own schema as the user types), and after the call either says what
  * happened in a toast or puts the server's words where the user is looking — a field error under
  * the reason, anything else in a toast. On success it calls `onDone` (refresh and close); on any

@@ -41,7 +41,7 @@ export const formatDate = (d: string | null | undefined) => (d ? dayjs(d).format
 
 /**
  * Who did something and from where, as an audit trail shows it: 张伟（demo3） · IP 10.0.0.5. A part
- * the user may not see — a governed column hidden for the user type (issue 14), so absent from the
+ * the user may not see — a governed column hidden for the user type, so absent from the
  * answer — is left out; an address the server did not record shows as —.
  */
 export function actorText(name?: string, account?: string, ip?: string | null): string {

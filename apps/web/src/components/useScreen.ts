@@ -2,7 +2,7 @@
  * Is the window at least antd's `md` breakpoint wide (token.screenMD)? Right from the first
  * render, and a re-render only when the answer changes. antd's Grid.useBreakpoint answers {} on
  * its first render and then re-renders its component once after mounting whatever the width, which
- * rendered a whole page twice before its first paint (issue 16).
+ * rendered a whole page twice before its first paint.
  */
 import { useCallback, useSyncExternalStore } from 'react';
 import { theme } from 'antd';

@@ -1,5 +1,5 @@
 /**
- * Every built page, by its spec §2 route: each feature declares its own in its index; the router
+ * Every built page, by its route in the legacy portal: each feature declares its own in its index; the router
  * shows the group default page for a route no feature has built yet. The dashboard (a spec chunk
  * of its own) is added by the router.
  */

@@ -95,7 +95,7 @@ export async function fileSuppliers(db: Db, id: number, now = new Date()): Promi
 }
 
 /**
- * 作废 (issue 8). VERSION withdraws one version (EFFECTIVE or HISTORY → OBSOLETE); when it was the
+ * 作废. VERSION withdraws one version (EFFECTIVE or HISTORY → OBSOLETE); when it was the
  * effective one, the latest earlier version still in force (HISTORY) becomes EFFECTIVE again, so
  * the standard stays visible to suppliers. STANDARD withdraws every version still in force. Each
  * change is an archive_event row (who, when, why) in the same transaction; a version already

@@ -23,7 +23,7 @@ export function sendSheet(db: Db, reply: FastifyReply, sheet: SheetFile) {
 }
 
 export async function countersignRoutes(app: FastifyInstance, { db }: { db: Db }) {
-  // the actions offered on a list are trimmed by the button table, as the routes are (issue 14)
+  // the actions offered on a list are trimmed by the button table, as the routes are
   const internal: Side = { kind: 'internal', buttons: app.permissions };
   route(app, api.page, async ({ body }) => cappedPage(await pageCountersigns(db, body)));
   route(app, api.detail, async ({ body, user }) => ok(await countersignDetail(db, user, body.id, internal), '查询成功'));

@@ -1,5 +1,5 @@
 /**
- * Countersign lists (issue 12): drafts, and the moves of the transition table in contracts
+ * Countersign lists: drafts, and the moves of the transition table in contracts
  * (COUNTERSIGN_TRANSITIONS) — issue, sign (supplier, then each internal signer in order), return,
  * complete, cancel.
  *
@@ -57,7 +57,7 @@ export const COUNTERSIGN_NOT_FOUND = '会签单不存在';
 const ONLY_ISSUER = '只有发起人可以编辑、下发或取消该会签单';
 
 /** Whose side the caller is on: a supplier acts only within its own supplier's lists. */
-/** Who asks: an internal user (whose offered actions the button table trims, issue 14) or a supplier's. */
+/** Who asks: an internal user (whose offered actions the button table trims) or a supplier's. */
 export type Side = { kind: 'internal'; buttons: ButtonChecker } | { kind: 'supplier'; supplierCode: string };
 const scopeOf = (side: Side) => (side.kind === 'supplier' ? side.supplierCode : undefined);
 
@@ -558,7 +558,7 @@ export interface CountersignHistory {
 /**
  * Writes lists with their whole history — creation, edits, issues, signatures, returns, cancels —
  * as the calls above, one after another, would have left them, in one transaction of ~10
- * statements instead of ~200 in ~25 transactions (~1 s of a cold embedded start, issue 16). Each
+ * statements instead of ~200 in ~25 transactions (~1 s of a cold embedded start). Each
  * step goes through the calls' own rules, applied to the list in memory: the draft checks, the
  * transition table, the signing order and its refusals, what each move writes, the round's
  * content and its sha256, the signature and event rows. The facts the drafts name (suppliers,

@@ -1,5 +1,5 @@
 /**
- * Question attachments (issue 11), stored like archive files: the bytes content-addressed in the
+ * Question attachments, stored like archive files: the bytes content-addressed in the
  * file store (lib/storage.ts), never in the database; the row says who uploaded what. An upload
  * is one multipart part `file`, recognised by extension AND first bytes (archives/file-type.ts
  * for drawings and images, the Office signatures here), bounded by ATTACHMENT_MAX_BYTES. It is

@@ -1,5 +1,5 @@
 /**
- * Reading questions (issue 11): the supplier's list (its own supplier's questions), the
+ * Reading questions: the supplier's list (its own supplier's questions), the
  * answerers' list (assigned to me, the pool, all submitted), and one question with its thread.
  * Overdue is derived, never stored: past the due day (UTC+8) and still 待分派 or 处理中.
  */

@@ -1,5 +1,5 @@
 /**
- * Routing a submitted question (issue 11): its problem type says which role answers (SQE or the
+ * Routing a submitted question: its problem type says which role answers (SQE or the
  * product line); the role table says who holds that role for the product line of the drawing's
  * material. Only enabled answerers (type 5) count. One → assigned; none or several → the pool.
  */

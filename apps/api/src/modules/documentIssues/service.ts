@@ -1,5 +1,5 @@
 /**
- * Questions on drawings (issue 11): drafts, and the moves of the transition table in contracts
+ * Questions on drawings: drafts, and the moves of the transition table in contracts
  * (ISSUE_TRANSITIONS). Each move is `UPDATE … WHERE id = ? AND status IN (<from>)` (plus the
  * caller's scope) in the transaction that writes its thread message and binds its attachments:
  * of two concurrent moves one changes the row, the other finds it moved and answers 409 with why.

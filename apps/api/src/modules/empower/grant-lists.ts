@@ -1,5 +1,5 @@
 /**
- * The internal side's views of grants (issue 10): grants in force or starting later
+ * The internal side's views of grants: grants in force or starting later
  * (drawingAuthorizedFile), expired / revoked / expiring ones (drawingAuthorizedFileHistory), the
  * per-supplier census (noDrawingMaterialCensus) and one supplier's materials without a valid
  * grant with their drawings (noDrawingAndArchivesInformation). Every "valid" here is the grant

@@ -1,5 +1,5 @@
 /**
- * The grant rule — the one rule every file access and every supplier list uses (issue 3, 10): a
+ * The grant rule — the one rule every file access and every supplier list uses: a
  * supplier may see a material's files only when it supplies the material AND holds a grant
  * valid now: not revoked, validFrom ≤ now < validUntil. It is written once per form it is needed
  * in — `grantState` over a supplier's grants on one material, `visibleMaterialSql` for lists,

@@ -1,5 +1,5 @@
 /**
- * The access report (issue 10, for audits): for a material — or a drawing, a standard code with
+ * The access report (for audits): for a material — or a drawing, a standard code with
  * every version — and a day, which suppliers could see it that day, under which grant, approved
  * by whom and when; and what they actually viewed, downloaded and printed under those grants.
  *

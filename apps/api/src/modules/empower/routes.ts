@@ -1,5 +1,5 @@
 /**
- * The manufacturer side of drawing authorization (issue 10): the approvers' list, decisions and
+ * The manufacturer side of drawing authorization: the approvers' list, decisions and
  * audit (type 6 decides; drawing admins read), grants in force and revoking them, the history of
  * expired / revoked / expiring grants, the census, one supplier's unauthorized materials and the
  * access report — the last two exportable.
@@ -33,7 +33,7 @@ export async function empowerRoutes(app: FastifyInstance, { db, rules, exportMax
   route(app, api.audit, async ({ body }) => ok(await auditTrail(db, body.id, 'approvers'), '查询成功'));
   route(app, api.approve, async ({ body, user, request }) => {
     const decided = await decide(db, { user, client: clientOf(request) }, body);
-    // the decided applications go out as the list shows them (its governed columns, issue 14)
+    // the decided applications go out as the list shows them (its governed columns)
     const modes = await app.permissions.columnModes(APPLICATION_COLUMNS, user.type);
     const result = { ...decided, applications: decided.applications.map((a) => applyColumnSet(a, APPLICATION_COLUMNS, modes)) };
     return ok(result, body.decision === 'APPROVE' ? `已批准 ${result.decided} 个申请，生成 ${result.grants} 项授权` : `已驳回 ${result.decided} 个申请`);

@@ -1,5 +1,5 @@
 /**
- * The application lifecycle and the grants it makes (issue 10). Every change of an application
+ * The application lifecycle and the grants it makes. Every change of an application
  * commits with its audit row in one transaction; a state moves only as contracts'
  * APPLICATION_TRANSITIONS says, with `UPDATE … WHERE status IN (<from>)` — so a second, stale or
  * concurrent move finds nothing to update and is answered 409 — and an approval creates its

@@ -38,7 +38,7 @@ export async function agreementRefusal(q: Q, user: SessionUser): Promise<AppErro
 export const FILE_NOT_FOUND_TEXT = '文件不存在';
 
 /**
- * A refusal a supplier sees as "does not exist" (design §5: not yours and does not exist answer
+ * A refusal a supplier sees as "does not exist" (not yours and does not exist answer
  * alike): the file belongs to a material the supplier does not supply. The log keeps the reason.
  */
 export class HiddenFileError extends AppError {

@@ -1,5 +1,5 @@
 /**
- * file/view, file/print, file/download (issue 3): the only ways to a stored file's bytes. The
+ * file/view, file/print, file/download: the only ways to a stored file's bytes. The
  * answer is the caller's stamped copy, never cached by the browser or a proxy.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * The per-viewer watermark (issue 3): every copy a user views, prints or downloads is stamped on
+ * The per-viewer watermark: every copy a user views, prints or downloads is stamped on
  * the server with who took it, when and from where, so a leaked copy names its source. There is
  * no unstamped path to the bytes of a PDF or an image; DWG/DXF cannot be stamped without a CAD
  * engine, so they leave unchanged but under a file name that carries the stamp.

@@ -1,5 +1,5 @@
 /**
- * The one writer of access_log rows (issue 3): view, confirm, download, print and agreement
+ * The one writer of access_log rows: view, confirm, download, print and agreement
  * acceptance, served or refused. Each row snapshots who (account, display name, type,
  * supplier), what (file, standard code, version, material) and from where, so the log still
  * reads right after a user, supplier or file changes.

@@ -1,5 +1,5 @@
 /**
- * The reads of the notices (issue 9): the notice list, one notice's recipients matrix, the change
+ * The reads of the notices: the notice list, one notice's recipients matrix, the change
  * records, a supplier's notices, as SQL sent through db/rows.ts. The two lists the benchmark
  * measures (apps/api/bench/notice-lists.ts) are built like the archive list: the page's ids are
  * found on change_notice / notice_recipient alone, then only those rows are joined and counted,

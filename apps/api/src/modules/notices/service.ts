@@ -1,5 +1,5 @@
 /**
- * Change notices on the manufacturer's side (issue 9): drafts, and the moves of the transition
+ * Change notices on the manufacturer's side: drafts, and the moves of the transition
  * table in contracts (NOTICE_TRANSITIONS) — publish, withdraw, close — plus remind.
  *
  * Each move is `UPDATE … WHERE id = ? AND status IN (<from>)` in the transaction that also writes

@@ -1,5 +1,5 @@
 /**
- * Change notices on the supplier's side (issue 9). Every call is scoped by the caller's own
+ * Change notices on the supplier's side. Every call is scoped by the caller's own
  * supplier (the auth hook's SupplierScope): a notice that supplier did not receive answers exactly
  * like one that does not exist (404 NOTICE_NOT_FOUND), whatever its id.
  *

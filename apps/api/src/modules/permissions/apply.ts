@@ -1,5 +1,5 @@
 /**
- * The permission table applied where the plugin's hooks cannot see (issue 14):
+ * The permission table applied where the plugin's hooks cannot see:
  * - an Excel export's columns (the same rule as the list: `applyColumnModes`), and
  * - the actions a service offers the caller on a row (`actions` of a detail): an action whose page
  *   button the caller's type lacks is left out, as its route refuses it (403). One helper for every

@@ -1,4 +1,4 @@
-/** menuBtnPermission/* (what a page may use) and button/* (administration), issue 14. */
+/** menuBtnPermission/* (what a page may use) and button/* (administration). */
 import type { FastifyInstance } from 'fastify';
 import { permissionsApi as api } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';

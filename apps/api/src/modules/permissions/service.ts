@@ -1,5 +1,5 @@
 /**
- * Administration of the button and column permissions (button/*, issue 14). Every change commits
+ * Administration of the button and column permissions (button/*). Every change commits
  * with its permission_change_log row (who, when, before → after) in one transaction; an update
  * names the version it saw, and a change made meanwhile answers 409.
  */

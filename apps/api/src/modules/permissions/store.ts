@@ -1,5 +1,5 @@
 /**
- * The permission table as the server enforces it (issue 14): every row of permission_item, held
+ * The permission table as the server enforces it: every row of permission_item, held
  * in memory and re-read after a change here or at most CACHE_TTL_MS after a change made by another
  * api process. What the routes declared (a call's `button`, its `columns`) is collected as they
  * are registered; the first read inserts the missing declarations with their defaults — a button:

@@ -1,4 +1,4 @@
-/** Mobile numbers, manufacturer side: contacts (masked), the logged reveal, the view log and its export (issue 14). */
+/** Mobile numbers, manufacturer side: contacts (masked), the logged reveal, the view log and its export. */
 import type { FastifyInstance } from 'fastify';
 import { CONTACT_KIND_LABELS, USER_TYPE_LABELS, phoneLogApi as api, type PhoneLogRow, type UserType } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';

@@ -1,5 +1,5 @@
 /**
- * Mobile numbers (issue 14). Lists send every number masked — masked in SQL, so the full number
+ * Mobile numbers. Lists send every number masked — masked in SQL, so the full number
  * never leaves the database on those paths; `reveal` is the only read of a full number: it checks
  * the caller may see that person, reads the number and writes the phone_view_log row in one
  * transaction, so every full number a caller got has its row.
@@ -51,7 +51,7 @@ type Revealed = { id: number; kind: ContactKind; name: string; mobile: string; s
 
 /**
  * The person whose number is asked, if the caller may see it. A contact of the contacts list
- * (kind absent, SUPPLIER or PURCHASER) by its id; a BOM line's vendor contact (BOM_VENDOR, issue 13)
+ * (kind absent, SUPPLIER or PURCHASER) by its id; a BOM line's vendor contact (BOM_VENDOR)
  * by the line's id — a supplier only on its own lines; logged with the vendor's name as the
  * contact's company and the line's first-tier supplier's code (the log's supplier filter finds it).
  */

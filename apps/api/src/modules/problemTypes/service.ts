@@ -1,5 +1,5 @@
 /**
- * Problem types and the SQE / product-line role table (issue 11): what routes a submitted
+ * Problem types and the SQE / product-line role table: what routes a submitted
  * question (modules/documentIssues/routing.ts). A type in use is disabled, never deleted; a role
  * row is unique per product line × role × user and names only answerers (type 5, enabled).
  */

@@ -1,7 +1,7 @@
 /**
- * Sign-in from the company home page (issue 15, spec §1, §4): the session check brings the
+ * Sign-in from the company home page: the session check brings the
  * provider's hand-off; this completes it and maps the identity to a portal user, or refuses with
- * the session codes of spec §8 (codes.ts says which is which). Every outcome is logged.
+ * the session codes of the legacy portal (codes.ts says which is which). Every outcome is logged.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CODES, USER_TYPES, isReturnPath, isSupplierType, type SessionErrorCode } from '@esm/contracts';
@@ -91,7 +91,7 @@ async function portalUser(db: Db, cfg: OidcConfig, identity: Identity) {
 
 /**
  * `returnTo` when it is the user's landing page or one of their menu's pages — a page left in the
- * login page's ?redirect= by someone else on a shared browser would only say 没有权限 (issue 8).
+ * login page's ?redirect= by someone else on a shared browser would only say 没有权限.
  */
 async function ownPage(db: Db, user: { type: number }, returnTo: string | undefined): Promise<string | undefined> {
   if (!returnTo) return undefined;

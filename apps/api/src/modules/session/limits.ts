@@ -1,5 +1,5 @@
 /**
- * Login limits (design §5, issue 7): how many password checks an account and an address get in
+ * Login limits: how many password checks an account and an address get in
  * the window, enforced the same way whatever arrives at once and on any number of api processes.
  *
  * Each attempt first takes a slot: in one short transaction, under an advisory lock on the

@@ -1,5 +1,5 @@
 /**
- * The portal as an OpenID Connect relying party (issue 15): authorization code with PKCE, through
+ * The portal as an OpenID Connect relying party: authorization code with PKCE, through
  * openid-client (panva's certified client). Only this file speaks the protocol; what a sign-in
  * means for the portal (which account, which refusal code) is company-login.ts.
  *

@@ -1,6 +1,6 @@
 /**
- * Session and shell calls (spec §4, §7; paths named in issue 2): user/current, user/login,
- * user/logout, and user/companyLogin (issue 15). POST with JSON.
+ * Session and shell calls (the legacy portal's paths): user/current, user/login,
+ * user/logout, and user/companyLogin. POST with JSON.
  */
 import type { FastifyInstance } from 'fastify';
 import { CODES, LOGIN_SUCCESS_TEXT, SESSION_ERRORS, hasHandoff, sessionApi as api } from '@esm/contracts';
@@ -22,7 +22,7 @@ export async function sessionRoutes(app: FastifyInstance, { db, config }: { db: 
   const site = config.companySiteUrl ? { companySiteUrl: config.companySiteUrl } : {};
 
   route(app, api.current, async ({ body, request, reply }) => {
-    // The page's query parameters (spec §7): a hand-off from the company's provider signs in first.
+    // The page's query parameters: a hand-off from the company's provider signs in first.
     let returnTo: string | undefined;
     if (oidc && rp && body && hasHandoff(body)) {
       const done = await completeCompanySignIn(db, { ...config, oidc }, rp, request, reply, body);

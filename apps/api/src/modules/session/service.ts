@@ -10,7 +10,7 @@ import { recordSignIn } from './signins.ts';
 import { voidLoginSlot } from './limits.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
-/** A user type's landing page (spec §2). */
+/** A user type's landing page. */
 export const defaultPathOf = (type: number): string => DEFAULT_PAGE[type as UserType] ?? '/esm/dashboard';
 
 export function toCurrentUser(u: SessionUser): CurrentUser {

@@ -1,4 +1,4 @@
-/** The sign-in log (issue 15): every sign-in, success or refusal, with its source, address and reason. */
+/** The sign-in log: every sign-in, success or refusal, with its source, address and reason. */
 import type { Db } from '../../db/database.ts';
 
 export type SignInSource = 'password' | 'oidc';

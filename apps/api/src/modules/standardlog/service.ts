@@ -1,5 +1,5 @@
 /**
- * The supplier's confidentiality agreement and drawing confirmations (issue 3).
+ * The supplier's confidentiality agreement and drawing confirmations.
  *  - A supplier user accepts the current agreement version once; a new version asks again.
  *    The acceptance and its KEEPSECRET log row commit together.
  *  - Confirming a drawing is its CONFIRM log row (one per user and file): the same checks as
@@ -7,7 +7,7 @@
  * Per-user advisory locks serialise a user's concurrent clicks so a double submit cannot write
  * two acceptances or two confirmations.
  * A file of a material the supplier does not supply answers exactly as an unknown id does
- * ("文件不存在", 404) on every call here (design §5); both refusals are logged (an unknown id
+ * ("文件不存在", 404) on every call here; both refusals are logged (an unknown id
  * bounded per minute, modules/logs/writer.ts), the former with its real reason.
  */
 import { KEEPSECRET_REQUIRED_CODE } from '@esm/contracts';

@@ -1,4 +1,4 @@
-/** The user_visit event (spec §4) and the visit log for internal admins. */
+/** The user_visit event and the visit log for internal admins. */
 import type { FastifyInstance } from 'fastify';
 import { visitsApi as api } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';

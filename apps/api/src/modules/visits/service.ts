@@ -1,5 +1,5 @@
 /**
- * The user_visit event (spec §4) and its log. Who visited comes from the session, never from
+ * The user_visit event and its log. Who visited comes from the session, never from
  * the body: a caller cannot write someone else's visit.
  */
 import type { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
- * Footer of spec §2: agreements, friendly links, help center, phone, QR code, filing notices.
- * Plain elements, no antd: it is on the login page, whose first load carries no antd (issue 16).
+ * Footer of the legacy portal: agreements, friendly links, help center, phone, QR code, filing notices.
+ * Plain elements, no antd: it is on the login page, whose first load carries no antd.
  * Its look (antd's Layout.Footer and secondary text, in the theme's colours when inside the
  * portal's antd layout, light ones on the login page) is in global.css (.esm-footer); the QR code
  * is a file drawn once (public/footer-qr.svg, held to FOOTER.qrCodeUrl by footerQr.test.ts).

@@ -15,8 +15,8 @@ const LINK = { color: 'rgba(255,255,255,0.88)' } as const;
 function useLogout() {
   const qc = useQueryClient();
   const navigate = useNavigate();
-  // Spec §4: on success the user is asked again — nobody now. Straight to the login page with no
-  // ?redirect: the next person to sign in on this browser lands on their own page (issue 8), and
+  // on success the user is asked again — nobody now. Straight to the login page with no
+  // ?redirect: the next person to sign in on this browser lands on their own page, and
   // nothing the previous user loaded stays in the cache.
   return async () => {
     const res = await logout();
@@ -78,7 +78,7 @@ function ThemeSwitch() {
   );
 }
 
-/** The header of spec §2: logo, (suppliers) the notice bell, home link, user name (max 80 px), logout. */
+/** The header of the legacy portal: logo, (suppliers) the notice bell, home link, user name (max 80 px), logout. */
 export function AppHeader() {
   const user = useCurrentUser();
   const doLogout = useLogout();

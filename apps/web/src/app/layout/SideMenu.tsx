@@ -12,7 +12,7 @@ import { openKeys as withForcedOpen, selectedKey, sideMenuTree } from './menuTre
  */
 const pageLink = (e: MenuEntry) => (e.router ? <Link to={e.router}>{e.cn}</Link> : e.cn);
 
-/** Inline menu from the server's entries (spec §2): groups 1 and 14 always open. */
+/** Inline menu from the server's entries: groups 1 and 14 always open. */
 export function SideMenu({ entries, collapsed, dark }: { entries: MenuEntry[]; collapsed: boolean; dark: boolean }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();

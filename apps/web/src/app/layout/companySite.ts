@@ -1,6 +1,6 @@
 /**
  * The company site (the api's COMPANY_SITE_URL, told by every answer of the session check) that
- * the spec's relative links belong to: the header logo, 帮助 and the footer's agreements. On a
+ * the legacy portal's relative links belong to: the header logo, 帮助 and the footer's agreements. On a
  * standalone deployment there is none: those paths would open this server's own 404, so the
  * links are left out. A store outside React: the login page's first load has no react-query.
  */

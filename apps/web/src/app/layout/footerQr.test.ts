@@ -1,6 +1,6 @@
 /**
  * The footer's QR code is a file drawn once (public/footer-qr.svg), not drawn in the browser:
- * antd's QRCode and its generator stayed on the login page's first load (issue 16). This test
+ * antd's QRCode and its generator stayed on the login page's first load. This test
  * draws it again with the generator antd uses (@rc-component/qrcode, the same settings as the
  * footer's former `<QRCode size={84} bordered={false} />`) and holds the file to it, so a new
  * FOOTER.qrCodeUrl cannot leave a stale code behind. `UPDATE_QR=1` rewrites the file.

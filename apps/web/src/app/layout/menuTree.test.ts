@@ -48,7 +48,7 @@ describe('selection and breadcrumb', () => {
   it('a hidden entry has no parent crumb', () => {
     expect(breadcrumb(MENU, '/esm/drawingManagement/noticeOfChangeOfDrawingsHR')).toEqual([{ title: '图纸变更通知单' }]);
   });
-  it('uses the fixed titles of spec §2 and a not-found crumb otherwise', () => {
+  it('uses the fixed titles of the legacy portal and a not-found crumb otherwise', () => {
     expect(breadcrumb(MENU, '/esm/permissionCenter/agent')).toEqual([{ title: '待办' }]);
     expect(breadcrumb(MENU, '/esm/quota/myCompleted')).toEqual([{ title: '已完成' }]);
     expect(breadcrumb(MENU, '/esm/nope')).toEqual([{ title: '页面不存在' }]);
@@ -64,7 +64,7 @@ describe('open groups', () => {
     expect(openKeys(['60'], MENU)).toEqual(['1', '14', '60']);
     expect(openKeys([], MENU.filter((m) => m.id !== 14 && m.mpid !== 14))).toEqual(['1']);
   });
-  it('opens the group holding the current page (issue 8)', () => {
+  it('opens the group holding the current page', () => {
     expect(openKeys([], MENU, '/esm/system/visitLog')).toEqual(['1', '14', '60']);
     expect(openKeys([], MENU, '/esm/dashboard')).toEqual(['1', '14']);
     // a hidden page has no group to open

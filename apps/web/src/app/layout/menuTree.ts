@@ -1,5 +1,5 @@
 /**
- * Pure menu logic of spec §2: which entries the side menu shows, which one is selected for a
+ * Pure menu logic of the legacy portal: which entries the side menu shows, which one is selected for a
  * path, and the breadcrumb for a path. Unit-tested in menuTree.test.ts.
  */
 import { BASE_PATH, FIXED_CRUMBS, MENU_RULES, type MenuEntry } from '@esm/contracts';
@@ -41,7 +41,7 @@ export interface Crumb {
 }
 
 /**
- * The breadcrumb from the menu tree (spec §2): group → entry; fixed titles for the paths the spec
+ * The breadcrumb from the menu tree: group → entry; fixed titles for the paths the legacy portal
  * lists; a not-found crumb for anything else.
  */
 export function breadcrumb(entries: MenuEntry[], pathname: string): Crumb[] {
@@ -61,8 +61,8 @@ export function menuName(entries: MenuEntry[], pathname: string, fallback: strin
 }
 
 /**
- * Open groups: those always open (spec §2: groups 1 and 14), the group holding the current page
- * (so a navigation never needs an extra click to see where one is — issue 8), and the user's own.
+ * Open groups: those always open (groups 1 and 14), the group holding the current page
+ * (so a navigation never needs an extra click to see where one is), and the user's own.
  */
 export function openKeys(saved: string[], entries: MenuEntry[], pathname?: string): string[] {
   const forced = MENU_RULES.openGroupIds.filter((id) => entries.some((e) => e.id === id)).map(String);

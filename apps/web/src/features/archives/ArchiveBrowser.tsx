@@ -1,8 +1,7 @@
 /**
  * The internal archive browser (档案信息 and its tree page 图纸档案信息): product line → material
  * tree on the left, the selected node's files on the right with filters, server sort, upload,
- * export and per-row actions. `?standardCode=` / `?materialCode=` preset the filters (spec §2:
- * standardCode is carried across redirects).
+ * export and per-row actions. `?standardCode=` / `?materialCode=` preset the filters (standardCode is carried across redirects).
  */
 import { useMemo, useState } from 'react';
 import { Button, Drawer, Space } from 'antd';
@@ -53,7 +52,7 @@ export function ArchiveBrowser() {
   // the export follows the table's order as well as its filters
   const [sort, setSort] = useState<{ sortField?: string; sortOrder?: SortOrder }>({});
 
-  // narrow screens (< md): the data first, the tree in a drawer (issue 8)
+  // narrow screens (< md): the data first, the tree in a drawer
   const wide = useMd();
   const [treeOpen, setTreeOpen] = useState(false);
   const treePanel = (

@@ -1,5 +1,5 @@
 /**
- * The archive tree of spec §2 (product line → material), shared by the internal archive pages and
+ * The archive tree of the legacy portal (product line → material), shared by the internal archive pages and
  * the supplier's tree page; each passes the loaders of its own side. Materials load lazily, 100 at
  * a time, with a "加载更多" node; a keyword filters materials on the server.
  */

@@ -1,5 +1,5 @@
 /**
- * 作废: a confirm dialog (spec §9: width 416) that states the decision and asks for the reason.
+ * 作废: a confirm dialog (width 416) that states the decision and asks for the reason.
  * Obsoleting the effective version either restores the previous version to effect (the default
  * when there is one) or withdraws the whole standard — with what each means for suppliers.
  */

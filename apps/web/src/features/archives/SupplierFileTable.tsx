@@ -1,5 +1,5 @@
 /**
- * The supplier's file list (issue 3), one component for 企业标准档案, its history and the tree
+ * The supplier's file list, one component for 企业标准档案, its history and the tree
  * page: filters, the shared PagedTable, 查看 / 下载 / 确认 per row, 批量确认, and the viewer. Every
  * server action goes through the confidentiality gate; refusals show the server's message.
  */

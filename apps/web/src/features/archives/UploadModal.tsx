@@ -120,7 +120,7 @@ export function UploadModal({ open, materialCode, onClose, onUploaded }: UploadM
     try {
       const { data: row } = await uploadStandardFile(fields, file, { signal: abort.current.signal, onProgress: (sent, total) => setPercent(Math.floor((sent / total) * 100)) });
       message.success('上传成功');
-      // a new version: offer to tell its suppliers (issue 9), the notice form prefilled with it
+      // a new version: offer to tell its suppliers, the notice form prefilled with it
       if (row.versionNo > 1) {
         const key = `notice-${row.id}`;
         notification.info({

@@ -4,7 +4,7 @@ import type { PageLoaders } from '../pages.ts';
 
 export { supplierSource } from './api.ts';
 export const pages: PageLoaders = {
-  // the spec's dashboard chunk
+  // the legacy portal's dashboard chunk
   [`${BASE_PATH}/dashboard`]: () => import('./pages/dashboard.tsx'),
   [`${BASE_PATH}/supplier/dashboardS`]: () => import('./pages/dashboardS.tsx'),
   [`${BASE_PATH}/supplier/dashboardSHistory`]: () => import('./pages/dashboardSHistory.tsx'),

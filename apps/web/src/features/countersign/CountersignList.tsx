@@ -1,5 +1,5 @@
 /**
- * The countersign list of either side (design §6: a ListPage): state tags, overdue highlighted,
+ * The countersign list of either side (a ListPage): state tags, overdue highlighted,
  * whose turn it is; a row opens the detail drawer. `?id=` opens one list directly (a link to it).
  * Internal users filter by supplier, state, due date, signer and overdue, and create lists;
  * suppliers see only their own issued lists (the server scopes them).

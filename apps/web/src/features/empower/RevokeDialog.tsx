@@ -1,4 +1,4 @@
-/** 撤销授权: a confirm dialog (spec §9: width 416) that asks why before closing a grant — at once, for good. */
+/** 撤销授权: a confirm dialog (width 416) that asks why before closing a grant — at once, for good. */
 import { ZRevokeRequestSchema, type GrantRow } from '@esm/contracts';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { revokeGrant } from './api.ts';

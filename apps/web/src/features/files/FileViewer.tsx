@@ -1,5 +1,5 @@
 /**
- * The file viewer (issue 3), shared by the supplier and internal archive pages: a full-height
+ * The file viewer, shared by the supplier and internal archive pages: a full-height
  * drawer showing the copy the server stamped for this viewer — a PDF through pdf.js (every page,
  * page count, zoom), an image as is — with 打印 and 下载 (each fetches its own stamped, logged
  * copy) and, for suppliers, 确认图纸. DWG/DXF are never shown, only downloaded.

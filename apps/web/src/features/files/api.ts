@@ -1,5 +1,5 @@
 /**
- * The stamped bytes of an archive file (issue 3): file/view, file/print and file/download answer
+ * The stamped bytes of an archive file: file/view, file/print and file/download answer
  * with a copy watermarked on the server for the caller, and log the action. Side-neutral: the
  * supplier pages and the internal archive pages fetch files the same way.
  */

@@ -1,4 +1,4 @@
-/** main/getRoleFunction (spec §7): the menu of the signed-in user's type. */
+/** main/getRoleFunction: the menu of the signed-in user's type. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { menuApi } from '@esm/contracts';
 import { call } from '../../api/client.ts';

@@ -1,5 +1,5 @@
 /**
- * The header bell of spec §2's layout variant (suppliers): the unread count on the bell, and on
+ * The header bell of the legacy portal's layout variant (suppliers): the unread count on the bell, and on
  * click the counts (未读 / 待确认 / 逾期) with the latest notices, unread first — refreshed every
  * minute while a page is open. Clicking a notice opens it; 查看全部 goes to the inbox.
  */

@@ -17,7 +17,7 @@ import { OverdueTag, RecipientStatusTag } from './labels.tsx';
 import { Permitted } from '../permissions/index.ts';
 
 /**
- * When, who and from where. Who and where are governed columns (issue 14): absent when hidden for
+ * When, who and from where. Who and where are governed columns: absent when hidden for
  * the caller (then only what is left shows), masked as the server masked them.
  */
 const who = (at: string | null, name?: string | null, account?: string | null, ip?: string | null) => {

@@ -1,4 +1,4 @@
-/** Where the notice pages are (spec §2 routes), for links from other pages and features. */
+/** Where the notice pages are (the legacy portal's routes), for links from other pages and features. */
 import { path } from '@esm/contracts';
 
 export const noticeHref = (id: number) => `${path('drawingManagement', 'noticeOfChangeOfDrawingsHR')}?id=${id}`;

@@ -51,7 +51,7 @@ export function useNoticeActions({ onSaved }: { onSaved?: (notice: NoticeDetail)
   const refresh = useRefreshNotices();
   const [form, setForm] = useState<{ notice?: NoticeDetail; preset?: { newFileIds: number[] } } | null>(null);
   const [withdrawing, setWithdrawing] = useState<Notice | null>(null);
-  // 发布, 撤回, 关闭, 导出, 催办: the page's buttons as the permissions give them (issue 14)
+  // 发布, 撤回, 关闭, 导出, 催办: the page's buttons as the permissions give them
   const allowed = usePageButtons(NOTICE_LIST_PAGE);
   const { busy, setBusy, run } = useBusyAction(refresh);
 

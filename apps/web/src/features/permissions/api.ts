@@ -1,5 +1,5 @@
 /**
- * What a page may use (issue 14): asked once per page (menuBtnPermission/selectBtnPermission,
+ * What a page may use: asked once per page (menuBtnPermission/selectBtnPermission,
  * hasColPermission) through react-query, cached per page, refreshed when the 按钮与列权限 page
  * changes a rule. The server enforces the same rules; hiding here only spares the user a refusal.
  */

@@ -1,5 +1,5 @@
 /**
- * Mobile numbers (issue 14): the contacts lists (numbers masked by the server) and the reveal,
+ * Mobile numbers: the contacts lists (numbers masked by the server) and the reveal,
  * saveLookMobilePhoneLog on the caller's side — the only call that answers a full number, and
  * it logs the look in the same transaction.
  */

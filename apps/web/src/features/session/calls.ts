@@ -1,9 +1,9 @@
 /**
- * The session calls (spec §4, §7): the session check, login, logout, the company sign-in.
- * Without react-query: the login page's first load (main.tsx, issue 16) uses them as they are.
+ * The session calls: the session check, login, logout, the company sign-in.
+ * Without react-query: the login page's first load (main.tsx) uses them as they are.
  */
 import { CODES, HANDOFF_PARAMS, SESSION_PATHS, hasHandoff, type CurrentUser, type LoginRequest } from '@esm/contracts/basics';
-// the declarations' types only: their zod schemas stay off the login page's first load (issue 16)
+// the declarations' types only: their zod schemas stay off the login page's first load
 import type { sessionApi } from '@esm/contracts';
 import { ApiError, callAt } from '../../api/client.ts';
 import { setCompanySite } from '../../app/layout/companySite.ts';
@@ -17,13 +17,13 @@ export type SessionCheck =
   | { state: 'anonymous'; companyLogin?: boolean }
   | { state: 'blocked'; code: number; homeUrl: string };
 
-/** The current page's query parameters: the session check's payload (spec §7). */
+/** The current page's query parameters: the session check's payload. */
 function pageParams(): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(window.location.search));
 }
 
 /**
- * user/current (spec §4): code "0", 10000007 (not signed in) or a session error 201-205. It posts
+ * user/current: code "0", 10000007 (not signed in) or a session error 201-205. It posts
  * the page's query parameters: a sign-in hand-off from the company home page among them is
  * completed by the server before it answers.
  */

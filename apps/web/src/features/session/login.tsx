@@ -1,10 +1,10 @@
 /**
- * /esm/login (spec §4): loading while signing in; "10000000" → "登陆成功" for 3 s and on to the
+ * /esm/login: loading while signing in; "10000000" → "登陆成功" for 3 s and on to the
  * landing page (the caller's `onSignedIn`); otherwise the server's message for 3 s. Fields are
  * checked as the very schema the server validates with.
  *
  * Plain elements and CSS (login.css), no antd, no react-query, no router: this page is the
- * first load of /esm/login (main.tsx), which is to stay ≤ 200 KB of JS (issue 16). It looks like
+ * first load of /esm/login (main.tsx), which is to stay ≤ 200 KB of JS. It looks like
  * the antd page it replaces (same texts, messages, large inputs, primary button, card, footer).
  * The portal's shell renders it too, at /esm/login reached inside the app (after a logout).
  */

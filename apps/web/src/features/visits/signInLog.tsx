@@ -1,7 +1,7 @@
 /**
  * 登录日志: every sign-in to the portal, by password or through the company home page, success or
- * refusal, with the code and reason it was answered with (sign_in_log, issue 15). Not in the
- * legacy spec: what an administrator reads when an account is locked or a supplier cannot get in.
+ * refusal, with the code and reason it was answered with (sign_in_log). Not in the
+ * legacy portal: what an administrator reads when an account is locked or a supplier cannot get in.
  */
 import { Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';

@@ -1,4 +1,4 @@
-/** 访问日志: the user_visit events (spec §4) for internal admins. */
+/** 访问日志: the user_visit events for internal admins. */
 import { Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { USER_TYPES, USER_TYPE_LABELS, isSupplierType, visitsApi, type VisitLogRow } from '@esm/contracts';

@@ -32,11 +32,11 @@ export default function DashboardSPage() {
           <Link to={`${BASE_PATH}/supplier/dashboardSHistory`}>
             <Button icon={<HistoryOutlined />}>历史版本</Button>
           </Link>
-          {/* the tree page is hidden from the menu (spec §2 reaches it from here, with 返回上一级) */}
+          {/* the tree page is hidden from the menu (the legacy portal reaches it from here, with 返回上一级) */}
           <Link to={`${BASE_PATH}/supplier/drawingsAndArchivesInformationG`}>
             <Button icon={<ApartmentOutlined />}>按物料浏览</Button>
           </Link>
-          {/* the company's contacts and its materials' purchasers, numbers masked (issue 14) */}
+          {/* the company's contacts and its materials' purchasers, numbers masked */}
           <ContactsButton />
         </>
       }

@@ -1,5 +1,5 @@
 /**
- * 供应商BOM追溯 (/esm/drawingManagement/supplierBomTrace — not in the legacy spec; issue 13):
+ * 供应商BOM追溯 (/esm/drawingManagement/supplierBomTrace — not in the legacy portal):
  * the drawing admins' read-only view of the suppliers' 2–3 level BOMs. 供应商BOM lists each
  * supplier with how much of what it supplies has a BOM; 查看 opens one supplier's tree and its
  * sub-tier vendors (?supplierCode=, so other pages can link here). 反查 finds which first-tier

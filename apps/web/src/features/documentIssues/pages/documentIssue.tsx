@@ -1,5 +1,5 @@
 /**
- * 图纸问题 (/esm/supplier/documentIssue), the supplier's side of issue 11: its questions (filters
+ * 图纸问题 (/esm/supplier/documentIssue), the supplier's side of questions on drawings: its questions (filters
  * by state, material, type, date; overdue marked), 提问, drafts edited, submitted or deleted (one
  * or many, after a confirmation), the thread with the answers, 关闭 and 追问 (reopen with a
  * follow-up), and the drawing asked about in the viewer.

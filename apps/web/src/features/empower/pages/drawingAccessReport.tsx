@@ -1,5 +1,5 @@
 /**
- * 授权访问报告 (/esm/drawingAuthorization/drawingAccessReport — not in the legacy spec; issue 10,
+ * 授权访问报告 (/esm/drawingAuthorization/drawingAccessReport — not in the legacy portal;
  * for audits): for a material or a drawing (standard code) and a day, which suppliers could see
  * it that day, under which grant, approved by whom and when, and what they viewed, downloaded
  * and printed under those grants. The query is in the address (?materialCode=&standardCode=&date=)

@@ -32,7 +32,7 @@ const FIELDS: FilterField[] = [
   { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '申请日期', placeholder: ['申请开始日期', '申请结束日期'] },
 ];
 
-/** An approver whose 审批 button the permissions leave on (issue 14). */
+/** An approver whose 审批 button the permissions leave on. */
 function useIsApprover(): boolean {
   const session = useSession();
   const mayApprove = useButton(empowerApi.approve);

@@ -1,5 +1,5 @@
 /**
- * 图纸授权申请 (/esm/supplier/supplierDrawingEmpowerApply), the supplier's side of issue 10: its
+ * 图纸授权申请 (/esm/supplier/supplierDrawingEmpowerApply), the supplier's side of drawing authorization: its
  * grants expiring soon with 续期 (a new application, prefilled), its applications with their
  * state, and per application what may be done in that state — a draft is edited, submitted or
  * deleted; a submitted one withdrawn; a rejected or withdrawn one applied for again — and its

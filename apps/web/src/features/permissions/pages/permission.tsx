@@ -1,5 +1,5 @@
 /**
- * 按钮与列权限 (/esm/system/permission, type 7; issue 14): each page's buttons and governed
+ * 按钮与列权限 (/esm/system/permission, type 7): each page's buttons and governed
  * columns as a matrix of user types — a button: may use it or not; a column: 可见 / 脱敏 / 隐藏 —
  * saved cell by cell (the server answers 409 when someone else changed the row meanwhile), with
  * search, 新增, delete and batch delete (confirmed), and the append-only change log below.

@@ -1,5 +1,5 @@
 /**
- * 手机号查看日志 (/esm/system/mobilePhoneLog, issue 14): every reveal of a full mobile number —
+ * 手机号查看日志 (/esm/system/mobilePhoneLog): every reveal of a full mobile number —
  * who looked, whose number (as it was shown, masked), on which page, when and from where — with
  * filters and 导出Excel (a button the permissions govern). The log is append-only.
  */

@@ -1,5 +1,5 @@
 /**
- * SQE及产品线管理 (/esm/personManagement/problemType), type 7 (issue 11): two tables — the problem
+ * SQE及产品线管理 (/esm/personManagement/problemType), type 7: two tables — the problem
  * types (name, handling role, response time in working days, enabled; one in use is disabled, not
  * deleted) and the SQE / product-line role table (product line × role → user, unique) with a user
  * picker. Together they route each submitted question.
