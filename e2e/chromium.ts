@@ -14,7 +14,7 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  * not on each page load.
  *
  * With the popup off, the portal's renderer took ~0.5 s and the login form was usable at
- * ~0.45 s instead of ~0.7 s (docs/benchmarks.md, tenth session).
+ * ~0.45 s instead of ~0.7 s (the history of docs/benchmarks.md).
  */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',

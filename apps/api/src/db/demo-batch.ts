@@ -19,7 +19,7 @@ export function inInsertOrder<T extends { id: number }>(rows: T[], expected: num
  * for the demo seed's larger tables: Prisma's `createMany` spends ~0.6–0.9 ms of CPU per row of
  * ~17 columns before the rows reach the database (the history seed's 344 access-log rows: ~250 ms
  * warm against ~50 ms this way — not pg_trgm, whose first use costs ~16 ms, nor text_bigrams,
- * ~50 ms; docs/benchmarks.md, coldstart2). The fields are the columns' names in camelCase (the
+ * ~50 ms; the history of docs/benchmarks.md). The fields are the columns' names in camelCase (the
  * schema's `@map` convention, checked by the database: an unknown column fails the statement); a
  * Date is written as its UTC time, as Prisma writes it into a `timestamp` column. A field a row
  * lacks is NULL, not the column's default: every row must give every column that has a default.

@@ -19,7 +19,7 @@ export async function embeddedExtensions() {
 /**
  * The embedded Postgres's shared buffers. Its default, 128 MB, is set up inside PGlite's WASM
  * memory at every open: with 32 MB the open took 455–530 ms instead of 538–729 ms and the process
- * ~120 MB less resident memory (docs/benchmarks.md, third session of 2026-11-23). The files stay
+ * ~120 MB less resident memory (the history of docs/benchmarks.md). The files stay
  * in the operating system's cache besides, so a page that does not fit costs a read from memory,
  * not from the disk; the embedded database is for demos and small installations.
  */

@@ -67,8 +67,7 @@ export function familyName(family: string, text: string): string | undefined {
  * `prepared`: a name for a statement whose text never changes (only its values), or one given
  * by `familyName`, prepared once per connection so Postgres skips parsing and, once it settles on
  * a generic plan, planning — for the session read every signed-in call makes, ~0.1 ms, and for a
- * list page with its count and rows, ~1 ms of the database's CPU (docs/benchmarks.md, tenth
- * session). Only for statements whose plan does not depend on the values: a generic plan is
+ * list page with its count and rows, ~1 ms of the database's CPU (the history of docs/benchmarks.md). Only for statements whose plan does not depend on the values: a generic plan is
  * chosen once for all of them.
  */
 export function readRows<T>(db: Db, q: Prisma.Sql, prepared?: string): Promise<T[]> {

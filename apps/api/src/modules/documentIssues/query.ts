@@ -35,7 +35,7 @@ const issueSelect = (now: Date) => Prisma.sql`i.id, i.number, i.supplier_code AS
  * a LEFT JOIN finds exactly the row an inner join would. The lists join them to the page's rows
  * only (ListParts.lookups: no filter or sort of the lists uses them), so a list's count walks the
  * questions alone and its page sorts the questions before any lookup. Postgres's CPU per list
- * call, same answers (docs/benchmarks.md, seventh session): with the lookups joined to every
+ * call, same answers (the history of docs/benchmarks.md): with the lookups joined to every
  * matching question first, a supplier's 78 questions took 4.7–4.9 ms and the answerers' 20,000
  * 6.5–7.2 ms; with the page chosen first, 1.07–1.13 and 1.50–1.67 ms.
  */

@@ -157,7 +157,7 @@ export function applicationPageStatement(q: ApplyQuery, scope: { supplierCode: s
   return {
     // A supplier's own, prepared: every variant is served by (supplier_code, id) whichever the
     // supplier, so one generic plan fits all, and planning this statement was most of its
-    // database CPU (docs/benchmarks.md, tenth session). The approvers' list is not: its filters
+    // database CPU (the history of docs/benchmarks.md). The approvers' list is not: its filters
     // pick different indexes by their values.
     prepare: scope === 'approvers' ? undefined : 'esm_apply_mine',
     // row_number() numbers the sorted page's ids as they come (see pageAndCount)

@@ -176,7 +176,7 @@ export function rowXml(number: number, cells: readonly unknown[]): string | unde
  * of this worksheet), as one string: the same XML as `addRow` + `commit` (test/xlsx-rows.test.ts
  * unpacks both and compares every cell), without a Row, a Cell, a style lookup and an xml-stream
  * per cell — exceljs' per-cell rendering was ~45 % of the export's CPU after the style fix and put
- * the xlsx at ~3× the CSV's CPU (docs/benchmarks.md, apicpu). Everything else (header, styles,
+ * the xlsx at ~3× the CSV's CPU (the history of docs/benchmarks.md). Everything else (header, styles,
  * widths, frozen pane, the zip) is still exceljs'. False — nothing written — when the writer's
  * state is not the exceljs 4 one this relies on (data started, no uncommitted row) or a row holds
  * a value `rowXml` does not render: the caller then writes the rows through exceljs.

@@ -70,7 +70,7 @@ const CANVAS_FONT_FAMILY = 'ESM Watermark Noto Sans SC';
 
 // The stamping libraries are loaded by the first stamp, not at start-up: pdf-lib with fontkit and
 // the canvas addon hold ~60 MB resident between them, which a server that is only listing or
-// exporting should not carry (docs/benchmarks.md, export memory).
+// exporting should not carry (the history of docs/benchmarks.md).
 let pdfLibOnce: Promise<typeof import('pdf-lib')> | undefined;
 const pdfLib = () => (pdfLibOnce ??= import('pdf-lib'));
 let canvasOnce: Promise<typeof import('@napi-rs/canvas')> | undefined;
