@@ -17,7 +17,7 @@ const TEXT = /\.(ts|tsx|mts|js|mjs|cjs|css|html|md|prisma|sql|ya?ml|toml)$|^\.np
 const SKIPPED = new Set(['pnpm-lock.yaml']);
 
 describe('references outside the repository', () => {
-  it('no tracked file cites an issue number, a spec or design section, or ../shared', () => {
+  it('no tracked file cites an issue number, a section sign or the shared folder beside the clone', () => {
     const files = execFileSync('git', ['ls-files'], { cwd: paths.root, encoding: 'utf8' })
       .split('\n')
       .filter((f) => TEXT.test(f) && !SKIPPED.has(f));

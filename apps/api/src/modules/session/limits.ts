@@ -21,7 +21,7 @@
  *    there only the pair's own failures count: at most N of them (N = loginMaxFailuresPerAccount).
  *  - From any other address, A's failures from everywhere count (at most N), and X's failures
  *    on all accounts count (at most P = loginMaxFailuresPerIp).
- * Consequences (README, "Login limits"): guessing one account gets N checks per window from all
+ * Consequences (docs/operators.md, "Login limits"): guessing one account gets N checks per window from all
  * unknown addresses together (plus N per address the account really signs in from); spraying
  * many accounts from one address stops after P failures; and neither locks a user out at an
  * address they sign in from — a colleague behind the same proxy or NAT, or the account's owner at
