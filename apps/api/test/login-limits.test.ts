@@ -1,5 +1,5 @@
 /**
- * Login limits under concurrency (findings 1–3; modules/session/limits.ts): real
+ * Login limits under concurrency (modules/session/limits.ts): real
  * parallel requests against the real Postgres. "Checked" below means the password was looked at
  * (401 or 200); a refused attempt is a 429 and never reaches the password.
  */

@@ -1,6 +1,6 @@
 /**
  * The user_visit event and its log: the visitor is always the session's own user,
- * and haier/visitLog/page pages, sorts and filters as the paged request of the portal says.
+ * and haier/visitLog/page pages, sorts and filters as the paged request says.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, hasChinese, login, post, type TestApp } from './helpers.ts';

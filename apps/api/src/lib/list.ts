@@ -117,7 +117,7 @@ export function containsText(column: TextColumn, text: string): Prisma.Sql {
   return Prisma.sql`(${exact} AND text_bigrams(${col}) @> text_bigrams(${text}::text))`;
 }
 
-/** A capped page in the envelope of the portal, plus `totalCapped`. */
+/** A capped page in the envelope, plus `totalCapped`. */
 export const cappedPage = <T>(p: { rows: T[] } & CappedTotal) => ({ ...paged(p.rows, p.total), totalCapped: p.totalCapped });
 
 // ---- WHERE ---------------------------------------------------------------------------------------

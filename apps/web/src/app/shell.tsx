@@ -1,7 +1,7 @@
 /**
  * The portal's shell (antd, react-query, the router, the layout) as one lazy module: main.tsx
- * loads it at once for every page but /esm/login, whose first load carries none of it
- *; there it is fetched while the user types, and after the sign-in it takes over the
+ * loads it at once for every page but /esm/login, whose first load carries none of it;
+ * there it is fetched while the user types, and after the sign-in it takes over the
  * same page at the landing page (`enterPortal`, loginFirst.tsx).
  */
 import { StrictMode } from 'react';

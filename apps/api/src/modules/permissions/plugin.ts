@@ -1,6 +1,6 @@
 /**
- * Enforces the button and column permissions for every route registered with lib/route.ts
- *: a call that declares a `button` is refused (403 naming the action) to a user type
+ * Enforces the button and column permissions for every route registered with lib/route.ts:
+ * a call that declares a `button` is refused (403 naming the action) to a user type
  * the button is not granted to, right after the access check and before its body is looked at;
  * a call that declares `columns` has its rows (the `data` list, or the `data` row of a detail)
  * passed through `applyColumnSet` (applyColumnModes, and the audit trail's echoes) before they are serialised. The Excel exports use the same

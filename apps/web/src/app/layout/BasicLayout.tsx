@@ -1,5 +1,5 @@
 /**
- * The portal shell of the legacy portal: header, collapsible side menu (200 / 64), breadcrumb, content,
+ * The portal shell, laid out as the legacy portal's: header, collapsible side menu (200 / 64), breadcrumb, content,
  * footer; below 769 px a narrow navbar with the menu in a drawer. Sends user_visit on each page.
  */
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';

@@ -1,5 +1,5 @@
 /**
- * Pure menu logic of the legacy portal: which entries the side menu shows, which one is selected for a
+ * Pure menu logic, the legacy portal's rules: which entries the side menu shows, which one is selected for a
  * path, and the breadcrumb for a path. Unit-tested in menuTree.test.ts.
  */
 import { BASE_PATH, FIXED_CRUMBS, MENU_RULES, type MenuEntry } from '@esm/contracts';

@@ -1,6 +1,6 @@
 /**
- * The confidentiality agreement before a supplier's first view, print, download or confirmation
- *. `run(action)` asks hasKeepsecret; when the current agreement version is not accepted
+ * The confidentiality agreement before a supplier's first view, print, download or confirmation.
+ * `run(action)` asks hasKeepsecret; when the current agreement version is not accepted
  * yet it shows the agreement, and runs the action only after 同意并继续 (insertKeepsecret).
  * 取消 aborts: run resolves undefined. Should the server still refuse with the agreement code
  * (a new version published meanwhile), the agreement is shown again and the action retried.
