@@ -99,7 +99,7 @@ CREATE INDEX "phone_view_log_contact_id_id_idx" ON "phone_view_log"("contact_id"
 -- CreateIndex
 CREATE INDEX "phone_view_log_viewer_id_id_idx" ON "phone_view_log"("viewer_id", "id");
 
--- Append-only logs: the permission change log and the mobile number view log are
+-- Append-only logs (issue 14): the permission change log and the mobile number view log are
 -- proof; no UPDATE or DELETE may rewrite them (TRUNCATE too, short of dropping the table).
 CREATE FUNCTION "refuse_log_rewrite"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
