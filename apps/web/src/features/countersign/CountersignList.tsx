@@ -15,7 +15,7 @@ import { ListPage } from '../../components/ListPage.tsx';
 import type { FilterField } from '../../components/FilterForm.tsx';
 import { formatDateTime } from '../../components/labels.tsx';
 import { supplierSource } from '../archives/index.ts';
-import { Permitted } from '../permissions/index.ts';
+import { Permitted } from '../../components/Permitted.tsx';
 import type { Run } from '../files/index.ts';
 import { DueDate, OverdueTag } from '../notices/index.ts';
 import { useRefreshCountersign, type Side } from './api.ts';

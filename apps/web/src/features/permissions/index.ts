@@ -6,5 +6,4 @@ import { PERMISSION_PAGE } from '@esm/contracts/basics';
 import type { PageLoaders } from '../pages.ts';
 
 export { fetchPermissionsAhead, useButton, useColumnModes, usePageButtons, withoutHidden } from './api.ts';
-export { Permitted } from './Permitted.tsx';
 export const pages: PageLoaders = { [PERMISSION_PAGE]: () => import('./pages/permission.tsx') };

@@ -12,7 +12,7 @@ import { PagedTable } from '../../../components/PagedTable.tsx';
 import { formatDateTime } from '../../../components/labels.tsx';
 import { ExcelButton } from '../../../components/ExcelButton.tsx';
 import { supplierSource } from '../../archives/index.ts';
-import { Permitted } from '../../permissions/index.ts';
+import { Permitted } from '../../../components/Permitted.tsx';
 import { exportPhoneLog } from '../api.ts';
 
 const columns: ColumnsType<PhoneLogRow> = [
