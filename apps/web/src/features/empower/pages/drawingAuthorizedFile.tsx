@@ -13,7 +13,7 @@ import { supplierSource } from '../../archives/index.ts';
 import { useRefreshEmpower } from '../api.ts';
 import { grantColumns } from '../grantColumns.tsx';
 import { reportLink } from '../links.ts';
-import { useButton } from '../../permissions/index.ts';
+import { useButton } from '../../../lib/permissions.ts';
 import { RevokeDialog } from '../RevokeDialog.tsx';
 
 const FIELDS: FilterField[] = [

@@ -1,15 +1,15 @@
 /**
- * What a page may use (issue 14): asked once per page (menuBtnPermission/selectBtnPermission,
+ * What a page may use: asked once per page (menuBtnPermission/selectBtnPermission,
  * hasColPermission) through react-query, cached per page, refreshed when the 按钮与列权限 page
  * changes a rule. The server enforces the same rules; hiding here only spares the user a refusal.
  */
 import { useMemo } from 'react';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { permissionsApi as api, type ColumnMode, type ColumnSetDecl, type EndpointBody, type EndpointDef } from '@esm/contracts';
-import { call } from '../../api/client.ts';
-import { ahead } from '../../api/ahead.ts';
+import { call } from '../api/client.ts';
+import { ahead } from '../api/ahead.ts';
 
-/** Rules change rarely: a page asks again after this long, or at once after an edit here. */
+/** Rules change rarely: a page asks again after this long, or at once after an edit on 按钮与列权限. */
 const STALE_MS = 5 * 60_000;
 
 export const pageButtonsQuery = (page: string) =>
