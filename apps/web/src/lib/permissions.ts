@@ -4,8 +4,8 @@
  * changes a rule. The server enforces the same rules; hiding here only spares the user a refusal.
  */
 import { useMemo } from 'react';
-import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { permissionsApi as api, type ColumnMode, type ColumnSetDecl, type EndpointBody, type EndpointDef } from '@esm/contracts';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { permissionsApi as api, type ColumnMode, type ColumnSetDecl, type EndpointDef } from '@esm/contracts';
 import { call } from '../api/client.ts';
 import { ahead } from '../api/ahead.ts';
 
@@ -57,16 +57,4 @@ export function withoutHidden<C extends { dataIndex?: unknown; key?: unknown }>(
     const field = typeof c.dataIndex === 'string' ? c.dataIndex : typeof c.key === 'string' ? c.key : undefined;
     return !field || modes[field] !== 'HIDDEN';
   });
-}
-
-// ---- administration --------------------------------------------------------------------------------
-
-export const insertItem = (body: NonNullable<EndpointBody<typeof api.insert>>) => call(api.insert, body, { silent: true });
-export const updateItem = (body: NonNullable<EndpointBody<typeof api.update>>) => call(api.update, body, { silent: true });
-export const deleteItems = (ids: number[]) => call(api.deleteByIds, { ids }, { silent: true });
-
-/** After an edit: the admin lists, the change log, and every page's buttons and columns. */
-export function useRefreshPermissions() {
-  const qc = useQueryClient();
-  return () => Promise.all([api.page, api.changes, api.buttons, api.columns].map((e) => qc.invalidateQueries({ queryKey: [e.path] })));
 }

@@ -35,7 +35,7 @@ import { PagedTable } from '../../../components/PagedTable.tsx';
 import { UrlTabs } from '../../../components/UrlTabs.tsx';
 import { formatDateTime } from '../../../components/labels.tsx';
 import { serverErrorText } from '../../../components/serverErrors.ts';
-import { deleteItems, insertItem, updateItem, useRefreshPermissions } from '../../../lib/permissions.ts';
+import { deleteItems, insertItem, updateItem, useRefreshPermissions } from '../api.ts';
 
 const pageTitle = (page: string) => routeByPath.get(page)?.title ?? page;
 const PAGE_OPTIONS = ROUTES.map((r) => ({ value: r.path, label: `${r.title}（${r.path}）` }));
