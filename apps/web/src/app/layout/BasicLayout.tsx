@@ -19,7 +19,7 @@ import { PageCrumbs } from './PageCrumbs.tsx';
 import { SideMenu } from './SideMenu.tsx';
 import { MenuContext } from './menuContext.ts';
 import { menuName } from './menuTree.ts';
-import { ForbiddenPage } from '../../components/ForbiddenPage.tsx';
+import { ForbiddenPage } from '../ForbiddenPage.tsx';
 
 function useNarrow(): boolean {
   const [narrow, setNarrow] = useState(() => window.innerWidth < UI.narrowBreakpoint);
