@@ -12,7 +12,7 @@ import { sendVisit } from '../../features/visits/index.ts';
 import { ErrorResult } from '../../components/ErrorResult.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
 import { useCurrentUser } from '../SessionGate.tsx';
-import { useCollapsed, useThemeName } from '../preferences.ts';
+import { useCollapsed, useThemeName } from '../../lib/preferences.ts';
 import { AppHeader, NarrowNavbar } from './AppHeader.tsx';
 import { AppFooter } from './AppFooter.tsx';
 import { PageCrumbs } from './PageCrumbs.tsx';

@@ -1,5 +1,6 @@
 /**
- * Layout preferences kept in local storage (spec §2): menu fold state, theme, open groups.
+ * Layout preferences kept in local storage, per browser: menu fold state, theme, open groups, a
+ * table's shown columns.
  */
 import { useCallback, useSyncExternalStore } from 'react';
 
