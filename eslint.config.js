@@ -5,8 +5,8 @@
 // silently drop the package-wide bans.
 //
 // - contracts import nothing of api or web (they are shared by both);
-// - the web never imports the api; app/, components/ and features reach a feature only through
-//   its index.ts;
+// - the web never imports the api; components/ and lib/ (shared by every page) import no
+//   feature and no app/; app/ and features reach a feature only through its index.ts;
 // - the api's lib/ and plugins/ (infrastructure) import no module (domain code).
 import fs from 'node:fs';
 import js from '@eslint/js';
@@ -42,11 +42,7 @@ export default tseslint.config(
   {
     files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
     plugins: { 'import-x': importX },
-    settings: {
-      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })],
-    },
+    settings: { 'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })] },
   },
   {
     files: ['packages/contracts/src/**/*.ts'],
@@ -65,11 +61,16 @@ export default tseslint.config(
         'error',
         {
           zones: [
+            {
+              target: [`${WEB}/components`, `${WEB}/lib`],
+              from: [`${WEB}/features`, `${WEB}/app`],
+              message: 'components/ and lib/ are shared by every page: they import no feature and no app/ (a page or app/ composes them)',
+            },
             ...features.map((f) => ({
-              target: [`${WEB}/app`, `${WEB}/components`],
+              target: `${WEB}/app`,
               from: `${WEB}/features/${f}`,
               except: ['./index.ts'],
-              message: 'the shell and shared components use a feature only through its index.ts',
+              message: 'the shell uses a feature only through its index.ts',
             })),
             ...onlyThroughIndex(`${WEB}/features`, features, 'a feature imports another feature only through its index.ts; a widget several features use belongs in components/'),
           ],
