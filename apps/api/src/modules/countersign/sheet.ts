@@ -13,7 +13,7 @@ import type { Db } from '../../db/database.ts';
 import { cstDateTime } from '../../lib/dates.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { conflict } from '../../plugins/errors.ts';
-import { writeAccessLog, type ClientInfo } from '../logs/writer.ts';
+import { writeAccessLog, type ClientInfo } from '../../lib/access-log.ts';
 import { contentDisposition, newCjkPdf, stampPdf, watermarkText } from '../files/watermark.ts';
 import { countersignDetail, writeEvent, type Side } from './service.ts';
 

@@ -20,7 +20,7 @@ import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { whenStampSlotFree } from '../files/stamp-queue.ts';
 import { contentDisposition, isStampedType, refuseUnstampable, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../files/watermark.ts';
-import { writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../logs/writer.ts';
+import { writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../../lib/access-log.ts';
 import { cleanFileName, contentIs, SNIFF_BYTES, typeOfName } from '../archives/file-type.ts';
 import { drain, multipartError, sniff } from '../archives/upload.ts';
 
@@ -156,7 +156,7 @@ const loadAttachment = (q: Pick<Db, 'documentIssueAttachment'>, id: number) =>
  * their name, and the access log's DOWNLOAD row — the question's number, the attachment's name,
  * 问题附件 — commits (SENT) before the bytes leave, its delivery row when they have (logs/delivery.ts). A refusal is logged too: an attachment that is not
  * the caller's answers as missing, with a REFUSED row alike for "not yours" and "no such id"
- * (bounded per user, logs/writer.ts); a file that cannot be stamped is refused, never served bare.
+ * (bounded per user, lib/access-log.ts); a file that cannot be stamped is refused, never served bare.
  */
 export async function downloadAttachment(deps: { db: Db; storage: Storage }, user: SessionUser, id: number, client: ClientInfo, now = new Date()) {
   const { db, storage } = deps;

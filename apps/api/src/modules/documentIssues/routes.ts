@@ -10,7 +10,7 @@ import type { Storage } from '../../lib/storage.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { clientOf } from '../logs/writer.ts';
+import { clientOf } from '../../lib/access-log.ts';
 import { sendDelivery } from '../logs/delivery.ts';
 import { downloadAttachment, issueAttachments, uploadAttachment } from './attachments.ts';
 import { issueDetail, pageIssues } from './query.ts';

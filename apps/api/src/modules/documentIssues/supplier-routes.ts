@@ -9,7 +9,7 @@ import type { Storage } from '../../lib/storage.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { clientOf } from '../logs/writer.ts';
+import { clientOf } from '../../lib/access-log.ts';
 import { downloadAttachment, issueAttachments, uploadAttachment } from './attachments.ts';
 import { issueDetail, pageIssues } from './query.ts';
 import { askableDrawings, closeIssue, createIssue, deleteIssues, purchasersOf, reopenIssue, submitIssue, updateIssue } from './service.ts';

@@ -11,7 +11,7 @@ import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
 import { tooManyToExport } from '../export/limits.ts';
-import { clientOf } from '../logs/writer.ts';
+import { clientOf } from '../../lib/access-log.ts';
 import { auditTrail, pageApplications, type EmpowerRules } from './applications.ts';
 import { sendWorkbook } from '../export/workbook.ts';
 import { censusSheets, reportSheets } from './excel.ts';

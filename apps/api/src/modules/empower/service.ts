@@ -31,7 +31,7 @@ import { lockRecord } from '../../db/workflow-lock.ts';
 import type { SessionUser, SupplierScope } from '../../plugins/auth.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../plugins/errors.ts';
 import { cstDateTime, cstDayText } from '../../lib/dates.ts';
-import type { ClientInfo } from '../logs/writer.ts';
+import type { ClientInfo } from '../../lib/access-log.ts';
 import { agreementRefusal } from '../files/access.ts';
 import { NOT_FOUND_TEXT, applicationRow, applicationRows, type EmpowerRules } from './applications.ts';
 import { addDays, dateValue, dayOf, daysIncluded, grantWindow, today } from './days.ts';

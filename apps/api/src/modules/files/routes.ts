@@ -7,7 +7,7 @@ import { FILE_ACTION_ENDPOINTS, type FileAction } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { route } from '../../lib/route.ts';
-import { clientOf } from '../logs/writer.ts';
+import { clientOf } from '../../lib/access-log.ts';
 import { sendDelivery } from '../logs/delivery.ts';
 import { setStampConcurrency, stampQueueLength } from './stamp-queue.ts';
 import { logMalformedFileCalls, serveFile, type ServedFile } from './service.ts';

@@ -9,7 +9,7 @@
  *  1. check (file row, supplier access, bytes on disk): a refusal is logged and answered. A
  *     supplier is told "文件不存在" alike for an unknown id and for a file of a material it does
  *     not supply, and access is checked before the bytes, so nothing about such a file shows; an
- *     unknown id, or a body whose id is no id at all, is logged too (bounded, modules/logs/writer.ts);
+ *     unknown id, or a body whose id is no id at all, is logged too (bounded, lib/access-log.ts);
  *  2. read and stamp the bytes, a few files at a time (stamp-queue.ts: stamping holds the whole
  *     file in memory); a file that cannot be stamped is refused, never served bare. A file that is
  *     not stamped is not read here: it streams from storage as it is sent;
@@ -22,7 +22,7 @@ import type { SessionUser } from '../../plugins/auth.ts';
 import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage } from '../../lib/storage.ts';
-import { clientOf, writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../logs/writer.ts';
+import { clientOf, writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../../lib/access-log.ts';
 import { FILE_NOT_FOUND_TEXT, NO_SUPPLIER_TEXT, findFile, loadFile, logReasonOf, snapshotOf, supplierFileRefusal, type LoadedFile } from './access.ts';
 import { contentDisposition, isStampedType, plainFileName, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from './watermark.ts';
 import { whenStampSlotFree } from './stamp-queue.ts';

@@ -9,7 +9,7 @@ import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
 import { badRequest, notFound } from '../../plugins/errors.ts';
-import { clientOf } from '../logs/writer.ts';
+import { clientOf } from '../../lib/access-log.ts';
 import { sendXlsx } from '../export/workbook.ts';
 import { writeRecipientWorkbook } from './export.ts';
 import { noticeExists, pageChangeRecords, pageNotices, pageRecipients, pageSupplierNotices } from './query.ts';

@@ -19,7 +19,7 @@ import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
 import type { SessionUser, SupplierScope } from '../../plugins/auth.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
-import type { ClientInfo } from '../logs/writer.ts';
+import type { ClientInfo } from '../../lib/access-log.ts';
 import { findSupplierNotice, noticeChanges, overdueSql, pageSupplierNotices } from './query.ts';
 import { NOTICE_NOT_FOUND, staleVersionText, writeEvent } from './service.ts';
 

@@ -9,7 +9,7 @@ import { route } from '../../lib/route.ts';
 import { tooManyToExport } from '../export/limits.ts';
 import { sendWorkbook } from '../export/workbook.ts';
 import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
-import { clientOf } from '../logs/writer.ts';
+import { clientOf } from '../../lib/access-log.ts';
 import { pageContacts, pagePhoneLog, phoneLogRows, reveal } from './service.ts';
 
 /** `field`: a governed column (PHONE_LOG_COLUMNS), hidden or masked as in the list. */

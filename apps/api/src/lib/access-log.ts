@@ -10,9 +10,9 @@
  * embedded PGlite runs one query at a time and would deadlock).
  */
 import type { LogAction, LogOutcome } from '@esm/contracts';
-import type { Prisma } from '../../generated/prisma/client.ts';
-import type { Db } from '../../db/database.ts';
-import type { SessionUser } from '../../plugins/auth.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
+import type { Db } from '../db/database.ts';
+import type { SessionUser } from '../plugins/auth.ts';
 
 /** What a log row says about the file acted on. */
 export interface FileSnapshot {
