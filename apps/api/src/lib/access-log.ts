@@ -5,7 +5,7 @@
  * reads right after a user, supplier or file changes.
  *
  * An OK or SENT row is written with the `tx` of the interactive transaction that authorises the
- * action ("no bytes without a log row"); a SENT row's delivery is recorded by logs/delivery.ts.
+ * action ("no bytes without a log row"); a SENT row's delivery is recorded by lib/access-log-delivery.ts.
  * A refusal is written and committed before the refusal is answered. Pass the transaction client, never the outer one, inside `$transaction` (the
  * embedded PGlite runs one query at a time and would deadlock).
  */
@@ -32,7 +32,7 @@ export interface ClientInfo {
 
 /**
  * What a row says when written: OK (done), REFUSED, or SENT — a delivery authorised and leaving,
- * whose end a delivery row records (logs/delivery.ts).
+ * whose end a delivery row records (lib/access-log-delivery.ts).
  */
 export type StoredOutcome = Exclude<LogOutcome, 'PARTIAL'> | 'SENT';
 

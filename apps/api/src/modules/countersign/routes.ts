@@ -13,7 +13,7 @@ import { pageCountersigns } from './query.ts';
 import { cancelCountersign, countersignDetail, countersignerOptions, createDraft, fileOptions, issueCountersign, submitSignature, updateDraft, type Side } from './service.ts';
 import type { SheetFile } from './sheet.ts';
 import { downloadSheet } from './sheet.ts';
-import { sendDelivery } from '../logs/delivery.ts';
+import { sendDelivery } from '../../lib/access-log-delivery.ts';
 
 
 /** The stamped sheet, never cached. */

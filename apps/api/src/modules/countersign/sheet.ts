@@ -91,7 +91,7 @@ export async function sheetPdf(d: CountersignDetail): Promise<Uint8Array> {
 
 export interface SheetFile {
   bytes: Uint8Array;
-  /** The access log's SENT row its delivery is recorded against (logs/delivery.ts). */
+  /** The access log's SENT row its delivery is recorded against (lib/access-log-delivery.ts). */
   logId: number;
   contentDisposition: string;
 }

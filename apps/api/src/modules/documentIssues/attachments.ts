@@ -154,7 +154,7 @@ const loadAttachment = (q: Pick<Db, 'documentIssueAttachment'>, id: number) =>
  * The caller's copy of an attachment, as an archive download is served (files/service.ts): a PDF
  * or image is stamped with the caller's watermark, other types go as stored with the stamp in
  * their name, and the access log's DOWNLOAD row — the question's number, the attachment's name,
- * 问题附件 — commits (SENT) before the bytes leave, its delivery row when they have (logs/delivery.ts). A refusal is logged too: an attachment that is not
+ * 问题附件 — commits (SENT) before the bytes leave, its delivery row when they have (lib/access-log-delivery.ts). A refusal is logged too: an attachment that is not
  * the caller's answers as missing, with a REFUSED row alike for "not yours" and "no such id"
  * (bounded per user, lib/access-log.ts); a file that cannot be stamped is refused, never served bare.
  */
@@ -180,7 +180,7 @@ export async function downloadAttachment(deps: { db: Db; storage: Storage }, use
     throw e;
   }
   // the question may have gone meanwhile (a draft deleted): checked again with the row written
-  // SENT: its delivery row follows when the response ends (logs/delivery.ts)
+  // SENT: its delivery row follows when the response ends (lib/access-log-delivery.ts)
   const { allowed, logId } = await db.$transaction(async (tx) => {
     const ok = mayDownload(user, await loadAttachment(tx, id));
     const row = await writeAccessLog(tx, ok ? { ...log, outcome: 'SENT' } : { ...log, outcome: 'REFUSED', reason: ATTACHMENT_NOT_FOUND });

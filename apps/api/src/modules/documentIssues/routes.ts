@@ -11,7 +11,7 @@ import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
 import { clientOf } from '../../lib/access-log.ts';
-import { sendDelivery } from '../logs/delivery.ts';
+import { sendDelivery } from '../../lib/access-log-delivery.ts';
 import { downloadAttachment, issueAttachments, uploadAttachment } from './attachments.ts';
 import { issueDetail, pageIssues } from './query.ts';
 import { assignIssue, handlers, replyIssue } from './service.ts';

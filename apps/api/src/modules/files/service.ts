@@ -3,7 +3,7 @@
  * stamped for the caller (modules/files/watermark.ts); a DWG/DXF leaves as stored, under a name
  * that carries the stamp. Every authorised copy has its SENT row in access_log, committed in the
  * transaction that authorised it, and a delivery row when its response ends saying whether all of
- * its bytes went out (logs/delivery.ts); every refusal has its REFUSED row.
+ * its bytes went out (lib/access-log-delivery.ts); every refusal has its REFUSED row.
  *
  * Three steps, so that no database connection waits on the CPU work of stamping:
  *  1. check (file row, supplier access, bytes on disk): a refusal is logged and answered. A
@@ -26,7 +26,7 @@ import { clientOf, writeAccessLog, writeRefusedUnknown, type ClientInfo } from '
 import { FILE_NOT_FOUND_TEXT, NO_SUPPLIER_TEXT, findFile, loadFile, logReasonOf, snapshotOf, supplierFileRefusal, type LoadedFile } from './access.ts';
 import { contentDisposition, isStampedType, plainFileName, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from './watermark.ts';
 import { whenStampSlotFree } from './stamp-queue.ts';
-import type { DeliveryBody } from '../logs/delivery.ts';
+import type { DeliveryBody } from '../../lib/access-log-delivery.ts';
 
 export type FileAction = Extract<LogAction, 'VIEW' | 'PRINT' | 'DOWNLOAD'>;
 
