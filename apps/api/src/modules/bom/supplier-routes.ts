@@ -11,7 +11,7 @@ import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
 import { tooManyToExport } from '../export/limits.ts';
-import { sendWorkbook } from '../export/workbook.ts';
+import { sendWorkbook } from '../../lib/workbook.ts';
 import { linesSheet, templateSheets, vendorsSheet } from './excel.ts';
 import { importBom } from './import.ts';
 import { addLine, bomFlatAll, bomLevelList, bomLinesFlat, bomMaterials, bomVendors, bomVendorsAll, deleteLine, updateLine } from './service.ts';

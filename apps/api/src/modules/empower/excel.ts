@@ -6,7 +6,7 @@
 import { GRANT_SOURCE_LABELS, LOG_ACTION_LABELS, type AccessReport, type CensusRow, type ColumnModes, type ReportEvent, type ReportGrant } from '@esm/contracts';
 import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
 import { cstDateTime } from '../../lib/dates.ts';
-import type { Cell, Column, Sheet } from '../export/workbook.ts';
+import type { Cell, Column, Sheet } from '../../lib/workbook.ts';
 
 const at = (iso: string | null) => (iso ? cstDateTime(new Date(iso)) : '');
 

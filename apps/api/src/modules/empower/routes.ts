@@ -13,7 +13,7 @@ import { route } from '../../lib/route.ts';
 import { tooManyToExport } from '../export/limits.ts';
 import { clientOf } from '../../lib/access-log.ts';
 import { auditTrail, pageApplications, type EmpowerRules } from './applications.ts';
-import { sendWorkbook } from '../export/workbook.ts';
+import { sendWorkbook } from '../../lib/workbook.ts';
 import { censusSheets, reportSheets } from './excel.ts';
 import { allCensusRows, pageCensus, pageGrants, pageOverdue, unauthorizedTree } from './grant-lists.ts';
 import { accessReport, reportEventBatches } from './report.ts';

@@ -9,7 +9,7 @@ import { FILE_CATEGORY_LABELS, FILE_STATUS_LABELS, SECRET_LEVEL_LABELS, type Col
 import type { Db } from '../../db/database.ts';
 import { cstDateTime } from '../../lib/dates.ts';
 import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
-import { addSheet, appendRows, openWorkbook, readAhead } from './workbook.ts';
+import { addSheet, appendRows, openWorkbook, readAhead } from '../../lib/workbook.ts';
 import { fileBatches, type FileFilter, type FileRecord, type FileSort } from '../archives/file-query.ts';
 
 

@@ -10,7 +10,7 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
 import { cstDateTime } from '../../lib/dates.ts';
-import { addSheet, appendRows, openWorkbook } from '../export/workbook.ts';
+import { addSheet, appendRows, openWorkbook } from '../../lib/workbook.ts';
 import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
 import { recipientSelect, recipientWhere, toRecipientRow, type RecipientFilterQuery, type RecipientRecord } from './query.ts';
 

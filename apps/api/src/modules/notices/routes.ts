@@ -10,7 +10,7 @@ import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
 import { badRequest, notFound } from '../../plugins/errors.ts';
 import { clientOf } from '../../lib/access-log.ts';
-import { sendXlsx } from '../export/workbook.ts';
+import { sendXlsx } from '../../lib/workbook.ts';
 import { writeRecipientWorkbook } from './export.ts';
 import { noticeExists, pageChangeRecords, pageNotices, pageRecipients, pageSupplierNotices } from './query.ts';
 import { NOTICE_NOT_FOUND, changeCandidates, closeNotice, createDraft, noticeDetail, previewRecipients, publishNotice, remindOverdue, updateDraft, withdrawNotice } from './service.ts';

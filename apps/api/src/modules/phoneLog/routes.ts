@@ -7,7 +7,7 @@ import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
 import { tooManyToExport } from '../export/limits.ts';
-import { sendWorkbook } from '../export/workbook.ts';
+import { sendWorkbook } from '../../lib/workbook.ts';
 import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
 import { clientOf } from '../../lib/access-log.ts';
 import { pageContacts, pagePhoneLog, phoneLogRows, reveal } from './service.ts';
