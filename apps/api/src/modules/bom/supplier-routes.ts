@@ -10,7 +10,7 @@ import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { tooManyToExport } from '../export/limits.ts';
+import { tooManyToExport } from '../../lib/export-limits.ts';
 import { sendWorkbook } from '../../lib/workbook.ts';
 import { linesSheet, templateSheets, vendorsSheet } from './excel.ts';
 import { importBom } from './import.ts';

@@ -6,7 +6,7 @@ import { cstDateTime } from '../../lib/dates.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { tooManyToExport } from '../export/limits.ts';
+import { tooManyToExport } from '../../lib/export-limits.ts';
 import { sendWorkbook } from '../../lib/workbook.ts';
 import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
 import { clientOf } from '../../lib/access-log.ts';
