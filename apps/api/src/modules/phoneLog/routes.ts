@@ -8,7 +8,7 @@ import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
 import { tooManyToExport } from '../../lib/export-limits.ts';
 import { sendWorkbook } from '../../lib/workbook.ts';
-import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
+import { governExportColumns, type GovernedExportColumn } from '../../lib/permission-rules.ts';
 import { clientOf } from '../../lib/access-log.ts';
 import { pageContacts, pagePhoneLog, phoneLogRows, reveal } from './service.ts';
 
