@@ -10,7 +10,7 @@
  * unbound uploads); an answerer those of submitted questions (or its own uploads). Anything else
  * answers as missing. Every download is stamped and logged like an archive file's (downloadAttachment).
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES_TEXT, FILE_TYPES, type AttachmentRow, type FileType } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
@@ -21,6 +21,7 @@ import type { Storage } from '../../lib/storage.ts';
 import { whenStampSlotFree } from '../files/stamp-queue.ts';
 import { contentDisposition, isStampedType, refuseUnstampable, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../files/watermark.ts';
 import { writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../../lib/access-log.ts';
+import { sendDelivery } from '../../lib/access-log-delivery.ts';
 import { cleanFileName, contentIs, SNIFF_BYTES, typeOfName } from '../archives/file-type.ts';
 import { drain, multipartError, sniff } from '../archives/upload.ts';
 
@@ -190,4 +191,14 @@ export async function downloadAttachment(deps: { db: Db; storage: Storage }, use
   const dot = a.fileName.lastIndexOf('.');
   const name = stampedFileName(dot > 0 ? a.fileName.slice(0, dot) : a.fileName, ATTACHMENT_LOG_VERSION, a.fileType, stamp);
   return { bytes, logId, contentType: mimeOf(a.fileType), contentDisposition: contentDisposition('attachment', name) };
+}
+
+/** An attachment's bytes with its headers; its delivery row follows when the response ends. */
+export function sendAttachment(db: Db, reply: FastifyReply, a: Awaited<ReturnType<typeof downloadAttachment>>) {
+  reply
+    .header('Content-Type', a.contentType)
+    .header('Content-Disposition', a.contentDisposition)
+    .header('Cache-Control', 'no-store')
+    .header('X-Content-Type-Options', 'nosniff');
+  return sendDelivery(db, reply, a.logId, { bytes: a.bytes });
 }
