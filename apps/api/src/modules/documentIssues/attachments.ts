@@ -19,7 +19,7 @@ import type { SessionUser } from '../../plugins/auth.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { whenStampSlotFree } from '../files/stamp-queue.ts';
-import { contentDisposition, isStampedType, refuseUnstampable, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../files/watermark.ts';
+import { contentDisposition, isStampedType, refuseUnstampable, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../../lib/watermark.ts';
 import { writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../../lib/access-log.ts';
 import { sendDelivery } from '../../lib/access-log-delivery.ts';
 import { cleanFileName, contentIs, SNIFF_BYTES, typeOfName } from '../archives/file-type.ts';

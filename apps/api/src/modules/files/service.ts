@@ -1,6 +1,6 @@
 /**
  * Serving a file's bytes: file/view, file/print, file/download. Every PDF or image is
- * stamped for the caller (modules/files/watermark.ts); a DWG/DXF leaves as stored, under a name
+ * stamped for the caller (lib/watermark.ts); a DWG/DXF leaves as stored, under a name
  * that carries the stamp. Every authorised copy has its SENT row in access_log, committed in the
  * transaction that authorised it, and a delivery row when its response ends saying whether all of
  * its bytes went out (lib/access-log-delivery.ts); every refusal has its REFUSED row.
@@ -24,7 +24,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage } from '../../lib/storage.ts';
 import { clientOf, writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../../lib/access-log.ts';
 import { FILE_NOT_FOUND_TEXT, NO_SUPPLIER_TEXT, findFile, loadFile, logReasonOf, snapshotOf, supplierFileRefusal, type LoadedFile } from './access.ts';
-import { contentDisposition, isStampedType, plainFileName, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from './watermark.ts';
+import { contentDisposition, isStampedType, plainFileName, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../../lib/watermark.ts';
 import { whenStampSlotFree } from './stamp-queue.ts';
 import type { DeliveryBody } from '../../lib/access-log-delivery.ts';
 
