@@ -3,7 +3,7 @@
  * lib/watermark.ts; the stamping itself is exercised through the api in test/files.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { contentDisposition, plainFileName, stampTime, stampedFileName, watermarkText } from '../../lib/watermark.ts';
+import { contentDisposition, plainFileName, stampTime, stampedFileName, watermarkText } from './watermark.ts';
 
 const at = new Date('2026-11-21T18:05:00Z'); // 2026-11-22 02:05 in Shanghai
 
