@@ -18,7 +18,7 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import type { Storage } from '../../lib/storage.ts';
-import { whenStampSlotFree } from '../files/stamp-queue.ts';
+import { whenStampSlotFree } from '../../lib/stamp-queue.ts';
 import { contentDisposition, isStampedType, refuseUnstampable, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../../lib/watermark.ts';
 import { writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../../lib/access-log.ts';
 import { sendDelivery } from '../../lib/access-log-delivery.ts';

@@ -9,7 +9,7 @@ import type { Storage } from '../../lib/storage.ts';
 import { route } from '../../lib/route.ts';
 import { clientOf } from '../../lib/access-log.ts';
 import { sendDelivery } from '../../lib/access-log-delivery.ts';
-import { setStampConcurrency, stampQueueLength } from './stamp-queue.ts';
+import { setStampConcurrency, stampQueueLength } from '../../lib/stamp-queue.ts';
 import { logMalformedFileCalls, serveFile, type ServedFile } from './service.ts';
 import { bytesServed, reportStampQueue } from '../../lib/metrics.ts';
 

@@ -25,7 +25,7 @@ import type { Storage } from '../../lib/storage.ts';
 import { clientOf, writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../../lib/access-log.ts';
 import { FILE_NOT_FOUND_TEXT, NO_SUPPLIER_TEXT, findFile, loadFile, logReasonOf, snapshotOf, supplierFileRefusal, type LoadedFile } from './access.ts';
 import { contentDisposition, isStampedType, plainFileName, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../../lib/watermark.ts';
-import { whenStampSlotFree } from './stamp-queue.ts';
+import { whenStampSlotFree } from '../../lib/stamp-queue.ts';
 import type { DeliveryBody } from '../../lib/access-log-delivery.ts';
 
 export type FileAction = Extract<LogAction, 'VIEW' | 'PRINT' | 'DOWNLOAD'>;
