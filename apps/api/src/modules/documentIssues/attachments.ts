@@ -22,8 +22,7 @@ import { whenStampSlotFree } from '../../lib/stamp-queue.ts';
 import { contentDisposition, isStampedType, refuseUnstampable, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../../lib/watermark.ts';
 import { writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../../lib/access-log.ts';
 import { sendDelivery } from '../../lib/access-log-delivery.ts';
-import { cleanFileName, contentIs, SNIFF_BYTES, typeOfName } from '../archives/file-type.ts';
-import { drain, multipartError, sniff } from '../archives/upload.ts';
+import { cleanFileName, contentIs, SNIFF_BYTES, typeOfName, drain, multipartError, sniff } from '../archives/index.ts';
 
 type Tx = Prisma.TransactionClient;
 

@@ -32,7 +32,7 @@ import type { SessionUser, SupplierScope } from '../../plugins/auth.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../plugins/errors.ts';
 import { cstDateTime, cstDayText } from '../../lib/dates.ts';
 import type { ClientInfo } from '../../lib/access-log.ts';
-import { agreementRefusal } from '../files/access.ts';
+import { agreementRefusal } from '../files/index.ts';
 import { NOT_FOUND_TEXT, applicationRow, applicationRows, type EmpowerRules } from './applications.ts';
 import { addDays, dateValue, dayOf, daysIncluded, grantWindow, today } from './days.ts';
 import { grantRow } from './grant-lists.ts';

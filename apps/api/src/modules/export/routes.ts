@@ -9,7 +9,7 @@ import { exportApi } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { route } from '../../lib/route.ts';
 import { tooManyToExport } from '../../lib/export-limits.ts';
-import { countFiles, fileFilterOf } from '../archives/file-query.ts';
+import { countFiles, fileFilterOf } from '../archives/index.ts';
 import { writeArchiveWorkbook } from './service.ts';
 import { sendXlsx } from '../../lib/workbook.ts';
 

@@ -10,7 +10,7 @@ import type { Db } from '../../db/database.ts';
 import { cstDateTime } from '../../lib/dates.ts';
 import { governExportColumns, type GovernedExportColumn } from '../../lib/permission-rules.ts';
 import { addSheet, appendRows, openWorkbook, readAhead } from '../../lib/workbook.ts';
-import { fileBatches, type FileFilter, type FileRecord, type FileSort } from '../archives/file-query.ts';
+import { fileBatches, type FileFilter, type FileRecord, type FileSort } from '../archives/index.ts';
 
 
 /** `field`: the row field of a governed column (ARCHIVE_FILE_COLUMNS), hidden or masked as in the list. */

@@ -28,7 +28,7 @@ import {
   snapshotOf,
   supplierFileRefusal,
   supplierSees,
-} from '../files/access.ts';
+} from '../files/index.ts';
 
 type Tx = Prisma.TransactionClient;
 
