@@ -7,7 +7,8 @@
 // - contracts import nothing of api or web (they are shared by both);
 // - the web never imports the api; components/ and lib/ (shared by every page) import no
 //   feature and no app/; app/ and features reach a feature only through its index.ts;
-// - the api's lib/ and plugins/ (infrastructure) import no module (domain code);
+// - an api module (and db/, the demo seed) reaches a module only through its index.ts; lib/ and
+//   plugins/ (infrastructure) import no module;
 // - no import cycle in the web or the contracts (import-x/no-cycle).
 import fs from 'node:fs';
 import js from '@eslint/js';
@@ -28,6 +29,7 @@ const onlyThroughIndex = (root, names, message) =>
 const WEB = './apps/web/src';
 const API = './apps/api/src';
 const features = subdirs(`${WEB}/features`);
+const modules = subdirs(`${API}/modules`);
 
 // Cycles are searched only through the project's own files (not node_modules), and no deeper
 // than any cycle this tree has had: the check stays a second or two on a 2-core machine.
@@ -101,6 +103,13 @@ export default tseslint.config(
               from: `${API}/modules`,
               message: 'lib/ and plugins/ are infrastructure: they import no domain module',
             },
+            ...onlyThroughIndex(`${API}/modules`, modules, 'a module imports another module only through its index.ts; infrastructure several modules use belongs in lib/'),
+            ...modules.map((m) => ({
+              target: `${API}/db`,
+              from: `${API}/modules/${m}`,
+              except: ['./index.ts'],
+              message: 'the database code and its demo seed use a module only through its index.ts',
+            })),
           ],
         },
       ],
