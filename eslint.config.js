@@ -9,7 +9,7 @@
 //   feature and no app/; app/ and features reach a feature only through its index.ts;
 // - an api module (and db/, the demo seed) reaches a module only through its index.ts; lib/ and
 //   plugins/ (infrastructure) import no module;
-// - no import cycle in the web or the contracts (import-x/no-cycle).
+// - no import cycle anywhere (import-x/no-cycle).
 import fs from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -94,6 +94,7 @@ export default tseslint.config(
   {
     files: ['apps/api/src/**/*.ts'],
     rules: {
+      'import-x/no-cycle': noCycle,
       'import-x/no-restricted-paths': [
         'error',
         {
