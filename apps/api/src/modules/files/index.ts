@@ -3,4 +3,17 @@
  * a file or records an action on it.
  * Other modules and the demo seed import this module only through this file.
  */
-export { agreementRefusal, currentAgreement, FILE_NOT_FOUND_TEXT, findFile, HiddenFileError, isFileId, logReasonOf, NO_AGREEMENT_TEXT, NO_SUPPLIER_TEXT, snapshotOf, supplierFileRefusal, supplierSees } from './access.ts';
+export {
+  agreementRefusal,
+  currentAgreement,
+  FILE_NOT_FOUND_TEXT,
+  findFile,
+  HiddenFileError,
+  isFileId,
+  logReasonOf,
+  NO_AGREEMENT_TEXT,
+  NO_SUPPLIER_TEXT,
+  snapshotOf,
+  supplierFileRefusal,
+  supplierSees,
+} from './access.ts';
