@@ -35,7 +35,7 @@ export const EXPORT_COLUMNS: ExportColumn[] = [
   { header: '作废原因', width: 30, field: 'obsoleteReason', value: (r) => r.obsolete_reason ?? '' },
 ];
 
-/** The columns a caller gets (issue 14): the list's rule (lib/permission-rules.ts). */
+/** The columns a caller gets: the list's rule (lib/permission-rules.ts). */
 export const governedColumns = (columns: readonly ExportColumn[], modes: ColumnModes): ExportColumn[] => governExportColumns(columns, modes);
 
 /**

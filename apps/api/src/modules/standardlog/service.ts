@@ -7,7 +7,7 @@
  * Per-user advisory locks serialise a user's concurrent clicks so a double submit cannot write
  * two acceptances or two confirmations.
  * A file of a material the supplier does not supply answers exactly as an unknown id does
- * ("文件不存在", 404) on every call here (design §5); both refusals are logged (an unknown id
+ * ("文件不存在", 404) on every call here; both refusals are logged (an unknown id
  * bounded per minute, lib/access-log.ts), the former with its real reason.
  */
 import { KEEPSECRET_REQUIRED_CODE } from '@esm/contracts';
