@@ -32,6 +32,6 @@ export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(text:
 /**
  * An access_log row (alias `l`) whose act happened in full: a refusal-free act logged OK, or a
  * view, print or download logged SENT whose delivery row says every byte went out (the server's
- * modules/logs/delivery.ts deliveredSql).
+ * lib/access-log-delivery.ts deliveredSql).
  */
 export const DELIVERED = `(l.outcome = 'OK' OR (l.outcome = 'SENT' AND EXISTS (SELECT 1 FROM access_delivery d WHERE d.access_log_id = l.id AND d.complete)))`;

@@ -71,7 +71,7 @@ cpSync(path.join(root, 'apps/web/dist'), path.join(out, 'apps/web/dist'), { recu
 mkdirSync(path.join(out, 'prisma'), { recursive: true });
 for (const f of ['schema.prisma', 'expression-indexes.sql', 'migrations']) cpSync(path.join(root, 'prisma', f), path.join(out, 'prisma', f), { recursive: true });
 
-// The watermark draws with one weight of Noto Sans SC (modules/files/watermark.ts); the package
+// The watermark draws with one weight of Noto Sans SC (lib/watermark.ts); the package
 // ships nine, ~11 MB each. The others go (the runtime test downloads a stamped drawing).
 const fonts = realpathSync(path.join(api, 'node_modules/@expo-google-fonts/noto-sans-sc'));
 for (const entry of readdirSync(fonts)) {

@@ -1,5 +1,5 @@
 /**
- * Stamping the per-viewer watermark (src/modules/files/watermark.ts) in a fresh process started like the
+ * Stamping the per-viewer watermark (src/lib/watermark.ts) in a fresh process started like the
  * server (lib/stamp-child.ts): a 20-page A3 vector drawing (the demo drawing generator, 20
  * sheets) and a 4000×3000 PNG drawing sheet. For each: the first call (which loads the CJK font)
  * and the median / p90 of the next BENCH_STAMP_REPEATS (20) calls.

@@ -80,7 +80,7 @@ export interface Config {
   metricsToken?: string;
   /** How long a stop (SIGTERM/SIGINT) waits for requests in flight before it cuts them (start.ts). */
   shutdownGraceMs: number;
-  /** How many files are stamped at once (files/stamp-queue.ts); the rest wait in a queue. */
+  /** How many files are stamped at once (lib/stamp-queue.ts); the rest wait in a queue. */
   stampConcurrency: number;
   /** PG_DUMP / PG_RESTORE: the client tools db:backup and db:restore run against a Postgres server. */
   pgDump: string;

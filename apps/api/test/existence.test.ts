@@ -5,7 +5,7 @@
  * malformed ids included, at most REFUSED_UNKNOWN_PER_MINUTE a minute per user.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFUSED_UNKNOWN_PER_MINUTE } from '../src/modules/logs/writer.ts';
+import { REFUSED_UNKNOWN_PER_MINUTE } from '../src/lib/access-log.ts';
 import { api, buildTestApp, login, type TestApp } from './helpers.ts';
 import {
   acceptCurrentAgreement,

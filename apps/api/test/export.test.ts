@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_SORT_FIELDS } from '@esm/contracts';
 import { fileBatches, pageFiles } from '../src/modules/archives/file-query.ts';
 import { writeArchiveWorkbook } from '../src/modules/export/service.ts';
-import { drainOrClose, readAhead, sheetEntry } from '../src/modules/export/workbook.ts';
+import { drainOrClose, readAhead, sheetEntry } from '../src/lib/workbook.ts';
 import { buildTestApp, login, post, type TestApp } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, samplePdf, tempStorage, unique } from './factories.ts';
 

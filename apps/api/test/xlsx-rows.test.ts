@@ -10,7 +10,7 @@ import { PassThrough } from 'node:stream';
 import { inflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { addRowsViaExceljs, addSheet, appendRows, openWorkbook, rowXml, xmlText, type Cell } from '../src/modules/export/workbook.ts';
+import { addRowsViaExceljs, addSheet, appendRows, openWorkbook, rowXml, xmlText, type Cell } from '../src/lib/workbook.ts';
 
 const COLUMNS = Array.from({ length: 30 }, (_, i) => ({ header: i % 3 ? `列${i + 1}` : `<H&${i}>`, width: 5 + (i % 7) * 3 }));
 

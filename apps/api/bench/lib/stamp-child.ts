@@ -6,7 +6,7 @@
  *   node --import tsx bench/lib/stamp-child.ts <pdf> <png> <repeats>   → one JSON line on stdout
  */
 import { readFile } from 'node:fs/promises';
-import { stampImage, stampPdf, watermarkText } from '../../src/modules/files/watermark.ts';
+import { stampImage, stampPdf, watermarkText } from '../../src/lib/watermark.ts';
 
 const [pdfPath, pngPath, repeatsArg] = process.argv.slice(2);
 const repeats = Number(repeatsArg ?? 20);

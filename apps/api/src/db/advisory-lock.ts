@@ -7,7 +7,10 @@
  * process (DATA_DIR's lock, data-dir-lock.ts): there the work just runs.
  */
 import type pg from 'pg';
-import type { Db } from './database.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+
+// the client itself (database.ts's Db), so this file, which database.ts wires in, imports nothing of it
+type Db = PrismaClient;
 
 const pools = new WeakMap<object, pg.Pool>();
 

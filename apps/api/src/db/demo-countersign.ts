@@ -15,8 +15,8 @@
  */
 import type { SessionUser } from '../plugins/auth.ts';
 import type { UserType } from '@esm/contracts';
-import { writeCountersignHistories, type CountersignHistory, type CountersignStep } from '../modules/countersign/service.ts';
-import { ALL_BUTTONS } from '../modules/permissions/apply.ts';
+import { writeCountersignHistories, type CountersignHistory, type CountersignStep } from '../modules/countersign/index.ts';
+import { ALL_BUTTONS } from '../lib/permission-rules.ts';
 import { cstDay } from '../lib/dates.ts';
 import type { Db } from './database.ts';
 

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from './database.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { hashPassword } from '../lib/password.ts';
-import { materialAccess, visibleMaterialCodes } from '../modules/empower/grants.ts';
+import { materialAccess, visibleMaterialCodes } from '../modules/empower/index.ts';
 import { startPhase } from '../lib/start-trace.ts';
 import { insertRows } from './demo-batch.ts';
 

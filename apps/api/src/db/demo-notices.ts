@@ -16,7 +16,7 @@ import { cstDay } from '../lib/dates.ts';
 import type { Db } from './database.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { insertRows, insertRowsReturningIds } from './demo-batch.ts';
-import { RECOUNT_OPEN_RECIPIENTS_SQL } from '../modules/notices/query.ts';
+import { RECOUNT_OPEN_RECIPIENTS_SQL } from '../modules/notices/index.ts';
 
 const DAY = 86_400_000;
 

@@ -13,8 +13,9 @@
 // only its types: the module itself is loaded by openDatabase for a Postgres server, never by an
 // embedded start (a start loads only what it uses)
 import type pg from 'pg';
-import type { Prisma } from '../generated/prisma/client.ts';
-import type { Db } from './database.ts';
+import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
+// the client itself (database.ts's Db), so this file, which database.ts wires in, imports nothing of it
+type Db = PrismaClient;
 
 type Reader = (q: Prisma.Sql, name?: string) => Promise<unknown[]>;
 const readers = new WeakMap<object, Reader>();

@@ -11,7 +11,7 @@ import { UI } from '@esm/contracts/basics';
 import { feedback } from '../api/feedback.ts';
 import { useToastTop } from '../components/toastTop.ts';
 import { prefersReducedMotion } from '../components/useScreen.ts';
-import { useThemeName } from './preferences.ts';
+import { useThemeName } from '../lib/preferences.ts';
 import { router } from './router.tsx';
 import { portalTheme } from './theme.ts';
 import { queryClient } from './queryClient.ts';

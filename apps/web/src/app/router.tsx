@@ -17,7 +17,7 @@ import { PageScroll } from './PageScroll.tsx';
 const LoginPage = lazy(() => import('./LoginRoute.tsx'));
 const NotFoundPage = lazy(() => import('./chunks/error.tsx'));
 /** The shell (menus, header, bell) loads after the session check, so the login page does not wait for it. */
-const GroupDefault = lazy(() => import('../components/GroupDefault.tsx').then((m) => ({ default: m.GroupDefault })));
+const GroupDefault = lazy(() => import('./GroupDefault.tsx').then((m) => ({ default: m.GroupDefault })));
 const BasicLayout = lazyLoaded(loadLayout, (m) => m.BasicLayout);
 
 /** Built pages by route path (lazy: each loads when first visited, or renders at once when prefetched). */

@@ -6,7 +6,7 @@
 import { Button, Checkbox, Popover, Space } from 'antd';
 import { SettingOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
-import { useColumnChoice } from '../app/preferences.ts';
+import { useColumnChoice } from '../lib/preferences.ts';
 
 export const columnKey = (c: { key?: unknown; dataIndex?: unknown }) => String(c.key ?? c.dataIndex ?? '');
 

@@ -29,7 +29,7 @@ import { StaleWarning } from './StaleWarning.tsx';
 import { useVisibleColumns } from './ColumnSettings.tsx';
 import { narrowColumns, wideColumns, type ListColumns } from './listColumns.tsx';
 import { useNarrow } from './useScreen.ts';
-import { fetchPermissionsAhead, useColumnModes, withoutHidden } from '../features/permissions/index.ts';
+import { fetchPermissionsAhead, useColumnModes, withoutHidden } from '../lib/permissions.ts';
 
 /** A paged call: its body is a paged request, its answer a paged envelope. */
 export type PagedEndpoint = EndpointDef & { body: z.ZodType; response: z.ZodType<PagedEnvelope<unknown>> };

@@ -12,7 +12,7 @@ import { readRows } from '../../db/rows.ts';
 import { equalsSql, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal } from '../../lib/list.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
 import type { SupplierScope } from '../../plugins/auth.ts';
-import { grantState, visibleMaterialCodes, visibleMaterialSql } from '../empower/grants.ts';
+import { grantState, visibleMaterialCodes, visibleMaterialSql } from '../empower/index.ts';
 import { pageFiles, type FileFilter } from './file-query.ts';
 
 type MaterialQuery = z.output<typeof ZMaterialPagerRequestSchema>;

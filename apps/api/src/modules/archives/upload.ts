@@ -19,7 +19,7 @@ import { AppError, badRequest, conflict } from '../../plugins/errors.ts';
 import { FileTooLargeError, type Storage } from '../../lib/storage.ts';
 import { cleanFileName, contentIs, SNIFF_BYTES, typeOfName, UNSUPPORTED_TYPE_MESSAGE } from './file-type.ts';
 import { findFileRow } from './file-query.ts';
-import { refuseUnstampable } from '../files/watermark.ts';
+import { refuseUnstampable } from '../../lib/watermark.ts';
 
 export interface UploadDeps {
   db: Db;

@@ -7,7 +7,7 @@ import { BOM_COLUMNS, BOM_IMPORT_MAX_ROWS, BOM_LEVEL_LABELS, type BomColumnKey, 
 import { cstDateTime } from '../../lib/dates.ts';
 import { badRequest } from '../../plugins/errors.ts';
 import { checkZip } from '../../lib/zip-guard.ts';
-import type { Sheet } from '../export/workbook.ts';
+import type { Sheet } from '../../lib/workbook.ts';
 import type { SheetRow } from './rules.ts';
 
 export const TEMPLATE_SHEET = 'BOM导入';

@@ -13,7 +13,7 @@ import type { Db } from '../../db/database.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { AppError, badRequest } from '../../plugins/errors.ts';
 import { readImportRows } from './excel.ts';
-import { cleanFileName } from '../archives/file-type.ts';
+import { cleanFileName } from '../archives/index.ts';
 import { errorField, missingHeaders, planImport, type ImportPlan, type PlannedLine } from './rules.ts';
 import { lockMaterial, type Actor } from './service.ts';
 

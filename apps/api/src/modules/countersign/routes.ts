@@ -8,12 +8,12 @@ import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { clientOf } from '../logs/writer.ts';
+import { clientOf } from '../../lib/access-log.ts';
 import { pageCountersigns } from './query.ts';
 import { cancelCountersign, countersignDetail, countersignerOptions, createDraft, fileOptions, issueCountersign, submitSignature, updateDraft, type Side } from './service.ts';
 import type { SheetFile } from './sheet.ts';
 import { downloadSheet } from './sheet.ts';
-import { sendDelivery } from '../logs/delivery.ts';
+import { sendDelivery } from '../../lib/access-log-delivery.ts';
 
 
 /** The stamped sheet, never cached. */

@@ -43,8 +43,8 @@ import { cstDay } from '../../lib/dates.ts';
 import { keywordSql, whereSql } from '../../lib/list.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../plugins/errors.ts';
-import type { ClientInfo } from '../logs/writer.ts';
-import { grantedActions, type ButtonChecker } from '../permissions/apply.ts';
+import type { ClientInfo } from '../../lib/access-log.ts';
+import { grantedActions, type ButtonChecker } from '../../lib/permission-rules.ts';
 import { findCountersignRow } from './query.ts';
 import { lockRecord } from '../../db/workflow-lock.ts';
 

@@ -2,7 +2,7 @@
  * The sign-off sheet (签核单) of a completed countersign list: the document, every round with its
  * signatures (who, supplier or department, decision, time, IP, the sha256 of the content signed)
  * and the file versions with their sha256 — as text in a PDF with the CJK font embedded (a subset,
- * modules/files/watermark.ts), so it can be searched and its words extracted. It is written from
+ * lib/watermark.ts), so it can be searched and its words extracted. It is written from
  * the frozen rounds, so every download of a list has the same content; each copy is then stamped
  * for its taker and its download logged in one transaction with the list's event
  * (`downloadSheet`), as a file from the archive is.
@@ -13,8 +13,8 @@ import type { Db } from '../../db/database.ts';
 import { cstDateTime } from '../../lib/dates.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { conflict } from '../../plugins/errors.ts';
-import { writeAccessLog, type ClientInfo } from '../logs/writer.ts';
-import { contentDisposition, newCjkPdf, stampPdf, watermarkText } from '../files/watermark.ts';
+import { writeAccessLog, type ClientInfo } from '../../lib/access-log.ts';
+import { contentDisposition, newCjkPdf, stampPdf, watermarkText } from '../../lib/watermark.ts';
 import { countersignDetail, writeEvent, type Side } from './service.ts';
 
 const A4: [number, number] = [595.28, 841.89];
@@ -91,7 +91,7 @@ export async function sheetPdf(d: CountersignDetail): Promise<Uint8Array> {
 
 export interface SheetFile {
   bytes: Uint8Array;
-  /** The access log's SENT row its delivery is recorded against (logs/delivery.ts). */
+  /** The access log's SENT row its delivery is recorded against (lib/access-log-delivery.ts). */
   logId: number;
   contentDisposition: string;
 }

@@ -8,7 +8,7 @@ import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { clientOf } from '../logs/writer.ts';
+import { clientOf } from '../../lib/access-log.ts';
 import { pageCountersigns } from './query.ts';
 import { countersignDetail, submitSignature, type Side } from './service.ts';
 import { downloadSheet } from './sheet.ts';

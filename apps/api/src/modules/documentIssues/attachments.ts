@@ -10,7 +10,7 @@
  * unbound uploads); an answerer those of submitted questions (or its own uploads). Anything else
  * answers as missing. Every download is stamped and logged like an archive file's (downloadAttachment).
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES_TEXT, FILE_TYPES, type AttachmentRow, type FileType } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
@@ -18,11 +18,11 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import type { Storage } from '../../lib/storage.ts';
-import { whenStampSlotFree } from '../files/stamp-queue.ts';
-import { contentDisposition, isStampedType, refuseUnstampable, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../files/watermark.ts';
-import { writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../logs/writer.ts';
-import { cleanFileName, contentIs, SNIFF_BYTES, typeOfName } from '../archives/file-type.ts';
-import { drain, multipartError, sniff } from '../archives/upload.ts';
+import { whenStampSlotFree } from '../../lib/stamp-queue.ts';
+import { contentDisposition, isStampedType, refuseUnstampable, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../../lib/watermark.ts';
+import { writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../../lib/access-log.ts';
+import { sendDelivery } from '../../lib/access-log-delivery.ts';
+import { cleanFileName, contentIs, SNIFF_BYTES, typeOfName, drain, multipartError, sniff } from '../archives/index.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -154,9 +154,9 @@ const loadAttachment = (q: Pick<Db, 'documentIssueAttachment'>, id: number) =>
  * The caller's copy of an attachment, as an archive download is served (files/service.ts): a PDF
  * or image is stamped with the caller's watermark, other types go as stored with the stamp in
  * their name, and the access log's DOWNLOAD row — the question's number, the attachment's name,
- * 问题附件 — commits (SENT) before the bytes leave, its delivery row when they have (logs/delivery.ts). A refusal is logged too: an attachment that is not
+ * 问题附件 — commits (SENT) before the bytes leave, its delivery row when they have (lib/access-log-delivery.ts). A refusal is logged too: an attachment that is not
  * the caller's answers as missing, with a REFUSED row alike for "not yours" and "no such id"
- * (bounded per user, logs/writer.ts); a file that cannot be stamped is refused, never served bare.
+ * (bounded per user, lib/access-log.ts); a file that cannot be stamped is refused, never served bare.
  */
 export async function downloadAttachment(deps: { db: Db; storage: Storage }, user: SessionUser, id: number, client: ClientInfo, now = new Date()) {
   const { db, storage } = deps;
@@ -180,7 +180,7 @@ export async function downloadAttachment(deps: { db: Db; storage: Storage }, use
     throw e;
   }
   // the question may have gone meanwhile (a draft deleted): checked again with the row written
-  // SENT: its delivery row follows when the response ends (logs/delivery.ts)
+  // SENT: its delivery row follows when the response ends (lib/access-log-delivery.ts)
   const { allowed, logId } = await db.$transaction(async (tx) => {
     const ok = mayDownload(user, await loadAttachment(tx, id));
     const row = await writeAccessLog(tx, ok ? { ...log, outcome: 'SENT' } : { ...log, outcome: 'REFUSED', reason: ATTACHMENT_NOT_FOUND });
@@ -190,4 +190,14 @@ export async function downloadAttachment(deps: { db: Db; storage: Storage }, use
   const dot = a.fileName.lastIndexOf('.');
   const name = stampedFileName(dot > 0 ? a.fileName.slice(0, dot) : a.fileName, ATTACHMENT_LOG_VERSION, a.fileType, stamp);
   return { bytes, logId, contentType: mimeOf(a.fileType), contentDisposition: contentDisposition('attachment', name) };
+}
+
+/** An attachment's bytes with its headers; its delivery row follows when the response ends. */
+export function sendAttachment(db: Db, reply: FastifyReply, a: Awaited<ReturnType<typeof downloadAttachment>>) {
+  reply
+    .header('Content-Type', a.contentType)
+    .header('Content-Disposition', a.contentDisposition)
+    .header('Cache-Control', 'no-store')
+    .header('X-Content-Type-Options', 'nosniff');
+  return sendDelivery(db, reply, a.logId, { bytes: a.bytes });
 }

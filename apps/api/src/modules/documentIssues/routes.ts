@@ -2,7 +2,7 @@
  * Questions on drawings, the answerers' side (type 5), and the multipart parser both sides'
  * uploads need: one line a call (contracts documentIssuesApi), rules in service.ts.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { ATTACHMENT_MAX_BYTES, documentIssuesApi as api } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
@@ -10,21 +10,11 @@ import type { Storage } from '../../lib/storage.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { clientOf } from '../logs/writer.ts';
-import { sendDelivery } from '../logs/delivery.ts';
-import { downloadAttachment, issueAttachments, uploadAttachment } from './attachments.ts';
+import { clientOf } from '../../lib/access-log.ts';
+import { downloadAttachment, issueAttachments, sendAttachment, uploadAttachment } from './attachments.ts';
 import { issueDetail, pageIssues } from './query.ts';
 import { assignIssue, handlers, replyIssue } from './service.ts';
 import { supplierDocumentIssueRoutes } from './supplier-routes.ts';
-
-export function sendAttachment(db: Db, reply: FastifyReply, a: Awaited<ReturnType<typeof downloadAttachment>>) {
-  reply
-    .header('Content-Type', a.contentType)
-    .header('Content-Disposition', a.contentDisposition)
-    .header('Cache-Control', 'no-store')
-    .header('X-Content-Type-Options', 'nosniff');
-  return sendDelivery(db, reply, a.logId, { bytes: a.bytes });
-}
 
 export async function documentIssueRoutes(app: FastifyInstance, { db, storage }: { db: Db; storage: Storage }) {
   // +1: the storage's own meter trips first and refuses with the Chinese 413

@@ -9,11 +9,10 @@ import type { Storage } from '../../lib/storage.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { clientOf } from '../logs/writer.ts';
-import { downloadAttachment, issueAttachments, uploadAttachment } from './attachments.ts';
+import { clientOf } from '../../lib/access-log.ts';
+import { downloadAttachment, issueAttachments, sendAttachment, uploadAttachment } from './attachments.ts';
 import { issueDetail, pageIssues } from './query.ts';
 import { askableDrawings, closeIssue, createIssue, deleteIssues, purchasersOf, reopenIssue, submitIssue, updateIssue } from './service.ts';
-import { sendAttachment } from './routes.ts';
 
 export async function supplierDocumentIssueRoutes(app: FastifyInstance, { db, storage }: { db: Db; storage: Storage }) {
   const mine = (code: string) => ({ supplierCode: code });

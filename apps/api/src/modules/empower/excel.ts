@@ -4,9 +4,9 @@
  * the client when it falls behind.
  */
 import { GRANT_SOURCE_LABELS, LOG_ACTION_LABELS, type AccessReport, type CensusRow, type ColumnModes, type ReportEvent, type ReportGrant } from '@esm/contracts';
-import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
+import { governExportColumns, type GovernedExportColumn } from '../../lib/permission-rules.ts';
 import { cstDateTime } from '../../lib/dates.ts';
-import type { Cell, Column, Sheet } from '../export/workbook.ts';
+import type { Cell, Column, Sheet } from '../../lib/workbook.ts';
 
 const at = (iso: string | null) => (iso ? cstDateTime(new Date(iso)) : '');
 

@@ -14,7 +14,7 @@
 import type { z } from 'zod';
 import { REPORT_EVENTS_SHOWN, type AccessReport, type ReportEvent, type ReportGrant, type ZAccessReportRequestSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
-import { deliveredSql } from '../logs/delivery.ts';
+import { deliveredSql } from '../../lib/access-log-delivery.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
 import { dayRange } from '../../lib/dates.ts';

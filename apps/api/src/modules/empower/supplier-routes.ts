@@ -11,7 +11,7 @@ import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { clientOf } from '../logs/writer.ts';
+import { clientOf } from '../../lib/access-log.ts';
 import { applyOptions, auditTrail, pageApplications, type EmpowerRules } from './applications.ts';
 import { materialAccess } from './grants.ts';
 import { createApplication, deleteApplication, submitApplication, updateApplication, withdrawApplication } from './service.ts';

@@ -8,10 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import { exportApi } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { route } from '../../lib/route.ts';
-import { tooManyToExport } from './limits.ts';
-import { countFiles, fileFilterOf } from '../archives/file-query.ts';
+import { tooManyToExport } from '../../lib/export-limits.ts';
+import { countFiles, fileFilterOf } from '../archives/index.ts';
 import { writeArchiveWorkbook } from './service.ts';
-import { sendXlsx } from './workbook.ts';
+import { sendXlsx } from '../../lib/workbook.ts';
 
 export async function exportRoutes(app: FastifyInstance, { db, exportMaxRows }: { db: Db; exportMaxRows: number }) {
   route(app, exportApi.drawingExcel, async ({ body, user, request, reply }) => {

@@ -8,9 +8,9 @@ import type { Writable } from 'node:stream';
 import { FILE_CATEGORY_LABELS, FILE_STATUS_LABELS, SECRET_LEVEL_LABELS, type ColumnModes, type FileCategory, type FileStatus, type SecretLevel } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { cstDateTime } from '../../lib/dates.ts';
-import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
-import { addSheet, appendRows, openWorkbook, readAhead } from './workbook.ts';
-import { fileBatches, type FileFilter, type FileRecord, type FileSort } from '../archives/file-query.ts';
+import { governExportColumns, type GovernedExportColumn } from '../../lib/permission-rules.ts';
+import { addSheet, appendRows, openWorkbook, readAhead } from '../../lib/workbook.ts';
+import { fileBatches, type FileFilter, type FileRecord, type FileSort } from '../archives/index.ts';
 
 
 /** `field`: the row field of a governed column (ARCHIVE_FILE_COLUMNS), hidden or masked as in the list. */
@@ -35,7 +35,7 @@ export const EXPORT_COLUMNS: ExportColumn[] = [
   { header: '作废原因', width: 30, field: 'obsoleteReason', value: (r) => r.obsolete_reason ?? '' },
 ];
 
-/** The columns a caller gets: the list's rule (modules/permissions/apply.ts). */
+/** The columns a caller gets: the list's rule (lib/permission-rules.ts). */
 export const governedColumns = (columns: readonly ExportColumn[], modes: ColumnModes): ExportColumn[] => governExportColumns(columns, modes);
 
 /**

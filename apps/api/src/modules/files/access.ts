@@ -10,9 +10,9 @@ import { KEEPSECRET_REQUIRED_CODE } from '@esm/contracts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { NO_SUPPLIER_TEXT, type SessionUser } from '../../plugins/auth.ts';
 import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
-import type { FileSnapshot } from '../logs/writer.ts';
-import { materialAccess } from '../empower/grants.ts';
-import { ANSWERER_TYPE, answererSeesFile } from '../documentIssues/query.ts';
+import type { FileSnapshot } from '../../lib/access-log.ts';
+import { materialAccess } from '../empower/index.ts';
+import { ANSWERER_TYPE, answererSeesFile } from '../documentIssues/index.ts';
 
 type Q = Prisma.TransactionClient;
 

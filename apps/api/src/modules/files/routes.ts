@@ -7,9 +7,9 @@ import { FILE_ACTION_ENDPOINTS, type FileAction } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { route } from '../../lib/route.ts';
-import { clientOf } from '../logs/writer.ts';
-import { sendDelivery } from '../logs/delivery.ts';
-import { setStampConcurrency, stampQueueLength } from './stamp-queue.ts';
+import { clientOf } from '../../lib/access-log.ts';
+import { sendDelivery } from '../../lib/access-log-delivery.ts';
+import { setStampConcurrency, stampQueueLength } from '../../lib/stamp-queue.ts';
 import { logMalformedFileCalls, serveFile, type ServedFile } from './service.ts';
 import { bytesServed, reportStampQueue } from '../../lib/metrics.ts';
 

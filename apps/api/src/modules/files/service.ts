@@ -1,15 +1,15 @@
 /**
  * Serving a file's bytes: file/view, file/print, file/download. Every PDF or image is
- * stamped for the caller (modules/files/watermark.ts); a DWG/DXF leaves as stored, under a name
+ * stamped for the caller (lib/watermark.ts); a DWG/DXF leaves as stored, under a name
  * that carries the stamp. Every authorised copy has its SENT row in access_log, committed in the
  * transaction that authorised it, and a delivery row when its response ends saying whether all of
- * its bytes went out (logs/delivery.ts); every refusal has its REFUSED row.
+ * its bytes went out (lib/access-log-delivery.ts); every refusal has its REFUSED row.
  *
  * Three steps, so that no database connection waits on the CPU work of stamping:
  *  1. check (file row, supplier access, bytes on disk): a refusal is logged and answered. A
  *     supplier is told "文件不存在" alike for an unknown id and for a file of a material it does
  *     not supply, and access is checked before the bytes, so nothing about such a file shows; an
- *     unknown id, or a body whose id is no id at all, is logged too (bounded, modules/logs/writer.ts);
+ *     unknown id, or a body whose id is no id at all, is logged too (bounded, lib/access-log.ts);
  *  2. read and stamp the bytes, a few files at a time (stamp-queue.ts: stamping holds the whole
  *     file in memory); a file that cannot be stamped is refused, never served bare. A file that is
  *     not stamped is not read here: it streams from storage as it is sent;
@@ -22,11 +22,11 @@ import type { SessionUser } from '../../plugins/auth.ts';
 import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage } from '../../lib/storage.ts';
-import { clientOf, writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../logs/writer.ts';
+import { clientOf, writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../../lib/access-log.ts';
 import { FILE_NOT_FOUND_TEXT, NO_SUPPLIER_TEXT, findFile, loadFile, logReasonOf, snapshotOf, supplierFileRefusal, type LoadedFile } from './access.ts';
-import { contentDisposition, isStampedType, plainFileName, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from './watermark.ts';
-import { whenStampSlotFree } from './stamp-queue.ts';
-import type { DeliveryBody } from '../logs/delivery.ts';
+import { contentDisposition, isStampedType, plainFileName, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../../lib/watermark.ts';
+import { whenStampSlotFree } from '../../lib/stamp-queue.ts';
+import type { DeliveryBody } from '../../lib/access-log-delivery.ts';
 
 export type FileAction = Extract<LogAction, 'VIEW' | 'PRINT' | 'DOWNLOAD'>;
 

@@ -40,7 +40,7 @@ interface LogRecord {
   material_name: string | null;
   ip: string | null;
   created_at: Date;
-  /** A SENT row's delivery (logs/delivery.ts): null when none was recorded. */
+  /** A SENT row's delivery (lib/access-log-delivery.ts): null when none was recorded. */
   delivered: boolean | null;
   bytes_sent: bigint | number | null;
   bytes_total: bigint | number | null;

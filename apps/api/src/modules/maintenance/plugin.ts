@@ -17,7 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { Storage, SweepCounts } from '../../lib/storage.ts';
-import { sweepLoginAttempts } from '../session/limits.ts';
+import { sweepLoginAttempts } from '../session/index.ts';
 import { sweepResults, sweepRuns } from '../../lib/metrics.ts';
 
 const SESSION_SWEEP_MS = 10 * 60_000;

@@ -10,8 +10,8 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
 import { cstDateTime } from '../../lib/dates.ts';
-import { addSheet, appendRows, openWorkbook } from '../export/workbook.ts';
-import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
+import { addSheet, appendRows, openWorkbook } from '../../lib/workbook.ts';
+import { governExportColumns, type GovernedExportColumn } from '../../lib/permission-rules.ts';
 import { recipientSelect, recipientWhere, toRecipientRow, type RecipientFilterQuery, type RecipientRecord } from './query.ts';
 
 const at = (iso: string | null) => (iso ? cstDateTime(new Date(iso)) : '');

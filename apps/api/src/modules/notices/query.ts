@@ -15,7 +15,7 @@ import type { ChangeRecordRow, SupplierChangeRow, NoticeChange, NoticeFile, Noti
 import { FILE_TYPES, type FileType } from '@esm/contracts';
 import type { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.ts';
-import { deliveredSql } from '../logs/delivery.ts';
+import { deliveredSql } from '../../lib/access-log-delivery.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
 import { bigramIndexed, checkWindow, containsText, dayRangeSql, equalsSql, keywordSql, orderBySql, pageAndCount, whereSql, type CappedTotal, type Condition, type PageStatement } from '../../lib/list.ts';

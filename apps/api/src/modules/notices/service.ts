@@ -22,10 +22,10 @@ import { keywordSql, whereSql } from '../../lib/list.ts';
 import { cstDay, cstDayText } from '../../lib/dates.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { badRequest, conflict, notFound } from '../../plugins/errors.ts';
-import type { ClientInfo } from '../logs/writer.ts';
-import { grantState } from '../empower/grants.ts';
+import type { ClientInfo } from '../../lib/access-log.ts';
+import { grantState } from '../empower/index.ts';
 import { findNoticeRow, noticeChanges, pastDueSql } from './query.ts';
-import type { FileRecord } from '../archives/file-query.ts';
+import type { FileRecord } from '../archives/index.ts';
 import { lockRecord } from '../../db/workflow-lock.ts';
 
 type Tx = Prisma.TransactionClient;

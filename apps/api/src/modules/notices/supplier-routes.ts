@@ -8,7 +8,7 @@ import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { clientOf } from '../logs/writer.ts';
+import { clientOf } from '../../lib/access-log.ts';
 import { pageChangeRecords, pageSupplierNotices } from './query.ts';
 import { confirmNotice, openNotice, unreadNotices } from './supplier-service.ts';
 

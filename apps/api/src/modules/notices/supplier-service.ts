@@ -14,12 +14,12 @@
  */
 import { BELL_LATEST, RECIPIENT_TRANSITIONS, type ConfirmedFile, type RecipientStatus, type SupplierNoticeDetail, type UnreadNotice } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
-import { deliveredSql } from '../logs/delivery.ts';
+import { deliveredSql } from '../../lib/access-log-delivery.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
 import type { SessionUser, SupplierScope } from '../../plugins/auth.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
-import type { ClientInfo } from '../logs/writer.ts';
+import type { ClientInfo } from '../../lib/access-log.ts';
 import { findSupplierNotice, noticeChanges, overdueSql, pageSupplierNotices } from './query.ts';
 import { NOTICE_NOT_FOUND, staleVersionText, writeEvent } from './service.ts';
 

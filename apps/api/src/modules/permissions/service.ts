@@ -19,7 +19,7 @@ import type { Db } from '../../db/database.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
 import { dayRangeSql, equalsSql, jsonRow, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal } from '../../lib/list.ts';
-import type { ClientInfo } from '../logs/writer.ts';
+import type { ClientInfo } from '../../lib/access-log.ts';
 
 type Tx = Prisma.TransactionClient;
 type ItemRecord = Awaited<ReturnType<Db['permissionItem']['findFirstOrThrow']>>;

@@ -6,10 +6,10 @@ import { cstDateTime } from '../../lib/dates.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { tooManyToExport } from '../export/limits.ts';
-import { sendWorkbook } from '../export/workbook.ts';
-import { governExportColumns, type GovernedExportColumn } from '../permissions/apply.ts';
-import { clientOf } from '../logs/writer.ts';
+import { tooManyToExport } from '../../lib/export-limits.ts';
+import { sendWorkbook } from '../../lib/workbook.ts';
+import { governExportColumns, type GovernedExportColumn } from '../../lib/permission-rules.ts';
+import { clientOf } from '../../lib/access-log.ts';
 import { pageContacts, pagePhoneLog, phoneLogRows, reveal } from './service.ts';
 
 /** `field`: a governed column (PHONE_LOG_COLUMNS), hidden or masked as in the list. */

@@ -14,7 +14,7 @@ import type { Db } from '../../db/database.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { dayRangeSql, equalsSql, jsonRow, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal, type Condition } from '../../lib/list.ts';
-import type { ClientInfo } from '../logs/writer.ts';
+import type { ClientInfo } from '../../lib/access-log.ts';
 
 export const CONTACT_NOT_FOUND = '联系人不存在';
 

@@ -10,7 +10,7 @@ import type { Db } from '../../db/database.ts';
 import { SESSION_COOKIE, type PendingSignIn } from '../../plugins/session.ts';
 import { HANDOFF_TTL_MS, UserinfoError, type Identity, type RelyingParty } from './oidc.ts';
 import { claimsOf, handoffErrorText, providerErrorText } from './handoff-reasons.ts';
-import { menuOf } from '../menu/service.ts';
+import { menuOf } from '../menu/index.ts';
 import { defaultPathOf } from './service.ts';
 import { recordSignIn } from './signins.ts';
 

@@ -10,7 +10,7 @@ import { route } from '../../lib/route.ts';
 import { readSession } from '../../plugins/auth.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { SESSION_COOKIE } from '../../plugins/session.ts';
-import { typeHasMenu } from '../menu/service.ts';
+import { typeHasMenu } from '../menu/index.ts';
 import { completeCompanySignIn, startCompanySignIn } from './company-login.ts';
 import { RelyingParty } from './oidc.ts';
 import { login, toCurrentUser } from './service.ts';

@@ -7,7 +7,7 @@ import { standardlogApi as api } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { route } from '../../lib/route.ts';
-import { clientOf } from '../logs/writer.ts';
+import { clientOf } from '../../lib/access-log.ts';
 import { acceptAgreement, confirmFile, confirmFiles, confirmState, keepsecretState } from './service.ts';
 
 export async function standardlogRoutes(app: FastifyInstance, { db }: { db: Db }) {

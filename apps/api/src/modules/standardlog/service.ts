@@ -8,14 +8,14 @@
  * two acceptances or two confirmations.
  * A file of a material the supplier does not supply answers exactly as an unknown id does
  * ("文件不存在", 404) on every call here; both refusals are logged (an unknown id
- * bounded per minute, modules/logs/writer.ts), the former with its real reason.
+ * bounded per minute, lib/access-log.ts), the former with its real reason.
  */
 import { KEEPSECRET_REQUIRED_CODE } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { AppError, conflict, forbidden, notFound } from '../../plugins/errors.ts';
-import { writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../logs/writer.ts';
+import { writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../../lib/access-log.ts';
 import {
   FILE_NOT_FOUND_TEXT,
   HiddenFileError,
@@ -28,7 +28,7 @@ import {
   snapshotOf,
   supplierFileRefusal,
   supplierSees,
-} from '../files/access.ts';
+} from '../files/index.ts';
 
 type Tx = Prisma.TransactionClient;
 

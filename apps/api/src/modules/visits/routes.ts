@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { clientOf } from '../logs/writer.ts';
+import { clientOf } from '../../lib/access-log.ts';
 import { pageSignIns, pageVisits, recordVisit } from './service.ts';
 
 export async function visitRoutes(app: FastifyInstance, { db }: { db: Db }) {

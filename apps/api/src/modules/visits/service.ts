@@ -7,7 +7,7 @@ import type { SignInLogRow, VisitLogRow, ZSignInLogRequestSchema, ZVisitLogReque
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
-import type { ClientInfo } from '../logs/writer.ts';
+import type { ClientInfo } from '../../lib/access-log.ts';
 import { dayRangeSql, equalsSql, jsonRow, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal } from '../../lib/list.ts';
 
 type Query = z.output<typeof ZVisitLogRequestSchema>;

@@ -6,7 +6,7 @@ import { EXTERNAL_LINKS, LOGIN_PATH, UI, isSupplierType } from '@esm/contracts';
 import { logout } from '../../features/session/index.ts';
 import { NoticeBell } from '../../features/notices/index.ts';
 import { useCurrentUser } from '../SessionGate.tsx';
-import { useThemeName } from '../preferences.ts';
+import { useThemeName } from '../../lib/preferences.ts';
 import { onCompanySite, useCompanySite } from './companySite.ts';
 
 const BAR = { display: 'flex', alignItems: 'center', gap: 16, height: 56, lineHeight: '56px', paddingInline: 16, background: '#001529', color: '#fff' } as const;

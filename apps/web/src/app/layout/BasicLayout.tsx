@@ -12,14 +12,14 @@ import { sendVisit } from '../../features/visits/index.ts';
 import { ErrorResult } from '../../components/ErrorResult.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
 import { useCurrentUser } from '../SessionGate.tsx';
-import { useCollapsed, useThemeName } from '../preferences.ts';
+import { useCollapsed, useThemeName } from '../../lib/preferences.ts';
 import { AppHeader, NarrowNavbar } from './AppHeader.tsx';
 import { AppFooter } from './AppFooter.tsx';
 import { PageCrumbs } from './PageCrumbs.tsx';
 import { SideMenu } from './SideMenu.tsx';
 import { MenuContext } from './menuContext.ts';
 import { menuName } from './menuTree.ts';
-import { ForbiddenPage } from '../../components/ForbiddenPage.tsx';
+import { ForbiddenPage } from '../ForbiddenPage.tsx';
 
 function useNarrow(): boolean {
   const [narrow, setNarrow] = useState(() => window.innerWidth < UI.narrowBreakpoint);

@@ -3,7 +3,7 @@ import type { MenuProps } from 'antd';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { MenuEntry } from '@esm/contracts';
 import { menuIcon } from '../../components/icons.tsx';
-import { useOpenKeys } from '../preferences.ts';
+import { useOpenKeys } from '../../lib/preferences.ts';
 import { openKeys as withForcedOpen, selectedKey, sideMenuTree } from './menuTree.ts';
 
 /**

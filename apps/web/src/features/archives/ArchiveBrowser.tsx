@@ -9,7 +9,7 @@ import { useMd } from '../../components/useScreen.ts';
 import { ApartmentOutlined, CloudUploadOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router';
 import { archivesApi, exportApi, type SortOrder } from '@esm/contracts';
-import { Permitted } from '../permissions/index.ts';
+import { Permitted } from '../../components/Permitted.tsx';
 import { ahead } from '../../api/ahead.ts';
 import type { FetchAhead } from '../pages.ts';
 import { treeLoaders, useRefreshArchiveLists } from './api.ts';

@@ -6,7 +6,6 @@ import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { archivesApi as api, empowerApi, type ObsoleteScope, type UploadFields } from '@esm/contracts';
 import { call, callMultipart } from '../../api/client.ts';
 import { quietAhead } from '../../api/ahead.ts';
-import type { RemoteSource } from '../../components/RemoteSelect.tsx';
 
 // ---- tree ------------------------------------------------------------------------------------
 
@@ -95,11 +94,3 @@ export const useVersionsOf = (standardCode: string | undefined) =>
 /** Which suppliers can see a file (supplies its material; grant state). */
 export const useFileSuppliers = (id: number | undefined) =>
   useQuery({ queryKey: [api.fileSuppliers.path, id], queryFn: async () => (await call(api.fileSuppliers, { id: id! })).data, enabled: Boolean(id) });
-
-// ---- pickers for filter forms (components/RemoteSelect) ---------------------------------------------
-
-export const supplierSource: RemoteSource = {
-  key: api.suppliers.path,
-  notFound: '没有匹配的供应商',
-  search: async (keyword) => (await call(api.suppliers, { keyword: keyword || undefined, results: 20 })).data.map((s) => ({ value: s.code, label: `${s.code} ${s.name}` })),
-};

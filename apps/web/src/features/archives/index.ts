@@ -1,8 +1,7 @@
-/** The archives feature's public face: pickers other features filter by, and its pages (loaded when opened). */
+/** The archives feature's public face: its pages (loaded when opened). */
 import { BASE_PATH } from '@esm/contracts/basics';
 import type { PageLoaders } from '../pages.ts';
 
-export { supplierSource } from './api.ts';
 export const pages: PageLoaders = {
   // the legacy portal's dashboard chunk
   [`${BASE_PATH}/dashboard`]: () => import('./pages/dashboard.tsx'),

@@ -5,7 +5,7 @@
 import { useState, type ReactNode } from 'react';
 import { Button, Space, Tooltip } from 'antd';
 import { archivesApi, type StandardFileRow } from '@esm/contracts';
-import { useButton } from '../permissions/index.ts';
+import { useButton } from '../../lib/permissions.ts';
 import { FileViewer, downloadFile } from '../files/index.ts';
 import { FileSuppliersDrawer } from './FileSuppliersDrawer.tsx';
 import { ObsoleteDialog } from './ObsoleteDialog.tsx';

@@ -17,7 +17,7 @@ import { cancelCountersign, downloadSheet, issueCountersign, useCountersign, use
 import { CountersignForm } from './CountersignForm.tsx';
 import { CountersignStatusTag, DecisionTag } from './labels.tsx';
 import { SignDialog } from './SignDialog.tsx';
-import { useButton } from '../permissions/index.ts';
+import { useButton } from '../../lib/permissions.ts';
 import { ClearOfToasts } from '../../components/ClearOfToasts.tsx';
 import { useBusyAction } from '../../components/useBusyAction.ts';
 

@@ -14,7 +14,7 @@ import { ApiError } from '../../api/client.ts';
 import { RemoteSelect, useSearchKeyword } from '../../components/RemoteSelect.tsx';
 import { validValues, zodRule } from '../../components/zodRule.ts';
 import { serverErrorText } from '../../components/serverErrors.ts';
-import { supplierSource } from '../archives/index.ts';
+import { supplierSource } from '../../components/supplierSource.ts';
 import { createCountersign, filesQuery, publishedNoticesQuery, signersQuery, updateCountersign, type DraftBody } from './api.ts';
 
 interface FormValues {

@@ -14,8 +14,8 @@ import { COUNTERSIGN_STATUSES, COUNTERSIGN_STATUS_LABELS, countersignApi, type C
 import { ListPage } from '../../components/ListPage.tsx';
 import type { FilterField } from '../../components/FilterForm.tsx';
 import { formatDateTime } from '../../components/labels.tsx';
-import { supplierSource } from '../archives/index.ts';
-import { Permitted } from '../permissions/index.ts';
+import { supplierSource } from '../../components/supplierSource.ts';
+import { Permitted } from '../../components/Permitted.tsx';
 import type { Run } from '../files/index.ts';
 import { DueDate, OverdueTag } from '../notices/index.ts';
 import { useRefreshCountersign, type Side } from './api.ts';

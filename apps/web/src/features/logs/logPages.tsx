@@ -10,7 +10,7 @@ import { LOG_ACTIONS, LOG_OUTCOMES, LOG_OUTCOME_LABELS, LOG_PAGES, logOutcomeTex
 import { ListPage } from '../../components/ListPage.tsx';
 import type { FilterField } from '../../components/FilterForm.tsx';
 import { OutcomeTag, formatDateTime } from '../../components/labels.tsx';
-import { supplierSource } from '../archives/index.ts';
+import { supplierSource } from '../../components/supplierSource.ts';
 
 const dash = (v: string | null) => v || '—';
 const both = (code: string | null, name: string | null) =>

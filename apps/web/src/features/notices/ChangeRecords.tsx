@@ -16,7 +16,7 @@ import { ListPage } from '../../components/ListPage.tsx';
 import { OVERDUE_ROW, PagedTable } from '../../components/PagedTable.tsx';
 import { RemoteSelect } from '../../components/RemoteSelect.tsx';
 import { formatDateTime } from '../../components/labels.tsx';
-import { supplierSource } from '../archives/index.ts';
+import { supplierSource } from '../../components/supplierSource.ts';
 import { useProductLines } from './api.ts';
 import { DueDate, NoticeStatusTag, OverdueTag, RecipientStatusTag } from './labels.tsx';
 import { noticeHref, supplierNoticeHref } from './links.ts';

@@ -14,7 +14,7 @@ import { formatDateTime } from '../../components/labels.tsx';
 import { serverErrorText } from '../../components/serverErrors.ts';
 import { exportRecipients, remindNotice, useRefreshNotices } from './api.ts';
 import { OverdueTag, RecipientStatusTag } from './labels.tsx';
-import { Permitted } from '../permissions/index.ts';
+import { Permitted } from '../../components/Permitted.tsx';
 
 /**
  * When, who and from where. Who and where are governed columns: absent when hidden for

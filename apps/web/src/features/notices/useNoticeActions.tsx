@@ -12,7 +12,7 @@ import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useBusyAction } from '../../components/useBusyAction.ts';
 import { closeNotice, exportRecipients, publishNotice, useRefreshNotices, withdrawNotice } from './api.ts';
 import { NoticeForm } from './NoticeForm.tsx';
-import { usePageButtons } from '../permissions/index.ts';
+import { usePageButtons } from '../../lib/permissions.ts';
 
 type Notice = Pick<NoticeRow, 'id' | 'number' | 'title' | 'status' | 'recipientCount'>;
 

@@ -17,7 +17,7 @@ import { FilterForm, type FilterField, type Filters } from '../../../components/
 import { PagedTable } from '../../../components/PagedTable.tsx';
 import { RemoteSelect } from '../../../components/RemoteSelect.tsx';
 import { formatDateTime } from '../../../components/labels.tsx';
-import { supplierSource } from '../../archives/index.ts';
+import { supplierSource } from '../../../components/supplierSource.ts';
 import { BomTree } from '../BomTree.tsx';
 import { VendorTable } from '../VendorTable.tsx';
 

@@ -9,7 +9,7 @@ import { App, Button, Popconfirm, Space } from 'antd';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { bomApi } from '@esm/contracts';
 import { ExcelButton } from '../../../components/ExcelButton.tsx';
-import { Permitted } from '../../permissions/index.ts';
+import { Permitted } from '../../../components/Permitted.tsx';
 import { serverErrorText } from '../../../components/serverErrors.ts';
 import { deleteLine, downloadTemplate, exportLines, useRefreshBom } from '../api.ts';
 import { BomTree, isMaterial, type TreeRow } from '../BomTree.tsx';

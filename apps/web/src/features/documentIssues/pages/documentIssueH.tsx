@@ -18,7 +18,7 @@ import { serverErrorText } from '../../../components/serverErrors.ts';
 import { useFormSubmit } from '../../../components/useFormSubmit.ts';
 import { FileViewer } from '../../files/index.ts';
 import { useSession } from '../../session/index.ts';
-import { useButton } from '../../permissions/index.ts';
+import { useButton } from '../../../lib/permissions.ts';
 import { allProblemTypesQuery, assignIssue, replyIssue, useAllProblemTypes, useHandlers, useIssue, useRefreshIssues } from '../api.ts';
 import { IssueThread } from '../IssueThread.tsx';
 import { overdueRow, typeAndStatusColumns } from '../labels.tsx';

@@ -16,7 +16,8 @@ import { ApiError } from '../../../api/client.ts';
 import { formatDateTime } from '../../../components/labels.tsx';
 import { serverErrorText } from '../../../components/serverErrors.ts';
 import { exportReport, useAccessReport } from '../api.ts';
-import { Permitted, useColumnModes } from '../../permissions/index.ts';
+import { Permitted } from '../../../components/Permitted.tsx';
+import { useColumnModes } from '../../../lib/permissions.ts';
 import { ExcelButton } from '../../../components/ExcelButton.tsx';
 import { CodeName, Notice, minute } from '../labels.tsx';
 

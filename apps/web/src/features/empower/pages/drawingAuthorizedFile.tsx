@@ -9,11 +9,11 @@ import { Link } from 'react-router';
 import { GRANT_SOURCES, GRANT_SOURCE_LABELS, empowerApi, type GrantRow } from '@esm/contracts';
 import { ListPage } from '../../../components/ListPage.tsx';
 import type { FilterField } from '../../../components/FilterForm.tsx';
-import { supplierSource } from '../../archives/index.ts';
+import { supplierSource } from '../../../components/supplierSource.ts';
 import { useRefreshEmpower } from '../api.ts';
 import { grantColumns } from '../grantColumns.tsx';
 import { reportLink } from '../links.ts';
-import { useButton } from '../../permissions/index.ts';
+import { useButton } from '../../../lib/permissions.ts';
 import { RevokeDialog } from '../RevokeDialog.tsx';
 
 const FIELDS: FilterField[] = [

@@ -6,7 +6,7 @@
 import { GRANT_SOURCES, GRANT_SOURCE_LABELS, OVERDUE_KINDS, OVERDUE_KIND_LABELS, empowerApi } from '@esm/contracts';
 import { ListPage } from '../../../components/ListPage.tsx';
 import type { FilterField } from '../../../components/FilterForm.tsx';
-import { supplierSource } from '../../archives/index.ts';
+import { supplierSource } from '../../../components/supplierSource.ts';
 import { grantColumns } from '../grantColumns.tsx';
 
 const FIELDS: FilterField[] = [

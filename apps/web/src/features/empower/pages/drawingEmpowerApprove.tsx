@@ -21,7 +21,7 @@ import { useSession } from '../../session/index.ts';
 import { decideApplications, useRefreshEmpower } from '../api.ts';
 import { materialsColumn, periodColumn } from '../applicationColumns.tsx';
 import { AuditDialog } from '../AuditDialog.tsx';
-import { useButton } from '../../permissions/index.ts';
+import { useButton } from '../../../lib/permissions.ts';
 import { DecideModal } from '../DecideModal.tsx';
 import { ApplicationStatusTag, CodeName, GrantStateTag, Notice } from '../labels.tsx';
 

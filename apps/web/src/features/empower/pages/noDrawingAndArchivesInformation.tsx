@@ -11,7 +11,7 @@ import { Link, useSearchParams } from 'react-router';
 import type { FileType, UnauthorizedTree } from '@esm/contracts';
 import { ErrorResult } from '../../../components/ErrorResult.tsx';
 import { RemoteSelect } from '../../../components/RemoteSelect.tsx';
-import { supplierSource } from '../../archives/index.ts';
+import { supplierSource } from '../../../components/supplierSource.ts';
 import { FileViewer } from '../../files/index.ts';
 import { useUnauthorizedTree } from '../api.ts';
 import { GrantStateTag, Notice, minute } from '../labels.tsx';

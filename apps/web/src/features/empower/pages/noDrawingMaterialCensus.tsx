@@ -13,7 +13,7 @@ import { empowerApi, type CensusRow, type SortOrder } from '@esm/contracts';
 import { FilterForm, type FilterField, type Filters } from '../../../components/FilterForm.tsx';
 import { PagedTable } from '../../../components/PagedTable.tsx';
 import { exportCensus } from '../api.ts';
-import { Permitted } from '../../permissions/index.ts';
+import { Permitted } from '../../../components/Permitted.tsx';
 import { ExcelButton } from '../../../components/ExcelButton.tsx';
 import { CodeName } from '../labels.tsx';
 import { unauthorizedLink } from '../links.ts';

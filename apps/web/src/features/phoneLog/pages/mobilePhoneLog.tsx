@@ -11,8 +11,8 @@ import { FilterForm, type FilterField, type Filters } from '../../../components/
 import { PagedTable } from '../../../components/PagedTable.tsx';
 import { formatDateTime } from '../../../components/labels.tsx';
 import { ExcelButton } from '../../../components/ExcelButton.tsx';
-import { supplierSource } from '../../archives/index.ts';
-import { Permitted } from '../../permissions/index.ts';
+import { supplierSource } from '../../../components/supplierSource.ts';
+import { Permitted } from '../../../components/Permitted.tsx';
 import { exportPhoneLog } from '../api.ts';
 
 const columns: ColumnsType<PhoneLogRow> = [

@@ -15,7 +15,7 @@ import { formatDateTime } from '../../../components/labels.tsx';
 import { serverErrorText } from '../../../components/serverErrors.ts';
 import { useFormSubmit } from '../../../components/useFormSubmit.ts';
 import { zodRule } from '../../../components/zodRule.ts';
-import { useButton } from '../../permissions/index.ts';
+import { useButton } from '../../../lib/permissions.ts';
 import { addRole, createProblemType, deleteProblemType, deleteRole, updateProblemType, useRefreshProblemTypes, useRoleProductLines, useSelectableUsers } from '../api.ts';
 
 const ROLE_OPTIONS = HANDLING_ROLES.map((r) => ({ value: r, label: HANDLING_ROLE_LABELS[r] }));

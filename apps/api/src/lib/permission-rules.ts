@@ -6,7 +6,6 @@
  *   domain that serves such a list, so none of them can forget the table.
  */
 import { maskText, type ButtonDecl, type ColumnModes } from '@esm/contracts';
-import type { PermissionStore } from './store.ts';
 
 /** An export column; `field`: the governed row field it shows (hidden or masked as in the list). */
 export interface GovernedExportColumn<R> {
@@ -36,8 +35,10 @@ export function governExportColumns<R>(columns: readonly GovernedExportColumn<R>
     });
 }
 
-/** What answers "may this user type press this button?" (the PermissionStore). */
-export type ButtonChecker = Pick<PermissionStore, 'buttonAllowed'>;
+/** What answers "may this user type press this button?" (the permissions module's store, `app.permissions`). */
+export interface ButtonChecker {
+  buttonAllowed(b: ButtonDecl, type: number): Promise<boolean>;
+}
 
 /** Every button allowed: for work done outside a request (the demo data). */
 export const ALL_BUTTONS: ButtonChecker = { buttonAllowed: () => Promise.resolve(true) };

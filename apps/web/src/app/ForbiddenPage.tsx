@@ -1,6 +1,6 @@
 import { Button, Result } from 'antd';
 import { useNavigate } from 'react-router';
-import { useCurrentUser } from '../app/SessionGate.tsx';
+import { useCurrentUser } from './SessionGate.tsx';
 
 export function ForbiddenPage() {
   const navigate = useNavigate();

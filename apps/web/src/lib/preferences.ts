@@ -1,5 +1,6 @@
 /**
- * Layout preferences kept in local storage: menu fold state, theme, open groups.
+ * Layout preferences kept in local storage, per browser: menu fold state, theme, open groups, a
+ * table's shown columns.
  */
 import { useCallback, useSyncExternalStore } from 'react';
 
@@ -38,7 +39,7 @@ export function usePref<T>(key: string, fallback: T): [T, (v: T) => void] {
   return [value, set];
 }
 
-/** Collapsed by default. */
+/** Collapsed by default (spec §2). */
 export const useCollapsed = () => usePref<boolean>(KEYS.collapsed, true);
 export const useThemeName = () => usePref<ThemeName>(KEYS.theme, 'light');
 export const useOpenKeys = () => usePref<string[]>(KEYS.openKeys, []);

@@ -18,9 +18,9 @@
  */
 import { Readable, Transform, pipeline } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import { Prisma } from '../../generated/prisma/client.ts';
-import type { Db } from '../../db/database.ts';
-import { finishBeforeStop } from '../../lib/shutdown.ts';
+import { Prisma } from '../generated/prisma/client.ts';
+import type { Db } from '../db/database.ts';
+import { finishBeforeStop } from './shutdown.ts';
 
 /**
  * An access_log row `alias` whose bytes were all delivered: a SENT row with a complete delivery

@@ -1,6 +1,6 @@
 /**
  * The watermark's words and the names stamped copies travel under (pure parts of
- * modules/files/watermark.ts; the stamping itself is exercised through the api in test/files.test.ts).
+ * lib/watermark.ts; the stamping itself is exercised through the api in test/files.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { contentDisposition, plainFileName, stampTime, stampedFileName, watermarkText } from './watermark.ts';

@@ -6,8 +6,8 @@
 import { Card, Col, Result, Row, Typography } from 'antd';
 import { Link } from 'react-router';
 import { GROUP_TITLES, ROUTES } from '@esm/contracts';
-import { useMenuEntries } from '../app/layout/menuContext.ts';
-import { menuIcon } from './icons.tsx';
+import { useMenuEntries } from './layout/menuContext.ts';
+import { menuIcon } from '../components/icons.tsx';
 
 export function GroupDefault({ group, page }: { group: string; page?: string }) {
   const entries = useMenuEntries();

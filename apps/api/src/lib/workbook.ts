@@ -1,14 +1,14 @@
 /**
  * Writing .xlsx (exceljs' streaming WorkbookWriter), shared by every export: rows go out as they
  * are read, the writer waits for the compressor and for the client when either falls behind, and
- * stops without error when the client went away. The archive export (service.ts), the notice
+ * stops without error when the client went away. The archive export (modules/export), the notice
  * recipients, the census and access report, the phone log and the BOM exports all write through
  * `openWorkbook` → `addSheet` → `appendRows`, or `sendWorkbook` for a list already in memory.
  */
 import { PassThrough, type Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Style, Worksheet, stream } from 'exceljs';
-import { cstStamp } from '../../lib/dates.ts';
+import { cstStamp } from './dates.ts';
 
 export type Cell = string | number;
 export interface Column<R> {

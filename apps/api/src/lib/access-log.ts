@@ -5,14 +5,14 @@
  * reads right after a user, supplier or file changes.
  *
  * An OK or SENT row is written with the `tx` of the interactive transaction that authorises the
- * action ("no bytes without a log row"); a SENT row's delivery is recorded by logs/delivery.ts.
+ * action ("no bytes without a log row"); a SENT row's delivery is recorded by lib/access-log-delivery.ts.
  * A refusal is written and committed before the refusal is answered. Pass the transaction client, never the outer one, inside `$transaction` (the
  * embedded PGlite runs one query at a time and would deadlock).
  */
 import type { LogAction, LogOutcome } from '@esm/contracts';
-import type { Prisma } from '../../generated/prisma/client.ts';
-import type { Db } from '../../db/database.ts';
-import type { SessionUser } from '../../plugins/auth.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
+import type { Db } from '../db/database.ts';
+import type { SessionUser } from '../plugins/auth.ts';
 
 /** What a log row says about the file acted on. */
 export interface FileSnapshot {
@@ -32,7 +32,7 @@ export interface ClientInfo {
 
 /**
  * What a row says when written: OK (done), REFUSED, or SENT — a delivery authorised and leaving,
- * whose end a delivery row records (logs/delivery.ts).
+ * whose end a delivery row records (lib/access-log-delivery.ts).
  */
 export type StoredOutcome = Exclude<LogOutcome, 'PARTIAL'> | 'SENT';
 

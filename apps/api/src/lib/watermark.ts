@@ -13,8 +13,8 @@ import { createRequire } from 'node:module';
 import type fontkit from '@pdf-lib/fontkit';
 import type { PDFDocument, PDFFont, PDFOperator } from 'pdf-lib';
 import type { FileType } from '@esm/contracts';
-import { AppError, badRequest } from '../../plugins/errors.ts';
-import { cstMinute } from '../../lib/dates.ts';
+import { AppError, badRequest } from '../plugins/errors.ts';
+import { cstMinute } from './dates.ts';
 
 /** Who took the copy: the supplier's name (内部 for staff), the account, the time and the address. */
 export interface WatermarkStamp {
