@@ -1,9 +1,10 @@
 /**
- * Every built page, by its spec §2 route: each feature declares its own in its index; the router
- * shows the group default page for a route no feature has built yet. The dashboard (a spec chunk
- * of its own) is added by the router.
+ * Every built page's component, by its key in the contracts' PAGES (which holds its path, title and
+ * menu row): each feature lists its own in its index as `key: () => import('./pages/key.tsx')`.
+ * A page PAGES marks `groupDefault` has none: the router shows its group's default page.
  */
 import type { ComponentType } from 'react';
+import type { PageKey } from '@esm/contracts/basics';
 import type { QueryClient } from '@tanstack/react-query';
 import { pages as archives } from './archives/index.ts';
 import { pages as empower } from './empower/index.ts';
@@ -25,6 +26,6 @@ export interface PageModule {
   default: ComponentType;
   fetchAhead?: FetchAhead;
 }
-export type PageLoaders = Record<string, () => Promise<PageModule>>;
+export type PageLoaders = Partial<Record<PageKey, () => Promise<PageModule>>>;
 
-export const PAGES: PageLoaders = { ...archives, ...empower, ...logs, ...notices, ...visits, ...documentIssues, ...problemTypes, ...countersign, ...bom, ...permissions, ...phoneLog };
+export const PAGE_MODULES: PageLoaders = { ...archives, ...empower, ...logs, ...notices, ...visits, ...documentIssues, ...problemTypes, ...countersign, ...bom, ...permissions, ...phoneLog };

@@ -1,14 +1,13 @@
 /** The archives feature's public face: pickers other features filter by, and its pages (loaded when opened). */
-import { BASE_PATH } from '@esm/contracts/basics';
 import type { PageLoaders } from '../pages.ts';
 
 export { supplierSource } from './api.ts';
 export const pages: PageLoaders = {
   // the spec's dashboard chunk
-  [`${BASE_PATH}/dashboard`]: () => import('./pages/dashboard.tsx'),
-  [`${BASE_PATH}/supplier/dashboardS`]: () => import('./pages/dashboardS.tsx'),
-  [`${BASE_PATH}/supplier/dashboardSHistory`]: () => import('./pages/dashboardSHistory.tsx'),
-  [`${BASE_PATH}/supplier/drawingsAndArchivesInformationG`]: () => import('./pages/drawingsAndArchivesInformationG.tsx'),
-  [`${BASE_PATH}/drawingManagement/drawingsAndArchivesInformation`]: () => import('./pages/drawingsAndArchivesInformation.tsx'),
-  [`${BASE_PATH}/drawingManagement/archivalHistory`]: () => import('./pages/archivalHistory.tsx'),
+  dashboard: () => import('./pages/dashboard.tsx'),
+  dashboardS: () => import('./pages/dashboardS.tsx'),
+  dashboardSHistory: () => import('./pages/dashboardSHistory.tsx'),
+  drawingsAndArchivesInformationG: () => import('./pages/drawingsAndArchivesInformationG.tsx'),
+  drawingsAndArchivesInformation: () => import('./pages/drawingsAndArchivesInformation.tsx'),
+  archivalHistory: () => import('./pages/archivalHistory.tsx'),
 };
