@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { permissionsApi as api, type ColumnMode, type ColumnSetDecl, type EndpointBody, type EndpointDef } from '@esm/contracts';
+import { permissionsApi, type ColumnMode, type ColumnSetDecl, type EndpointBody, type EndpointDef } from '@esm/contracts';
 import { call } from '../../api/client.ts';
 import { ahead } from '../../api/ahead.ts';
 
@@ -13,9 +13,9 @@ import { ahead } from '../../api/ahead.ts';
 const STALE_MS = 5 * 60_000;
 
 export const pageButtonsQuery = (page: string) =>
-  queryOptions({ queryKey: [api.buttons.path, page], queryFn: async () => (await call(api.buttons, { page }, { silent: true })).data, staleTime: STALE_MS });
+  queryOptions({ queryKey: [permissionsApi.buttons.path, page], queryFn: async () => (await call(permissionsApi.buttons, { page }, { silent: true })).data, staleTime: STALE_MS });
 export const pageColumnsQuery = (page: string) =>
-  queryOptions({ queryKey: [api.columns.path, page], queryFn: async () => (await call(api.columns, { page }, { silent: true })).data, staleTime: STALE_MS });
+  queryOptions({ queryKey: [permissionsApi.columns.path, page], queryFn: async () => (await call(permissionsApi.columns, { page }, { silent: true })).data, staleTime: STALE_MS });
 
 /**
  * A page's button and column rules fetched ahead of it (api/ahead.ts): the pages of the buttons of
@@ -61,12 +61,12 @@ export function withoutHidden<C extends { dataIndex?: unknown; key?: unknown }>(
 
 // ---- administration --------------------------------------------------------------------------------
 
-export const insertItem = (body: NonNullable<EndpointBody<typeof api.insert>>) => call(api.insert, body, { silent: true });
-export const updateItem = (body: NonNullable<EndpointBody<typeof api.update>>) => call(api.update, body, { silent: true });
-export const deleteItems = (ids: number[]) => call(api.deleteByIds, { ids }, { silent: true });
+export const insertItem = (body: NonNullable<EndpointBody<typeof permissionsApi.insert>>) => call(permissionsApi.insert, body, { silent: true });
+export const updateItem = (body: NonNullable<EndpointBody<typeof permissionsApi.update>>) => call(permissionsApi.update, body, { silent: true });
+export const deleteItems = (ids: number[]) => call(permissionsApi.deleteByIds, { ids }, { silent: true });
 
 /** After an edit: the admin lists, the change log, and every page's buttons and columns. */
 export function useRefreshPermissions() {
   const qc = useQueryClient();
-  return () => Promise.all([api.page, api.changes, api.buttons, api.columns].map((e) => qc.invalidateQueries({ queryKey: [e.path] })));
+  return () => Promise.all([permissionsApi.page, permissionsApi.changes, permissionsApi.buttons, permissionsApi.columns].map((e) => qc.invalidateQueries({ queryKey: [e.path] })));
 }
