@@ -1,8 +1,2 @@
-/** The BOM feature's public face: its pages (loaded when opened). */
-import type { PageLoaders } from '../pages.ts';
-
-export const pages: PageLoaders = {
-  twoOrThreeLevelsBom: () => import('./pages/twoOrThreeLevelsBom.tsx'),
-  twoOrThreeLevelsSupplier: () => import('./pages/twoOrThreeLevelsSupplier.tsx'),
-  supplierBomTrace: () => import('./pages/supplierBomTrace.tsx'),
-};
+/** Nothing of this feature is used by another: its pages (pages/<key>.tsx) are found by features/pages.ts. */
+export {};

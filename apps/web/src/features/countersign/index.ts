@@ -1,7 +1,2 @@
-/** The countersign feature's public face: its pages (loaded when opened). */
-import type { PageLoaders } from '../pages.ts';
-
-export const pages: PageLoaders = {
-  countersignList: () => import('./pages/countersignList.tsx'),
-  supplierCountersignList: () => import('./pages/supplierCountersignList.tsx'),
-};
+/** Nothing of this feature is used by another: its pages (pages/<key>.tsx) are found by features/pages.ts. */
+export {};

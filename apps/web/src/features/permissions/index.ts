@@ -1,9 +1,6 @@
 /**
  * The permissions feature's public face: other features hide the buttons and columns a user may
- * not use through these (the server refuses them anyway), and its admin page.
+ * not use through these (the server refuses them anyway). Its admin page is pages/permission.tsx.
  */
-import type { PageLoaders } from '../pages.ts';
-
 export { fetchPermissionsAhead, useButton, useColumnModes, usePageButtons, withoutHidden } from './api.ts';
 export { Permitted } from './Permitted.tsx';
-export const pages: PageLoaders = { permission: () => import('./pages/permission.tsx') };

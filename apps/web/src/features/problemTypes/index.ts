@@ -1,6 +1,2 @@
-/** The problem types feature's public face: its page (loaded when opened). */
-import type { PageLoaders } from '../pages.ts';
-
-export const pages: PageLoaders = {
-  problemType: () => import('./pages/problemType.tsx'),
-};
+/** Nothing of this feature is used by another: its pages (pages/<key>.tsx) are found by features/pages.ts. */
+export {};
