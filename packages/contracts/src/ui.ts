@@ -18,7 +18,7 @@ export const UI = {
   contactPhone: '400-699-9999',
 } as const;
 
-/** Side menu rules (spec §2, §9): which groups stay open, which pages it leaves out (from PAGES). */
+/** Side menu rules: which groups stay open and which pages it leaves out, as PAGES declares them. */
 export const MENU_RULES = {
   openGroupIds: Object.values(GROUPS as Record<string, GroupDecl>).flatMap((g) => (g.open ? [g.id] : [])),
   hiddenMpid: -1,
