@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { EMPOWER_DEFAULTS, EXPORT_MAX_ROWS, UPLOAD_MAX_BYTES } from '@esm/contracts';
+import { EMPOWER_DEFAULTS, EXPORT_MAX_ROWS, LOGIN_PATH, UPLOAD_MAX_BYTES } from '@esm/contracts';
 import type { S3Settings } from './lib/storage/s3.ts';
 import { dataDirOf, databaseUrlOf, flag, paths, seedDemoOf, storageDirOf } from './paths.ts';
 
@@ -279,7 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     secureCookies: bool(env.SECURE_COOKIES, false),
     migrateOnStart: bool(env.MIGRATE_ON_START, true),
     seedDemo: seedDemoOf(env),
-    companyHomeUrl: env.COMPANY_HOME_URL ?? '/esm/login',
+    companyHomeUrl: env.COMPANY_HOME_URL ?? LOGIN_PATH,
     companySiteUrl: companySiteUrlOf(env.COMPANY_SITE_URL),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: trustProxyOf(env.TRUST_PROXY),

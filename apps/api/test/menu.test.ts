@@ -4,6 +4,7 @@
  * by hand from the legacy portal's menu, not read from the seed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GROUPS, ROUTES, groupPath } from '@esm/contracts';
 import { buildTestApp, login, post, type TestApp } from './helpers.ts';
 
 const ADMIN_PAGES = [
@@ -168,5 +169,27 @@ describe('menu without a session', () => {
     const res = await post(t.app, 'main/getRoleFunction');
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ success: false, code: '10000007', data: null });
+  });
+});
+
+describe('the seeded menu is the pages\' declaration (PAGES, GROUPS)', () => {
+  it('one row per group and per page, with its title, icon, parent and user types', async () => {
+    const rows = await t.db.prisma.menuEntry.findMany({ include: { grants: true }, orderBy: { id: 'asc' } });
+    const seeded = rows.map((r) => ({ id: r.id, cn: r.cn, name: r.name, icon: r.icon, router: r.router, mpid: r.mpid, types: r.grants.map((g) => g.userType).sort() }));
+    const declared = [
+      ...Object.entries(GROUPS).map(([key, g]) => ({ id: g.id, cn: g.title, name: key, icon: g.icon, router: groupPath(key as keyof typeof GROUPS), mpid: null, types: [...g.types].sort() })),
+      ...ROUTES.map((p) => ({ id: p.menu.id, cn: p.title, name: p.page, icon: p.menu.icon, router: p.path, mpid: p.menu.parent, types: [...p.menu.types].sort() })),
+    ].sort((a, b) => a.id - b.id);
+    expect(seeded).toEqual(declared);
+  });
+
+  it('in the declaration\'s order, each group just before its first page', async () => {
+    const rows = await t.db.prisma.menuEntry.findMany({ orderBy: [{ sort: 'asc' }, { id: 'asc' }], select: { id: true, mpid: true } });
+    const groupIds = new Set<number>(Object.values(GROUPS).map((g) => g.id));
+    expect(rows.filter((r) => !groupIds.has(r.id)).map((r) => r.id)).toEqual(ROUTES.map((p) => p.menu.id));
+    for (const g of groupIds) {
+      const at = rows.findIndex((r) => r.id === g);
+      expect(ROUTES.find((p) => p.menu.id === rows[at + 1]!.id)?.group, `group ${g}`).toBe(Object.entries(GROUPS).find(([, x]) => x.id === g)![0]);
+    }
   });
 });

@@ -9,6 +9,7 @@ import { ZCappedPage, ZEnvelope } from './envelope.ts';
 import { zDay, zId, zOptionalDate, zOptionalEnum, zOptionalText, zText, withDateRange } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
 import { GRANT_STATES } from './empower.ts';
+import { PAGES } from './pages.ts';
 
 // ---- constants ------------------------------------------------------------------------------
 
@@ -95,7 +96,7 @@ export const ZStandardFileRow = z.object({
 export type StandardFileRow = z.infer<typeof ZStandardFileRow>;
 
 /** The archive browser (档案信息 and its tree page): the page its buttons and columns belong to. */
-export const ARCHIVE_PAGE = '/esm/dashboard';
+export const ARCHIVE_PAGE = PAGES.dashboard.path;
 /** The archive rows' governed columns: list, detail responses and the Excel export. */
 export const ARCHIVE_FILE_COLUMNS = governedColumns(ARCHIVE_PAGE, { uploaderName: '上传人', obsoleteReason: '作废原因', remark: '备注' });
 

@@ -8,6 +8,7 @@
 export * from './codes.ts';
 export * from './errors.ts';
 export * from './routes.ts';
+export * from './pages.ts';
 export * from './ui.ts';
 export * from './session-basics.ts';
 export * from './page-paths.ts';

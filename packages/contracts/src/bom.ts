@@ -29,6 +29,7 @@ export const BOM_IMPORT_MAX_ROWS = 50_000;
 export const BOM_IMPORT_ERRORS_SHOWN = 500;
 /** Where the manufacturer reads a supplier's BOM and searches where-used (not in the legacy portal). */
 import { BOM_TRACE_PAGE } from './page-paths.ts';
+import { PAGES } from './pages.ts';
 export { BOM_TRACE_PAGE };
 
 // ---- a line's fields -------------------------------------------------------------------------------
@@ -367,7 +368,7 @@ export const bomApi = {
     path: 'supplier/bomlevel/importBom',
     access: SUPPLIER_TYPES,
     tag: tagSupplier,
-    button: { page: '/esm/supplier/twoOrThreeLevelsBom', code: 'import', label: '导入' },
+    button: { page: PAGES.twoOrThreeLevelsBom.path, code: 'import', label: '导入' },
     kind: 'multipart',
     summary: '从 Excel 导入 BOM：先整体校验，全部正确才在一个事务中写入；文件中的每个一级物料的 BOM 被整体替换',
     description: `multipart/form-data：confirm（true 写入；否则只校验并返回各物料现有/导入行数），然后文件部分 file（.xlsx，不超过 ${BOM_IMPORT_MAX_MB} MB）。有错误时返回 400，errors 逐行逐列列出（field 为“第 N 行 列名”）。`,

@@ -16,6 +16,7 @@ import { ZCappedPage, ZEnvelope } from './envelope.ts';
 import { zDay, zId, zOptionalDate, zOptionalEnum, zOptionalText, zText, withDateRange } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
 import { FILE_STATUSES, FILE_TYPE_NAMES } from './archives.ts';
+import { PAGES } from './pages.ts';
 
 // ---- states and the transition table -------------------------------------------------------------
 
@@ -285,7 +286,7 @@ const supplier = SUPPLIER_TYPES;
 const detail = ZEnvelope(ZCountersignDetail);
 
 /** The page whose buttons (新建, 编辑, 下发, 取消, 会签, 下载签核单) and columns the permissions govern. */
-export const COUNTERSIGN_LIST_PAGE = '/esm/drawingManagement/countersignList';
+export const COUNTERSIGN_LIST_PAGE = PAGES.countersignList.path;
 /** The internal countersign rows' governed columns: list and detail (every internal call answering one). */
 export const COUNTERSIGN_COLUMNS = governedColumns(
   COUNTERSIGN_LIST_PAGE,

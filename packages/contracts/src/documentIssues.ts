@@ -16,6 +16,7 @@ import { zId, zOptionalDate, zOptionalEnum, zOptionalText, zText, withDateRange 
 import { ZPageRequest } from './paging.ts';
 import { FILE_STATUSES, FILE_TYPE_NAMES } from './archives.ts';
 import { HANDLING_ROLES, ISSUE_HANDLER_TYPES } from './problemTypes.ts';
+import { PAGES } from './pages.ts';
 
 // ---- states and the transition table -------------------------------------------------------------
 
@@ -157,7 +158,7 @@ export const ZIssueRow = z.object({
 });
 export type IssueRow = z.infer<typeof ZIssueRow>;
 /** The answerers' page, whose buttons (领取/分派, 回复) and columns the permissions govern. */
-export const ISSUE_ANSWER_PAGE = '/esm/drawingManagement/documentIssueH';
+export const ISSUE_ANSWER_PAGE = PAGES.documentIssueH.path;
 /**
  * The internal question rows' governed columns (按钮与列权限): list and detail (every internal call
  * answering one). 回复人 is a person: hidden or masked, it is so wherever the answerers' page

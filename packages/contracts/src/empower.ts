@@ -14,6 +14,7 @@ import { endpoint, governedColumns } from './endpoint.ts';
 import { ZCappedPage, ZEnvelope } from './envelope.ts';
 import { zDay, zId, zOptionalDate, zOptionalEnum, zOptionalText, zText, withDateRange } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
+import { PAGES } from './pages.ts';
 
 // ---- the grant state of a supplier on a material ---------------------------------------------
 
@@ -104,7 +105,7 @@ export const ZApplicationRow = z.object({
 });
 export type ApplicationRow = z.infer<typeof ZApplicationRow>;
 /** 图纸授权审批: the page of the application list. */
-export const EMPOWER_APPROVE_PAGE = '/esm/drawingAuthorization/drawingEmpowerApprove';
+export const EMPOWER_APPROVE_PAGE = PAGES.drawingEmpowerApprove.path;
 /** The internal application rows' governed columns. */
 export const APPLICATION_COLUMNS = governedColumns(EMPOWER_APPROVE_PAGE, { deciderName: '审批人', decisionComment: '审批意见' }, undefined, { deciderName: ['deciderAccount'] }, {
   // the audit trail's people are the applicant and the decider the row names
@@ -134,7 +135,7 @@ export const APPLICATION_AUDIT_COLUMNS = governedColumns(EMPOWER_APPROVE_PAGE, {
   decisionComment: ['[action=APPROVE|REJECT].comment'],
 });
 /** The same on the supplier's own 图纸授权申请 page. */
-export const SUPPLIER_APPLY_PAGE = '/esm/supplier/supplierDrawingEmpowerApply';
+export const SUPPLIER_APPLY_PAGE = PAGES.supplierDrawingEmpowerApply.path;
 export const SUPPLIER_AUDIT_COLUMNS = governedColumns(SUPPLIER_APPLY_PAGE, { userName: '审批记录·操作人', userAccount: '审批记录·操作人账号', ip: '审批记录·IP地址' });
 
 /** A grant as the internal pages show it. */
@@ -175,8 +176,8 @@ export const ZGrantRow = z.object({
 });
 export type GrantRow = z.infer<typeof ZGrantRow>;
 /** 授权中的图纸 and 授权历史: the pages of the grant lists. */
-export const GRANT_PAGE = '/esm/drawingAuthorization/drawingAuthorizedFile';
-export const GRANT_HISTORY_PAGE = '/esm/drawingAuthorization/drawingAuthorizedFileHistory';
+export const GRANT_PAGE = PAGES.drawingAuthorizedFile.path;
+export const GRANT_HISTORY_PAGE = PAGES.drawingAuthorizedFileHistory.path;
 /** The grant rows' governed columns, per page. */
 export const GRANT_COLUMNS = governedColumns(GRANT_PAGE, { approverName: '审批人', revokeReason: '撤销原因' }, undefined, { approverName: ['approverAccount'] });
 export const GRANT_HISTORY_COLUMNS = governedColumns(GRANT_HISTORY_PAGE, { approverName: '审批人', revokeReason: '撤销原因' }, undefined, { approverName: ['approverAccount'] });
@@ -596,7 +597,7 @@ export const empowerApi = {
     tag,
     kind: 'bytes',
     summary: '导出供应商统计（.xlsx，与列表相同的筛选和排序）',
-    button: { page: '/esm/drawingAuthorization/noDrawingMaterialCensus', code: 'export', label: '导出Excel' },
+    button: { page: PAGES.noDrawingMaterialCensus.path, code: 'export', label: '导出Excel' },
     body: ZCensusPageRequestSchema,
   }),
   unauthorized: endpoint({

@@ -12,6 +12,7 @@ export * from './errors.ts';
 export * from './fields.ts';
 export * from './paging.ts';
 export * from './routes.ts';
+export * from './pages.ts';
 export * from './ui.ts';
 export * from './workflow.ts';
 // one file per domain

@@ -14,6 +14,7 @@ import { ZCappedPage, ZEnvelope } from './envelope.ts';
 import { zDay, zId, zOptionalDate, zOptionalEnum, zOptionalText, zText, withDateRange } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
 import { FILE_STATUSES, FILE_TYPE_NAMES } from './archives.ts';
+import { PAGES } from './pages.ts';
 
 // ---- states and their transition tables ----------------------------------------------------------
 
@@ -136,7 +137,7 @@ const noticeCore = {
 };
 
 /** 变更通知列表: the page the manufacturer's notice buttons and columns belong to. */
-export const NOTICE_LIST_PAGE = '/esm/drawingManagement/changeNoticeList';
+export const NOTICE_LIST_PAGE = PAGES.changeNoticeList.path;
 /** The internal notice rows' governed columns: list and detail (and every call answering a detail). */
 export const NOTICE_COLUMNS = governedColumns(
   NOTICE_LIST_PAGE,

@@ -1,17 +1,19 @@
 /**
- * Page paths the web's feature indexes register their pages under (zod-free: the
- * router loads them on the login page's first load). Re-exported by their domain files.
+ * Page paths other contract files and the web's features use by name, taken from PAGES (zod-free:
+ * the router loads them on the login page's first load). Re-exported by their domain files.
  */
-export const BOM_TRACE_PAGE = '/esm/drawingManagement/supplierBomTrace';
-export const ACCESS_REPORT_PAGE = '/esm/drawingAuthorization/drawingAccessReport';
-export const PERMISSION_PAGE = '/esm/system/permission';
-export const PHONE_LOG_PAGE = '/esm/system/mobilePhoneLog';
+import { PAGES } from './pages.ts';
+
+export const BOM_TRACE_PAGE = PAGES.supplierBomTrace.path;
+export const ACCESS_REPORT_PAGE = PAGES.drawingAccessReport.path;
+export const PERMISSION_PAGE = PAGES.permission.path;
+export const PHONE_LOG_PAGE = PAGES.mobilePhoneLog.path;
 
 /** Which page shows which log; keyed by logs.ts's LogAction. */
 export const LOG_PAGES = {
-  VIEW: '/esm/drawingManagement/drawingViewLog',
-  CONFIRM: '/esm/drawingManagement/drawingConfirmationLog',
-  DOWNLOAD: '/esm/drawingManagement/blueprintDownloadingLog',
-  PRINT: '/esm/drawingManagement/drawingPrintlog',
-  KEEPSECRET: '/esm/drawingManagement/confidentialityAgreement',
+  VIEW: PAGES.drawingViewLog.path,
+  CONFIRM: PAGES.drawingConfirmationLog.path,
+  DOWNLOAD: PAGES.blueprintDownloadingLog.path,
+  PRINT: PAGES.drawingPrintlog.path,
+  KEEPSECRET: PAGES.confidentialityAgreement.path,
 } as const;

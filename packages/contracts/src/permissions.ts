@@ -21,6 +21,8 @@ const tag = 'permissions';
 /** Who administers the permissions (type 7, internal plus SQE / product-line management). */
 export const PERMISSION_ADMIN_TYPES = [7] as const;
 import { PERMISSION_PAGE } from './page-paths.ts';
+import { PAGES } from './pages.ts';
+import { BASE_PATH } from './routes.ts';
 export { PERMISSION_PAGE };
 
 export const PERMISSION_KIND_LABELS = { BUTTON: '按钮', COLUMN: '列' } as const;
@@ -284,7 +286,7 @@ const itemRules = <S extends z.ZodType<{ kind?: PermissionKind; allowedTypes: nu
 export const ZPermissionInsertSchema = itemRules(
   z.object({
     kind: z.enum(PERMISSION_KINDS, { error: '请选择类型' }),
-    page: zText('页面', 200).pipe(z.string().regex(/^\/esm\/[\w/]+$/, '页面为 /esm/ 开头的路由，如 /esm/dashboard')),
+    page: zText('页面', 200).pipe(z.string().regex(/^\/esm\/[\w/]+$/, `页面为 ${BASE_PATH}/ 开头的路由，如 ${PAGES.dashboard.path}`)),
     code: zText('编码', 64).pipe(z.string().regex(/^[A-Za-z][\w.-]*$/, '编码以字母开头，只能包含字母、数字和 _ . -')),
     label: zText('名称', 100),
     allowedTypes: zTypes,

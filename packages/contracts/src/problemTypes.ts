@@ -11,6 +11,7 @@ import { endpoint } from './endpoint.ts';
 import { ZCappedPage, ZEnvelope } from './envelope.ts';
 import { zId, zOptionalEnum, zOptionalText, zText } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
+import { PAGES } from './pages.ts';
 
 export const HANDLING_ROLE_LABELS = { SQE: 'SQE', PRODUCT_LINE: '产品线' } as const;
 export type HandlingRole = keyof typeof HANDLING_ROLE_LABELS;
@@ -130,7 +131,7 @@ export const problemTypesApi = {
     path: 'haier/problemType/deleteProblemType',
     access: admin,
     tag,
-    button: { page: '/esm/personManagement/problemType', code: 'delete', label: '删除问题类型' },
+    button: { page: PAGES.problemType.path, code: 'delete', label: '删除问题类型' },
     summary: '删除未使用的问题类型（已使用的只能停用）',
     body: ZProblemTypeIdSchema,
     response: ZEnvelope(z.null()),

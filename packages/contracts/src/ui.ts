@@ -1,3 +1,5 @@
+import { GROUPS, ROUTES, type GroupDecl } from './pages.ts';
+
 /** Layout and behaviour constants of the legacy portal. */
 export const UI = {
   toastSeconds: 3,
@@ -16,12 +18,12 @@ export const UI = {
   contactPhone: '400-699-9999',
 } as const;
 
-/** Side menu rules. */
+/** Side menu rules: which groups stay open and which pages it leaves out, as PAGES declares them. */
 export const MENU_RULES = {
-  openGroupIds: [1, 14],
+  openGroupIds: Object.values(GROUPS as Record<string, GroupDecl>).flatMap((g) => (g.open ? [g.id] : [])),
   hiddenMpid: -1,
-  skippedIds: [18, 19],
-} as const;
+  skippedIds: ROUTES.flatMap((p) => (p.menu.skipInSideMenu ? [p.menu.id] : [])),
+};
 
 export const EMPTY_TABLE_TEXT = '没有匹配的结果';
 export const LOGIN_SUCCESS_TEXT = '登陆成功';

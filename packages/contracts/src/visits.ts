@@ -5,6 +5,7 @@ import { endpoint, governedColumns } from './endpoint.ts';
 import { ZCappedPage, ZNullData } from './envelope.ts';
 import { zOptionalDate, zOptionalEnum, zOptionalInt, zOptionalText, zText, withDateRange } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
+import { PAGES } from './pages.ts';
 
 export const ZVisitRequestSchema = z.object({
   menuName: zText('菜单名称', 100, { verb: '缺少' }),
@@ -37,7 +38,7 @@ export const ZVisitLogRow = z.object({
 });
 export type VisitLogRow = z.infer<typeof ZVisitLogRow>;
 /** 访问日志 and its governed columns. */
-export const VISIT_LOG_PAGE = '/esm/system/visitLog';
+export const VISIT_LOG_PAGE = PAGES.visitLog.path;
 export const VISIT_LOG_COLUMNS = governedColumns(VISIT_LOG_PAGE, { ip: 'IP地址' });
 
 /**
@@ -78,7 +79,7 @@ export const ZSignInLogRow = z.object({
   createdAt: z.string(),
 });
 export type SignInLogRow = z.infer<typeof ZSignInLogRow>;
-export const SIGN_IN_LOG_PAGE = '/esm/system/signInLog';
+export const SIGN_IN_LOG_PAGE = PAGES.signInLog.path;
 export const SIGN_IN_LOG_COLUMNS = governedColumns(SIGN_IN_LOG_PAGE, { ip: 'IP地址' });
 
 export const visitsApi = {

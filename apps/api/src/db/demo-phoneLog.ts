@@ -4,7 +4,7 @@
  * page is alive from the first start. The numbers are fictitious; tests search every response
  * for them (none may carry one unmasked).
  */
-import { maskMobile } from '@esm/contracts';
+import { PAGES, maskMobile } from '@esm/contracts';
 import type { Db } from './database.ts';
 import { insertRows, insertRowsReturningIds } from './demo-batch.ts';
 
@@ -58,7 +58,7 @@ export async function seedDemoPhoneLog(db: Db): Promise<void> {
         contactSupplierCode: c.supplierCode,
         contactSupplierName: c.supplierCode ? (suppliers.get(c.supplierCode) ?? null) : null,
         maskedMobile: maskMobile(c.mobile),
-        page: supplier ? '/esm/supplier/dashboardS' : '/esm/dashboard',
+        page: supplier ? PAGES.dashboardS.path : PAGES.dashboard.path,
         ip: `10.20.1.${31 + i}`,
         createdAt: new Date(now - days * DAY - (i + 2) * 3600_000),
       },

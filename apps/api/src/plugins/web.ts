@@ -7,7 +7,7 @@ import path from 'node:path';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { API_BASE, BASE_PATH } from '@esm/contracts';
+import { API_BASE, BASE_PATH, LOGIN_PATH } from '@esm/contracts';
 
 export const webPlugin = fp(async (app: FastifyInstance, opts: { webDist: string }) => {
   const hasBuild = existsSync(path.join(opts.webDist, 'index.html'));
@@ -35,7 +35,7 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { webDist: string
       : reply.status(503).type('text/plain; charset=utf-8').send('前端尚未构建：请先运行 pnpm build');
 
   for (const url of ['/', '/login']) {
-    app.get(url, { config: { access: 'public' }, schema: { hide: true } }, async (req, reply) => reply.redirect(url === '/' ? `${BASE_PATH}/` : `${BASE_PATH}/login`));
+    app.get(url, { config: { access: 'public' }, schema: { hide: true } }, async (req, reply) => reply.redirect(url === '/' ? `${BASE_PATH}/` : LOGIN_PATH));
   }
   app.get(BASE_PATH, { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => sendIndex(reply));
   app.get(`${BASE_PATH}/`, { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => sendIndex(reply));

@@ -5,7 +5,7 @@
  */
 import { Card, Col, Result, Row, Typography } from 'antd';
 import { Link } from 'react-router';
-import { GROUP_TITLES, ROUTES } from '@esm/contracts';
+import { GROUP_TITLES, ROUTES, groupPath, type GroupKey } from '@esm/contracts';
 import { useMenuEntries } from './layout/menuContext.ts';
 import { menuIcon } from '../components/icons.tsx';
 
@@ -13,8 +13,8 @@ export function GroupDefault({ group, page }: { group: string; page?: string }) 
   const entries = useMenuEntries();
   const route = page ? ROUTES.find((r) => r.group === group && r.page === page) : undefined;
   const groupTitle = GROUP_TITLES[group] ?? '档案信息';
-  const groupEntry = entries.find((e) => e.router === `/esm/${group}` && e.mpid === null);
-  const links = entries.filter((e) => e.mpid !== null && e.mpid !== -1 && (groupEntry ? e.mpid === groupEntry.id : e.router.startsWith(`/esm/${group}/`)));
+  const groupEntry = entries.find((e) => e.router === groupPath(group as GroupKey) && e.mpid === null);
+  const links = entries.filter((e) => e.mpid !== null && e.mpid !== -1 && (groupEntry ? e.mpid === groupEntry.id : e.router.startsWith(`${groupPath(group as GroupKey)}/`)));
   return (
     <div data-testid="group-default">
       <Result

@@ -4,10 +4,10 @@
  * then its data — each waiting for the one before. Here the layout chunk, the menu and the
  * landing page's chunk are all asked for at once, as soon as the user is known.
  */
-import { DEFAULT_PAGE, isReturnPath, type CurrentUser } from '@esm/contracts/basics';
+import { DEFAULT_PAGE, PAGES, isReturnPath, type CurrentUser, type PageKey } from '@esm/contracts/basics';
 import { menuQuery } from '../features/menu/index.ts';
 import { sessionQuery, type SessionCheck } from '../features/session/index.ts';
-import { PAGES, type PageModule } from '../features/pages.ts';
+import { PAGE_MODULES, type PageModule } from '../features/pages.ts';
 import { queryClient } from './queryClient.ts';
 import { remembered, type Loader } from './lazyLoaded.ts';
 
@@ -15,11 +15,11 @@ import { remembered, type Loader } from './lazyLoaded.ts';
 export const loadLayout = remembered(() => import('./layout/BasicLayout.tsx'));
 
 /**
- * Every built page's loader, keeping its page once loaded: the router renders a page fetched
- * before (while the user typed) at once, without a Suspense fallback (lazyLoaded.ts).
+ * Every built page's loader by its path, keeping its page once loaded: the router renders a page
+ * fetched before (while the user typed) at once, without a Suspense fallback (lazyLoaded.ts).
  */
 export const PAGE_LOADERS: Record<string, Loader<PageModule>> = Object.fromEntries(
-  Object.entries(PAGES).map(([path, load]) => [path, remembered(load)]),
+  Object.entries(PAGE_MODULES).map(([key, load]) => [PAGES[key as PageKey].path, remembered(load)]),
 );
 
 /** A target's page: the path without its query, fragment or trailing slash. */

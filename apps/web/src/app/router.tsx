@@ -1,10 +1,11 @@
 /**
- * Every route of the legacy portal under /esm. Pages built so far are listed in PAGES; every other route
- * shows the shared group default page, never a blank. Unknown paths get the not-found page.
+ * Every page of the contracts' PAGES under /esm, with its component (features/pages.ts); a page
+ * marked `groupDefault` and each group's own route show the shared group default page, never a
+ * blank. Unknown paths get the not-found page.
  */
 import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate, Outlet } from 'react-router';
-import { BASE_PATH, GROUP_TITLES, LOGIN_PATH, ROUTES } from '@esm/contracts/basics';
+import { BASE_PATH, GROUPS, LOGIN_PATH, ROUTES, groupPath, type GroupKey } from '@esm/contracts/basics';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { SessionGate } from './SessionGate.tsx';
 import { IndexRedirect } from './IndexRedirect.tsx';
@@ -64,7 +65,7 @@ export const router = createBrowserRouter([
                 children: [
                   { index: true, element: <IndexRedirect /> },
                   ...ROUTES.map((r) => ({ path: r.path, element: PAGE_COMPONENTS[r.path] ? withSuspense(PAGE_COMPONENTS[r.path]!) : groupDefault(r.group, r.page) })),
-                  ...Object.keys(GROUP_TITLES).map((g) => ({ path: `${BASE_PATH}/${g}`, element: groupDefault(g) })),
+                  ...(Object.keys(GROUPS) as GroupKey[]).map((g) => ({ path: groupPath(g), element: groupDefault(g) })),
                   { path: '*', element: withSuspense(NotFoundPage) },
                 ],
               },

@@ -1,21 +1,12 @@
 /**
- * Every built page, by its route in the legacy portal: each feature declares its own in its index; the router
- * shows the group default page for a route no feature has built yet. The dashboard (a spec chunk
- * of its own) is added by the router.
+ * Every built page's component, by its key in the contracts' PAGES (which holds its path, title and
+ * menu row): a feature's `pages/<key>.tsx`, found here by its file name, loaded when first opened.
+ * A page PAGES marks `groupDefault` has none: the router shows its group's default page.
  */
 import type { ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { pages as archives } from './archives/index.ts';
-import { pages as empower } from './empower/index.ts';
+import type { PageKey } from '@esm/contracts/basics';
 import { pages as logs } from './logs/index.ts';
-import { pages as notices } from './notices/index.ts';
-import { pages as visits } from './visits/index.ts';
-import { pages as documentIssues } from './documentIssues/index.ts';
-import { pages as problemTypes } from './problemTypes/index.ts';
-import { pages as countersign } from './countersign/index.ts';
-import { pages as bom } from './bom/index.ts';
-import { pages as permissions } from './permissions/index.ts';
-import { pages as phoneLog } from './phoneLog/index.ts';
 
 /** A page's first answers fetched ahead of it (api/ahead.ts): at the sign-in, for `target`, the landing page. */
 export type FetchAhead = (queryClient: QueryClient, target: URL) => void;
@@ -25,6 +16,12 @@ export interface PageModule {
   default: ComponentType;
   fetchAhead?: FetchAhead;
 }
-export type PageLoaders = Record<string, () => Promise<PageModule>>;
+export type PageLoaders = Partial<Record<PageKey, () => Promise<PageModule>>>;
 
-export const PAGES: PageLoaders = { ...archives, ...empower, ...logs, ...notices, ...visits, ...documentIssues, ...problemTypes, ...countersign, ...bom, ...permissions, ...phoneLog };
+/** features/<feature>/pages/<key>.tsx, by key. */
+const pageFiles: PageLoaders = Object.fromEntries(
+  Object.entries(import.meta.glob<PageModule>('./*/pages/*.tsx')).map(([file, load]) => [file.slice(file.lastIndexOf('/') + 1, -'.tsx'.length), load]),
+);
+
+/** The page files, and the pages that share one component (the five log pages). */
+export const PAGE_MODULES: PageLoaders = { ...pageFiles, ...logs };

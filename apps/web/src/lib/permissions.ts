@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { permissionsApi as api, type ColumnMode, type ColumnSetDecl, type EndpointDef } from '@esm/contracts';
+import { permissionsApi, type ColumnMode, type ColumnSetDecl, type EndpointDef } from '@esm/contracts';
 import { call } from '../api/client.ts';
 import { ahead } from '../api/ahead.ts';
 
@@ -13,9 +13,9 @@ import { ahead } from '../api/ahead.ts';
 const STALE_MS = 5 * 60_000;
 
 export const pageButtonsQuery = (page: string) =>
-  queryOptions({ queryKey: [api.buttons.path, page], queryFn: async () => (await call(api.buttons, { page }, { silent: true })).data, staleTime: STALE_MS });
+  queryOptions({ queryKey: [permissionsApi.buttons.path, page], queryFn: async () => (await call(permissionsApi.buttons, { page }, { silent: true })).data, staleTime: STALE_MS });
 export const pageColumnsQuery = (page: string) =>
-  queryOptions({ queryKey: [api.columns.path, page], queryFn: async () => (await call(api.columns, { page }, { silent: true })).data, staleTime: STALE_MS });
+  queryOptions({ queryKey: [permissionsApi.columns.path, page], queryFn: async () => (await call(permissionsApi.columns, { page }, { silent: true })).data, staleTime: STALE_MS });
 
 /**
  * A page's button and column rules fetched ahead of it (api/ahead.ts): the pages of the buttons of

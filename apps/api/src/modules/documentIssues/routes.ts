@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
-import { ATTACHMENT_MAX_BYTES, documentIssuesApi as api } from '@esm/contracts';
+import { ATTACHMENT_MAX_BYTES, documentIssuesApi } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { ok } from '../../lib/envelope.ts';
@@ -21,21 +21,21 @@ export async function documentIssueRoutes(app: FastifyInstance, { db, storage }:
   await app.register(fastifyMultipart, { limits: { fileSize: ATTACHMENT_MAX_BYTES + 1, files: 1, fields: 5, parts: 6, fieldSize: 1024 } });
   await app.register(supplierDocumentIssueRoutes, { db, storage });
 
-  route(app, api.page, async ({ body, user }) => cappedPage(await pageIssues(db, { handlerId: user.id }, body)));
-  route(app, api.find, async ({ body, user }) => ok(await issueDetail(db, { handlerId: user.id }, body.id), '查询成功'));
-  route(app, api.assign, async ({ body, user }) => {
+  route(app, documentIssuesApi.page, async ({ body, user }) => cappedPage(await pageIssues(db, { handlerId: user.id }, body)));
+  route(app, documentIssuesApi.find, async ({ body, user }) => ok(await issueDetail(db, { handlerId: user.id }, body.id), '查询成功'));
+  route(app, documentIssuesApi.assign, async ({ body, user }) => {
     const name = await assignIssue(db, user, body.id, body.userId, body.reason);
     return ok(await issueDetail(db, { handlerId: user.id }, body.id), name === user.name ? '已领取' : `已分派给 ${name}`);
   });
-  route(app, api.reply, async ({ body, user }) => {
+  route(app, documentIssuesApi.reply, async ({ body, user }) => {
     await replyIssue(db, user, body.id, body.text, body.attachmentIds, body.noticeId);
     return ok(await issueDetail(db, { handlerId: user.id }, body.id), '已回复');
   });
-  route(app, api.files, async ({ body, user }) => {
+  route(app, documentIssuesApi.files, async ({ body, user }) => {
     await issueDetail(db, { handlerId: user.id }, body.id);
     return ok(await issueAttachments(db, body.id), '查询成功');
   });
-  route(app, api.upload, async ({ request, user }) => ok(await uploadAttachment(request, user, { db, storage }), '附件已上传'));
-  route(app, api.download, async ({ body, user, reply, request }) => sendAttachment(db, reply, await downloadAttachment({ db, storage }, user, body.id, clientOf(request))));
-  route(app, api.handlers, async () => ok(await handlers(db), '查询成功'));
+  route(app, documentIssuesApi.upload, async ({ request, user }) => ok(await uploadAttachment(request, user, { db, storage }), '附件已上传'));
+  route(app, documentIssuesApi.download, async ({ body, user, reply, request }) => sendAttachment(db, reply, await downloadAttachment({ db, storage }, user, body.id, clientOf(request))));
+  route(app, documentIssuesApi.handlers, async () => ok(await handlers(db), '查询成功'));
 }

@@ -3,7 +3,7 @@
  * supplier (the auth hook's `supplier`); another supplier's question answers as a missing one.
  */
 import type { FastifyInstance } from 'fastify';
-import { documentIssuesApi as api } from '@esm/contracts';
+import { documentIssuesApi } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { ok } from '../../lib/envelope.ts';
@@ -16,40 +16,40 @@ import { askableDrawings, closeIssue, createIssue, deleteIssues, purchasersOf, r
 
 export async function supplierDocumentIssueRoutes(app: FastifyInstance, { db, storage }: { db: Db; storage: Storage }) {
   const mine = (code: string) => ({ supplierCode: code });
-  route(app, api.supplierPage, async ({ body, supplier }) => cappedPage(await pageIssues(db, mine(supplier.code), body)));
-  route(app, api.supplierFind, async ({ body, supplier }) => ok(await issueDetail(db, mine(supplier.code), body.id), '查询成功'));
-  route(app, api.add, async ({ body, user, supplier }) => ok(await issueDetail(db, mine(supplier.code), await createIssue(db, user, supplier, body)), '草稿已保存'));
-  route(app, api.update, async ({ body: { id, ...draft }, user, supplier }) => {
+  route(app, documentIssuesApi.supplierPage, async ({ body, supplier }) => cappedPage(await pageIssues(db, mine(supplier.code), body)));
+  route(app, documentIssuesApi.supplierFind, async ({ body, supplier }) => ok(await issueDetail(db, mine(supplier.code), body.id), '查询成功'));
+  route(app, documentIssuesApi.add, async ({ body, user, supplier }) => ok(await issueDetail(db, mine(supplier.code), await createIssue(db, user, supplier, body)), '草稿已保存'));
+  route(app, documentIssuesApi.update, async ({ body: { id, ...draft }, user, supplier }) => {
     await updateIssue(db, user, supplier, id, draft);
     return ok(await issueDetail(db, mine(supplier.code), id), '草稿已保存');
   });
-  route(app, api.remove, async ({ body, supplier }) => {
+  route(app, documentIssuesApi.remove, async ({ body, supplier }) => {
     await deleteIssues(db, supplier, [body.id]);
     return ok(null, '已删除');
   });
-  route(app, api.removeMany, async ({ body, supplier }) => {
+  route(app, documentIssuesApi.removeMany, async ({ body, supplier }) => {
     const deleted = await deleteIssues(db, supplier, body.ids);
     return ok({ deleted }, `已删除 ${deleted} 个草稿`);
   });
-  route(app, api.submit, async ({ body, user, supplier }) => {
+  route(app, documentIssuesApi.submit, async ({ body, user, supplier }) => {
     const { routedTo, candidates } = await submitIssue(db, user, supplier, body.id);
     const message = routedTo ? `已提交，已分派给 ${routedTo}` : candidates > 1 ? '已提交，有多位处理人，等待分派' : '已提交，等待分派';
     return ok(await issueDetail(db, mine(supplier.code), body.id), message);
   });
-  route(app, api.close, async ({ body, user, supplier }) => {
+  route(app, documentIssuesApi.close, async ({ body, user, supplier }) => {
     await closeIssue(db, user, supplier, body.id);
     return ok(await issueDetail(db, mine(supplier.code), body.id), '问题已关闭');
   });
-  route(app, api.reopen, async ({ body, user, supplier }) => {
+  route(app, documentIssuesApi.reopen, async ({ body, user, supplier }) => {
     await reopenIssue(db, user, supplier, body.id, body.text, body.attachmentIds);
     return ok(await issueDetail(db, mine(supplier.code), body.id), '已追问，问题重新打开');
   });
-  route(app, api.supplierFiles, async ({ body, supplier }) => {
+  route(app, documentIssuesApi.supplierFiles, async ({ body, supplier }) => {
     await issueDetail(db, mine(supplier.code), body.id);
     return ok(await issueAttachments(db, body.id), '查询成功');
   });
-  route(app, api.supplierUpload, async ({ request, user }) => ok(await uploadAttachment(request, user, { db, storage }), '附件已上传'));
-  route(app, api.supplierDownload, async ({ body, user, reply, request }) => sendAttachment(db, reply, await downloadAttachment({ db, storage }, user, body.id, clientOf(request))));
-  route(app, api.purchasers, async ({ body, supplier }) => ok(await purchasersOf(db, supplier, body.materialCode), '查询成功'));
-  route(app, api.drawings, async ({ body, supplier }) => ok(await askableDrawings(db, supplier, body.keyword), '查询成功'));
+  route(app, documentIssuesApi.supplierUpload, async ({ request, user }) => ok(await uploadAttachment(request, user, { db, storage }), '附件已上传'));
+  route(app, documentIssuesApi.supplierDownload, async ({ body, user, reply, request }) => sendAttachment(db, reply, await downloadAttachment({ db, storage }, user, body.id, clientOf(request))));
+  route(app, documentIssuesApi.purchasers, async ({ body, supplier }) => ok(await purchasersOf(db, supplier, body.materialCode), '查询成功'));
+  route(app, documentIssuesApi.drawings, async ({ body, supplier }) => ok(await askableDrawings(db, supplier, body.keyword), '查询成功'));
 }

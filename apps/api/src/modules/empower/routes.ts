@@ -5,7 +5,7 @@
  * access report — the last two exportable.
  */
 import type { FastifyInstance } from 'fastify';
-import { ACCESS_REPORT_COLUMNS, APPLICATION_COLUMNS, applyColumnSet, empowerApi as api } from '@esm/contracts';
+import { ACCESS_REPORT_COLUMNS, APPLICATION_COLUMNS, applyColumnSet, empowerApi } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
@@ -29,9 +29,9 @@ export interface EmpowerDeps {
 export async function empowerRoutes(app: FastifyInstance, { db, rules, exportMaxRows }: EmpowerDeps) {
   const tooMany = () => tooManyToExport(exportMaxRows);
 
-  route(app, api.applications, async ({ body }) => cappedPage(await pageApplications(db, body, 'approvers')));
-  route(app, api.audit, async ({ body }) => ok(await auditTrail(db, body.id, 'approvers'), '查询成功'));
-  route(app, api.approve, async ({ body, user, request }) => {
+  route(app, empowerApi.applications, async ({ body }) => cappedPage(await pageApplications(db, body, 'approvers')));
+  route(app, empowerApi.audit, async ({ body }) => ok(await auditTrail(db, body.id, 'approvers'), '查询成功'));
+  route(app, empowerApi.approve, async ({ body, user, request }) => {
     const decided = await decide(db, { user, client: clientOf(request) }, body);
     // the decided applications go out as the list shows them (its governed columns)
     const modes = await app.permissions.columnModes(APPLICATION_COLUMNS, user.type);
@@ -39,20 +39,20 @@ export async function empowerRoutes(app: FastifyInstance, { db, rules, exportMax
     return ok(result, body.decision === 'APPROVE' ? `已批准 ${result.decided} 个申请，生成 ${result.grants} 项授权` : `已驳回 ${result.decided} 个申请`);
   });
 
-  route(app, api.grants, async ({ body }) => cappedPage(await pageGrants(db, body, rules)));
-  route(app, api.revoke, async ({ body, user }) => ok(await revokeGrant(db, user, body.id, body.reason, rules), '已撤销授权'));
-  route(app, api.overdue, async ({ body }) => cappedPage(await pageOverdue(db, body, rules)));
+  route(app, empowerApi.grants, async ({ body }) => cappedPage(await pageGrants(db, body, rules)));
+  route(app, empowerApi.revoke, async ({ body, user }) => ok(await revokeGrant(db, user, body.id, body.reason, rules), '已撤销授权'));
+  route(app, empowerApi.overdue, async ({ body }) => cappedPage(await pageOverdue(db, body, rules)));
 
-  route(app, api.census, async ({ body }) => cappedPage(await pageCensus(db, body, rules)));
-  route(app, api.censusExcel, async ({ body, request, reply }) => {
+  route(app, empowerApi.census, async ({ body }) => cappedPage(await pageCensus(db, body, rules)));
+  route(app, empowerApi.censusExcel, async ({ body, request, reply }) => {
     const rows = await allCensusRows(db, body, rules, exportMaxRows);
     if (rows.length > exportMaxRows) throw tooMany();
     return sendWorkbook(request, reply, '供应商统计', rows.length, censusSheets(rows));
   });
-  route(app, api.unauthorized, async ({ body }) => ok(await unauthorizedTree(db, body.supplierCode), '查询成功'));
+  route(app, empowerApi.unauthorized, async ({ body }) => ok(await unauthorizedTree(db, body.supplierCode), '查询成功'));
 
-  route(app, api.report, async ({ body }) => ok((await accessReport(db, body)).report, '查询成功'));
-  route(app, api.reportExcel, async ({ body, user, request, reply }) => {
+  route(app, empowerApi.report, async ({ body }) => ok((await accessReport(db, body)).report, '查询成功'));
+  route(app, empowerApi.reportExcel, async ({ body, user, request, reply }) => {
     const { report, grantIds } = await accessReport(db, body);
     if (report.eventsTotal > exportMaxRows) throw tooMany();
     const events = reportEventBatches(db, grantIds, report.standardCode);

@@ -6,7 +6,7 @@
  * one that does not exist.
  */
 import type { FastifyInstance } from 'fastify';
-import { empowerApi as api } from '@esm/contracts';
+import { empowerApi } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
@@ -17,7 +17,7 @@ import { materialAccess } from './grants.ts';
 import { createApplication, deleteApplication, submitApplication, updateApplication, withdrawApplication } from './service.ts';
 
 export async function supplierEmpowerRoutes(app: FastifyInstance, { db, rules }: { db: Db; rules: EmpowerRules }) {
-  route(app, api.hasEmpower, async ({ body, supplier }) => {
+  route(app, empowerApi.hasEmpower, async ({ body, supplier }) => {
     const verdict = await materialAccess(db, supplier.code, body.materialCode);
     return ok(
       verdict.ok
@@ -27,18 +27,18 @@ export async function supplierEmpowerRoutes(app: FastifyInstance, { db, rules }:
     );
   });
 
-  route(app, api.supplierApplications, async ({ body, supplier }) => cappedPage(await pageApplications(db, body, { supplierCode: supplier.code })));
-  route(app, api.supplierAudit, async ({ body, supplier }) => ok(await auditTrail(db, body.id, { supplierCode: supplier.code }), '查询成功'));
-  route(app, api.applyOptions, async ({ supplier }) => ok(await applyOptions(db, supplier.code, rules), '查询成功'));
+  route(app, empowerApi.supplierApplications, async ({ body, supplier }) => cappedPage(await pageApplications(db, body, { supplierCode: supplier.code })));
+  route(app, empowerApi.supplierAudit, async ({ body, supplier }) => ok(await auditTrail(db, body.id, { supplierCode: supplier.code }), '查询成功'));
+  route(app, empowerApi.applyOptions, async ({ supplier }) => ok(await applyOptions(db, supplier.code, rules), '查询成功'));
 
-  route(app, api.createApply, async ({ body, supplier, user, request }) => ok(await createApplication(db, supplier, { user, client: clientOf(request) }, body, rules), '已保存草稿'));
-  route(app, api.updateApply, async ({ body: { id, ...fields }, supplier, user, request }) =>
+  route(app, empowerApi.createApply, async ({ body, supplier, user, request }) => ok(await createApplication(db, supplier, { user, client: clientOf(request) }, body, rules), '已保存草稿'));
+  route(app, empowerApi.updateApply, async ({ body: { id, ...fields }, supplier, user, request }) =>
     ok(await updateApplication(db, supplier, { user, client: clientOf(request) }, id, fields, rules), '已保存草稿'),
   );
-  route(app, api.deleteApply, async ({ body, supplier }) => {
+  route(app, empowerApi.deleteApply, async ({ body, supplier }) => {
     await deleteApplication(db, supplier, body.id);
     return ok({ id: body.id }, '已删除草稿');
   });
-  route(app, api.submitApply, async ({ body, supplier, user, request }) => ok(await submitApplication(db, supplier, { user, client: clientOf(request) }, body.id, rules), '已提交，等待审批'));
-  route(app, api.withdrawApply, async ({ body, supplier, user, request }) => ok(await withdrawApplication(db, supplier, { user, client: clientOf(request) }, body.id, body.comment), '已撤回申请'));
+  route(app, empowerApi.submitApply, async ({ body, supplier, user, request }) => ok(await submitApplication(db, supplier, { user, client: clientOf(request) }, body.id, rules), '已提交，等待审批'));
+  route(app, empowerApi.withdrawApply, async ({ body, supplier, user, request }) => ok(await withdrawApplication(db, supplier, { user, client: clientOf(request) }, body.id, body.comment), '已撤回申请'));
 }

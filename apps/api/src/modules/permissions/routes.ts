@@ -1,6 +1,6 @@
 /** menuBtnPermission/* (what a page may use) and button/* (administration). */
 import type { FastifyInstance } from 'fastify';
-import { permissionsApi as api } from '@esm/contracts';
+import { permissionsApi } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
@@ -16,22 +16,22 @@ export async function permissionRoutes(app: FastifyInstance, { db }: { db: Db })
     return result;
   };
 
-  route(app, api.buttons, async ({ body, user }) => ok({ page: body.page, buttons: await store.pageButtons(body.page, user.type) }));
-  route(app, api.columns, async ({ body, user }) => ok({ page: body.page, columns: await store.pageColumns(body.page, user.type) }));
+  route(app, permissionsApi.buttons, async ({ body, user }) => ok({ page: body.page, buttons: await store.pageButtons(body.page, user.type) }));
+  route(app, permissionsApi.columns, async ({ body, user }) => ok({ page: body.page, columns: await store.pageColumns(body.page, user.type) }));
 
-  route(app, api.page, async ({ body }) => {
+  route(app, permissionsApi.page, async ({ body }) => {
     await store.seedDeclared();
     return cappedPage(await pageItems(db, body));
   });
-  route(app, api.list, async ({ body }) => {
+  route(app, permissionsApi.list, async ({ body }) => {
     await store.seedDeclared();
     return ok(await listItems(db, body));
   });
-  route(app, api.insert, async ({ body, user, request }) =>
+  route(app, permissionsApi.insert, async ({ body, user, request }) =>
     ok(changed(await insertItem(db, body, user, clientOf(request), store.isDeclared(body.kind, body.page, body.code))), '已新增'),
   );
-  route(app, api.update, async ({ body, user, request }) => ok(changed(await updateItem(db, body, user, clientOf(request))), '已保存'));
-  route(app, api.deleteById, async ({ body, user, request }) => ok({ deleted: changed(await deleteItems(db, [body.id], user, clientOf(request))) }, '已删除'));
-  route(app, api.deleteByIds, async ({ body, user, request }) => ok({ deleted: changed(await deleteItems(db, body.ids, user, clientOf(request))) }, '已删除'));
-  route(app, api.changes, async ({ body }) => cappedPage(await pageChanges(db, body)));
+  route(app, permissionsApi.update, async ({ body, user, request }) => ok(changed(await updateItem(db, body, user, clientOf(request))), '已保存'));
+  route(app, permissionsApi.deleteById, async ({ body, user, request }) => ok({ deleted: changed(await deleteItems(db, [body.id], user, clientOf(request))) }, '已删除'));
+  route(app, permissionsApi.deleteByIds, async ({ body, user, request }) => ok({ deleted: changed(await deleteItems(db, body.ids, user, clientOf(request))) }, '已删除'));
+  route(app, permissionsApi.changes, async ({ body }) => cappedPage(await pageChanges(db, body)));
 }

@@ -1,6 +1,6 @@
 /** Mobile numbers, manufacturer side: contacts (masked), the logged reveal, the view log and its export. */
 import type { FastifyInstance } from 'fastify';
-import { CONTACT_KIND_LABELS, USER_TYPE_LABELS, phoneLogApi as api, type PhoneLogRow, type UserType } from '@esm/contracts';
+import { CONTACT_KIND_LABELS, USER_TYPE_LABELS, phoneLogApi, type PhoneLogRow, type UserType } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { cstDateTime } from '../../lib/dates.ts';
 import { ok } from '../../lib/envelope.ts';
@@ -28,21 +28,21 @@ const EXPORT_COLUMNS: GovernedExportColumn<PhoneLogRow>[] = [
 ];
 
 export async function phoneLogRoutes(app: FastifyInstance, { db, exportMaxRows }: { db: Db; exportMaxRows: number }) {
-  route(app, api.contacts, async ({ body }) => cappedPage(await pageContacts(db, body)));
-  route(app, api.reveal, async ({ body, user, request }) => ok(await reveal(db, user, body, body.page, clientOf(request)), '已记录查看'));
-  route(app, api.page, async ({ body }) => cappedPage(await pagePhoneLog(db, body)));
-  route(app, api.exportExcel, async ({ body, user, request, reply }) => {
+  route(app, phoneLogApi.contacts, async ({ body }) => cappedPage(await pageContacts(db, body)));
+  route(app, phoneLogApi.reveal, async ({ body, user, request }) => ok(await reveal(db, user, body, body.page, clientOf(request)), '已记录查看'));
+  route(app, phoneLogApi.page, async ({ body }) => cappedPage(await pagePhoneLog(db, body)));
+  route(app, phoneLogApi.exportExcel, async ({ body, user, request, reply }) => {
     const rows = await phoneLogRows(db, body, exportMaxRows);
     if (!rows) throw tooManyToExport(exportMaxRows);
-    const columns = governExportColumns(EXPORT_COLUMNS, await app.permissions.columnModes(api.exportExcel.columns, user.type));
+    const columns = governExportColumns(EXPORT_COLUMNS, await app.permissions.columnModes(phoneLogApi.exportExcel.columns, user.type));
     return sendWorkbook(request, reply, '手机号查看日志', rows.length, [
       { name: '手机号查看日志', columns: columns.map(({ header, width }) => ({ header, width })), rows: [rows.map((r) => columns.map((c) => c.value(r)))] },
     ]);
   });
 
   // supplier side: scoped to the caller's supplier by the auth hook
-  route(app, api.supplierContacts, async ({ body, supplier }) => cappedPage(await pageContacts(db, body, supplier.code)));
-  route(app, api.supplierReveal, async ({ body, user, supplier, request }) =>
+  route(app, phoneLogApi.supplierContacts, async ({ body, supplier }) => cappedPage(await pageContacts(db, body, supplier.code)));
+  route(app, phoneLogApi.supplierReveal, async ({ body, user, supplier, request }) =>
     ok(await reveal(db, user, body, body.page, clientOf(request), supplier.code), '已记录查看'),
   );
 }

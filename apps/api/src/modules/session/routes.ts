@@ -3,7 +3,7 @@
  * user/logout, and user/companyLogin. POST with JSON.
  */
 import type { FastifyInstance } from 'fastify';
-import { CODES, LOGIN_SUCCESS_TEXT, SESSION_ERRORS, hasHandoff, sessionApi as api } from '@esm/contracts';
+import { CODES, LOGIN_SUCCESS_TEXT, SESSION_ERRORS, hasHandoff, sessionApi } from '@esm/contracts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { route } from '../../lib/route.ts';
@@ -21,7 +21,7 @@ export async function sessionRoutes(app: FastifyInstance, { db, config }: { db: 
   // every answer of the session check says where the company site is (the login page's footer too)
   const site = config.companySiteUrl ? { companySiteUrl: config.companySiteUrl } : {};
 
-  route(app, api.current, async ({ body, request, reply }) => {
+  route(app, sessionApi.current, async ({ body, request, reply }) => {
     // The page's query parameters: a hand-off from the company's provider signs in first.
     let returnTo: string | undefined;
     if (oidc && rp && body && hasHandoff(body)) {
@@ -46,14 +46,14 @@ export async function sessionRoutes(app: FastifyInstance, { db, config }: { db: 
     return reply.status(401).send({ success: false, code: String(code), message: SESSION_ERRORS[code], data: null, homeUrl: config.companyHomeUrl, ...site });
   });
 
-  route(app, api.login, async ({ body, request }) => {
+  route(app, sessionApi.login, async ({ body, request }) => {
     await login(db, config, request, body);
     const state = await readSession(db, request);
     if (!state.ok) throw new Error('session not readable right after login');
     return { success: true, code: CODES.LOGIN_OK, message: LOGIN_SUCCESS_TEXT, data: toCurrentUser(state.user) };
   });
 
-  route(app, api.companyLogin, async ({ body, request }) => {
+  route(app, sessionApi.companyLogin, async ({ body, request }) => {
     if (!rp) throw new AppError(404, '未配置公司门户登录，请使用账号密码登录');
     let url: string;
     try {
@@ -65,7 +65,7 @@ export async function sessionRoutes(app: FastifyInstance, { db, config }: { db: 
     return { success: true, code: CODES.OK, message: '请在公司门户登录', data: { url } };
   });
 
-  route(app, api.logout, async ({ request, reply }) => {
+  route(app, sessionApi.logout, async ({ request, reply }) => {
     const session = request.session;
     const { source, idToken } = session;
     if (session.userId) request.log.info({ userId: session.userId }, 'logout');

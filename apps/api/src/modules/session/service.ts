@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { CODES, DEFAULT_PAGE, SESSION_ERRORS, USER_TYPES, type CurrentUser, type LoginRequest, type UserType } from '@esm/contracts';
+import { CODES, DEFAULT_PAGE, PAGES, SESSION_ERRORS, USER_TYPES, type CurrentUser, type LoginRequest, type UserType } from '@esm/contracts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { burnPasswordCheck, verifyPassword } from '../../lib/password.ts';
@@ -11,7 +11,7 @@ import { voidLoginSlot } from './limits.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 
 /** A user type's landing page. */
-export const defaultPathOf = (type: number): string => DEFAULT_PAGE[type as UserType] ?? '/esm/dashboard';
+export const defaultPathOf = (type: number): string => DEFAULT_PAGE[type as UserType] ?? PAGES.dashboard.path;
 
 export function toCurrentUser(u: SessionUser): CurrentUser {
   return {

@@ -10,7 +10,7 @@ import type { ListColumns } from '../../components/listColumns.tsx';
 import { CheckCircleOutlined } from '@ant-design/icons';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { BASE_PATH, UI, archivesApi, standardlogApi, type StandardFileRow } from '@esm/contracts';
+import { PAGES, UI, archivesApi, standardlogApi, type StandardFileRow } from '@esm/contracts';
 import { confirmFile, confirmFiles, useConfirmState, useKeepsecretGate } from '../standardlog/index.ts';
 import { PagedTable, fetchPagedTableAhead } from '../../components/PagedTable.tsx';
 import { ahead } from '../../api/ahead.ts';
@@ -134,7 +134,7 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
       width: 140,
       render: (code: string, r) => (
         <div style={{ lineHeight: 1.4 }}>
-          <Link to={`${BASE_PATH}/supplier/drawingsAndArchivesInformationG?materialCode=${encodeURIComponent(code)}`} title="在物料树中查看该物料的全部图纸">
+          <Link to={`${PAGES.drawingsAndArchivesInformationG.path}?materialCode=${encodeURIComponent(code)}`} title="在物料树中查看该物料的全部图纸">
             {code}
           </Link>
           {/* on a line of its own: beside the code, a short name ran into it ("0064000103蒸发器") */}

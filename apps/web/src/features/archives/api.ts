@@ -3,7 +3,7 @@
  * who can see a file — for the internal side — and the supplier's own tree and grant.
  */
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import { archivesApi as api, empowerApi, type ObsoleteScope, type UploadFields } from '@esm/contracts';
+import { archivesApi, empowerApi, type ObsoleteScope, type UploadFields } from '@esm/contracts';
 import { call, callMultipart } from '../../api/client.ts';
 import { quietAhead } from '../../api/ahead.ts';
 
@@ -11,8 +11,8 @@ import { quietAhead } from '../../api/ahead.ts';
 
 /** The loaders MaterialTree expects (100 materials a node page, as the tree pages them), per side. */
 function loaders(side: 'haier' | 'supplier') {
-  const lines = side === 'haier' ? api.productLines : api.supplierProductLines;
-  const materials = side === 'haier' ? api.materials : api.supplierMaterials;
+  const lines = side === 'haier' ? archivesApi.productLines : archivesApi.supplierProductLines;
+  const materials = side === 'haier' ? archivesApi.materials : archivesApi.supplierMaterials;
   return {
     // the tree's first call (a landing page fetches it ahead: api/ahead.ts)
     productLines: { queryKey: [lines.path], queryFn: async ({ meta }: { meta?: Record<string, unknown> }) => (await call(lines, undefined, quietAhead(meta))).data },
@@ -28,8 +28,8 @@ export const supplierTreeLoaders = loaders('supplier');
 /** Materials matching a keyword, for pickers (upload form). */
 export const materialSearchQuery = (keyword: string) =>
   queryOptions({
-    queryKey: [api.materials.path, 'search', keyword],
-    queryFn: async () => (await call(api.materials, { keyword: keyword || undefined, results: 20, sortField: 'code', sortOrder: 'ascend' })).data,
+    queryKey: [archivesApi.materials.path, 'search', keyword],
+    queryFn: async () => (await call(archivesApi.materials, { keyword: keyword || undefined, results: 20, sortField: 'code', sortOrder: 'ascend' })).data,
     staleTime: 60_000,
   });
 export const useMaterialSearch = (keyword: string) => useQuery(materialSearchQuery(keyword));
@@ -52,16 +52,16 @@ export const useEmpower = (materialCode: string | undefined) =>
 export function useRefreshArchiveLists() {
   const queryClient = useQueryClient();
   return () => {
-    for (const key of [api.files.path, api.history.path]) void queryClient.invalidateQueries({ queryKey: [key] });
+    for (const key of [archivesApi.files.path, archivesApi.history.path]) void queryClient.invalidateQueries({ queryKey: [key] });
   };
 }
 
 /** The latest version of a standard code, whatever its status: an upload under it is a new version. */
 export const latestVersionQuery = (standardCode: string) =>
   queryOptions({
-    queryKey: [api.files.path, 'latest', standardCode],
+    queryKey: [archivesApi.files.path, 'latest', standardCode],
     queryFn: async () => {
-      const res = await call(api.files, { standardCode, results: 20, sortField: 'createdAt', sortOrder: 'descend' });
+      const res = await call(archivesApi.files, { standardCode, results: 20, sortField: 'createdAt', sortOrder: 'descend' });
       // the next version number follows the highest one, whatever its status
       return res.data.sort((a, b) => b.versionNo - a.versionNo)[0] ?? null;
     },
@@ -76,16 +76,16 @@ export function uploadStandardFile(fields: UploadFields, file: File, opts: { onP
   for (const [k, v] of Object.entries(fields)) if (v !== undefined && v !== null && v !== '') form.append(k, String(v));
   // the file part goes last so the server has every field before it reads the bytes
   form.append('file', file, file.name);
-  return callMultipart(api.upload, form, { ...opts, silent: true });
+  return callMultipart(archivesApi.upload, form, { ...opts, silent: true });
 }
 
-export const obsoleteStandardFile = (id: number, reason: string, scope: ObsoleteScope) => call(api.obsolete, { id, reason, scope }, { silent: true });
+export const obsoleteStandardFile = (id: number, reason: string, scope: ObsoleteScope) => call(archivesApi.obsolete, { id, reason, scope }, { silent: true });
 
 /** Every version of a standard code (the 作废 dialog says what happens to the others). */
 export const useVersionsOf = (standardCode: string | undefined) =>
   useQuery({
-    queryKey: [api.files.path, 'versions', standardCode],
-    queryFn: async () => (await call(api.files, { standardCode: standardCode!, results: 100, sortField: 'createdAt', sortOrder: 'descend' })).data,
+    queryKey: [archivesApi.files.path, 'versions', standardCode],
+    queryFn: async () => (await call(archivesApi.files, { standardCode: standardCode!, results: 100, sortField: 'createdAt', sortOrder: 'descend' })).data,
     enabled: Boolean(standardCode),
   });
 
@@ -93,4 +93,4 @@ export const useVersionsOf = (standardCode: string | undefined) =>
 
 /** Which suppliers can see a file (supplies its material; grant state). */
 export const useFileSuppliers = (id: number | undefined) =>
-  useQuery({ queryKey: [api.fileSuppliers.path, id], queryFn: async () => (await call(api.fileSuppliers, { id: id! })).data, enabled: Boolean(id) });
+  useQuery({ queryKey: [archivesApi.fileSuppliers.path, id], queryFn: async () => (await call(archivesApi.fileSuppliers, { id: id! })).data, enabled: Boolean(id) });

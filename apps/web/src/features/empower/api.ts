@@ -5,33 +5,33 @@
  * shows the refusal where it belongs (a field, or above the form).
  */
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import { empowerApi as api, type AccessReportRequest, type ApproveRequest, type CreateApplyRequest, type EndpointBody, type UpdateApplyRequest } from '@esm/contracts';
+import { empowerApi, type AccessReportRequest, type ApproveRequest, type CreateApplyRequest, type EndpointBody, type UpdateApplyRequest } from '@esm/contracts';
 import { call, callBlob, saveBlob } from '../../api/client.ts';
 
 // ---- reads -----------------------------------------------------------------------------------------
 
-export const applyOptionsQuery = queryOptions({ queryKey: [api.applyOptions.path], queryFn: async () => (await call(api.applyOptions)).data });
+export const applyOptionsQuery = queryOptions({ queryKey: [empowerApi.applyOptions.path], queryFn: async () => (await call(empowerApi.applyOptions)).data });
 export const useApplyOptions = () => useQuery(applyOptionsQuery);
 
 /** The audit trail of an application, from the caller's side. */
 export const useAudit = (id: number | undefined, side: 'supplier' | 'haier') =>
   useQuery({
-    queryKey: [side === 'supplier' ? api.supplierAudit.path : api.audit.path, id],
-    queryFn: async () => (await call(side === 'supplier' ? api.supplierAudit : api.audit, { id: id! })).data,
+    queryKey: [side === 'supplier' ? empowerApi.supplierAudit.path : empowerApi.audit.path, id],
+    queryFn: async () => (await call(side === 'supplier' ? empowerApi.supplierAudit : empowerApi.audit, { id: id! })).data,
     enabled: id !== undefined,
   });
 
 export const useUnauthorizedTree = (supplierCode: string | undefined) =>
   useQuery({
-    queryKey: [api.unauthorized.path, supplierCode],
-    queryFn: async () => (await call(api.unauthorized, { supplierCode: supplierCode! })).data,
+    queryKey: [empowerApi.unauthorized.path, supplierCode],
+    queryFn: async () => (await call(empowerApi.unauthorized, { supplierCode: supplierCode! })).data,
     enabled: Boolean(supplierCode),
   });
 
 export const useAccessReport = (req: AccessReportRequest | null) =>
   useQuery({
-    queryKey: [api.report.path, req],
-    queryFn: async () => (await call(api.report, req!, { silent: true })).data,
+    queryKey: [empowerApi.report.path, req],
+    queryFn: async () => (await call(empowerApi.report, req!, { silent: true })).data,
     enabled: req !== null,
     retry: false,
   });
@@ -41,7 +41,7 @@ export function useRefreshEmpower() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all(
-      [api.supplierApplications, api.applyOptions, api.supplierAudit, api.applications, api.audit, api.grants, api.overdue, api.census, api.unauthorized].map((e) =>
+      [empowerApi.supplierApplications, empowerApi.applyOptions, empowerApi.supplierAudit, empowerApi.applications, empowerApi.audit, empowerApi.grants, empowerApi.overdue, empowerApi.census, empowerApi.unauthorized].map((e) =>
         queryClient.invalidateQueries({ queryKey: [e.path] }),
       ),
     );
@@ -49,26 +49,26 @@ export function useRefreshEmpower() {
 
 // ---- moves -------------------------------------------------------------------------------------------
 
-export const createApply = async (body: CreateApplyRequest) => (await call(api.createApply, body, { silent: true })).data;
-export const updateApply = async (body: UpdateApplyRequest) => (await call(api.updateApply, body, { silent: true })).data;
-export const deleteApply = (id: number) => call(api.deleteApply, { id }, { silent: true });
-export const submitApply = async (id: number) => (await call(api.submitApply, { id }, { silent: true })).data;
-export const withdrawApply = (id: number, comment?: string) => call(api.withdrawApply, { id, comment }, { silent: true });
-export const decideApplications = (body: ApproveRequest) => call(api.approve, body, { silent: true });
-export const revokeGrant = (id: number, reason: string) => call(api.revoke, { id, reason }, { silent: true });
+export const createApply = async (body: CreateApplyRequest) => (await call(empowerApi.createApply, body, { silent: true })).data;
+export const updateApply = async (body: UpdateApplyRequest) => (await call(empowerApi.updateApply, body, { silent: true })).data;
+export const deleteApply = (id: number) => call(empowerApi.deleteApply, { id }, { silent: true });
+export const submitApply = async (id: number) => (await call(empowerApi.submitApply, { id }, { silent: true })).data;
+export const withdrawApply = (id: number, comment?: string) => call(empowerApi.withdrawApply, { id, comment }, { silent: true });
+export const decideApplications = (body: ApproveRequest) => call(empowerApi.approve, body, { silent: true });
+export const revokeGrant = (id: number, reason: string) => call(empowerApi.revoke, { id, reason }, { silent: true });
 
 // ---- exports ------------------------------------------------------------------------------------------
 
-export type CensusExportRequest = NonNullable<EndpointBody<typeof api.censusExcel>>;
+export type CensusExportRequest = NonNullable<EndpointBody<typeof empowerApi.censusExcel>>;
 
 export async function exportCensus(req: CensusExportRequest): Promise<string> {
-  const file = await callBlob(api.censusExcel, req, { silent: true });
+  const file = await callBlob(empowerApi.censusExcel, req, { silent: true });
   saveBlob(file);
   return file.fileName;
 }
 
 export async function exportReport(req: AccessReportRequest): Promise<string> {
-  const file = await callBlob(api.reportExcel, req, { silent: true });
+  const file = await callBlob(empowerApi.reportExcel, req, { silent: true });
   saveBlob(file);
   return file.fileName;
 }

@@ -1,6 +1,6 @@
 /** Links between the domain's pages (query strings the target pages read). */
 import dayjs from 'dayjs';
-import { ACCESS_REPORT_PAGE, BASE_PATH } from '@esm/contracts';
+import { ACCESS_REPORT_PAGE, PAGES } from '@esm/contracts';
 
 /** The access report of a material (or a drawing) for a day, today by default. */
 export const reportLink = (q: { materialCode?: string; standardCode?: string; date?: string }) => {
@@ -12,7 +12,7 @@ export const reportLink = (q: { materialCode?: string; standardCode?: string; da
 };
 
 /** One supplier's materials without a valid grant (from the census). */
-export const unauthorizedLink = (supplierCode: string) => `${BASE_PATH}/drawingAuthorization/noDrawingAndArchivesInformation?supplierCode=${encodeURIComponent(supplierCode)}`;
+export const unauthorizedLink = (supplierCode: string) => `${PAGES.noDrawingAndArchivesInformation.path}?supplierCode=${encodeURIComponent(supplierCode)}`;
 
 /** The approvers' list, filtered to one supplier's pending applications. */
-export const APPROVE_PAGE = `${BASE_PATH}/drawingAuthorization/drawingEmpowerApprove`;
+export const APPROVE_PAGE = PAGES.drawingEmpowerApprove.path;

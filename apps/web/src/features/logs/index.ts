@@ -1,6 +1,11 @@
 /** The logs feature's public face: the five log pages (one component, loaded when opened). */
-import { LOG_PAGES } from '@esm/contracts/basics';
 import type { PageLoaders } from '../pages.ts';
 
 const logPage = () => import('./logPages.tsx');
-export const pages: PageLoaders = Object.fromEntries(Object.values(LOG_PAGES).map((path) => [path, logPage]));
+export const pages: PageLoaders = {
+  drawingViewLog: logPage,
+  drawingConfirmationLog: logPage,
+  blueprintDownloadingLog: logPage,
+  drawingPrintlog: logPage,
+  confidentialityAgreement: logPage,
+};

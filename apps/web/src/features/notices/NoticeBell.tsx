@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { Badge, Button, Empty, Popover, Space, Typography } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
-import { path } from '@esm/contracts';
+import { PAGES } from '@esm/contracts';
 import { useUnreadNotices } from './api.ts';
 import { DueDate, OverdueTag, RecipientStatusTag } from './labels.tsx';
 import { supplierNoticeHref } from './links.ts';
@@ -61,7 +61,7 @@ export function NoticeBell({ color = '#fff' }: { color?: string }) {
         </div>
       )}
       <div style={{ textAlign: 'right', borderTop: '1px solid rgba(128,128,128,0.2)', paddingTop: 8 }}>
-        <Button type="link" size="small" onClick={() => go(path('supplier', 'noticeList'))}>
+        <Button type="link" size="small" onClick={() => go(PAGES.noticeList.path)}>
           查看全部
         </Button>
       </div>

@@ -2,7 +2,7 @@
  * The session calls: the session check, login, logout, the company sign-in.
  * Without react-query: the login page's first load (main.tsx) uses them as they are.
  */
-import { CODES, HANDOFF_PARAMS, SESSION_PATHS, hasHandoff, type CurrentUser, type LoginRequest } from '@esm/contracts/basics';
+import { CODES, HANDOFF_PARAMS, LOGIN_PATH, SESSION_PATHS, hasHandoff, type CurrentUser, type LoginRequest } from '@esm/contracts/basics';
 // the declarations' types only: their zod schemas stay off the login page's first load
 import type { sessionApi } from '@esm/contracts';
 import { ApiError, callAt } from '../../api/client.ts';
@@ -37,7 +37,7 @@ export async function checkSession(): Promise<SessionCheck> {
     if (e instanceof ApiError) {
       if (e.body) setCompanySite(typeof e.body.companySiteUrl === 'string' ? e.body.companySiteUrl : undefined);
       const code = Number(e.code);
-      if (code >= 201 && code <= 205) return { state: 'blocked', code, homeUrl: String(e.body?.homeUrl ?? '/esm/login') };
+      if (code >= 201 && code <= 205) return { state: 'blocked', code, homeUrl: String(e.body?.homeUrl ?? LOGIN_PATH) };
       // nobody signed in comes back as success: false (code 10000007)
       if (e.status === 401 || e.code === CODES.SESSION_EXPIRED) return { state: 'anonymous', companyLogin: e.body?.companyLogin === true };
     }

@@ -6,7 +6,7 @@
 import { Button } from 'antd';
 import { ApartmentOutlined, HistoryOutlined } from '@ant-design/icons';
 import { Link, useSearchParams } from 'react-router';
-import { BASE_PATH } from '@esm/contracts';
+import { PAGES } from '@esm/contracts';
 import { SupplierFileTable, fetchSupplierFilesAhead } from '../SupplierFileTable.tsx';
 import type { FetchAhead } from '../../pages.ts';
 import { NoGrantHint } from '../NoGrantHint.tsx';
@@ -29,11 +29,11 @@ export default function DashboardSPage() {
       emptyHint={<NoGrantHint />}
       extra={
         <>
-          <Link to={`${BASE_PATH}/supplier/dashboardSHistory`}>
+          <Link to={PAGES.dashboardSHistory.path}>
             <Button icon={<HistoryOutlined />}>历史版本</Button>
           </Link>
           {/* the tree page is hidden from the menu (the legacy portal reaches it from here, with 返回上一级) */}
-          <Link to={`${BASE_PATH}/supplier/drawingsAndArchivesInformationG`}>
+          <Link to={PAGES.drawingsAndArchivesInformationG.path}>
             <Button icon={<ApartmentOutlined />}>按物料浏览</Button>
           </Link>
           {/* the company's contacts and its materials' purchasers, numbers masked */}

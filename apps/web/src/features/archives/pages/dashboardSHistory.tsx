@@ -5,7 +5,7 @@
 import { Button } from 'antd';
 import { FileTextOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
-import { BASE_PATH } from '@esm/contracts';
+import { PAGES } from '@esm/contracts';
 import { SupplierFileTable } from '../SupplierFileTable.tsx';
 import { NoGrantHint } from '../NoGrantHint.tsx';
 
@@ -15,7 +15,7 @@ export default function DashboardSHistoryPage() {
       kind="history"
       emptyHint={<NoGrantHint />}
       extra={
-        <Link to={`${BASE_PATH}/supplier/dashboardS`}>
+        <Link to={PAGES.dashboardS.path}>
           <Button icon={<FileTextOutlined />}>当前版本</Button>
         </Link>
       }

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { Alert, Card, Col, Row } from 'antd';
 import { Link, useSearchParams } from 'react-router';
 import dayjs from 'dayjs';
-import { BASE_PATH } from '@esm/contracts';
+import { PAGES } from '@esm/contracts';
 import { supplierTreeLoaders, useEmpower } from '../api.ts';
 import { MaterialTree, type TreeSelection } from '../MaterialTree.tsx';
 import { SupplierFileTable } from '../SupplierFileTable.tsx';
@@ -33,7 +33,7 @@ function GrantValidity({ materialCode }: { materialCode: string }) {
       style={{ marginBottom: 12 }}
       data-testid="grant-validity"
       message={e.reason ?? `物料 ${materialCode} 暂无有效的图纸授权`}
-      action={<Link to={`${BASE_PATH}/supplier/supplierDrawingEmpowerApply`}>申请图纸授权</Link>}
+      action={<Link to={PAGES.supplierDrawingEmpowerApply.path}>申请图纸授权</Link>}
     />
   );
 }

@@ -10,7 +10,7 @@ import { CheckCircleOutlined, EyeOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { noticesApi, path, type SupplierNoticeChange } from '@esm/contracts';
+import { PAGES, noticesApi, type SupplierNoticeChange } from '@esm/contracts';
 import { FileViewer } from '../../files/index.ts';
 import { useKeepsecretGate } from '../../standardlog/index.ts';
 import { ApiError } from '../../../api/client.ts';
@@ -39,7 +39,7 @@ const viewedColumn: ColumnsType<SupplierNoticeChange> = [
 ];
 
 /** A notice that cannot be shown leads back to the inbox. */
-const BACK: BackTo = { to: path('supplier', 'noticeList') };
+const BACK: BackTo = { to: PAGES.noticeList.path };
 
 export default function NoticeOfChangeOfDrawingsPage() {
   const [params] = useSearchParams();

@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { Card, Result, Skeleton, Timeline, Typography } from 'antd';
 import { useSearchParams } from 'react-router';
-import { NOTICE_EVENT_LABELS, path } from '@esm/contracts';
+import { NOTICE_EVENT_LABELS, PAGES } from '@esm/contracts';
 import { FileViewer } from '../../files/index.ts';
 import { ErrorResult } from '../../../components/ErrorResult.tsx';
 import { actorText, formatDateTime } from '../../../components/labels.tsx';
@@ -27,7 +27,7 @@ export default function NoticeOfChangeOfDrawingsHRPage() {
 
   if (!valid) return <Result status="404" title="变更通知不存在" subTitle="链接中缺少通知编号，请从变更通知列表进入。" />;
   if (detail.isPending) return <Skeleton active paragraph={{ rows: 8 }} />;
-  if (detail.isError) return <ErrorResult error={detail.error} onRetry={() => detail.refetch()} back={{ to: path('drawingManagement', 'changeNoticeList') }} />;
+  if (detail.isError) return <ErrorResult error={detail.error} onRetry={() => detail.refetch()} back={{ to: PAGES.changeNoticeList.path }} />;
   const n = detail.data;
 
   return (

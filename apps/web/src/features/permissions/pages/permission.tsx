@@ -40,7 +40,7 @@ import { deleteItems, insertItem, updateItem, useRefreshPermissions } from '../a
 const pageTitle = (page: string) => routeByPath.get(page)?.title ?? page;
 const PAGE_OPTIONS = ROUTES.map((r) => ({ value: r.path, label: `${r.title}（${r.path}）` }));
 /** The same pages under their menu group's heading (a long list): searchable by title or path. */
-const PAGE_GROUPS = [...new Set(ROUTES.map((r) => r.group))].map((group) => ({
+const PAGE_GROUPS = ['', ...Object.keys(GROUP_TITLES)].map((group) => ({
   label: GROUP_TITLES[group] ?? '首页',
   options: PAGE_OPTIONS.filter((o) => routeByPath.get(o.value)?.group === group),
 }));

@@ -2,9 +2,9 @@
 import { Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { USER_TYPES, USER_TYPE_LABELS, isSupplierType, visitsApi, type VisitLogRow } from '@esm/contracts';
-import { ListPage } from '../../components/ListPage.tsx';
-import type { FilterField } from '../../components/FilterForm.tsx';
-import { formatDateTime } from '../../components/labels.tsx';
+import { ListPage } from '../../../components/ListPage.tsx';
+import type { FilterField } from '../../../components/FilterForm.tsx';
+import { formatDateTime } from '../../../components/labels.tsx';
 
 const columns: ColumnsType<VisitLogRow> = [
   { title: '访问时间', dataIndex: 'createdAt', sorter: true, width: 170, render: formatDateTime },

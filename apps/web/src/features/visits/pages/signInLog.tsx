@@ -6,9 +6,9 @@
 import { Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { SIGN_IN_SOURCES, SIGN_IN_SOURCE_LABELS, USER_TYPE_LABELS, visitsApi, type SignInLogRow } from '@esm/contracts';
-import { ListPage } from '../../components/ListPage.tsx';
-import type { FilterField } from '../../components/FilterForm.tsx';
-import { formatDateTime } from '../../components/labels.tsx';
+import { ListPage } from '../../../components/ListPage.tsx';
+import type { FilterField } from '../../../components/FilterForm.tsx';
+import { formatDateTime } from '../../../components/labels.tsx';
 
 const columns: ColumnsType<SignInLogRow> = [
   { title: '登录时间', dataIndex: 'createdAt', sorter: true, width: 170, render: formatDateTime },

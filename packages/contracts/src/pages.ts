@@ -1,0 +1,178 @@
+/**
+ * Every page of the portal, declared once: its path, title, menu row (id, parent, icon, order,
+ * user types) and layout flags. The menu seed (apps/api db/menu-data.ts), the web router (which
+ * only maps a page key to its component), the breadcrumb, the `*_PAGE` constants and the pages of
+ * the button and column permissions all read this. Zod-free: the router loads it on the login
+ * page's first load.
+ *
+ * Adding a page: one entry in PAGES (its key is its name everywhere: `PAGES.signInLog`, the web
+ * feature's `pages: { signInLog: () => import(...) }`), the page component, and that one line in
+ * the feature's index.ts. The menu row and its grants follow at the next start.
+ */
+import { BASE_PATH } from './routes.ts';
+import { DRAWING_ADMIN_TYPES, SUPPLIER_TYPES, type UserType } from './codes.ts';
+
+/** A menu group: a top-level entry whose route (`/esm/<key>`) shows the group's default page. */
+export interface GroupDecl {
+  /** menu_entry.id */
+  id: number;
+  title: string;
+  icon: string;
+  types: readonly UserType[];
+  /** The side menu keeps this group open. */
+  open?: true;
+}
+
+const ADMIN = DRAWING_ADMIN_TYPES;
+const SUPPLIER = SUPPLIER_TYPES;
+
+/** The menu groups, keyed by their path segment, in the 按钮与列权限 page's order. */
+export const GROUPS = {
+  supplier: { id: 30, title: '供应商专区', icon: 'ShopOutlined', types: SUPPLIER },
+  drawingManagement: { id: 1, title: '图纸管理', icon: 'FolderOpenOutlined', types: [...ADMIN, 5], open: true },
+  drawingAuthorization: { id: 14, title: '图纸授权', icon: 'KeyOutlined', types: [...ADMIN, 6], open: true },
+  personManagement: { id: 50, title: '人员管理', icon: 'UserOutlined', types: [7] },
+  system: { id: 60, title: '系统管理', icon: 'SettingOutlined', types: ADMIN },
+} as const satisfies Record<string, GroupDecl>;
+export type GroupKey = keyof typeof GROUPS;
+
+/** One page as declared below; its key in PAGES is its last path segment unless `segment` says otherwise. */
+interface PageDecl {
+  /** The menu group ('' for a top-level page). */
+  group: GroupKey | '';
+  title: string;
+  /** menu_entry.id */
+  menuId: number;
+  /** An @ant-design/icons name; null for pages outside the side menu. */
+  icon: string | null;
+  /** The user types whose menu holds it (and who may open it). */
+  types: readonly UserType[];
+  /** The last path segment, when two pages share one (the key must be unique). */
+  segment?: string;
+  /** Reached from another page, not from the side menu (menu parent -1). */
+  hidden?: true;
+  /** In its group's menu, but the side menu skips it (the drawing tree pages). */
+  skipInSideMenu?: true;
+  /** The layout shows 返回上一级. */
+  back?: true;
+  /** No component yet: the router shows the group's default page ("即将上线"). */
+  groupDefault?: true;
+}
+
+/** A page with everything derived from its declaration. */
+export interface RouteDef {
+  key: string;
+  /** Full path under /esm. */
+  path: string;
+  /** Group segment ('' for top level). */
+  group: GroupKey | '';
+  /** The last path segment (the menu row's `name`). */
+  page: string;
+  title: string;
+  back?: boolean;
+  groupDefault?: boolean;
+  menu: {
+    id: number;
+    /** The group's menu id, null at the top level, -1 for a page reached from another page. */
+    parent: number | null;
+    icon: string | null;
+    types: readonly UserType[];
+    skipInSideMenu?: boolean;
+  };
+}
+
+const declare = <K extends string>(decls: Record<K, PageDecl>): Record<K, RouteDef> => {
+  const out = {} as Record<K, RouteDef>;
+  for (const key of Object.keys(decls) as K[]) {
+    const d = decls[key];
+    const page = d.segment ?? key;
+    out[key] = {
+      key,
+      path: d.group ? `${BASE_PATH}/${d.group}/${page}` : `${BASE_PATH}/${page}`,
+      group: d.group,
+      page,
+      title: d.title,
+      ...(d.back ? { back: true } : {}),
+      ...(d.groupDefault ? { groupDefault: true } : {}),
+      menu: {
+        id: d.menuId,
+        parent: d.hidden ? -1 : d.group ? GROUPS[d.group].id : null,
+        icon: d.icon,
+        types: d.types,
+        ...(d.skipInSideMenu ? { skipInSideMenu: true } : {}),
+      },
+    };
+  }
+  return out;
+};
+
+/**
+ * The pages, in menu order (a group's row goes just before its first page here). Pages that are
+ * not in the legacy portal: drawingAccessReport (who could see what, on whose approval),
+ * supplierBomTrace (the suppliers' 2–3 level BOMs and the where-used search), mobilePhoneLog,
+ * permission and signInLog.
+ */
+export const PAGES = declare({
+  dashboard: { group: '', title: '档案信息', menuId: 2, icon: 'HomeOutlined', types: ADMIN },
+
+  countersignList: { group: 'drawingManagement', title: '会签单列表', menuId: 3, icon: 'AuditOutlined', types: ADMIN },
+  archivalHistory: { group: 'drawingManagement', title: '档案历史', menuId: 4, icon: 'HistoryOutlined', types: ADMIN },
+  changeNoticeList: { group: 'drawingManagement', title: '变更通知列表', menuId: 5, icon: 'NotificationOutlined', types: ADMIN },
+  blueprintDownloadingLog: { group: 'drawingManagement', title: '蓝图下载日志', menuId: 6, icon: 'DownloadOutlined', types: ADMIN },
+  drawingViewLog: { group: 'drawingManagement', title: '图纸查看日志', menuId: 7, icon: 'EyeOutlined', types: ADMIN },
+  drawingConfirmationLog: { group: 'drawingManagement', title: '图纸确认日志', menuId: 8, icon: 'CheckSquareOutlined', types: ADMIN },
+  confidentialityAgreement: { group: 'drawingManagement', title: '保密协议记录', menuId: 9, icon: 'SafetyCertificateOutlined', types: ADMIN },
+  drawingPrintlog: { group: 'drawingManagement', title: '图纸打印日志', menuId: 10, icon: 'PrinterOutlined', types: ADMIN },
+  noticeOfChangeOfDrawingsHR: { group: 'drawingManagement', title: '图纸变更通知单', menuId: 11, icon: null, types: ADMIN, hidden: true, back: true },
+  documentIssueH: { group: 'drawingManagement', title: '图纸问题回复', menuId: 12, icon: 'QuestionCircleOutlined', types: [5] },
+  drawingsAndArchivesInformation: { group: 'drawingManagement', title: '图纸档案信息', menuId: 18, icon: null, types: ADMIN, skipInSideMenu: true, back: true },
+
+  noDrawingMaterialCensus: { group: 'drawingAuthorization', title: '供应商统计', menuId: 15, icon: 'BarChartOutlined', types: ADMIN },
+  drawingAuthorizedFile: { group: 'drawingAuthorization', title: '已授权图纸', menuId: 16, icon: 'FileDoneOutlined', types: ADMIN },
+  drawingAuthorizedFileHistory: { group: 'drawingAuthorization', title: '授权图纸历史', menuId: 17, icon: 'FileSearchOutlined', types: ADMIN },
+  noDrawingAndArchivesInformation: { group: 'drawingAuthorization', title: '未授权图纸档案信息', menuId: 19, icon: null, types: ADMIN, skipInSideMenu: true, back: true },
+  // type 6 decides; the drawing admins read the applications too (they read every page of the group)
+  drawingEmpowerApprove: { group: 'drawingAuthorization', title: '供应商授权申请审批', menuId: 20, icon: 'SolutionOutlined', types: [6, ...ADMIN] },
+  drawingAccessReport: { group: 'drawingAuthorization', title: '授权访问报告', menuId: 21, icon: 'AuditOutlined', types: ADMIN },
+
+  dashboardS: { group: 'supplier', title: '企业标准档案', menuId: 31, icon: 'FileTextOutlined', types: SUPPLIER },
+  supplierCountersignList: { group: 'supplier', segment: 'countersignList', title: '会签单列表', menuId: 32, icon: 'AuditOutlined', types: SUPPLIER },
+  noticeList: { group: 'supplier', title: '图纸变更通知', menuId: 33, icon: 'NotificationOutlined', types: SUPPLIER },
+  drawingsAndArchivesInformationG: { group: 'supplier', title: '图纸档案信息', menuId: 34, icon: null, types: SUPPLIER, hidden: true, back: true },
+  dashboardSHistory: { group: 'supplier', title: '企业标准档案历史', menuId: 35, icon: null, types: SUPPLIER, hidden: true },
+  noticeOfChangeOfDrawings: { group: 'supplier', title: '图纸变更通知单', menuId: 36, icon: null, types: SUPPLIER, hidden: true, back: true },
+  twoOrThreeLevelsBom: { group: 'supplier', title: '二三级BOM', menuId: 37, icon: 'ApartmentOutlined', types: SUPPLIER },
+  twoOrThreeLevelsSupplier: { group: 'supplier', title: '二三级供应商', menuId: 38, icon: 'TeamOutlined', types: SUPPLIER },
+  supplierDrawingEmpowerApply: { group: 'supplier', title: '图纸授权申请', menuId: 39, icon: 'FormOutlined', types: SUPPLIER },
+  documentIssue: { group: 'supplier', title: '图纸问题', menuId: 40, icon: 'QuestionCircleOutlined', types: SUPPLIER },
+
+  problemType: { group: 'personManagement', title: 'SQE及产品线管理', menuId: 51, icon: 'ClusterOutlined', types: [7] },
+
+  visitLog: { group: 'system', title: '访问日志', menuId: 61, icon: 'LineChartOutlined', types: ADMIN },
+  // last of its group's menu: added after the system group existed, and the menu keeps its order
+  supplierBomTrace: { group: 'drawingManagement', title: '供应商BOM追溯', menuId: 13, icon: 'ApartmentOutlined', types: ADMIN },
+  mobilePhoneLog: { group: 'system', title: '手机号查看日志', menuId: 62, icon: 'EyeOutlined', types: ADMIN },
+  permission: { group: 'system', title: '按钮与列权限', menuId: 63, icon: 'KeyOutlined', types: [7] },
+  signInLog: { group: 'system', title: '登录日志', menuId: 64, icon: 'LoginOutlined', types: ADMIN },
+});
+export type PageKey = keyof typeof PAGES;
+
+/** Every page, in menu order. */
+export const ROUTES: RouteDef[] = Object.values(PAGES);
+export const routeByPath = new Map(ROUTES.map((x) => [x.path, x]));
+
+/** A group's own route: its default page. */
+export const groupPath = (group: GroupKey) => `${BASE_PATH}/${group}`;
+export const GROUP_TITLES: Record<string, string> = Object.fromEntries(Object.entries(GROUPS).map(([k, g]) => [k, g.title]));
+
+/** Each user type's landing page. */
+export const DEFAULT_PAGE: Record<UserType, string> = {
+  2: PAGES.dashboardS.path,
+  4: PAGES.dashboardS.path,
+  3: PAGES.dashboard.path,
+  7: PAGES.dashboard.path,
+  8: PAGES.dashboard.path,
+  9: PAGES.dashboard.path,
+  5: PAGES.documentIssueH.path,
+  6: PAGES.drawingEmpowerApprove.path,
+};
