@@ -39,7 +39,7 @@ export function usePref<T>(key: string, fallback: T): [T, (v: T) => void] {
   return [value, set];
 }
 
-/** Collapsed by default (spec §2). */
+/** Collapsed by default, as in the legacy portal. */
 export const useCollapsed = () => usePref<boolean>(KEYS.collapsed, true);
 export const useThemeName = () => usePref<ThemeName>(KEYS.theme, 'light');
 export const useOpenKeys = () => usePref<string[]>(KEYS.openKeys, []);
