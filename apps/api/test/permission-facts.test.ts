@@ -122,6 +122,10 @@ const tag = unique();
 const f = {} as {
   supplier: { code: string; name: string };
   issue: { id: number; number: string; answerer: { id: number; name: string } };
+  /** A question 处理中 held by the same answerer, and the data to create more. */
+  held: { id: number; number: string };
+  answererCookie: string;
+  readerId: number;
   notice: { id: number; number: string };
   application: { id: number };
   cookies: Record<string, string>;
@@ -178,6 +182,32 @@ beforeAll(async () => {
   await message('ASSIGN', 'PROCESSING', 'PROCESSING', answerer, `${answererName} 领取了该问题。原因：本人负责该产品线`);
   await message('REPLY', 'PROCESSING', 'ANSWERED', answerer, `公差按图纸标注执行（${answererName}）`);
   f.issue = { id: issue.id, number, answerer: { id: answererUser.id, name: answererName } };
+  const held = await db.documentIssue.create({
+    data: {
+      number: `WH${tag}`.slice(0, 20),
+      supplierCode: supplier.code,
+      supplierName: supplier.name,
+      fileId: file.id,
+      standardCode: file.standardCode,
+      version: file.version,
+      materialCode: material.code,
+      productLineCode: line.code,
+      problemTypeId: type.id,
+      title: `处理中${tag}`,
+      description: `处理中描述${tag}`,
+      status: 'PROCESSING',
+      dueDate: new Date(Date.now() + 3 * 86_400_000),
+      askedById: asker.id,
+      askedByAccount: asker.account,
+      askedByName: `提问人${tag}`,
+      assigneeId: answererUser.id,
+      assigneeName: answererName,
+      submittedAt: new Date(),
+    },
+  });
+  f.held = { id: held.id, number: held.number };
+  f.answererCookie = await login(t.app, answererUser.account);
+  f.readerId = reader.id;
 
   // a withdrawn notice: created, published, read and confirmed by one supplier, withdrawn — each by someone else
   const noticeNumber = `BG-T-${tag}`.slice(0, 20);
@@ -347,6 +377,88 @@ describe('what a thread shows with 回复人 hidden or masked (the answerers’ 
       expect(byAction.ROUTE).toMatchObject({ text: '按问题类型与产品线自动分派给 回****' });
     } finally {
       await setColumn(ISSUE_ANSWER_PAGE, 'assigneeName', ALL_TYPES);
+    }
+  });
+});
+
+describe('what the answerers’ page says of who holds a question, with 回复人 hidden or masked', () => {
+  const hidden = () => setColumn(ISSUE_ANSWER_PAGE, 'assigneeName', ALL_TYPES.filter((x) => x !== 5));
+  const masked = () => setColumn(ISSUE_ANSWER_PAGE, 'assigneeName', ALL_TYPES.filter((x) => x !== 5), [5]);
+  const visible = () => setColumn(ISSUE_ANSWER_PAGE, 'assigneeName', ALL_TYPES);
+  /** Another answerer's refused moves on a question 处理中 held by 回复人<tag>. */
+  const refusals = async () => {
+    const reply = await call('haier/documentissue/reply', { id: f.held.id, text: '我来回答', attachmentIds: [] }, f.cookies.reader5!);
+    const take = await call('haier/documentissue/assign', { id: f.held.id, userId: f.readerId }, f.cookies.reader5!);
+    const same = await call('haier/documentissue/assign', { id: f.held.id, userId: f.issue.answerer.id, reason: '仍由原处理人处理' }, f.cookies.reader5!);
+    for (const r of [reply, take, same]) expect(r.statusCode, r.body).toBe(409);
+    return { reply: reply.json().message as string, take: take.json().message as string, same: same.json().message as string };
+  };
+
+  it('visible: the 409s name who holds it', async () => {
+    const m = await refusals();
+    expect(m.reply).toBe(`该问题由 ${f.issue.answerer.name} 处理，只有处理人可以回复；如需处理请先改派给自己`);
+    expect(m.take).toBe(`该问题已由 ${f.issue.answerer.name} 领取，请刷新后重试`);
+    expect(m.same).toBe(`该问题已由 ${f.issue.answerer.name} 处理`);
+  });
+
+  it('hidden: the 409s say it without the name', async () => {
+    await hidden();
+    try {
+      const m = await refusals();
+      expect(m.reply).toBe('该问题由他人处理，只有处理人可以回复；如需处理请先改派给自己');
+      expect(m.take).toBe('该问题已被他人领取，请刷新后重试');
+      expect(m.same).toBe('该问题已由所选处理人处理');
+      for (const text of Object.values(m)) expect(text).not.toContain(f.issue.answerer.name);
+    } finally {
+      await visible();
+    }
+  });
+
+  it('masked: the 409s mask the name', async () => {
+    await masked();
+    try {
+      const m = await refusals();
+      expect(m.reply).toBe('该问题由 回**** 处理，只有处理人可以回复；如需处理请先改派给自己');
+      expect(m.take).toBe('该问题已由 回**** 领取，请刷新后重试');
+    } finally {
+      await visible();
+    }
+  });
+
+  it('hidden: the assignee sees "assigned to me" from the server, the others do not, and no id tells who', async () => {
+    await hidden();
+    try {
+      const mineRes = await call('haier/documentissue/findById', { id: f.held.id }, f.answererCookie);
+      expect(mineRes.statusCode, mineRes.body).toBe(200);
+      const mine = mineRes.json().data;
+      const theirs = (await call('haier/documentissue/findById', { id: f.held.id }, f.cookies.reader5!)).json().data;
+      expect(mine).toMatchObject({ assignedToMe: true });
+      expect(theirs).toMatchObject({ assignedToMe: false });
+      for (const d of [mine, theirs]) expect(d).not.toHaveProperty('assigneeId');
+      const rows = (await call('haier/documentissue/paging', { scope: 'ALL', keyword: f.held.number }, f.answererCookie)).json().data;
+      expect(rows).toEqual([expect.objectContaining({ id: f.held.id, assignedToMe: true })]);
+      expect(rows[0]).not.toHaveProperty('assigneeId');
+      const pool = (await call('haier/documentissue/paging', { scope: 'ALL', keyword: f.held.number }, f.cookies.reader5!)).json().data;
+      expect(pool).toEqual([expect.objectContaining({ id: f.held.id, assignedToMe: false })]);
+    } finally {
+      await visible();
+    }
+  });
+
+  it('hidden: the answerer picker lists the answerers alone — nothing in it resolves to who holds which question', async () => {
+    await hidden();
+    try {
+      const res = await call('haier/documentissue/findHandlers', {}, f.cookies.reader5!);
+      expect(res.statusCode).toBe(200);
+      const list = res.json().data as Record<string, unknown>[];
+      expect(list.length).toBeGreaterThan(0);
+      for (const h of list) expect(Object.keys(h).sort()).toEqual(['account', 'id', 'name']);
+      // and no answer of the page carries an id or a name the picker would resolve
+      const detail = JSON.stringify((await call('haier/documentissue/findById', { id: f.held.id }, f.cookies.reader5!)).json());
+      expect(detail).not.toContain(f.issue.answerer.name);
+      expect(detail).not.toMatch(new RegExp(`"assigneeId":${f.issue.answerer.id}\\b`));
+    } finally {
+      await visible();
     }
   });
 });

@@ -144,6 +144,8 @@ export const ZIssueRow = z.object({
   /** Governed with 回复人 (ISSUE_COLUMNS): the id names the assignee as well as the name does. */
   assigneeId: z.number().int().nullable().optional(),
   assigneeName: z.string().nullable().optional(),
+  /** The answerer reading is its assignee (computed by the server: the assignee's id may be hidden from them). Always false for a supplier. */
+  assignedToMe: z.boolean(),
   /** YYYY-MM-DD (UTC+8), set at submit and at reopen. */
   dueDate: z.string().nullable(),
   /** Past the due date and not answered (待分派 / 处理中). */
