@@ -209,7 +209,12 @@ beforeAll(async () => {
   await message('SUBMIT', 'DRAFT', 'PENDING', askerWho, null);
   await message('ROUTE', 'PENDING', 'PROCESSING', askerWho, `按问题类型与产品线自动分派给 ${answererName}`);
   await message('ASSIGN', 'PROCESSING', 'PROCESSING', answerer, `${answererName} 领取了该问题。原因：本人负责该产品线`);
-  await message('REPLY', 'PROCESSING', 'ANSWERED', answerer, `公差按图纸标注执行（${answererName}）`);
+  const reply = await message('REPLY', 'PROCESSING', 'ANSWERED', answerer, `公差按图纸标注执行（${answererName}）`);
+  // the answerer's reply came with an attachment, the question with the supplier's own
+  const attachment = (messageId: number | null, by: { id: number; name: string }, supplierCode: string | null) =>
+    db.documentIssueAttachment.create({ data: { issueId: issue.id, messageId, fileName: `附件${by.id}.pdf`, fileSize: 10, fileType: 'pdf', sha256: 'b'.repeat(64), uploadedById: by.id, uploadedByName: by.name, supplierCode } });
+  await attachment(reply.id, { id: answererUser.id, name: answererName }, null);
+  await attachment(null, { id: asker.id, name: `提问人${tag}` }, supplier.code);
   f.issue = { id: issue.id, number, answerer: { id: answererUser.id, name: answererName } };
   const held = await db.documentIssue.create({
     data: {
@@ -438,6 +443,7 @@ walk({
   samples: () => ({
     'haier/documentissue/paging': [{ scope: 'ALL', keyword: f.issue.number }],
     'haier/documentissue/findById': [{ id: f.issue.id }],
+    'haier/documentissue/findUploadFiles': [{ id: f.issue.id }],
   }),
   moves: ['haier/documentissue/assign', 'haier/documentissue/reply'],
 });
