@@ -1,9 +1,11 @@
 /**
  * A hidden column is hidden wherever its fact appears in its page's calls: every governed column
- * of the walked pages × every call of that page (list, detail, audit trail, recipients, BOM tab …):
- * the column's values are read from the answers while it is visible, then it is hidden for the
- * caller's type and the whole JSON of every answer is searched for those values — none may appear
- * anywhere (nested lists, audit trails, thread messages and their texts included).
+ * of every page that declares one × every call of that page (list, detail, audit trail,
+ * recipients, BOM tab, and the page's pickers and reverse searches): the column's values are read
+ * from the answers while it is visible, then it is hidden (and then masked) for the caller's type
+ * and the whole JSON of every answer is searched for those values — none may appear in full
+ * anywhere (nested lists, audit trails, thread messages and their texts included). The pages are
+ * compared with the calls' declarations: a page that gains governed columns fails until walked.
  *
  * Each page gets a fixture of its own whose people, reasons and addresses are unique to one fact
  * (the publisher is nobody else on the notice, …), so a value found is that fact leaking, never a
@@ -76,6 +78,8 @@ interface Walk {
   samples: () => Record<string, unknown[]>;
   /** Calls of the page that change something: not walked (they answer through the same function). */
   moves: string[];
+  /** Other reads of the page (pickers, reverse searches) that declare no columns: searched all the same. */
+  extras?: () => Record<string, unknown[]>;
   /** Columns the page's reads never carry a value of (code → why): walked all the same. */
   notShown?: Record<string, string>;
 }
@@ -92,7 +96,7 @@ function declared(page: string) {
 
 async function answers(w: Walk) {
   const out: { path: string; json: { data: unknown } }[] = [];
-  for (const [path, bodies] of Object.entries(w.samples())) {
+  for (const [path, bodies] of Object.entries({ ...w.samples(), ...w.extras?.() })) {
     for (const body of bodies) {
       const res = await call(path, body, w.cookie());
       expect(res.statusCode, `${path} ${res.body.slice(0, 300)}`).toBe(200);
@@ -110,7 +114,7 @@ function walk(w: Walk) {
       expect([...Object.keys(w.samples()), ...w.moves].sort()).toEqual([...calls].sort());
     });
 
-    it('each governed column, hidden: its values appear nowhere in any call of the page', async () => {
+    it('each governed column, hidden or masked: its values appear in full nowhere in any call of the page', async () => {
       const { codes } = declared(w.page);
       expect(codes.length).toBeGreaterThan(0);
       const leaks: string[] = [];
@@ -120,14 +124,17 @@ function walk(w: Walk) {
         // the fixture shows every column (but those the page's reads never carry)
         if (w.notShown?.[code]) expect(values, `${w.page} ${code}: ${w.notShown[code]}`).toEqual([]);
         else expect(values, `${w.page} ${code}: the fixture shows no value`).not.toEqual([]);
-        await setColumn(w.page, code, ALL_TYPES.filter((x) => x !== w.type));
-        try {
-          for (const a of await answers(w)) {
-            const text = JSON.stringify(a.json);
-            for (const v of values) if (text.includes(v)) leaks.push(`${code} hidden: ${a.path} still answers "${v}"`);
+        // hidden, then masked: in neither may the full value appear
+        for (const masked of [[], [w.type]]) {
+          await setColumn(w.page, code, ALL_TYPES.filter((x) => x !== w.type), masked);
+          try {
+            for (const a of await answers(w)) {
+              const text = JSON.stringify(a.json);
+              for (const v of values) if (text.includes(v)) leaks.push(`${code} ${masked.length ? 'masked' : 'hidden'}: ${a.path} still answers "${v}"`);
+            }
+          } finally {
+            await setColumn(w.page, code, ALL_TYPES);
           }
-        } finally {
-          await setColumn(w.page, code, ALL_TYPES);
         }
       }
       expect(leaks).toEqual([]);
@@ -149,7 +156,7 @@ const f = {} as {
   application: { id: number };
   cookies: Record<string, string>;
   material: string;
-  archive: { standardCode: string };
+  archive: { standardCode: string; fileId: number };
   countersign: { id: number };
   logUsers: { visit: string; signIn: string; phone: string };
 };
@@ -340,7 +347,7 @@ beforeAll(async () => {
   await db.standardFile.update({ where: { id: v1.id }, data: { uploaderName: `旧版上传人${tag}`, obsoleteReason: `作废原因${tag}`, remark: `旧版备注${tag}` } });
   const v2 = await createFileVersion(db, files.storage, { materialCode: f.material, type: 'pdf', bytes: await samplePdf(2), standardCode });
   await db.standardFile.update({ where: { id: v2.id }, data: { uploaderName: `新版上传人${tag}`, remark: `新版备注${tag}` } });
-  f.archive = { standardCode };
+  f.archive = { standardCode, fileId: v2.id };
 
   // 授权中的图纸 / 授权历史: a grant in force and a revoked one, approved and revoked by people of their own
   const day = 86_400_000;
@@ -484,6 +491,7 @@ walk({
     'haier/bomlevel/searchBomVenderList': [{ supplierCode: f.supplier.code }],
   }),
   moves: [],
+  extras: () => ({ 'haier/bomlevel/searchWhereUsed': [{ vendor: `二级供应商${tag}` }, { vendor: `三级供应商${tag}` }] }),
 });
 
 const today = () => new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
@@ -497,6 +505,7 @@ walk({
     'haier/standardFileHistory/getStandardFilePager': [{ standardCode: f.archive.standardCode }],
   }),
   moves: ['haier/standardFile/upload', 'haier/standardFile/obsolete'],
+  extras: () => ({ 'haier/standardFile/getStandardFileSupplier': [{ id: f.archive.fileId }] }),
 });
 
 walk({
@@ -508,6 +517,7 @@ walk({
     'haier/countersign/getCountersignHaierInfo': [{ id: f.countersign.id }],
   }),
   moves: ['haier/countersign/create', 'haier/countersign/update', 'haier/countersign/issue', 'haier/countersign/cancel'],
+  extras: () => ({ 'haier/countersign/selectFiles': [{ supplierCode: f.supplier.code }], 'haier/countersign/selectSigners': [{}] }),
 });
 
 walk({
