@@ -709,3 +709,31 @@ describe('what the answerers’ page says of who holds a question, with 回复�
     }
   });
 });
+
+describe('what the approvers’ page says of who decided an application, with 审批人 hidden or masked', () => {
+  const approveAgain = async () => {
+    const res = await call('haier/drawingEmpowerApply/approveApplyEmpower', { ids: [f.application.id], decision: 'APPROVE' }, f.cookies.approver6!);
+    expect(res.statusCode, res.body).toBe(409);
+    return res.json().message as string;
+  };
+  const set = (masked: number[]) => setColumn(EMPOWER_APPROVE_PAGE, 'deciderName', ALL_TYPES.filter((x) => x !== 6), masked);
+
+  it('visible: the 409 of a second decision names the decider', async () => {
+    expect(await approveAgain()).toMatch(new RegExp(`^该申请已审批：已驳回（审批人${tag}，.+），不能再次审批$`));
+  });
+
+  it('hidden: said without the name; masked: the name masked', async () => {
+    await set([]);
+    try {
+      expect(await approveAgain()).toBe('该申请已审批：已驳回，不能再次审批');
+    } finally {
+      await setColumn(EMPOWER_APPROVE_PAGE, 'deciderName', ALL_TYPES);
+    }
+    await set([6]);
+    try {
+      expect(await approveAgain()).toMatch(/^该申请已审批：已驳回（审\*{4}，.+），不能再次审批$/);
+    } finally {
+      await setColumn(EMPOWER_APPROVE_PAGE, 'deciderName', ALL_TYPES);
+    }
+  });
+});

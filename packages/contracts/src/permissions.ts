@@ -213,9 +213,11 @@ export function applyColumnSet<R extends Record<string, unknown>>(
 
 /**
  * A message (a refusal's text) that names a governed column's fact — "该问题已由 刘洋 处理":
- * `column` the field, `names` the values it names, `withoutName` the same said without them.
+ * `page` and `column` the column, `names` the values it names, `withoutName` the same said
+ * without them. Applied to the refusals of that page's calls (their `columns` or `button` page).
  */
 export interface NamedFact {
+  readonly page: string;
   readonly column: string;
   readonly names: readonly string[];
   readonly withoutName: string;

@@ -89,7 +89,7 @@ async function statusOf(tx: Tx, id: number, scope: Scope): Promise<{ status: Iss
  * A refusal naming who holds the question names a 回复人: to an answerer for whom that column is
  * hidden it is said without the name, masked to one for whom it is masked (permissions plugin).
  */
-const holder = (name: string | null, withoutName: string): NamedFact => ({ column: 'assigneeName' satisfies keyof typeof ISSUE_COLUMNS.columns, names: name ? [name] : [], withoutName });
+const holder = (name: string | null, withoutName: string): NamedFact => ({ page: ISSUE_COLUMNS.page, column: 'assigneeName' satisfies keyof typeof ISSUE_COLUMNS.columns, names: name ? [name] : [], withoutName });
 
 /** `UPDATE … WHERE status IN (from)`; 0 rows → 409 naming the state it is in now. */
 async function move(tx: Tx, id: number, scope: Scope, m: IssueMove, data: Prisma.DocumentIssueUpdateManyMutationInput, extra: Prisma.DocumentIssueWhereInput = {}): Promise<IssueStatus> {

@@ -44,15 +44,17 @@ export const permissionsPlugin = fp(async (app: FastifyInstance, { db }: { db: D
   });
 
   app.addHook('preSerialization', async (request, _reply, payload: unknown) => {
-    const columns = request.routeOptions.config?.columns;
-    if (!columns || !request.user || !payload || typeof payload !== 'object' || !('data' in payload)) return payload;
-    // a refusal whose text names a governed column's fact (who holds a question) says it as the caller may read it
+    const { columns, button } = request.routeOptions.config ?? {};
+    if (!request.user || !payload || typeof payload !== 'object' || !('data' in payload)) return payload;
+    // a refusal of a page's call whose text names a governed column of that page (who holds a
+    // question, who decided an application) says it as the caller may read that column
     const envelope = payload as { success?: unknown; message?: unknown };
     const named = envelope.success === false ? refusalSent(request)?.named : undefined;
-    if (named && typeof envelope.message === 'string') {
-      const modes = await store.columnModes(columns, request.user.type);
+    if (named && typeof envelope.message === 'string' && named.page === (columns?.page ?? button?.page)) {
+      const modes = await store.columnModes({ page: named.page, columns: { [named.column]: named.column } }, request.user.type);
       return { ...payload, message: namedMessage(envelope.message, named, modes) };
     }
+    if (!columns) return payload;
     const data = (payload as { data: unknown }).data;
     if (!data || typeof data !== 'object') return payload;
     const modes = await store.columnModes(columns, request.user.type);
