@@ -1,9 +1,11 @@
 /**
  * A hidden column is hidden wherever its fact appears in its page's calls: every governed column
- * of the walked pages × every call of that page (list, detail, audit trail, recipients, BOM tab …):
- * the column's values are read from the answers while it is visible, then it is hidden for the
- * caller's type and the whole JSON of every answer is searched for those values — none may appear
- * anywhere (nested lists, audit trails, thread messages and their texts included).
+ * of every page that declares one × every call of that page (list, detail, audit trail,
+ * recipients, BOM tab, and the page's pickers and reverse searches): the column's values are read
+ * from the answers while it is visible, then it is hidden (and then masked) for the caller's type
+ * and the whole JSON of every answer is searched for those values — none may appear in full
+ * anywhere (nested lists, audit trails, thread messages and their texts included). The pages are
+ * compared with the calls' declarations: a page that gains governed columns fails until walked.
  *
  * Each page gets a fixture of its own whose people, reasons and addresses are unique to one fact
  * (the publisher is nobody else on the notice, …), so a value found is that fact leaking, never a
@@ -11,11 +13,23 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ACCESS_REPORT_PAGE,
   ALL_ENDPOINTS,
+  ARCHIVE_PAGE,
   BOM_TRACE_PAGE,
+  COUNTERSIGN_LIST_PAGE,
   EMPOWER_APPROVE_PAGE,
+  GRANT_HISTORY_PAGE,
+  GRANT_PAGE,
   ISSUE_ANSWER_PAGE,
+  LOG_ACTIONS,
+  LOG_PAGES,
   NOTICE_LIST_PAGE,
+  PHONE_LOG_PAGE,
+  SIGN_IN_LOG_PAGE,
+  SUPPLIER_APPLY_PAGE,
+  VISIT_LOG_PAGE,
+  logsApi,
   REDACTED_NAME_TEXT,
   type EndpointDef,
   type PermissionItem,
@@ -64,7 +78,14 @@ interface Walk {
   samples: () => Record<string, unknown[]>;
   /** Calls of the page that change something: not walked (they answer through the same function). */
   moves: string[];
+  /** Other reads of the page (pickers, reverse searches) that declare no columns: searched all the same. */
+  extras?: () => Record<string, unknown[]>;
+  /** Columns the page's reads never carry a value of (code → why): walked all the same. */
+  notShown?: Record<string, string>;
 }
+
+/** The pages walked: the coverage test below compares them with every page that declares governed columns. */
+const walked: string[] = [];
 
 /** Every call declared with governed columns of `page`, and the codes of all its governed columns. */
 function declared(page: string) {
@@ -75,7 +96,7 @@ function declared(page: string) {
 
 async function answers(w: Walk) {
   const out: { path: string; json: { data: unknown } }[] = [];
-  for (const [path, bodies] of Object.entries(w.samples())) {
+  for (const [path, bodies] of Object.entries({ ...w.samples(), ...w.extras?.() })) {
     for (const body of bodies) {
       const res = await call(path, body, w.cookie());
       expect(res.statusCode, `${path} ${res.body.slice(0, 300)}`).toBe(200);
@@ -86,29 +107,34 @@ async function answers(w: Walk) {
 }
 
 function walk(w: Walk) {
+  walked.push(w.page);
   describe(w.page, () => {
     it('every call of the page that answers governed rows is walked (the others change something)', () => {
       const { calls } = declared(w.page);
       expect([...Object.keys(w.samples()), ...w.moves].sort()).toEqual([...calls].sort());
     });
 
-    it('each governed column, hidden: its values appear nowhere in any call of the page', async () => {
+    it('each governed column, hidden or masked: its values appear in full nowhere in any call of the page', async () => {
       const { codes } = declared(w.page);
       expect(codes.length).toBeGreaterThan(0);
       const leaks: string[] = [];
       for (const code of codes) {
         const visible = await answers(w);
         const values = [...new Set(visible.flatMap((a) => rowsOf(a.json).flatMap((r) => valuesAt(r, code.split('.')))))];
-        // the fixture shows every column
-        expect(values, `${w.page} ${code}: the fixture shows no value`).not.toEqual([]);
-        await setColumn(w.page, code, ALL_TYPES.filter((x) => x !== w.type));
-        try {
-          for (const a of await answers(w)) {
-            const text = JSON.stringify(a.json);
-            for (const v of values) if (text.includes(v)) leaks.push(`${code} hidden: ${a.path} still answers "${v}"`);
+        // the fixture shows every column (but those the page's reads never carry)
+        if (w.notShown?.[code]) expect(values, `${w.page} ${code}: ${w.notShown[code]}`).toEqual([]);
+        else expect(values, `${w.page} ${code}: the fixture shows no value`).not.toEqual([]);
+        // hidden, then masked: in neither may the full value appear
+        for (const masked of [[], [w.type]]) {
+          await setColumn(w.page, code, ALL_TYPES.filter((x) => x !== w.type), masked);
+          try {
+            for (const a of await answers(w)) {
+              const text = JSON.stringify(a.json);
+              for (const v of values) if (text.includes(v)) leaks.push(`${code} ${masked.length ? 'masked' : 'hidden'}: ${a.path} still answers "${v}"`);
+            }
+          } finally {
+            await setColumn(w.page, code, ALL_TYPES);
           }
-        } finally {
-          await setColumn(w.page, code, ALL_TYPES);
         }
       }
       expect(leaks).toEqual([]);
@@ -122,9 +148,17 @@ const tag = unique();
 const f = {} as {
   supplier: { code: string; name: string };
   issue: { id: number; number: string; answerer: { id: number; name: string } };
+  /** A question 处理中 held by the same answerer, and the data to create more. */
+  held: { id: number; number: string };
+  answererCookie: string;
+  readerId: number;
   notice: { id: number; number: string };
   application: { id: number };
   cookies: Record<string, string>;
+  material: string;
+  archive: { standardCode: string; fileId: number };
+  countersign: { id: number };
+  logUsers: { visit: string; signIn: string; phone: string };
 };
 
 beforeAll(async () => {
@@ -140,7 +174,13 @@ beforeAll(async () => {
   const answererUser = await createUser(t.db, { type: 5, prefix: 'wt' });
   const answererName = `回复人${tag}`;
   await db.user.update({ where: { id: answererUser.id }, data: { name: answererName } });
-  f.cookies = { reader5: await login(t.app, reader.account), admin9: await login(t.app, 'demo9'), approver6: await login(t.app, 'demo6') };
+  f.cookies = {
+    reader5: await login(t.app, reader.account),
+    admin9: await login(t.app, 'demo9'),
+    approver6: await login(t.app, 'demo6'),
+    supplier2: await login(t.app, asker.account),
+  };
+  f.material = material.code;
 
   // a question answered by 回复人<tag>: routed to them, taken again with a reason, answered
   const type = await db.problemType.create({ data: { name: `图纸问题${tag}`, role: 'SQE', responseDays: 3 } });
@@ -176,8 +216,39 @@ beforeAll(async () => {
   await message('SUBMIT', 'DRAFT', 'PENDING', askerWho, null);
   await message('ROUTE', 'PENDING', 'PROCESSING', askerWho, `按问题类型与产品线自动分派给 ${answererName}`);
   await message('ASSIGN', 'PROCESSING', 'PROCESSING', answerer, `${answererName} 领取了该问题。原因：本人负责该产品线`);
-  await message('REPLY', 'PROCESSING', 'ANSWERED', answerer, `公差按图纸标注执行（${answererName}）`);
+  const reply = await message('REPLY', 'PROCESSING', 'ANSWERED', answerer, `公差按图纸标注执行（${answererName}）`);
+  // the answerer's reply came with an attachment, the question with the supplier's own
+  const attachment = (messageId: number | null, by: { id: number; name: string }, supplierCode: string | null) =>
+    db.documentIssueAttachment.create({ data: { issueId: issue.id, messageId, fileName: `附件${by.id}.pdf`, fileSize: 10, fileType: 'pdf', sha256: 'b'.repeat(64), uploadedById: by.id, uploadedByName: by.name, supplierCode } });
+  await attachment(reply.id, { id: answererUser.id, name: answererName }, null);
+  await attachment(null, { id: asker.id, name: `提问人${tag}` }, supplier.code);
   f.issue = { id: issue.id, number, answerer: { id: answererUser.id, name: answererName } };
+  const held = await db.documentIssue.create({
+    data: {
+      number: `WH${tag}`.slice(0, 20),
+      supplierCode: supplier.code,
+      supplierName: supplier.name,
+      fileId: file.id,
+      standardCode: file.standardCode,
+      version: file.version,
+      materialCode: material.code,
+      productLineCode: line.code,
+      problemTypeId: type.id,
+      title: `处理中${tag}`,
+      description: `处理中描述${tag}`,
+      status: 'PROCESSING',
+      dueDate: new Date(Date.now() + 3 * 86_400_000),
+      askedById: asker.id,
+      askedByAccount: asker.account,
+      askedByName: `提问人${tag}`,
+      assigneeId: answererUser.id,
+      assigneeName: answererName,
+      submittedAt: new Date(),
+    },
+  });
+  f.held = { id: held.id, number: held.number };
+  f.answererCookie = await login(t.app, answererUser.account);
+  f.readerId = reader.id;
 
   // a withdrawn notice: created, published, read and confirmed by one supplier, withdrawn — each by someone else
   const noticeNumber = `BG-T-${tag}`.slice(0, 20);
@@ -263,6 +334,110 @@ beforeAll(async () => {
     data: { supplierCode: supplier.code, materialCode: material.code, parentId: l2.id, parentCode: l2.componentCode, level: 3, componentCode: `C3${tag}`.slice(0, 40), componentName: '铆钉', quantity: 8, unit: '个', vendorName: `三级供应商${tag}`, vendorCreditCode: `91330201${tag}`.slice(0, 18).padEnd(18, '1'), vendorContact: `联系人乙${tag}`, vendorMobile: '13900005602', sortNo: 1, updatedBy: 'demo2' },
   });
 });
+beforeAll(async () => {
+  // every value below is of one fact only: a value found where its column is hidden is that fact leaking
+  const supplier = await db.supplier.findUniqueOrThrow({ where: { code: f.supplier.code } });
+  const asker = await db.user.findFirstOrThrow({ where: { supplierCode: supplier.code, type: 2 } });
+  const n = (Number.parseInt(tag.slice(-3), 36) % 200) + 1;
+  const ip = (k: number) => `172.${16 + (k % 16)}.${n}.${k}`;
+
+  // 企业标准档案: an obsolete version and its effective successor, each uploaded by someone of its own
+  const standardCode = `Q/WT-${tag}`.slice(0, 60);
+  const v1 = await createFileVersion(db, files.storage, { materialCode: f.material, type: 'pdf', bytes: await samplePdf(1), standardCode, status: 'OBSOLETE' });
+  await db.standardFile.update({ where: { id: v1.id }, data: { uploaderName: `旧版上传人${tag}`, obsoleteReason: `作废原因${tag}`, remark: `旧版备注${tag}` } });
+  const v2 = await createFileVersion(db, files.storage, { materialCode: f.material, type: 'pdf', bytes: await samplePdf(2), standardCode });
+  await db.standardFile.update({ where: { id: v2.id }, data: { uploaderName: `新版上传人${tag}`, remark: `新版备注${tag}` } });
+  f.archive = { standardCode, fileId: v2.id };
+
+  // 授权中的图纸 / 授权历史: a grant in force and a revoked one, approved and revoked by people of their own
+  const day = 86_400_000;
+  await db.empowerGrant.create({
+    data: { supplierCode: supplier.code, materialCode: f.material, validFrom: new Date(Date.now() - 30 * day), validUntil: new Date(Date.now() + 30 * day), createdBy: 'demo6', approverId: asker.id, approverAccount: `grantok${tag}`.toLowerCase(), approverName: `在期审批人${tag}`, approvedAt: new Date(Date.now() - 30 * day) },
+  });
+  await db.empowerGrant.create({
+    data: {
+      supplierCode: supplier.code,
+      materialCode: f.material,
+      validFrom: new Date(Date.now() - 60 * day),
+      validUntil: new Date(Date.now() + 60 * day),
+      revokedAt: new Date(Date.now() - 40 * day),
+      createdBy: 'demo6',
+      approverId: asker.id,
+      approverAccount: `grantrv${tag}`.toLowerCase(),
+      approverName: `撤销前审批人${tag}`,
+      approvedAt: new Date(Date.now() - 60 * day),
+      revokedById: asker.id,
+      revokedByAccount: `revoker${tag}`.toLowerCase(),
+      revokedByName: `撤销人${tag}`,
+      revokeReason: `撤销原因${tag}`,
+    },
+  });
+
+  // the five archive logs (the view also in the access report), each row by a user and from an address of its own
+  const actions = ['VIEW', 'CONFIRM', 'DOWNLOAD', 'PRINT', 'KEEPSECRET'] as const;
+  for (const [i, action] of actions.entries()) {
+    await db.accessLog.create({
+      data: {
+        action,
+        userId: asker.id,
+        userAccount: `log${action}${tag}`.toLowerCase().slice(0, 60),
+        userName: `${action}访问人${tag}`,
+        userType: 2,
+        supplierCode: supplier.code,
+        supplierName: supplier.name,
+        fileId: action === 'KEEPSECRET' ? null : v2.id,
+        standardCode: action === 'KEEPSECRET' ? null : standardCode,
+        fileName: action === 'KEEPSECRET' ? null : v2.fileName,
+        version: action === 'KEEPSECRET' ? null : v2.version,
+        materialCode: action === 'KEEPSECRET' ? null : f.material,
+        ip: ip(41 + i),
+      },
+    });
+  }
+
+  // 访问日志, 登录日志, 手机号查看日志
+  f.logUsers = { visit: `visit${tag}`.toLowerCase(), signIn: `signin${tag}`.toLowerCase(), phone: `phone${tag}`.toLowerCase() };
+  await db.visitEvent.create({ data: { userId: asker.id, userType: 2, userCode: f.logUsers.visit, userName: `访问人${tag}`, menuName: '企业标准档案', path: '/esm/supplier/archive', ip: ip(51) } });
+  await db.signInLog.create({ data: { userId: asker.id, account: f.logUsers.signIn, source: 'password', ip: ip(52), success: true, code: '10000000', reason: '登录成功' } });
+  await db.phoneViewLog.create({
+    data: { viewerId: asker.id, viewerAccount: f.logUsers.phone, viewerName: `查看人${tag}`, viewerType: 7, contactId: 1, contactKind: 'SUPPLIER', contactName: `联系人丙${tag}`, maskedMobile: '139****5603', page: '/esm/system/contacts', ip: ip(53) },
+  });
+
+  // 会签单: issued, returned by the supplier's signer, cancelled — each step by someone of its own
+  const cs = await db.countersign.create({
+    data: {
+      number: `HQ-T-${tag}`.slice(0, 20),
+      title: `会签${tag}`,
+      supplierCode: supplier.code,
+      items: '确认图纸变更',
+      dueDate: new Date(Date.now() + 7 * day),
+      fileIds: [v2.id],
+      signerIds: [],
+      status: 'CANCELLED',
+      round: 1,
+      step: 0,
+      createdById: asker.id,
+      createdByName: `会签创建人${tag}`,
+      issuedAt: new Date(),
+      cancelledAt: new Date(),
+      cancelReason: `取消原因${tag}`,
+    },
+  });
+  const sha = 'a'.repeat(64);
+  await db.countersignRound.create({
+    data: { countersignId: cs.id, round: 1, content: { title: `会签${tag}`, items: '确认图纸变更', dueDate: '2027-01-01', supplierCode: supplier.code, supplierName: supplier.name, noticeNumber: null, files: [], signers: [] }, contentSha256: sha, issuedAt: new Date(), issuedByName: `会签下发人${tag}`, outcome: 'RETURNED', endedAt: new Date() },
+  });
+  await db.countersignSignature.create({
+    data: { countersignId: cs.id, round: 1, step: 0, userId: asker.id, userAccount: `cssigner${tag}`.toLowerCase(), userName: `会签签署人${tag}`, supplierCode: supplier.code, supplierName: supplier.name, decision: 'RETURN', comment: '请补充尺寸', contentSha256: sha, ip: ip(61) },
+  });
+  const csEvent = (action: string, round: number, who: string, at: string, detail: string | null = null) =>
+    db.countersignEvent.create({ data: { countersignId: cs.id, round, action, userId: asker.id, userAccount: `cs${who}${tag}`.toLowerCase(), userName: `会签${who}人${tag}`, ip: at, detail } });
+  await csEvent('CREATE', 0, '创建', ip(62));
+  await csEvent('ISSUE', 1, '下发', ip(63));
+  await csEvent('RETURN', 1, '签署', ip(61));
+  await csEvent('CANCEL', 1, '取消', ip(64), `取消原因${tag}`);
+  f.countersign = { id: cs.id };
+});
 afterAll(async () => {
   await t.close();
   await files.remove();
@@ -275,6 +450,7 @@ walk({
   samples: () => ({
     'haier/documentissue/paging': [{ scope: 'ALL', keyword: f.issue.number }],
     'haier/documentissue/findById': [{ id: f.issue.id }],
+    'haier/documentissue/findUploadFiles': [{ id: f.issue.id }],
   }),
   moves: ['haier/documentissue/assign', 'haier/documentissue/reply'],
 });
@@ -315,6 +491,107 @@ walk({
     'haier/bomlevel/searchBomVenderList': [{ supplierCode: f.supplier.code }],
   }),
   moves: [],
+  extras: () => ({ 'haier/bomlevel/searchWhereUsed': [{ vendor: `二级供应商${tag}` }, { vendor: `三级供应商${tag}` }] }),
+});
+
+const today = () => new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
+
+walk({
+  page: ARCHIVE_PAGE,
+  type: 9,
+  cookie: () => f.cookies.admin9!,
+  samples: () => ({
+    'haier/standardFile/getStandardFilePager': [{ standardCode: f.archive.standardCode }],
+    'haier/standardFileHistory/getStandardFilePager': [{ standardCode: f.archive.standardCode }],
+  }),
+  moves: ['haier/standardFile/upload', 'haier/standardFile/obsolete'],
+  extras: () => ({ 'haier/standardFile/getStandardFileSupplier': [{ id: f.archive.fileId }] }),
+});
+
+walk({
+  page: COUNTERSIGN_LIST_PAGE,
+  type: 9,
+  cookie: () => f.cookies.admin9!,
+  samples: () => ({
+    'haier/countersign/getCountersignHaierPager': [{ supplierCode: f.supplier.code }],
+    'haier/countersign/getCountersignHaierInfo': [{ id: f.countersign.id }],
+  }),
+  moves: ['haier/countersign/create', 'haier/countersign/update', 'haier/countersign/issue', 'haier/countersign/cancel'],
+  extras: () => ({ 'haier/countersign/selectFiles': [{ supplierCode: f.supplier.code }], 'haier/countersign/selectSigners': [{}] }),
+});
+
+walk({
+  page: GRANT_PAGE,
+  type: 9,
+  cookie: () => f.cookies.admin9!,
+  samples: () => ({ 'haier/drawingEmpowerArchives/findEmpowerPage': [{ supplierCode: f.supplier.code }] }),
+  moves: ['haier/drawingEmpowerArchives/revokeEmpower'],
+  notShown: { revokeReason: 'the page lists grants in force; a revoked one is on 授权历史' },
+});
+
+walk({
+  page: GRANT_HISTORY_PAGE,
+  type: 9,
+  cookie: () => f.cookies.admin9!,
+  samples: () => ({ 'haier/drawingEmpowerOverdue/findEmpowerOverduePage': [{ supplierCode: f.supplier.code }] }),
+  moves: [],
+});
+
+walk({
+  page: ACCESS_REPORT_PAGE,
+  type: 9,
+  cookie: () => f.cookies.admin9!,
+  samples: () => ({ 'haier/drawingEmpowerReport/findAccessReport': [{ materialCode: f.material, date: today() }] }),
+  moves: [],
+});
+
+walk({
+  page: SUPPLIER_APPLY_PAGE,
+  type: 2,
+  cookie: () => f.cookies.supplier2!,
+  samples: () => ({ 'supplier/drawingEmpowerApply/searchAudit': [{ id: f.application.id }] }),
+  moves: [],
+});
+
+for (const action of LOG_ACTIONS) {
+  walk({
+    page: LOG_PAGES[action],
+    type: 9,
+    cookie: () => f.cookies.admin9!,
+    samples: () => ({ [logsApi[action].path]: [{ supplierCode: f.supplier.code }] }),
+    moves: [],
+  });
+}
+
+walk({
+  page: VISIT_LOG_PAGE,
+  type: 9,
+  cookie: () => f.cookies.admin9!,
+  samples: () => ({ 'haier/visitLog/page': [{ keyword: f.logUsers.visit }] }),
+  moves: [],
+});
+
+walk({
+  page: SIGN_IN_LOG_PAGE,
+  type: 9,
+  cookie: () => f.cookies.admin9!,
+  samples: () => ({ 'haier/signInLog/page': [{ keyword: f.logUsers.signIn }] }),
+  moves: [],
+});
+
+walk({
+  page: PHONE_LOG_PAGE,
+  type: 9,
+  cookie: () => f.cookies.admin9!,
+  samples: () => ({ 'haier/mobilePhoneLog/page': [{ viewer: f.logUsers.phone }] }),
+  moves: [],
+});
+
+describe('coverage', () => {
+  it('every page with governed columns (as the calls declare them) is walked: a new one fails here until it is', () => {
+    const declaredPages = [...new Set(ALL_ENDPOINTS.flatMap((e: EndpointDef) => (e.columns ? [e.columns.page] : [])))].sort();
+    expect([...new Set(walked)].sort()).toEqual(declaredPages);
+  });
 });
 
 describe('what a thread shows with 回复人 hidden or masked (the answerers’ page)', () => {
@@ -347,6 +624,116 @@ describe('what a thread shows with 回复人 hidden or masked (the answerers’ 
       expect(byAction.ROUTE).toMatchObject({ text: '按问题类型与产品线自动分派给 回****' });
     } finally {
       await setColumn(ISSUE_ANSWER_PAGE, 'assigneeName', ALL_TYPES);
+    }
+  });
+});
+
+describe('what the answerers’ page says of who holds a question, with 回复人 hidden or masked', () => {
+  const hidden = () => setColumn(ISSUE_ANSWER_PAGE, 'assigneeName', ALL_TYPES.filter((x) => x !== 5));
+  const masked = () => setColumn(ISSUE_ANSWER_PAGE, 'assigneeName', ALL_TYPES.filter((x) => x !== 5), [5]);
+  const visible = () => setColumn(ISSUE_ANSWER_PAGE, 'assigneeName', ALL_TYPES);
+  /** Another answerer's refused moves on a question 处理中 held by 回复人<tag>. */
+  const refusals = async () => {
+    const reply = await call('haier/documentissue/reply', { id: f.held.id, text: '我来回答', attachmentIds: [] }, f.cookies.reader5!);
+    const take = await call('haier/documentissue/assign', { id: f.held.id, userId: f.readerId }, f.cookies.reader5!);
+    const same = await call('haier/documentissue/assign', { id: f.held.id, userId: f.issue.answerer.id, reason: '仍由原处理人处理' }, f.cookies.reader5!);
+    for (const r of [reply, take, same]) expect(r.statusCode, r.body).toBe(409);
+    return { reply: reply.json().message as string, take: take.json().message as string, same: same.json().message as string };
+  };
+
+  it('visible: the 409s name who holds it', async () => {
+    const m = await refusals();
+    expect(m.reply).toBe(`该问题由 ${f.issue.answerer.name} 处理，只有处理人可以回复；如需处理请先改派给自己`);
+    expect(m.take).toBe(`该问题已由 ${f.issue.answerer.name} 领取，请刷新后重试`);
+    expect(m.same).toBe(`该问题已由 ${f.issue.answerer.name} 处理`);
+  });
+
+  it('hidden: the 409s say it without the name', async () => {
+    await hidden();
+    try {
+      const m = await refusals();
+      expect(m.reply).toBe('该问题由他人处理，只有处理人可以回复；如需处理请先改派给自己');
+      expect(m.take).toBe('该问题已被他人领取，请刷新后重试');
+      expect(m.same).toBe('该问题已由所选处理人处理');
+      for (const text of Object.values(m)) expect(text).not.toContain(f.issue.answerer.name);
+    } finally {
+      await visible();
+    }
+  });
+
+  it('masked: the 409s mask the name', async () => {
+    await masked();
+    try {
+      const m = await refusals();
+      expect(m.reply).toBe('该问题由 回**** 处理，只有处理人可以回复；如需处理请先改派给自己');
+      expect(m.take).toBe('该问题已由 回**** 领取，请刷新后重试');
+    } finally {
+      await visible();
+    }
+  });
+
+  it('hidden: the assignee sees "assigned to me" from the server, the others do not, and no id tells who', async () => {
+    await hidden();
+    try {
+      const mineRes = await call('haier/documentissue/findById', { id: f.held.id }, f.answererCookie);
+      expect(mineRes.statusCode, mineRes.body).toBe(200);
+      const mine = mineRes.json().data;
+      const theirs = (await call('haier/documentissue/findById', { id: f.held.id }, f.cookies.reader5!)).json().data;
+      expect(mine).toMatchObject({ assignedToMe: true });
+      expect(theirs).toMatchObject({ assignedToMe: false });
+      for (const d of [mine, theirs]) expect(d).not.toHaveProperty('assigneeId');
+      const rows = (await call('haier/documentissue/paging', { scope: 'ALL', keyword: f.held.number }, f.answererCookie)).json().data;
+      expect(rows).toEqual([expect.objectContaining({ id: f.held.id, assignedToMe: true })]);
+      expect(rows[0]).not.toHaveProperty('assigneeId');
+      const pool = (await call('haier/documentissue/paging', { scope: 'ALL', keyword: f.held.number }, f.cookies.reader5!)).json().data;
+      expect(pool).toEqual([expect.objectContaining({ id: f.held.id, assignedToMe: false })]);
+    } finally {
+      await visible();
+    }
+  });
+
+  it('hidden: the answerer picker lists the answerers alone — nothing in it resolves to who holds which question', async () => {
+    await hidden();
+    try {
+      const res = await call('haier/documentissue/findHandlers', {}, f.cookies.reader5!);
+      expect(res.statusCode).toBe(200);
+      const list = res.json().data as Record<string, unknown>[];
+      expect(list.length).toBeGreaterThan(0);
+      for (const h of list) expect(Object.keys(h).sort()).toEqual(['account', 'id', 'name']);
+      // and no answer of the page carries an id or a name the picker would resolve
+      const detail = JSON.stringify((await call('haier/documentissue/findById', { id: f.held.id }, f.cookies.reader5!)).json());
+      expect(detail).not.toContain(f.issue.answerer.name);
+      expect(detail).not.toMatch(new RegExp(`"assigneeId":${f.issue.answerer.id}\\b`));
+    } finally {
+      await visible();
+    }
+  });
+});
+
+describe('what the approvers’ page says of who decided an application, with 审批人 hidden or masked', () => {
+  const approveAgain = async () => {
+    const res = await call('haier/drawingEmpowerApply/approveApplyEmpower', { ids: [f.application.id], decision: 'APPROVE' }, f.cookies.approver6!);
+    expect(res.statusCode, res.body).toBe(409);
+    return res.json().message as string;
+  };
+  const set = (masked: number[]) => setColumn(EMPOWER_APPROVE_PAGE, 'deciderName', ALL_TYPES.filter((x) => x !== 6), masked);
+
+  it('visible: the 409 of a second decision names the decider', async () => {
+    expect(await approveAgain()).toMatch(new RegExp(`^该申请已审批：已驳回（审批人${tag}，.+），不能再次审批$`));
+  });
+
+  it('hidden: said without the name; masked: the name masked', async () => {
+    await set([]);
+    try {
+      expect(await approveAgain()).toBe('该申请已审批：已驳回，不能再次审批');
+    } finally {
+      await setColumn(EMPOWER_APPROVE_PAGE, 'deciderName', ALL_TYPES);
+    }
+    await set([6]);
+    try {
+      expect(await approveAgain()).toMatch(/^该申请已审批：已驳回（审\*{4}，.+），不能再次审批$/);
+    } finally {
+      await setColumn(EMPOWER_APPROVE_PAGE, 'deciderName', ALL_TYPES);
     }
   });
 });

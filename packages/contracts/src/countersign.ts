@@ -105,8 +105,9 @@ export const ZCountersignSignature = z.object({
   id: z.number().int(),
   round: z.number().int(),
   step: z.number().int(),
-  userAccount: z.string(),
-  userName: z.string(),
+  /** Who signed is who the trail's SIGN or RETURN entry names: governed with 操作记录·操作人 / 操作人账号 (COUNTERSIGN_COLUMNS), absent when hidden. */
+  userAccount: z.string().optional(),
+  userName: z.string().optional(),
   supplierCode: z.string().nullable(),
   supplierName: z.string().nullable(),
   department: z.string().nullable(),
@@ -131,7 +132,8 @@ export const ZCountersignRound = z.object({
   signers: z.array(ZCountersignSigner),
   contentSha256: z.string(),
   issuedAt: z.string(),
-  issuedByName: z.string(),
+  /** Who issued is who the trail's ISSUE entry names: governed with 操作记录·操作人 (COUNTERSIGN_COLUMNS), absent when hidden. */
+  issuedByName: z.string().optional(),
   /** null while the round is being signed. */
   outcome: z.enum(['RETURNED', 'COMPLETED']).nullable(),
   endedAt: z.string().nullable(),
@@ -300,6 +302,16 @@ export const COUNTERSIGN_COLUMNS = governedColumns(
     'rounds.signatures.ip': '签署记录·IP地址',
   },
   { cancelReason: 'CANCEL' },
+  undefined,
+  {
+    // the trail's CREATE entry names the creator; the row's creator, a round's issuer and its signers are people of the trail
+    createdByName: ['events.[action=CREATE].userName', 'events.[action=CREATE].userAccount'],
+    'events.userName': ['createdByName', 'rounds.issuedByName', 'rounds.signatures.userName'],
+    'events.userAccount': ['rounds.signatures.userAccount'],
+    // a signature is made from where the trail's SIGN, RETURN or COMPLETE entry says, and the other way round
+    'events.ip': ['rounds.signatures.ip'],
+    'rounds.signatures.ip': ['events.[action=SIGN|RETURN|COMPLETE].ip'],
+  },
 );
 const csButton = (code: string, label: string) => ({ page: COUNTERSIGN_LIST_PAGE, code, label });
 

@@ -99,7 +99,10 @@ export const ZAttachmentRow = z.object({
   fileName: z.string(),
   fileSize: z.number().int(),
   fileType: z.string(),
-  uploadedByName: z.string(),
+  /** Uploaded by staff (an answerer), not by the supplier: on the answerers' page its uploader is a 回复人 (ISSUE_COLUMNS). */
+  byStaff: z.boolean(),
+  /** Governed with 回复人 on the answerers' page when `byStaff`: absent when hidden, masked when masked. */
+  uploadedByName: z.string().optional(),
   /** The thread message it came with (null: the question's own). */
   messageId: z.number().int().nullable(),
   createdAt: z.string(),
@@ -145,6 +148,8 @@ export const ZIssueRow = z.object({
   /** Governed with 回复人 (ISSUE_COLUMNS): the id names the assignee as well as the name does. */
   assigneeId: z.number().int().nullable().optional(),
   assigneeName: z.string().nullable().optional(),
+  /** The answerer reading is its assignee (computed by the server: the assignee's id may be hidden from them). Always false for a supplier. */
+  assignedToMe: z.boolean(),
   /** YYYY-MM-DD (UTC+8), set at submit and at reopen. */
   dueDate: z.string().nullable(),
   /** Past the due date and not answered (待分派 / 处理中). */
@@ -174,9 +179,14 @@ export const ISSUE_COLUMNS = governedColumns(ISSUE_ANSWER_PAGE, { assigneeName: 
     'messages.[userType=5].userName',
     'messages.[userType=5].userAccount',
     'messages.mentions',
+    // an answerer's reply attachments name their uploader
+    'messages.attachments.[byStaff=true].uploadedByName',
+    'attachments.[byStaff=true].uploadedByName',
     { redact: 'messages.text', names: ['assigneeName', 'messages.[userType=5].userName', 'messages.mentions'] },
   ],
 });
+/** A question's attachments on the answerers' page (findUploadFiles): one uploaded by an answerer names a 回复人. */
+export const ISSUE_ATTACHMENT_COLUMNS = governedColumns(ISSUE_ANSWER_PAGE, {}, undefined, undefined, { assigneeName: ['[byStaff=true].uploadedByName'] });
 
 export const ZIssueNoticeRef = z.object({ id: z.number().int(), number: z.string(), title: z.string(), newVersion: z.string(), publishedAt: z.string().nullable() });
 export type IssueNoticeRef = z.infer<typeof ZIssueNoticeRef>;
@@ -349,7 +359,7 @@ export const documentIssuesApi = {
   find: endpoint({ path: 'haier/documentissue/findById', access: handler, tag, summary: '问题详情与往来记录', body: ZIssueIdSchema, response: ZDetail, columns: ISSUE_COLUMNS }),
   assign: endpoint({ path: 'haier/documentissue/assign', access: handler, tag, button: { page: ISSUE_ANSWER_PAGE, code: 'assign', label: '领取/分派' }, summary: '领取、分派或改派（改派须填写原因）', body: ZIssueAssignSchema, response: ZDetail, columns: ISSUE_COLUMNS }),
   reply: endpoint({ path: 'haier/documentissue/reply', access: handler, tag, button: { page: ISSUE_ANSWER_PAGE, code: 'reply', label: '回复' }, summary: '回复（仅处理人），可附附件、关联变更通知', body: ZIssueReplySchema, response: ZDetail, columns: ISSUE_COLUMNS }),
-  files: endpoint({ path: 'haier/documentissue/findUploadFiles', access: handler, tag, summary: '问题的全部附件', body: ZIssueIdSchema, response: ZEnvelope(z.array(ZAttachmentRow)) }),
+  files: endpoint({ path: 'haier/documentissue/findUploadFiles', access: handler, tag, summary: '问题的全部附件', body: ZIssueIdSchema, response: ZEnvelope(z.array(ZAttachmentRow)), columns: ISSUE_ATTACHMENT_COLUMNS }),
   upload: endpoint({
     path: 'haier/documentissue/upload',
     access: handler,

@@ -213,6 +213,28 @@ export function applyColumnSet<R extends Record<string, unknown>>(
   return { ...out, events: echoed } as unknown as R;
 }
 
+/**
+ * A message (a refusal's text) that names a governed column's fact — "该问题已由 刘洋 处理":
+ * `page` and `column` the column, `names` the values it names, `withoutName` the same said
+ * without them. Applied to the refusals of that page's calls (their `columns` or `button` page).
+ */
+export interface NamedFact {
+  readonly page: string;
+  readonly column: string;
+  readonly names: readonly string[];
+  readonly withoutName: string;
+}
+
+/** `message` as the caller may read it: without the names when their column is hidden, masked when masked. */
+export function namedMessage(message: string, named: NamedFact, modes: ColumnModes): string {
+  const mode = modes[named.column];
+  if (mode === 'HIDDEN') return named.withoutName;
+  if (mode !== 'MASKED') return message;
+  let text = message;
+  for (const n of [...named.names].filter((x) => x.trim()).sort((a, b) => b.length - a.length)) text = text.split(n).join(maskText(n));
+  return text;
+}
+
 /** The mode of a column row for a user type. */
 export function columnModeOf(item: { allowedTypes: readonly number[]; maskedTypes: readonly number[] }, type: number): ColumnMode {
   if (item.allowedTypes.includes(type)) return 'VISIBLE';

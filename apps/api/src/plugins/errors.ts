@@ -17,7 +17,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
-import { GENERIC_ERROR_TEXT, HTTP_STATUS_TEXTS, type FieldError } from '@esm/contracts';
+import { GENERIC_ERROR_TEXT, HTTP_STATUS_TEXTS, type FieldError, type NamedFact } from '@esm/contracts';
 import { isBadInputError, isDatabaseUnavailable } from '../db/unavailable.ts';
 
 export class AppError extends Error {
@@ -28,6 +28,12 @@ export class AppError extends Error {
     readonly errors?: FieldError[],
     /** Extra response headers (Retry-After on a 429 or 503). */
     readonly headers?: Record<string, string>,
+    /**
+     * The governed column whose fact the message names (who holds a question): the permissions
+     * plugin says it without the name to a caller for whom that column is hidden, masked to one
+     * for whom it is masked.
+     */
+    readonly named?: NamedFact,
   ) {
     super(message);
   }
@@ -36,7 +42,7 @@ export class AppError extends Error {
 export const badRequest = (message: string, errors?: FieldError[]) => new AppError(400, message, '400', errors);
 export const forbidden = (message = '您没有权限使用该功能') => new AppError(403, message);
 export const notFound = (message: string) => new AppError(404, message);
-export const conflict = (message: string) => new AppError(409, message);
+export const conflict = (message: string, named?: NamedFact) => new AppError(409, message, '409', undefined, undefined, named);
 
 /** While the database cannot be reached: how long a client should wait before retrying. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -143,8 +149,13 @@ function logRefusal(request: FastifyRequest, error: unknown, r: Refusal) {
   else request.log.info({ status: r.status, code: r.code, message: r.message }, 'request refused');
 }
 
+/** The refusal a request is answered with, while its envelope is serialised (the permissions plugin reads `named`). */
+const refusals = new WeakMap<FastifyRequest, AppError>();
+export const refusalSent = (request: FastifyRequest): AppError | undefined => refusals.get(request);
+
 export function sendRefusal(request: FastifyRequest, reply: FastifyReply, error: unknown) {
   const r = refusalOf(error, request.server.initialConfig.bodyLimit ?? 1 << 20);
+  if (error instanceof AppError) refusals.set(request, error);
   logRefusal(request, error, r);
   if (r.headers) reply.headers(r.headers);
   return reply.status(r.status).send(envelope(r));

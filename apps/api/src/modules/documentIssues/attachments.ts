@@ -59,9 +59,9 @@ function contentMatches(type: string, head: Buffer): boolean {
 
 export const mimeOf = (type: string) => OFFICE[type]?.mime ?? DRAWING_MIME[type] ?? 'application/octet-stream';
 
-const attachmentSelect = { id: true, fileName: true, fileSize: true, fileType: true, uploadedByName: true, messageId: true, createdAt: true } as const;
-type AttachmentRecord = { id: number; fileName: string; fileSize: number; fileType: string; uploadedByName: string; messageId: number | null; createdAt: Date };
-export const toAttachmentRow = (a: AttachmentRecord): AttachmentRow => ({ ...a, createdAt: a.createdAt.toISOString() });
+const attachmentSelect = { id: true, fileName: true, fileSize: true, fileType: true, uploadedByName: true, supplierCode: true, messageId: true, createdAt: true } as const;
+type AttachmentRecord = { id: number; fileName: string; fileSize: number; fileType: string; uploadedByName: string; supplierCode: string | null; messageId: number | null; createdAt: Date };
+export const toAttachmentRow = ({ supplierCode, ...a }: AttachmentRecord): AttachmentRow => ({ ...a, byStaff: supplierCode === null, createdAt: a.createdAt.toISOString() });
 
 /** Receives one attachment (multipart part `file`), stores its bytes and writes its row, unbound. */
 export async function uploadAttachment(request: FastifyRequest, user: SessionUser, deps: { db: Db; storage: Storage }): Promise<AttachmentRow> {

@@ -21,13 +21,16 @@ const NAMING_ACTIONS = new Set(['ROUTE', 'ASSIGN']);
 
 const overdueSql = (now: Date) => Prisma.sql`(i.status IN ('PENDING', 'PROCESSING') AND i.due_date < ${cstDay(now)}::date)`;
 
-const issueSelect = (now: Date) => Prisma.sql`i.id, i.number, i.supplier_code AS "supplierCode", i.supplier_name AS "supplierName", i.file_id AS "fileId",
+/** The answerer reading holds the question: what their page needs when 回复人 (and so the assignee's id) is hidden for them. */
+const assignedToMeSql = (reader: Reader) => ('handlerId' in reader ? Prisma.sql`COALESCE(i.assignee_id = ${reader.handlerId}, false)` : Prisma.sql`false`);
+
+const issueSelect = (now: Date, reader: Reader) => Prisma.sql`i.id, i.number, i.supplier_code AS "supplierCode", i.supplier_name AS "supplierName", i.file_id AS "fileId",
   i.standard_code AS "standardCode", f.name AS "fileTitle", f.file_name AS "fileName", f.file_type AS "fileType", i.version, f.status AS "fileStatus",
   i.material_code AS "materialCode", m.name AS "materialName", i.product_line_code AS "productLineCode", pl.name AS "productLineName",
   i.problem_type_id AS "problemTypeId", t.name AS "problemTypeName", t.role, i.title, i.description, i.purchaser, i.status,
   i.asked_by_account AS "askedByAccount", i.asked_by_name AS "askedByName", i.assignee_id AS "assigneeId", i.assignee_name AS "assigneeName",
   to_char(i.due_date, 'YYYY-MM-DD') AS "dueDate", ${overdueSql(now)} AS overdue, i.submitted_at AS "submittedAt", i.answered_at AS "answeredAt",
-  i.closed_at AS "closedAt", i.created_at AS "createdAt", i.updated_at AS "updatedAt",
+  i.closed_at AS "closedAt", i.created_at AS "createdAt", i.updated_at AS "updatedAt", ${assignedToMeSql(reader)} AS "assignedToMe",
   (SELECT count(*)::int FROM document_issue_attachment a WHERE a.issue_id = i.id) AS "attachmentCount"`;
 
 /**
@@ -109,7 +112,7 @@ export async function pageIssues(db: Db, reader: Reader, q: IssueQuery, now = ne
 /** The questions list's statement for this reader (the benchmark sends the same through `pg`). */
 export function issueListParts(reader: Reader, q: IssueQuery, now: Date): ListParts {
   return {
-    select: issueSelect(now),
+    select: issueSelect(now, reader),
     from: Prisma.sql`document_issue i`,
     lookups: { alias: 'i', joins: issueLookups },
     where: whereSql([
@@ -135,7 +138,7 @@ const toIssueRow = (r: object): IssueRow => {
 
 /** The question as this reader may see it, or null (not theirs, a draft for an answerer, or none). */
 export async function findIssueRow(db: Db, reader: Reader, id: number, now = new Date()): Promise<IssueRow | null> {
-  const [row] = await readRows<object>(db, Prisma.sql`SELECT ${issueSelect(now)} FROM ${issueFrom} ${whereSql([Prisma.sql`i.id = ${id}`, readerSql(reader)])}`);
+  const [row] = await readRows<object>(db, Prisma.sql`SELECT ${issueSelect(now, reader)} FROM ${issueFrom} ${whereSql([Prisma.sql`i.id = ${id}`, readerSql(reader)])}`);
   return row ? toIssueRow(row) : null;
 }
 

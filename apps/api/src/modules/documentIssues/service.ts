@@ -6,6 +6,7 @@
  * A supplier acts only on its own supplier's questions; "not yours" answers as missing (404).
  */
 import {
+  ISSUE_COLUMNS,
   ISSUE_TRANSITIONS,
   addWorkingDays,
   issueMoveRefusal,
@@ -14,6 +15,7 @@ import {
   type IssueDrawing,
   type IssueMove,
   type IssueStatus,
+  type NamedFact,
 } from '@esm/contracts';
 import type { z } from 'zod';
 import type { ZIssueDraftSchema } from '@esm/contracts';
@@ -83,6 +85,12 @@ async function statusOf(tx: Tx, id: number, scope: Scope): Promise<{ status: Iss
   return { ...row, status: row.status as IssueStatus };
 }
 
+/**
+ * A refusal naming who holds the question names a 回复人: to an answerer for whom that column is
+ * hidden it is said without the name, masked to one for whom it is masked (permissions plugin).
+ */
+const holder = (name: string | null, withoutName: string): NamedFact => ({ page: ISSUE_COLUMNS.page, column: 'assigneeName' satisfies keyof typeof ISSUE_COLUMNS.columns, names: name ? [name] : [], withoutName });
+
 /** `UPDATE … WHERE status IN (from)`; 0 rows → 409 naming the state it is in now. */
 async function move(tx: Tx, id: number, scope: Scope, m: IssueMove, data: Prisma.DocumentIssueUpdateManyMutationInput, extra: Prisma.DocumentIssueWhereInput = {}): Promise<IssueStatus> {
   const from = ISSUE_TRANSITIONS[m].from as readonly IssueStatus[];
@@ -90,7 +98,7 @@ async function move(tx: Tx, id: number, scope: Scope, m: IssueMove, data: Prisma
   if (count === 1) return ISSUE_TRANSITIONS[m].to;
   const now = await statusOf(tx, id, scope);
   // still in a state the move leaves: someone else changed who handles it meanwhile
-  if (from.includes(now.status)) throw conflict(`该问题已由 ${now.assigneeName ?? '他人'} 处理，请刷新后重试`);
+  if (from.includes(now.status)) throw conflict(`该问题已由 ${now.assigneeName ?? '他人'} 处理，请刷新后重试`, holder(now.assigneeName, '该问题已由他人处理，请刷新后重试'));
   throw conflict(issueMoveRefusal(m, now.status));
 }
 
@@ -252,12 +260,12 @@ export async function assignIssue(db: Db, user: SessionUser, id: number, userId:
   return db.$transaction(async (tx) => {
     const current = await statusOf(tx, id, HANDLER);
     if (!(ISSUE_TRANSITIONS.assign.from as readonly string[]).includes(current.status)) throw conflict(issueMoveRefusal('assign', current.status));
-    if (current.assigneeId === userId && current.status === 'PROCESSING') throw conflict(`该问题已由 ${current.assigneeName} 处理`);
+    if (current.assigneeId === userId && current.status === 'PROCESSING') throw conflict(`该问题已由 ${current.assigneeName} 处理`, holder(current.assigneeName, '该问题已由所选处理人处理'));
     const reassigning = current.status === 'PROCESSING' && current.assigneeId !== null;
     if (reassigning && !reason) {
       // taking it for oneself without a reason: the question was in the pool when the user looked,
       // and someone took it meanwhile — a stale take (409), not a reassign missing its reason
-      if (userId === user.id) throw conflict(`该问题已由 ${current.assigneeName ?? '他人'} 领取，请刷新后重试`);
+      if (userId === user.id) throw conflict(`该问题已由 ${current.assigneeName ?? '他人'} 领取，请刷新后重试`, holder(current.assigneeName, '该问题已被他人领取，请刷新后重试'));
       throw badRequest('改派请填写原因', [{ field: 'reason', message: '改派请填写原因' }]);
     }
     const target = await tx.user.findUnique({ where: { id: userId }, select: { id: true, name: true, type: true, enabled: true } });
@@ -274,7 +282,9 @@ export async function assignIssue(db: Db, user: SessionUser, id: number, userId:
 export async function replyIssue(db: Db, user: SessionUser, id: number, text: string, attachmentIds: readonly number[], noticeId: number | undefined, now = new Date()): Promise<void> {
   await db.$transaction(async (tx) => {
     const current = await statusOf(tx, id, HANDLER);
-    if (current.status === 'PROCESSING' && current.assigneeId !== user.id) throw conflict(`该问题由 ${current.assigneeName ?? '他人'} 处理，只有处理人可以回复；如需处理请先改派给自己`);
+    if (current.status === 'PROCESSING' && current.assigneeId !== user.id) {
+      throw conflict(`该问题由 ${current.assigneeName ?? '他人'} 处理，只有处理人可以回复；如需处理请先改派给自己`, holder(current.assigneeName, '该问题由他人处理，只有处理人可以回复；如需处理请先改派给自己'));
+    }
     if (noticeId !== undefined) {
       const issue = await tx.documentIssue.findUniqueOrThrow({ where: { id }, select: { fileId: true } });
       if (!(await supersedingNotices(tx, issue.fileId)).some((n) => n.id === noticeId)) {

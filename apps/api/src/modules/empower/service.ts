@@ -12,6 +12,7 @@
  * than what was asked.
  */
 import {
+  APPLICATION_COLUMNS,
   APPLICATION_STATUS_LABELS,
   APPLICATION_TRANSITIONS,
   type ApplicationMove,
@@ -21,6 +22,7 @@ import {
   type DecisionResult,
   type FieldError,
   type GrantRow,
+  type NamedFact,
   type ZApproveRequestSchema,
   type ZCreateApplyRequestSchema,
 } from '@esm/contracts';
@@ -82,7 +84,23 @@ async function move(tx: Tx, id: number, m: ApplicationMove, data: Prisma.Empower
   if (count === 1) return;
   const now = await tx.empowerApplication.findFirst({ where: { id, ...(scope ?? {}) }, select: { status: true, deciderName: true, decidedAt: true } });
   if (!now) throw notFound(NOT_FOUND_TEXT);
-  throw conflict(stateConflictText(m, now));
+  throw stateConflict(m, now);
+}
+
+/**
+ * The 409 of a move the state refuses. An approver's refusal names who decided (审批人): to an
+ * approver for whom that column is hidden it is said without the name, masked when masked.
+ */
+function stateConflict(m: ApplicationMove, a: { status: string; deciderName: string | null; decidedAt: Date | null }, prefix = ''): AppError {
+  const text = `${prefix}${stateConflictText(m, a)}`;
+  if ((m !== 'APPROVE' && m !== 'REJECT') || !a.deciderName) return conflict(text);
+  const decider: NamedFact = {
+    page: APPLICATION_COLUMNS.page,
+    column: 'deciderName' satisfies keyof typeof APPLICATION_COLUMNS.columns,
+    names: [a.deciderName],
+    withoutName: `${prefix}${stateConflictText(m, { ...a, deciderName: null })}`,
+  };
+  return conflict(text, decider);
 }
 
 /** Why `m` cannot leave the state the application is in. */
@@ -261,7 +279,7 @@ async function decideOne(tx: Tx, user: SessionUser, client: ClientInfo, id: numb
   if (!app || app.status === 'DRAFT') throw notFound(`${named}${NOT_FOUND_TEXT}`);
   if (app.applicantId === user.id) throw forbidden(`${named}不能审批自己提交的申请`);
   const m: ApplicationMove = body.decision === 'APPROVE' ? 'APPROVE' : 'REJECT';
-  if (app.status !== 'SUBMITTED') throw conflict(`${named}${stateConflictText(m, app)}`);
+  if (app.status !== 'SUBMITTED') throw stateConflict(m, app, named);
   const decision = { deciderId: user.id, deciderAccount: user.account, deciderName: cut(nameOf(user), 100), decidedAt: now, decisionComment: body.comment ?? null };
   const asked = app.materials.map((x) => x.materialCode);
 

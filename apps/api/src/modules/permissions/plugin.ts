@@ -3,16 +3,18 @@
  * a call that declares a `button` is refused (403 naming the action) to a user type
  * the button is not granted to, right after the access check and before its body is looked at;
  * a call that declares `columns` has its rows (the `data` list, or the `data` row of a detail)
- * passed through `applyColumnSet` (applyColumnModes, and the audit trail's echoes) before they are serialised. The Excel exports use the same
+ * passed through `applyColumnSet` (applyColumnModes, and the audit trail's echoes) before they are serialised, and a
+ * refusal whose text names a governed column's fact (`AppError.named`) is said without the name or
+ * masked (`namedMessage`). The Excel exports use the same
  * store (`app.permissions.columnModes`) and the same function.
  *
  * Registered right after the auth plugin, before any route: hooks apply to routes added after them.
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { API_BASE, applyColumnSet, buttonRefusedText } from '@esm/contracts';
+import { API_BASE, applyColumnSet, buttonRefusedText, namedMessage } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
-import { forbidden } from '../../plugins/errors.ts';
+import { forbidden, refusalSent } from '../../plugins/errors.ts';
 import { PermissionStore } from './store.ts';
 
 declare module 'fastify' {
@@ -42,8 +44,17 @@ export const permissionsPlugin = fp(async (app: FastifyInstance, { db }: { db: D
   });
 
   app.addHook('preSerialization', async (request, _reply, payload: unknown) => {
-    const columns = request.routeOptions.config?.columns;
-    if (!columns || !request.user || !payload || typeof payload !== 'object' || !('data' in payload)) return payload;
+    const { columns, button } = request.routeOptions.config ?? {};
+    if (!request.user || !payload || typeof payload !== 'object' || !('data' in payload)) return payload;
+    // a refusal of a page's call whose text names a governed column of that page (who holds a
+    // question, who decided an application) says it as the caller may read that column
+    const envelope = payload as { success?: unknown; message?: unknown };
+    const named = envelope.success === false ? refusalSent(request)?.named : undefined;
+    if (named && typeof envelope.message === 'string' && named.page === (columns?.page ?? button?.page)) {
+      const modes = await store.columnModes({ page: named.page, columns: { [named.column]: named.column } }, request.user.type);
+      return { ...payload, message: namedMessage(envelope.message, named, modes) };
+    }
+    if (!columns) return payload;
     const data = (payload as { data: unknown }).data;
     if (!data || typeof data !== 'object') return payload;
     const modes = await store.columnModes(columns, request.user.type);

@@ -56,7 +56,7 @@ function FilesTable({ files, onOpen }: { files: CountersignFile[]; onOpen: (f: C
 
 /** One round: issued, then each signature; while it is being signed, the steps still ahead. */
 function RoundTimeline({ list, round }: { list: CountersignDetail; round: CountersignRound }) {
-  const items: { color?: string; children: ReactNode }[] = [{ color: 'blue', children: <span>{formatDateTime(round.issuedAt)} {round.issuedByName} 下发</span> }];
+  const items: { color?: string; children: ReactNode }[] = [{ color: 'blue', children: <span>{formatDateTime(round.issuedAt)} {round.issuedByName ?? '已隐藏'} 下发</span> }];
   for (const s of round.signatures) {
     items.push({
       color: s.decision === 'RETURN' ? 'red' : s.decision === 'CONDITIONAL' ? 'gold' : 'green',
@@ -64,7 +64,7 @@ function RoundTimeline({ list, round }: { list: CountersignDetail; round: Counte
         <div data-testid="signature">
           <Space size={4} wrap>
             <strong>{s.step === 0 ? '供应商' : `我方 ${s.step}`}</strong>
-            <span>{s.userName}</span>
+            <span>{s.userName ?? '已隐藏'}</span>
             <Typography.Text type="secondary">{s.supplierName ?? s.department}</Typography.Text>
             <DecisionTag decision={s.decision} />
           </Space>

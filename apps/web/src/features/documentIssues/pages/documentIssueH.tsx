@@ -29,7 +29,8 @@ function AssignDialog({ issue, onClose, onDone }: { issue: IssueDetail; onClose:
   const handlers = useHandlers();
   const [form] = Form.useForm<{ userId?: number; reason?: string }>();
   const { busy, submit } = useFormSubmit(form, { failText: '分派失败' });
-  const reassign = issue.status === 'PROCESSING' && issue.assigneeId !== null && issue.assigneeId !== undefined;
+  // a question 处理中 always has an assignee, shown or not (回复人 may be hidden for this user)
+  const reassign = issue.status === 'PROCESSING';
   const ok = async () => {
     if (!(await submit(async (v) => (await assignIssue(issue.id, v.userId!, v.reason?.trim() || undefined)).message))) return;
     onDone();
@@ -138,7 +139,8 @@ export default function DocumentIssueHPage() {
   ];
 
   const issue = detail.data;
-  const mine = issue && me && issue.assigneeId === me.id;
+  // the server says whether it is mine: the assignee's id is hidden when 回复人 is hidden for this user
+  const mine = issue?.assignedToMe === true;
   return (
     <>
       <Tabs activeKey={scope} onChange={(k) => setScope(k as IssueScope)} items={ISSUE_SCOPES.map((s) => ({ key: s, label: ISSUE_SCOPE_LABELS[s] }))} />
