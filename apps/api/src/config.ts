@@ -61,6 +61,12 @@ export interface Config {
   loginMaxFailuresPerAccount: number;
   loginMaxFailuresPerIp: number;
   loginWindowMs: number;
+  /**
+   * How long a taken login slot may wait for its password check to settle. It counts as a failure
+   * meanwhile; past it, it no longer counts anywhere and its check answers 503 (an outage that cut
+   * the attempt must not lock the account out on another process). Not read from the environment.
+   */
+  loginCheckMs: number;
   /** Upload size limit and export row cap: the contracts' UPLOAD_MAX_BYTES / EXPORT_MAX_ROWS (the web
    * checks the same figures); not read from the environment, overridden only by tests. */
   uploadMaxBytes: number;
@@ -287,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginMaxFailuresPerAccount: int(env.LOGIN_MAX_FAILURES_PER_ACCOUNT, 5),
     loginMaxFailuresPerIp: int(env.LOGIN_MAX_FAILURES_PER_IP, 30),
     loginWindowMs: int(env.LOGIN_WINDOW_MINUTES, 15) * 60_000,
+    loginCheckMs: 10_000,
     uploadMaxBytes: UPLOAD_MAX_BYTES,
     exportMaxRows: EXPORT_MAX_ROWS,
     empowerMaxPeriodDays: positive(env, 'EMPOWER_MAX_PERIOD_DAYS', EMPOWER_DEFAULTS.maxPeriodDays),

@@ -203,3 +203,73 @@ describe('the database gone in the middle of a sign-in', () => {
     }
   });
 });
+
+/**
+ * Two api processes on one database: A reaches it through the relay, B directly. What A could not
+ * give back during an outage must not lock the account on B, and A's slots in flight must count
+ * on B like its own.
+ */
+describe('two processes: the slots of attempts an outage cut short', () => {
+  it('count on the other process while their check is out, stop counting there once it has run out, and a check past it cannot settle', async () => {
+    const url = new URL(dbUrl);
+    url.port = String(relay.port);
+    url.searchParams.set('application_name', 'esm_outage_test_a');
+    const dbA = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+    // A gives a check 3 s (10 s in production) so that the test sees the end of it
+    const a = await buildTestApp({ db: dbA, config: { loginCheckMs: 3_000 } });
+    const b = await buildTestApp();
+    const user = await createUser(b.db, { type: 3, prefix: 'twoproc' });
+    const from = '10.70.3.1';
+    const signIn = (app: TestApp, password = user.password) => app.app.inject({ method: 'POST', url: api('user/login'), payload: { account: user.account, password }, remoteAddress: from });
+    let relayDown = false;
+    const rows = () => b.db.prisma.loginAttempt.findMany({ where: { account: user.account }, orderBy: { id: 'asc' } });
+    try {
+      // five sign-ins on A take their slots and wait for the accounts table
+      const hold = await holdAccountReads();
+      const onA = Array.from({ length: 5 }, () => signIn(a));
+      await expect.poll(async () => (await rows()).length, { timeout: 30_000, interval: 50 }).toBe(5);
+      // meanwhile B counts them: a sixth check on the account would be one too many
+      const refused = await signIn(b);
+      expect(refused.statusCode, refused.body).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(4);
+
+      // the database goes away under A: its attempts end in 503 and A cannot give their slots back
+      await relay.down();
+      relayDown = true;
+      for (const res of await Promise.all(onA)) expect503(res);
+      await hold.release();
+      // A stays cut off (as if it had died): its five slots are still in the table …
+      expect((await rows()).map((r) => r.success)).toEqual([false, false, false, false, false]);
+      // … yet once their check has run out B signs the user in with no help from A
+      await expect.poll(async () => (await signIn(b)).statusCode, { timeout: 30_000, interval: 250 }).toBe(200);
+      expect((await rows()).filter((r) => !r.success && r.checkUntil === null)).toHaveLength(0);
+
+      // a wrong password on B is a failure for good: settled, no end to its counting but the window
+      expect((await signIn(b, 'wrong-password')).statusCode).toBe(401);
+      const wrong = (await rows()).at(-1)!;
+      expect(wrong).toMatchObject({ success: false, checkUntil: null });
+
+      // A back: a check that outlives its slot cannot settle — neither 401 nor 200 is told
+      await relay.up();
+      relayDown = false;
+      expect((await until(() => a.app.inject({ method: 'GET', url: '/esm-server/health' }), (r) => r.statusCode === 200)).statusCode).toBe(200);
+      const hold2 = await holdAccountReads();
+      const late = signIn(a, 'wrong-again');
+      await hold2.waiting();
+      await expect
+        .poll(async () => (await b.db.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM login_attempt WHERE account = ${user.account} AND check_until < (clock_timestamp() AT TIME ZONE 'UTC')`)[0]!.n, { timeout: 30_000, interval: 100 })
+        .toBe(1);
+      await hold2.release();
+      expect503(await late);
+      // its slot is given back: only the one wrong password counts
+      expect((await rows()).filter((r) => !r.success)).toHaveLength(1);
+    } finally {
+      if (relayDown) await relay.up();
+      await b.db.prisma.loginAttempt.deleteMany({ where: { account: user.account } });
+      await deleteUser(b.db, user.account);
+      await a.close();
+      await dbA.close();
+      await b.close();
+    }
+  });
+});

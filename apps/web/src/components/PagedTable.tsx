@@ -4,7 +4,7 @@
  * "共 N 条"; a filter change goes back to page 1; sort cycles ascend → descend → none.
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Table } from 'antd';
+import { Select, Table } from 'antd';
 import type { TableProps } from 'antd/es/table';
 import type { SorterResult } from 'antd/es/table/interface';
 import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
@@ -137,6 +137,23 @@ export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E
     if (!c.sorter) return c;
     return { ...c, sortDirections: ['ascend', 'descend'] as SortOrder[], sortOrder: sort.field === key ? (sort.order ?? null) : null };
   });
+  const changeSort = (next: { field?: string; order?: SortOrder }) => {
+    setSort(next.field && next.order ? next : {});
+    onSortChange?.(next.field && next.order ? { sortField: next.field, sortOrder: next.order } : {});
+    setPage(1);
+  };
+  // a phone's form has no column headers to click: the same sorts as a select above the rows
+  const sortChoices = narrow
+    ? sortedColumns.flatMap((c) => {
+        if (!c.sorter) return [];
+        const field = String((c as { dataIndex?: string }).dataIndex ?? c.key);
+        const title = typeof c.title === 'string' ? c.title : field;
+        return [
+          { value: `${field}:ascend`, label: `${title} 升序` },
+          { value: `${field}:descend`, label: `${title} 降序` },
+        ];
+      })
+    : [];
   const rows = query.data?.data ?? [];
   const pageExpandable = expandable?.(rows);
   // a phone: what the row is, where it stands and what to do; the rest folds out (listColumns.tsx)
@@ -153,6 +170,22 @@ export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E
         </div>
       ) : (
         toolbar
+      )}
+      {sortChoices.length > 0 && (
+        <div className="esm-narrow-sort">
+          <Select
+            aria-label="排序"
+            placeholder="排序"
+            allowClear
+            style={{ width: '100%' }}
+            options={sortChoices}
+            value={sort.field && sort.order ? `${sort.field}:${sort.order}` : undefined}
+            onChange={(v?: string) => {
+              const [field, order] = v ? v.split(':') : [];
+              changeSort({ field, order: order as SortOrder | undefined });
+            }}
+          />
+        </div>
       )}
       {query.isError && query.data && <StaleWarning error={query.error} onRetry={() => query.refetch()} />}
       <Table<Row>
@@ -187,10 +220,7 @@ export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E
         onChange={(pagination, _filters, sorter, extra) => {
           if (extra.action === 'sort') {
             const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<Row>;
-            const field = String(s.field ?? s.columnKey ?? '');
-            setSort(s.order ? { field, order: s.order } : {});
-            onSortChange?.(s.order ? { sortField: field, sortOrder: s.order } : {});
-            setPage(1);
+            changeSort({ field: String(s.field ?? s.columnKey ?? ''), order: s.order ?? undefined });
             return;
           }
           if (pagination.pageSize && pagination.pageSize !== results) {

@@ -15,9 +15,10 @@
  * asked for antd's ellipsis wraps to two lines instead (the full text in its tooltip): a title cut
  * after five characters decided nothing.
  */
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import type { ColumnsType, TableProps } from 'antd/es/table';
 import { Descriptions } from 'antd';
+import { useNarrow } from './useScreen.ts';
 
 export type ColumnRole = 'identity' | 'state' | 'actions' | 'detail';
 /** A list column: antd's column with what it is for on a narrow screen. */
@@ -123,4 +124,13 @@ export function narrowColumns<Row>(
       ),
     },
   };
+}
+
+/**
+ * A list's columns for the screen it is on: the narrow form below the phone breakpoint, the wide
+ * one (widths from the content) above it. For a table that is not a PagedTable (ListTable).
+ */
+export function useListColumns<Row>(columns: ListColumns<Row>, treeData = false): { narrow: boolean; columns: ColumnsType<Row>; expandable?: TableProps<Row>['expandable'] } {
+  const narrow = useNarrow();
+  return useMemo(() => (narrow ? { narrow, ...narrowColumns(columns, treeData) } : { narrow, columns: wideColumns(columns) }), [narrow, columns, treeData]);
 }

@@ -11,10 +11,14 @@
  *
  * Only a wrong password is a failure. An attempt that ends in any other error before the check
  * said "wrong" (the database gone mid-attempt, a restart cutting its connection) gives its slot
- * back: the row is removed (voidLoginSlot). When the database cannot be reached to do so, the
- * process remembers the row and removes it in the next slot transaction it runs, before it
- * counts, and in the periodic sweep — so an outage does not lock anyone out once it is over.
- * (A process that dies between slot and outcome leaves a failure: the safe side.)
+ * back: the row is removed (voidLoginSlot). That may be impossible at the time — the database
+ * unreachable — and the process that took the slot may be one of several, or die. So the rule is
+ * kept in the row itself, read the same by every process: a slot whose check is still out
+ * carries `check_until` (the database's clock + config.loginCheckMs) and counts only until then;
+ * settling clears it, and a check that has not settled by then cannot settle any more (its
+ * attempt answers 503 and tells nothing about the password). An outage therefore locks nobody out
+ * past loginCheckMs, on any process, even one that never ran the attempt; the process that took
+ * the slot also removes it in its next slot transaction or sweep, which frees it sooner there.
  *
  * The rules, per window, for an attempt on account A from address X:
  *  - A "known address" of A is one A signed in from in the last KNOWN_ADDRESS_DAYS days. From
@@ -31,10 +35,16 @@
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import type { Config } from '../../config.ts';
+import { AppError } from '../../plugins/errors.ts';
 
 /** pg_advisory_xact_lock(class, key) classes: one lock per account, one per address. */
 const LOCK_LOGIN_ACCOUNT = 30401;
 const LOCK_LOGIN_ADDRESS = 30402;
+
+/** The database's clock as the UTC timestamps the table keeps (timestamp without time zone). */
+const DB_NOW = Prisma.sql`(clock_timestamp() AT TIME ZONE 'UTC')`;
+/** A failure that counts: settled, or a slot whose check may still settle. */
+const COUNTS = Prisma.sql`NOT success AND (check_until IS NULL OR check_until > ${DB_NOW})`;
 
 /** How long a successful sign-in makes its address a known one for the account. */
 export const KNOWN_ADDRESS_DAYS = 30;
@@ -47,7 +57,8 @@ interface Counts {
   account: number;
   address: number;
   known: boolean;
-  oldest: Date | null;
+  /** When the first counted failure stops counting: leaves the window, or its check runs out. */
+  freed: Date | null;
 }
 
 /**
@@ -67,24 +78,29 @@ export async function takeLoginSlot(db: Db, config: Config, account: string, ip:
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_LOGIN_ACCOUNT}::int, hashtext(${account}))`;
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_LOGIN_ADDRESS}::int, hashtext(${ip}))`;
       removed = await removeVoided(tx, voided);
+      const windowMs = config.loginWindowMs;
       const [c] = await tx.$queryRaw<Counts[]>(Prisma.sql`
 SELECT
-  (SELECT count(*)::int FROM login_attempt WHERE account = ${account} AND ip = ${ip} AND NOT success AND created_at >= ${since}) AS pair,
-  (SELECT count(*)::int FROM login_attempt WHERE account = ${account} AND NOT success AND created_at >= ${since}) AS account,
-  (SELECT count(*)::int FROM login_attempt WHERE ip = ${ip} AND NOT success AND created_at >= ${since}) AS address,
+  (SELECT count(*)::int FROM login_attempt WHERE account = ${account} AND ip = ${ip} AND ${COUNTS} AND created_at >= ${since}) AS pair,
+  (SELECT count(*)::int FROM login_attempt WHERE account = ${account} AND ${COUNTS} AND created_at >= ${since}) AS account,
+  (SELECT count(*)::int FROM login_attempt WHERE ip = ${ip} AND ${COUNTS} AND created_at >= ${since}) AS address,
   EXISTS (SELECT 1 FROM login_attempt WHERE account = ${account} AND ip = ${ip} AND success AND created_at >= ${knownSince}) AS known,
-  (SELECT min(created_at) FROM login_attempt WHERE (account = ${account} OR ip = ${ip}) AND NOT success AND created_at >= ${since}) AS oldest`);
+  (SELECT min(LEAST(coalesce(check_until, 'infinity'), created_at + make_interval(secs => ${windowMs / 1000}::float8)))
+     FROM login_attempt WHERE (account = ${account} OR ip = ${ip}) AND ${COUNTS} AND created_at >= ${since}) AS freed`);
       const counts = c!;
       const refused = counts.known
         ? counts.pair >= config.loginMaxFailuresPerAccount
         : counts.account >= config.loginMaxFailuresPerAccount || counts.address >= config.loginMaxFailuresPerIp;
       if (refused) {
-        // the earliest counted failure leaves the window first: a fair hint, never a promise
-        const oldest = counts.oldest ? new Date(counts.oldest).getTime() : now;
-        return { ok: false as const, retryAfterSeconds: Math.max(1, Math.ceil((oldest + config.loginWindowMs - now) / 1000)) };
+        // the earliest counted failure stops counting first: a fair hint, never a promise
+        const freed = counts.freed ? new Date(counts.freed).getTime() : now + config.loginWindowMs;
+        return { ok: false as const, retryAfterSeconds: Math.max(1, Math.ceil((freed - now) / 1000)) };
       }
-      const row = await tx.loginAttempt.create({ data: { account, ip, success: false }, select: { id: true } });
-      return { ok: true as const, attemptId: row.id };
+      const [row] = await tx.$queryRaw<{ id: number }[]>(Prisma.sql`
+INSERT INTO login_attempt (account, ip, success, check_until)
+VALUES (${account}, ${ip}, false, ${DB_NOW} + make_interval(secs => ${config.loginCheckMs / 1000}::float8))
+RETURNING id`);
+      return { ok: true as const, attemptId: row!.id };
     },
     // the locks queue a burst on one account; on a busy machine that may take a while
     { maxWait: 20_000, timeout: 20_000 },
@@ -93,15 +109,20 @@ SELECT
   return verdict;
 }
 
-/** The slot's outcome: a right password turns the reserved failure into a success. */
+/**
+ * The slot's outcome: a wrong password makes it a failure for good, a right one a success. Only
+ * while its check may still settle: past check_until every process has stopped counting it, so
+ * neither outcome may be told (a 503; the caller gives the slot back).
+ */
 export async function settleLoginSlot(db: Db, attemptId: number, success: boolean): Promise<void> {
-  if (success) await db.loginAttempt.update({ where: { id: attemptId }, data: { success: true } });
+  const settled = await db.$executeRaw`UPDATE login_attempt SET success = ${success}, check_until = NULL WHERE id = ${attemptId} AND check_until > ${DB_NOW}`;
+  if (settled !== 1) throw new AppError(503, '登录校验超时，请稍后重试', '503', undefined, { 'Retry-After': '1' });
 }
 
 /**
  * Slots of attempts that ended in an error, not in a wrong password, which could not be given
- * back at the time (the database unreachable): per database client, i.e. per process. A
- * best-effort memory — lost with the process, which leaves failures: the safe side.
+ * back at the time (the database unreachable): per database client, i.e. per process. Only a
+ * shortcut — every process stops counting them at their check_until anyway.
  */
 const pendingVoids = new WeakMap<Db, Set<number>>();
 const voidedOf = (db: Db) => pendingVoids.get(db) ?? pendingVoids.set(db, new Set()).get(db)!;

@@ -175,7 +175,9 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
             <Tag color="green" icon={<CheckCircleOutlined />}>
               已确认
             </Tag>
-            <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
+            {/* on a phone the date and the time may take a line each: kept on one, the time pushed
+                the table past the card at 390 px and cut 确认 off */}
+            <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block', whiteSpace: wide ? 'nowrap' : undefined }}>
               {formatDateTime(at).slice(0, 16)}
             </Typography.Text>
           </div>

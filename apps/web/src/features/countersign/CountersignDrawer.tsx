@@ -4,12 +4,12 @@
  * stay readable), and exactly the actions the server says the caller may take now (`actions`).
  */
 import { useState, type ReactNode } from 'react';
-import { App, Button, Card, Descriptions, Drawer, Empty, Result, Space, Spin, Table, Tag, Timeline, Typography } from 'antd';
+import { App, Button, Card, Descriptions, Drawer, Empty, Space, Spin, Table, Tag, Timeline, Typography } from 'antd';
 import { useMd } from '../../components/useScreen.ts';
 import { DownloadOutlined, EditOutlined, EyeOutlined, SendOutlined, StopOutlined } from '@ant-design/icons';
 import { COUNTERSIGN_EVENT_LABELS, countersignApi, FILE_TYPES, UI, ZCountersignCancelSchema, type CountersignDetail, type CountersignFile, type CountersignRound } from '@esm/contracts';
 import { actorText, formatDateTime } from '../../components/labels.tsx';
-import { serverErrorText } from '../../components/serverErrors.ts';
+import { ErrorResult } from '../../components/ErrorResult.tsx';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { FileViewer, type Run } from '../files/index.ts';
 import { DueDate, OverdueTag } from '../notices/index.ts';
@@ -179,7 +179,9 @@ export function CountersignDrawer({ side, id, onClose, run }: { side: Side; id: 
 
   let body: ReactNode;
   if (q.isPending) body = <Spin style={{ display: 'block', margin: '48px auto' }} />;
-  else if (q.isError || !list) body = <Result status="warning" title={serverErrorText(q.error, '会签单加载失败')} />;
+  else if (q.isError || !list)
+    // a 404 is the list gone or not the caller's: one message and the way back to the list
+    body = <ErrorResult error={q.error} notFound="会签单不存在或无权查看" back={{ onBack: onClose }} onRetry={() => q.refetch()} />;
   else
     body = (
       <div data-testid="countersign-detail">

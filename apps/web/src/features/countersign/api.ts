@@ -12,7 +12,8 @@ export type Side = 'internal' | 'supplier';
 export const detailQuery = (side: Side, id: number) =>
   queryOptions({
     queryKey: [side === 'internal' ? countersignApi.detail.path : countersignApi.supplierDetail.path, id],
-    queryFn: async () => (await call(side === 'internal' ? countersignApi.detail : countersignApi.supplierDetail, { id })).data,
+    // silent: the drawer shows a failure in place of the list (a toast as well said it twice)
+    queryFn: async () => (await call(side === 'internal' ? countersignApi.detail : countersignApi.supplierDetail, { id }, { silent: true })).data,
   });
 export const useCountersign = (side: Side, id: number | undefined) => useQuery({ ...detailQuery(side, id ?? 0), enabled: Boolean(id) });
 

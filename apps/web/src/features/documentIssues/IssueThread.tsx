@@ -4,6 +4,7 @@
  * attachments and a linked change notice. The page adds its actions below (`children`).
  */
 import type { ReactNode } from 'react';
+import { ErrorResult } from '../../components/ErrorResult.tsx';
 import { App, Alert, Button, Descriptions, Drawer, Space, Spin, Tag, Timeline, Typography } from 'antd';
 import { useMd } from '../../components/useScreen.ts';
 import { EyeOutlined, PaperClipOutlined } from '@ant-design/icons';
@@ -42,17 +43,22 @@ export interface IssueThreadProps {
   side: Side;
   issue: IssueDetail | undefined;
   loading: boolean;
+  /** The question's failed load: shown in its place (a 404: gone or not the caller's). */
+  error?: unknown;
+  onRetry?: () => void;
   open: boolean;
   onClose: () => void;
   onViewDrawing: (issue: IssueDetail) => void;
   children?: ReactNode;
 }
 
-export function IssueThread({ side, issue, loading, open, onClose, onViewDrawing, children }: IssueThreadProps) {
+export function IssueThread({ side, issue, loading, error, onRetry, open, onClose, onViewDrawing, children }: IssueThreadProps) {
   const md = useMd();
   return (
     <Drawer open={open} onClose={onClose} size={md ? 720 : '100%'} title={<ClearOfToasts>{issue ? `${issue.number} ${issue.title}` : '问题详情'}</ClearOfToasts>} destroyOnHidden>
-      {loading || !issue ? (
+      {error && !issue ? (
+        <ErrorResult error={error} onRetry={onRetry} notFound="问题不存在或无权查看" back={{ onBack: onClose }} />
+      ) : loading || !issue ? (
         <Spin />
       ) : (
         <div data-testid="issue-thread">

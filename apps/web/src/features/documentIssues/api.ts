@@ -13,7 +13,8 @@ export type Side = 'supplier' | 'haier';
 export const useIssue = (side: Side, id: number | undefined) =>
   useQuery({
     queryKey: [side === 'supplier' ? documentIssuesApi.supplierFind.path : documentIssuesApi.find.path, id],
-    queryFn: async () => (await call(side === 'supplier' ? documentIssuesApi.supplierFind : documentIssuesApi.find, { id: id! })).data,
+    // silent: the thread shows a failure in place of the question (a toast as well said it twice)
+    queryFn: async () => (await call(side === 'supplier' ? documentIssuesApi.supplierFind : documentIssuesApi.find, { id: id! }, { silent: true })).data,
     enabled: id !== undefined,
   });
 

@@ -38,7 +38,7 @@ export function AuditDialog({ id, side, onClose }: { id: number | null; side: 's
   return (
     <Modal open={id !== null} title={`审批记录 · 申请 ${id ?? ''}`} width={UI.modalWidth} onCancel={onClose} footer={<Button onClick={onClose}>关闭</Button>} destroyOnHidden>
       {audit.isError ? (
-        <ErrorResult error={audit.error} onRetry={() => audit.refetch()} />
+        <ErrorResult error={audit.error} onRetry={() => audit.refetch()} notFound="申请不存在或无权查看" back={{ onBack: onClose }} />
       ) : !audit.data ? (
         <Spin />
       ) : audit.data.length === 0 ? (

@@ -17,7 +17,8 @@ export const useApplyOptions = () => useQuery(applyOptionsQuery);
 export const useAudit = (id: number | undefined, side: 'supplier' | 'haier') =>
   useQuery({
     queryKey: [side === 'supplier' ? empowerApi.supplierAudit.path : empowerApi.audit.path, id],
-    queryFn: async () => (await call(side === 'supplier' ? empowerApi.supplierAudit : empowerApi.audit, { id: id! })).data,
+    // silent: the dialog shows a failure in place of the trail (a toast as well said it twice)
+    queryFn: async () => (await call(side === 'supplier' ? empowerApi.supplierAudit : empowerApi.audit, { id: id! }, { silent: true })).data,
     enabled: id !== undefined,
   });
 

@@ -135,7 +135,7 @@ export default function DocumentIssuePage() {
           </Space>
         }
       />
-      <IssueThread side="supplier" issue={issue} loading={detail.isLoading} open={openId !== undefined} onClose={() => setOpenId(undefined)} onViewDrawing={setViewing}>
+      <IssueThread side="supplier" issue={issue} loading={detail.isLoading} error={detail.error} onRetry={() => detail.refetch()} open={openId !== undefined} onClose={() => setOpenId(undefined)} onViewDrawing={setViewing}>
         {issue?.status === 'DRAFT' && (
           <Space style={{ marginTop: 8 }}>
             <Button onClick={() => setForm({ editing: issue })}>编辑</Button>

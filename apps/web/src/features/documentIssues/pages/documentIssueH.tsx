@@ -156,7 +156,7 @@ export default function DocumentIssueHPage() {
         columnSettings={{ table: 'document-issues', defaultHidden: ['submittedAt'] }}
         emptyText={scope === 'MINE' ? '没有分派给您的问题' : scope === 'POOL' ? '没有待分派的问题' : '暂无问题'}
       />
-      <IssueThread side="haier" issue={issue} loading={detail.isLoading} open={openId !== undefined} onClose={() => setOpenId(undefined)} onViewDrawing={setViewing}>
+      <IssueThread side="haier" issue={issue} loading={detail.isLoading} error={detail.error} onRetry={() => detail.refetch()} open={openId !== undefined} onClose={() => setOpenId(undefined)} onViewDrawing={setViewing}>
         {issue && mayAssign && canMove(ISSUE_TRANSITIONS, 'assign', issue.status) && (
           <Space style={{ marginTop: 8 }}>
             {!mine && issue.status === 'PENDING' && (

@@ -6,14 +6,15 @@
  * so the grant pages link here; exportable to Excel.
  */
 import { useMemo } from 'react';
-import { Button, DatePicker, Descriptions, Empty, Form, Input, Spin, Table, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Button, DatePicker, Descriptions, Empty, Form, Input, Spin, Tag, Typography } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useSearchParams } from 'react-router';
 import { ACCESS_REPORT_COLUMNS, FILE_STATUS_LABELS, empowerApi, LOG_ACTION_LABELS, REPORT_EVENTS_SHOWN, type AccessReportRequest, type FileStatus, type ReportEvent, type ReportGrant } from '@esm/contracts';
 import { ApiError } from '../../../api/client.ts';
 import { formatDateTime } from '../../../components/labels.tsx';
+import { ListTable } from '../../../components/ListTable.tsx';
+import type { ListColumns } from '../../../components/listColumns.tsx';
 import { serverErrorText } from '../../../components/serverErrors.ts';
 import { exportReport, useAccessReport } from '../api.ts';
 import { Permitted } from '../../../components/Permitted.tsx';
@@ -27,11 +28,13 @@ interface Values {
   date?: Dayjs;
 }
 
-const GRANT_COLUMNS: ColumnsType<ReportGrant> = [
-  { title: '供应商', dataIndex: 'supplierCode', width: 180, render: (c: string, g) => <CodeName code={c} name={g.supplierName} width={170} /> },
+// a phone: who holds which grant and for how long; how it came about and its use fold out
+const GRANT_COLUMNS: ListColumns<ReportGrant> = [
+  { title: '供应商', dataIndex: 'supplierCode', role: 'identity', width: 180, render: (c: string, g) => <CodeName code={c} name={g.supplierName} width={170} /> },
   {
     title: '物料',
     dataIndex: 'materialCode',
+    role: 'identity',
     width: 130,
     render: (c: string, g) => (
       <div>
@@ -43,6 +46,7 @@ const GRANT_COLUMNS: ColumnsType<ReportGrant> = [
   {
     title: '授权期',
     key: 'term',
+    role: 'state',
     width: 180,
     render: (_: unknown, g) => (
       <div style={{ lineHeight: 1.4 }}>
@@ -97,12 +101,13 @@ const GRANT_COLUMNS: ColumnsType<ReportGrant> = [
 ];
 
 const ACTION_COLORS: Record<ReportEvent['action'], string> = { VIEW: 'blue', DOWNLOAD: 'purple', PRINT: 'orange' };
-const EVENT_COLUMNS: ColumnsType<ReportEvent> = [
-  { title: '时间', dataIndex: 'createdAt', width: 160, render: formatDateTime },
-  { title: '操作', dataIndex: 'action', width: 70, render: (a: ReportEvent['action']) => <Tag color={ACTION_COLORS[a]}>{LOG_ACTION_LABELS[a]}</Tag> },
-  { title: '供应商', dataIndex: 'supplierCode', width: 180, render: (c: string, e) => <CodeName code={c} name={e.supplierName} width={170} /> },
+// a phone: when, who and which file, and what was done (查看/下载/打印 — a state, not buttons)
+const EVENT_COLUMNS: ListColumns<ReportEvent> = [
+  { title: '时间', dataIndex: 'createdAt', role: 'identity', width: 160, render: formatDateTime },
+  { title: '操作', dataIndex: 'action', role: 'state', width: 70, render: (a: ReportEvent['action']) => <Tag color={ACTION_COLORS[a]}>{LOG_ACTION_LABELS[a]}</Tag> },
+  { title: '供应商', dataIndex: 'supplierCode', role: 'identity', width: 180, render: (c: string, e) => <CodeName code={c} name={e.supplierName} width={170} /> },
   { title: '用户', dataIndex: 'userAccount', width: 140, render: (a: string | undefined, e) => <CodeName code={a ?? ''} name={e.userName} width={130} /> },
-  { title: '文件', dataIndex: 'standardCode', width: 230, render: (c: string | null, e) => <CodeName code={`${c ?? '—'} ${e.version ?? ''}`} name={e.fileName} width={220} /> },
+  { title: '文件', dataIndex: 'standardCode', role: 'identity', width: 230, render: (c: string | null, e) => <CodeName code={`${c ?? '—'} ${e.version ?? ''}`} name={e.fileName} width={220} /> },
   { title: '依据授权', dataIndex: 'grantId', width: 80 },
   { title: 'IP', dataIndex: 'ip', width: 120, render: (ip: string | null) => ip ?? '—' },
 ];
@@ -208,11 +213,15 @@ export default function DrawingAccessReportPage() {
             ]}
           />
           <Typography.Title level={5}>当日可查看的供应商及其授权</Typography.Title>
-          <Table<ReportGrant> rowKey="grantId" size="small" columns={GRANT_COLUMNS} dataSource={r.grants} pagination={false} locale={{ emptyText: '当日没有供应商持有该物料的有效授权' }} scroll={{ x: 1020 }} />
+          <div data-testid="report-grants">
+            <ListTable<ReportGrant> rowKey="grantId" size="small" columns={GRANT_COLUMNS} dataSource={r.grants} pagination={false} locale={{ emptyText: '当日没有供应商持有该物料的有效授权' }} />
+          </div>
           <Typography.Title level={5} style={{ marginTop: 24 }}>
             授权期内的查看、下载、打印记录（共 {r.eventsTotal} 条{r.eventsTotal > REPORT_EVENTS_SHOWN ? `，显示最近 ${REPORT_EVENTS_SHOWN} 条，全部见导出` : ''}）
           </Typography.Title>
-          <Table<ReportEvent> rowKey="id" size="small" columns={eventColumns} dataSource={r.events} pagination={{ pageSize: 10, showTotal: (n) => `共 ${n} 条`, hideOnSinglePage: true }} locale={{ emptyText: '授权期内没有查看、下载或打印记录' }} scroll={{ x: 980 }} />
+          <div data-testid="report-events">
+            <ListTable<ReportEvent> rowKey="id" size="small" columns={eventColumns} dataSource={r.events} pagination={{ pageSize: 10, showTotal: (n) => `共 ${n} 条`, hideOnSinglePage: true }} locale={{ emptyText: '授权期内没有查看、下载或打印记录' }} />
+          </div>
         </div>
       )}
     </div>

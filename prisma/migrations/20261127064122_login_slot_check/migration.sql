@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "login_attempt" ADD COLUMN     "check_until" TIMESTAMP(3);
