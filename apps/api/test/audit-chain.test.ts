@@ -254,4 +254,30 @@ describe('the audit chain', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('审计校验: an internal admin verifies from the page (recorded with who), reads the day heads; a supplier cannot', async () => {
+    const staff = await login(t.app, 'demo3');
+    const run = await post(t.app, 'haier/audit/verify', undefined, staff);
+    expect(run.statusCode, run.body).toBe(200);
+    expect(run.json()).toMatchObject({ message: '校验通过：审计链完整', data: { ok: true, source: 'PAGE', problems: [] } });
+    expect(run.json().data.heads).toHaveLength(CHAINED_TABLES.length);
+    const status = await post(t.app, 'haier/audit/status', undefined, staff);
+    expect(status.json().data.last).toMatchObject({ id: run.json().data.id, userName: (await db.prisma.user.findUniqueOrThrow({ where: { account: 'demo3' } })).name });
+
+    const heads = await post(t.app, 'haier/audit/dayHeads', {}, staff);
+    expect(heads.statusCode).toBe(200);
+    const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    expect(heads.json().data.dateTo).toBe(today);
+    // today's access_log head is the chain's head (the downloads above were written today)
+    const accessToday = heads.json().data.heads.find((h: { day: string; table: string }) => h.day === today && h.table === 'access_log');
+    expect(accessToday).toMatchObject({ seq: (await verifyTable(db.prisma, accessLog)).head.seq, label: accessLog.label });
+
+    const tooLong = await post(t.app, 'haier/audit/dayHeads', { dateFrom: '2020-01-01', dateTo: today }, staff);
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().errors).toEqual([expect.objectContaining({ field: 'dateFrom' })]);
+
+    const supplier = await login(t.app, 'demo2');
+    expect((await post(t.app, 'haier/audit/verify', undefined, supplier)).statusCode).toBe(403);
+    expect((await post(t.app, 'haier/audit/dayHeads', {}, supplier)).statusCode).toBe(403);
+  });
 });

@@ -15,3 +15,4 @@ export const LOG_PAGES = {
   PRINT: '/esm/drawingManagement/drawingPrintlog',
   KEEPSECRET: '/esm/drawingManagement/confidentialityAgreement',
 } as const;
+export const AUDIT_VERIFY_PAGE = '/esm/system/auditVerify';

@@ -80,6 +80,8 @@ export const ROUTES: RouteDef[] = [
   r('system', 'permission', '按钮与列权限'),
   // system: every sign-in, success or refusal (sign_in_log, issue 15)
   r('system', 'signInLog', '登录日志'),
+  // system: the tamper-evident chain over the rows that record acts — last verification, each day's head
+  r('system', 'auditVerify', '审计校验'),
 ];
 
 export const routeByPath = new Map(ROUTES.map((x) => [x.path, x]));

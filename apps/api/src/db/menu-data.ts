@@ -79,4 +79,6 @@ export const MENU: MenuSeed[] = [
   entry(63, 60, 'system', 'permission', '按钮与列权限', 'KeyOutlined', [7]),
   // every sign-in, success or refusal (sign_in_log, issue 15), beside the visit log
   entry(64, 60, 'system', 'signInLog', '登录日志', 'LoginOutlined', ADMIN),
+  // the tamper-evident chain: last verification and each day's chain head, kept elsewhere by an operator
+  entry(65, 60, 'system', 'auditVerify', '审计校验', 'SafetyCertificateOutlined', ADMIN),
 ];
