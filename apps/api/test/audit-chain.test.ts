@@ -18,8 +18,8 @@ import { seedAgreement } from '../src/db/seed-agreement.ts';
 import { localStorage } from '../src/lib/storage.ts';
 import { CHAINED_TABLES, verifyChains, verifyTable } from '../src/modules/audit/chain.ts';
 import { dayHeads } from '../src/modules/audit/heads.ts';
-import { buildTestApp, login, post, type TestApp } from './helpers.ts';
-import { acceptCurrentAgreement, createFileVersion, createGrant, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, tempStorage } from './factories.ts';
+import { buildTestApp, login, pdfPages, post, type TestApp } from './helpers.ts';
+import { acceptCurrentAgreement, createFileVersion, createGrant, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, multipart, samplePdf, tempStorage } from './factories.ts';
 import { createDatabase, dropDatabase, withDatabase } from './global-setup.ts';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -279,5 +279,57 @@ describe('the audit chain', () => {
     const supplier = await login(t.app, 'demo2');
     expect((await post(t.app, 'haier/audit/verify', undefined, supplier)).statusCode).toBe(403);
     expect((await post(t.app, 'haier/audit/dayHeads', {}, supplier)).statusCode).toBe(403);
+  });
+
+  it('泄露追溯: a copy downloaded by demo2 leads back to its row, from the PDF found outside and from its code typed by hand', async () => {
+    const pl = await createProductLine(db.prisma);
+    const material = await createMaterial(db.prisma, pl.code);
+    await linkSupplier(db.prisma, 'S001', material.code);
+    await createGrant(db.prisma, 'S001', material.code, 'valid');
+    const file = await createFileVersion(db.prisma, files.storage, { materialCode: material.code, type: 'pdf', bytes: await samplePdf(1), name: '泄露追溯测试图' });
+    const demo2 = await db.prisma.user.findUniqueOrThrow({ where: { account: 'demo2' } });
+    if (!(await db.prisma.keepsecretAcceptance.findFirst({ where: { userId: demo2.id } }))) await acceptCurrentAgreement(db.prisma, demo2.id, 'S001');
+    const cookie = await login(t.app, 'demo2');
+    const dl = (n: number) => Promise.all(Array.from({ length: n }, () => t.app.inject({ method: 'POST', url: '/esm-server/api/file/download', payload: { id: file.id }, headers: { cookie } })));
+    const [copy, other] = await dl(2);
+    expect(copy!.statusCode).toBe(200);
+
+    // the watermark carries the code, the row stores it; another copy of the same file has another code
+    const text = (await pdfPages(copy!.rawPayload)).join('\n');
+    const shown = text.match(/复制码 ([0-9A-Z]{5}-[0-9A-Z]{5})/)?.[1];
+    expect(shown, text).toBeTruthy();
+    const code = shown!.replace('-', '');
+    const row = await db.prisma.accessLog.findUniqueOrThrow({ where: { copyCode: code } });
+    expect(row).toMatchObject({ action: 'DOWNLOAD', userAccount: 'demo2', supplierCode: 'S001', fileId: file.id });
+    expect(code).not.toContain(String(row.id));
+    const otherCode = (await pdfPages(other!.rawPayload)).join('\n').match(/复制码 ([0-9A-Z]{5}-[0-9A-Z]{5})/)?.[1];
+    expect(otherCode).toBeTruthy();
+    expect(otherCode).not.toBe(shown);
+
+    const staff = await login(t.app, 'demo3');
+    const expected = { logId: row.id, copyCode: code, action: 'DOWNLOAD', userAccount: 'demo2', supplierCode: 'S001', supplierName: '青岛海达精密机械有限公司', standardCode: file.standardCode, version: file.version, ip: row.ip, chainSeq: row.chainSeq, rowHash: row.rowHash };
+    // the file found outside, uploaded
+    const form = multipart([{ name: 'file', file: { filename: '外部发现.pdf', bytes: copy!.rawPayload, type: 'application/pdf' } }]);
+    const byFile = await t.app.inject({ method: 'POST', url: '/esm-server/api/haier/leakTrace/byFile', payload: form.payload, headers: { ...form.headers, cookie: staff } });
+    expect(byFile.statusCode, byFile.body).toBe(200);
+    expect(byFile.json().data).toMatchObject({ ...expected, foundIn: 'PDF' });
+    // the code read off a photo and typed by hand: lower case, a space for the dash, an O for the zero
+    const typed = `${shown!.slice(0, 5)} ${shown!.slice(6)}`.toLowerCase().replace(/0/g, 'o');
+    const byCode = await post(t.app, 'haier/leakTrace/byCode', { code: typed }, staff);
+    expect(byCode.statusCode, byCode.body).toBe(200);
+    expect(byCode.json().data).toMatchObject({ ...expected, foundIn: 'CODE' });
+
+    // a code of the wrong shape is a field error; a well-formed one nobody has is not found
+    const bad = await post(t.app, 'haier/leakTrace/byCode', { code: '12345' }, staff);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual([expect.objectContaining({ field: 'code' })]);
+    expect((await post(t.app, 'haier/leakTrace/byCode', { code: 'ZZZZZ-ZZZZZ' }, staff)).statusCode).toBe(404);
+    // a PDF without a code (never sent by the portal)
+    const plain = multipart([{ name: 'file', file: { filename: 'x.pdf', bytes: await samplePdf(1), type: 'application/pdf' } }]);
+    const none = await t.app.inject({ method: 'POST', url: '/esm-server/api/haier/leakTrace/byFile', payload: plain.payload, headers: { ...plain.headers, cookie: staff } });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().errors).toEqual([expect.objectContaining({ field: 'file' })]);
+    // suppliers cannot trace
+    expect((await post(t.app, 'haier/leakTrace/byCode', { code: shown }, cookie)).statusCode).toBe(403);
   });
 });

@@ -16,3 +16,4 @@ export const LOG_PAGES = {
   KEEPSECRET: '/esm/drawingManagement/confidentialityAgreement',
 } as const;
 export const AUDIT_VERIFY_PAGE = '/esm/system/auditVerify';
+export const LEAK_TRACE_PAGE = '/esm/system/leakTrace';

@@ -82,6 +82,8 @@ export const ROUTES: RouteDef[] = [
   r('system', 'signInLog', '登录日志'),
   // system: the tamper-evident chain over the rows that record acts — last verification, each day's head
   r('system', 'auditVerify', '审计校验'),
+  // system: a copy found outside (its copy code, or the PDF) → the log row of the copy it came from
+  r('system', 'leakTrace', '泄露追溯'),
 ];
 
 export const routeByPath = new Map(ROUTES.map((x) => [x.path, x]));

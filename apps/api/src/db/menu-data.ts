@@ -81,4 +81,6 @@ export const MENU: MenuSeed[] = [
   entry(64, 60, 'system', 'signInLog', '登录日志', 'LoginOutlined', ADMIN),
   // the tamper-evident chain: last verification and each day's chain head, kept elsewhere by an operator
   entry(65, 60, 'system', 'auditVerify', '审计校验', 'SafetyCertificateOutlined', ADMIN),
+  // a copy found outside → who received it (its copy code or the PDF's metadata)
+  entry(66, 60, 'system', 'leakTrace', '泄露追溯', 'AuditOutlined', ADMIN),
 ];

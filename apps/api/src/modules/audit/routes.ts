@@ -1,6 +1,7 @@
-/** 审计校验: the last verification, a verification run from the page (recorded), each day's chain head. */
+/** 审计校验: the last verification, a verification run from the page (recorded), each day's chain head; 泄露追溯: a copy → its log row. */
 import type { FastifyInstance } from 'fastify';
-import { DAY_HEADS_MAX_DAYS, auditApi as api, type AuditVerification } from '@esm/contracts';
+import fastifyMultipart from '@fastify/multipart';
+import { DAY_HEADS_MAX_DAYS, TRACE_FILE_MAX_BYTES, auditApi as api, type AuditVerification } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { cstDay } from '../../lib/dates.ts';
 import { ok } from '../../lib/envelope.ts';
@@ -9,6 +10,7 @@ import { badRequest } from '../../plugins/errors.ts';
 import { CHAINED_TABLES, type ChainHead, type ChainProblem } from './chain.ts';
 import { dayHeads } from './heads.ts';
 import { verifyAndRecord } from './verifications.ts';
+import { traceCode, traceFile } from './trace.ts';
 
 const DAY_MS = 86_400_000;
 const labelOf = (table: string) => CHAINED_TABLES.find((t) => t.table === table)?.label ?? table;
@@ -26,6 +28,7 @@ const verificationRow = (v: Recorded): AuditVerification => ({
 });
 
 export async function auditRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  await app.register(fastifyMultipart, { limits: { fileSize: TRACE_FILE_MAX_BYTES, files: 1, fields: 2, parts: 3, fieldSize: 256 } });
   route(app, api.status, async () => {
     const last = await db.auditVerification.findFirst({ orderBy: { id: 'desc' } });
     return ok({ last: last ? verificationRow(last) : null });
@@ -42,4 +45,6 @@ export async function auditRoutes(app: FastifyInstance, { db }: { db: Db }) {
     }
     return ok({ dateFrom, dateTo, heads: await dayHeads(db, dateFrom, dateTo) });
   });
+  route(app, api.traceCode, async ({ body }) => ok(await traceCode(db, body.code)));
+  route(app, api.traceFile, async ({ request }) => ok(await traceFile(db, request)));
 }
