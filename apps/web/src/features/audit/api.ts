@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { HEADS_FILE_KIND, auditApi as api, type DayHead, type DayHeadsRequest } from '@esm/contracts';
-import { call, saveBlob } from '../../api/client.ts';
+import { call, callMultipart, saveBlob } from '../../api/client.ts';
 
 export const useAuditStatus = () => useQuery({ queryKey: [api.status.path], queryFn: async () => (await call(api.status)).data.last });
 
@@ -23,4 +23,14 @@ export function exportHeads(from: string, to: string, heads: readonly DayHead[])
   const body = JSON.stringify({ kind: HEADS_FILE_KIND, exportedAt: new Date().toISOString(), heads }, null, 1);
   saveBlob({ blob: new Blob([body], { type: 'application/json' }), fileName, type: 'application/json' });
   return fileName;
+}
+
+/** 泄露追溯 by the code typed in. */
+export const traceByCode = async (code: string) => (await call(api.traceCode, { code }, { silent: true })).data;
+
+/** 泄露追溯 by the PDF found outside. */
+export async function traceByFile(file: File) {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return (await callMultipart(api.traceFile, form, { silent: true })).data;
 }
