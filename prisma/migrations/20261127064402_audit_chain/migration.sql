@@ -138,7 +138,8 @@ BEGIN
 END
 $$;
 
--- The rows already there join the chain in the order they happened (time, then id).
+-- The rows already there join the chain in the order they happened (time, then id): one pass,
+-- each row's content taken from the row read (with its new place), one UPDATE per row.
 CREATE FUNCTION "audit_chain_backfill"(t text, happened text, only_where text) RETURNS void LANGUAGE plpgsql SET "TimeZone" = 'UTC' AS $$
 DECLARE
   r record;
@@ -146,11 +147,10 @@ DECLARE
   prev text := repeat('0', 64);
   h text;
 BEGIN
-  FOR r IN EXECUTE format('SELECT id FROM %I WHERE %s ORDER BY %I, id', t, only_where, happened) LOOP
+  FOR r IN EXECUTE format('SELECT id, to_jsonb(x) AS j FROM %I x WHERE %s ORDER BY %I, id', t, only_where, happened) LOOP
     seq := seq + 1;
-    EXECUTE format('UPDATE %I SET chain_seq = $1, prev_hash = $2 WHERE id = $3', t) USING seq, prev, r.id;
-    EXECUTE format('SELECT encode(sha256(convert_to($1 || jsonb_strip_nulls(to_jsonb(x) - ''prev_hash'' - ''row_hash'')::text, ''UTF8'')), ''hex'') FROM %I x WHERE id = $2', t) USING prev, r.id INTO h;
-    EXECUTE format('UPDATE %I SET row_hash = $1 WHERE id = $2', t) USING h, r.id;
+    h := encode(sha256(convert_to(prev || jsonb_strip_nulls((r.j || jsonb_build_object('chain_seq', seq)) - 'prev_hash' - 'row_hash')::text, 'UTF8')), 'hex');
+    EXECUTE format('UPDATE %I SET chain_seq = $1, prev_hash = $2, row_hash = $3 WHERE id = $4', t) USING seq, prev, h, r.id;
     prev := h;
   END LOOP;
 END
