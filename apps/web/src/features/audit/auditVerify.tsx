@@ -13,6 +13,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { AUDIT_PROBLEM_LABELS, AUDIT_SOURCE_LABELS, auditApi, type AuditVerification, type DayHead } from '@esm/contracts';
 import { formatDateTime } from '../../components/labels.tsx';
 import { serverErrorText } from '../../components/serverErrors.ts';
+import { useMd } from '../../components/useScreen.ts';
 import { Permitted } from '../permissions/index.ts';
 import { exportHeads, useAuditStatus, useDayHeads, useVerifyNow } from './api.ts';
 
@@ -26,6 +27,20 @@ const HEAD_COLUMNS: ColumnsType<AuditVerification['heads'][number]> = [
   { title: '记录', dataIndex: 'label', width: 260 },
   { title: '链长（行）', dataIndex: 'seq', width: 100 },
   { title: '链头哈希（SHA-256）', dataIndex: 'hash', render: (h: string) => <Hash hash={h} /> },
+];
+/** On a phone: the record with its hash under it, its length beside (no table wider than the screen). */
+const NARROW_HEAD_COLUMNS: ColumnsType<AuditVerification['heads'][number]> = [
+  {
+    title: '记录 / 链头哈希',
+    dataIndex: 'label',
+    render: (label: string, h) => (
+      <div>
+        <div>{label}</div>
+        <Hash hash={h.hash} />
+      </div>
+    ),
+  },
+  { title: '链长', dataIndex: 'seq', width: 64 },
 ];
 
 const PROBLEM_COLUMNS: ColumnsType<AuditVerification['problems'][number]> = [
@@ -42,10 +57,26 @@ const DAY_COLUMNS: ColumnsType<DayHead> = [
   { title: '链位置', dataIndex: 'seq', width: 90 },
   { title: '当日链头哈希（SHA-256）', dataIndex: 'hash', render: (h: string) => <Hash hash={h} /> },
 ];
+const NARROW_DAY_COLUMNS: ColumnsType<DayHead> = [
+  {
+    title: '日期 · 记录 / 当日链头哈希',
+    dataIndex: 'label',
+    render: (label: string, h) => (
+      <div>
+        <div>
+          {h.day} · {label}
+        </div>
+        <Hash hash={h.hash} />
+      </div>
+    ),
+  },
+  { title: '链位置', dataIndex: 'seq', width: 70 },
+];
 
 function LastVerification() {
   const { message } = App.useApp();
   const status = useAuditStatus();
+  const wide = useMd();
   const verifyNow = useVerifyNow();
   const [busy, setBusy] = useState(false);
   const last = status.data;
@@ -94,7 +125,7 @@ function LastVerification() {
           {last.problems.length > 0 && (
             <Table rowKey={(p) => `${p.table}-${p.kind}-${p.id}-${p.seq}`} size="small" columns={PROBLEM_COLUMNS} dataSource={last.problems} pagination={false} scroll={{ x: 'max-content' }} style={{ marginBottom: 12 }} aria-label="发现的问题" />
           )}
-          <Table rowKey="table" size="small" columns={HEAD_COLUMNS} dataSource={last.heads} pagination={false} scroll={{ x: 'max-content' }} aria-label="各链链头" />
+          <Table rowKey="table" size="small" columns={wide ? HEAD_COLUMNS : NARROW_HEAD_COLUMNS} dataSource={last.heads} pagination={false} scroll={wide ? { x: 'max-content' } : undefined} aria-label="各链链头" />
         </div>
       )}
     </section>
@@ -106,6 +137,7 @@ function DayHeads() {
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, 'day'), dayjs()]);
   const req = { dateFrom: range[0].format('YYYY-MM-DD'), dateTo: range[1].format('YYYY-MM-DD') };
   const heads = useDayHeads(req);
+  const wide = useMd();
   return (
     <section aria-labelledby="audit-days">
       <Typography.Title level={5} id="audit-days" style={{ marginBottom: 8 }}>
@@ -141,10 +173,10 @@ function DayHeads() {
           rowKey={(h) => `${h.day}-${h.table}`}
           size="small"
           loading={heads.isLoading}
-          columns={DAY_COLUMNS}
+          columns={wide ? DAY_COLUMNS : NARROW_DAY_COLUMNS}
           dataSource={heads.data?.heads ?? []}
           pagination={{ defaultPageSize: 24, showSizeChanger: false, showTotal: (n) => `共 ${n} 条` }}
-          scroll={{ x: 'max-content' }}
+          scroll={wide ? { x: 'max-content' } : undefined}
           aria-label="每日链头"
           locale={{ emptyText: '所选日期内没有记录' }}
         />
