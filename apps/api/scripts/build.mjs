@@ -67,7 +67,7 @@ await build({
   // both at dist/'s top level: paths computed from import.meta.url mean the same in every file
   // cli.mjs: the operators' commands (db:migrate, db:backup, db:restore, db:verify-backup) on plain
   // node where no dev dependency (tsx) is installed — the image's runtime stage
-  entryPoints: { server: path.join(apiDir, 'src/server.ts'), 'build-image': path.join(apiDir, 'src/db/build-image.ts'), cli: path.join(apiDir, 'src/db/cli.ts'), 'storage-cli': path.join(apiDir, 'src/lib/storage/cli.ts') },
+  entryPoints: { server: path.join(apiDir, 'src/server.ts'), 'build-image': path.join(apiDir, 'src/db/build-image.ts'), cli: path.join(apiDir, 'src/db/cli.ts'), 'storage-cli': path.join(apiDir, 'src/lib/storage/cli.ts'), 'audit-cli': path.join(apiDir, 'src/modules/audit/cli.ts') },
   outdir: path.join(apiDir, 'dist'),
   outExtension: { '.js': '.mjs' },
   // code loaded with import() (the demo seed's drawing code) stays in its own chunk, so its

@@ -40,6 +40,7 @@ import { supplierBomRoutes } from './modules/bom/supplier-routes.ts';
 import { permissionsPlugin } from './modules/permissions/plugin.ts';
 import { permissionRoutes } from './modules/permissions/routes.ts';
 import { phoneLogRoutes } from './modules/phoneLog/routes.ts';
+import { auditRoutes } from './modules/audit/routes.ts';
 
 import { countersignRoutes } from './modules/countersign/routes.ts';
 import { supplierCountersignRoutes } from './modules/countersign/supplier-routes.ts';
@@ -130,6 +131,7 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
       await api.register(supplierBomRoutes, { db, exportMaxRows: config.exportMaxRows });
       await api.register(permissionRoutes, { db });
       await api.register(phoneLogRoutes, { db, exportMaxRows: config.exportMaxRows });
+      await api.register(auditRoutes, { db });
     },
     { prefix: API_BASE },
   );

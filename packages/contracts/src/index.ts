@@ -29,6 +29,7 @@ export * from './visits.ts';
 export * from './bom.ts';
 export * from './permissions.ts';
 export * from './phoneLog.ts';
+export * from './audit.ts';
 export * from './endpoints.ts';
 // questions on drawings, problem types and the SQE / product-line role table
 export * from './documentIssues.ts';

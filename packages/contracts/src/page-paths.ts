@@ -8,6 +8,8 @@ export const BOM_TRACE_PAGE = PAGES.supplierBomTrace.path;
 export const ACCESS_REPORT_PAGE = PAGES.drawingAccessReport.path;
 export const PERMISSION_PAGE = PAGES.permission.path;
 export const PHONE_LOG_PAGE = PAGES.mobilePhoneLog.path;
+export const AUDIT_VERIFY_PAGE = PAGES.auditVerify.path;
+export const LEAK_TRACE_PAGE = PAGES.leakTrace.path;
 
 /** Which page shows which log; keyed by logs.ts's LogAction. */
 export const LOG_PAGES = {

@@ -5,9 +5,9 @@
  * the button and column permissions all read this. Zod-free: the router loads it on the login
  * page's first load.
  *
- * Adding a page: one entry in PAGES (its key is its name everywhere: `PAGES.signInLog`, the web
- * feature's `pages: { signInLog: () => import(...) }`), the page component, and that one line in
- * the feature's index.ts. The menu row and its grants follow at the next start.
+ * Adding a page: one entry in PAGES (its key is its name everywhere: `PAGES.signInLog`) and its
+ * component, `apps/web/src/features/<domain>/pages/<key>.tsx`, found by that file name. The menu
+ * row and its grants follow at the next start.
  */
 import { BASE_PATH } from './routes.ts';
 import { DRAWING_ADMIN_TYPES, SUPPLIER_TYPES, type UserType } from './codes.ts';
@@ -154,6 +154,10 @@ export const PAGES = declare({
   mobilePhoneLog: { group: 'system', title: '手机号查看日志', menuId: 62, icon: 'EyeOutlined', types: ADMIN },
   permission: { group: 'system', title: '按钮与列权限', menuId: 63, icon: 'KeyOutlined', types: [7] },
   signInLog: { group: 'system', title: '登录日志', menuId: 64, icon: 'LoginOutlined', types: ADMIN },
+  // the tamper-evident chain: last verification and each day's chain head, kept elsewhere by an operator
+  auditVerify: { group: 'system', title: '审计校验', menuId: 65, icon: 'SafetyCertificateOutlined', types: ADMIN },
+  // a copy found outside → who received it (its copy code or the PDF's metadata)
+  leakTrace: { group: 'system', title: '泄露追溯', menuId: 66, icon: 'AuditOutlined', types: ADMIN },
 });
 export type PageKey = keyof typeof PAGES;
 

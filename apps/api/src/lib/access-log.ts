@@ -47,6 +47,8 @@ export interface AccessLogEntry extends ClientInfo {
   agreement?: { version: number; title: string } | null;
   /** A document the portal wrote itself (a countersign sign-off sheet): its number, file name and round, kept in the file columns. */
   document?: { code: string; fileName: string; version: string } | null;
+  /** A sent copy's copy code (copy-code.ts), stamped on it. */
+  copyCode?: string | null;
 }
 
 const cut = (s: string | null | undefined, max: number) => (s == null ? null : s.slice(0, max));
@@ -75,6 +77,7 @@ export async function writeAccessLog(tx: Prisma.TransactionClient, e: AccessLogE
       materialName: cut(file?.materialName, 200),
       ip: cut(e.ip, 64),
       userAgent: cut(e.userAgent, 400),
+      copyCode: e.copyCode ?? null,
     },
   });
 }

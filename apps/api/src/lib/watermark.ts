@@ -8,6 +8,7 @@
  * downloaded at run time). It is read and parsed once per process and kept in memory; each PDF
  * embeds only the subset of glyphs the watermark uses (a few KB, not the 10 MB font).
  */
+import { COPY_CODE_KEYWORD, formatCopyCode } from './copy-code.ts';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type fontkit from '@pdf-lib/fontkit';
@@ -22,6 +23,8 @@ export interface WatermarkStamp {
   account: string;
   at: Date;
   ip: string;
+  /** the copy's code (copy-code.ts), which leads back to its log row */
+  copyCode?: string;
 }
 
 /** YYYY-MM-DD HH:mm in Asia/Shanghai. */
@@ -29,7 +32,8 @@ export const stampTime = cstMinute;
 
 /** e.g. "青岛海达精密机械有限公司 demo2 2026-11-22 10:30 127.0.0.1 仅限本人查看 严禁外传". */
 export function watermarkText(s: WatermarkStamp): string {
-  return `${s.supplierName ?? '内部'} ${s.account} ${stampTime(s.at)} ${s.ip} 仅限本人查看 严禁外传`;
+  const code = s.copyCode ? ` 复制码 ${formatCopyCode(s.copyCode)}` : '';
+  return `${s.supplierName ?? '内部'} ${s.account} ${stampTime(s.at)} ${s.ip}${code} 仅限本人查看 严禁外传`;
 }
 
 /** Characters a file name must not carry (path separators, reserved on Windows, controls). */
@@ -182,7 +186,7 @@ const sizeFor = (w: number, h: number, min: number, max: number) => Math.min(max
 const PDF_DAMAGED = 'PDF 文件已损坏，无法添加水印，请联系管理员';
 
 /** Stamps every page of a PDF; the font subset is embedded once for the whole document. */
-export async function stampPdf(bytes: Uint8Array, text: string): Promise<Uint8Array> {
+export async function stampPdf(bytes: Uint8Array, text: string, copyCode?: string): Promise<Uint8Array> {
   const [{ bytes: fontBytes, font: parsed }, lib] = await Promise.all([watermarkFont(), pdfLib()]);
   const { EncryptedPDFError, PDFDocument } = lib;
   let doc: PDFDocument;
@@ -211,6 +215,8 @@ export async function stampPdf(bytes: Uint8Array, text: string): Promise<Uint8Ar
   } catch {
     throw new UnstampableError(PDF_DAMAGED);
   }
+  // the copy code in the document's metadata too: a copy whose watermark was cropped still names its row
+  if (copyCode) doc.setKeywords([...(doc.getKeywords()?.split(/\s+/).filter(Boolean) ?? []), `${COPY_CODE_KEYWORD}${copyCode}`]);
   // A form's field appearances are left as they are (regenerating them would embed other fonts).
   return doc.save({ updateFieldAppearances: false });
 }
@@ -365,10 +371,10 @@ export async function refuseUnstampable(bytes: Uint8Array, type: string): Promis
 export const isStampedType = (type: FileType): boolean => type === 'pdf' || type === 'png' || type === 'jpg';
 
 /** The bytes to serve for a stored file: stamped PDFs and images; DWG/DXF unchanged (their name carries the stamp). */
-export async function stampFile(bytes: Uint8Array, type: FileType, text: string): Promise<Uint8Array> {
+export async function stampFile(bytes: Uint8Array, type: FileType, text: string, copyCode?: string): Promise<Uint8Array> {
   switch (type) {
     case 'pdf':
-      return stampPdf(bytes, text);
+      return stampPdf(bytes, text, copyCode);
     case 'png':
     case 'jpg':
       return stampImage(bytes, type, text);

@@ -25,6 +25,7 @@ import type { Storage } from '../../lib/storage.ts';
 import { clientOf, writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../../lib/access-log.ts';
 import { FILE_NOT_FOUND_TEXT, NO_SUPPLIER_TEXT, findFile, loadFile, logReasonOf, snapshotOf, supplierFileRefusal, type LoadedFile } from './access.ts';
 import { contentDisposition, isStampedType, plainFileName, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../../lib/watermark.ts';
+import { newCopyCode } from '../../lib/copy-code.ts';
 import { whenStampSlotFree } from '../../lib/stamp-queue.ts';
 import type { DeliveryBody } from '../../lib/access-log-delivery.ts';
 
@@ -73,11 +74,13 @@ export async function serveFile(deps: { db: Db; storage: Storage }, user: Sessio
 
   // 2. stamp (or open the stored bytes as a stream)
   const type = file.fileType as FileType;
-  const stamp: WatermarkStamp = { supplierName: user.isSupplier ? user.supplierName : null, account: user.account, at: now, ip: client.ip };
+  // a code of its own for this copy, stamped on it and stored on its SENT row
+  const copyCode = newCopyCode();
+  const stamp: WatermarkStamp = { supplierName: user.isSupplier ? user.supplierName : null, account: user.account, at: now, ip: client.ip, copyCode };
   let body: DeliveryBody;
   try {
     body = isStampedType(type)
-      ? { bytes: await whenStampSlotFree(async () => stampFile(await storage.read(file.sha256), type, watermarkText(stamp))) }
+      ? { bytes: await whenStampSlotFree(async () => stampFile(await storage.read(file.sha256), type, watermarkText(stamp), copyCode)) }
       : { stream: await storage.stream(file.sha256), size: file.fileSize };
   } catch (e) {
     if (e instanceof AppError) return refuse(e); // missing meanwhile, or unstampable
@@ -91,7 +94,7 @@ export async function serveFile(deps: { db: Db; storage: Storage }, user: Sessio
     late = await db.$transaction(async (tx) => {
       const current = await loadFile(tx, id);
       const refusal = await refusalOf(tx, user, current, action, now);
-      const row = await writeAccessLog(tx, refusal ? { ...log, outcome: 'REFUSED', reason: logReasonOf(refusal) } : { ...log, outcome: 'SENT' });
+      const row = await writeAccessLog(tx, refusal ? { ...log, outcome: 'REFUSED', reason: logReasonOf(refusal) } : { ...log, outcome: 'SENT', copyCode });
       logId = row.id;
       return refusal;
     });

@@ -1,0 +1,50 @@
+/** 审计校验: the last verification, a verification run from the page (recorded), each day's chain head; 泄露追溯: a copy → its log row. */
+import type { FastifyInstance } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import { DAY_HEADS_MAX_DAYS, TRACE_FILE_MAX_BYTES, auditApi as api, type AuditVerification } from '@esm/contracts';
+import type { Db } from '../../db/database.ts';
+import { cstDay } from '../../lib/dates.ts';
+import { ok } from '../../lib/envelope.ts';
+import { route } from '../../lib/route.ts';
+import { badRequest } from '../../plugins/errors.ts';
+import { CHAINED_TABLES, type ChainHead, type ChainProblem } from './chain.ts';
+import { dayHeads } from './heads.ts';
+import { verifyAndRecord } from './verifications.ts';
+import { traceCode, traceFile } from './trace.ts';
+
+const DAY_MS = 86_400_000;
+const labelOf = (table: string) => CHAINED_TABLES.find((t) => t.table === table)?.label ?? table;
+
+type Recorded = { id: number; source: string; userName: string; ok: boolean; rows: number; createdAt: Date; problems: unknown; heads: unknown };
+const verificationRow = (v: Recorded): AuditVerification => ({
+  id: v.id,
+  source: v.source as AuditVerification['source'],
+  userName: v.userName,
+  ok: v.ok,
+  rows: v.rows,
+  createdAt: v.createdAt.toISOString(),
+  problems: v.problems as ChainProblem[],
+  heads: (v.heads as ChainHead[]).map((h) => ({ ...h, label: labelOf(h.table) })),
+});
+
+export async function auditRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  await app.register(fastifyMultipart, { limits: { fileSize: TRACE_FILE_MAX_BYTES, files: 1, fields: 2, parts: 3, fieldSize: 256 } });
+  route(app, api.status, async () => {
+    const last = await db.auditVerification.findFirst({ orderBy: { id: 'desc' } });
+    return ok({ last: last ? verificationRow(last) : null });
+  });
+  route(app, api.verify, async ({ user }) => {
+    const { report, row } = await verifyAndRecord(db, { source: 'PAGE', userId: user.id, userName: user.name });
+    return ok(verificationRow(row), report.ok ? '校验通过：审计链完整' : `校验未通过：发现 ${report.problems.length} 处问题`);
+  });
+  route(app, api.dayHeads, async ({ body }) => {
+    const dateTo = body.dateTo ?? cstDay(new Date());
+    const dateFrom = body.dateFrom ?? cstDay(new Date(Date.parse(`${dateTo}T00:00:00Z`) - 29 * DAY_MS));
+    if ((Date.parse(dateTo) - Date.parse(dateFrom)) / DAY_MS >= DAY_HEADS_MAX_DAYS) {
+      throw badRequest(`一次最多查询 ${DAY_HEADS_MAX_DAYS} 天`, [{ field: 'dateFrom', message: `一次最多查询 ${DAY_HEADS_MAX_DAYS} 天，请缩小日期范围` }]);
+    }
+    return ok({ dateFrom, dateTo, heads: await dayHeads(db, dateFrom, dateTo) });
+  });
+  route(app, api.traceCode, async ({ body }) => ok(await traceCode(db, body.code)));
+  route(app, api.traceFile, async ({ request }) => ok(await traceFile(db, request)));
+}

@@ -1,0 +1,36 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { HEADS_FILE_KIND, auditApi as api, type DayHead, type DayHeadsRequest } from '@esm/contracts';
+import { call, callMultipart, saveBlob } from '../../api/client.ts';
+
+export const useAuditStatus = () => useQuery({ queryKey: [api.status.path], queryFn: async () => (await call(api.status)).data.last });
+
+export const useDayHeads = (req: DayHeadsRequest) =>
+  useQuery({ queryKey: [api.dayHeads.path, req], queryFn: async () => (await call(api.dayHeads, req, { silent: true })).data, retry: false });
+
+/** Runs a verification; the page's last verification is refreshed with it. */
+export function useVerifyNow() {
+  const queryClient = useQueryClient();
+  return async () => {
+    const res = await call(api.verify, undefined, { silent: true });
+    queryClient.setQueryData([api.status.path], res.data);
+    return res.message ?? '';
+  };
+}
+
+/** The day heads as the file `pnpm audit:verify --heads FILE` reads; returns its name. */
+export function exportHeads(from: string, to: string, heads: readonly DayHead[]): string {
+  const fileName = `audit-heads-${from}_${to}.json`;
+  const body = JSON.stringify({ kind: HEADS_FILE_KIND, exportedAt: new Date().toISOString(), heads }, null, 1);
+  saveBlob({ blob: new Blob([body], { type: 'application/json' }), fileName, type: 'application/json' });
+  return fileName;
+}
+
+/** 泄露追溯 by the code typed in. */
+export const traceByCode = async (code: string) => (await call(api.traceCode, { code }, { silent: true })).data;
+
+/** 泄露追溯 by the PDF found outside. */
+export async function traceByFile(file: File) {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return (await callMultipart(api.traceFile, form, { silent: true })).data;
+}

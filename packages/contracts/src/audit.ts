@@ -1,0 +1,131 @@
+/**
+ * 审计校验 (system → audit verification): the tamper-evident chain over the rows that record acts.
+ * The page shows the last verification (run from `pnpm audit:verify` or from here) and the chain
+ * head of each day, which an operator exports and keeps outside the database.
+ */
+import { z } from 'zod';
+import { DRAWING_ADMIN_TYPES } from './codes.ts';
+import { endpoint } from './endpoint.ts';
+import { ZEnvelope } from './envelope.ts';
+import { zOptionalDate, zText, withDateRange } from './fields.ts';
+import { AUDIT_VERIFY_PAGE, LEAK_TRACE_PAGE } from './page-paths.ts';
+
+export { AUDIT_VERIFY_PAGE, LEAK_TRACE_PAGE };
+const tag = 'audit';
+
+export const AUDIT_PROBLEM_KINDS = ['changed', 'deleted', 'inserted', 'head'] as const;
+export const AUDIT_PROBLEM_LABELS: Record<(typeof AUDIT_PROBLEM_KINDS)[number], string> = {
+  changed: '内容被修改',
+  deleted: '行被删除',
+  inserted: '绕过链写入',
+  head: '与记录的链头不符',
+};
+export const AUDIT_SOURCE_LABELS = { CLI: '命令行（pnpm audit:verify）', PAGE: '审计校验页面' } as const;
+
+export const ZAuditProblem = z.object({
+  table: z.string(),
+  kind: z.enum(AUDIT_PROBLEM_KINDS),
+  id: z.number().int().nullable(),
+  seq: z.number().int().nullable(),
+  message: z.string(),
+});
+export const ZChainHead = z.object({ table: z.string(), label: z.string(), seq: z.number().int(), hash: z.string() });
+export const ZAuditVerification = z.object({
+  id: z.number().int(),
+  source: z.enum(['CLI', 'PAGE']),
+  userName: z.string(),
+  ok: z.boolean(),
+  rows: z.number().int(),
+  createdAt: z.string(),
+  problems: z.array(ZAuditProblem),
+  heads: z.array(ZChainHead),
+});
+export type AuditVerification = z.infer<typeof ZAuditVerification>;
+
+export const ZDayHead = z.object({ day: z.string(), table: z.string(), label: z.string(), seq: z.number().int(), hash: z.string() });
+export type DayHead = z.infer<typeof ZDayHead>;
+
+export const ZDayHeadsRequestSchema = withDateRange(z.object({ dateFrom: zOptionalDate, dateTo: zOptionalDate }));
+export type DayHeadsRequest = z.input<typeof ZDayHeadsRequestSchema>;
+/** The longest range of days one answer covers. */
+export const DAY_HEADS_MAX_DAYS = 366;
+
+/** The exported file, which `pnpm audit:verify --heads FILE` reads. */
+export const HEADS_FILE_KIND = 'esm-audit-heads';
+
+// ---- leak tracing (泄露追溯): a copy found outside → the log row of the copy it came from
+
+export const ZTraceCodeRequestSchema = z.object({ code: zText('复制码', 40) });
+export type TraceCodeRequest = z.input<typeof ZTraceCodeRequestSchema>;
+/** A PDF found outside, uploaded to read its copy code from its metadata. */
+export const TRACE_FILE_MAX_BYTES = 50 * 1024 * 1024;
+
+export const ZCopyTrace = z.object({
+  copyCode: z.string(),
+  logId: z.number().int(),
+  action: z.string(),
+  outcome: z.string(),
+  userAccount: z.string(),
+  userName: z.string(),
+  userType: z.number().int(),
+  supplierCode: z.string().nullable(),
+  supplierName: z.string().nullable(),
+  standardCode: z.string().nullable(),
+  fileName: z.string().nullable(),
+  version: z.string().nullable(),
+  materialCode: z.string().nullable(),
+  materialName: z.string().nullable(),
+  createdAt: z.string(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  /** the delivery's end: every byte sent, cut short, or never recorded */
+  delivered: z.enum(['COMPLETE', 'INCOMPLETE', 'UNKNOWN']),
+  chainSeq: z.number().int().nullable(),
+  rowHash: z.string().nullable(),
+  /** where the code was read: typed in, or from the uploaded PDF's metadata */
+  foundIn: z.enum(['CODE', 'PDF']),
+});
+export type CopyTrace = z.infer<typeof ZCopyTrace>;
+
+export const auditApi = {
+  status: endpoint({
+    path: 'haier/audit/status',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    summary: '审计链：上次校验结果',
+    response: ZEnvelope(z.object({ last: ZAuditVerification.nullable() })),
+  }),
+  verify: endpoint({
+    path: 'haier/audit/verify',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    summary: '立即校验审计链（结果记录为一次校验）',
+    button: { page: AUDIT_VERIFY_PAGE, code: 'verify', label: '立即校验' },
+    response: ZEnvelope(ZAuditVerification),
+  }),
+  dayHeads: endpoint({
+    path: 'haier/audit/dayHeads',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    summary: '每日链头（默认最近 30 天）',
+    body: ZDayHeadsRequestSchema,
+    response: ZEnvelope(z.object({ dateFrom: z.string(), dateTo: z.string(), heads: z.array(ZDayHead) })),
+  }),
+  traceCode: endpoint({
+    path: 'haier/leakTrace/byCode',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    summary: '泄露追溯：按复制码（水印上的 XXXXX-XXXXX）查找该副本的访问记录',
+    body: ZTraceCodeRequestSchema,
+    response: ZEnvelope(ZCopyTrace),
+  }),
+  traceFile: endpoint({
+    path: 'haier/leakTrace/byFile',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    kind: 'multipart',
+    summary: '泄露追溯：上传外部发现的 PDF，从其元数据读出复制码并查找访问记录',
+    description: `multipart/form-data：文件部分 file（PDF，不超过 ${TRACE_FILE_MAX_BYTES / 1024 / 1024} MB）。`,
+    response: ZEnvelope(ZCopyTrace),
+  }),
+} as const;
