@@ -43,6 +43,7 @@ import { phoneLogRoutes } from './modules/phoneLog/routes.ts';
 
 import { countersignRoutes } from './modules/countersign/routes.ts';
 import { supplierCountersignRoutes } from './modules/countersign/supplier-routes.ts';
+import { notificationRoutes } from './modules/notifications/index.ts';
 export interface AppDeps {
   config: Config;
   db: Db;
@@ -130,6 +131,7 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
       await api.register(supplierBomRoutes, { db, exportMaxRows: config.exportMaxRows });
       await api.register(permissionRoutes, { db });
       await api.register(phoneLogRoutes, { db, exportMaxRows: config.exportMaxRows });
+      await api.register(notificationRoutes, { db });
     },
     { prefix: API_BASE },
   );

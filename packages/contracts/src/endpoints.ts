@@ -16,5 +16,6 @@ import { countersignApi } from './countersign.ts';
 import { bomApi } from './bom.ts';
 import { permissionsApi } from './permissions.ts';
 import { phoneLogApi } from './phoneLog.ts';
+import { notificationsApi } from './notifications.ts';
 
-export const ALL_ENDPOINTS: readonly EndpointDef[] = [archivesApi, empowerApi, exportApi, filesApi, logsApi, menuApi, noticesApi, sessionApi, standardlogApi, visitsApi, documentIssuesApi, problemTypesApi, countersignApi, bomApi, permissionsApi, phoneLogApi].flatMap((api) => Object.values(api));
+export const ALL_ENDPOINTS: readonly EndpointDef[] = [archivesApi, empowerApi, exportApi, filesApi, logsApi, menuApi, noticesApi, sessionApi, standardlogApi, visitsApi, documentIssuesApi, problemTypesApi, countersignApi, bomApi, permissionsApi, phoneLogApi, notificationsApi].flatMap((api) => Object.values(api));

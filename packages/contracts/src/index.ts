@@ -33,3 +33,4 @@ export * from './endpoints.ts';
 export * from './documentIssues.ts';
 export * from './problemTypes.ts';
 export * from './countersign.ts';
+export * from './notifications.ts';

@@ -1,0 +1,17 @@
+/** The in-app centre: every user's own notifications (the bell, the list, marking read). */
+import type { FastifyInstance } from 'fastify';
+import { notificationsApi as api } from '@esm/contracts';
+import type { Db } from '../../db/database.ts';
+import { ok } from '../../lib/envelope.ts';
+import { cappedPage } from '../../lib/list.ts';
+import { route } from '../../lib/route.ts';
+import { bell, markRead, pageNotifications } from './service.ts';
+
+export async function notificationRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  route(app, api.bell, async ({ user }) => ok(await bell(db, user.id)));
+  route(app, api.page, async ({ body, user }) => cappedPage(await pageNotifications(db, user.id, body)));
+  route(app, api.markRead, async ({ body, user }) => {
+    const marked = await markRead(db, user.id, body);
+    return ok({ marked }, marked ? `已将 ${marked} 条通知标为已读` : '没有未读通知');
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * Notifications: telling a user when something needs them or concerns them — a change notice
+ * published to their supplier, an application decided, a question assigned, a countersign list
+ * waiting for their signature. Each is written in the transaction of the move that causes it,
+ * one per recipient user chosen by that domain's scope rules; the in-app centre (the header's
+ * bell and its page) lists them, and the outbox delivers them by mail where the user has an
+ * address.
+ */
+import { z } from 'zod';
+import { USER_TYPES } from './codes.ts';
+import { endpoint } from './endpoint.ts';
+import { ZCappedPage, ZEnvelope } from './envelope.ts';
+import { zOptionalEnum } from './fields.ts';
+import { ZPageRequest } from './paging.ts';
+
+const tag = 'notifications';
+
+/** What happened, as the centre and the mail name it. */
+export const NOTIFICATION_KIND_LABELS = {
+  NOTICE_PUBLISHED: '图纸变更通知',
+  NOTICE_WITHDRAWN: '变更通知撤回',
+  APPLICATION_SUBMITTED: '授权申请待审批',
+  APPLICATION_DECIDED: '授权申请审批结果',
+  QUESTION_ASSIGNED: '图纸问题待回复',
+  QUESTION_REPLIED: '图纸问题已回复',
+  COUNTERSIGN_WAITING: '会签单待会签',
+  COUNTERSIGN_RETURNED: '会签单被退回',
+  COUNTERSIGN_COMPLETED: '会签单已完成',
+} as const;
+export type NotificationKind = keyof typeof NOTIFICATION_KIND_LABELS;
+export const NOTIFICATION_KINDS = Object.keys(NOTIFICATION_KIND_LABELS) as [NotificationKind, ...NotificationKind[]];
+const KIND_MESSAGE = `通知类型只能是 ${NOTIFICATION_KINDS.join('、')}`;
+
+/** The bell's dropdown shows this many of the latest. */
+export const NOTIFICATION_BELL_LATEST = 6;
+
+/**
+ * An e-mail address as a user types it: optional (blank clears it), trimmed, at most 254
+ * characters (RFC 5321's path limit), one `@` with a dotted domain after it.
+ */
+export const zOptionalEmail = z.preprocess(
+  (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
+  z
+    .string()
+    .max(254, '邮箱不能超过 254 个字符')
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, '邮箱格式不正确，例如 zhangwei@example.com')
+    .nullable()
+    .optional(),
+);
+
+export const ZNotificationRow = z.object({
+  id: z.number().int(),
+  kind: z.enum(NOTIFICATION_KINDS),
+  subject: z.string(),
+  body: z.string().nullable(),
+  /** The page it concerns, under /esm (with its query, e.g. ?id=12). */
+  linkPath: z.string(),
+  /** YYYY-MM-DD (UTC+8), when the thing has a deadline. */
+  dueDate: z.string().nullable(),
+  createdAt: z.string(),
+  readAt: z.string().nullable(),
+});
+export type NotificationRow = z.infer<typeof ZNotificationRow>;
+
+export const ZNotificationPageRequestSchema = ZPageRequest(['createdAt'], {
+  kind: zOptionalEnum(NOTIFICATION_KINDS, KIND_MESSAGE),
+  /** true: only the unread ones. */
+  unreadOnly: z.boolean().optional(),
+});
+export type NotificationPageRequest = z.input<typeof ZNotificationPageRequestSchema>;
+
+/** The bell: how many are unread, and the latest few (read or not). */
+export const ZNotificationBell = z.object({ unread: z.number().int(), latest: z.array(ZNotificationRow) });
+export type NotificationBell = z.infer<typeof ZNotificationBell>;
+
+export const ZMarkReadSchema = z.object({
+  /** The caller's own notifications; absent: all of them (全部已读). */
+  ids: z.array(z.number().int().min(1).max(2_147_483_647), { error: '通知编号无效' }).max(500, '一次最多 500 条').optional(),
+});
+export type MarkReadRequest = z.input<typeof ZMarkReadSchema>;
+
+export const notificationsApi = {
+  bell: endpoint({ path: 'notification/bell', access: USER_TYPES, tag, summary: '通知铃铛：未读数与最新几条', response: ZEnvelope(ZNotificationBell) }),
+  page: endpoint({ path: 'notification/page', access: USER_TYPES, tag, summary: '我的通知分页', body: ZNotificationPageRequestSchema, response: ZCappedPage(ZNotificationRow) }),
+  markRead: endpoint({
+    path: 'notification/markRead',
+    access: USER_TYPES,
+    tag,
+    summary: '标记已读（不给编号：全部已读）',
+    body: ZMarkReadSchema,
+    response: ZEnvelope(z.object({ marked: z.number().int() })),
+  }),
+} as const;
