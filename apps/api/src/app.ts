@@ -43,7 +43,7 @@ import { phoneLogRoutes } from './modules/phoneLog/routes.ts';
 
 import { countersignRoutes } from './modules/countersign/routes.ts';
 import { supplierCountersignRoutes } from './modules/countersign/supplier-routes.ts';
-import { notificationRoutes } from './modules/notifications/index.ts';
+import { notificationRoutes, outboxPlugin } from './modules/notifications/index.ts';
 export interface AppDeps {
   config: Config;
   db: Db;
@@ -137,5 +137,7 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
   );
   await app.register(webPlugin, { webDist: paths.webDist });
   await app.register(maintenancePlugin, { config, db, storage });
+  // notification mail: the outbox's worker, when SMTP_URL is set (stopped when the app closes)
+  await app.register(outboxPlugin, { config, db });
   return app;
 }

@@ -26,10 +26,17 @@ export const EMAIL_CHANNEL: ChannelDef = { name: 'EMAIL', addressSql: Prisma.sql
  * The channels switched on in this process (set once at start from the configuration). Outbox
  * rows are written only for these.
  */
-const active: { channels: readonly ChannelDef[] } = { channels: [] };
+/** With a queue, each outbox row gets its delivery job (outbox.ts) in the same statement; tries per message. */
+export interface QueueSettings {
+  maxTries: number;
+}
+
+const active: { channels: readonly ChannelDef[]; queue?: QueueSettings } = { channels: [] };
 
 export const activeChannels = (): readonly ChannelDef[] => active.channels;
+export const activeQueue = (): QueueSettings | undefined => active.queue;
 
-export function useChannels(channels: readonly ChannelDef[]): void {
+export function useChannels(channels: readonly ChannelDef[], queue?: QueueSettings): void {
   active.channels = channels;
+  active.queue = queue;
 }

@@ -2,3 +2,4 @@
 export { noticePublished, noticeWithdrawn, applicationSubmitted, applicationDecided, questionAssigned, questionReplied, countersignWaiting, countersignReturned, countersignCompleted } from './events.ts';
 export { notificationRoutes } from './routes.ts';
 export { EMAIL_CHANNEL, useChannels } from './channels.ts';
+export { outboxPlugin } from './outbox.ts';

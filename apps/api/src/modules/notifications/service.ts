@@ -16,7 +16,8 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { capTotal, checkWindow, type CappedTotal } from '../../lib/list.ts';
 import { cstDay } from '../../lib/dates.ts';
-import { activeChannels } from './channels.ts';
+import { activeChannels, activeQueue } from './channels.ts';
+import { DELIVER_TASK } from './tasks.ts';
 
 type Tx = Prisma.TransactionClient;
 type Q = Tx | Db;
@@ -44,11 +45,18 @@ export async function notify(tx: Tx, userIds: readonly number[], n: Notification
     RETURNING id`;
   if (written.length === 0) return 0;
   const notificationIds = written.map((r) => r.id);
+  const queue = activeQueue();
   for (const channel of activeChannels()) {
-    await tx.$executeRaw`INSERT INTO notification_delivery (notification_id, channel, address, state, created_at, updated_at)
+    const rows = Prisma.sql`INSERT INTO notification_delivery (notification_id, channel, address, state, created_at, updated_at)
       SELECT n.id, ${channel.name}, ${channel.addressSql}, 'PENDING', ${now}, ${now}
       FROM notification n JOIN app_user u ON u.id = n.user_id
-      WHERE n.id = ANY(${notificationIds}::int[]) AND ${channel.addressSql} IS NOT NULL`;
+      WHERE n.id = ANY(${notificationIds}::int[]) AND ${channel.addressSql} IS NOT NULL
+      RETURNING id`;
+    // the job of each row in the same statement (outbox.ts): committed together or not at all
+    if (queue) {
+      await tx.$queryRaw`WITH d AS (${rows})
+        SELECT count(graphile_worker.add_job(${DELIVER_TASK}, json_build_object('id', d.id), max_attempts := ${queue.maxTries}::int, job_key := 'notification_delivery:' || d.id))::int AS n FROM d`;
+    } else await tx.$executeRaw`WITH d AS (${rows}) SELECT 1`;
   }
   return written.length;
 }
