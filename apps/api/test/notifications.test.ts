@@ -110,12 +110,12 @@ describe('change notices', () => {
     expect(foreign.json().data.marked).toBe(0);
     expect((await db.notification.findUniqueOrThrow({ where: { id: mine } })).readAt).toBeNull();
 
-    const page = (await post(t.app, notificationsApi.page.path, { unreadOnly: true }, a1)).json();
+    const page = (await post(t.app, notificationsApi.page.path, { state: 'UNREAD' }, a1)).json();
     expect(page.total).toBe(1);
     const all = await post(t.app, notificationsApi.markRead.path, {}, a1);
     expect(all.json().data.marked).toBe(1);
     expect((await post(t.app, notificationsApi.bell.path, undefined, a1)).json().data.unread).toBe(0);
-    expect((await post(t.app, notificationsApi.page.path, { unreadOnly: true }, a1)).json().total).toBe(0);
+    expect((await post(t.app, notificationsApi.page.path, { state: 'UNREAD' }, a1)).json().total).toBe(0);
   });
 
   it('a bad filter is a field error', async () => {

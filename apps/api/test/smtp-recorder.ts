@@ -43,7 +43,8 @@ function decodeHeader(raw: string, name: string): string {
     );
 }
 
-export async function smtpRecorder() {
+/** `onMail`: called with each mail accepted (the e2e server writes them where a journey reads them). */
+export async function smtpRecorder(onMail?: (m: ReceivedMail) => void) {
   const received: ReceivedMail[] = [];
   let refusals = 0;
   let refusedCount = 0;
@@ -62,7 +63,9 @@ export async function smtpRecorder() {
           return callback(err);
         }
         const raw = Buffer.concat(chunks).toString('utf8');
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, subject: decodeHeader(raw, 'Subject'), text: part(raw, 'text/plain'), html: part(raw, 'text/html') });
+        const mail = { to: session.envelope.rcptTo.map((r) => r.address), raw, subject: decodeHeader(raw, 'Subject'), text: part(raw, 'text/plain'), html: part(raw, 'text/html') };
+        received.push(mail);
+        onMail?.(mail);
         callback();
       });
     },

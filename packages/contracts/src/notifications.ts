@@ -62,10 +62,13 @@ export const ZNotificationRow = z.object({
 });
 export type NotificationRow = z.infer<typeof ZNotificationRow>;
 
+/** The centre's read filter. */
+export const NOTIFICATION_READ_STATES = ['UNREAD', 'READ'] as const;
+export const NOTIFICATION_READ_LABELS = { UNREAD: '未读', READ: '已读' } as const;
+
 export const ZNotificationPageRequestSchema = ZPageRequest(['createdAt'], {
   kind: zOptionalEnum(NOTIFICATION_KINDS, KIND_MESSAGE),
-  /** true: only the unread ones. */
-  unreadOnly: z.boolean().optional(),
+  state: zOptionalEnum(NOTIFICATION_READ_STATES, '状态只能是 UNREAD 或 READ'),
 });
 export type NotificationPageRequest = z.input<typeof ZNotificationPageRequestSchema>;
 

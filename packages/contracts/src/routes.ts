@@ -80,6 +80,8 @@ export const ROUTES: RouteDef[] = [
   r('system', 'permission', '按钮与列权限'),
   // system: every sign-in, success or refusal (sign_in_log, issue 15)
   r('system', 'signInLog', '登录日志'),
+  // not in the legacy spec: every user's own notifications (the header bell's 查看全部)
+  r('', 'notifications', '我的通知'),
 ];
 
 export const routeByPath = new Map(ROUTES.map((x) => [x.path, x]));

@@ -79,4 +79,6 @@ export const MENU: MenuSeed[] = [
   entry(63, 60, 'system', 'permission', '按钮与列权限', 'KeyOutlined', [7]),
   // every sign-in, success or refusal (sign_in_log, issue 15), beside the visit log
   entry(64, 60, 'system', 'signInLog', '登录日志', 'LoginOutlined', ADMIN),
+  // every user's own notifications, reached from the header bell (hidden from the side menu)
+  entry(70, -1, '', 'notifications', '我的通知', null, [...SUPPLIER, ...ADMIN, 5, 6]),
 ];

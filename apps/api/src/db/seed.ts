@@ -164,5 +164,8 @@ async function demoData(db: Db, storage: Storage, sql: StateReader): Promise<boo
   const { seedDemoPhoneLog } = await import('./demo-phoneLog.ts');
   await seedDemoPhoneLog(db);
   startPhase('seed: phone log');
+  const { seedDemoNotifications } = await import('./demo-notifications.ts');
+  await seedDemoNotifications(db);
+  startPhase('seed: notifications');
   return true;
 }

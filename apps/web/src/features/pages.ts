@@ -16,6 +16,7 @@ import { pages as countersign } from './countersign/index.ts';
 import { pages as bom } from './bom/index.ts';
 import { pages as permissions } from './permissions/index.ts';
 import { pages as phoneLog } from './phoneLog/index.ts';
+import { pages as notifications } from './notifications/index.ts';
 
 /** A page's first answers fetched ahead of it (api/ahead.ts): at the sign-in, for `target`, the landing page. */
 export type FetchAhead = (queryClient: QueryClient, target: URL) => void;
@@ -27,4 +28,4 @@ export interface PageModule {
 }
 export type PageLoaders = Record<string, () => Promise<PageModule>>;
 
-export const PAGES: PageLoaders = { ...archives, ...empower, ...logs, ...notices, ...visits, ...documentIssues, ...problemTypes, ...countersign, ...bom, ...permissions, ...phoneLog };
+export const PAGES: PageLoaders = { ...archives, ...empower, ...logs, ...notices, ...visits, ...documentIssues, ...problemTypes, ...countersign, ...bom, ...permissions, ...phoneLog, ...notifications };

@@ -3,3 +3,4 @@ export { noticePublished, noticeWithdrawn, applicationSubmitted, applicationDeci
 export { notificationRoutes } from './routes.ts';
 export { EMAIL_CHANNEL, useChannels } from './channels.ts';
 export { outboxPlugin } from './outbox.ts';
+export { markSeen } from './service.ts';

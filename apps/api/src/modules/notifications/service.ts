@@ -109,7 +109,7 @@ export async function bell(db: Db, userId: number): Promise<NotificationBell> {
 /** The centre's list: the caller's own only, newest first (or oldest first when asked). */
 export async function pageNotifications(db: Db, userId: number, q: z.output<typeof ZNotificationPageRequestSchema> & NotificationPageRequest): Promise<{ rows: NotificationRow[] } & CappedTotal> {
   checkWindow(q);
-  const where: Prisma.NotificationWhereInput = { userId, ...(q.kind ? { kind: q.kind } : {}), ...(q.unreadOnly ? { readAt: null } : {}) };
+  const where: Prisma.NotificationWhereInput = { userId, ...(q.kind ? { kind: q.kind } : {}), ...(q.state === 'UNREAD' ? { readAt: null } : q.state === 'READ' ? { readAt: { not: null } } : {}) };
   const order = q.sortOrder === 'ascend' ? 'asc' : 'desc';
   const [rows, counted] = await Promise.all([
     db.notification.findMany({ where, select: SELECT, orderBy: { id: order }, skip: (q.page - 1) * q.results, take: q.results }),
@@ -121,5 +121,11 @@ export async function pageNotifications(db: Db, userId: number, q: z.output<type
 /** Marks the caller's own (named, or all) unread notifications read; another user's ids change nothing. */
 export async function markRead(db: Db, userId: number, q: MarkReadRequest, now = new Date()): Promise<number> {
   const { count } = await db.notification.updateMany({ where: { userId, readAt: null, ...(q.ids ? { id: { in: q.ids } } : {}) }, data: { readAt: now } });
+  return count;
+}
+
+/** The user opened the page a notification links to: theirs about it are read. */
+export async function markSeen(db: Db, userId: number, linkPath: string, now = new Date()): Promise<number> {
+  const { count } = await db.notification.updateMany({ where: { userId, linkPath, readAt: null }, data: { readAt: now } });
   return count;
 }

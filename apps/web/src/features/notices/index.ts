@@ -2,7 +2,7 @@
 import { BASE_PATH } from '@esm/contracts/basics';
 import type { PageLoaders } from '../pages.ts';
 
-export { NoticeBell } from './NoticeBell.tsx';
+export { NoticeBell, NoticeSummary } from './NoticeBell.tsx';
 export { newNoticeHref } from './links.ts';
 export { DueDate, OverdueTag } from './labels.tsx';
 export const pages: PageLoaders = {
