@@ -163,3 +163,86 @@ describe('drawing authorization', () => {
     expect(told[0]!.body).toBe('审批意见：请补充用途');
   });
 });
+
+describe('questions on drawings', () => {
+  it('routed or assigned: the answerer (not one who takes it); replied: the asking supplier’s users only', async () => {
+    const admin7 = await login(t.app, 'demo7');
+    const line = await createProductLine(db);
+    const m = await createMaterial(db, line.code);
+    const [A, B] = [await createSupplier(db, '问甲'), await createSupplier(db, '问乙')];
+    for (const s of [A, B]) {
+      await linkSupplier(db, s.code, m.code);
+      await createGrant(db, s.code, m.code);
+    }
+    const file = await createFileVersion(db, files.storage, { materialCode: m.code, type: 'pdf', bytes: pdf });
+    const asker = await createSupplierUser(t.db, A.code);
+    const colleague = await createSupplierUser(t.db, A.code);
+    const stranger = await createSupplierUser(t.db, B.code);
+    await acceptCurrentAgreement(db, asker.id, A.code);
+    const h1 = await createUser(t.db, { type: 5, prefix: 'nt' });
+    const h2 = await createUser(t.db, { type: 5, prefix: 'nt' });
+    const typeId = (await post(t.app, 'haier/problemType/addProblemType', { name: `产品线问题${unique()}`, role: 'PRODUCT_LINE', responseDays: 3, enabled: true }, admin7)).json().data.id as number;
+    expect((await post(t.app, 'haier/sqegxRole/addSqegxRole', { productLineCode: line.code, role: 'PRODUCT_LINE', userId: h1.id }, admin7)).statusCode).toBe(200);
+
+    const cookie = await login(t.app, asker.account, asker.password);
+    const added = await post(t.app, 'supplier/documentissue/add', { fileId: file.id, problemTypeId: typeId, title: '孔位公差', description: '请确认孔位公差', purchaser: '采购员甲' }, cookie);
+    expect(added.statusCode, added.body).toBe(200);
+    const id = added.json().data.id as number;
+    expect((await post(t.app, 'supplier/documentissue/submit', { id }, cookie)).statusCode).toBe(200);
+    const link = `/esm/drawingManagement/documentIssueH?id=${id}`;
+    expect(await recipientsOf('QUESTION_ASSIGNED', link)).toEqual([h1.id]);
+
+    // h1 reassigns to h2 (with a reason): h2 is told; h1, who moved it, is not told again
+    const c1 = await login(t.app, h1.account, h1.password);
+    const moved = await post(t.app, 'haier/documentissue/assign', { id, userId: h2.id, reason: '由 SQE 处理' }, c1);
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(await recipientsOf('QUESTION_ASSIGNED', link)).toEqual(sorted([h1.id, h2.id]));
+    expect((await db.notification.findFirstOrThrow({ where: { kind: 'QUESTION_ASSIGNED', linkPath: link, userId: h2.id } })).subject).toMatch(/^图纸问题改派给您：/);
+
+    const c2 = await login(t.app, h2.account, h2.password);
+    const replied = await post(t.app, 'haier/documentissue/reply', { id, text: '按图纸执行' }, c2);
+    expect(replied.statusCode, replied.body).toBe(200);
+    expect(await recipientsOf('QUESTION_REPLIED', `/esm/supplier/documentIssue?id=${id}`)).toEqual(sorted([asker.id, colleague.id]));
+    expect(await db.notification.count({ where: { userId: stranger.id } })).toBe(0);
+  });
+});
+
+describe('countersign lists', () => {
+  it('issued: the supplier’s users; then each internal signer in turn; returned: the issuer; completed: issuer and supplier', async () => {
+    const ids = Object.fromEntries(await Promise.all(['demo3', 'demo8', 'demo9'].map(async (a) => [a, (await db.user.findUniqueOrThrow({ where: { account: a } })).id] as const)));
+    const s001 = (await db.user.findMany({ where: { supplierCode: 'S001', type: { in: [2, 4] }, enabled: true }, select: { id: true } })).map((u) => u.id);
+    const line = await createProductLine(db);
+    const m = await createMaterial(db, line.code);
+    await linkSupplier(db, 'S001', m.code);
+    const file = await createFileVersion(db, files.storage, { materialCode: m.code, type: 'pdf', bytes: pdf });
+    const [demo2, demo8, demo9] = [await login(t.app, 'demo2'), await login(t.app, 'demo8'), await login(t.app, 'demo9')];
+    const created = await post(t.app, 'haier/countersign/create', { title: '通知会签', supplierCode: 'S001', items: '1. 首件送检', dueDate: addDays(today(), 7), fileIds: [file.id], signerIds: [ids.demo8, ids.demo9] }, admin);
+    expect(created.statusCode, created.body).toBe(200);
+    const id = created.json().data.id as number;
+    const internal = `/esm/drawingManagement/countersignList?id=${id}`;
+    const supplierSide = `/esm/supplier/countersignList?id=${id}`;
+    const waiting = async () => (await db.notification.findMany({ where: { kind: 'COUNTERSIGN_WAITING', OR: [{ linkPath: internal }, { linkPath: supplierSide }] }, orderBy: { id: 'asc' }, select: { userId: true } })).map((n) => n.userId);
+
+    expect((await post(t.app, 'haier/countersign/issue', { id }, admin)).statusCode).toBe(200);
+    expect(sorted(await waiting())).toEqual(sorted(s001));
+    expect((await post(t.app, 'supplier/countersign/submitCountersign', { id, round: 1, step: 0, decision: 'AGREE' }, demo2)).statusCode).toBe(200);
+    expect((await waiting()).slice(s001.length)).toEqual([ids.demo8]);
+    // demo8 returns it: the issuer hears; nobody else's turn begins
+    expect((await post(t.app, 'haier/countersign/sign', { id, round: 1, step: 1, decision: 'RETURN', comment: '公差需再确认' }, demo8)).statusCode).toBe(200);
+    expect(await recipientsOf('COUNTERSIGN_RETURNED', internal)).toEqual([ids.demo3]);
+    expect((await waiting()).slice(s001.length)).toEqual([ids.demo8]);
+
+    // round 2 to completion: supplier, demo8, demo9 in turn, then everyone hears it is complete
+    expect((await post(t.app, 'haier/countersign/issue', { id }, admin)).statusCode).toBe(200);
+    expect((await post(t.app, 'supplier/countersign/submitCountersign', { id, round: 2, step: 0, decision: 'AGREE' }, demo2)).statusCode).toBe(200);
+    expect((await post(t.app, 'haier/countersign/sign', { id, round: 2, step: 1, decision: 'AGREE' }, demo8)).statusCode).toBe(200);
+    expect((await post(t.app, 'haier/countersign/sign', { id, round: 2, step: 2, decision: 'AGREE' }, demo9)).statusCode).toBe(200);
+    const all = await waiting();
+    expect(all.filter((u) => u === ids.demo8)).toHaveLength(2);
+    expect(all.filter((u) => u === ids.demo9)).toHaveLength(1);
+    expect(sorted(all.filter((u) => s001.includes(u)))).toEqual(sorted([...s001, ...s001]));
+    expect(await recipientsOf('COUNTERSIGN_COMPLETED', internal)).toEqual([ids.demo3]);
+    expect(await recipientsOf('COUNTERSIGN_COMPLETED', supplierSide)).toEqual(sorted(s001));
+    expect(await db.notification.count({ where: { linkPath: { in: [internal, supplierSide] }, userId: { notIn: [...s001, ids.demo3!, ids.demo8!, ids.demo9!] } } })).toBe(0);
+  });
+});
