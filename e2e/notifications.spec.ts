@@ -101,3 +101,30 @@ test('demo2’s mail links to the notice; opened without a session it leads thro
   await expect(page.getByTestId('notice-header')).toContainText(shared.title);
   await context.close();
 });
+
+test('demo2 opens 个人设置 from the header name, is told a bad address, and saves its address and mail choices', async ({ page }) => {
+  await loginThroughPage(page, 'demo2');
+  await settled(page);
+  await page.getByTestId('header-user-name').click();
+  await expect(page).toHaveURL(/\/esm\/settings$/);
+  const form = page.getByTestId('settings-page');
+  const email = form.getByLabel('邮箱');
+  await expect(email).toHaveValue('demo2@example.com');
+  await email.fill('zhangwei@');
+  await page.getByTestId('settings-save').click();
+  await expect(form).toContainText('邮箱格式不正确，例如 zhangwei@example.com');
+  await email.fill('zhangwei@example.com');
+  await form.getByLabel('授权申请审批结果').uncheck();
+  await page.getByTestId('settings-save').click();
+  await expect(page.locator('.ant-message-notice').filter({ hasText: '个人设置已保存' })).toBeVisible();
+  const [saved] = await sql<{ email: string; muted_kinds: string[] }>(`SELECT u.email, p.muted_kinds FROM app_user u JOIN notification_preference p ON p.user_id = u.id WHERE u.account = 'demo2'`);
+  expect(saved).toEqual({ email: 'zhangwei@example.com', muted_kinds: ['APPLICATION_DECIDED'] });
+  await page.screenshot({ path: 'e2e/screenshots/settings-1366.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(page.getByTestId('settings-page').getByLabel('邮箱')).toHaveValue('zhangwei@example.com');
+  await page.screenshot({ path: 'e2e/screenshots/settings-390.png', fullPage: true });
+  // put the demo's address back for the journeys after this one
+  await sql(`UPDATE app_user SET email = 'demo2@example.com' WHERE account = 'demo2'`);
+  await sql(`DELETE FROM notification_preference WHERE user_id = (SELECT id FROM app_user WHERE account = 'demo2')`);
+});

@@ -131,7 +131,7 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
       await api.register(supplierBomRoutes, { db, exportMaxRows: config.exportMaxRows });
       await api.register(permissionRoutes, { db });
       await api.register(phoneLogRoutes, { db, exportMaxRows: config.exportMaxRows });
-      await api.register(notificationRoutes, { db });
+      await api.register(notificationRoutes, { db, mailOn: Boolean(config.mail && config.databaseUrl) });
     },
     { prefix: API_BASE },
   );

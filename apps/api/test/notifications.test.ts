@@ -246,3 +246,35 @@ describe('countersign lists', () => {
     expect(await db.notification.count({ where: { linkPath: { in: [internal, supplierSide] }, userId: { notIn: [...s001, ids.demo3!, ids.demo8!, ids.demo9!] } } })).toBe(0);
   });
 });
+
+describe('个人设置', () => {
+  it('a user sets their own address (validated) and which kinds are mailed; a muted kind is still in the centre', async () => {
+    const s = await supplierSupplying(db, 1);
+    const u = await createSupplierUser(t.db, s.supplier.code);
+    const cookie = await login(t.app, u.account, u.password);
+    const bad = await post(t.app, notificationsApi.saveSettings.path, { email: 'not-an-address', mutedKinds: [] }, cookie);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0]).toMatchObject({ field: 'email', message: '邮箱格式不正确，例如 zhangwei@example.com' });
+    const badKind = await post(t.app, notificationsApi.saveSettings.path, { mutedKinds: ['NOPE'] }, cookie);
+    expect(badKind.statusCode).toBe(400);
+    expect(badKind.json().errors[0].field).toBe('mutedKinds.0');
+
+    const saved = await post(t.app, notificationsApi.saveSettings.path, { email: ' me@example.com ', mutedKinds: ['APPLICATION_DECIDED'] }, cookie);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().data).toMatchObject({ account: u.account, email: 'me@example.com', mutedKinds: ['APPLICATION_DECIDED'] });
+    expect((await post(t.app, notificationsApi.settings.path, undefined, cookie)).json().data.email).toBe('me@example.com');
+
+    // a decision on the supplier's application: in the centre, but no mail for this user
+    await acceptCurrentAgreement(db, u.id, s.supplier.code);
+    const d = await post(t.app, empowerApi.createApply.path, { materialCodes: s.materials.map((m) => m.code), validFrom: today(), validUntil: addDays(today(), 29), reason: '模具开发需要查看图纸' }, cookie);
+    const id = d.json().data.id as number;
+    expect((await post(t.app, empowerApi.submitApply.path, { id }, cookie)).statusCode).toBe(200);
+    expect((await post(t.app, empowerApi.approve.path, { ids: [id], decision: 'REJECT', comment: '不需要' }, approver)).statusCode).toBe(200);
+    const n = await db.notification.findFirstOrThrow({ where: { userId: u.id, kind: 'APPLICATION_DECIDED' }, include: { deliveries: true } });
+    expect(n.deliveries).toEqual([]);
+
+    // blank clears the address
+    const cleared = await post(t.app, notificationsApi.saveSettings.path, { email: '', mutedKinds: [] }, cookie);
+    expect(cleared.json().data).toMatchObject({ email: null, mutedKinds: [] });
+  });
+});

@@ -82,6 +82,24 @@ export const ZMarkReadSchema = z.object({
 });
 export type MarkReadRequest = z.input<typeof ZMarkReadSchema>;
 
+/** 个人设置: the user's own address and which kinds they want by mail. */
+export const ZNotificationSettings = z.object({
+  account: z.string(),
+  name: z.string(),
+  email: z.string().nullable(),
+  /** Kinds not mailed to this user (the centre lists every kind). */
+  mutedKinds: z.array(z.enum(NOTIFICATION_KINDS)),
+  /** Mail is on for this portal (SMTP_URL set): otherwise the choices wait for it. */
+  mailOn: z.boolean(),
+});
+export type NotificationSettings = z.infer<typeof ZNotificationSettings>;
+
+export const ZSaveNotificationSettingsSchema = z.object({
+  email: zOptionalEmail,
+  mutedKinds: z.array(z.enum(NOTIFICATION_KINDS, { error: KIND_MESSAGE }), { error: '请选择不需要邮件的通知类型' }).max(NOTIFICATION_KINDS.length),
+});
+export type SaveNotificationSettings = z.input<typeof ZSaveNotificationSettingsSchema>;
+
 export const notificationsApi = {
   bell: endpoint({ path: 'notification/bell', access: USER_TYPES, tag, summary: '通知铃铛：未读数与最新几条', response: ZEnvelope(ZNotificationBell) }),
   page: endpoint({ path: 'notification/page', access: USER_TYPES, tag, summary: '我的通知分页', body: ZNotificationPageRequestSchema, response: ZCappedPage(ZNotificationRow) }),
@@ -92,5 +110,14 @@ export const notificationsApi = {
     summary: '标记已读（不给编号：全部已读）',
     body: ZMarkReadSchema,
     response: ZEnvelope(z.object({ marked: z.number().int() })),
+  }),
+  settings: endpoint({ path: 'notification/settings', access: USER_TYPES, tag, summary: '个人设置：我的邮箱与邮件通知选择', response: ZEnvelope(ZNotificationSettings) }),
+  saveSettings: endpoint({
+    path: 'notification/saveSettings',
+    access: USER_TYPES,
+    tag,
+    summary: '保存个人设置（邮箱、各类通知是否发邮件）',
+    body: ZSaveNotificationSettingsSchema,
+    response: ZEnvelope(ZNotificationSettings),
   }),
 } as const;

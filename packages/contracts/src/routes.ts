@@ -82,6 +82,8 @@ export const ROUTES: RouteDef[] = [
   r('system', 'signInLog', '登录日志'),
   // not in the legacy spec: every user's own notifications (the header bell's 查看全部)
   r('', 'notifications', '我的通知'),
+  // not in the legacy spec: the user's own e-mail and notification choices (the header's user name)
+  r('', 'settings', '个人设置'),
 ];
 
 export const routeByPath = new Map(ROUTES.map((x) => [x.path, x]));

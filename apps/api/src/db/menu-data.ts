@@ -81,4 +81,5 @@ export const MENU: MenuSeed[] = [
   entry(64, 60, 'system', 'signInLog', '登录日志', 'LoginOutlined', ADMIN),
   // every user's own notifications, reached from the header bell (hidden from the side menu)
   entry(70, -1, '', 'notifications', '我的通知', null, [...SUPPLIER, ...ADMIN, 5, 6]),
+  entry(71, -1, '', 'settings', '个人设置', null, [...SUPPLIER, ...ADMIN, 5, 6]),
 ];

@@ -9,7 +9,7 @@
  * helpers below: a supplier's own users, the users of some internal types, one user); a disabled
  * account gets nothing.
  */
-import { SUPPLIER_TYPES, type MarkReadRequest, type NotificationKind, type NotificationPageRequest, type NotificationRow, type NotificationBell, NOTIFICATION_BELL_LATEST, type UserType } from '@esm/contracts';
+import { SUPPLIER_TYPES, type NotificationSettings, type SaveNotificationSettings, type MarkReadRequest, type NotificationKind, type NotificationPageRequest, type NotificationRow, type NotificationBell, NOTIFICATION_BELL_LATEST, type UserType } from '@esm/contracts';
 import type { z } from 'zod';
 import type { ZNotificationPageRequestSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
@@ -51,6 +51,7 @@ export async function notify(tx: Tx, userIds: readonly number[], n: Notification
       SELECT n.id, ${channel.name}, ${channel.addressSql}, 'PENDING', ${now}, ${now}
       FROM notification n JOIN app_user u ON u.id = n.user_id
       WHERE n.id = ANY(${notificationIds}::int[]) AND ${channel.addressSql} IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM notification_preference p WHERE p.user_id = u.id AND ${n.kind} = ANY(p.muted_kinds))
       RETURNING id`;
     // the job of each row in the same statement (outbox.ts): committed together or not at all
     if (queue) {
@@ -128,4 +129,23 @@ export async function markRead(db: Db, userId: number, q: MarkReadRequest, now =
 export async function markSeen(db: Db, userId: number, linkPath: string, now = new Date()): Promise<number> {
   const { count } = await db.notification.updateMany({ where: { userId, linkPath, readAt: null }, data: { readAt: now } });
   return count;
+}
+
+// ---- 个人设置 -----------------------------------------------------------------------------------------
+
+export async function settingsOf(db: Db, userId: number, mailOn: boolean): Promise<NotificationSettings> {
+  const [u, p] = await Promise.all([
+    db.user.findUniqueOrThrow({ where: { id: userId }, select: { account: true, name: true, email: true } }),
+    db.notificationPreference.findUnique({ where: { userId }, select: { mutedKinds: true } }),
+  ]);
+  return { ...u, mutedKinds: (p?.mutedKinds ?? []) as NotificationKind[], mailOn };
+}
+
+/** The user's own address and mail choices, in one transaction. */
+export async function saveSettings(db: Db, userId: number, s: SaveNotificationSettings): Promise<void> {
+  const mutedKinds = [...new Set(s.mutedKinds)];
+  await db.$transaction(async (tx) => {
+    if (s.email !== undefined) await tx.user.update({ where: { id: userId }, data: { email: s.email } });
+    await tx.notificationPreference.upsert({ where: { userId }, create: { userId, mutedKinds }, update: { mutedKinds } });
+  });
 }

@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { EXTERNAL_LINKS, LOGIN_PATH, UI, isSupplierType } from '@esm/contracts';
 import { logout } from '../../features/session/index.ts';
 import { NoticeSummary } from '../../features/notices/index.ts';
-import { NotificationBell } from '../../features/notifications/index.ts';
+import { NotificationBell, SETTINGS_PATH } from '../../features/notifications/index.ts';
 import { useCurrentUser } from '../SessionGate.tsx';
 import { useThemeName } from '../preferences.ts';
 import { onCompanySite, useCompanySite } from './companySite.ts';
@@ -56,9 +56,10 @@ function UserName() {
   const user = useCurrentUser();
   return (
     <Tooltip title={user.supplierName ? `${user.displayName}（${user.supplierName}）` : user.displayName}>
-      <span className="esm-header-name" style={{ maxWidth: UI.headerNameMaxWidth }} data-testid="header-user-name">
+      {/* 个人设置: the user's own e-mail and notification choices */}
+      <Link to={SETTINGS_PATH} className="esm-header-name" style={{ maxWidth: UI.headerNameMaxWidth, color: 'inherit' }} data-testid="header-user-name">
         {user.displayName}
-      </span>
+      </Link>
     </Tooltip>
   );
 }
