@@ -102,6 +102,19 @@ test('demo2’s mail links to the notice; opened without a session it leads thro
   await context.close();
 });
 
+test('demo7 reads demo2’s mail in 系统管理 → 通知发送记录: 已发送, one try, the server’s answer', async ({ page }) => {
+  await loginThroughPage(page, 'demo7');
+  await settled(page);
+  await page.goto('/esm/system/notificationLog');
+  await settled(page);
+  await page.getByPlaceholder('收件人账号、姓名或邮箱').fill('demo2@example.com');
+  await page.getByRole('button', { name: /搜\s*索/ }).click();
+  const row = page.locator('.ant-table-row').filter({ hasText: shared.title });
+  await expect(row).toContainText('已发送');
+  await expect(row).toContainText('demo2@example.com');
+  await expect(row).toContainText('250');
+});
+
 test('demo2 opens 个人设置 from the header name, is told a bad address, and saves its address and mail choices', async ({ page }) => {
   await loginThroughPage(page, 'demo2');
   await settled(page);

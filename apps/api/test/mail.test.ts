@@ -7,7 +7,7 @@
  * between commit and send) is sent by the next process that starts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { noticesApi } from '@esm/contracts';
+import { noticesApi, notificationsApi } from '@esm/contracts';
 import type { Config } from '../src/config.ts';
 import { addDays } from '../src/modules/empower/days.ts';
 import { cstDay } from '../src/lib/dates.ts';
@@ -135,6 +135,21 @@ describe('mail', () => {
       expect(row!.tries).toBe(2);
       expect(row!.lastAnswer).toMatch(/451/);
       expect(mailsTo(n.to)).toEqual([]);
+
+      // the delivery log shows it to the drawing admins (not to a supplier); 重新发送 once the server accepts again
+      smtp.refuse(0);
+      const admin = await login(strict.app, 'demo3');
+      const log = await post(strict.app, notificationsApi.deliveries.path, { state: 'FAILED', recipient: n.to[0] }, admin);
+      expect(log.statusCode, log.body).toBe(200);
+      expect(log.json().data).toEqual([expect.objectContaining({ id: row!.id, state: 'FAILED', address: n.to[0], kind: 'NOTICE_PUBLISHED', tries: 2, lastAnswer: expect.stringMatching(/451/) })]);
+      expect((await post(strict.app, notificationsApi.deliveries.path, {}, await login(strict.app, 'demo2'))).statusCode).toBe(403);
+      const again = await post(strict.app, notificationsApi.resend.path, { ids: [row!.id] }, admin);
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.json().data.queued).toBe(1);
+      await until('SENT after 重新发送', async () => (await deliveriesOf(n.id))[0]?.state === 'SENT');
+      expect(mailsTo(n.to)).toHaveLength(1);
+      const twice = await post(strict.app, notificationsApi.resend.path, { ids: [row!.id] }, admin);
+      expect(twice.statusCode).toBe(409);
     } finally {
       smtp.refuse(0);
     }

@@ -7,10 +7,11 @@
  * address.
  */
 import { z } from 'zod';
-import { USER_TYPES } from './codes.ts';
+import { DRAWING_ADMIN_TYPES, USER_TYPES } from './codes.ts';
+import { NOTIFICATION_LOG_PAGE } from './page-paths.ts';
 import { endpoint } from './endpoint.ts';
 import { ZCappedPage, ZEnvelope } from './envelope.ts';
-import { zOptionalEnum } from './fields.ts';
+import { withDateRange, zId, zOptionalDate, zOptionalEnum, zOptionalText } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
 
 const tag = 'notifications';
@@ -100,6 +101,49 @@ export const ZSaveNotificationSettingsSchema = z.object({
 });
 export type SaveNotificationSettings = z.input<typeof ZSaveNotificationSettingsSchema>;
 
+// ---- the delivery log (internal admins, 系统管理 → 通知发送记录) ----------------------------------------
+
+export { NOTIFICATION_LOG_PAGE };
+
+/** An outbox row's state: 待发送 (queued or between tries), 已发送 (the server accepted it), 失败 (every try refused). */
+export const DELIVERY_STATE_LABELS = { PENDING: '待发送', SENT: '已发送', FAILED: '失败' } as const;
+export type DeliveryState = keyof typeof DELIVERY_STATE_LABELS;
+export const DELIVERY_STATES = Object.keys(DELIVERY_STATE_LABELS) as [DeliveryState, ...DeliveryState[]];
+
+export const ZDeliveryRow = z.object({
+  id: z.number().int(),
+  state: z.enum(DELIVERY_STATES),
+  channel: z.string(),
+  address: z.string(),
+  recipientAccount: z.string(),
+  recipientName: z.string(),
+  kind: z.enum(NOTIFICATION_KINDS),
+  subject: z.string(),
+  tries: z.number().int(),
+  /** The server's last answer (an SMTP reply). */
+  lastAnswer: z.string().nullable(),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type DeliveryRow = z.infer<typeof ZDeliveryRow>;
+
+export const ZDeliveryPageRequestSchema = withDateRange(
+  ZPageRequest(['createdAt'], {
+    state: zOptionalEnum(DELIVERY_STATES, '状态只能是 PENDING、SENT 或 FAILED'),
+    kind: zOptionalEnum(NOTIFICATION_KINDS, KIND_MESSAGE),
+    /** The recipient's account, name or address (contains). */
+    recipient: zOptionalText(100),
+    dateFrom: zOptionalDate,
+    dateTo: zOptionalDate,
+  }),
+);
+export type DeliveryPageRequest = z.input<typeof ZDeliveryPageRequestSchema>;
+
+export const ZResendSchema = z.object({
+  ids: z.array(zId('发送记录'), { error: '请选择发送记录' }).min(1, '请选择要重新发送的记录').max(100, '一次最多重新发送 100 条'),
+});
+
 export const notificationsApi = {
   bell: endpoint({ path: 'notification/bell', access: USER_TYPES, tag, summary: '通知铃铛：未读数与最新几条', response: ZEnvelope(ZNotificationBell) }),
   page: endpoint({ path: 'notification/page', access: USER_TYPES, tag, summary: '我的通知分页', body: ZNotificationPageRequestSchema, response: ZCappedPage(ZNotificationRow) }),
@@ -119,5 +163,15 @@ export const notificationsApi = {
     summary: '保存个人设置（邮箱、各类通知是否发邮件）',
     body: ZSaveNotificationSettingsSchema,
     response: ZEnvelope(ZNotificationSettings),
+  }),
+  deliveries: endpoint({ path: 'haier/notificationDelivery/page', access: DRAWING_ADMIN_TYPES, tag, summary: '通知发送记录分页', body: ZDeliveryPageRequestSchema, response: ZCappedPage(ZDeliveryRow) }),
+  resend: endpoint({
+    path: 'haier/notificationDelivery/resend',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    button: { page: NOTIFICATION_LOG_PAGE, code: 'resend', label: '重新发送' },
+    summary: '重新发送失败的通知邮件',
+    body: ZResendSchema,
+    response: ZEnvelope(z.object({ queued: z.number().int() })),
   }),
 } as const;

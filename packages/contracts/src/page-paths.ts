@@ -6,6 +6,7 @@ export const BOM_TRACE_PAGE = '/esm/drawingManagement/supplierBomTrace';
 export const ACCESS_REPORT_PAGE = '/esm/drawingAuthorization/drawingAccessReport';
 export const PERMISSION_PAGE = '/esm/system/permission';
 export const PHONE_LOG_PAGE = '/esm/system/mobilePhoneLog';
+export const NOTIFICATION_LOG_PAGE = '/esm/system/notificationLog';
 
 /** Which page shows which log (spec §2); keyed by logs.ts's LogAction. */
 export const LOG_PAGES = {

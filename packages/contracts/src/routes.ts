@@ -84,6 +84,8 @@ export const ROUTES: RouteDef[] = [
   r('', 'notifications', '我的通知'),
   // not in the legacy spec: the user's own e-mail and notification choices (the header's user name)
   r('', 'settings', '个人设置'),
+  // not in the legacy spec: every notification mail, its state, tries and the server's answer
+  r('system', 'notificationLog', '通知发送记录'),
 ];
 
 export const routeByPath = new Map(ROUTES.map((x) => [x.path, x]));

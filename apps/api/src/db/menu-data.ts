@@ -82,4 +82,6 @@ export const MENU: MenuSeed[] = [
   // every user's own notifications, reached from the header bell (hidden from the side menu)
   entry(70, -1, '', 'notifications', '我的通知', null, [...SUPPLIER, ...ADMIN, 5, 6]),
   entry(71, -1, '', 'settings', '个人设置', null, [...SUPPLIER, ...ADMIN, 5, 6]),
+  // every notification mail with its state, tries and the server's answer; 重新发送
+  entry(65, 60, 'system', 'notificationLog', '通知发送记录', 'MailOutlined', ADMIN),
 ];

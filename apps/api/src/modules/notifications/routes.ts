@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
+import { pageDeliveries, resend } from './deliveries.ts';
 import { bell, markRead, pageNotifications, saveSettings, settingsOf } from './service.ts';
 
 export async function notificationRoutes(app: FastifyInstance, { db, mailOn }: { db: Db; mailOn: boolean }) {
@@ -18,5 +19,10 @@ export async function notificationRoutes(app: FastifyInstance, { db, mailOn }: {
   route(app, api.saveSettings, async ({ body, user }) => {
     await saveSettings(db, user.id, body);
     return ok(await settingsOf(db, user.id, mailOn), '个人设置已保存');
+  });
+  route(app, api.deliveries, async ({ body }) => cappedPage(await pageDeliveries(db, body)));
+  route(app, api.resend, async ({ body }) => {
+    const queued = await resend(db, body.ids);
+    return ok({ queued }, `已重新发送 ${queued} 条`);
   });
 }
