@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { empowerApi, noticesApi, notificationsApi } from '@esm/contracts';
 import { addDays } from '../src/modules/empower/days.ts';
 import { cstDay } from '../src/lib/dates.ts';
-import { EMAIL_CHANNEL, useChannels } from '../src/modules/notifications/index.ts';
+import { EMAIL_CHANNEL, sendDailyReminders, useChannels } from '../src/modules/notifications/index.ts';
 import { acceptCurrentAgreement, createFileVersion, createGrant, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, samplePdf, supplierSupplying, tempStorage, unique } from './factories.ts';
 import { buildTestApp, createUser, login, post } from './helpers.ts';
 
@@ -276,5 +276,33 @@ describe('个人设置', () => {
     // blank clears the address
     const cleared = await post(t.app, notificationsApi.saveSettings.path, { email: '', mutedKinds: [] }, cookie);
     expect(cleared.json().data).toMatchObject({ email: null, mutedKinds: [] });
+  });
+});
+
+describe('the day’s reminders', () => {
+  it('a notice due in 2 days and a grant ending within 7 days tell their suppliers’ users once, however often the run repeats', async () => {
+    const line = await createProductLine(db);
+    const m = await createMaterial(db, line.code);
+    const S = await createSupplier(db, '提醒');
+    const other = await createSupplier(db, '提醒外');
+    await linkSupplier(db, S.code, m.code);
+    await createGrant(db, S.code, m.code, 'valid');
+    const u = await createSupplierUser(t.db, S.code);
+    const stranger = await createSupplierUser(t.db, other.code);
+    const file = await createFileVersion(db, files.storage, { materialCode: m.code, type: 'pdf', bytes: pdf, standardCode: `Q/RM-${unique()}`, status: 'EFFECTIVE', version: 'A' });
+    const d = await post(t.app, noticesApi.create.path, { title: '提醒测试', reason: '结构优化', productLineCode: line.code, dueDate: addDays(today(), 2), newFileIds: [file.id] }, admin);
+    expect((await post(t.app, noticesApi.publish.path, { id: d.json().data.id }, admin)).statusCode).toBe(200);
+    // S's other grant ends in 5 days
+    const m2 = await createMaterial(db, line.code);
+    await linkSupplier(db, S.code, m2.code);
+    const g = await db.empowerGrant.create({ data: { supplierCode: S.code, materialCode: m2.code, validFrom: new Date(Date.now() - 86_400_000), validUntil: new Date(Date.now() + 5 * 86_400_000), createdBy: 'test' } });
+
+    await sendDailyReminders(db);
+    const mine = async () => (await db.notification.findMany({ where: { userId: u.id, kind: { in: ['NOTICE_DUE_SOON', 'GRANT_EXPIRING'] } }, select: { kind: true, dedupeKey: true } })).map((n) => `${n.kind} ${n.dedupeKey}`).sort();
+    const first = await mine();
+    expect(first).toEqual(expect.arrayContaining([`NOTICE_DUE_SOON notice-due:${d.json().data.id}`, `GRANT_EXPIRING grant-expiring-7:${g.id}`]));
+    await Promise.all([sendDailyReminders(db), sendDailyReminders(db)]);
+    expect(await mine()).toEqual(first);
+    expect(await db.notification.count({ where: { userId: stranger.id } })).toBe(0);
   });
 });

@@ -20,6 +20,9 @@ const tag = 'notifications';
 export const NOTIFICATION_KIND_LABELS = {
   NOTICE_PUBLISHED: '图纸变更通知',
   NOTICE_WITHDRAWN: '变更通知撤回',
+  NOTICE_DUE_SOON: '变更通知即将到期',
+  NOTICE_OVERDUE: '变更通知已逾期',
+  GRANT_EXPIRING: '授权即将到期',
   APPLICATION_SUBMITTED: '授权申请待审批',
   APPLICATION_DECIDED: '授权申请审批结果',
   QUESTION_ASSIGNED: '图纸问题待回复',

@@ -4,3 +4,4 @@ export { notificationRoutes } from './routes.ts';
 export { EMAIL_CHANNEL, useChannels } from './channels.ts';
 export { outboxPlugin } from './outbox.ts';
 export { markSeen } from './service.ts';
+export { sendDailyReminders } from './reminders.ts';

@@ -23,6 +23,7 @@ import type { Db } from '../../db/database.ts';
 import { EMAIL_CHANNEL, useChannels } from './channels.ts';
 import { smtpSender, type MailSender } from './mail.ts';
 import { DELIVER_TASK } from './tasks.ts';
+import { REMINDERS_CRONTAB, REMINDERS_TASK, sendDailyReminders } from './reminders.ts';
 
 
 /** The advisory lock around graphile-worker's own migrations: processes starting together install its schema once. */
@@ -86,7 +87,12 @@ export const outboxPlugin = fp(async (app: FastifyInstance, { config, db, sender
     noHandleSignals: true,
     pollInterval: 2_000,
     logger,
+    // the day's reminders: graphile-worker's cron makes one job per tick across every replica
+    crontab: REMINDERS_CRONTAB,
     taskList: {
+      [REMINDERS_TASK]: async () => {
+        await sendDailyReminders(db);
+      },
       [DELIVER_TASK]: async (payload, helpers) => {
         const id = Number((payload as { id?: unknown }).id);
         if (!Number.isInteger(id)) return;

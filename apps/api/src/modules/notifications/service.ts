@@ -30,6 +30,8 @@ export interface NotificationInput {
   /** The page under /esm with its query: /esm/supplier/noticeOfChangeOfDrawings?id=12 */
   linkPath: string;
   dueDate?: Date | null;
+  /** A scheduled reminder's identity: a user already told under this key is not told again. */
+  dedupeKey?: string;
 }
 
 /**
@@ -39,9 +41,10 @@ export interface NotificationInput {
 export async function notify(tx: Tx, userIds: readonly number[], n: NotificationInput, now = new Date()): Promise<number> {
   const ids = [...new Set(userIds)];
   if (ids.length === 0) return 0;
-  const written = await tx.$queryRaw<{ id: number }[]>`INSERT INTO notification (user_id, kind, subject, body, link_path, due_date, created_at)
-    SELECT u.id, ${n.kind}, ${n.subject.slice(0, 200)}, ${n.body?.slice(0, 1000) ?? null}, ${n.linkPath.slice(0, 300)}, ${n.dueDate ?? null}::date, ${now}
+  const written = await tx.$queryRaw<{ id: number }[]>`INSERT INTO notification (user_id, kind, subject, body, link_path, due_date, created_at, dedupe_key)
+    SELECT u.id, ${n.kind}, ${n.subject.slice(0, 200)}, ${n.body?.slice(0, 1000) ?? null}, ${n.linkPath.slice(0, 300)}, ${n.dueDate ?? null}::date, ${now}, ${n.dedupeKey ?? null}
     FROM app_user u WHERE u.id = ANY(${ids}::int[]) AND u.enabled
+    ON CONFLICT (user_id, dedupe_key) DO NOTHING
     RETURNING id`;
   if (written.length === 0) return 0;
   const notificationIds = written.map((r) => r.id);
