@@ -50,6 +50,9 @@ async function pdfFixture(title: string): Promise<string> {
   return file;
 }
 
+const unreadNotificationsOf = async (account: string) =>
+  Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM notification n JOIN app_user u ON u.id = n.user_id WHERE u.account = $1 AND n.read_at IS NULL`, [account]))[0]!.n);
+
 const unreadOfS001 = async () =>
   Number(
     (
@@ -142,21 +145,24 @@ test('demo3 uploads a new version and publishes a change notice about it', async
 test('demo2 sees the bell, opens the notice, cannot confirm before viewing, views the new version and confirms', async ({ page }) => {
   const unread = await unreadOfS001();
   expect(unread).toBeGreaterThanOrEqual(1);
+  // the header bell counts demo2's unread notifications (the publish wrote one), its panel opens with the notice work
+  const unreadNotifications = await unreadNotificationsOf('demo2');
+  expect(unreadNotifications).toBeGreaterThanOrEqual(1);
   await loginThroughPage(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
-  const bell = page.getByTestId('notice-bell');
-  await expect(bell).toHaveAttribute('aria-label', `变更通知，${unread} 条未读`);
+  const bell = page.getByTestId('notification-bell');
+  await expect(bell).toHaveAttribute('aria-label', `通知，${unreadNotifications} 条未读`);
   await bell.click();
-  const panel = page.getByTestId('notice-bell-panel');
-  await expect(panel).toContainText(`未读 ${unread}`);
-  await panel.getByTestId('notice-bell-item').filter({ hasText: shared.title }).click();
+  const panel = page.getByTestId('notification-bell-panel');
+  await expect(panel.getByTestId('notice-summary')).toContainText(`未读 ${unread}`);
+  await panel.getByTestId('notification-bell-item').filter({ hasText: shared.title }).click();
 
   // opened: read, by demo2; the bell has one unread fewer
   await expect(page).toHaveURL(new RegExp(`noticeOfChangeOfDrawings\\?id=${shared.noticeId}$`));
   const header = page.getByTestId('notice-header');
   await expect(header).toContainText(shared.title);
   await expect(header).toContainText('已读');
-  await expect(bell).toHaveAttribute('aria-label', unread > 1 ? `变更通知，${unread - 1} 条未读` : '变更通知');
+  await expect(bell).toHaveAttribute('aria-label', unreadNotifications > 1 ? `通知，${unreadNotifications - 1} 条未读` : '通知');
   const [read] = await sql<{ status: string; read_by_account: string }>(`SELECT status, read_by_account FROM notice_recipient WHERE notice_id = $1 AND supplier_code = 'S001'`, [shared.noticeId]);
   expect(read).toEqual({ status: 'READ', read_by_account: 'demo2' });
 

@@ -5,11 +5,13 @@
  * apps/api/scripts/build.mjs), so `pnpm build` (part of `pnpm test`) comes first, as for the web.
  * With E2E_OIDC=true, a local OpenID provider as the company sign-in (apps/api/test/idp.ts).
  */
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { e2eDatabaseName, e2eDatabaseUrl, recreateDatabase } from './db.ts';
 import { IDP_CLIENT, startIdp } from '../apps/api/test/idp.ts';
+import { smtpRecorder } from '../apps/api/test/smtp-recorder.ts';
+import { e2eMailDir } from './mail.ts';
 
 const bundle = new URL('../apps/api/dist/server.mjs', import.meta.url);
 /** The newest modification time of a file below `dir` (0 when there is none). */
@@ -30,6 +32,15 @@ process.env.STORAGE_DIR = path.join(tmpdir(), `esm-e2e-files-${e2eDatabaseName}`
 rmSync(process.env.STORAGE_DIR, { recursive: true, force: true });
 process.env.SEED_DEMO = 'true';
 process.env.SESSION_SECRET ??= 'e2e-session-secret-that-is-long-enough-0123456789';
+// Notification mail: a real SMTP server beside the portal that files each mail it accepts where a
+// journey reads it (e2e/mail.ts); the links in mail point at this portal.
+const mailDir = e2eMailDir();
+rmSync(mailDir, { recursive: true, force: true });
+mkdirSync(mailDir, { recursive: true });
+let mails = 0;
+const smtp = await smtpRecorder((m) => writeFileSync(path.join(mailDir, `${String(++mails).padStart(5, '0')}.json`), JSON.stringify(m)));
+process.env.SMTP_URL = smtp.url;
+process.env.PUBLIC_URL = `http://127.0.0.1:${process.env.PORT ?? 3300}`;
 // E2E_OIDC: the company's identity provider — a real OpenID provider on 127.0.0.1 next
 // to the portal, so the login page offers 从公司门户登录 and e2e/oidc.spec.ts signs in through it.
 if (process.env.E2E_OIDC === 'true') {

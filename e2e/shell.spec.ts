@@ -8,7 +8,7 @@ import { apiCalls, expectToast, loginThroughPage, PASSWORD, settled, unfoldMenu 
 
 const ADMIN_MENU = {
   open: ['档案信息', '会签单列表', '档案历史', '变更通知列表', '蓝图下载日志', '图纸查看日志', '图纸确认日志', '保密协议记录', '图纸打印日志', '供应商统计', '已授权图纸', '授权图纸历史', '供应商授权申请审批', '授权访问报告'],
-  closedGroups: { 系统管理: ['访问日志', '手机号查看日志', '登录日志', '审计校验', '泄露追溯'] } as Record<string, string[]>,
+  closedGroups: { 系统管理: ['访问日志', '手机号查看日志', '登录日志', '审计校验', '泄露追溯', '通知发送记录'] } as Record<string, string[]>,
   absent: ['供应商专区', '企业标准档案', '图纸问题回复'],
 };
 

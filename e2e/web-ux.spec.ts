@@ -150,7 +150,8 @@ test('the inbox’s 未读 agrees with the bell: a withdrawn notice is not unrea
   );
   await loginThroughPage(page, ACCOUNT_OF[supplier]!);
   await expect(page).toHaveURL(/dashboardS$/);
-  await expect(page.getByTestId('notice-bell')).toHaveAttribute('aria-label', unread.length ? `变更通知，${unread.length} 条未读` : '变更通知');
+  await page.getByTestId('notification-bell').click();
+  await expect(page.getByTestId('notice-summary')).toContainText(`未读 ${unread.length}`);
 
   await page.goto('/esm/supplier/noticeList');
   await tableSettled(page);

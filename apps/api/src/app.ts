@@ -44,6 +44,7 @@ import { auditRoutes } from './modules/audit/routes.ts';
 
 import { countersignRoutes } from './modules/countersign/routes.ts';
 import { supplierCountersignRoutes } from './modules/countersign/supplier-routes.ts';
+import { notificationRoutes, outboxPlugin } from './modules/notifications/index.ts';
 export interface AppDeps {
   config: Config;
   db: Db;
@@ -132,10 +133,13 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
       await api.register(permissionRoutes, { db });
       await api.register(phoneLogRoutes, { db, exportMaxRows: config.exportMaxRows });
       await api.register(auditRoutes, { db });
+      await api.register(notificationRoutes, { db, mailOn: Boolean(config.mail && config.databaseUrl) });
     },
     { prefix: API_BASE },
   );
   await app.register(webPlugin, { webDist: paths.webDist });
   await app.register(maintenancePlugin, { config, db, storage });
+  // notification mail: the outbox's worker, when SMTP_URL is set (stopped when the app closes)
+  await app.register(outboxPlugin, { config, db });
   return app;
 }

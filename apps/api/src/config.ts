@@ -91,6 +91,36 @@ export interface Config {
   /** PG_DUMP / PG_RESTORE: the client tools db:backup and db:restore run against a Postgres server. */
   pgDump: string;
   pgRestore: string;
+  /** Notification mail (SMTP_URL …); undefined: mail is off, the in-app centre still works. */
+  mail?: MailConfig;
+}
+
+/** Notification mail over SMTP (modules/notifications). */
+export interface MailConfig {
+  /** nodemailer's connection URL: smtp://user:pass@host:587 or smtps://…:465 */
+  smtpUrl: string;
+  /** The From header: "ESM 图纸档案门户 <esm@example.com>". */
+  from: string;
+  /** The portal's address as a mail reader's browser reaches it; links are this + /esm/… */
+  publicUrl: string;
+  /** Tries per message before it is marked failed (retries back off exponentially). */
+  maxTries: number;
+}
+
+/**
+ * SMTP_URL, MAIL_FROM, PUBLIC_URL: mail on when SMTP_URL is set. Its outbox is a job queue in the
+ * Postgres server (graphile-worker), shared by every api process: the embedded database (one
+ * process, no server to connect to) has none, so SMTP_URL without DATABASE_URL stops the start
+ * rather than accepting messages it would never send.
+ */
+export function mailOf(env: NodeJS.ProcessEnv, port: number): MailConfig | undefined {
+  const smtpUrl = env.SMTP_URL?.trim();
+  if (!smtpUrl) return undefined;
+  if (!URL.canParse(smtpUrl) || !/^smtps?:$/.test(new URL(smtpUrl).protocol)) throw new Error(`SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587, got "${new URL(smtpUrl).protocol}…"`);
+  if (!databaseUrlOf(env)) throw new Error('SMTP_URL needs DATABASE_URL: notification mail is queued in the Postgres server (the embedded database has no queue); unset SMTP_URL to run without mail');
+  const publicUrl = (env.PUBLIC_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) throw new Error(`PUBLIC_URL must be an http(s) URL such as https://esm.example.com, got "${publicUrl}"`);
+  return { smtpUrl, from: env.MAIL_FROM?.trim() || 'ESM 图纸档案门户 <esm@localhost>', publicUrl, maxTries: positive(env, 'MAIL_MAX_TRIES', 8) };
 }
 
 /** The portal as an OpenID Connect relying party (modules/session/oidc.ts). */
@@ -307,6 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     stampConcurrency: positive(env, 'STAMP_CONCURRENCY', 2),
     pgDump: env.PG_DUMP || 'pg_dump',
     pgRestore: env.PG_RESTORE || 'pg_restore',
+    mail: mailOf(env, int(env.PORT, 3000)),
     ...overrides,
   };
 }

@@ -35,3 +35,4 @@ export * from './endpoints.ts';
 export * from './documentIssues.ts';
 export * from './problemTypes.ts';
 export * from './countersign.ts';
+export * from './notifications.ts';

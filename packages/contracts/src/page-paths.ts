@@ -10,6 +10,7 @@ export const PERMISSION_PAGE = PAGES.permission.path;
 export const PHONE_LOG_PAGE = PAGES.mobilePhoneLog.path;
 export const AUDIT_VERIFY_PAGE = PAGES.auditVerify.path;
 export const LEAK_TRACE_PAGE = PAGES.leakTrace.path;
+export const NOTIFICATION_LOG_PAGE = PAGES.notificationLog.path;
 
 /** Which page shows which log; keyed by logs.ts's LogAction. */
 export const LOG_PAGES = {

@@ -25,6 +25,7 @@ export interface GroupDecl {
 
 const ADMIN = DRAWING_ADMIN_TYPES;
 const SUPPLIER = SUPPLIER_TYPES;
+const EVERYONE = [...SUPPLIER_TYPES, ...DRAWING_ADMIN_TYPES, 5, 6] as const satisfies readonly UserType[];
 
 /** The menu groups, keyed by their path segment, in the 按钮与列权限 page's order. */
 export const GROUPS = {
@@ -158,6 +159,12 @@ export const PAGES = declare({
   auditVerify: { group: 'system', title: '审计校验', menuId: 65, icon: 'SafetyCertificateOutlined', types: ADMIN },
   // a copy found outside → who received it (its copy code or the PDF's metadata)
   leakTrace: { group: 'system', title: '泄露追溯', menuId: 66, icon: 'AuditOutlined', types: ADMIN },
+  // every notification mail with its state, tries and the server's answer; 重新发送
+  notificationLog: { group: 'system', title: '通知发送记录', menuId: 67, icon: 'MailOutlined', types: ADMIN },
+  // every user's own notifications (the header bell's 查看全部), and their e-mail and notification
+  // choices (the header's user name): reached from the header, not from the side menu
+  notifications: { group: '', title: '我的通知', menuId: 70, icon: null, types: EVERYONE, hidden: true },
+  settings: { group: '', title: '个人设置', menuId: 71, icon: null, types: EVERYONE, hidden: true },
 });
 export type PageKey = keyof typeof PAGES;
 

@@ -24,14 +24,14 @@ export const DEMO_SUPPLIERS = [
 ];
 
 export const DEMO_USERS = [
-  { account: 'demo2', type: 2, name: '张伟', nick: '海达精密-张伟', supplierCode: 'S001', mobile: '13800000002' },
-  { account: 'demo3', type: 3, name: '李娜', nick: '李娜', supplierCode: null, mobile: '13800000003' },
-  { account: 'demo4', type: 4, name: '王强', nick: '东方电子-王强', supplierCode: 'S002', mobile: '13800000004' },
-  { account: 'demo5', type: 5, name: '刘洋', nick: '刘洋', supplierCode: null, mobile: '13800000005' },
-  { account: 'demo6', type: 6, name: '陈静', nick: '陈静', supplierCode: null, mobile: '13800000006' },
-  { account: 'demo7', type: 7, name: '杨磊', nick: '杨磊', supplierCode: null, mobile: '13800000007' },
-  { account: 'demo8', type: 8, name: '赵敏', nick: '赵敏', supplierCode: null, mobile: '13800000008' },
-  { account: 'demo9', type: 9, name: '黄涛', nick: '黄涛', supplierCode: null, mobile: '13800000009' },
+  { account: 'demo2', type: 2, name: '张伟', nick: '海达精密-张伟', supplierCode: 'S001', mobile: '13800000002', email: 'demo2@example.com' },
+  { account: 'demo3', type: 3, name: '李娜', nick: '李娜', supplierCode: null, mobile: '13800000003', email: 'demo3@example.com' },
+  { account: 'demo4', type: 4, name: '王强', nick: '东方电子-王强', supplierCode: 'S002', mobile: '13800000004', email: 'demo4@example.com' },
+  { account: 'demo5', type: 5, name: '刘洋', nick: '刘洋', supplierCode: null, mobile: '13800000005', email: 'demo5@example.com' },
+  { account: 'demo6', type: 6, name: '陈静', nick: '陈静', supplierCode: null, mobile: '13800000006', email: 'demo6@example.com' },
+  { account: 'demo7', type: 7, name: '杨磊', nick: '杨磊', supplierCode: null, mobile: '13800000007', email: 'demo7@example.com' },
+  { account: 'demo8', type: 8, name: '赵敏', nick: '赵敏', supplierCode: null, mobile: '13800000008', email: 'demo8@example.com' },
+  { account: 'demo9', type: 9, name: '黄涛', nick: '黄涛', supplierCode: null, mobile: '13800000009', email: 'demo9@example.com' },
 ];
 
 interface StoredMenu {
@@ -164,5 +164,8 @@ async function demoData(db: Db, storage: Storage, sql: StateReader): Promise<boo
   const { seedDemoPhoneLog } = await import('./demo-phoneLog.ts');
   await seedDemoPhoneLog(db);
   startPhase('seed: phone log');
+  const { seedDemoNotifications } = await import('./demo-notifications.ts');
+  await seedDemoNotifications(db);
+  startPhase('seed: notifications');
   return true;
 }

@@ -47,6 +47,7 @@ import type { ClientInfo } from '../../lib/access-log.ts';
 import { grantedActions, type ButtonChecker } from '../../lib/permission-rules.ts';
 import { findCountersignRow } from './query.ts';
 import { lockRecord } from '../../db/workflow-lock.ts';
+import { countersignCompleted, countersignReturned, countersignWaiting } from '../notifications/index.ts';
 
 type Tx = Prisma.TransactionClient;
 type Q = Tx | Db;
@@ -436,6 +437,7 @@ export async function issueCountersign(db: Db, user: SessionUser, id: number, cl
     const { content, contentSha256 } = roundOf(c, dueDate, round, facts);
     await tx.countersignRound.create({ data: { countersignId: id, round, content: content as unknown as Prisma.InputJsonValue, contentSha256, issuedAt: now, issuedByName: user.name } });
     await writeEvent(tx, { id, round, action: 'ISSUE', user, client, at: now, detail: issueDetail(round, c.supplierCode, content.supplierName) });
+    await countersignWaiting(tx, id, 'supplier', now);
   });
 }
 
@@ -511,6 +513,16 @@ function signEvents(c: { id: number; round: number }, m: CountersignMove, user: 
   return events;
 }
 
+/** Who hears of a signature: the next signer in turn, the issuer of a returned list, everyone of a completed one. */
+async function notifyTurn(tx: Tx, c: SignState, m: CountersignMove, nextStep: number, by: string, comment: string | undefined, now: Date): Promise<void> {
+  if (m === 'return') await countersignReturned(tx, c.id, by, comment, now);
+  else if (m === 'complete') await countersignCompleted(tx, c.id, now);
+  else {
+    const next = c.signerIds[nextStep - 1];
+    if (next !== undefined) await countersignWaiting(tx, c.id, next, now);
+  }
+}
+
 /**
  * A signature: 同意 / 有条件同意 moves to the next step (or completes the list after the last
  * signer); 退回 ends the round. The move, the signature (with the round's content sha256) and the
@@ -534,6 +546,7 @@ export async function submitSignature(db: Db, user: SessionUser, b: Submit, side
     const outcome = roundOutcome(m);
     if (outcome) await tx.countersignRound.update({ where: { countersignId_round: { countersignId: c.id, round: c.round } }, data: { outcome, endedAt: now } });
     for (const e of signEvents(c, m, user, b, client, now)) await writeEvent(tx, e);
+    await notifyTurn(tx, c, m, nextStep, displayName(user), b.comment, now);
     return { status: COUNTERSIGN_TRANSITIONS[m].to as CountersignStatus, round: c.round, step: nextStep };
   });
 }

@@ -32,6 +32,7 @@ import { materialAccess, visibleMaterialSql } from '../empower/index.ts';
 import { bindAttachments, setQuestionAttachments } from './attachments.ts';
 import { ISSUE_NOT_FOUND, supersedingNotices } from './query.ts';
 import { answerersFor } from './routing.ts';
+import { questionAssigned, questionReplied } from '../notifications/index.ts';
 
 type Tx = Prisma.TransactionClient;
 type Draft = z.output<typeof ZIssueDraftSchema>;
@@ -223,6 +224,7 @@ export async function submitIssue(db: Db, user: SessionUser, supplier: SupplierS
     const [one] = answerers as [(typeof answerers)[0]];
     await move(tx, id, scope, 'route', { assigneeId: one.id, assigneeName: one.name });
     await writeMessage(tx, { issueId: id, action: 'ROUTE', from: 'PENDING', to: 'PROCESSING', user, text: `按问题类型与产品线自动分派给 ${one.name}` });
+    await questionAssigned(tx, id, one.id, false, now);
     return { routedTo: one.name, candidates: 1 };
   });
 }
@@ -274,6 +276,8 @@ export async function assignIssue(db: Db, user: SessionUser, id: number, userId:
     await move(tx, id, HANDLER, 'assign', { assigneeId: target.id, assigneeName: target.name }, { assigneeId: current.assigneeId });
     const verb = target.id === user.id && !reassigning ? `${target.name} 领取了该问题` : reassigning ? `由 ${current.assigneeName} 改派给 ${target.name}` : `分派给 ${target.name}`;
     await writeMessage(tx, { issueId: id, action: 'ASSIGN', from: current.status, to: 'PROCESSING', user, text: reason ? `${verb}。原因：${reason}` : verb });
+    // one who takes a question needs no word of it
+    if (target.id !== user.id) await questionAssigned(tx, id, target.id, reassigning);
     return target.name;
   });
 }
@@ -294,6 +298,7 @@ export async function replyIssue(db: Db, user: SessionUser, id: number, text: st
     await move(tx, id, HANDLER, 'reply', { answeredAt: now }, { assigneeId: user.id });
     const messageId = await writeMessage(tx, { issueId: id, action: 'REPLY', from: 'PROCESSING', to: 'ANSWERED', user, text, noticeId: noticeId ?? null });
     await bindAttachments(tx, user, attachmentIds, id, messageId);
+    await questionReplied(tx, id, now);
   });
 }
 

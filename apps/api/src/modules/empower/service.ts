@@ -38,6 +38,7 @@ import { agreementRefusal } from '../files/index.ts';
 import { NOT_FOUND_TEXT, applicationRow, applicationRows, type EmpowerRules } from './applications.ts';
 import { addDays, dateValue, dayOf, daysIncluded, grantWindow, today } from './days.ts';
 import { grantRow } from './grant-lists.ts';
+import { applicationDecided, applicationSubmitted } from '../notifications/index.ts';
 
 type Tx = Prisma.TransactionClient;
 type ApplyFields = z.output<typeof ZCreateApplyRequestSchema>;
@@ -243,6 +244,7 @@ export async function submitApplication(db: Db, supplier: SupplierScope, { user,
     if (waiting) throw conflict(`物料 ${waiting.materialCode} 已有待审批的申请（编号 ${waiting.applicationId}），请等待审批结果，或撤回该申请后再提交`);
     await move(tx, id, 'SUBMIT', { submittedAt: now }, { supplierCode: supplier.code });
     await writeAudit(tx, { applicationId: id, action: 'SUBMIT', from: 'DRAFT', to: 'SUBMITTED', user, client });
+    await applicationSubmitted(tx, id, now);
   });
   return applicationRow(db, id);
 }
@@ -287,6 +289,7 @@ async function decideOne(tx: Tx, user: SessionUser, client: ClientInfo, id: numb
     await move(tx, id, 'REJECT', decision);
     await tx.empowerApplicationMaterial.updateMany({ where: { applicationId: id }, data: { approved: false } });
     await writeAudit(tx, { applicationId: id, action: 'REJECT', from: 'SUBMITTED', to: 'REJECTED', user, client, comment: body.comment });
+    await applicationDecided(tx, id, false, body.comment, now);
     return 0;
   }
 
@@ -328,6 +331,7 @@ async function decideOne(tx: Tx, user: SessionUser, client: ClientInfo, id: numb
   const partial = approved.length < asked.length ? `批准 ${approved.length}/${asked.length} 个物料（${approved.join('、')}）` : `批准全部 ${asked.length} 个物料`;
   const period = from !== askedFrom || until !== askedUntil ? `；期限调整为 ${from} 至 ${until}（申请 ${askedFrom} 至 ${askedUntil}）` : `；期限 ${from} 至 ${until}`;
   await writeAudit(tx, { applicationId: id, action: 'APPROVE', from: 'SUBMITTED', to: 'APPROVED', user, client, comment: [partial + period, body.comment].filter(Boolean).join('。') });
+  await applicationDecided(tx, id, true, body.comment, now);
   return approved.length;
 }
 

@@ -27,6 +27,7 @@ import { grantState } from '../empower/index.ts';
 import { findNoticeRow, noticeChanges, pastDueSql } from './query.ts';
 import type { FileRecord } from '../archives/index.ts';
 import { lockRecord } from '../../db/workflow-lock.ts';
+import { noticePublished, noticeWithdrawn } from '../notifications/index.ts';
 
 type Tx = Prisma.TransactionClient;
 type Draft = z.output<typeof ZNoticeDraftSchema>;
@@ -283,6 +284,7 @@ export async function publishNotice(db: Db, user: SessionUser, id: number, clien
       data: recipients.map((r) => ({ noticeId: id, supplierCode: r.supplierCode, supplierName: r.supplierName, basis: r.basis, status: 'UNREAD' })),
     });
     await writeEvent(tx, { noticeId: id, action: 'PUBLISH', user, client, detail: `通知 ${recipients.length} 家供应商：${recipients.map((r) => r.supplierCode).join('、')}` });
+    await noticePublished(tx, id, recipients.map((r) => r.supplierCode), now);
     return { recipients: recipients.length };
   });
 }
@@ -292,6 +294,7 @@ export async function withdrawNotice(db: Db, user: SessionUser, id: number, reas
     // a withdrawn notice can no longer be confirmed: no one owes a confirmation on it any more
     await move(tx, id, 'withdraw', Prisma.sql`withdrawn_at = ${now}, withdrawn_by_name = ${user.name}, withdraw_reason = ${reason}, open_recipient_count = 0`, now);
     await writeEvent(tx, { noticeId: id, action: 'WITHDRAW', user, client, detail: reason });
+    await noticeWithdrawn(tx, id, reason, now);
   });
 }
 

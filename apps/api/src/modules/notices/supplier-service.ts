@@ -22,6 +22,7 @@ import { conflict, notFound } from '../../plugins/errors.ts';
 import type { ClientInfo } from '../../lib/access-log.ts';
 import { findSupplierNotice, noticeChanges, overdueSql, pageSupplierNotices } from './query.ts';
 import { NOTICE_NOT_FOUND, staleVersionText, writeEvent } from './service.ts';
+import { markSeen } from '../notifications/index.ts';
 
 type Tx = Prisma.TransactionClient;
 
@@ -50,6 +51,8 @@ export async function openNotice(db: Db, user: SessionUser, supplier: SupplierSc
       WHERE id = ${r.id} AND status IN (${recipientMove('read')})`;
     if (moved) await writeEvent(tx, { noticeId, action: 'READ', user, client, supplierCode: supplier.code });
   });
+  // the opener has seen what their notifications about it said (from the bell, the centre or a mail's link)
+  await markSeen(db, user.id, `/esm/supplier/noticeOfChangeOfDrawings?id=${noticeId}`, now);
   return supplierNoticeDetail(db, supplier, noticeId, now);
 }
 

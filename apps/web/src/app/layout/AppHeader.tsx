@@ -1,10 +1,11 @@
-import { Badge, Button, Layout, Space, Switch, Tooltip, Typography } from 'antd';
-import { BellOutlined, LogoutOutlined, MenuOutlined, MoonOutlined, QuestionCircleOutlined, SunOutlined } from '@ant-design/icons';
+import { Button, Layout, Space, Switch, Tooltip, Typography } from 'antd';
+import { LogoutOutlined, MenuOutlined, MoonOutlined, QuestionCircleOutlined, SunOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import { EXTERNAL_LINKS, LOGIN_PATH, UI, isSupplierType } from '@esm/contracts';
+import { EXTERNAL_LINKS, LOGIN_PATH, PAGES, UI, isSupplierType } from '@esm/contracts';
 import { logout } from '../../features/session/index.ts';
-import { NoticeBell } from '../../features/notices/index.ts';
+import { NoticeSummary } from '../../features/notices/index.ts';
+import { NotificationBell } from '../../features/notifications/index.ts';
 import { useCurrentUser } from '../SessionGate.tsx';
 import { useThemeName } from '../../lib/preferences.ts';
 import { onCompanySite, useCompanySite } from './companySite.ts';
@@ -55,9 +56,10 @@ function UserName() {
   const user = useCurrentUser();
   return (
     <Tooltip title={user.supplierName ? `${user.displayName}（${user.supplierName}）` : user.displayName}>
-      <span className="esm-header-name" style={{ maxWidth: UI.headerNameMaxWidth }} data-testid="header-user-name">
+      {/* 个人设置: the user's own e-mail and notification choices */}
+      <Link to={PAGES.settings.path} className="esm-header-name" style={{ maxWidth: UI.headerNameMaxWidth, color: 'inherit' }} data-testid="header-user-name">
         {user.displayName}
-      </span>
+      </Link>
     </Tooltip>
   );
 }
@@ -78,7 +80,13 @@ function ThemeSwitch() {
   );
 }
 
-/** The header of the legacy portal: logo, (suppliers) the notice bell, home link, user name (max 80 px), logout. */
+/** The bell for every user type; a supplier's panel opens with its change-notice work. */
+function HeaderBell() {
+  const user = useCurrentUser();
+  return <NotificationBell summary={isSupplierType(user.type) ? <NoticeSummary /> : undefined} />;
+}
+
+/** The header of the legacy portal: logo, the notification bell, home link, user name (max 80 px), logout. */
 export function AppHeader() {
   const user = useCurrentUser();
   const doLogout = useLogout();
@@ -88,7 +96,7 @@ export function AppHeader() {
         <Logo />
         <div style={{ flex: 1 }} />
         <Space size={16}>
-          {isSupplierType(user.type) && <NoticeBell />}
+          <HeaderBell />
           <Link to={user.defaultPath} style={LINK}>首页</Link>
           <ThemeSwitch />
           <UserName />
@@ -103,7 +111,6 @@ export function AppHeader() {
 
 /** The narrow-screen navbar (< 769 px): menu button, and the variant with help, bell and quit. */
 export function NarrowNavbar({ onMenu }: { onMenu: () => void }) {
-  const user = useCurrentUser();
   const doLogout = useLogout();
   const site = useCompanySite();
   return (
@@ -119,15 +126,7 @@ export function NarrowNavbar({ onMenu }: { onMenu: () => void }) {
           <QuestionCircleOutlined aria-hidden aria-label="帮助" />
         </a>
       )}
-      {isSupplierType(user.type) ? (
-        <NoticeBell />
-      ) : (
-        <Link to={user.defaultPath} style={LINK} aria-label="通知">
-          <Badge dot={false}>
-            <BellOutlined style={{ color: '#fff' }} aria-hidden aria-label="通知" />
-          </Badge>
-        </Link>
-      )}
+      <HeaderBell />
       <ThemeSwitch />
       <Typography.Link onClick={doLogout} style={LINK} data-testid="logout">
         退出

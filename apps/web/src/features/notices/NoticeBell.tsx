@@ -88,3 +88,31 @@ export function NoticeBell({ color = '#fff' }: { color?: string }) {
     </Popover>
   );
 }
+
+/**
+ * A supplier's change-notice work in one line (未读 / 待确认 / 逾期, and 查看 to the inbox): the top
+ * of the header bell's panel, which lists every kind of notification.
+ */
+export function NoticeSummary({ onGo }: { onGo?: () => void }) {
+  const data = useUnreadNotices(true).data;
+  const navigate = useNavigate();
+  return (
+    <Space size={12} wrap style={{ marginBottom: 8 }} data-testid="notice-summary">
+      <Typography.Text strong>变更通知</Typography.Text>
+      <Typography.Text>未读 {data?.unread ?? 0}</Typography.Text>
+      <Typography.Text>待确认 {data?.unconfirmed ?? 0}</Typography.Text>
+      <Typography.Text type={data?.overdue ? 'danger' : undefined}>逾期 {data?.overdue ?? 0}</Typography.Text>
+      <Button
+        type="link"
+        size="small"
+        style={{ paddingInline: 0 }}
+        onClick={() => {
+          onGo?.();
+          navigate(PAGES.noticeList.path);
+        }}
+      >
+        查看
+      </Button>
+    </Space>
+  );
+}
