@@ -1,12 +1,13 @@
 /**
  * Shared test helpers: an app over the run's database (test/global-setup.ts), sign-in through
- * the real login call, and small request shorthands. Every request goes through `app.inject`.
+ * the real login call, and calls through their contract objects (`callApi`). Every request goes
+ * through `app.inject`.
  */
 import { expect, inject } from 'vitest';
 import pg from 'pg';
 import type { z } from 'zod';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { API_BASE, type EndpointBody, type EndpointDef, type EndpointResponse, type FieldError } from '@esm/contracts';
+import { API_BASE, sessionApi, type EndpointBody, type EndpointDef, type EndpointResponse, type FieldError } from '@esm/contracts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { DEMO_PASSWORD } from '../src/db/seed.ts';
@@ -67,6 +68,7 @@ export function sidOf(cookie: string): string {
   return value.slice(0, value.lastIndexOf('.'));
 }
 
+/** A raw POST to a path no contract declares (an unknown route, a walk over the registered routes); otherwise use callApi. */
 export async function post(app: FastifyInstance, path: string, body?: unknown, cookie?: string, headers: Record<string, string> = {}) {
   return app.inject({
     method: 'POST',
@@ -91,8 +93,18 @@ interface RefusalFields {
  */
 export type ApiAnswer<E extends EndpointDef> = Omit<LightMyRequestResponse, 'json'> & {
   status: number;
-  json(): (E['response'] extends z.ZodType ? EndpointResponse<E> : { success: boolean; code: string; message: string; data: unknown }) & RefusalFields;
+  json(): AnswerBody<E> & RefusalFields;
 };
+
+/**
+ * The envelope typed by the call's `response`. A file call's failures come back as a bare envelope;
+ * a table of different calls (any EndpointDef) reads rows each test knows the shape of.
+ */
+type AnswerBody<E extends EndpointDef> = EndpointDef extends E
+  ? { success: boolean; code: string; message: string; data: any; total?: number }
+  : E['response'] extends z.ZodType
+    ? EndpointResponse<E>
+    : { success: boolean; code: string; message: string; data: unknown };
 
 /**
  * The body a call takes, from its contract. A table of different calls (typed as any EndpointDef)
@@ -145,7 +157,7 @@ export const LEGACY_LOGOUT_BODY = unchecked({ a: 1 });
 
 /** Signs in through user/login and returns the session cookie header. */
 export async function login(app: FastifyInstance, account: string, password = DEMO_PASSWORD): Promise<string> {
-  const res = await post(app, 'user/login', { account, password });
+  const res = await callApi(app, sessionApi.login, { account, password });
   if (res.statusCode !== 200 || res.json().code !== '10000000') {
     throw new Error(`login ${account} failed: ${res.statusCode} ${res.body}`);
   }
