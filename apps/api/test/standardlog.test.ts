@@ -4,11 +4,11 @@
  * supplier/supplierDrawingFileInfomation/supplierConfirm — what each answers, and the rows each
  * leaves (acceptances, KEEPSECRET and CONFIRM log rows; REFUSED rows for refusals).
  */
-import { standardlogApi } from '@esm/contracts';
+import { standardlogApi, filesApi } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import { AGREEMENT_V1_TITLE } from '../src/db/seed-agreement.ts';
-import { api, buildTestApp, createUser, login, apiCaller } from './helpers.ts';
+import { buildTestApp, createUser, login, apiCaller, callApi } from './helpers.ts';
 import { createDatabase, dropDatabase, withDatabase } from './global-setup.ts';
 import {
   acceptCurrentAgreement,
@@ -146,10 +146,10 @@ describe('the confidentiality agreement', () => {
         const f = await createFileVersion(own.prisma, ownFiles.storage, { materialCode: m.code, type: 'pdf', bytes: await samplePdf(1) });
         const user = await createSupplierUser(own, supplier.code);
         const cookie = await login(app.app, user.account);
-        const has = await app.app.inject({ method: 'POST', url: api('supplier/standardlog/hasKeepsecret'), payload: {}, headers: { cookie } });
+        const has = await callApi(app.app, standardlogApi.hasKeepsecret, {}, cookie);
         expect(has.statusCode).toBe(404);
         expect(has.json().message).toBe('尚未发布保密协议');
-        const view = await app.app.inject({ method: 'POST', url: api('file/view'), payload: { id: f.id }, headers: { cookie } });
+        const view = await callApi(app.app, filesApi.view, { id: f.id }, cookie);
         expect(view.statusCode).toBe(403);
         expect(view.json().message).toBe('尚未发布保密协议');
         const rows = await own.prisma.accessLog.findMany({ where: { fileId: f.id } });
