@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { DELIVERED, sql } from './db.ts';
-import { agreeAndContinue, expectToast, loginThroughPage } from './helpers.ts';
+import { agreeAndContinue, expectToast, signIn } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -66,7 +66,7 @@ async function currentAgreementTitle(): Promise<{ title: string; accepted: boole
 }
 
 async function openDashboard(page: Page, account: string) {
-  await loginThroughPage(page, account);
+  await signIn(page, account);
   await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS$/);
   await expect(page.locator('.ant-table-row').first()).toBeVisible();
 }
@@ -272,7 +272,7 @@ test('batch confirm, the history page and the tree page with the grant validity'
 
 test('demo3 finds demo2\'s view, download, print, confirmation and agreement in the log pages', async ({ page }) => {
   const file = await s001OnlyPdf();
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   const pages = ['drawingViewLog', 'blueprintDownloadingLog', 'drawingPrintlog', 'drawingConfirmationLog'];
   for (const name of pages) {

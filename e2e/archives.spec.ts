@@ -14,7 +14,7 @@ import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { SECRET_LEVEL_LABELS, type SecretLevel } from '../packages/contracts/src/archives.ts';
 import { NETWORK_ERROR_TEXT } from '../packages/contracts/src/errors.ts';
 import { sql } from './db.ts';
-import { expectToast, loginThroughPage } from './helpers.ts';
+import { expectToast, signIn } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -50,7 +50,7 @@ const rows = (page: Page) => page.locator('.ant-table-row');
 const filters = (page: Page) => page.getByTestId('file-filters');
 
 async function openArchive(page: Page) {
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await expect(rows(page).first()).toBeVisible();
 }

@@ -6,13 +6,13 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { PASSWORD } from './helpers.ts';
 import { sql } from './db.ts';
-import { expectToast, loginThroughPage, unfoldMenu } from './helpers.ts';
+import { expectToast, signIn, unfoldMenu } from './helpers.ts';
 
 const toastsGone = (page: Page) => expect(page.locator('.ant-message-notice')).toHaveCount(0);
 
 test('demo3 verifies the audit chain, sees a row changed by SQL named, exports the day heads', async ({ page }) => {
   await unfoldMenu(page);
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
   const menu = page.getByTestId('side-menu');
   await menu.getByText('系统管理', { exact: true }).click();
@@ -95,7 +95,7 @@ test('泄露追溯: a PDF demo2 downloaded, found outside, and its copy code typ
   const [row] = await sql<{ id: number; copy_code: string; chain_seq: number }>(`SELECT id, copy_code, chain_seq FROM access_log WHERE user_account = 'demo2' AND action = 'DOWNLOAD' ORDER BY id DESC LIMIT 1`);
 
   await unfoldMenu(page);
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
   const menu = page.getByTestId('side-menu');
   await menu.getByText('系统管理', { exact: true }).click();

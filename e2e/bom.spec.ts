@@ -13,7 +13,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type ExcelJSType from 'exceljs';
 import { sql } from './db.ts';
-import { expectToast, loginThroughPage, unfoldMenu } from './helpers.ts';
+import { expectToast, signIn, unfoldMenu } from './helpers.ts';
 
 // exceljs is the api's dependency: loaded from there rather than added to the root
 const ExcelJS = createRequire(new URL('../apps/api/package.json', import.meta.url))('exceljs') as typeof ExcelJSType;
@@ -48,7 +48,7 @@ test('demo2 downloads the template, imports (a bad file first), browses, edits a
   expect(await linesOf(REPLACED), 'the demo seed: 3 lines on 0064000102').toHaveLength(3);
 
   await unfoldMenu(page);
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   const menu = page.getByTestId('side-menu');
   await menu.getByText('供应商专区', { exact: true }).click();
@@ -170,7 +170,7 @@ test('demo2 downloads the template, imports (a bad file first), browses, edits a
 
 test('demo2 switches its BOM to 平铺, filters level 3, and reveals a vendor’s mobile', async ({ page }) => {
   await unfoldMenu(page);
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   await page.goto('/esm/supplier/twoOrThreeLevelsBom');
   await tableSettled(page);
@@ -231,7 +231,7 @@ test('demo2 switches its BOM to 平铺, filters level 3, and reveals a vendor’
 
 test('demo3 reads S001’s BOM and finds S001 in the where-used search', async ({ page }) => {
   await unfoldMenu(page);
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   const menu = page.getByTestId('side-menu');
   await menu.getByText('图纸管理', { exact: true }).click();
   await menu.getByText('供应商BOM追溯', { exact: true }).click();

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { DELIVERED, sql } from './db.ts';
-import { expectToast, loginThroughPage, pageState, pickOption } from './helpers.ts';
+import { expectToast, pageState, pickOption, signIn } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -22,7 +22,7 @@ const tableSettled = (page: Page) => expect(page.locator('.ant-table-wrapper .an
 
 /** Opens the test's list from the list page of `path` (the list's number links to its drawer). */
 async function openList(page: Page, account: string, path: string) {
-  await loginThroughPage(page, account);
+  await signIn(page, account);
   await expect(page.getByTestId('breadcrumb')).toBeVisible();
   await page.goto(`/esm/${path}/countersignList`);
   await tableSettled(page);
@@ -72,7 +72,7 @@ test('demo3 creates a list for S001 with demo8 then demo9 and issues it', async 
   );
   Object.assign(shared, { standardCode: file!.standard_code, sha256: file!.sha256, name: file!.name });
 
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page.getByTestId('breadcrumb')).toBeVisible();
   await page.goto('/esm/drawingManagement/countersignList');
   await tableSettled(page);

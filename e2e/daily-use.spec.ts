@@ -4,7 +4,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { loginThroughPage, settled, unfoldMenu } from './helpers.ts';
+import { settled, signIn, unfoldMenu } from './helpers.ts';
 
 const rows = (page: Page) => page.locator('.ant-table-row');
 const tableSettled = async (page: Page) => {
@@ -13,13 +13,13 @@ const tableSettled = async (page: Page) => {
 };
 
 test('1. logout drops ?redirect: the next user lands on their own page, and a foreign redirect is ignored', async ({ page }) => {
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await page.goto('/esm/drawingManagement/archivalHistory');
   await settled(page);
   await page.getByTestId('logout').click();
   await expect(page).toHaveURL(/\/esm\/login$/);
-  await loginThroughPage(page, 'demo4');
+  await signIn(page, 'demo4');
   await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS$/);
   await expect(page.getByText('没有权限')).toHaveCount(0);
 
@@ -36,7 +36,7 @@ test('2. obsoleting the effective version states the decision and restores the p
   const [c] = await sql<{ id: number; version: string }>(`SELECT id, version FROM standard_file WHERE standard_code = 'HR-KT-D202' AND status = 'EFFECTIVE'`);
   const [b] = await sql<{ id: number; version: string }>(`SELECT id, version FROM standard_file WHERE standard_code = 'HR-KT-D202' AND status = 'HISTORY' ORDER BY version_no DESC LIMIT 1`);
   try {
-    await loginThroughPage(page, 'demo3');
+    await signIn(page, 'demo3');
     await expect(page).toHaveURL(/\/esm\/dashboard$/);
     const bar = page.getByTestId('file-filters');
     await bar.getByRole('textbox', { name: '标准编号' }).fill('HR-KT-D202');
@@ -79,7 +79,7 @@ test('3. the supplier history shows a version the user confirmed as 已确认', 
      FROM app_user u, standard_file f WHERE u.account = 'demo4' AND f.id = $1`,
     [b!.id],
   );
-  await loginThroughPage(page, 'demo4');
+  await signIn(page, 'demo4');
   await expect(page).toHaveURL(/dashboardS$/);
   await page.goto('/esm/supplier/dashboardSHistory');
   await page.getByRole('textbox', { name: '标准编号' }).fill('HR-KT-D202');
@@ -90,7 +90,7 @@ test('3. the supplier history shows a version the user confirmed as 已确认', 
 });
 
 test('4. the tree page is reached from 企业标准档案, by the button and by a material', async ({ page }) => {
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   await page.getByRole('button', { name: '按物料浏览' }).click();
   await expect(page).toHaveURL(/\/esm\/supplier\/drawingsAndArchivesInformationG$/);
@@ -113,7 +113,7 @@ test('5. at 1366 px the deciding columns are on screen without scrolling; the re
   };
   // nothing hides behind the fixed 操作 column: the table does not scroll sideways
   const noOverflow = async () => expect(await page.locator('.ant-table-body, .ant-table-content').first().evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   await tableSettled(page);
   for (const t of ['标准编号', '名称', '版本', '物料', '文件', '确认状态', '操作']) await onScreen(t);
@@ -128,7 +128,7 @@ test('5. at 1366 px the deciding columns are on screen without scrolling; the re
   await noOverflow();
 
   await page.getByTestId('logout').click();
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await tableSettled(page);
   for (const t of ['标准编号', '名称', '版本', '状态', '物料', '操作']) await onScreen(t);
@@ -136,7 +136,7 @@ test('5. at 1366 px the deciding columns are on screen without scrolling; the re
 });
 
 test('6. the internal archive: its sort hint only on the sort icon; at 600 px its data in the narrow form, the tree in a drawer', async ({ page }) => {
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await expect(rows(page).first()).toBeVisible();
   // 点击升序 shows over a column's sort icon, not over its whole header: the pointer left where
@@ -169,7 +169,7 @@ test('7. a session that ends says so on the login page; the login page logs no e
   expect(errors).toEqual([]);
 
   await unfoldMenu(page);
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
   await settled(page);
   await sql(`DELETE FROM http_session WHERE user_id = (SELECT id FROM app_user WHERE account = 'demo3')`);
@@ -189,7 +189,7 @@ test('7. a session that ends says so on the login page; the login page logs no e
 test('8. a form that fails validation shows field messages and raises no page error', async ({ page }) => {
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await tableSettled(page);
   await page.getByRole('button', { name: '上传文件' }).click();
@@ -206,7 +206,7 @@ test('8. a form that fails validation shows field messages and raises no page er
 
 test('9. the menu opens the current page’s group; icons speak Chinese; no stray separator at 600 px', async ({ page }) => {
   await unfoldMenu(page);
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
   await page.goto('/esm/system/visitLog');
   await settled(page);
@@ -225,7 +225,7 @@ test('9. the menu opens the current page’s group; icons speak Chinese; no stra
 });
 
 test('10. a fresh demo already has history in every log page', async ({ page }) => {
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
   for (const path of ['drawingViewLog', 'drawingConfirmationLog', 'blueprintDownloadingLog', 'drawingPrintlog', 'confidentialityAgreement']) {
     await page.goto(`/esm/drawingManagement/${path}`);
@@ -237,7 +237,7 @@ test('10. a fresh demo already has history in every log page', async ({ page }) 
 });
 
 test('11. 搜索 or 重置 with the filters as they were asks the server again: what happened meanwhile shows', async ({ page }) => {
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
   await page.goto('/esm/system/visitLog');
   await tableSettled(page);
@@ -255,7 +255,7 @@ test('11. 搜索 or 重置 with the filters as they were asks the server again: 
 });
 
 test('12. a list with a filter that matches nothing says so, not that there is nothing at all', async ({ page }) => {
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   await page.goto('/esm/supplier/supplierDrawingEmpowerApply');
   await tableSettled(page);

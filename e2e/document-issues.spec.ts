@@ -9,7 +9,7 @@
 import { expect, test, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
 import { DELIVERED, sql } from './db.ts';
-import { PASSWORD, expectToast, loginThroughPage, pickOption, settled, unfoldMenu } from './helpers.ts';
+import { PASSWORD, expectToast, pickOption, settled, signIn, unfoldMenu } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -59,7 +59,7 @@ async function issueRow(title: string) {
 
 async function openMyQuestion(page: Page, account: 'demo2' | 'demo5', title: string) {
   await unfoldMenu(page);
-  await loginThroughPage(page, account);
+  await signIn(page, account);
   if (account === 'demo2') {
     await expect(page).toHaveURL(/dashboardS$/);
     const menu = page.getByTestId('side-menu');
@@ -80,7 +80,7 @@ async function openMyQuestion(page: Page, account: 'demo2' | 'demo5', title: str
 
 test('demo2 asks about a drawing with a PDF attached; it routes to demo5', async ({ page }) => {
   await unfoldMenu(page);
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   const menu = page.getByTestId('side-menu');
   await menu.getByText('供应商专区', { exact: true }).click();
@@ -230,7 +230,7 @@ test('demo2 closes the question', async ({ page }) => {
 
 test('demo7 adds a problem type and a role row; the next question routes by them', async ({ page }) => {
   await unfoldMenu(page);
-  await loginThroughPage(page, 'demo7');
+  await signIn(page, 'demo7');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await page.getByTestId('side-menu').getByText('人员管理', { exact: true }).click();
   await page.getByTestId('side-menu').getByText('SQE及产品线管理', { exact: true }).click();
@@ -268,7 +268,7 @@ test('demo7 adds a problem type and a role row; the next question routes by them
   await logout(page);
 
   // demo2's next question, on an 空调 drawing of the new type, goes to demo5
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   await page.goto('/esm/supplier/documentIssue');
   await settled(page);

@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { agreeAndContinue, expectToast, loginThroughPage, unfoldMenu } from './helpers.ts';
+import { agreeAndContinue, expectToast, signIn, unfoldMenu } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -63,7 +63,7 @@ test('demo2 applies for the drawings of 0034000202, whose grant expired, and sub
 
   // reachable from the supplier menu: 供应商专区 → 图纸授权申请
   await unfoldMenu(page);
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   const menu = page.getByTestId('side-menu');
   await menu.getByText('供应商专区', { exact: true }).click();
@@ -116,7 +116,7 @@ test('demo2 applies for the drawings of 0034000202, whose grant expired, and sub
 
 test('demo6 approves it for a shorter period, on its landing page', async ({ page }) => {
   const id = await pendingApplication();
-  await loginThroughPage(page, 'demo6');
+  await signIn(page, 'demo6');
   await expect(page).toHaveURL(/\/esm\/drawingAuthorization\/drawingEmpowerApprove$/);
   const row = page.locator('.ant-table-row').filter({ hasText: MATERIAL }).filter({ hasText: '已提交' });
   await expect(row).toContainText('S001');
@@ -154,7 +154,7 @@ test('demo6 approves it for a shorter period, on its landing page', async ({ pag
 
 test('demo2 views a drawing of 0034000202', async ({ page }) => {
   const [file] = await sql<{ standard_code: string }>(`SELECT standard_code FROM standard_file WHERE material_code = $1 AND status = 'EFFECTIVE' AND file_type = 'pdf' ORDER BY id LIMIT 1`, [MATERIAL]);
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   await page.getByRole('textbox', { name: '标准编号' }).fill(file!.standard_code);
   await page.getByRole('button', { name: /搜\s*索/ }).click();
@@ -170,7 +170,7 @@ test('demo2 views a drawing of 0034000202', async ({ page }) => {
 
 test('demo3 sees the grant in force, the census row and the report naming demo6', async ({ page }) => {
   const id = (await sql<{ id: number }>(`SELECT application_id AS id FROM empower_grant WHERE supplier_code = 'S001' AND material_code = $1 AND application_id IS NOT NULL ORDER BY id DESC LIMIT 1`, [MATERIAL]))[0]!.id;
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
 
   // 已授权图纸: the new grant, from the application, approved by 陈静 (demo6)

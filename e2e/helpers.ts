@@ -1,6 +1,44 @@
-import { expect, type Locator, type Page, type Request } from '@playwright/test';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, type BrowserContext, type Locator, type Page, type Request } from '@playwright/test';
+import { API_BASE } from '../packages/contracts/src/routes.ts';
+import { SESSION_PATHS } from '../packages/contracts/src/session-basics.ts';
 
 export const PASSWORD = 'Esm@2026';
+
+/** Where each account's signed-in storage state is kept for the run (Playwright empties test-results/ at its start). */
+const AUTH_DIR = fileURLToPath(new URL('../test-results/.auth', import.meta.url));
+
+/**
+ * Signs `account` in through the login call, not the form, and opens the portal at `/esm/` (the
+ * account's landing page, where the form would have taken it). The journeys about signing in use
+ * loginThroughPage. Each account's session cookie is kept as a storage state and reused while the
+ * server still accepts it (a journey may have signed it out): one password check per account
+ * per run instead of one per journey.
+ */
+export async function signIn(page: Page, account: string, password = PASSWORD) {
+  await sessionFor(page.context(), account, password);
+  await page.goto('/esm/');
+}
+
+async function sessionFor(context: BrowserContext, account: string, password: string) {
+  const file = path.join(AUTH_DIR, `${account}.json`);
+  const saved = await readFile(file, 'utf8').then((text) => JSON.parse(text) as Awaited<ReturnType<BrowserContext['storageState']>>, () => undefined);
+  if (saved && password === PASSWORD) {
+    await context.addCookies(saved.cookies);
+    const check = await context.request.post(`${API_BASE}/${SESSION_PATHS.current}`, { data: {} });
+    if (check.ok() && (await check.json()).data?.account === account) return;
+    await context.clearCookies();
+  }
+  const res = await context.request.post(`${API_BASE}/${SESSION_PATHS.login}`, { data: { account, password } });
+  const body = await res.text();
+  if (!res.ok() || JSON.parse(body).code !== '10000000') throw new Error(`sign-in of ${account} refused: ${res.status()} ${body}`);
+  if (password !== PASSWORD) return;
+  await mkdir(AUTH_DIR, { recursive: true });
+  // cookies only: a journey's local storage (menu fold, last landing page) is its own
+  await writeFile(file, JSON.stringify({ cookies: (await context.storageState()).cookies, origins: [] }));
+}
 
 /** Logs in through the login page, as a person would. */
 export async function loginThroughPage(page: Page, account: string, password = PASSWORD) {

@@ -8,7 +8,7 @@
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { loginThroughPage, settled } from './helpers.ts';
+import { settled, signIn } from './helpers.ts';
 
 const ACCOUNTS = ['demo2', 'demo6', 'demo5', 'demo3', 'demo7'];
 const SHOTS = process.env.SHOTS;
@@ -101,7 +101,7 @@ for (const account of ACCOUNTS) {
   test(`${account}: every menu page fits 1366 and 390 px and has no serious accessibility fault`, async ({ page }) => {
     // a walk of up to 20 pages at three widths, with axe on each
     test.setTimeout(1_500_000);
-    await loginThroughPage(page, account);
+    await signIn(page, account);
     await settled(page);
     // the side menu unfolded (folded by default), as an office screen keeps it
     await page.evaluate(() => localStorage.setItem('esm.menu.collapsed', 'false'));

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { sql } from './db.ts';
-import { agreeAndContinue, expectToast, loginThroughPage, pageState } from './helpers.ts';
+import { agreeAndContinue, expectToast, pageState, signIn } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -83,7 +83,7 @@ test('demo3 uploads a new version and publishes a change notice about it', async
   expect(file, 'the demo seed has a PDF both demo suppliers may see').toBeTruthy();
   Object.assign(shared, { standardCode: file!.standard_code, name: file!.name, oldVersion: file!.version, version: `N${Date.now().toString(36).toUpperCase()}` });
 
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await page.getByRole('button', { name: '上传文件' }).click();
   const modal = page.getByRole('dialog', { name: '上传文件' });
@@ -148,7 +148,7 @@ test('demo2 sees the bell, opens the notice, cannot confirm before viewing, view
   // the header bell counts demo2's unread notifications (the publish wrote one), its panel opens with the notice work
   const unreadNotifications = await unreadNotificationsOf('demo2');
   expect(unreadNotifications).toBeGreaterThanOrEqual(1);
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   const bell = page.getByTestId('notification-bell');
   await expect(bell).toHaveAttribute('aria-label', `通知，${unreadNotifications} 条未读`);
@@ -211,7 +211,7 @@ test('demo2 sees the bell, opens the notice, cannot confirm before viewing, view
 });
 
 test('demo3 sees S001 confirmed by demo2 and S002 unread in the matrix, and exports it', async ({ page }) => {
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await page.goto('/esm/drawingManagement/changeNoticeList');
   const filters = page.getByTestId('notice-filters');
@@ -255,7 +255,7 @@ test('demo3 sees S001 confirmed by demo2 and S002 unread in the matrix, and expo
 });
 
 test('demo3 reads the change records, narrows them to S001, and sees S001 across notices; demo2 sees its own', async ({ page }) => {
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await page.goto('/esm/drawingManagement/changeNoticeList');
   await page.getByRole('tab', { name: '变更记录' }).click();
@@ -296,7 +296,7 @@ test('demo3 reads the change records, narrows them to S001, and sees S001 across
 
   // the supplier's own change records: only what its notices carried, overdue marked
   await page.context().clearCookies();
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   // signed in (landed) before going on: a navigation during the login call would cancel it
   await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS$/);
   await page.goto('/esm/supplier/noticeList?tab=changes');

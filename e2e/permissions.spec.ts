@@ -10,7 +10,7 @@
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { PASSWORD, loginThroughPage, settled } from './helpers.ts';
+import { PASSWORD, settled, signIn } from './helpers.ts';
 
 const ARCHIVE_EXPORT = `kind = 'BUTTON' AND page = '/esm/dashboard' AND code = 'export'`;
 const NOTICE_PUBLISHER = `kind = 'COLUMN' AND page = '/esm/drawingManagement/changeNoticeList' AND code = 'publishedByName'`;
@@ -52,12 +52,12 @@ async function archivePage(page: Page) {
 test('demo7 hides 导出Excel for type 3: demo3 no longer sees it and the call is refused', async ({ page, browser }) => {
   // before: demo3 has the button
   const demo3 = await browser.newPage();
-  await loginThroughPage(demo3, 'demo3');
+  await signIn(demo3, 'demo3');
   await expect(demo3).toHaveURL(/\/esm\/dashboard$/);
   await archivePage(demo3);
   await expect(demo3.getByRole('button', { name: '导出Excel' })).toBeVisible();
 
-  await loginThroughPage(page, 'demo7');
+  await signIn(page, 'demo7');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await page.goto('/esm/system/permission');
   await settled(page);
@@ -102,7 +102,7 @@ test('demo3 reveals a supplier contact’s number with the eye icon and finds th
     `SELECT sf.standard_code FROM standard_file sf JOIN supplier_material sm ON sm.material_code = sf.material_code
      WHERE sm.supplier_code = 'S001' AND sf.status = 'EFFECTIVE' ORDER BY sf.id LIMIT 1`,
   );
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await page.goto(`/esm/dashboard?standardCode=${encodeURIComponent(standard_code)}`);
   await settled(page);
@@ -144,7 +144,7 @@ test('demo3 reveals a supplier contact’s number with the eye icon and finds th
 });
 
 test('demo2 sees its own contacts and its purchasers masked, and reveals one', async ({ page }) => {
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS$/);
   await settled(page);
   await page.getByRole('button', { name: '联系人' }).click();
@@ -177,7 +177,7 @@ async function noticeList(page: Page) {
  * (grouped under the menu's headings, found by typing).
  */
 async function hideColumnForType3(page: Page, label: string, pageTitle?: string) {
-  await loginThroughPage(page, 'demo7');
+  await signIn(page, 'demo7');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await page.goto('/esm/system/permission');
   await settled(page);
@@ -210,7 +210,7 @@ async function hideColumnForType3(page: Page, label: string, pageTitle?: string)
 
 test('demo7 hides 发布人 of the change-notice list for type 3: demo3 no longer sees the column', async ({ page, browser }) => {
   const demo3 = await browser.newPage();
-  await loginThroughPage(demo3, 'demo3');
+  await signIn(demo3, 'demo3');
   await expect(demo3).toHaveURL(/\/esm\/dashboard$/);
   const before = await noticeList(demo3);
   expect(before.some((r) => typeof r.publishedByName === 'string')).toBe(true);
@@ -239,7 +239,7 @@ test('demo7 hides 操作记录·IP地址 of the notices for type 3: demo3 sees a
   const [n] = await sql<{ notice_id: number }>(`SELECT notice_id FROM notice_event WHERE ip IS NOT NULL ORDER BY id LIMIT 1`);
   expect(n).toBeDefined();
   const demo3 = await browser.newPage();
-  await loginThroughPage(demo3, 'demo3');
+  await signIn(demo3, 'demo3');
   await expect(demo3).toHaveURL(/\/esm\/dashboard$/);
   const trail = async () => {
     const answer = demo3.waitForResponse((r) => r.url().endsWith('/haier/tableChangeLog/findById'));

@@ -4,11 +4,11 @@
  */
 import { expect, test, type Response } from '@playwright/test';
 import { sql } from './db.ts';
-import { loginThroughPage, settled, unfoldMenu } from './helpers.ts';
+import { settled, signIn, unfoldMenu } from './helpers.ts';
 
 test('a real 5xx shows 请求编号 equal to the answer’s X-Request-Id', async ({ page }) => {
   await unfoldMenu(page);
-  await loginThroughPage(page, 'demo7');
+  await signIn(page, 'demo7');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await settled(page);
   const failed: Response[] = [];

@@ -7,7 +7,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { agreeAndContinue, expectToast, loginThroughPage } from './helpers.ts';
+import { agreeAndContinue, expectToast, loginThroughPage, signIn } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -83,7 +83,7 @@ test('a supplier views a PDF (pdf.js worker) and prints it, without one CSP viol
 test('a supplier previews a PNG from a blob: URL without a CSP violation', async ({ page }) => {
   const violations = await watchCsp(page);
   const png = await openableFile('S002', 'png');
-  await loginThroughPage(page, 'demo4');
+  await signIn(page, 'demo4');
   await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS$/);
   await expect(page.locator('.ant-table-row').first()).toBeVisible();
   await openFile(page, png.standard_code);
@@ -96,7 +96,7 @@ test('a supplier previews a PNG from a blob: URL without a CSP violation', async
 
 test('staff pages and the API documentation render without a CSP violation', async ({ page }) => {
   const violations = await watchCsp(page);
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await expect(page.locator('.ant-table-row').first()).toBeVisible();
   await page.goto('/esm/drawingManagement/drawingViewLog');

@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { sql } from './db.ts';
-import { apiCalls, expectToast, loginThroughPage, PASSWORD, settled, unfoldMenu } from './helpers.ts';
+import { apiCalls, expectToast, loginThroughPage, PASSWORD, settled, signIn, unfoldMenu } from './helpers.ts';
 
 const ADMIN_MENU = {
   open: ['档案信息', '会签单列表', '档案历史', '变更通知列表', '蓝图下载日志', '图纸查看日志', '图纸确认日志', '保密协议记录', '图纸打印日志', '供应商统计', '已授权图纸', '授权图纸历史', '供应商授权申请审批', '授权访问报告'],
@@ -93,7 +93,7 @@ test('a page without a session leads to the login page and back after login', as
 });
 
 test('unknown path under /esm shows the not-found page with a not-found crumb', async ({ page }) => {
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await page.goto('/esm/no/such/page');
   await expect(page.getByText('抱歉，您访问的页面不存在。')).toBeVisible();
@@ -101,14 +101,14 @@ test('unknown path under /esm shows the not-found page with a not-found crumb', 
 });
 
 test('/esm/ redirects to the default page keeping standardCode', async ({ page }) => {
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   await page.goto('/esm/?standardCode=Q%2FHR-001&x=1');
   await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS\?standardCode=Q%2FHR-001$/);
 });
 
 test('a spec page outside the user menu says 没有权限; a group index shows the group page', async ({ page }) => {
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   await page.goto('/esm/drawingManagement/drawingViewLog');
   await expect(page.getByText('没有权限')).toBeVisible();
@@ -120,7 +120,7 @@ test('a spec page outside the user menu says 没有权限; a group index shows t
 });
 
 test('theme and menu fold state persist across reloads', async ({ page }) => {
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
   const sider = page.getByTestId('side-menu');
   await expect(sider).toHaveCSS('width', '64px'); // folded by default
@@ -142,7 +142,7 @@ test('theme and menu fold state persist across reloads', async ({ page }) => {
 for (const reducedMotion of ['no-preference', 'reduce'] as const) {
   test(`prefers-reduced-motion: ${reducedMotion} → dialogs ${reducedMotion === 'reduce' ? 'appear at once' : 'zoom in'}`, async ({ page }) => {
     await page.emulateMedia({ reducedMotion });
-    await loginThroughPage(page, 'demo3');
+    await signIn(page, 'demo3');
     await settled(page);
     await page.evaluate(() => {
       const w = window as unknown as { __zoomed: boolean };
@@ -163,7 +163,7 @@ for (const reducedMotion of ['no-preference', 'reduce'] as const) {
 
 test('narrow screen (< 769 px) uses the navbar and a menu drawer', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await loginThroughPage(page, 'demo4');
+  await signIn(page, 'demo4');
   await expect(page).toHaveURL(/dashboardS$/);
   await expect(page.getByTestId('narrow-navbar')).toBeVisible();
   await expect(page.getByTestId('side-menu')).toHaveCount(0);
@@ -215,7 +215,7 @@ test('a toast counts down without re-rendering every frame', async ({ page }) =>
  */
 test('a hovered toast stays past its duration and goes once the pointer leaves', async ({ page }) => {
   await page.clock.install();
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await settled(page);
   await page.clock.runFor(5_000); // the welcome toast's time
   const toasts = page.locator('.ant-message-notice');

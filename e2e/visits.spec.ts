@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { sql } from './db.ts';
-import { loginThroughPage, pickOption, settled, unfoldMenu } from './helpers.ts';
+import { loginThroughPage, pickOption, settled, signIn, unfoldMenu } from './helpers.ts';
 
 test('visit log: rows from real visits, 共 N 条, filter → page 1, size changer, sort', async ({ page }) => {
   // 25 visits of a supplier in the database, plus the ones this test makes.
@@ -13,7 +13,7 @@ test('visit log: rows from real visits, 共 N 条, filter → page 1, size chang
              FROM app_user, generate_series(1, 25) g WHERE account = 'demo4'`);
   // the landing page's visit is written before the log is opened (the state this test reads)
   const landed = page.waitForResponse((r) => r.url().endsWith('/esm-server/api/main/visit'));
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
   await landed;
   await page.goto('/esm/system/visitLog');
@@ -64,7 +64,7 @@ test('visit log: rows from real visits, 共 N 条, filter → page 1, size chang
 });
 
 test('a supplier cannot open the visit log (server refuses, page says 没有权限)', async ({ page, request }) => {
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   await page.goto('/esm/system/visitLog');
   await expect(page.getByText('没有权限')).toBeVisible();

@@ -7,7 +7,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { PASSWORD, expectToast, loginThroughPage, settled, unfoldMenu } from './helpers.ts';
+import { expectToast, PASSWORD, settled, signIn, unfoldMenu } from './helpers.ts';
 
 const WIDTHS = [390, 600, 1366] as const;
 
@@ -31,7 +31,7 @@ const PHONE_LOG_CHUNK = '**/assets/mobilePhoneLog-*.js';
 
 test('a page opened from the menu starts at its top; menu entries are links', async ({ page }) => {
   await unfoldMenu(page);
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
   // a short window, so that the list scrolls
   await page.setViewportSize({ width: 1366, height: 500 });
@@ -68,7 +68,7 @@ test('a page opened from the menu starts at its top; menu entries are links', as
 
 test('a page whose code fails to load says so in Chinese inside the layout, and 重新加载 brings it', async ({ page }) => {
   await unfoldMenu(page);
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
   await page.goto('/esm/system/visitLog');
   await settled(page);
@@ -97,7 +97,7 @@ test('a page whose code fails to load says so in Chinese inside the layout, and 
 
 test('a page’s code missing after a redeploy reloads the page once by itself, and never in a loop', async ({ page }) => {
   await unfoldMenu(page);
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
   await page.goto('/esm/system/visitLog');
   await settled(page);
@@ -148,7 +148,7 @@ test('the inbox’s 未读 agrees with the bell: a withdrawn notice is not unrea
     `SELECT n.number FROM notice_recipient r JOIN change_notice n ON n.id = r.notice_id WHERE r.supplier_code = $1 AND r.status = 'UNREAD' AND n.status = 'PUBLISHED' ORDER BY n.number`,
     [supplier],
   );
-  await loginThroughPage(page, ACCOUNT_OF[supplier]!);
+  await signIn(page, ACCOUNT_OF[supplier]!);
   await expect(page).toHaveURL(/dashboardS$/);
   await page.getByTestId('notification-bell').click();
   await expect(page.getByTestId('notice-summary')).toContainText(`未读 ${unread.length}`);
@@ -174,7 +174,7 @@ test('another supplier’s notice by its address: one message, 返回列表, no 
     `SELECT n.id FROM change_notice n WHERE n.status <> 'DRAFT' AND NOT EXISTS (SELECT 1 FROM notice_recipient r WHERE r.notice_id = n.id AND r.supplier_code = 'S001') ORDER BY n.id LIMIT 1`,
   );
   expect(foreign).toBeDefined();
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   await page.goto(`/esm/supplier/noticeOfChangeOfDrawings?id=${foreign!.id}`);
   const result = page.getByTestId('not-found-result');
@@ -190,7 +190,7 @@ test('another supplier’s notice by its address: one message, 返回列表, no 
 });
 
 test('a list that could not be refreshed says 网络连接失败 and marks its rows as not refreshed', async ({ page }) => {
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
   await page.goto('/esm/system/visitLog');
   await settled(page);
@@ -222,7 +222,7 @@ test('standalone: no company-site links (logo, 帮助, agreements), the logo sta
   await expect(footer.getByRole('link', { name: '用户协议' })).toHaveCount(0);
   await expect(footer.getByRole('link', { name: '帮助中心' })).toHaveCount(0);
   await expect(footer).not.toContainText('平台协议');
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
   await settled(page);
   const logo = page.getByTestId('header-logo');

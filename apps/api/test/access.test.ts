@@ -4,8 +4,8 @@
  * app.apiRoutes, so a route is covered the day it is added.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_ENDPOINTS, API_BASE } from '@esm/contracts';
-import { buildTestApp, hasChinese, login, post } from './helpers.ts';
+import { ALL_ENDPOINTS, API_BASE, sessionApi, visitsApi } from '@esm/contracts';
+import { buildTestApp, callApi, hasChinese, login, post, unchecked } from './helpers.ts';
 
 const TYPES = [2, 3, 4, 5, 6, 7, 8, 9] as const;
 const t = await buildTestApp();
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 /** Whether the cookie of `type` still names a live session (a walked logout ends it). */
 async function ensureSignedIn(type: number) {
-  const res = await post(t.app, 'user/current', undefined, cookies.get(type));
+  const res = await callApi(t.app, sessionApi.current, undefined, cookies.get(type));
   if (res.json().code !== '0') cookies.set(type, await login(t.app, `demo${type}`));
 }
 
@@ -120,20 +120,20 @@ describe.each(t.app.apiRoutes.map((r) => [`${r.method} ${r.url}`, r] as const))(
 describe('internal-only route haier/visitLog/page', () => {
   it.each([2, 4, 5, 6])('type %i gets 403', async (type) => {
     await ensureSignedIn(type);
-    const res = await post(t.app, 'haier/visitLog/page', { page: 1, results: 10 }, cookies.get(type));
+    const res = await callApi(t.app, visitsApi.page, { page: 1, results: 10 }, cookies.get(type));
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ success: false, code: '403', message: '您没有权限使用该功能', data: null });
   });
 
   it('a refused caller sending a bad body still gets 403, not the validation message', async () => {
     await ensureSignedIn(2);
-    const res = await post(t.app, 'haier/visitLog/page', { page: -1, sortField: 'password' }, cookies.get(2));
+    const res = await callApi(t.app, visitsApi.page, unchecked({ page: -1, sortField: 'password' }), cookies.get(2));
     expect(res.statusCode).toBe(403);
   });
 
   it.each([3, 7, 8, 9])('type %i gets 200 with a page', async (type) => {
     await ensureSignedIn(type);
-    const res = await post(t.app, 'haier/visitLog/page', { page: 1, results: 10 }, cookies.get(type));
+    const res = await callApi(t.app, visitsApi.page, { page: 1, results: 10 }, cookies.get(type));
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.success).toBe(true);

@@ -5,7 +5,8 @@
  * exist, with a REFUSED row that keeps the real reason.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, buildTestApp, createUser, login } from './helpers.ts';
+import { filesApi } from '@esm/contracts';
+import { buildTestApp, callApi, createUser, login } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, createSupplier, logsOf, samplePdf, tempStorage, unique } from './factories.ts';
 
 const files = await tempStorage();
@@ -80,7 +81,7 @@ afterAll(async () => {
   await files.remove();
 });
 
-const act = (action: 'view' | 'print' | 'download', id: number) => t.app.inject({ method: 'POST', url: api(`file/${action}`), payload: { id }, headers: { cookie: f.me.cookie } });
+const act = (action: 'view' | 'print' | 'download', id: number) => callApi(t.app, filesApi[action], { id }, f.me.cookie);
 
 describe('an answerer opens the drawings of its questions', () => {
   it.each([

@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCanvas } from '@napi-rs/canvas';
-import { LIST_WINDOW_MAX } from '@esm/contracts';
+import { LIST_WINDOW_MAX, archivesApi, empowerApi, type EndpointDef } from '@esm/contracts';
 import { Prisma } from '../src/generated/prisma/client.ts';
 import { cappedCount } from '../src/lib/list.ts';
-import { buildTestApp, hasChinese, login, post, type TestApp } from './helpers.ts';
+import { buildTestApp, callApi, hasChinese, login, unchecked, type CallBody, type TestApp } from './helpers.ts';
 import {
   createFileVersion,
   createGrant,
@@ -101,11 +101,11 @@ afterAll(async () => {
 });
 
 const ids = (res: { json(): { data: { id: number }[] } }) => res.json().data.map((r) => r.id);
-const list = (body: object, cookie = admin) => post(t.app, 'haier/standardFile/getStandardFilePager', body, cookie);
+const list = (body: object, cookie = admin) => callApi(t.app, archivesApi.files, body, cookie);
 
 describe('the tree', () => {
   it('lists product lines with their material counts', async () => {
-    const res = await post(t.app, 'haier/standardFile/selectProductType', undefined, admin);
+    const res = await callApi(t.app, archivesApi.productLines, undefined, admin);
     expect(res.statusCode).toBe(200);
     const lines = res.json().data as { code: string; materialCount: number }[];
     expect(lines.find((l) => l.code === f.pl)).toMatchObject({ materialCount: 5 });
@@ -113,15 +113,15 @@ describe('the tree', () => {
   });
 
   it('pages the materials of a product line, sorted, with a keyword', async () => {
-    const res = await post(t.app, 'haier/standardFile/getMaterialPager', { productLineCode: f.pl, results: 3 }, admin);
+    const res = await callApi(t.app, archivesApi.materials, { productLineCode: f.pl, results: 3 }, admin);
     expect(res.json()).toMatchObject({ success: true, total: 5, totalCapped: false });
     expect(res.json().data.map((m: { code: string }) => m.code)).toEqual([f.m.A, f.m.B, f.m.C].sort());
     expect(res.json().data[0]).toMatchObject({ spec: 'Φ20×100', purchaser: '采购员甲', productLineCode: f.pl, productLineName: expect.stringContaining('测试产品线') });
 
-    const desc = await post(t.app, 'haier/standardFile/getMaterialPager', { productLineCode: f.pl, sortField: 'code', sortOrder: 'descend' }, admin);
+    const desc = await callApi(t.app, archivesApi.materials, { productLineCode: f.pl, sortField: 'code', sortOrder: 'descend' }, admin);
     expect(desc.json().data.map((m: { code: string }) => m.code)).toEqual(Object.values(f.m).filter((c) => c !== f.m.F).sort().reverse());
 
-    const kw = await post(t.app, 'haier/standardFile/getMaterialPager', { keyword: f.m.C.toLowerCase() }, admin);
+    const kw = await callApi(t.app, archivesApi.materials, { keyword: f.m.C.toLowerCase() }, admin);
     expect(kw.json().data.map((m: { code: string }) => m.code)).toEqual([f.m.C]);
   });
 });
@@ -204,23 +204,23 @@ describe('haier/standardFile/getStandardFilePager', () => {
 
 describe('haier/standardFileHistory/getStandardFilePager', () => {
   it('lists only versions that are no longer current (HISTORY and OBSOLETE)', async () => {
-    const res = await post(t.app, 'haier/standardFileHistory/getStandardFilePager', { productLineCode: f.pl }, admin);
+    const res = await callApi(t.app, archivesApi.history, { productLineCode: f.pl }, admin);
     expect(ids(res)).toEqual([f.ids.aObs, f.ids.a1]);
     expect(res.json()).toMatchObject({ total: 2, totalCapped: false });
     // a status in the body does not widen it
-    const widened = await post(t.app, 'haier/standardFileHistory/getStandardFilePager', { productLineCode: f.pl, status: 'EFFECTIVE' }, admin);
+    const widened = await callApi(t.app, archivesApi.history, unchecked({ productLineCode: f.pl, status: 'EFFECTIVE' }), admin);
     expect(ids(widened)).toEqual([f.ids.aObs, f.ids.a1]);
   });
 });
 
 describe('suppliers and who can see a file', () => {
   it('pages suppliers with how many materials each supplies', async () => {
-    const res = await post(t.app, 'haier/standardFile/getSupplierInformation', { keyword: f.sa }, admin);
+    const res = await callApi(t.app, archivesApi.suppliers, { keyword: f.sa }, admin);
     expect(res.json()).toMatchObject({ total: 1, totalCapped: false, data: [{ code: f.sa, name: expect.stringContaining('甲精密制造'), materialCount: 4 }] });
   });
 
   it('tells the grant state of every supplier of the material and whether it can open the file now', async () => {
-    const of = async (id: number) => (await post(t.app, 'haier/standardFile/getStandardFileSupplier', { id }, admin)).json().data;
+    const of = async (id: number) => (await callApi(t.app, archivesApi.fileSuppliers, { id }, admin)).json().data;
     expect(await of(f.ids.a2)).toEqual([
       expect.objectContaining({ supplierCode: f.sa, grantState: 'VALID', canAccess: true, validFrom: expect.any(String), validUntil: expect.any(String) }),
       expect.objectContaining({ supplierCode: f.sb, grantState: 'VALID', canAccess: true }),
@@ -233,21 +233,21 @@ describe('suppliers and who can see a file', () => {
     expect(await of(f.ids.e)).toEqual([expect.objectContaining({ supplierCode: f.sb, grantState: 'VALID', canAccess: true })]);
     // an obsolete version: nobody opens it, whatever the grant
     expect((await of(f.ids.aObs)).map((r: { canAccess: boolean }) => r.canAccess)).toEqual([false, false]);
-    const missing = await post(t.app, 'haier/standardFile/getStandardFileSupplier', { id: 2_000_000_000 }, admin);
+    const missing = await callApi(t.app, archivesApi.fileSuppliers, { id: 2_000_000_000 }, admin);
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe('文件不存在');
   });
 });
 
 describe('the supplier side', () => {
-  const sup = (path: string, body: object | undefined, cookie: string) => post(t.app, `supplier/${path}`, body, cookie);
+  const sup = <E extends EndpointDef>(endpoint: E, body: CallBody<E>, cookie: string) => callApi(t.app, endpoint, body, cookie);
 
   it('shows a supplier only the effective files of materials it supplies AND holds a valid grant for', async () => {
-    const a = await sup('standardFile/getStandardFilePager', {}, supA);
+    const a = await sup(archivesApi.supplierFiles, {}, supA);
     expect(a.statusCode).toBe(200);
     expect(ids(a)).toEqual([f.ids.a2]);
     expect(a.json()).toMatchObject({ total: 1, totalCapped: false });
-    const b = await sup('standardFile/getStandardFilePager', {}, supB);
+    const b = await sup(archivesApi.supplierFiles, {}, supB);
     expect(ids(b)).toEqual([f.ids.f, f.ids.e, f.ids.a2]);
   });
 
@@ -259,29 +259,30 @@ describe('the supplier side', () => {
       { productLineCode: f.pl2 },
       { standardCode: f.code, version: 'A' },
     ]) {
-      const res = await sup('standardFile/getStandardFilePager', body, supA);
+      const res = await sup(archivesApi.supplierFiles, body, supA);
       expect(res.statusCode, JSON.stringify(body)).toBe(200);
       expect(res.json(), JSON.stringify(body)).toMatchObject({ data: [], total: 0 });
     }
     for (const body of [{ status: 'HISTORY' }, { supplierCode: f.sb }, { materialCodes: [f.m.E, f.m.F] }]) {
-      expect(ids(await sup('standardFile/getStandardFilePager', body, supA)), JSON.stringify(body)).toEqual([f.ids.a2]);
+      // fields a supplier may not filter by are ignored, not obeyed
+      expect(ids(await sup(archivesApi.supplierFiles, unchecked(body), supA)), JSON.stringify(body)).toEqual([f.ids.a2]);
     }
   });
 
   it('the tree holds only what the supplier may see', async () => {
-    const lines = (await sup('standardFile/selectProductType', undefined, supA)).json().data as { code: string; materialCount: number }[];
+    const lines = (await sup(archivesApi.supplierProductLines, undefined, supA)).json().data as { code: string; materialCount: number }[];
     expect(lines.find((l) => l.code === f.pl)).toMatchObject({ materialCount: 1 });
     expect(lines.find((l) => l.code === f.pl2)).toBeUndefined();
-    const mats = await sup('standardFile/getMaterialPager', { productLineCode: f.pl }, supA);
+    const mats = await sup(archivesApi.supplierMaterials, { productLineCode: f.pl }, supA);
     expect(mats.json()).toMatchObject({ total: 1, data: [{ code: f.m.A }] });
-    expect((await sup('standardFile/getMaterialPager', { productLineCode: f.pl2 }, supA)).json()).toMatchObject({ total: 0, data: [] });
-    const linesB = (await sup('standardFile/selectProductType', undefined, supB)).json().data as { code: string; materialCount: number }[];
+    expect((await sup(archivesApi.supplierMaterials, { productLineCode: f.pl2 }, supA)).json()).toMatchObject({ total: 0, data: [] });
+    const linesB = (await sup(archivesApi.supplierProductLines, undefined, supB)).json().data as { code: string; materialCount: number }[];
     expect(linesB.find((l) => l.code === f.pl)).toMatchObject({ materialCount: 2 });
     expect(linesB.find((l) => l.code === f.pl2)).toMatchObject({ materialCount: 1 });
   });
 
   it('hasEmpower says why a material is closed', async () => {
-    const of = async (materialCode: string) => (await sup('standardFile/hasEmpower', { materialCode }, supA)).json().data;
+    const of = async (materialCode: string) => (await sup(empowerApi.hasEmpower, { materialCode }, supA)).json().data;
     expect(await of(f.m.A)).toMatchObject({ empowered: true, validFrom: expect.any(String), validUntil: expect.any(String), reason: null });
     expect(await of(f.m.B)).toMatchObject({ empowered: false, reason: expect.stringContaining('过期') });
     expect(await of(f.m.C)).toMatchObject({ empowered: false, reason: expect.stringContaining('起生效') });
@@ -290,9 +291,9 @@ describe('the supplier side', () => {
   });
 
   it('the history lists HISTORY versions of visible materials only', async () => {
-    expect(ids(await sup('supplierDrawingFileInfomation/searchByMaterialHistory', {}, supA))).toEqual([f.ids.a1]);
-    expect(ids(await sup('supplierDrawingFileInfomation/searchByMaterialHistory', { materialCode: f.m.A }, supB))).toEqual([f.ids.a1]);
-    expect(ids(await sup('supplierDrawingFileInfomation/searchByMaterialHistory', { materialCode: f.m.E }, supA))).toEqual([]);
+    expect(ids(await sup(archivesApi.supplierHistory, {}, supA))).toEqual([f.ids.a1]);
+    expect(ids(await sup(archivesApi.supplierHistory, { materialCode: f.m.A }, supB))).toEqual([f.ids.a1]);
+    expect(ids(await sup(archivesApi.supplierHistory, { materialCode: f.m.E }, supA))).toEqual([]);
   });
 
   it("each row carries this user's latest successful confirmation", async () => {
@@ -308,10 +309,10 @@ describe('the supplier side', () => {
         { ...base, action: 'VIEW', outcome: 'OK', userId: f.saUserId, createdAt: new Date('2026-04-02T08:00:00Z') },
       ],
     });
-    const rowA = (await sup('standardFile/getStandardFilePager', {}, supA)).json().data[0];
+    const rowA = (await sup(archivesApi.supplierFiles, {}, supA)).json().data[0];
     expect(rowA).toMatchObject({ id: f.ids.a2, confirmedAt: late.toISOString() });
     // another user of another supplier has not confirmed it
-    const rowB = (await sup('standardFile/getStandardFilePager', { materialCode: f.m.A }, supB)).json().data[0];
+    const rowB = (await sup(archivesApi.supplierFiles, { materialCode: f.m.A }, supB)).json().data[0];
     expect(rowB).toMatchObject({ id: f.ids.a2, confirmedAt: null });
     // the internal list's rows are nobody's confirmations: they carry no such field
     const internalRow = (await list({ materialCode: f.m.A })).json().data.find((r: { id: number }) => r.id === f.ids.a2);
@@ -324,8 +325,8 @@ describe('the supplier side', () => {
     await t.db.prisma.accessLog.create({
       data: { userAccount: 'x', userName: '测试', userType: 2, supplierCode: f.sa, fileId: f.ids.a1, action: 'CONFIRM', outcome: 'OK', userId: f.saUserId, createdAt: at },
     });
-    expect((await sup('supplierDrawingFileInfomation/searchByMaterialHistory', {}, supA)).json().data[0]).toMatchObject({ id: f.ids.a1, confirmedAt: at.toISOString() });
-    expect((await sup('supplierDrawingFileInfomation/searchByMaterialHistory', { materialCode: f.m.A }, supB)).json().data[0]).toMatchObject({ id: f.ids.a1, confirmedAt: null });
+    expect((await sup(archivesApi.supplierHistory, {}, supA)).json().data[0]).toMatchObject({ id: f.ids.a1, confirmedAt: at.toISOString() });
+    expect((await sup(archivesApi.supplierHistory, { materialCode: f.m.A }, supB)).json().data[0]).toMatchObject({ id: f.ids.a1, confirmedAt: null });
   });
 
   it('internal calls refuse suppliers', async () => {
@@ -493,7 +494,7 @@ describe('haier/standardFile/upload', () => {
     const two = await upload([...fields(), fileOf('a.pdf', pdf), fileOf('b.pdf', pdf)]);
     expect(two.statusCode).toBe(400);
     expect(hasChinese(two.json().message)).toBe(true);
-    const json = await post(t.app, 'haier/standardFile/upload', { standardCode: 'x' }, admin);
+    const json = await callApi(t.app, archivesApi.upload, unchecked({ standardCode: 'x' }), admin);
     expect(json.statusCode).toBe(415);
     expect(json.json().message).toBe('请以 multipart/form-data 方式上传文件');
   });
@@ -512,7 +513,7 @@ describe('haier/standardFile/obsolete', () => {
     const v1 = await createFileVersion(db, files.storage, { materialCode: mat, type: 'pdf', bytes: pdf, standardCode: code, status: 'HISTORY', version: 'A' });
     const v2 = await createFileVersion(db, files.storage, { materialCode: mat, type: 'pdf', bytes: pdf, standardCode: code, version: 'B' });
 
-    const res = await post(t.app, 'haier/standardFile/obsolete', { id: v2.id, reason: ' 设计变更，停止使用 ' }, admin);
+    const res = await callApi(t.app, archivesApi.obsolete, { id: v2.id, reason: ' 设计变更，停止使用 ' }, admin);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ id: v2.id, status: 'OBSOLETE', obsoleteReason: '设计变更，停止使用', obsoletedAt: expect.any(String) });
     expect(res.json().message).toBe('已作废，A 版已恢复为生效');
@@ -523,12 +524,12 @@ describe('haier/standardFile/obsolete', () => {
       ['RESTORE_VERSION', 'A', '李娜'],
     ]);
 
-    const again = await post(t.app, 'haier/standardFile/obsolete', { id: v2.id, reason: '再次作废' }, admin);
+    const again = await callApi(t.app, archivesApi.obsolete, { id: v2.id, reason: '再次作废' }, admin);
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('该版本已作废');
 
     // the restored version can be withdrawn too; with nothing earlier left, nothing is restored
-    const last = await post(t.app, 'haier/standardFile/obsolete', { id: v1.id, reason: '不再使用' }, admin);
+    const last = await callApi(t.app, archivesApi.obsolete, { id: v1.id, reason: '不再使用' }, admin);
     expect(last.json()).toMatchObject({ message: '已作废', data: { status: 'OBSOLETE' } });
   });
 
@@ -538,12 +539,12 @@ describe('haier/standardFile/obsolete', () => {
     const code = `Q/OS-${unique()}`;
     await createFileVersion(db, files.storage, { materialCode: mat, type: 'pdf', bytes: pdf, standardCode: code, status: 'HISTORY', version: 'A' });
     const v2 = await createFileVersion(db, files.storage, { materialCode: mat, type: 'pdf', bytes: pdf, standardCode: code, version: 'B' });
-    const res = await post(t.app, 'haier/standardFile/obsolete', { id: v2.id, reason: '产品停产', scope: 'STANDARD' }, admin);
+    const res = await callApi(t.app, archivesApi.obsolete, { id: v2.id, reason: '产品停产', scope: 'STANDARD' }, admin);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('已作废该标准的 2 个版本');
     expect((await rowsOf(code)).map((r) => r.status)).toEqual(['OBSOLETE', 'OBSOLETE']);
     expect(await db.archiveEvent.count({ where: { standardCode: code, action: 'OBSOLETE_STANDARD' } })).toBe(2);
-    expect((await post(t.app, 'haier/standardFile/obsolete', { id: v2.id, reason: '再次', scope: 'STANDARD' }, admin)).statusCode).toBe(409);
+    expect((await callApi(t.app, archivesApi.obsolete, { id: v2.id, reason: '再次', scope: 'STANDARD' }, admin)).statusCode).toBe(409);
   });
 
   it('two 作废 of the same version at once: one succeeds, the other is a 409, one version restored', async () => {
@@ -552,17 +553,17 @@ describe('haier/standardFile/obsolete', () => {
     const code = `Q/OC-${unique()}`;
     await createFileVersion(db, files.storage, { materialCode: mat, type: 'pdf', bytes: pdf, standardCode: code, status: 'HISTORY', version: 'A' });
     const v2 = await createFileVersion(db, files.storage, { materialCode: mat, type: 'pdf', bytes: pdf, standardCode: code, version: 'B' });
-    const both = await Promise.all([1, 2].map((n) => post(t.app, 'haier/standardFile/obsolete', { id: v2.id, reason: `并发 ${n}` }, admin)));
+    const both = await Promise.all([1, 2].map((n) => callApi(t.app, archivesApi.obsolete, { id: v2.id, reason: `并发 ${n}` }, admin)));
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect((await rowsOf(code)).map((r) => r.status)).toEqual(['EFFECTIVE', 'OBSOLETE']);
     expect(await db.archiveEvent.count({ where: { standardCode: code } })).toBe(2);
   });
 
   it('needs a reason (400 on the field) and an existing file (404)', async () => {
-    const noReason = await post(t.app, 'haier/standardFile/obsolete', { id: f.ids.e, reason: '   ' }, admin);
+    const noReason = await callApi(t.app, archivesApi.obsolete, { id: f.ids.e, reason: '   ' }, admin);
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json().errors).toEqual([{ field: 'reason', message: '请填写作废原因' }]);
-    const missing = await post(t.app, 'haier/standardFile/obsolete', { id: 2_000_000_000, reason: '不存在' }, admin);
+    const missing = await callApi(t.app, archivesApi.obsolete, { id: 2_000_000_000, reason: '不存在' }, admin);
     expect(missing.statusCode).toBe(404);
     expect((await t.db.prisma.standardFile.findUniqueOrThrow({ where: { id: f.ids.e } })).status).toBe('EFFECTIVE');
   });

@@ -6,6 +6,7 @@
  * PGlite (dumpDataDir / loadDataDir). `pnpm db:verify-backup` passes a good backup and names the
  * table or the file of a bad one; BACKUP_KEEP keeps the newest backups in BACKUP_DIR.
  */
+import { sessionApi } from '@esm/contracts';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
@@ -17,7 +18,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { seedDemo } from '../src/db/seed.ts';
 import { localStorage } from '../src/lib/storage.ts';
 import pg from 'pg';
-import { buildTestApp, login, post } from './helpers.ts';
+import { buildTestApp, login, callApi } from './helpers.ts';
 import { createDatabase, dropDatabase, withDatabase } from './global-setup.ts';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -77,7 +78,7 @@ describe('a Postgres server', () => {
       const app = await buildTestApp({ db: src, storage: localStorage(srcFiles) });
       try {
         cookie = await login(app.app, 'demo3');
-        expect((await post(app.app, 'user/current', undefined, cookie)).json().code).toBe('0');
+        expect((await callApi(app.app, sessionApi.current, undefined, cookie)).json().code).toBe('0');
       } finally {
         await app.close();
       }
@@ -147,7 +148,7 @@ describe('a Postgres server', () => {
       for (const t of TABLES) expect(Number((await dst.prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM ${t}`))[0]!.n), t).toBe(counts[t]);
       // the session signed in on the original is over on the copy: a session logged out after
       // the backup cannot come back by a restore
-      const stale = await post(app.app, 'user/current', undefined, cookie!);
+      const stale = await callApi(app.app, sessionApi.current, undefined, cookie!);
       expect(stale.json().code).toBe('201');
       expect(await dst.prisma.session.count()).toBe(0);
       cookie = await login(app.app, 'demo3');

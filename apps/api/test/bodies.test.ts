@@ -4,9 +4,10 @@
  * junk for a route is decided by the route's own published schema (the OpenAPI document built
  * from the same zod schemas), so a new route is covered the day it is added.
  */
+import { sessionApi } from '@esm/contracts';
 import Ajv from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildTestApp, hasChinese, login, post } from './helpers.ts';
+import { buildTestApp, hasChinese, login, callApi } from './helpers.ts';
 
 const t = await buildTestApp();
 const cookies = new Map<number, string>();
@@ -30,7 +31,7 @@ function callerFor(route: Route): number | undefined {
 async function cookieFor(route: Route): Promise<string | undefined> {
   const type = callerFor(route);
   if (type === undefined) return undefined;
-  const cur = cookies.get(type) && (await post(t.app, 'user/current', undefined, cookies.get(type))).json().code;
+  const cur = cookies.get(type) && (await callApi(t.app, sessionApi.current, undefined, cookies.get(type))).json().code;
   if (cur !== '0') cookies.set(type, await login(t.app, `demo${type}`));
   return cookies.get(type);
 }

@@ -13,9 +13,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { BOM_COLUMNS, BOM_IMPORT_MAX_BYTES, bomApi, phoneLogApi } from '@esm/contracts';
+import { BOM_COLUMNS, BOM_IMPORT_MAX_BYTES, bomApi, phoneLogApi, type BomMaterialNode } from '@esm/contracts';
 import { createSupplierUser, multipart, supplierSupplying, unzipEntries, zipOf, type Part } from './factories.ts';
-import { buildTestApp, hasChinese, login, post } from './helpers.ts';
+import { buildTestApp, callApi, hasChinese, login, unchecked } from './helpers.ts';
 
 const t = await buildTestApp();
 const db = t.db.prisma;
@@ -70,14 +70,14 @@ async function upload(cookie: string, bytes: Uint8Array, opts: { confirm?: boole
 const linesOf = (supplierCode: string, materialCode?: string) =>
   db.bomLine.findMany({ where: { supplierCode, ...(materialCode ? { materialCode } : {}) }, orderBy: [{ level: 'asc' }, { sortNo: 'asc' }] });
 
-const tree = (cookie: string, body: object = {}) => post(t.app, bomApi.tree.path, body, cookie);
+const tree = (cookie: string, body: object = {}) => callApi(t.app, bomApi.tree, body, cookie);
 
 // ---- template and import ------------------------------------------------------------------------------
 
 describe('template and import', () => {
   it('the template has the Chinese headers, instructions and the supplier’s materials', async () => {
     const f = await supplierWith(2);
-    const res = await post(t.app, bomApi.template.path, {}, f.cookie);
+    const res = await callApi(t.app, bomApi.template, {}, f.cookie);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toContain(encodeURIComponent('二三级BOM导入模板'));
     const book = new ExcelJS.Workbook();
@@ -126,16 +126,16 @@ describe('template and import', () => {
 
     const res = await tree(f.cookie, { materialCode: m1 });
     expect(res.statusCode).toBe(200);
-    const node = res.json().data[0];
+    const node = (res.json().data as BomMaterialNode[])[0]!;
     expect(node).toMatchObject({ materialCode: m1, lineCount: 4, level2Count: 2, level3Count: 2, vendorCount: 2, supplied: true });
-    expect(node.children[0]).toMatchObject({ componentCode: 'A100', quantity: 2, extendedQuantity: 2, hasDrawing: true, spec: 'ABS 白', vendorMobile: '138****2288' });
-    expect(node.children[0].children.map((c: { componentCode: string; extendedQuantity: number }) => [c.componentCode, c.extendedQuantity])).toEqual([
+    expect(node.children![0]).toMatchObject({ componentCode: 'A100', quantity: 2, extendedQuantity: 2, hasDrawing: true, spec: 'ABS 白', vendorMobile: '138****2288' });
+    expect(node.children![0]!.children!.map((c) => [c.componentCode, c.extendedQuantity])).toEqual([
       ['A110', 3],
       ['A120', 0.5],
     ]);
     expect(res.body).not.toContain('13857402288');
 
-    const vendors = await post(t.app, bomApi.vendors.path, {}, f.cookie);
+    const vendors = await callApi(t.app, bomApi.vendors, {}, f.cookie);
     expect(vendors.json().data).toEqual([
       expect.objectContaining({ creditCode: VENDOR_A.vendorCreditCode, name: VENDOR_A.vendorName, lineCount: 4, componentCount: 4, materialCount: 2, mobile: '138****2288' }),
       expect.objectContaining({ creditCode: VENDOR_B.vendorCreditCode, lineCount: 1, components: [{ code: 'A110', name: '子件A110', level: 3, materialCode: m1 }] }),
@@ -257,23 +257,23 @@ describe('lines: add, edit, delete', () => {
   it('adds levels 2 and 3, refuses a fourth level, a cycle and a duplicate code, each with a message', async () => {
     const f = await supplierWith(1);
     const [m] = f.materials as [string];
-    const l2 = await post(t.app, bomApi.add.path, { materialCode: m, ...fields('P1') }, f.cookie);
+    const l2 = await callApi(t.app, bomApi.add, { materialCode: m, ...fields('P1') }, f.cookie);
     expect(l2.statusCode).toBe(200);
     expect(l2.json().data).toMatchObject({ level: 2, parentCode: m, quantity: 1.5, vendorMobile: '138****2288' });
-    const l3 = await post(t.app, bomApi.add.path, { materialCode: m, parentId: l2.json().data.id, ...fields('P11', { quantity: '4' }) }, f.cookie);
+    const l3 = await callApi(t.app, bomApi.add, { materialCode: m, parentId: l2.json().data.id, ...fields('P11', { quantity: '4' }) }, f.cookie);
     expect(l3.json().data).toMatchObject({ level: 3, parentCode: 'P1', extendedQuantity: 6 });
 
-    const fourth = await post(t.app, bomApi.add.path, { materialCode: m, parentId: l3.json().data.id, ...fields('P111') }, f.cookie);
+    const fourth = await callApi(t.app, bomApi.add, { materialCode: m, parentId: l3.json().data.id, ...fields('P111') }, f.cookie);
     expect(fourth.statusCode).toBe(400);
     expect(fourth.json().errors).toEqual([{ field: 'parentId', message: '三级子件下不能再添加子件（BOM 最多三级）' }]);
-    const self = await post(t.app, bomApi.add.path, { materialCode: m, parentId: l2.json().data.id, ...fields('P1') }, f.cookie);
+    const self = await callApi(t.app, bomApi.add, { materialCode: m, parentId: l2.json().data.id, ...fields('P1') }, f.cookie);
     expect(self.json().errors).toEqual([{ field: 'componentCode', message: '子件 P1 不能以自身为上级（循环引用）' }]);
-    const material = await post(t.app, bomApi.add.path, { materialCode: m, ...fields(m) }, f.cookie);
+    const material = await callApi(t.app, bomApi.add, { materialCode: m, ...fields(m) }, f.cookie);
     expect(material.json().errors[0].message).toBe(`子件编码不能与一级物料编码 ${m} 相同（循环引用）`);
-    const dup = await post(t.app, bomApi.add.path, { materialCode: m, ...fields('P1') }, f.cookie);
+    const dup = await callApi(t.app, bomApi.add, { materialCode: m, ...fields('P1') }, f.cookie);
     expect(dup.statusCode).toBe(409);
     expect(dup.json().message).toBe(`一级物料 ${m} 下已有子件 P1`);
-    const bad = await post(t.app, bomApi.add.path, { materialCode: m, ...fields('Q1', { quantity: '0', vendorCreditCode: 'abc' }) }, f.cookie);
+    const bad = await callApi(t.app, bomApi.add, { materialCode: m, ...fields('Q1', { quantity: '0', vendorCreditCode: 'abc' }) }, f.cookie);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['quantity', 'vendorCreditCode']);
     expect(await linesOf(f.supplier.code)).toHaveLength(2);
@@ -282,17 +282,17 @@ describe('lines: add, edit, delete', () => {
   it('an edited level-2 code is carried to its children; deleting it takes them along', async () => {
     const f = await supplierWith(1);
     const [m] = f.materials as [string];
-    const l2 = (await post(t.app, bomApi.add.path, { materialCode: m, ...fields('E1') }, f.cookie)).json().data;
-    await post(t.app, bomApi.add.path, { materialCode: m, parentId: l2.id, ...fields('E11') }, f.cookie);
-    const cycle = await post(t.app, bomApi.update.path, { id: l2.id, ...fields('E11') }, f.cookie);
+    const l2 = (await callApi(t.app, bomApi.add, { materialCode: m, ...fields('E1') }, f.cookie)).json().data;
+    await callApi(t.app, bomApi.add, { materialCode: m, parentId: l2.id, ...fields('E11') }, f.cookie);
+    const cycle = await callApi(t.app, bomApi.update, { id: l2.id, ...fields('E11') }, f.cookie);
     expect(cycle.json().errors[0].message).toBe('子件 E11 已是它的三级子件，不能再作为它自身的编码（循环引用）');
-    const edited = await post(t.app, bomApi.update.path, { id: l2.id, ...fields('E2', { quantity: '3', componentName: '改名' }) }, f.cookie);
+    const edited = await callApi(t.app, bomApi.update, { id: l2.id, ...fields('E2', { quantity: '3', componentName: '改名' }) }, f.cookie);
     expect(edited.json().data).toMatchObject({ componentCode: 'E2', componentName: '改名', quantity: 3 });
     expect((await linesOf(f.supplier.code)).map((r) => [r.componentCode, r.parentCode])).toEqual([
       ['E2', m],
       ['E11', 'E2'],
     ]);
-    const removed = await post(t.app, bomApi.remove.path, { id: l2.id }, f.cookie);
+    const removed = await callApi(t.app, bomApi.remove, { id: l2.id }, f.cookie);
     expect(removed.json()).toMatchObject({ message: '已删除 2 行（含三级子件）', data: { removed: 2 } });
     expect(await linesOf(f.supplier.code)).toHaveLength(0);
     const events = await db.bomEvent.findMany({ where: { supplierCode: f.supplier.code }, orderBy: { id: 'asc' } });
@@ -302,11 +302,11 @@ describe('lines: add, edit, delete', () => {
   it('a double add or delete sent at once makes one change; the other answers 409', async () => {
     const f = await supplierWith(1);
     const [m] = f.materials as [string];
-    const adds = await Promise.all([1, 2].map(() => post(t.app, bomApi.add.path, { materialCode: m, ...fields('D1') }, f.cookie)));
+    const adds = await Promise.all([1, 2].map(() => callApi(t.app, bomApi.add, { materialCode: m, ...fields('D1') }, f.cookie)));
     expect(adds.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect(await linesOf(f.supplier.code)).toHaveLength(1);
     const id = adds.find((r) => r.statusCode === 200)!.json().data.id;
-    const deletes = await Promise.all([1, 2].map(() => post(t.app, bomApi.remove.path, { id }, f.cookie)));
+    const deletes = await Promise.all([1, 2].map(() => callApi(t.app, bomApi.remove, { id }, f.cookie)));
     const codes = deletes.map((r) => r.statusCode).sort();
     expect(codes[0]).toBe(200);
     expect([404, 409]).toContain(codes[1]);
@@ -327,16 +327,16 @@ describe('who sees what', () => {
     // b's tree, vendors, materials, export and template do not show a's
     expect((await tree(b.cookie)).json().data.map((n: { materialCode: string }) => n.materialCode)).toEqual(b.materials);
     expect((await tree(b.cookie, { materialCode: ma })).json()).toMatchObject({ total: 0, data: [] });
-    expect((await post(t.app, bomApi.vendors.path, {}, b.cookie)).json()).toMatchObject({ total: 0 });
-    expect((await post(t.app, bomApi.materials.path, {}, b.cookie)).json().data.map((x: { code: string }) => x.code)).toEqual(b.materials);
-    const exported = await post(t.app, bomApi.exportLines.path, {}, b.cookie);
+    expect((await callApi(t.app, bomApi.vendors, {}, b.cookie)).json()).toMatchObject({ total: 0 });
+    expect((await callApi(t.app, bomApi.materials, {}, b.cookie)).json().data.map((x: { code: string }) => x.code)).toEqual(b.materials);
+    const exported = await callApi(t.app, bomApi.exportLines, {}, b.cookie);
     expect(exported.headers['x-total-rows']).toBe('0');
 
     // a's line: the same 404 as an id that does not exist
-    const missing = await post(t.app, bomApi.update.path, { id: 2_000_000_000, componentCode: 'Z', componentName: 'Z', quantity: '1', unit: '个', hasDrawing: false, ...VENDOR_A }, b.cookie);
-    const update = await post(t.app, bomApi.update.path, { id: theirs.id, componentCode: 'Z', componentName: 'Z', quantity: '1', unit: '个', hasDrawing: false, ...VENDOR_A }, b.cookie);
-    const remove = await post(t.app, bomApi.remove.path, { id: theirs.id }, b.cookie);
-    const addUnder = await post(t.app, bomApi.add.path, { materialCode: ma, parentId: theirs.id, componentCode: 'Z', componentName: 'Z', quantity: '1', unit: '个', hasDrawing: false, ...VENDOR_A }, b.cookie);
+    const missing = await callApi(t.app, bomApi.update, { id: 2_000_000_000, componentCode: 'Z', componentName: 'Z', quantity: '1', unit: '个', hasDrawing: false, ...VENDOR_A }, b.cookie);
+    const update = await callApi(t.app, bomApi.update, { id: theirs.id, componentCode: 'Z', componentName: 'Z', quantity: '1', unit: '个', hasDrawing: false, ...VENDOR_A }, b.cookie);
+    const remove = await callApi(t.app, bomApi.remove, { id: theirs.id }, b.cookie);
+    const addUnder = await callApi(t.app, bomApi.add, { materialCode: ma, parentId: theirs.id, componentCode: 'Z', componentName: 'Z', quantity: '1', unit: '个', hasDrawing: false, ...VENDOR_A }, b.cookie);
     expect([missing.statusCode, update.statusCode, remove.statusCode]).toEqual([404, 404, 404]);
     expect(update.json().message).toBe(missing.json().message);
     expect(addUnder.statusCode).toBe(400);
@@ -347,22 +347,22 @@ describe('who sees what', () => {
 
     // internal users cannot use the supplier calls, suppliers not the internal ones
     expect((await tree(admin)).statusCode).toBe(403);
-    expect((await post(t.app, bomApi.haierTree.path, { supplierCode: a.supplier.code }, a.cookie)).statusCode).toBe(403);
-    expect((await post(t.app, bomApi.whereUsed.path, { vendor: '测试' }, demo2)).statusCode).toBe(403);
+    expect((await callApi(t.app, bomApi.haierTree, { supplierCode: a.supplier.code }, a.cookie)).statusCode).toBe(403);
+    expect((await callApi(t.app, bomApi.whereUsed, { vendor: '测试' }, demo2)).statusCode).toBe(403);
   });
 
   it('the manufacturer reads any supplier’s BOM and vendors; an unknown supplier is 404', async () => {
-    const res = await post(t.app, bomApi.haierTree.path, { supplierCode: 'S001' }, admin);
+    const res = await callApi(t.app, bomApi.haierTree, { supplierCode: 'S001' }, admin);
     expect(res.statusCode).toBe(200);
-    const door = res.json().data.find((n: { materialCode: string }) => n.materialCode === '0064000101');
+    const door = (res.json().data as BomMaterialNode[]).find((n) => n.materialCode === '0064000101');
     expect(door).toMatchObject({ materialName: '冰箱门体组件', level2Count: 5, level3Count: 5 });
-    expect(door.children[0].children[0]).toMatchObject({ componentCode: 'GB-DC01-05', extendedQuantity: 2.35 });
+    expect(door!.children![0]!.children![0]).toMatchObject({ componentCode: 'GB-DC01-05', extendedQuantity: 2.35 });
     expect(res.body).not.toMatch(/1[3-9]\d{9}/);
-    const vendors = await post(t.app, bomApi.haierVendors.path, { supplierCode: 'S002' }, admin);
+    const vendors = await callApi(t.app, bomApi.haierVendors, { supplierCode: 'S002' }, admin);
     expect(vendors.json().data.map((v: { name: string }) => v.name)).toContain('宁波金田塑胶制品有限公司');
-    expect((await post(t.app, bomApi.haierTree.path, { supplierCode: 'NOPE' }, admin)).statusCode).toBe(404);
-    expect((await post(t.app, bomApi.haierTree.path, {}, admin)).json().errors).toEqual([{ field: 'supplierCode', message: '请选择供应商' }]);
-    const suppliers = await post(t.app, bomApi.suppliers.path, { keyword: 'S00' }, admin);
+    expect((await callApi(t.app, bomApi.haierTree, { supplierCode: 'NOPE' }, admin)).statusCode).toBe(404);
+    expect((await callApi(t.app, bomApi.haierTree, unchecked({}), admin)).json().errors).toEqual([{ field: 'supplierCode', message: '请选择供应商' }]);
+    const suppliers = await callApi(t.app, bomApi.suppliers, { keyword: 'S00' }, admin);
     expect(suppliers.json().data).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ supplierCode: 'S001', supplied: 7, withBom: 3, lineCount: 16 }),
@@ -381,7 +381,7 @@ describe('who sees what', () => {
     await upload(a.cookie, await workbook([line(a.materials[0]!, 'W1', { quantity: 2 }), line(a.materials[0]!, 'WCHIP', { parentCode: 'W1', quantity: 3, ...shared })]), { confirm: true });
     await upload(b.cookie, await workbook([line(b.materials[0]!, 'WCHIP', { ...shared })]), { confirm: true });
 
-    const byVendor = await post(t.app, bomApi.whereUsed.path, { vendor: '共享芯片', sortField: 'supplierCode', sortOrder: 'ascend' }, admin);
+    const byVendor = await callApi(t.app, bomApi.whereUsed, { vendor: '共享芯片', sortField: 'supplierCode', sortOrder: 'ascend' }, admin);
     expect(byVendor.statusCode).toBe(200);
     const rows = byVendor.json().data.filter((r: { supplierCode: string }) => [a.supplier.code, b.supplier.code].includes(r.supplierCode));
     expect(rows.map((r: { supplierCode: string; materialCode: string; level: number; extendedQuantity: number }) => [r.supplierCode, r.materialCode, r.level, r.extendedQuantity]).sort()).toEqual(
@@ -390,16 +390,16 @@ describe('who sees what', () => {
         [b.supplier.code, b.materials[0], 2, 2],
       ].sort(),
     );
-    const byComponent = await post(t.app, bomApi.whereUsed.path, { component: 'WCHIP' }, admin);
+    const byComponent = await callApi(t.app, bomApi.whereUsed, { component: 'WCHIP' }, admin);
     expect(new Set(byComponent.json().data.map((r: { supplierCode: string }) => r.supplierCode))).toEqual(new Set([a.supplier.code, b.supplier.code]));
-    const demo = await post(t.app, bomApi.whereUsed.path, { vendor: '金田塑胶' }, admin);
+    const demo = await callApi(t.app, bomApi.whereUsed, { vendor: '金田塑胶' }, admin);
     expect(new Set(demo.json().data.map((r: { supplierCode: string }) => r.supplierCode))).toEqual(new Set(['S001', 'S002']));
-    const none = await post(t.app, bomApi.whereUsed.path, {}, admin);
+    const none = await callApi(t.app, bomApi.whereUsed, {}, admin);
     expect(none.json().errors).toEqual([{ field: 'vendor', message: '请输入次级供应商或子件' }]);
   });
 
   it('exports the tree and the vendors as .xlsx with the template’s columns', async () => {
-    const res = await post(t.app, bomApi.exportLines.path, { materialCode: '0064000101' }, demo2);
+    const res = await callApi(t.app, bomApi.exportLines, { materialCode: '0064000101' }, demo2);
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-total-rows']).toBe('10');
     const book = new ExcelJS.Workbook();
@@ -408,7 +408,7 @@ describe('who sees what', () => {
     expect((sheet.getRow(1).values as string[]).slice(1, BOM_COLUMNS.length + 3)).toEqual([...BOM_COLUMNS.map((c) => c.header), '层级', '每一级物料用量']);
     expect((sheet.getRow(3).values as unknown[]).slice(1, 4)).toEqual(['0064000101', 'HD-MK-01', 'GB-DC01-05']);
     expect(sheet.getRow(3).getCell(13).text).toBe('139****1234');
-    const vendors = await post(t.app, bomApi.exportVendors.path, { keyword: '金田' }, demo2);
+    const vendors = await callApi(t.app, bomApi.exportVendors, { keyword: '金田' }, demo2);
     const vbook = new ExcelJS.Workbook();
     await vbook.xlsx.load(vendors.rawPayload as unknown as ArrayBuffer);
     expect(vbook.worksheets[0]!.getRow(2).getCell(1).text).toBe('宁波金田塑胶制品有限公司');
@@ -420,16 +420,16 @@ describe('who sees what', () => {
     try {
       const cookie = await login(small.app, 'demo2');
       for (const body of [{ materialCode: '0064000101' }, { materialCode: '0064000101', view: 'flat' }]) {
-        const res = await post(small.app, bomApi.exportLines.path, body, cookie);
+        const res = await callApi(small.app, bomApi.exportLines, body, cookie);
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
         expect(res.json().message).toBe('导出结果超过 9 条，请缩小查询范围后再导出');
       }
-      const level3 = await post(small.app, bomApi.exportLines.path, { materialCode: '0064000101', view: 'flat', level: '3' }, cookie);
+      const level3 = await callApi(small.app, bomApi.exportLines, { materialCode: '0064000101', view: 'flat', level: '3' }, cookie);
       expect(level3.statusCode).toBe(200);
       expect(Number(level3.headers['x-total-rows'])).toBeLessThanOrEqual(9);
       const tiny = await buildTestApp({ config: { exportMaxRows: 1 }, db: t.db });
       try {
-        const vendors = await post(tiny.app, bomApi.exportVendors.path, {}, await login(tiny.app, 'demo2'));
+        const vendors = await callApi(tiny.app, bomApi.exportVendors, {}, await login(tiny.app, 'demo2'));
         expect(vendors.statusCode).toBe(400);
         expect(vendors.json().message).toBe('导出结果超过 1 条，请缩小查询范围后再导出');
       } finally {
@@ -444,7 +444,7 @@ describe('who sees what', () => {
 // ---- the flat view --------------------------------------------------------------------------------------
 
 type Flat = { id: number; level: number; materialCode: string; materialName: string; parentCode: string; parentName: string; componentCode: string; extendedQuantity: number; vendorMobile: string | null };
-const codes = (res: { json: () => { data: Flat[] } }) => res.json().data.map((r) => r.componentCode);
+const codes = (res: { json: () => { data: unknown[] } }) => (res.json().data as Flat[]).map((r) => r.componentCode);
 
 describe('the flat view (平铺)', () => {
   /** a: two materials (A100 with two level-3 lines, A200; B100); b: its own A100 under its material. */
@@ -489,8 +489,8 @@ describe('the flat view (平铺)', () => {
     expect(codes(await tree(a.cookie, { view: 'flat', component: 'A2' }))).toEqual(['A200']);
     expect(codes(await tree(a.cookie, { view: 'flat', materialCode: m2 }))).toEqual(['B100']);
     // the tree keeps the parent as context for the same filter
-    const treeLevel3 = (await tree(a.cookie, { level: '3', materialCode: m1 })).json().data[0];
-    expect(treeLevel3.children.map((c: { componentCode: string }) => c.componentCode)).toEqual(['A100']);
+    const treeLevel3 = ((await tree(a.cookie, { level: '3', materialCode: m1 })).json().data as BomMaterialNode[])[0]!;
+    expect(treeLevel3.children!.map((c) => c.componentCode)).toEqual(['A100']);
 
     const sorted = await tree(a.cookie, { view: 'flat', materialCode: m1, sortField: 'extendedQuantity', sortOrder: 'descend' });
     expect(codes(sorted)).toEqual(['A200', 'A110', 'A100', 'A120']);
@@ -513,16 +513,16 @@ describe('the flat view (平铺)', () => {
     expect((await tree(b.cookie, { view: 'flat', materialCode: a.materials[0] })).json()).toMatchObject({ total: 0, data: [] });
     expect((await tree(a.cookie, { view: 'flat', component: 'A130' })).json()).toMatchObject({ total: 0, data: [] });
 
-    const haier = await post(t.app, bomApi.haierTree.path, { supplierCode: b.supplier.code, view: 'flat', level: '3' }, admin);
+    const haier = await callApi(t.app, bomApi.haierTree, { supplierCode: b.supplier.code, view: 'flat', level: '3' }, admin);
     expect(haier.statusCode).toBe(200);
     expect(codes(haier)).toEqual(['A130']);
-    expect((await post(t.app, bomApi.haierTree.path, { supplierCode: b.supplier.code, view: 'flat' }, a.cookie)).statusCode).toBe(403);
+    expect((await callApi(t.app, bomApi.haierTree, { supplierCode: b.supplier.code, view: 'flat' }, a.cookie)).statusCode).toBe(403);
   });
 
   it('the export follows the view: flat only the matching lines, in the flat order', async () => {
     const { a, m1 } = await twoSuppliers();
     const rowsOf = async (body: object) => {
-      const res = await post(t.app, bomApi.exportLines.path, body, a.cookie);
+      const res = await callApi(t.app, bomApi.exportLines, body, a.cookie);
       expect(res.statusCode).toBe(200);
       const book = new ExcelJS.Workbook();
       await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
@@ -540,7 +540,7 @@ describe('the flat view (平铺)', () => {
 
 describe('revealing a BOM vendor’s mobile (saveLookMobilePhoneLog, kind BOM_VENDOR)', () => {
   const reveal = (cookie: string, contactId: number, side: 'supplier' | 'haier' = 'supplier') =>
-    post(t.app, (side === 'supplier' ? phoneLogApi.supplierReveal : phoneLogApi.reveal).path, { contactId, kind: 'BOM_VENDOR', page: '/esm/supplier/twoOrThreeLevelsBom' }, cookie);
+    callApi(t.app, side === 'supplier' ? phoneLogApi.supplierReveal : phoneLogApi.reveal, { contactId, kind: 'BOM_VENDOR', page: '/esm/supplier/twoOrThreeLevelsBom' }, cookie);
   const logged = (contactId: number) => db.phoneViewLog.count({ where: { contactKind: 'BOM_VENDOR', contactId } });
 
   it('answers the full number of a vendor on the caller’s own line and writes exactly one log row', async () => {
@@ -548,7 +548,7 @@ describe('revealing a BOM vendor’s mobile (saveLookMobilePhoneLog, kind BOM_VE
     await upload(a.cookie, await workbook([line(a.materials[0]!, 'R100'), line(a.materials[0]!, 'R200', { ...VENDOR_B })]), { confirm: true });
     const [r100] = await linesOf(a.supplier.code);
     // every list shows it masked; the vendor row names the line to reveal it through
-    const vendors = (await post(t.app, bomApi.vendors.path, {}, a.cookie)).json().data as { creditCode: string; lineId: number; mobile: string }[];
+    const vendors = (await callApi(t.app, bomApi.vendors, {}, a.cookie)).json().data as { creditCode: string; lineId: number; mobile: string }[];
     const vendorA = vendors.find((v) => v.creditCode === VENDOR_A.vendorCreditCode)!;
     expect(vendorA).toMatchObject({ lineId: r100!.id, mobile: '138****2288' });
 
@@ -565,7 +565,7 @@ describe('revealing a BOM vendor’s mobile (saveLookMobilePhoneLog, kind BOM_VE
     expect(await logged(r100!.id)).toBe(2);
 
     // the phone log page lists the BOM reveals, masked, and filters by the kind and the supplier
-    const log = await post(t.app, phoneLogApi.page.path, { contactKind: 'BOM_VENDOR', supplierCode: a.supplier.code }, admin);
+    const log = await callApi(t.app, phoneLogApi.page, { contactKind: 'BOM_VENDOR', supplierCode: a.supplier.code }, admin);
     expect(log.statusCode).toBe(200);
     expect(log.json().total).toBe(2);
     expect(log.json().data[0]).toMatchObject({ contactKind: 'BOM_VENDOR', contactName: '俞海', contactSupplierName: VENDOR_A.vendorName, maskedMobile: '138****2288' });

@@ -3,9 +3,10 @@
  * agreements) belong to. Validated at start; told to the web by every answer of the session check,
  * the login page's (nobody signed in) included; absent on a standalone deployment.
  */
+import { sessionApi } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
-import { buildTestApp, createUser, login, post, type TestApp } from './helpers.ts';
+import { buildTestApp, createUser, login, type TestApp, callApi } from './helpers.ts';
 
 const SECRET = { SESSION_SECRET: 'x'.repeat(32) };
 
@@ -33,14 +34,14 @@ describe('COMPANY_SITE_URL', () => {
     });
 
     it('says where the company site is, signed in or not', async () => {
-      expect((await post(site.app, 'user/current')).json()).toMatchObject({ code: '10000007', companySiteUrl: 'https://www.example.com' });
+      expect((await callApi(site.app, sessionApi.current)).json()).toMatchObject({ code: '10000007', companySiteUrl: 'https://www.example.com' });
       const u = await createUser(site.db, { type: 3 });
       const cookie = await login(site.app, u.account, u.password);
-      expect((await post(site.app, 'user/current', {}, cookie)).json()).toMatchObject({ code: '0', companySiteUrl: 'https://www.example.com' });
+      expect((await callApi(site.app, sessionApi.current, {}, cookie)).json()).toMatchObject({ code: '0', companySiteUrl: 'https://www.example.com' });
     });
 
     it('standalone: says nothing of one', async () => {
-      expect((await post(standalone.app, 'user/current')).json()).not.toHaveProperty('companySiteUrl');
+      expect((await callApi(standalone.app, sessionApi.current)).json()).not.toHaveProperty('companySiteUrl');
     });
   });
 });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logsApi } from '@esm/contracts';
 import { Prisma } from '../src/generated/prisma/client.ts';
 import { bigramIndexed, containsText, keywordSql, whereSql } from '../src/lib/list.ts';
-import { buildTestApp, login, post, type TestApp } from './helpers.ts';
+import { buildTestApp, login, type TestApp, callApi } from './helpers.ts';
 import { unique } from './factories.ts';
 
 let t: TestApp;
@@ -82,7 +82,7 @@ describe('containsText on a bigram-indexed column', () => {
   });
 
   it('the log page filters a two-character user the same way', async () => {
-    const res = await post(t.app, logsApi.VIEW.path, { supplierCode: S, user: '孙静', results: 100 }, admin);
+    const res = await callApi(t.app, logsApi.VIEW, { supplierCode: S, user: '孙静', results: 100 }, admin);
     expect(res.statusCode, res.body).toBe(200);
     const names = (res.json().data as { userName: string }[]).map((r) => r.userName).sort();
     expect(names).toEqual(['孙静', '孙静伟', '海达-孙静', '王孙静'].sort());

@@ -6,9 +6,10 @@
  * their own lists on every call, and the sign-off sheet: its text (extracted with pdf.js) names
  * every signer and every file hash, each copy stamped for its taker and logged as a download.
  */
+import { countersignApi, noticesApi } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CountersignDetail } from '@esm/contracts';
-import { api, buildTestApp, hasChinese, holdInserts, login, pdfPages } from './helpers.ts';
+import type { CountersignDecision, CountersignDetail } from '@esm/contracts';
+import { buildTestApp, hasChinese, holdInserts, login, pdfPages, apiCaller } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, samplePdf, tempStorage } from './factories.ts';
 
 const files = await tempStorage();
@@ -17,9 +18,7 @@ const db = t.db.prisma;
 const IP = '10.12.12.12';
 const DAY = 86_400_000;
 
-function call(path: string, body: unknown, cookie: string) {
-  return t.app.inject({ method: 'POST', url: api(path), payload: body as object, headers: { cookie, 'user-agent': 'vitest-countersign' }, remoteAddress: IP });
-}
+const call = apiCaller(t.app, { headers: { 'user-agent': 'vitest-countersign' }, remoteAddress: IP });
 
 /** A day `days` from today, YYYY-MM-DD in UTC+8. */
 const day = (days: number) => new Date(Date.now() + 8 * 3600_000 + days * DAY).toISOString().slice(0, 10);
@@ -33,14 +32,14 @@ let fileIds: number[] = [];
 let otherSupplier: { code: string };
 
 async function draft(extra: Record<string, unknown> = {}) {
-  const res = await call('haier/countersign/create', { title: '门体钣金图纸会签', supplierCode: 'S001', items: '1. 公差按新版执行\n2. 首件送检', dueDate: day(7), fileIds, signerIds: [ids.demo8, ids.demo9], ...extra }, c.demo3);
+  const res = await call(countersignApi.create, { title: '门体钣金图纸会签', supplierCode: 'S001', items: '1. 公差按新版执行\n2. 首件送检', dueDate: day(7), fileIds, signerIds: [ids.demo8, ids.demo9], ...extra }, c.demo3);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as CountersignDetail;
 }
 
-const detail = async (id: number, cookie = c.demo3) => (await call('haier/countersign/getCountersignHaierInfo', { id }, cookie)).json().data as CountersignDetail;
-const sign = (id: number, round: number, step: number, cookie: string, decision = 'AGREE', comment?: string) => call('haier/countersign/sign', { id, round, step, decision, comment }, cookie);
-const submit = (id: number, round: number, cookie = c.demo2, decision = 'AGREE', comment?: string) => call('supplier/countersign/submitCountersign', { id, round, step: 0, decision, comment }, cookie);
+const detail = async (id: number, cookie = c.demo3) => (await call(countersignApi.detail, { id }, cookie)).json().data as CountersignDetail;
+const sign = (id: number, round: number, step: number, cookie: string, decision: CountersignDecision = 'AGREE', comment?: string) => call(countersignApi.sign, { id, round, step, decision, comment }, cookie);
+const submit = (id: number, round: number, cookie = c.demo2, decision: CountersignDecision = 'AGREE', comment?: string) => call(countersignApi.submit, { id, round, step: 0, decision, comment }, cookie);
 
 beforeAll(async () => {
   for (const a of ['demo3', 'demo7', 'demo8', 'demo9', 'demo2', 'demo4'] as const) c[a] = await login(t.app, a);
@@ -65,18 +64,18 @@ afterAll(async () => {
 
 describe('a draft', () => {
   it('refuses bad content with field errors in Chinese, all at once', async () => {
-    const res = await call('haier/countersign/create', { title: '', supplierCode: 'NOPE', items: 'x', dueDate: day(-1), fileIds: [], signerIds: [ids.demo8, ids.demo8] }, c.demo3);
+    const res = await call(countersignApi.create, { title: '', supplierCode: 'NOPE', items: 'x', dueDate: day(-1), fileIds: [], signerIds: [ids.demo8, ids.demo8] }, c.demo3);
     expect(res.statusCode).toBe(400);
     const fields = (res.json().errors as { field: string }[]).map((e) => e.field);
     expect(fields).toEqual(expect.arrayContaining(['title', 'fileIds', 'signerIds']));
-    const db400 = await call('haier/countersign/create', { title: '标题', supplierCode: 'NOPE', items: 'x', dueDate: day(-1), fileIds: [2_000_000_000], signerIds: [ids.demo8] }, c.demo3);
+    const db400 = await call(countersignApi.create, { title: '标题', supplierCode: 'NOPE', items: 'x', dueDate: day(-1), fileIds: [2_000_000_000], signerIds: [ids.demo8] }, c.demo3);
     expect(db400.statusCode).toBe(400);
     expect((db400.json().errors as { field: string; message: string }[]).map((e) => `${e.field}: ${e.message}`)).toEqual([
       'supplierCode: 供应商不存在：NOPE',
       'dueDate: 会签截止日期不能早于今天',
       'fileIds.0: 文件版本不存在（编号 2000000000）',
     ]);
-    const supplierAsSigner = await call('haier/countersign/create', { title: '标题', supplierCode: 'S001', items: 'x', dueDate: day(3), fileIds, signerIds: [(await db.user.findUniqueOrThrow({ where: { account: 'demo2' } })).id] }, c.demo3);
+    const supplierAsSigner = await call(countersignApi.create, { title: '标题', supplierCode: 'S001', items: 'x', dueDate: day(3), fileIds, signerIds: [(await db.user.findUniqueOrThrow({ where: { account: 'demo2' } })).id] }, c.demo3);
     expect(supplierAsSigner.statusCode).toBe(400);
     expect(supplierAsSigner.json().message).toContain('不能作为我方会签人');
   });
@@ -84,7 +83,7 @@ describe('a draft', () => {
   it('links only a published change notice', async () => {
     const draftNotice = await db.changeNotice.findFirst({ where: { status: 'DRAFT' }, select: { id: true } });
     if (draftNotice) {
-      const res = await call('haier/countersign/create', { title: '标题', supplierCode: 'S001', items: 'x', dueDate: day(3), fileIds, signerIds: [ids.demo8], noticeId: draftNotice.id }, c.demo3);
+      const res = await call(countersignApi.create, { title: '标题', supplierCode: 'S001', items: 'x', dueDate: day(3), fileIds, signerIds: [ids.demo8], noticeId: draftNotice.id }, c.demo3);
       expect(res.statusCode).toBe(400);
       expect(res.json().errors[0].field).toBe('noticeId');
     }
@@ -94,17 +93,17 @@ describe('a draft', () => {
     // one that went to other suppliers only: another supplier's notice is not S001's to read
     const elsewhere = await db.changeNotice.findFirst({ where: { status: 'PUBLISHED', recipients: { none: { supplierCode: 'S001' } } }, select: { id: true, number: true } });
     if (elsewhere) {
-      const res = await call('haier/countersign/create', { title: '标题', supplierCode: 'S001', items: 'x', dueDate: day(3), fileIds, signerIds: [ids.demo8], noticeId: elsewhere.id }, c.demo3);
+      const res = await call(countersignApi.create, { title: '标题', supplierCode: 'S001', items: 'x', dueDate: day(3), fileIds, signerIds: [ids.demo8], noticeId: elsewhere.id }, c.demo3);
       expect(res.statusCode).toBe(400);
       expect(res.json().errors).toEqual([{ field: 'noticeId', message: `变更通知 ${elsewhere.number} 未发给该供应商，只能关联发给该供应商的通知` }]);
     }
   });
 
   it('the form’s pickers offer only what a list for the chosen supplier may name', async () => {
-    const files = async (supplierCode?: string) => ((await call('haier/countersign/selectFiles', { supplierCode }, c.demo3)).json().data as { fileId: number }[]).map((f) => f.fileId);
+    const files = async (supplierCode?: string) => ((await call(countersignApi.files, { supplierCode }, c.demo3)).json().data as { fileId: number }[]).map((f) => f.fileId);
     expect(await files('S001')).toEqual(expect.arrayContaining(fileIds));
     expect(await files(otherSupplier.code)).not.toEqual(expect.arrayContaining([fileIds[0]]));
-    const notices = async (recipientCode: string) => ((await call('haier/tableChangeLog/findTableChangeLogListForHaier', { status: 'PUBLISHED', recipientCode, results: 50 }, c.demo3)).json().data as { id: number }[]).map((n) => n.id);
+    const notices = async (recipientCode: string) => ((await call(noticesApi.page, { status: 'PUBLISHED', recipientCode, results: 50 }, c.demo3)).json().data as { id: number }[]).map((n) => n.id);
     const sentTo = async (code: string) => (await db.noticeRecipient.findMany({ where: { supplierCode: code, notice: { status: 'PUBLISHED' } }, select: { noticeId: true } })).map((r) => r.noticeId).sort();
     expect((await notices('S001')).sort()).toEqual(await sentTo('S001'));
     expect(await notices(otherSupplier.code)).toEqual([]);
@@ -112,7 +111,7 @@ describe('a draft', () => {
 
   it('names only files of materials its supplier supplies', async () => {
     const foreign = await db.standardFile.findUniqueOrThrow({ where: { id: fileIds[0] }, select: { standardCode: true, version: true, materialCode: true } });
-    const res = await call('haier/countersign/create', { title: '标题', supplierCode: otherSupplier.code, items: 'x', dueDate: day(3), fileIds: [fileIds[0]], signerIds: [ids.demo8] }, c.demo3);
+    const res = await call(countersignApi.create, { title: '标题', supplierCode: otherSupplier.code, items: 'x', dueDate: day(3), fileIds: [fileIds[0]], signerIds: [ids.demo8] }, c.demo3);
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual([{ field: 'fileIds.0', message: `${foreign.standardCode} ${foreign.version} 属于物料 ${foreign.materialCode}，该供应商不供应此物料` }]);
   });
@@ -121,12 +120,12 @@ describe('a draft', () => {
     const d = await draft();
     expect(d).toMatchObject({ status: 'DRAFT', round: 0, actions: ['edit', 'issue', 'cancel'] });
     expect((await detail(d.id, c.demo8)).actions).toEqual([]);
-    expect((await call('haier/countersign/issue', { id: d.id }, c.demo8)).statusCode).toBe(403);
-    expect((await call('supplier/countersign/getCountersignInfo', { id: d.id }, c.demo2)).statusCode).toBe(404);
-    const cancel = await call('haier/countersign/cancel', { id: d.id, reason: '重复创建' }, c.demo3);
+    expect((await call(countersignApi.issue, { id: d.id }, c.demo8)).statusCode).toBe(403);
+    expect((await call(countersignApi.supplierDetail, { id: d.id }, c.demo2)).statusCode).toBe(404);
+    const cancel = await call(countersignApi.cancel, { id: d.id, reason: '重复创建' }, c.demo3);
     expect(cancel.statusCode, cancel.body).toBe(200);
     expect(cancel.json().data.status).toBe('CANCELLED');
-    const again = await call('haier/countersign/issue', { id: d.id }, c.demo3);
+    const again = await call(countersignApi.issue, { id: d.id }, c.demo3);
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('该会签单当前为「已取消」，不能下发');
   });
@@ -138,7 +137,7 @@ describe('the round trip', () => {
   it('issue → supplier signs with a condition → internal signers in order → completed', async () => {
     const d = await draft();
     id = d.id;
-    const issued = await call('haier/countersign/issue', { id }, c.demo3);
+    const issued = await call(countersignApi.issue, { id }, c.demo3);
     expect(issued.statusCode, issued.body).toBe(200);
     expect(issued.json().data).toMatchObject({ status: 'SUPPLIER_SIGNING', round: 1, step: 0, waitingFor: '青岛海达精密机械有限公司' });
 
@@ -147,7 +146,7 @@ describe('the round trip', () => {
     expect(early.statusCode).toBe(409);
     expect(early.json().message).toBe('尚未轮到我方会签，当前等待供应商会签');
 
-    const info = (await call('supplier/countersign/getCountersignInfo', { id }, c.demo2)).json().data as CountersignDetail;
+    const info = (await call(countersignApi.supplierDetail, { id }, c.demo2)).json().data as CountersignDetail;
     expect(info.actions).toEqual(['sign']);
     expect(info.events).toEqual([]);
     const noCondition = await submit(id, 1, c.demo2, 'CONDITIONAL');
@@ -188,8 +187,8 @@ describe('the round trip', () => {
   it('the sheet names every signer and every file hash; each copy is stamped and logged', async () => {
     const done = await detail(id);
     for (const [cookie, path, account, stampName] of [
-      [c.demo3, 'haier/countersign/downloadSheet', 'demo3', '内部'],
-      [c.demo2, 'supplier/countersign/downloadSheet', 'demo2', '青岛海达精密机械有限公司'],
+      [c.demo3, countersignApi.sheet, 'demo3', '内部'],
+      [c.demo2, countersignApi.supplierSheet, 'demo2', '青岛海达精密机械有限公司'],
     ] as const) {
       const before = await db.accessLog.count({ where: { action: 'DOWNLOAD', userAccount: account, standardCode: done.number } });
       const res = await call(path, { id }, cookie);
@@ -209,7 +208,7 @@ describe('the round trip', () => {
 
   it('no sheet before completion', async () => {
     const d = await draft();
-    const res = await call('haier/countersign/downloadSheet', { id: d.id }, c.demo3);
+    const res = await call(countersignApi.sheet, { id: d.id }, c.demo3);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe('会签单尚未完成：全部会签后才生成签核单');
   });
@@ -218,7 +217,7 @@ describe('the round trip', () => {
 describe('return and reissue', () => {
   it('a return ends the round; the reissue opens round 2 with the edited content and keeps round 1', async () => {
     const d = await draft();
-    await call('haier/countersign/issue', { id: d.id }, c.demo3);
+    await call(countersignApi.issue, { id: d.id }, c.demo3);
     expect((await submit(d.id, 1)).statusCode).toBe(200);
     const noReason = await sign(d.id, 1, 1, c.demo8, 'RETURN');
     expect(noReason.statusCode).toBe(400);
@@ -230,9 +229,9 @@ describe('return and reissue', () => {
     expect(after.actions).toEqual(['edit', 'issue', 'cancel']);
     expect((await submit(d.id, 1)).statusCode).toBe(409);
 
-    const edit = await call('haier/countersign/update', { id: d.id, title: d.title, supplierCode: 'S001', items: '1. 公差按新版执行\n2. 首件送检，按 Q/ESM 检验标准', dueDate: day(10), fileIds: [fileIds[0]], signerIds: [ids.demo8, ids.demo9] }, c.demo3);
+    const edit = await call(countersignApi.update, { id: d.id, title: d.title, supplierCode: 'S001', items: '1. 公差按新版执行\n2. 首件送检，按 Q/ESM 检验标准', dueDate: day(10), fileIds: [fileIds[0]], signerIds: [ids.demo8, ids.demo9] }, c.demo3);
     expect(edit.statusCode, edit.body).toBe(200);
-    const reissued = await call('haier/countersign/issue', { id: d.id }, c.demo3);
+    const reissued = await call(countersignApi.issue, { id: d.id }, c.demo3);
     expect(reissued.json().data).toMatchObject({ status: 'SUPPLIER_SIGNING', round: 2, step: 0 });
     const two = await detail(d.id);
     expect(two.rounds.map((r) => [r.round, r.outcome, r.files.length, r.signatures.length])).toEqual([
@@ -251,7 +250,7 @@ describe('return and reissue', () => {
 describe('concurrency', () => {
   it('a double submit of the same step gives one signature and one 409', async () => {
     const d = await draft();
-    await call('haier/countersign/issue', { id: d.id }, c.demo3);
+    await call(countersignApi.issue, { id: d.id }, c.demo3);
     const both = await Promise.all([submit(d.id, 1), submit(d.id, 1)]);
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     const refused = both.find((r) => r.statusCode === 409)!;
@@ -266,7 +265,7 @@ describe('concurrency', () => {
 
   it('a double issue issues once', async () => {
     const d = await draft();
-    const both = await Promise.all([call('haier/countersign/issue', { id: d.id }, c.demo3), call('haier/countersign/issue', { id: d.id }, c.demo3)]);
+    const both = await Promise.all([call(countersignApi.issue, { id: d.id }, c.demo3), call(countersignApi.issue, { id: d.id }, c.demo3)]);
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect(both.find((r) => r.statusCode === 409)!.json().message).toBe('该会签单已下发，不能重复下发');
     expect(await db.countersignRound.count({ where: { countersignId: d.id } })).toBe(1);
@@ -281,9 +280,9 @@ describe('an edit in flight', () => {
     let edit: ReturnType<typeof call>;
     let issue: typeof edit;
     try {
-      edit = call('haier/countersign/update', { id: d.id, title: '改后的标题', supplierCode: 'S001', items: '1. 公差按新版执行', dueDate: day(7), fileIds: [fileIds[1]], signerIds: [ids.demo9] }, c.demo3);
+      edit = call(countersignApi.update, { id: d.id, title: '改后的标题', supplierCode: 'S001', items: '1. 公差按新版执行', dueDate: day(7), fileIds: [fileIds[1]], signerIds: [ids.demo9] }, c.demo3);
       const editing = await held.writer();
-      issue = call('haier/countersign/issue', { id: d.id }, c.demo3);
+      issue = call(countersignApi.issue, { id: d.id }, c.demo3);
       await held.waitBehind(editing);
     } finally {
       await held.release();
@@ -302,30 +301,30 @@ describe('an edit in flight', () => {
 describe('supplier isolation', () => {
   it('another supplier finds nothing of S001 on any call', async () => {
     const d = await draft();
-    await call('haier/countersign/issue', { id: d.id }, c.demo3);
+    await call(countersignApi.issue, { id: d.id }, c.demo3);
     for (const cookie of [c.demo4, c.other]) {
-      const list = (await call('supplier/countersign/getCountersignPager', {}, cookie)).json();
+      const list = (await call(countersignApi.supplierPage, {}, cookie)).json();
       expect(list.data.map((r: { id: number }) => r.id)).not.toContain(d.id);
-      for (const path of ['supplier/countersign/getCountersignInfo', 'supplier/countersign/downloadSheet']) {
-        const res = await call(path, { id: d.id }, cookie);
+      for (const endpoint of [countersignApi.supplierDetail, countersignApi.supplierSheet]) {
+        const res = await call(endpoint, { id: d.id }, cookie);
         expect(res.statusCode).toBe(404);
         expect(res.json().message).toBe('会签单不存在');
       }
       const res = await submit(d.id, 1, cookie);
       expect(res.statusCode).toBe(404);
       // as for an id that does not exist
-      expect((await call('supplier/countersign/getCountersignInfo', { id: 2_000_000_000 }, cookie)).json().message).toBe('会签单不存在');
+      expect((await call(countersignApi.supplierDetail, { id: 2_000_000_000 }, cookie)).json().message).toBe('会签单不存在');
     }
-    const own = (await call('supplier/countersign/getCountersignPager', { results: 100 }, c.demo2)).json();
+    const own = (await call(countersignApi.supplierPage, { results: 100 }, c.demo2)).json();
     expect(own.data.every((r: { supplierCode: string }) => r.supplierCode === 'S001')).toBe(true);
     expect(own.data.map((r: { id: number }) => r.id)).toContain(d.id);
     expect(own.data.some((r: { status: string }) => r.status === 'DRAFT')).toBe(false);
     // suppliers cannot call the internal side
-    expect((await call('haier/countersign/getCountersignHaierPager', {}, c.demo2)).statusCode).toBe(403);
+    expect((await call(countersignApi.page, {}, c.demo2)).statusCode).toBe(403);
   });
 
   it('the internal list filters by supplier, state, signer and overdue', async () => {
-    const page = async (body: object) => (await call('haier/countersign/getCountersignHaierPager', { results: 100, ...body }, c.demo3)).json() as { data: { supplierCode: string; status: string; signerNames: string; overdue: boolean }[]; total: number };
+    const page = async (body: object) => (await call(countersignApi.page, { results: 100, ...body }, c.demo3)).json() as { data: { supplierCode: string; status: string; signerNames: string; overdue: boolean }[]; total: number };
     expect((await page({ supplierCode: 'S001' })).data.every((r) => r.supplierCode === 'S001')).toBe(true);
     expect((await page({ status: 'COMPLETED' })).data.every((r) => r.status === 'COMPLETED')).toBe(true);
     const demo9 = await db.user.findUniqueOrThrow({ where: { account: 'demo9' } });
@@ -333,7 +332,7 @@ describe('supplier isolation', () => {
     expect(bySigner.length).toBeGreaterThan(0);
     expect(bySigner.every((r) => r.signerNames.split(' → ').includes(demo9.name))).toBe(true);
     expect((await page({ overdueOnly: '1' })).data.every((r) => r.overdue)).toBe(true);
-    const bad = await call('haier/countersign/getCountersignHaierPager', { status: 'NOPE' }, c.demo3);
+    const bad = await call(countersignApi.page, { status: 'NOPE' }, c.demo3);
     expect(bad.statusCode).toBe(400);
   });
 });

@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { API_BASE, logOutcomeText, type LogRow } from '@esm/contracts';
-import { SESSION_SECRET, buildTestApp, login, post } from './helpers.ts';
+import { API_BASE, logOutcomeText, type LogRow, logsApi } from '@esm/contracts';
+import { SESSION_SECRET, buildTestApp, login, callApi } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, samplePdf, tempStorage } from './factories.ts';
 
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,7 +51,7 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined>
 
 /** The download log page's rows (`filters` added), as an admin sees them. */
 async function logRows(filters: Record<string, string> = {}): Promise<LogRow[]> {
-  const res = await post(admin.app, 'haier/standardDownLoad/searchStandardDownLoad', { page: 1, results: 100, ...filters }, staff);
+  const res = await callApi(admin.app, logsApi.DOWNLOAD, { page: 1, results: 100, ...filters }, staff);
   if (res.statusCode !== 200) throw new Error(`log page: ${res.statusCode} ${res.body}`);
   return res.json().data as LogRow[];
 }

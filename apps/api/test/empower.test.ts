@@ -13,7 +13,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import ExcelJS from 'exceljs';
-import { empowerApi, KEEPSECRET_REQUIRED_CODE } from '@esm/contracts';
+import { empowerApi, filesApi, KEEPSECRET_REQUIRED_CODE, type EndpointBody, type EndpointDef } from '@esm/contracts';
 import { loadConfig } from '../src/config.ts';
 import { cstDay } from '../src/lib/dates.ts';
 import { addDays } from '../src/modules/empower/days.ts';
@@ -35,7 +35,7 @@ import {
   tempStorage,
   type GrantKind,
 } from './factories.ts';
-import { buildTestApp, createUser, deleteUser, hasChinese, holdInserts, login, post } from './helpers.ts';
+import { buildTestApp, createUser, deleteUser, hasChinese, holdInserts, login, post, callApi, type ApiAnswer } from './helpers.ts';
 
 const files = await tempStorage();
 const t = await buildTestApp({ storage: files.storage });
@@ -70,20 +70,20 @@ type Fixture = Awaited<ReturnType<typeof supplierWith>>;
 const period = (from = 0, days = 90) => ({ validFrom: addDays(today(), from), validUntil: addDays(today(), from + days - 1) });
 
 async function draft(f: Fixture, codes = f.codes, p = period()) {
-  const res = await post(t.app, empowerApi.createApply.path, { materialCodes: codes, ...p, reason: '模具开发需要查看图纸' }, f.cookie);
+  const res = await callApi(t.app, empowerApi.createApply, { materialCodes: codes, ...p, reason: '模具开发需要查看图纸' }, f.cookie);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as { id: number; status: string };
 }
 
 async function submitted(f: Fixture, codes = f.codes, p = period()) {
   const d = await draft(f, codes, p);
-  const res = await post(t.app, empowerApi.submitApply.path, { id: d.id }, f.cookie);
+  const res = await callApi(t.app, empowerApi.submitApply, { id: d.id }, f.cookie);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as { id: number; status: string };
 }
 
-const decide = (body: object, cookie = approver) => post(t.app, empowerApi.approve.path, body, cookie);
-const audit = async (id: number, cookie: string, path: string = empowerApi.supplierAudit.path) => (await post(t.app, path, { id }, cookie)).json().data as { action: string; fromStatus: string | null; toStatus: string; userAccount: string; ip: string | null; comment: string | null }[];
+const decide = (body: EndpointBody<typeof empowerApi.approve>, cookie = approver) => callApi(t.app, empowerApi.approve, body, cookie);
+const audit = async (id: number, cookie: string, endpoint: typeof empowerApi.audit | typeof empowerApi.supplierAudit = empowerApi.supplierAudit) => (await callApi(t.app, endpoint, { id }, cookie)).json().data as { action: string; fromStatus: string | null; toStatus: string; userAccount: string; ip: string | null; comment: string | null }[];
 
 function expectFieldError(res: { statusCode: number; json(): any; body: string }, field: string, text?: RegExp) {
   expect(res.statusCode, res.body).toBe(400);
@@ -181,7 +181,7 @@ describe('an application from draft to grants', () => {
   it('draft → edit → submit → approved in part and for less time: the grants come with the approval', async () => {
     const f = await supplierWith(3);
     // the form offers what the supplier supplies, none granted yet
-    const options = (await post(t.app, empowerApi.applyOptions.path, undefined, f.cookie)).json().data;
+    const options = (await callApi(t.app, empowerApi.applyOptions, undefined, f.cookie)).json().data;
     expect(options.today).toBe(today());
     expect(options.maxPeriodDays).toBe(365);
     expect(options.materials.map((m: { code: string }) => m.code).sort()).toEqual([...f.codes].sort());
@@ -189,18 +189,18 @@ describe('an application from draft to grants', () => {
 
     const d = await draft(f, f.codes.slice(0, 1));
     expect(d.status).toBe('DRAFT');
-    const edited = await post(t.app, empowerApi.updateApply.path, { id: d.id, materialCodes: f.codes.slice(0, 2), ...period(0, 120), reason: '新模具开发' }, f.cookie);
+    const edited = await callApi(t.app, empowerApi.updateApply, { id: d.id, materialCodes: f.codes.slice(0, 2), ...period(0, 120), reason: '新模具开发' }, f.cookie);
     expect(edited.statusCode, edited.body).toBe(200);
     expect(edited.json().data.materials.map((m: { code: string }) => m.code).sort()).toEqual(f.codes.slice(0, 2).sort());
     expect(edited.json().data.validUntil).toBe(addDays(today(), 119));
 
-    const sub = await post(t.app, empowerApi.submitApply.path, { id: d.id }, f.cookie);
+    const sub = await callApi(t.app, empowerApi.submitApply, { id: d.id }, f.cookie);
     expect(sub.statusCode, sub.body).toBe(200);
     expect(sub.json().data.status).toBe('SUBMITTED');
     // pending applications come first on the approver's list
-    const list = (await post(t.app, empowerApi.applications.path, { supplierCode: f.supplier.code }, approver)).json();
+    const list = (await callApi(t.app, empowerApi.applications, { supplierCode: f.supplier.code }, approver)).json();
     expect(list.data.map((a: { id: number }) => a.id)).toEqual([d.id]);
-    const first = (await post(t.app, empowerApi.applications.path, {}, approver)).json().data[0];
+    const first = (await callApi(t.app, empowerApi.applications, {}, approver)).json().data[0];
     expect(first.status).toBe('SUBMITTED');
 
     // approve one of the two, for 30 days instead of 120
@@ -220,7 +220,7 @@ describe('an application from draft to grants', () => {
     expect(grants[0]!.validUntil.toISOString()).toBe(new Date(`${addDays(shorter, 1)}T00:00:00+08:00`).toISOString());
 
     // the supplier may now open the approved material, and only that one
-    const has = async (code: string) => (await post(t.app, empowerApi.hasEmpower.path, { materialCode: code }, f.cookie)).json().data.empowered;
+    const has = async (code: string) => (await callApi(t.app, empowerApi.hasEmpower, { materialCode: code }, f.cookie)).json().data.empowered;
     expect(await has(f.codes[0]!)).toBe(true);
     expect(await has(f.codes[1]!)).toBe(false);
 
@@ -236,20 +236,20 @@ describe('an application from draft to grants', () => {
     expect(trail[3]!.comment).toContain('批准 1/2 个物料');
     expect(trail[3]!.comment).toContain('先开通一个月');
     expect(trail.slice(0, 3).every((a) => a.userAccount === f.user.account)).toBe(true);
-    expect(await audit(d.id, approver, empowerApi.audit.path)).toEqual(trail);
+    expect(await audit(d.id, approver, empowerApi.audit)).toEqual(trail);
 
     // a second decision on a decided application: 409, in words
     expectRefusal(await decide({ ids: [d.id], decision: 'REJECT', comment: '重复' }), 409, /已审批：已批准/);
     expectRefusal(await decide({ ids: [d.id], decision: 'APPROVE' }), 409, /不能再次审批/);
     expect(await db.empowerGrant.count({ where: { applicationId: d.id } })).toBe(1);
     // and the supplier can no longer change it
-    expectRefusal(await post(t.app, empowerApi.updateApply.path, { id: d.id, materialCodes: f.codes, ...period(), reason: 'x' }, f.cookie), 409, /只能修改草稿/);
-    expectRefusal(await post(t.app, empowerApi.deleteApply.path, { id: d.id }, f.cookie), 409, /只能删除草稿/);
-    expectRefusal(await post(t.app, empowerApi.withdrawApply.path, { id: d.id }, f.cookie), 409, /不能撤回/);
-    expectRefusal(await post(t.app, empowerApi.submitApply.path, { id: d.id }, f.cookie), 409, /不能再次提交/);
+    expectRefusal(await callApi(t.app, empowerApi.updateApply, { id: d.id, materialCodes: f.codes, ...period(), reason: 'x' }, f.cookie), 409, /只能修改草稿/);
+    expectRefusal(await callApi(t.app, empowerApi.deleteApply, { id: d.id }, f.cookie), 409, /只能删除草稿/);
+    expectRefusal(await callApi(t.app, empowerApi.withdrawApply, { id: d.id }, f.cookie), 409, /不能撤回/);
+    expectRefusal(await callApi(t.app, empowerApi.submitApply, { id: d.id }, f.cookie), 409, /不能再次提交/);
 
     // the grant shows on the internal side, with its approver
-    const inForce = (await post(t.app, empowerApi.grants.path, { supplierCode: f.supplier.code }, admin)).json().data;
+    const inForce = (await callApi(t.app, empowerApi.grants, { supplierCode: f.supplier.code }, admin)).json().data;
     expect(inForce).toHaveLength(1);
     expect(inForce[0]).toMatchObject({ materialCode: f.codes[0], state: 'VALID', applicationId: d.id, approverName: '陈静', imported: false, suppliesNow: true, expiringSoon: true });
   });
@@ -269,10 +269,10 @@ describe('an application from draft to grants', () => {
   it('withdrawn by the supplier while submitted; then nobody can decide it', async () => {
     const f = await supplierWith(1);
     const a = await submitted(f);
-    const res = await post(t.app, empowerApi.withdrawApply.path, { id: a.id, comment: '期限填错了' }, f.cookie);
+    const res = await callApi(t.app, empowerApi.withdrawApply, { id: a.id, comment: '期限填错了' }, f.cookie);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.status).toBe('WITHDRAWN');
-    expectRefusal(await post(t.app, empowerApi.withdrawApply.path, { id: a.id }, f.cookie), 409, /已撤回/);
+    expectRefusal(await callApi(t.app, empowerApi.withdrawApply, { id: a.id }, f.cookie), 409, /已撤回/);
     expectRefusal(await decide({ ids: [a.id], decision: 'APPROVE' }), 409, /撤回/);
     expect((await audit(a.id, f.cookie)).at(-1)).toMatchObject({ action: 'WITHDRAW', toStatus: 'WITHDRAWN', comment: '期限填错了' });
   });
@@ -280,15 +280,15 @@ describe('an application from draft to grants', () => {
   it('a draft is deleted (with its trail); a draft is not withdrawn; the approvers never see drafts', async () => {
     const f = await supplierWith(1);
     const d = await draft(f);
-    expectRefusal(await post(t.app, empowerApi.withdrawApply.path, { id: d.id }, f.cookie), 409, /直接删除/);
-    expect((await post(t.app, empowerApi.applications.path, { supplierCode: f.supplier.code }, approver)).json().data).toEqual([]);
-    expectRefusal(await post(t.app, empowerApi.audit.path, { id: d.id }, approver), 404);
+    expectRefusal(await callApi(t.app, empowerApi.withdrawApply, { id: d.id }, f.cookie), 409, /直接删除/);
+    expect((await callApi(t.app, empowerApi.applications, { supplierCode: f.supplier.code }, approver)).json().data).toEqual([]);
+    expectRefusal(await callApi(t.app, empowerApi.audit, { id: d.id }, approver), 404);
     expectRefusal(await decide({ ids: [d.id], decision: 'APPROVE' }), 404);
-    const res = await post(t.app, empowerApi.deleteApply.path, { id: d.id }, f.cookie);
+    const res = await callApi(t.app, empowerApi.deleteApply, { id: d.id }, f.cookie);
     expect(res.statusCode, res.body).toBe(200);
     expect(await db.empowerApplication.count({ where: { id: d.id } })).toBe(0);
     expect(await db.empowerAudit.count({ where: { applicationId: d.id } })).toBe(0);
-    expectRefusal(await post(t.app, empowerApi.deleteApply.path, { id: d.id }, f.cookie), 404, /申请不存在/);
+    expectRefusal(await callApi(t.app, empowerApi.deleteApply, { id: d.id }, f.cookie), 404, /申请不存在/);
   });
 
   it('several approved at once: all or nothing', async () => {
@@ -314,7 +314,7 @@ describe('refusals a user can act on', () => {
   it('a material it does not supply (or that does not exist) is named', async () => {
     const f = await supplierWith(1);
     const other = await supplierWith(1);
-    const res = await post(t.app, empowerApi.createApply.path, { materialCodes: [f.codes[0], other.codes[0], 'NO-SUCH'], ...period(), reason: '需要' }, f.cookie);
+    const res = await callApi(t.app, empowerApi.createApply, { materialCodes: [f.codes[0], other.codes[0], 'NO-SUCH'], ...period(), reason: '需要' }, f.cookie);
     expectFieldError(res, 'materialCodes', new RegExp(`${other.codes[0]}、NO-SUCH`));
     expect(res.json().errors[0].message).not.toContain(f.codes[0]);
   });
@@ -331,14 +331,14 @@ describe('refusals a user can act on', () => {
 
   it('a period starting before today, longer than the maximum, or ending before it starts', async () => {
     const f = await supplierWith(1);
-    const body = (p: object) => ({ materialCodes: f.codes, reason: '需要', ...p });
-    expectFieldError(await post(t.app, empowerApi.createApply.path, body(period(-1, 30)), f.cookie), 'validFrom', new RegExp(`不能早于今天（${today()}）`));
-    expectFieldError(await post(t.app, empowerApi.createApply.path, body(period(0, 366)), f.cookie), 'validUntil', new RegExp(`最长 365 天.*${addDays(today(), 364)}`));
-    expect((await post(t.app, empowerApi.createApply.path, body(period(0, 365)), f.cookie)).statusCode).toBe(200);
-    expectFieldError(await post(t.app, empowerApi.createApply.path, body({ validFrom: addDays(today(), 5), validUntil: today() }), f.cookie), 'validUntil', /不能早于开始日期/);
-    expectFieldError(await post(t.app, empowerApi.createApply.path, body({ validFrom: '2026-02-30', validUntil: today() }), f.cookie), 'validFrom');
-    expectFieldError(await post(t.app, empowerApi.createApply.path, body({ ...period(), materialCodes: [] }), f.cookie), 'materialCodes', /请选择物料/);
-    expectFieldError(await post(t.app, empowerApi.createApply.path, body({ ...period(), reason: '  ' }), f.cookie), 'reason', /申请理由/);
+    const body = (p: { validFrom: string; validUntil: string; materialCodes?: string[]; reason?: string }) => ({ materialCodes: f.codes, reason: '需要', ...p });
+    expectFieldError(await callApi(t.app, empowerApi.createApply, body(period(-1, 30)), f.cookie), 'validFrom', new RegExp(`不能早于今天（${today()}）`));
+    expectFieldError(await callApi(t.app, empowerApi.createApply, body(period(0, 366)), f.cookie), 'validUntil', new RegExp(`最长 365 天.*${addDays(today(), 364)}`));
+    expect((await callApi(t.app, empowerApi.createApply, body(period(0, 365)), f.cookie)).statusCode).toBe(200);
+    expectFieldError(await callApi(t.app, empowerApi.createApply, body({ validFrom: addDays(today(), 5), validUntil: today() }), f.cookie), 'validUntil', /不能早于开始日期/);
+    expectFieldError(await callApi(t.app, empowerApi.createApply, body({ validFrom: '2026-02-30', validUntil: today() }), f.cookie), 'validFrom');
+    expectFieldError(await callApi(t.app, empowerApi.createApply, body({ ...period(), materialCodes: [] }), f.cookie), 'materialCodes', /请选择物料/);
+    expectFieldError(await callApi(t.app, empowerApi.createApply, body({ ...period(), reason: '  ' }), f.cookie), 'reason', /申请理由/);
   });
 
   it('the maximum period is configuration', async () => {
@@ -346,8 +346,8 @@ describe('refusals a user can act on', () => {
     try {
       const f = await supplierWith(1);
       const cookie = await login(short.app, f.user.account, f.user.password);
-      expectFieldError(await post(short.app, empowerApi.createApply.path, { materialCodes: f.codes, reason: '需要', ...period(0, 31) }, cookie), 'validUntil', /最长 30 天/);
-      expect((await post(short.app, empowerApi.applyOptions.path, undefined, cookie)).json().data.maxPeriodDays).toBe(30);
+      expectFieldError(await callApi(short.app, empowerApi.createApply, { materialCodes: f.codes, reason: '需要', ...period(0, 31) }, cookie), 'validUntil', /最长 30 天/);
+      expect((await callApi(short.app, empowerApi.applyOptions, undefined, cookie)).json().data.maxPeriodDays).toBe(30);
     } finally {
       await short.app.close();
     }
@@ -356,25 +356,25 @@ describe('refusals a user can act on', () => {
   it('submitting needs the current confidentiality agreement accepted (the web then shows it)', async () => {
     const f = await supplierWith(1, { accept: false });
     const d = await draft(f);
-    const res = await post(t.app, empowerApi.submitApply.path, { id: d.id }, f.cookie);
+    const res = await callApi(t.app, empowerApi.submitApply, { id: d.id }, f.cookie);
     expectRefusal(res, 403, /保密协议/);
     expect(res.json().code).toBe(KEEPSECRET_REQUIRED_CODE);
     await acceptCurrentAgreement(db, f.user.id, f.supplier.code);
-    expect((await post(t.app, empowerApi.submitApply.path, { id: d.id }, f.cookie)).statusCode).toBe(200);
+    expect((await callApi(t.app, empowerApi.submitApply, { id: d.id }, f.cookie)).statusCode).toBe(200);
   });
 
   it('one pending application a material: a second submission names the first', async () => {
     const f = await supplierWith(2);
     const first = await submitted(f, [f.codes[0]!]);
     const second = await draft(f, f.codes);
-    expectRefusal(await post(t.app, empowerApi.submitApply.path, { id: second.id }, f.cookie), 409, new RegExp(`${f.codes[0]} 已有待审批的申请（编号 ${first.id}）`));
+    expectRefusal(await callApi(t.app, empowerApi.submitApply, { id: second.id }, f.cookie), 409, new RegExp(`${f.codes[0]} 已有待审批的申请（编号 ${first.id}）`));
   });
 
   it('a draft whose start day has passed must be edited before it is submitted', async () => {
     const f = await supplierWith(1);
     const d = await draft(f);
     await db.empowerApplication.update({ where: { id: d.id }, data: { validFrom: new Date(`${addDays(today(), -2)}T00:00:00Z`) } });
-    expectFieldError(await post(t.app, empowerApi.submitApply.path, { id: d.id }, f.cookie), 'validFrom', /不能早于今天/);
+    expectFieldError(await callApi(t.app, empowerApi.submitApply, { id: d.id }, f.cookie), 'validFrom', /不能早于今天/);
   });
 
   it('the approver may shorten, never lengthen, and approve only what was asked', async () => {
@@ -404,13 +404,13 @@ describe('refusals a user can act on', () => {
     const f = await supplierWith(1);
     const g = await createGrant(db, f.supplier.code, f.codes[0]!, 'valid');
     const expired = await createGrant(db, f.supplier.code, f.codes[0]!, 'expired');
-    expectFieldError(await post(t.app, empowerApi.revoke.path, { id: g.id, reason: '' }, admin), 'reason', /撤销原因/);
-    const res = await post(t.app, empowerApi.revoke.path, { id: g.id, reason: '合同终止' }, admin);
+    expectFieldError(await callApi(t.app, empowerApi.revoke, { id: g.id, reason: '' }, admin), 'reason', /撤销原因/);
+    const res = await callApi(t.app, empowerApi.revoke, { id: g.id, reason: '合同终止' }, admin);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ state: 'REVOKED', revokedByAccount: 'demo3', revokedByName: '李娜', revokeReason: '合同终止' });
-    expectRefusal(await post(t.app, empowerApi.revoke.path, { id: g.id, reason: '再撤一次' }, admin), 409, /已于 .* 被李娜撤销/);
-    expectRefusal(await post(t.app, empowerApi.revoke.path, { id: expired.id, reason: '过期的' }, admin), 409, /过期，无需撤销/);
-    expectRefusal(await post(t.app, empowerApi.revoke.path, { id: 2_000_000_000, reason: 'x' }, admin), 404, /授权不存在/);
+    expectRefusal(await callApi(t.app, empowerApi.revoke, { id: g.id, reason: '再撤一次' }, admin), 409, /已于 .* 被李娜撤销/);
+    expectRefusal(await callApi(t.app, empowerApi.revoke, { id: expired.id, reason: '过期的' }, admin), 409, /过期，无需撤销/);
+    expectRefusal(await callApi(t.app, empowerApi.revoke, { id: 2_000_000_000, reason: 'x' }, admin), 404, /授权不存在/);
     // the row stays, closed: nothing else about it changed
     const after = await db.empowerGrant.findUnique({ where: { id: g.id } });
     expect(after).toMatchObject({ validFrom: g.validFrom, validUntil: g.validUntil, createdBy: g.createdBy, revokeReason: '合同终止' });
@@ -435,7 +435,7 @@ describe('concurrent decisions', () => {
   it('an approval racing a withdrawal: exactly one of them happens', async () => {
     const f = await supplierWith(1);
     const a = await submitted(f);
-    const [approved, withdrawn] = await Promise.all([decide({ ids: [a.id], decision: 'APPROVE' }), post(t.app, empowerApi.withdrawApply.path, { id: a.id }, f.cookie)]);
+    const [approved, withdrawn] = await Promise.all([decide({ ids: [a.id], decision: 'APPROVE' }), callApi(t.app, empowerApi.withdrawApply, { id: a.id }, f.cookie)]);
     expect([approved.statusCode, withdrawn.statusCode].sort()).toEqual([200, 409]);
     const status = (await db.empowerApplication.findUnique({ where: { id: a.id } }))!.status;
     expect(status).toBe(approved.statusCode === 200 ? 'APPROVED' : 'WITHDRAWN');
@@ -451,12 +451,12 @@ describe('an edit in flight', () => {
     const d = await draft(f, [m1]);
     // the edit stops at its audit row, the draft's materials rewritten but not committed
     const held = await holdInserts('empower_audit');
-    let edit: ReturnType<typeof post>;
+    let edit: Promise<ApiAnswer<EndpointDef>>;
     let submit: typeof edit;
     try {
-      edit = post(t.app, empowerApi.updateApply.path, { id: d.id, materialCodes: [m0], ...period(), reason: '改为另一物料' }, f.cookie);
+      edit = callApi(t.app, empowerApi.updateApply, { id: d.id, materialCodes: [m0], ...period(), reason: '改为另一物料' }, f.cookie);
       const editing = await held.writer();
-      submit = post(t.app, empowerApi.submitApply.path, { id: d.id }, f.cookie);
+      submit = callApi(t.app, empowerApi.submitApply, { id: d.id }, f.cookie);
       await held.waitBehind(editing);
     } finally {
       await held.release();
@@ -478,11 +478,11 @@ describe('a supplier never reaches another supplier’s applications', () => {
     const submittedOfTheirs = await submitted(theirs, theirs.codes, period(1, 30));
     const missing = 2_000_000_000;
     const covered = new Set<string>();
-    const call = (e: { path: string }, body?: object) => {
+    const call = (e: EndpointDef, body?: object) => {
       covered.add(e.path);
-      return post(t.app, e.path, body, mine.cookie);
+      return callApi(t.app, e, body, mine.cookie);
     };
-    const alike = async (e: { path: string }, body: (id: number) => object, ids = [draftOfTheirs.id, submittedOfTheirs.id]) => {
+    const alike = async (e: EndpointDef, body: (id: number) => object, ids = [draftOfTheirs.id, submittedOfTheirs.id]) => {
       const none = await call(e, body(missing));
       expect(none.statusCode, none.body).toBe(404);
       for (const id of ids) {
@@ -539,8 +539,8 @@ describe('the grant from an approval opens and closes file access exactly on tim
       vi.setSystemTime(time);
       const cookie = await login(t.app, f.user.account, f.user.password);
       const out: Record<string, { status: number; message?: string }> = {};
-      for (const action of ['view', 'download', 'print']) {
-        const res = await post(t.app, `file/${action}`, { id: file.id }, cookie);
+      for (const [action, endpoint] of [['view', filesApi.view], ['download', filesApi.download], ['print', filesApi.print]] as const) {
+        const res = await callApi(t.app, endpoint, { id: file.id }, cookie);
         out[action] = { status: res.statusCode, message: res.statusCode === 200 ? undefined : res.json().message };
       }
       return out;
@@ -560,7 +560,7 @@ describe('the grant from an approval opens and closes file access exactly on tim
     const mid = grant.validFrom.getTime() + 3600_000;
     vi.setSystemTime(mid);
     const staff = await login(t.app, 'demo3');
-    expect((await post(t.app, empowerApi.revoke.path, { id: grant.id, reason: '供货关系终止' }, staff)).statusCode).toBe(200);
+    expect((await callApi(t.app, empowerApi.revoke, { id: grant.id, reason: '供货关系终止' }, staff)).statusCode).toBe(200);
     const revoked = await actAt(mid + 1000);
     expect(revoked).toEqual(all(403));
     expect(revoked.view!.message).toMatch(/^该物料的图纸授权已于 \S+ \d\d:\d\d 被撤销（原因：供货关系终止），如需查看请重新申请授权$/);
@@ -587,41 +587,41 @@ describe('grants, history, census and unauthorized materials', () => {
     const pending = await submitted(f, [pendingOne]);
     for (const m of [valid, expiring, expired]) await createFileVersion(db, files.storage, { materialCode: m, type: 'pdf', bytes: await samplePdf(1) });
 
-    const census = (await post(t.app, empowerApi.census.path, { keyword: f.supplier.code }, admin)).json();
+    const census = (await callApi(t.app, empowerApi.census, { keyword: f.supplier.code }, admin)).json();
     expect(census.data).toEqual([
       { supplierCode: f.supplier.code, supplierName: f.supplier.name, supplied: 5, valid: 2, expiring: 1, expired: 1, unauthorized: 3, pending: 1, viewable: 2 },
     ]);
     // sortable by each count
-    const sorted = (await post(t.app, empowerApi.census.path, { sortField: 'unauthorized', sortOrder: 'descend', results: 100 }, admin)).json().data;
+    const sorted = (await callApi(t.app, empowerApi.census, { sortField: 'unauthorized', sortOrder: 'descend', results: 100 }, admin)).json().data;
     const counts = sorted.map((r: { unauthorized: number }) => r.unauthorized);
     expect(counts).toEqual([...counts].sort((a: number, b: number) => b - a));
 
-    const inForce = (await post(t.app, empowerApi.grants.path, { supplierCode: f.supplier.code }, admin)).json().data;
+    const inForce = (await callApi(t.app, empowerApi.grants, { supplierCode: f.supplier.code }, admin)).json().data;
     expect(inForce.map((g: { materialCode: string }) => g.materialCode)).toEqual([expiring, valid]); // ending soonest first
     expect(inForce[0]).toMatchObject({ expiringSoon: true, imported: true, approverName: null, drawingCount: 1 });
-    expect((await post(t.app, empowerApi.grants.path, { supplierCode: f.supplier.code, expiringOnly: true }, admin)).json().data).toHaveLength(1);
+    expect((await callApi(t.app, empowerApi.grants, { supplierCode: f.supplier.code, expiringOnly: true }, admin)).json().data).toHaveLength(1);
 
-    const history = async (kind?: string) => (await post(t.app, empowerApi.overdue.path, { supplierCode: f.supplier.code, ...(kind ? { kind } : {}) }, admin)).json().data as { materialCode: string; state: string; id: number }[];
+    const history = async (kind?: string) => (await callApi(t.app, empowerApi.overdue, { supplierCode: f.supplier.code, ...(kind ? { kind } : {}) }, admin)).json().data as { materialCode: string; state: string; id: number }[];
     expect((await history('EXPIRED')).map((g) => g.materialCode)).toEqual([expired]);
     expect((await history('REVOKED'))[0]).toMatchObject({ materialCode: none, state: 'REVOKED', revokedByName: '李娜', revokeReason: '测试撤销' });
     expect((await history('EXPIRING')).map((g) => g.id)).toEqual([soon.id]);
     expect((await history()).map((g) => g.materialCode).sort()).toEqual([expiring, expired, none].sort());
 
-    const tree = (await post(t.app, empowerApi.unauthorized.path, { supplierCode: f.supplier.code }, admin)).json().data;
+    const tree = (await callApi(t.app, empowerApi.unauthorized, { supplierCode: f.supplier.code }, admin)).json().data;
     expect(tree).toMatchObject({ supplierCode: f.supplier.code, supplied: 5 });
     const materials = tree.productLines.flatMap((l: { materials: { code: string }[] }) => l.materials);
     expect(materials.map((m: { code: string }) => m.code).sort()).toEqual([expired, none, pendingOne].sort());
     expect(materials.find((m: { code: string }) => m.code === expired)).toMatchObject({ grantState: 'EXPIRED', files: [expect.objectContaining({ viewable: true })] });
     expect(materials.find((m: { code: string }) => m.code === pendingOne)).toMatchObject({ grantState: 'NONE', pendingApplicationId: pending.id, files: [] });
-    expectRefusal(await post(t.app, empowerApi.unauthorized.path, { supplierCode: 'NO-SUCH' }, admin), 404, /供应商不存在/);
+    expectRefusal(await callApi(t.app, empowerApi.unauthorized, { supplierCode: 'NO-SUCH' }, admin), 404, /供应商不存在/);
 
     // the supplier's own form says the same
-    const options = (await post(t.app, empowerApi.applyOptions.path, undefined, f.cookie)).json().data.materials as { code: string; grantState: string; expiringSoon: boolean; grantId: number | null; pendingApplicationId: number | null }[];
+    const options = (await callApi(t.app, empowerApi.applyOptions, undefined, f.cookie)).json().data.materials as { code: string; grantState: string; expiringSoon: boolean; grantId: number | null; pendingApplicationId: number | null }[];
     expect(options.find((m) => m.code === expiring)).toMatchObject({ grantState: 'VALID', expiringSoon: true, grantId: soon.id });
     expect(options.find((m) => m.code === pendingOne)).toMatchObject({ grantState: 'NONE', pendingApplicationId: pending.id });
 
     // the census as an Excel file: the same row
-    const xlsx = await post(t.app, empowerApi.censusExcel.path, { keyword: f.supplier.code }, admin);
+    const xlsx = await callApi(t.app, empowerApi.censusExcel, { keyword: f.supplier.code }, admin);
     expect(xlsx.statusCode).toBe(200);
     expect(xlsx.headers['x-total-rows']).toBe('1');
     const book = new ExcelJS.Workbook();
@@ -646,14 +646,14 @@ describe('the access report', () => {
     const applicantUser = await createSupplierUser(t.db, approved.code);
     await acceptCurrentAgreement(db, applicantUser.id, approved.code);
     const cookie = await login(t.app, applicantUser.account, applicantUser.password);
-    const d = (await post(t.app, empowerApi.createApply.path, { materialCodes: [material.code], ...period(0, 30), reason: '审计测试' }, cookie)).json().data;
-    await post(t.app, empowerApi.submitApply.path, { id: d.id }, cookie);
+    const d = (await callApi(t.app, empowerApi.createApply, { materialCodes: [material.code], ...period(0, 30), reason: '审计测试' }, cookie)).json().data;
+    await callApi(t.app, empowerApi.submitApply, { id: d.id }, cookie);
     expect((await decide({ ids: [d.id], decision: 'APPROVE' })).statusCode).toBe(200);
     const approvedGrant = (await db.empowerGrant.findFirst({ where: { applicationId: d.id } }))!;
     // 乙: imported, revoked just now; 丙: ended yesterday; 丁: starts tomorrow
     const now = Date.now();
     const revokedGrant = await db.empowerGrant.create({ data: { supplierCode: revoked.code, materialCode: material.code, validFrom: new Date(now - 10 * DAY), validUntil: new Date(now + 10 * DAY), createdBy: 'demo3', imported: true } });
-    expect((await post(t.app, empowerApi.revoke.path, { id: revokedGrant.id, reason: '质量问题暂停合作' }, admin)).statusCode).toBe(200);
+    expect((await callApi(t.app, empowerApi.revoke, { id: revokedGrant.id, reason: '质量问题暂停合作' }, admin)).statusCode).toBe(200);
     const revokedAt = (await db.empowerGrant.findUnique({ where: { id: revokedGrant.id } }))!.revokedAt!;
     await db.empowerGrant.create({ data: { supplierCode: ended.code, materialCode: material.code, validFrom: new Date(now - 40 * DAY), validUntil: new Date(`${today()}T00:00:00+08:00`), createdBy: 'demo3', imported: true } });
     await db.empowerGrant.create({ data: { supplierCode: later.code, materialCode: material.code, validFrom: new Date(`${addDays(today(), 1)}T00:00:00+08:00`), validUntil: new Date(now + 40 * DAY), createdBy: 'demo3', imported: true } });
@@ -676,7 +676,7 @@ describe('the access report', () => {
       ],
     });
 
-    const res = await post(t.app, empowerApi.report.path, { materialCode: material.code, date: today() }, admin);
+    const res = await callApi(t.app, empowerApi.report, { materialCode: material.code, date: today() }, admin);
     expect(res.statusCode, res.body).toBe(200);
     const report = res.json().data;
     expect(report.materials).toEqual([{ code: material.code, name: material.name }]);
@@ -701,22 +701,22 @@ describe('the access report', () => {
     );
 
     // the day before: the approval had not begun, 丙 still held its grant
-    const yesterday = (await post(t.app, empowerApi.report.path, { materialCode: material.code, date: addDays(today(), -1) }, admin)).json().data;
+    const yesterday = (await callApi(t.app, empowerApi.report, { materialCode: material.code, date: addDays(today(), -1) }, admin)).json().data;
     expect(yesterday.grants.map((g: { supplierCode: string }) => g.supplierCode).sort()).toEqual([revoked.code, ended.code].sort());
 
     // for one drawing: only what was done with it
-    const one = (await post(t.app, empowerApi.report.path, { standardCode: drawing.standardCode, date: today() }, admin)).json().data;
+    const one = (await callApi(t.app, empowerApi.report, { standardCode: drawing.standardCode, date: today() }, admin)).json().data;
     expect(one.standardCode).toBe(drawing.standardCode);
     expect(one.versions).toHaveLength(1);
     expect(one.grants.find((g: { supplierCode: string }) => g.supplierCode === approved.code)).toMatchObject({ views: 1, downloads: 1 });
 
     // refusals in words
-    expectFieldError(await post(t.app, empowerApi.report.path, { date: today() }, admin), 'materialCode', /物料编码或标准编号/);
-    expectRefusal(await post(t.app, empowerApi.report.path, { materialCode: 'NO-SUCH', date: today() }, admin), 404, /物料 NO-SUCH 不存在/);
-    expectFieldError(await post(t.app, empowerApi.report.path, { standardCode: drawing.standardCode, materialCode: otherMaterial.code, date: today() }, admin), 'materialCode', /不属于物料/);
+    expectFieldError(await callApi(t.app, empowerApi.report, { date: today() }, admin), 'materialCode', /物料编码或标准编号/);
+    expectRefusal(await callApi(t.app, empowerApi.report, { materialCode: 'NO-SUCH', date: today() }, admin), 404, /物料 NO-SUCH 不存在/);
+    expectFieldError(await callApi(t.app, empowerApi.report, { standardCode: drawing.standardCode, materialCode: otherMaterial.code, date: today() }, admin), 'materialCode', /不属于物料/);
 
     // the Excel file: the same grants and every event
-    const xlsx = await post(t.app, empowerApi.reportExcel.path, { materialCode: material.code, date: today() }, admin);
+    const xlsx = await callApi(t.app, empowerApi.reportExcel, { materialCode: material.code, date: today() }, admin);
     expect(xlsx.statusCode).toBe(200);
     expect(decodeURIComponent(String(xlsx.headers['content-disposition']))).toContain('授权访问报告_');
     const book = new ExcelJS.Workbook();

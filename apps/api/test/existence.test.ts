@@ -4,9 +4,10 @@
  * exist — whatever state that file is in — and refused file calls leave a REFUSED row, unknown and
  * malformed ids included, at most REFUSED_UNKNOWN_PER_MINUTE a minute per user.
  */
+import { empowerApi, filesApi, standardlogApi, type EndpointDef } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUSED_UNKNOWN_PER_MINUTE } from '../src/lib/access-log.ts';
-import { api, buildTestApp, login, type TestApp } from './helpers.ts';
+import { buildTestApp, callApi, login, unchecked, type TestApp, type CallBody } from './helpers.ts';
 import {
   acceptCurrentAgreement,
   createFileVersion,
@@ -61,33 +62,31 @@ async function userOfA() {
   return { ...u, cookie: await login(t.app, u.account) };
 }
 
-const call = (path: string, body: unknown, cookie: string) => t.app.inject({ method: 'POST', url: api(path), payload: body as object, headers: { cookie } });
+const call = <E extends EndpointDef>(endpoint: E, body: CallBody<E>, cookie: string) => callApi(t.app, endpoint, body, cookie);
 const answer = (r: { statusCode: number; json(): unknown }) => ({ status: r.statusCode, body: r.json() });
 
-const BY_FILE_ID: [string, (id: number) => unknown][] = [
-  ['file/view', (id) => ({ id })],
-  ['file/print', (id) => ({ id })],
-  ['file/download', (id) => ({ id })],
-  ['supplier/standardlog/hasConfirmLog', (id) => ({ id })],
-  ['supplier/standardlog/insertConfirmLog', (id) => ({ id })],
-];
+const BY_FILE_ID: [string, EndpointDef, (id: number) => unknown][] = [filesApi.view, filesApi.print, filesApi.download, standardlogApi.hasConfirmLog, standardlogApi.insertConfirmLog].map((e) => [
+  e.path,
+  e,
+  (id: number) => ({ id }),
+]);
 
 describe('not yours = does not exist', () => {
-  it.each(BY_FILE_ID)('%s: every file of another supplier answers as an unknown id', async (path, body) => {
+  it.each(BY_FILE_ID)('%s: every file of another supplier answers as an unknown id', async (path, endpoint, body) => {
     const u = await userOfA();
-    const unknown = answer(await call(path, body(UNKNOWN), u.cookie));
+    const unknown = answer(await call(endpoint, body(UNKNOWN), u.cookie));
     expect(unknown).toEqual({ status: 404, body: { success: false, code: '404', message: '文件不存在', data: null } });
     for (const [state, id] of Object.entries(theirs)) {
-      expect(answer(await call(path, body(id), u.cookie)), `${path} ${state}`).toEqual(unknown);
+      expect(answer(await call(endpoint, body(id), u.cookie)), `${path} ${state}`).toEqual(unknown);
     }
     // and the caller's own file is answered (a 200, or what its own state says)
-    expect((await call(path, body(mine), u.cookie)).statusCode).toBe(200);
+    expect((await call(endpoint, body(mine), u.cookie)).statusCode).toBe(200);
   });
 
   it('supplierConfirm: another supplier\'s file and an unknown id are both "编号为 N 的文件不存在"', async () => {
     const u = await userOfA();
-    const a = await call('supplier/supplierDrawingFileInfomation/supplierConfirm', { ids: [mine, theirs.effective] }, u.cookie);
-    const b = await call('supplier/supplierDrawingFileInfomation/supplierConfirm', { ids: [mine, UNKNOWN] }, u.cookie);
+    const a = await call(standardlogApi.supplierConfirm, { ids: [mine, theirs.effective] }, u.cookie);
+    const b = await call(standardlogApi.supplierConfirm, { ids: [mine, UNKNOWN] }, u.cookie);
     expect(a.statusCode).toBe(404);
     expect(b.statusCode).toBe(404);
     expect(a.json().message).toBe(`编号为 ${theirs.effective} 的文件不存在`);
@@ -97,8 +96,8 @@ describe('not yours = does not exist', () => {
 
   it('hasEmpower: another supplier\'s material answers as a material that does not exist', async () => {
     const u = await userOfA();
-    const a = await call('supplier/standardFile/hasEmpower', { materialCode: theirMaterial }, u.cookie);
-    const b = await call('supplier/standardFile/hasEmpower', { materialCode: 'M-NO-SUCH-MATERIAL' }, u.cookie);
+    const a = await call(empowerApi.hasEmpower, { materialCode: theirMaterial }, u.cookie);
+    const b = await call(empowerApi.hasEmpower, { materialCode: 'M-NO-SUCH-MATERIAL' }, u.cookie);
     expect(answer(a)).toEqual(answer(b));
   });
 });
@@ -106,9 +105,9 @@ describe('not yours = does not exist', () => {
 describe('refused file calls are logged', () => {
   it('an unknown id and a path-like id each leave a REFUSED row naming what was asked', async () => {
     const u = await userOfA();
-    expect((await call('file/download', { id: UNKNOWN }, u.cookie)).statusCode).toBe(404);
-    expect((await call('file/view', { id: '../../../etc/passwd' }, u.cookie)).statusCode).toBe(400);
-    expect((await call('file/print', {}, u.cookie)).statusCode).toBe(400);
+    expect((await call(filesApi.download, { id: UNKNOWN }, u.cookie)).statusCode).toBe(404);
+    expect((await call(filesApi.view, { id: '../../../etc/passwd' }, u.cookie)).statusCode).toBe(400);
+    expect((await call(filesApi.print, unchecked({}), u.cookie)).statusCode).toBe(400);
     const rows = await t.db.prisma.accessLog.findMany({ where: { userId: u.id }, orderBy: { id: 'asc' } });
     expect(rows.map((r) => [r.action, r.outcome, r.fileId, r.reason])).toEqual([
       ['DOWNLOAD', 'REFUSED', null, `文件不存在（请求的编号：${UNKNOWN}）`],
@@ -120,15 +119,15 @@ describe('refused file calls are logged', () => {
 
   it(`a flood of unknown ids at once: every call refused, at most ${REFUSED_UNKNOWN_PER_MINUTE} rows a minute`, async () => {
     const u = await userOfA();
-    const all = await Promise.all(Array.from({ length: REFUSED_UNKNOWN_PER_MINUTE + 15 }, (_, i) => call('file/view', { id: UNKNOWN + i }, u.cookie)));
+    const all = await Promise.all(Array.from({ length: REFUSED_UNKNOWN_PER_MINUTE + 15 }, (_, i) => call(filesApi.view, { id: UNKNOWN + i }, u.cookie)));
     expect(all.every((r) => r.statusCode === 404)).toBe(true);
     expect(await t.db.prisma.accessLog.count({ where: { userId: u.id, outcome: 'REFUSED', fileId: null } })).toBe(REFUSED_UNKNOWN_PER_MINUTE);
     // a refusal of a real file is always logged, bound or not
-    expect((await call('file/view', { id: theirs.effective }, u.cookie)).statusCode).toBe(404);
+    expect((await call(filesApi.view, { id: theirs.effective }, u.cookie)).statusCode).toBe(404);
     expect(await t.db.prisma.accessLog.count({ where: { userId: u.id, outcome: 'REFUSED', fileId: theirs.effective } })).toBe(1);
     // a minute later there is room again
     await t.db.prisma.accessLog.updateMany({ where: { userId: u.id }, data: { createdAt: new Date(Date.now() - 61_000) } });
-    await call('file/view', { id: UNKNOWN }, u.cookie);
+    await call(filesApi.view, { id: UNKNOWN }, u.cookie);
     expect(await t.db.prisma.accessLog.count({ where: { userId: u.id, outcome: 'REFUSED', fileId: null } })).toBe(REFUSED_UNKNOWN_PER_MINUTE + 1);
   });
 
@@ -141,7 +140,7 @@ describe('refused file calls are logged', () => {
         standardCode: 'WT-0000001', fileName: '附件.pdf', version: '问题附件',
       })),
     });
-    expect((await call('file/view', { id: UNKNOWN }, u.cookie)).statusCode).toBe(404);
+    expect((await call(filesApi.view, { id: UNKNOWN }, u.cookie)).statusCode).toBe(404);
     expect(await t.db.prisma.accessLog.count({ where: { userId: u.id, outcome: 'REFUSED', fileId: null, standardCode: null } })).toBe(1);
   });
 });

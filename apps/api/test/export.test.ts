@@ -7,11 +7,11 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FILE_SORT_FIELDS } from '@esm/contracts';
+import { FILE_SORT_FIELDS, archivesApi } from '@esm/contracts';
 import { fileBatches, pageFiles } from '../src/modules/archives/file-query.ts';
 import { writeArchiveWorkbook } from '../src/modules/export/service.ts';
 import { drainOrClose, readAhead, sheetEntry } from '../src/lib/workbook.ts';
-import { buildTestApp, login, post, type TestApp } from './helpers.ts';
+import { buildTestApp, login, type TestApp, callApi } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, samplePdf, tempStorage, unique } from './factories.ts';
 
 const HEADERS = ['标准编号', '名称', '版本', '物料编码', '物料名称', '产品线', '类别', '保密等级', '状态', '生效日期', '文件名', '文件大小(KB)', '上传人', '上传时间', '作废时间', '作废原因'];
@@ -86,7 +86,7 @@ async function sheetRows(bytes: Buffer) {
 
 describe('drawingExportExcel', () => {
   it('streams a valid .xlsx whose rows are the filtered list, in its order, with Chinese headers and text dates', async () => {
-    const filters = { productLineCode: pl.code, sortField: 'standardCode', sortOrder: 'ascend' };
+    const filters = { productLineCode: pl.code, sortField: 'standardCode', sortOrder: 'ascend' } as const;
     const res = await exportXlsx(filters);
     expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
     expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
@@ -99,7 +99,7 @@ describe('drawingExportExcel', () => {
     expect(sheet.name).toBe('图纸档案信息');
     expect(sheet.header).toEqual(HEADERS);
 
-    const list = await post(t.app, 'haier/standardFile/getStandardFilePager', { ...filters, results: 100 }, admin);
+    const list = await callApi(t.app, archivesApi.files, { ...filters, results: 100 }, admin);
     const expected = list.json().data as { standardCode: string; version: string; id: number; materialCode: string; fileSize: number; fileName: string }[];
     expect(sheet.rows.map((r) => `${r[0]} ${r[2]}`)).toEqual(expected.map((r) => `${r.standardCode} ${r.version}`));
     expect(sheet.rows.map((r) => r[3])).toEqual(expected.map((r) => r.materialCode));

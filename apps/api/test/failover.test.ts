@@ -6,13 +6,14 @@
  * standby) through a TCP relay of the test's own. States are waited for, not durations; the one
  * duration asserted is the pool's own give-up time on a connect nobody answers.
  */
+import { menuApi, sessionApi } from '@esm/contracts';
 import { execFileSync } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { openDatabase, POOL_SETTINGS, type Database } from '../src/db/database.ts';
-import { api, buildTestApp, login, type TestApp } from './helpers.ts';
+import { buildTestApp, login, type TestApp, callApi } from './helpers.ts';
 import { postgresBin, startCluster, type Cluster } from './pg-cluster.ts';
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -30,9 +31,9 @@ async function appOn(url: string): Promise<{ t: TestApp; cookie: string }> {
   return { t, cookie: await login(t.app, 'demo3') };
 }
 
-const roleFunction = (t: TestApp, cookie: string) => t.app.inject({ method: 'POST', url: api('main/getRoleFunction'), payload: {}, headers: { cookie } });
+const roleFunction = (t: TestApp, cookie: string) => callApi(t.app, menuApi.roleFunction, {}, cookie);
 let address = 0;
-const signIn = (t: TestApp) => t.app.inject({ method: 'POST', url: api('user/login'), payload: { account: 'demo3', password: 'Esm@2026' }, remoteAddress: `10.72.0.${(address++ % 250) + 1}` });
+const signIn = (t: TestApp) => callApi(t.app, sessionApi.login, { account: 'demo3', password: 'Esm@2026' }, undefined, { remoteAddress: `10.72.0.${(address++ % 250) + 1}` });
 
 /** Requests from `workers` loops (reads and sign-ins, which run transactions) until stopped; every status seen. */
 function traffic(t: TestApp, cookie: string, workers = 6) {

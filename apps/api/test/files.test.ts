@@ -3,10 +3,11 @@
  * and the one log row each attempt leaves — served (OK) or refused (REFUSED, with the words the
  * user saw). Each refusal case builds a supplier of its own in the state under test.
  */
+import { filesApi, standardlogApi, type EndpointDef } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import type { LightMyRequestResponse } from 'fastify';
-import { api, buildTestApp, createUser, login, pdfPages } from './helpers.ts';
+import { buildTestApp, callApi, createUser, login, pdfPages } from './helpers.ts';
 import {
   acceptCurrentAgreement,
   createFileVersion,
@@ -33,8 +34,8 @@ const IP = '10.20.30.40';
 type Action = 'view' | 'print' | 'download';
 const ACTION_LOG = { view: 'VIEW', print: 'PRINT', download: 'DOWNLOAD' } as const;
 
-function act(action: Action, body: unknown, cookie: string): Promise<LightMyRequestResponse> {
-  return t.app.inject({ method: 'POST', url: api(`file/${action}`), payload: body as object, headers: { cookie, 'user-agent': 'vitest-files' }, remoteAddress: IP });
+function act(action: Action, body: unknown, cookie: string) {
+  return callApi<EndpointDef>(t.app, filesApi[action], body, cookie, { headers: { 'user-agent': 'vitest-files' }, remoteAddress: IP });
 }
 
 /**
@@ -83,7 +84,7 @@ function hasExif(jpeg: Buffer): boolean {
 }
 
 /** The UTF-8 file name of an RFC 6266 Content-Disposition. */
-function fileNameOf(res: LightMyRequestResponse): string {
+function fileNameOf(res: Pick<LightMyRequestResponse, 'headers'>): string {
   const m = /filename\*=UTF-8''([^;]+)/.exec(String(res.headers['content-disposition']));
   if (!m) throw new Error(`no filename* in ${res.headers['content-disposition']}`);
   return decodeURIComponent(m[1]!);
@@ -229,7 +230,7 @@ describe('a supplier is refused, with one REFUSED row', () => {
       const refused = await act('view', { id: file.pdf.id }, cookie);
       expect(refused.statusCode).toBe(403);
       expect(refused.json()).toMatchObject({ code: '40301', message: '请先阅读并签署保密协议' });
-      const accept = await t.app.inject({ method: 'POST', url: api('supplier/standardlog/insertKeepsecret'), payload: { agreementId: v2.agreement.id }, headers: { cookie }, remoteAddress: IP });
+      const accept = await callApi(t.app, standardlogApi.insertKeepsecret, { agreementId: v2.agreement.id }, cookie, { remoteAddress: IP });
       expect(accept.statusCode).toBe(200);
       expect((await act('view', { id: file.pdf.id }, cookie)).statusCode).toBe(200);
       const rows = await logsOf(db, user.id);

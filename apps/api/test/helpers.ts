@@ -1,11 +1,13 @@
 /**
  * Shared test helpers: an app over the run's database (test/global-setup.ts), sign-in through
- * the real login call, and small request shorthands. Every request goes through `app.inject`.
+ * the real login call, and calls through their contract objects (`callApi`). Every request goes
+ * through `app.inject`.
  */
 import { expect, inject } from 'vitest';
 import pg from 'pg';
+import type { z } from 'zod';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { API_BASE } from '@esm/contracts';
+import { API_BASE, sessionApi, type EndpointBody, type EndpointDef, type EndpointResponse, type FieldError } from '@esm/contracts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { DEMO_PASSWORD } from '../src/db/seed.ts';
@@ -55,7 +57,7 @@ export const api = (p: string) => `${API_BASE}/${p.replace(/^\//, '')}`;
  * The `esm_sid=...` cookie header a browser would hold after this response, or undefined.
  * Set-Cookie headers apply in order (a re-login first clears the old cookie, then sets the new).
  */
-export function sessionCookie(res: LightMyRequestResponse): string | undefined {
+export function sessionCookie(res: Pick<LightMyRequestResponse, 'cookies'>): string | undefined {
   const c = res.cookies.filter((x) => x.name === 'esm_sid').at(-1);
   return c && c.value ? `esm_sid=${c.value}` : undefined;
 }
@@ -66,6 +68,7 @@ export function sidOf(cookie: string): string {
   return value.slice(0, value.lastIndexOf('.'));
 }
 
+/** A raw POST to a path no contract declares (an unknown route, a walk over the registered routes); otherwise use callApi. */
 export async function post(app: FastifyInstance, path: string, body?: unknown, cookie?: string, headers: Record<string, string> = {}) {
   return app.inject({
     method: 'POST',
@@ -75,9 +78,86 @@ export async function post(app: FastifyInstance, path: string, body?: unknown, c
   });
 }
 
+/**
+ * What a refused call adds to the envelope: the field errors of a 400 (never empty there). Typed as
+ * present because a test reads them only after checking the status.
+ */
+interface RefusalFields {
+  errors: [FieldError, ...FieldError[]];
+}
+
+/**
+ * The answer of a typed call: the inject response itself (headers, cookies, raw `body` for a
+ * failure's message), its `status`, and `json()` typed by the endpoint's `response` — or, for a
+ * call answering a file, by the envelope its failures come back in.
+ */
+export type ApiAnswer<E extends EndpointDef> = Omit<LightMyRequestResponse, 'json'> & {
+  status: number;
+  json(): AnswerBody<E> & RefusalFields;
+};
+
+/**
+ * The envelope typed by the call's `response`. A file call's failures come back as a bare envelope;
+ * a table of different calls (any EndpointDef) reads rows each test knows the shape of.
+ */
+type AnswerBody<E extends EndpointDef> = EndpointDef extends E
+  ? { success: boolean; code: string; message: string; data: any; total?: number }
+  : E['response'] extends z.ZodType
+    ? EndpointResponse<E>
+    : { success: boolean; code: string; message: string; data: unknown };
+
+/**
+ * The body a call takes, from its contract. A table of different calls (typed as any EndpointDef)
+ * sends whatever each row holds: the server's own validation answers for it.
+ */
+export type CallBody<E extends EndpointDef> = EndpointDef extends E ? unknown : EndpointBody<E>;
+
+export interface CallOptions {
+  headers?: Record<string, string>;
+  /** The client address the server sees (login limits, audit rows). */
+  remoteAddress?: string;
+}
+
+/**
+ * Sends `body` to the call `endpoint` declares (its contract object, e.g. `countersignApi.create`)
+ * as the browser holding `session` (an `esm_sid=…` cookie header) would. The body is typed by the
+ * endpoint's zod `body`: a test sending a malformed body on purpose says so with `unchecked()`.
+ */
+export async function callApi<E extends EndpointDef>(
+  app: FastifyInstance,
+  endpoint: E,
+  body?: CallBody<E>,
+  session?: string,
+  opts: CallOptions = {},
+): Promise<ApiAnswer<E>> {
+  const res = await app.inject({
+    method: 'POST',
+    url: api(endpoint.path),
+    ...(body === undefined ? {} : { payload: body as object }),
+    headers: { ...(session ? { cookie: session } : {}), ...opts.headers },
+    ...(opts.remoteAddress ? { remoteAddress: opts.remoteAddress } : {}),
+  });
+  return Object.assign(res, { status: res.statusCode }) as ApiAnswer<E>;
+}
+
+/**
+ * `callApi` bound to an app and the options a test file sends with every call (its client address
+ * and user agent, as the audit rows record them).
+ */
+export function apiCaller(app: FastifyInstance, opts: CallOptions = {}) {
+  return <E extends EndpointDef>(endpoint: E, body?: CallBody<E>, session?: string, more: CallOptions = {}) =>
+    callApi(app, endpoint, body, session, { remoteAddress: more.remoteAddress ?? opts.remoteAddress, headers: { ...opts.headers, ...more.headers } });
+}
+
+/** A body not checked against the call's contract: one a test sends malformed on purpose (a missing field, a wrong type). */
+export const unchecked = (body: unknown) => body as never;
+
+/** What the legacy page posts to user/logout: the call takes no body and ignores any. */
+export const LEGACY_LOGOUT_BODY = unchecked({ a: 1 });
+
 /** Signs in through user/login and returns the session cookie header. */
 export async function login(app: FastifyInstance, account: string, password = DEMO_PASSWORD): Promise<string> {
-  const res = await post(app, 'user/login', { account, password });
+  const res = await callApi(app, sessionApi.login, { account, password });
   if (res.statusCode !== 200 || res.json().code !== '10000000') {
     throw new Error(`login ${account} failed: ${res.statusCode} ${res.body}`);
   }

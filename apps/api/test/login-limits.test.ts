@@ -3,9 +3,10 @@
  * parallel requests against the real Postgres. "Checked" below means the password was looked at
  * (401 or 200); a refused attempt is a 429 and never reaches the password.
  */
+import { sessionApi } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
-import { api, buildTestApp, createUser, deleteUser, hasChinese, type TestApp } from './helpers.ts';
+import { buildTestApp, createUser, deleteUser, hasChinese, type TestApp, callApi } from './helpers.ts';
 
 let t: TestApp;
 const created: string[] = [];
@@ -26,7 +27,7 @@ async function freshUser(prefix = 'limit') {
 }
 
 function loginFrom(ip: string, account: string, password: string, app = t.app) {
-  return app.inject({ method: 'POST', url: api('user/login'), payload: { account, password }, remoteAddress: ip });
+  return callApi(app, sessionApi.login, { account, password }, undefined, { remoteAddress: ip });
 }
 
 /** Sends all at once; answers the statuses. */
@@ -140,14 +141,14 @@ describe('TRUST_PROXY names proxies, never "anyone"', () => {
       const u = await freshUser();
       const all = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
-          proxied.app.inject({ method: 'POST', url: api('user/login'), payload: { account: `ghost-xff-${i}`, password: 'x' }, remoteAddress: '10.50.8.77', headers: { 'x-forwarded-for': `203.0.113.${i + 1}` } }),
+          callApi(proxied.app, sessionApi.login, { account: `ghost-xff-${i}`, password: 'x' }, undefined, { remoteAddress: '10.50.8.77', headers: { 'x-forwarded-for': `203.0.113.${i + 1}` } }),
         ),
       );
       expect(checked(all.map((r) => r.statusCode))).toBe(30);
       expect(await t.db.prisma.loginAttempt.count({ where: { ip: '10.50.8.77' } })).toBe(30);
       expect(await t.db.prisma.loginAttempt.count({ where: { ip: { startsWith: '203.0.113.' } } })).toBe(0);
       // through the real proxy the client's own address counts: the last hop the proxy added
-      const via = await proxied.app.inject({ method: 'POST', url: api('user/login'), payload: { account: u.account, password: u.password }, remoteAddress: '10.50.8.1', headers: { 'x-forwarded-for': '8.8.8.8, 10.50.8.200' } });
+      const via = await callApi(proxied.app, sessionApi.login, { account: u.account, password: u.password }, undefined, { remoteAddress: '10.50.8.1', headers: { 'x-forwarded-for': '8.8.8.8, 10.50.8.200' } });
       expect(via.statusCode).toBe(200);
       expect(await t.db.prisma.loginAttempt.findFirst({ where: { account: u.account }, select: { ip: true } })).toEqual({ ip: '10.50.8.200' });
     } finally {

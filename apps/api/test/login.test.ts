@@ -3,8 +3,9 @@
  * the per-account / per-address rate limit. Each failure is an envelope with a message a user
  * can act on, never a 5xx.
  */
+import { sessionApi, type EndpointBody } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, buildTestApp, createUser, deleteUser, hasChinese, post, sessionCookie, type TestApp } from './helpers.ts';
+import { api, buildTestApp, createUser, deleteUser, hasChinese, sessionCookie, type TestApp, callApi, unchecked } from './helpers.ts';
 
 let t: TestApp;
 const created: string[] = [];
@@ -22,8 +23,8 @@ afterAll(async () => {
 });
 
 const from = (ip: string) => ({ remoteAddress: ip });
-function loginFrom(ip: string, body: unknown, headers: Record<string, string> = {}) {
-  return t.app.inject({ method: 'POST', url: api('user/login'), payload: body as object, headers, ...from(ip) });
+function loginFrom(ip: string, body: EndpointBody<typeof sessionApi.login>, headers: Record<string, string> = {}) {
+  return callApi(t.app, sessionApi.login, body, undefined, { headers, remoteAddress: ip });
 }
 
 describe('wrong credentials', () => {
@@ -87,7 +88,7 @@ describe('malformed bodies', () => {
   });
 
   it('names the field in the summary message', async () => {
-    const res = await loginFrom(BAD_IP, { account: 'demo3' });
+    const res = await loginFrom(BAD_IP, unchecked({ account: 'demo3' }));
     expect(res.json().message).toMatch(/密码/);
     const res2 = await loginFrom(BAD_IP, { account: 'a'.repeat(65), password: 'x' });
     expect(res2.json().message).toMatch(/账号/);
@@ -145,8 +146,8 @@ describe('malformed bodies', () => {
 
   it('malformed bodies record no login attempt', async () => {
     const before = await t.db.prisma.loginAttempt.count({ where: { ip: '10.20.0.9' } });
-    await loginFrom('10.20.0.9', { account: 'demo3' });
-    await loginFrom('10.20.0.9', {});
+    await loginFrom('10.20.0.9', unchecked({ account: 'demo3' }));
+    await loginFrom('10.20.0.9', unchecked({}));
     expect(await t.db.prisma.loginAttempt.count({ where: { ip: '10.20.0.9' } })).toBe(before);
   });
 });
@@ -228,10 +229,10 @@ describe('rate limit', () => {
     try {
       const ip = '10.20.2.1';
       for (const account of ['nobody-a', 'nobody-b', 'nobody-c']) {
-        const res = await strict.app.inject({ method: 'POST', url: api('user/login'), payload: { account, password: 'x' }, ...from(ip) });
+        const res = await callApi(strict.app, sessionApi.login, { account, password: 'x' }, undefined, from(ip));
         expect(res.statusCode).toBe(401);
       }
-      const res = await strict.app.inject({ method: 'POST', url: api('user/login'), payload: { account: 'demo3', password: 'Esm@2026' }, ...from(ip) });
+      const res = await callApi(strict.app, sessionApi.login, { account: 'demo3', password: 'Esm@2026' }, undefined, from(ip));
       expect(res.statusCode).toBe(429);
       expect(res.json().code).toBe('10000003');
     } finally {
@@ -243,7 +244,7 @@ describe('rate limit', () => {
 
 describe('sanity', () => {
   it('a successful login sets an httpOnly session cookie', async () => {
-    const res = await post(t.app, 'user/login', { account: 'demo9', password: 'Esm@2026' });
+    const res = await callApi(t.app, sessionApi.login, { account: 'demo9', password: 'Esm@2026' });
     expect(res.statusCode).toBe(200);
     const c = res.cookies.find((x) => x.name === 'esm_sid');
     expect(c).toBeDefined();

@@ -5,8 +5,8 @@
  * straight into access_log with codes of this file's own, so other test files never interfere.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOG_ACTIONS, logsApi, type LogAction } from '@esm/contracts';
-import { buildTestApp, login, post, type TestApp } from './helpers.ts';
+import { LOG_ACTIONS, logsApi, type EndpointDef, type LogAction } from '@esm/contracts';
+import { buildTestApp, callApi, login, type TestApp } from './helpers.ts';
 import { unique } from './factories.ts';
 
 let t: TestApp;
@@ -61,7 +61,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const page = (action: LogAction, body: object, cookie = admin) => post(t.app, logsApi[action].path, body, cookie);
+const page = (action: LogAction, body: object, cookie = admin) => callApi<EndpointDef>(t.app, logsApi[action], body, cookie);
 const ids = (res: { json(): { data: { id: number }[] } }) => res.json().data.map((r) => r.id);
 /** Our rows only: both suppliers of this file, in the order the page gives them. */
 const ours = async (action: LogAction, body: object) => {

@@ -3,9 +3,9 @@
  * gets exactly its role's menu from main/getRoleFunction. The expected lists are written here
  * by hand from the legacy portal's menu, not read from the seed.
  */
+import { GROUPS, ROUTES, groupPath, menuApi, sessionApi } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GROUPS, ROUTES, groupPath } from '@esm/contracts';
-import { buildTestApp, login, post, type TestApp } from './helpers.ts';
+import { buildTestApp, login, type TestApp, callApi } from './helpers.ts';
 
 const ADMIN_PAGES = [
   '/esm/dashboard',
@@ -74,7 +74,7 @@ describe.each([2, 3, 4, 5, 6, 7, 8, 9])('user type %i', (type) => {
   let menu: Entry[];
 
   it('signs in with code 10000000', async () => {
-    const res = await post(t.app, 'user/login', { account, password: 'Esm@2026' });
+    const res = await callApi(t.app, sessionApi.login, { account, password: 'Esm@2026' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ success: true, code: '10000000', message: '登陆成功' });
@@ -83,18 +83,18 @@ describe.each([2, 3, 4, 5, 6, 7, 8, 9])('user type %i', (type) => {
   });
 
   it('user/current reports who is signed in (code "0")', async () => {
-    const res = await post(t.app, 'user/current', undefined, cookie);
+    const res = await callApi(t.app, sessionApi.current, undefined, cookie);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.success).toBe(true);
     expect(body.code).toBe('0');
     expect(body.data).toMatchObject({ type, account, ...PERSON[type] });
     const supplier = type === 2 || type === 4;
-    expect(body.data.displayName).toBe(supplier ? PERSON[type].nick : PERSON[type].name);
+    expect(body.data!.displayName).toBe(supplier ? PERSON[type].nick : PERSON[type].name);
   });
 
   it('main/getRoleFunction lists every page the legacy portal gives the type', async () => {
-    const res = await post(t.app, 'main/getRoleFunction', undefined, cookie);
+    const res = await callApi(t.app, menuApi.roleFunction, undefined, cookie);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.success).toBe(true);
@@ -169,7 +169,7 @@ describe.each([2, 3, 4, 5, 6, 7, 8, 9])('user type %i', (type) => {
 
 describe('menu without a session', () => {
   it('main/getRoleFunction needs a session (401, 10000007)', async () => {
-    const res = await post(t.app, 'main/getRoleFunction');
+    const res = await callApi(t.app, menuApi.roleFunction);
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ success: false, code: '10000007', data: null });
   });

@@ -6,9 +6,10 @@
  * the new version is superseded or obsoleted, suppliers kept to their own notices on every call,
  * the bell's counts, overdue (derived), remind, the change records and the matrix export.
  */
+import { filesApi, noticesApi, type EndpointBody, type EndpointDef } from '@esm/contracts';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, buildTestApp, hasChinese, holdInserts, login } from './helpers.ts';
+import { api, buildTestApp, hasChinese, holdInserts, login, apiCaller } from './helpers.ts';
 import {
   acceptCurrentAgreement,
   createFileVersion,
@@ -29,9 +30,7 @@ const db = t.db.prisma;
 const IP = '10.9.9.9';
 const DAY = 86_400_000;
 
-function call(path: string, body: unknown, cookie: string, ip = IP) {
-  return t.app.inject({ method: 'POST', url: api(path), payload: body as object, headers: { cookie, 'user-agent': 'vitest-notices' }, remoteAddress: ip });
-}
+const call = apiCaller(t.app, { headers: { 'user-agent': 'vitest-notices' }, remoteAddress: IP });
 
 /** A day `days` from today, YYYY-MM-DD in UTC+8. */
 const day = (days: number) => new Date(Date.now() + 8 * 3600_000 + days * DAY).toISOString().slice(0, 10);
@@ -64,19 +63,19 @@ async function supplierUser(key: string, supplierCode: string) {
 }
 
 async function draft(newFileIds: number[], extra: Record<string, unknown> = {}) {
-  const res = await call('haier/tableChangeLog/create', { title: '门体图纸变更', reason: '结构优化', productLineCode: line.code, dueDate: day(7), newFileIds, ...extra }, admin);
+  const res = await call(noticesApi.create, { title: '门体图纸变更', reason: '结构优化', productLineCode: line.code, dueDate: day(7), newFileIds, ...extra }, admin);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as { id: number; number: string; status: string; changes: { standardCode: string; oldFile: { version: string } | null; newFile: { id: number; version: string } }[] };
 }
 
 async function published(newFileIds: number[]) {
   const d = await draft(newFileIds);
-  const res = await call('haier/tableChangeLog/publish', { id: d.id }, admin);
+  const res = await call(noticesApi.publish, { id: d.id }, admin);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as { id: number; number: string; recipientCount: number };
 }
 
-const view = (fileId: number, cookie: string) => call('file/view', { id: fileId }, cookie);
+const view = (fileId: number, cookie: string) => call(filesApi.view, { id: fileId }, cookie);
 
 beforeAll(async () => {
   admin = await login(t.app, 'demo3');
@@ -124,7 +123,7 @@ describe('drafts', () => {
     expect(d.status).toBe('DRAFT');
     expect(d.changes.map((c) => [c.oldFile?.version ?? null, c.newFile.version])).toEqual([['A', 'B'], [null, 'A']]);
 
-    const edited = await call('haier/tableChangeLog/update', { id: d.id, title: '门体图纸变更（修订）', reason: '结构优化', productLineCode: line.code, dueDate: day(3), newFileIds: [x[1]!.id] }, admin);
+    const edited = await call(noticesApi.update, { id: d.id, title: '门体图纸变更（修订）', reason: '结构优化', productLineCode: line.code, dueDate: day(3), newFileIds: [x[1]!.id] }, admin);
     expect(edited.statusCode, edited.body).toBe(200);
     expect(edited.json().data).toMatchObject({ id: d.id, number: d.number, title: '门体图纸变更（修订）', dueDate: day(3), changeCount: 1 });
     const events = await db.noticeEvent.findMany({ where: { noticeId: d.id }, orderBy: { id: 'asc' } });
@@ -133,7 +132,7 @@ describe('drafts', () => {
 
   it('two drafts created at once get two different numbers', async () => {
     const x = await versions(m1.code, 2);
-    const both = await Promise.all([0, 1].map(() => call('haier/tableChangeLog/create', { title: '并发', reason: '并发', productLineCode: line.code, dueDate: day(7), newFileIds: [x[1]!.id] }, admin)));
+    const both = await Promise.all([0, 1].map(() => call(noticesApi.create, { title: '并发', reason: '并发', productLineCode: line.code, dueDate: day(7), newFileIds: [x[1]!.id] }, admin)));
     expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
     expect(new Set(both.map((r) => r.json().data.number)).size).toBe(2);
   });
@@ -142,7 +141,7 @@ describe('drafts', () => {
     const x = await versions(m1.code, 2);
     const other = await versions(mOther.code, 1);
     const res = await call(
-      'haier/tableChangeLog/create',
+      noticesApi.create,
       { title: '  ', reason: '原因', productLineCode: line.code, dueDate: day(-1), newFileIds: [x[0]!.id, other[0]!.id, 2_000_000_000] },
       admin,
     );
@@ -150,7 +149,7 @@ describe('drafts', () => {
     // zod first: the blank title
     expect(res.json().errors).toEqual([{ field: 'title', message: '请输入标题' }]);
 
-    const db400 = await call('haier/tableChangeLog/create', { title: '标题', reason: '原因', productLineCode: line.code, dueDate: day(-1), newFileIds: [x[0]!.id, other[0]!.id, 2_000_000_000] }, admin);
+    const db400 = await call(noticesApi.create, { title: '标题', reason: '原因', productLineCode: line.code, dueDate: day(-1), newFileIds: [x[0]!.id, other[0]!.id, 2_000_000_000] }, admin);
     expect(db400.statusCode).toBe(400);
     const errors = db400.json().errors as { field: string; message: string }[];
     expect(errors.map((e) => e.field)).toEqual(['dueDate', 'newFileIds.0', 'newFileIds.1', 'newFileIds.2']);
@@ -160,7 +159,7 @@ describe('drafts', () => {
     expect(errors[3]!.message).toBe('文件不存在（编号 2000000000）');
     for (const e of errors) expect(hasChinese(e.message)).toBe(true);
 
-    const dup = await call('haier/tableChangeLog/create', { title: '标题', reason: '原因', productLineCode: line.code, dueDate: day(1), newFileIds: [x[1]!.id, x[1]!.id] }, admin);
+    const dup = await call(noticesApi.create, { title: '标题', reason: '原因', productLineCode: line.code, dueDate: day(1), newFileIds: [x[1]!.id, x[1]!.id] }, admin);
     expect(dup.statusCode).toBe(400);
     expect(dup.json().errors[0]).toMatchObject({ field: 'newFileIds', message: '同一版本不能重复添加' });
   });
@@ -171,21 +170,21 @@ describe('publishing', () => {
     const x = await versions(m1.code, 2);
     const y = await versions(m2.code, 2);
     const d = await draft([x[1]!.id, y[1]!.id]);
-    const preview = await call('haier/tableChangeLog/previewSuppliers', { id: d.id }, admin);
+    const preview = await call(noticesApi.previewRecipients, { id: d.id }, admin);
     expect(preview.json().data.map((r: { supplierCode: string }) => r.supplierCode)).toEqual([sup.A.code, sup.B.code].sort());
 
-    const pub = await call('haier/tableChangeLog/publish', { id: d.id }, admin);
+    const pub = await call(noticesApi.publish, { id: d.id }, admin);
     expect(pub.statusCode, pub.body).toBe(200);
     expect(pub.json().message).toBe('已发布，通知 2 家供应商');
     expect(pub.json().data).toMatchObject({ status: 'PUBLISHED', recipientCount: 2, readCount: 0, confirmedCount: 0 });
 
-    const recipients = await call('haier/tableChangeLog/getSuppliersById', { id: d.id, page: 1, results: 10, sortField: 'supplierCode', sortOrder: 'ascend' }, admin);
+    const recipients = await call(noticesApi.recipients, { id: d.id, page: 1, results: 10, sortField: 'supplierCode', sortOrder: 'ascend' }, admin);
     const rows = recipients.json().data as { supplierCode: string; status: string; basis: { materialCode: string }[] }[];
     expect(rows.map((r) => r.supplierCode)).toEqual([sup.A.code, sup.B.code].sort());
     // A supplies m2 too, but its grant there expired: only m1 made it a recipient
     for (const r of rows) expect(r.basis.map((b) => b.materialCode)).toEqual([m1.code]);
     expect(recipients.json().total).toBe(2);
-    const missing = await call('haier/tableChangeLog/getSuppliersById', { id: 2_000_000_000, page: 1, results: 10 }, admin);
+    const missing = await call(noticesApi.recipients, { id: 2_000_000_000, page: 1, results: 10 }, admin);
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe('变更通知不存在或无权查看');
 
@@ -193,9 +192,9 @@ describe('publishing', () => {
     const g = await createGrant(db, sup.F.code, m1.code, 'valid');
     try {
       expect(await db.noticeRecipient.count({ where: { noticeId: d.id } })).toBe(2);
-      const f = await call('supplier/tableChangeLog/findById', { id: d.id }, users.F!.cookie);
+      const f = await call(noticesApi.supplierFind, { id: d.id }, users.F!.cookie);
       expect(f.statusCode).toBe(404);
-      const fInbox = await call('supplier/standardlog/getSupplierNoticeList', { page: 1, results: 10 }, users.F!.cookie);
+      const fInbox = await call(noticesApi.inbox, { page: 1, results: 10 }, users.F!.cookie);
       expect(fInbox.json().data.some((n: { id: number }) => n.id === d.id)).toBe(false);
     } finally {
       await db.empowerGrant.delete({ where: { id: g.id } });
@@ -208,13 +207,13 @@ describe('publishing', () => {
   it('two publishes at once: one publishes, the other is a 409; the recipients are written once', async () => {
     const x = await versions(m1.code, 2);
     const d = await draft([x[1]!.id]);
-    const both = await Promise.all([0, 1].map(() => call('haier/tableChangeLog/publish', { id: d.id }, admin)));
+    const both = await Promise.all([0, 1].map(() => call(noticesApi.publish, { id: d.id }, admin)));
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect(both.find((r) => r.statusCode === 409)!.json().message).toBe('该通知已发布，不能重复发布');
     expect(await db.noticeRecipient.count({ where: { noticeId: d.id } })).toBe(2);
     expect(await db.noticeEvent.count({ where: { noticeId: d.id, action: 'PUBLISH' } })).toBe(1);
     // and a published notice is no longer a draft to edit
-    const edit = await call('haier/tableChangeLog/update', { id: d.id, title: 't', reason: 'r', productLineCode: line.code, dueDate: day(7), newFileIds: [x[1]!.id] }, admin);
+    const edit = await call(noticesApi.update, { id: d.id, title: 't', reason: 'r', productLineCode: line.code, dueDate: day(7), newFileIds: [x[1]!.id] }, admin);
     expect(edit.statusCode).toBe(409);
     expect(edit.json().message).toBe('该通知当前为「已发布」，只有草稿可以编辑');
   });
@@ -228,9 +227,9 @@ describe('publishing', () => {
     let edit: Promise<Awaited<ReturnType<typeof call>>>;
     let publish: typeof edit;
     try {
-      edit = call('haier/tableChangeLog/update', { id: d.id, title: '改为其他产品线', reason: '结构优化', productLineCode: otherLine.code, dueDate: day(7), newFileIds: [c[0]!.id] }, admin);
+      edit = call(noticesApi.update, { id: d.id, title: '改为其他产品线', reason: '结构优化', productLineCode: otherLine.code, dueDate: day(7), newFileIds: [c[0]!.id] }, admin);
       const editing = await held.writer();
-      publish = call('haier/tableChangeLog/publish', { id: d.id }, admin);
+      publish = call(noticesApi.publish, { id: d.id }, admin);
       await held.waitBehind(editing);
     } finally {
       await held.release();
@@ -251,14 +250,14 @@ describe('publishing', () => {
     const d = await draft([x[1]!.id]);
     await db.standardFile.update({ where: { id: x[1]!.id }, data: { status: 'HISTORY' } });
     await createFileVersion(db, files.storage, { materialCode: m1.code, type: 'pdf', bytes: pdf, standardCode: x[0]!.standardCode, version: 'C' });
-    const res = await call('haier/tableChangeLog/publish', { id: d.id }, admin);
+    const res = await call(noticesApi.publish, { id: d.id }, admin);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe(`${x[0]!.standardCode} 的新版本 B 已被更新的版本替代，请编辑通知改选当前生效的版本后再发布`);
 
     const lonely = await createMaterial(db, line.code);
     const z = await versions(lonely.code, 1);
     const nobody = await draft([z[0]!.id]);
-    const none = await call('haier/tableChangeLog/publish', { id: nobody.id }, admin);
+    const none = await call(noticesApi.publish, { id: nobody.id }, admin);
     expect(none.statusCode).toBe(409);
     expect(none.json().message).toContain('没有持有有效授权的供应商');
     expect((await db.changeNotice.findUniqueOrThrow({ where: { id: nobody.id } })).status).toBe('DRAFT');
@@ -275,7 +274,7 @@ describe('a notice on several suppliers’ materials', () => {
     const n = await published([x[1]!.id, z[0]!.id]);
     expect(n.recipientCount).toBe(3);
 
-    const detailOf = async (who: string) => (await call('supplier/tableChangeLog/findById', { id: n.id }, users[who]!.cookie)).json().data;
+    const detailOf = async (who: string) => (await call(noticesApi.supplierFind, { id: n.id }, users[who]!.cookie)).json().data;
     const c = await detailOf('C');
     expect(c.changes.map((ch: { materialCode: string }) => ch.materialCode)).toEqual([m3.code]);
     expect(c).toMatchObject({ changeCount: 1, changeSummary: `${z[0]!.standardCode}（新增→A）` });
@@ -283,19 +282,19 @@ describe('a notice on several suppliers’ materials', () => {
     expect(a.changes.map((ch: { materialCode: string }) => ch.materialCode)).toEqual([m1.code]);
     expect(JSON.stringify(a)).not.toContain(z[0]!.standardCode);
     // the inbox row, the bell and the change list say the same
-    const inbox = (await call('supplier/standardlog/getSupplierNoticeList', { page: 1, results: 50 }, users.C!.cookie)).json().data.find((r: { id: number }) => r.id === n.id);
+    const inbox = (await call(noticesApi.inbox, { page: 1, results: 50 }, users.C!.cookie)).json().data.find((r: { id: number }) => r.id === n.id);
     expect(inbox).toMatchObject({ changeCount: 1, changeSummary: `${z[0]!.standardCode}（新增→A）` });
-    expect(JSON.stringify((await call('supplier/standardlog/getUnReadNotice', {}, users.C!.cookie)).json().data)).not.toContain(x[0]!.standardCode);
-    const list = (await call('supplier/tableChangeLog/getChangeListForSupplier', { page: 1, results: 50, noticeNumber: n.number }, users.C!.cookie)).json().data;
+    expect(JSON.stringify((await call(noticesApi.unread, {}, users.C!.cookie)).json().data)).not.toContain(x[0]!.standardCode);
+    const list = (await call(noticesApi.supplierChangeList, { page: 1, results: 50, noticeNumber: n.number }, users.C!.cookie)).json().data;
     expect(list.map((r: { standardCode: string }) => r.standardCode)).toEqual([z[0]!.standardCode]);
     // the manufacturer's side still shows the whole notice
-    expect((await call('haier/tableChangeLog/findById', { id: n.id }, admin)).json().data.changes).toHaveLength(2);
+    expect((await call(noticesApi.detail, { id: n.id }, admin)).json().data.changes).toHaveLength(2);
 
     // C confirms after viewing its own new version — not A's, which it cannot open
     expect((await view(x[1]!.id, users.C!.cookie)).statusCode).toBe(404);
-    expect((await call('supplier/standardlog/supplierConfirm', { id: n.id }, users.C!.cookie)).json().message).toBe(`请先查看以下新版本后再确认：${z[0]!.standardCode} A`);
+    expect((await call(noticesApi.confirm, { id: n.id }, users.C!.cookie)).json().message).toBe(`请先查看以下新版本后再确认：${z[0]!.standardCode} A`);
     expect((await view(z[0]!.id, users.C!.cookie)).statusCode).toBe(200);
-    const confirmed = await call('supplier/standardlog/supplierConfirm', { id: n.id }, users.C!.cookie);
+    const confirmed = await call(noticesApi.confirm, { id: n.id }, users.C!.cookie);
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     expect(confirmed.json().data.confirmedFiles.map((f: { fileId: number }) => f.fileId)).toEqual([z[0]!.id]);
   });
@@ -307,17 +306,17 @@ describe('a recipient reads and confirms', () => {
     const y = await versions(m1.code, 3);
     const n = await published([x[1]!.id, y[2]!.id]);
 
-    const open = await call('supplier/tableChangeLog/findById', { id: n.id }, users.A!.cookie);
+    const open = await call(noticesApi.supplierFind, { id: n.id }, users.A!.cookie);
     expect(open.statusCode, open.body).toBe(200);
     expect(open.json().data).toMatchObject({ id: n.id, status: 'PUBLISHED', recipientStatus: 'READ', readByAccount: users.A!.account, confirmedAt: null });
     expect(open.json().data.changes.map((c: { viewedAt: string | null }) => c.viewedAt)).toEqual([null, null]);
-    const again = await call('supplier/tableChangeLog/findById', { id: n.id }, users.A2!.cookie);
+    const again = await call(noticesApi.supplierFind, { id: n.id }, users.A2!.cookie);
     expect(again.json().data).toMatchObject({ recipientStatus: 'READ', readByAccount: users.A!.account });
     const row = await db.noticeRecipient.findUniqueOrThrow({ where: { noticeId_supplierCode: { noticeId: n.id, supplierCode: sup.A.code } } });
     expect(row).toMatchObject({ status: 'READ', readIp: IP, readByAccount: users.A!.account });
     expect(await db.noticeEvent.count({ where: { noticeId: n.id, action: 'READ' } })).toBe(1);
 
-    const before = await call('supplier/standardlog/supplierConfirm', { id: n.id }, users.A!.cookie);
+    const before = await call(noticesApi.confirm, { id: n.id }, users.A!.cookie);
     expect(before.statusCode).toBe(409);
     expect(before.json().message).toBe(`请先查看以下新版本后再确认：${x[0]!.standardCode} B、${y[0]!.standardCode} C`);
 
@@ -326,15 +325,15 @@ describe('a recipient reads and confirms', () => {
     expect((await view(y[1]!.id, users.A!.cookie)).statusCode).toBe(200);
     // one of the two new versions viewed (by a colleague at A): the refusal names the other
     expect((await view(x[1]!.id, users.A2!.cookie)).statusCode).toBe(200);
-    const half = await call('supplier/standardlog/supplierConfirm', { id: n.id }, users.A!.cookie);
+    const half = await call(noticesApi.confirm, { id: n.id }, users.A!.cookie);
     expect(half.statusCode).toBe(409);
     expect(half.json().message).toBe(`请先查看以下新版本后再确认：${y[0]!.standardCode} C`);
     expect((await db.noticeRecipient.findUniqueOrThrow({ where: { id: row.id } })).status).toBe('READ');
 
     expect((await view(y[2]!.id, users.A!.cookie)).statusCode).toBe(200);
-    const detail = (await call('supplier/tableChangeLog/findById', { id: n.id }, users.A!.cookie)).json().data;
+    const detail = (await call(noticesApi.supplierFind, { id: n.id }, users.A!.cookie)).json().data;
     expect(detail.changes.every((c: { viewedAt: string | null }) => c.viewedAt !== null)).toBe(true);
-    const ok = await call('supplier/standardlog/supplierConfirm', { id: n.id }, users.A!.cookie);
+    const ok = await call(noticesApi.confirm, { id: n.id }, users.A!.cookie);
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().message).toBe('确认成功');
     const confirmed = ok.json().data;
@@ -351,19 +350,19 @@ describe('a recipient reads and confirms', () => {
     expect(rowAfter).toMatchObject({ status: 'CONFIRMED', confirmedByAccount: users.A!.account, confirmedIp: IP, readByAccount: users.A!.account });
 
     // a repeat is not an error and changes nothing
-    const repeat = await call('supplier/standardlog/supplierConfirm', { id: n.id }, users.A2!.cookie);
+    const repeat = await call(noticesApi.confirm, { id: n.id }, users.A2!.cookie);
     expect(repeat.statusCode).toBe(200);
     expect(repeat.json()).toMatchObject({ message: '已确认', data: { alreadyConfirmed: true, confirmedAt: confirmed.confirmedAt } });
     expect(await db.noticeEvent.count({ where: { noticeId: n.id, action: 'CONFIRM' } })).toBe(1);
 
     // the matrix: A confirmed by whom and when; B still unread
-    const matrix = (await call('haier/tableChangeLog/getSuppliersById', { id: n.id, page: 1, results: 10 }, admin)).json();
-    const counted = (await call('haier/tableChangeLog/findById', { id: n.id }, admin)).json().data;
+    const matrix = (await call(noticesApi.recipients, { id: n.id, page: 1, results: 10 }, admin)).json();
+    const counted = (await call(noticesApi.detail, { id: n.id }, admin)).json().data;
     expect(counted).toMatchObject({ recipientCount: 2, readCount: 1, confirmedCount: 1, overdueCount: 0 });
     expect(matrix.data.map((r: { supplierCode: string; status: string }) => [r.supplierCode, r.status])).toEqual([[sup.B.code, 'UNREAD'], [sup.A.code, 'CONFIRMED']]);
     expect(matrix.data[1]).toMatchObject({ confirmedByAccount: users.A!.account, confirmedIp: IP });
     expect(matrix.data[1].confirmedFiles).toHaveLength(2);
-    const filtered = (await call('haier/tableChangeLog/getSuppliersById', { id: n.id, page: 1, results: 10, state: 'UNREAD' }, admin)).json();
+    const filtered = (await call(noticesApi.recipients, { id: n.id, page: 1, results: 10, state: 'UNREAD' }, admin)).json();
     expect(filtered.data.map((r: { supplierCode: string }) => r.supplierCode)).toEqual([sup.B.code]);
   });
 
@@ -371,7 +370,7 @@ describe('a recipient reads and confirms', () => {
     const x = await versions(m1.code, 2);
     const n = await published([x[1]!.id]);
     await view(x[1]!.id, users.B!.cookie);
-    const both = await Promise.all([call('supplier/standardlog/supplierConfirm', { id: n.id }, users.B!.cookie), call('supplier/standardlog/supplierConfirm', { id: n.id }, users.B!.cookie)]);
+    const both = await Promise.all([call(noticesApi.confirm, { id: n.id }, users.B!.cookie), call(noticesApi.confirm, { id: n.id }, users.B!.cookie)]);
     expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
     expect(both.map((r) => r.json().data.alreadyConfirmed).sort()).toEqual([false, true]);
     expect(new Set(both.map((r) => r.json().data.confirmedAt)).size).toBe(1);
@@ -388,19 +387,19 @@ describe('409 after withdraw, close, supersede and obsolete', () => {
     const x = await versions(m1.code, 2);
     const n = await published([x[1]!.id]);
     await view(x[1]!.id, users.A!.cookie);
-    const noReason = await call('haier/tableChangeLog/withdraw', { id: n.id, reason: ' ' }, admin);
+    const noReason = await call(noticesApi.withdraw, { id: n.id, reason: ' ' }, admin);
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json().errors).toEqual([{ field: 'reason', message: '请填写撤回原因' }]);
-    const w = await call('haier/tableChangeLog/withdraw', { id: n.id, reason: '变更内容有误' }, admin);
+    const w = await call(noticesApi.withdraw, { id: n.id, reason: '变更内容有误' }, admin);
     expect(w.statusCode).toBe(200);
     expect(w.json().data).toMatchObject({ status: 'WITHDRAWN', withdrawReason: '变更内容有误' });
-    const c = await call('supplier/standardlog/supplierConfirm', { id: n.id }, users.A!.cookie);
+    const c = await call(noticesApi.confirm, { id: n.id }, users.A!.cookie);
     expect(c.statusCode).toBe(409);
     expect(c.json().message).toBe('该通知已撤回，不能确认（撤回原因：变更内容有误）');
-    expect((await call('haier/tableChangeLog/withdraw', { id: n.id, reason: '再撤回' }, admin)).json().message).toBe('该通知已撤回');
-    expect((await call('haier/tableChangeLog/close', { id: n.id }, admin)).json().message).toBe('该通知当前为「已撤回」，不能关闭');
+    expect((await call(noticesApi.withdraw, { id: n.id, reason: '再撤回' }, admin)).json().message).toBe('该通知已撤回');
+    expect((await call(noticesApi.close, { id: n.id }, admin)).json().message).toBe('该通知当前为「已撤回」，不能关闭');
     // the supplier still sees it, as withdrawn, and opening it reads nothing
-    const open = await call('supplier/tableChangeLog/findById', { id: n.id }, users.A!.cookie);
+    const open = await call(noticesApi.supplierFind, { id: n.id }, users.A!.cookie);
     expect(open.json().data).toMatchObject({ status: 'WITHDRAWN', recipientStatus: 'UNREAD', withdrawReason: '变更内容有误' });
   });
 
@@ -409,11 +408,11 @@ describe('409 after withdraw, close, supersede and obsolete', () => {
     const n = await published([x[1]!.id]);
     await view(x[1]!.id, users.A!.cookie);
     await db.standardFile.update({ where: { id: x[1]!.id }, data: { status: 'HISTORY' } });
-    const superseded = await call('supplier/standardlog/supplierConfirm', { id: n.id }, users.A!.cookie);
+    const superseded = await call(noticesApi.confirm, { id: n.id }, users.A!.cookie);
     expect(superseded.statusCode).toBe(409);
     expect(superseded.json().message).toBe(`${x[0]!.standardCode} 的新版本 B 已被更新的版本替代，本通知不能再确认，请以最新的变更通知为准`);
     await db.standardFile.update({ where: { id: x[1]!.id }, data: { status: 'OBSOLETE', obsoletedAt: new Date(), obsoleteReason: '测试' } });
-    const obsolete = await call('supplier/standardlog/supplierConfirm', { id: n.id }, users.A!.cookie);
+    const obsolete = await call(noticesApi.confirm, { id: n.id }, users.A!.cookie);
     expect(obsolete.statusCode).toBe(409);
     expect(obsolete.json().message).toContain('已作废');
   });
@@ -421,12 +420,12 @@ describe('409 after withdraw, close, supersede and obsolete', () => {
   it('a closed notice cannot be confirmed; withdraw and close at once: one wins', async () => {
     const x = await versions(m1.code, 2);
     const n = await published([x[1]!.id]);
-    const both = await Promise.all([call('haier/tableChangeLog/withdraw', { id: n.id, reason: '并发撤回' }, admin), call('haier/tableChangeLog/close', { id: n.id }, admin)]);
+    const both = await Promise.all([call(noticesApi.withdraw, { id: n.id, reason: '并发撤回' }, admin), call(noticesApi.close, { id: n.id }, admin)]);
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     const status = (await db.changeNotice.findUniqueOrThrow({ where: { id: n.id } })).status;
     expect(['WITHDRAWN', 'CLOSED']).toContain(status);
     await view(x[1]!.id, users.B!.cookie);
-    const c = await call('supplier/standardlog/supplierConfirm', { id: n.id }, users.B!.cookie);
+    const c = await call(noticesApi.confirm, { id: n.id }, users.B!.cookie);
     expect(c.statusCode).toBe(409);
   });
 });
@@ -435,30 +434,30 @@ describe('suppliers see only their own notices', () => {
   it('supplier C (not a recipient) gets the 404 of a missing notice from every call, and nothing in its lists', async () => {
     const x = await versions(m1.code, 2);
     const n = await published([x[1]!.id]);
-    const missing = await call('supplier/tableChangeLog/findById', { id: 2_000_000_000 }, users.C!.cookie);
+    const missing = await call(noticesApi.supplierFind, { id: 2_000_000_000 }, users.C!.cookie);
     expect(missing.statusCode).toBe(404);
-    for (const path of ['supplier/tableChangeLog/findById', 'supplier/standardlog/supplierConfirm']) {
-      const res = await call(path, { id: n.id }, users.C!.cookie);
-      expect(res.statusCode, path).toBe(404);
+    for (const endpoint of [noticesApi.supplierFind, noticesApi.confirm]) {
+      const res = await call(endpoint, { id: n.id }, users.C!.cookie);
+      expect(res.statusCode, endpoint.path).toBe(404);
       expect(res.json()).toEqual(missing.json());
     }
     expect(await db.noticeRecipient.count({ where: { noticeId: n.id, supplierCode: sup.C.code } })).toBe(0);
-    const inbox = (await call('supplier/standardlog/getSupplierNoticeList', { page: 1, results: 100 }, users.C!.cookie)).json();
+    const inbox = (await call(noticesApi.inbox, { page: 1, results: 100 }, users.C!.cookie)).json();
     expect(inbox.data.some((r: { id: number }) => r.id === n.id)).toBe(false);
-    const own = (await call('supplier/tableChangeLog/getChangeListForSupplier', { page: 1, results: 100 }, users.C!.cookie)).json();
+    const own = (await call(noticesApi.supplierChangeList, { page: 1, results: 100 }, users.C!.cookie)).json();
     expect(own.data.some((r: { noticeId: number }) => r.noticeId === n.id)).toBe(false);
     // naming another supplier on the shared call changes nothing: a supplier gets its own
-    const shared = (await call('getChangeListForSupplier', { page: 1, results: 100, supplierCode: sup.A.code }, users.C!.cookie)).json();
+    const shared = (await call(noticesApi.sharedChangeList, { page: 1, results: 100, supplierCode: sup.A.code }, users.C!.cookie)).json();
     expect(shared.data.some((r: { noticeId: number }) => r.noticeId === n.id)).toBe(false);
     // the manufacturer's calls are not a supplier's at all
-    expect((await call('haier/tableChangeLog/getSuppliersById', { id: n.id, page: 1, results: 10 }, users.C!.cookie)).statusCode).toBe(403);
-    expect((await call('haier/tableChangeLog/findById', { id: n.id }, users.A!.cookie)).statusCode).toBe(403);
+    expect((await call(noticesApi.recipients, { id: n.id, page: 1, results: 10 }, users.C!.cookie)).statusCode).toBe(403);
+    expect((await call(noticesApi.detail, { id: n.id }, users.A!.cookie)).statusCode).toBe(403);
     // while A sees it on the same shared call, and staff pick the supplier
-    const a = (await call('getChangeListForSupplier', { page: 1, results: 100, supplierCode: sup.C.code }, users.A!.cookie)).json();
+    const a = (await call(noticesApi.sharedChangeList, { page: 1, results: 100, supplierCode: sup.C.code }, users.A!.cookie)).json();
     expect(a.data.some((r: { noticeId: number }) => r.noticeId === n.id)).toBe(true);
-    const staff = (await call('getChangeListForSupplier', { page: 1, results: 100, supplierCode: sup.A.code }, admin)).json();
+    const staff = (await call(noticesApi.sharedChangeList, { page: 1, results: 100, supplierCode: sup.A.code }, admin)).json();
     expect(staff.data.find((r: { noticeId: number }) => r.noticeId === n.id)).toMatchObject({ standardCode: x[0]!.standardCode, oldVersion: 'A', newVersion: 'B', recipientStatus: 'UNREAD' });
-    const noSupplier = await call('getChangeListForSupplier', { page: 1, results: 10 }, admin);
+    const noSupplier = await call(noticesApi.sharedChangeList, { page: 1, results: 10 }, admin);
     expect(noSupplier.statusCode).toBe(400);
     expect(noSupplier.json().errors).toEqual([{ field: 'supplierCode', message: '请选择供应商' }]);
   });
@@ -472,7 +471,7 @@ describe('the bell, overdue and remind', () => {
     await linkSupplier(db, s.code, mb.code);
     await createGrant(db, s.code, mb.code, 'valid');
     const u = await supplierUser('bell', s.code);
-    const empty = (await call('supplier/standardlog/getUnReadNotice', {}, u.cookie)).json().data;
+    const empty = (await call(noticesApi.unread, {}, u.cookie)).json().data;
     expect(empty).toEqual({ unread: 0, unconfirmed: 0, overdue: 0, latest: [] });
 
     const first = await published([(await versions(mb.code, 2))[1]!.id]);
@@ -480,56 +479,56 @@ describe('the bell, overdue and remind', () => {
     const third = await published([(await versions(mb.code, 2))[1]!.id]);
     // the second is overdue: its due day ended yesterday
     await db.changeNotice.update({ where: { id: second.id }, data: { dueDate: new Date(`${day(-1)}T00:00:00Z`) } });
-    await call('supplier/tableChangeLog/findById', { id: first.id }, u.cookie);
-    await call('haier/tableChangeLog/withdraw', { id: third.id, reason: '测试撤回' }, admin);
+    await call(noticesApi.supplierFind, { id: first.id }, u.cookie);
+    await call(noticesApi.withdraw, { id: third.id, reason: '测试撤回' }, admin);
 
-    const bell = (await call('supplier/standardlog/getUnReadNotice', {}, u.cookie)).json().data;
+    const bell = (await call(noticesApi.unread, {}, u.cookie)).json().data;
     expect(bell).toMatchObject({ unread: 1, unconfirmed: 2, overdue: 1 });
     // unread first, withdrawn ones not in the bell
     expect(bell.latest.map((r: { id: number }) => r.id)).toEqual([second.id, first.id]);
     expect(bell.latest[0]).toMatchObject({ recipientStatus: 'UNREAD', overdue: true });
 
-    const inbox = (await call('supplier/standardlog/getSupplierNoticeList', { page: 1, results: 10 }, u.cookie)).json();
+    const inbox = (await call(noticesApi.inbox, { page: 1, results: 10 }, u.cookie)).json();
     expect(inbox.total).toBe(3);
     // unread work first, then the newest; the withdrawn one (the newest of all) last
     expect(inbox.data.map((r: { id: number }) => r.id)).toEqual([second.id, first.id, third.id]);
     // 未读 is the bell's count: the withdrawn notice, never opened, is not unread work
-    const unread = (await call('supplier/standardlog/getSupplierNoticeList', { page: 1, results: 10, state: 'UNREAD' }, u.cookie)).json();
+    const unread = (await call(noticesApi.inbox, { page: 1, results: 10, state: 'UNREAD' }, u.cookie)).json();
     expect(unread.total).toBe(bell.unread);
     expect(unread.data.map((r: { id: number }) => r.id)).toEqual([second.id]);
-    const overdue = (await call('supplier/standardlog/getSupplierNoticeList', { page: 1, results: 10, state: 'OVERDUE' }, u.cookie)).json();
+    const overdue = (await call(noticesApi.inbox, { page: 1, results: 10, state: 'OVERDUE' }, u.cookie)).json();
     expect(overdue.data.map((r: { id: number }) => r.id)).toEqual([second.id]);
-    const detail = (await call('haier/standardChange/searchSupplierDetail', { supplierCode: s.code, page: 1, results: 10, state: 'OVERDUE' }, admin)).json();
+    const detail = (await call(noticesApi.supplierDetail, { supplierCode: s.code, page: 1, results: 10, state: 'OVERDUE' }, admin)).json();
     expect(detail.data.map((r: { id: number }) => r.id)).toEqual([second.id]);
 
     // the other supplier's bell does not move with this one's notices
-    const c = (await call('supplier/standardlog/getUnReadNotice', {}, users.C!.cookie)).json().data;
+    const c = (await call(noticesApi.unread, {}, users.C!.cookie)).json().data;
     expect(c.latest.some((r: { id: number }) => [first.id, second.id, third.id].includes(r.id))).toBe(false);
   });
 
   it('overdue shows in the list filter and the matrix; remind reaches the overdue once an hour; closing keeps who was overdue', async () => {
     const x = await versions(m1.code, 2);
     const n = await published([x[1]!.id]);
-    const early = await call('haier/tableChangeLog/remind', { id: n.id }, admin);
+    const early = await call(noticesApi.remind, { id: n.id }, admin);
     expect(early.statusCode).toBe(409);
     expect(early.json().message).toBe('尚未到确认截止日期，没有逾期的供应商');
 
     await db.changeNotice.update({ where: { id: n.id }, data: { dueDate: new Date(`${day(-2)}T00:00:00Z`) } });
     await view(x[1]!.id, users.B!.cookie);
-    await call('supplier/standardlog/supplierConfirm', { id: n.id }, users.B!.cookie);
+    await call(noticesApi.confirm, { id: n.id }, users.B!.cookie);
 
-    const list = (await call('haier/tableChangeLog/findTableChangeLogListForHaier', { page: 1, results: 10, number: n.number, overdueOnly: '1' }, admin)).json();
+    const list = (await call(noticesApi.page, { page: 1, results: 10, number: n.number, overdueOnly: '1' }, admin)).json();
     expect(list.data).toHaveLength(1);
     expect(list.data[0]).toMatchObject({ id: n.id, recipientCount: 2, confirmedCount: 1, overdueCount: 1 });
-    const matrix = (await call('haier/tableChangeLog/getSuppliersById', { id: n.id, page: 1, results: 10, state: 'OVERDUE' }, admin)).json();
+    const matrix = (await call(noticesApi.recipients, { id: n.id, page: 1, results: 10, state: 'OVERDUE' }, admin)).json();
     expect(matrix.data.map((r: { supplierCode: string; overdue: boolean }) => [r.supplierCode, r.overdue])).toEqual([[sup.A.code, true]]);
 
-    const first = await call('haier/tableChangeLog/remind', { id: n.id }, admin);
+    const first = await call(noticesApi.remind, { id: n.id }, admin);
     expect(first.json()).toMatchObject({ message: '已催办 1 家供应商', data: { reminded: 1, skipped: 0 } });
-    const again = await call('haier/tableChangeLog/remind', { id: n.id }, admin);
+    const again = await call(noticesApi.remind, { id: n.id }, admin);
     expect(again.json().data).toEqual({ reminded: 0, skipped: 1 });
     // naming one that confirmed (B) or one that is no recipient (C): a field error, nothing reminded
-    const named = await call('haier/tableChangeLog/remind', { id: n.id, supplierCodes: [sup.A.code, sup.B.code, sup.C.code] }, admin);
+    const named = await call(noticesApi.remind, { id: n.id, supplierCodes: [sup.A.code, sup.B.code, sup.C.code] }, admin);
     expect(named.statusCode).toBe(400);
     expect(named.json().errors).toEqual([
       { field: 'supplierCodes.1', message: `供应商 ${sup.B.code} 不是该通知待确认的接收方，无需催办` },
@@ -538,10 +537,10 @@ describe('the bell, overdue and remind', () => {
     const a = await db.noticeRecipient.findUniqueOrThrow({ where: { noticeId_supplierCode: { noticeId: n.id, supplierCode: sup.A.code } } });
     expect(a.remindCount).toBe(1);
 
-    const closed = await call('haier/tableChangeLog/close', { id: n.id }, admin);
+    const closed = await call(noticesApi.close, { id: n.id }, admin);
     expect(closed.json().data).toMatchObject({ status: 'CLOSED', overdueCount: 1 });
     expect((await db.noticeEvent.findFirstOrThrow({ where: { noticeId: n.id, action: 'CLOSE' } })).detail).toBe('关闭时 1 家供应商未确认');
-    expect((await call('haier/tableChangeLog/remind', { id: n.id }, admin)).json().message).toBe('该通知当前为「已关闭」，只有已发布的通知可以催办');
+    expect((await call(noticesApi.remind, { id: n.id }, admin)).json().message).toBe('该通知当前为「已关闭」，只有已发布的通知可以催办');
   });
 });
 
@@ -555,8 +554,8 @@ describe('the open-recipient counter on the notice (change_notice.open_recipient
 
   /** Real concurrent HTTP requests to the listening app, not injected ones. */
   let base: string;
-  const post = (path: string, body: unknown, cookie: string) =>
-    fetch(`${base}${api(path)}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, json: await r.json() }));
+  const post = <E extends EndpointDef>(endpoint: E, body: EndpointBody<E>, cookie: string) =>
+    fetch(`${base}${api(endpoint.path)}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, json: await r.json() }));
 
   /** A material of its own with `k` suppliers holding valid grants, each with a user who viewed its new version. */
   async function wideNotice(k: number) {
@@ -586,32 +585,32 @@ describe('the open-recipient counter on the notice (change_notice.open_recipient
 
     // six suppliers confirm at once, two of them twice: 8 requests in flight together
     const confirming = [...who.slice(0, 6), who[0]!, who[1]!];
-    const answers = await Promise.all(confirming.map((w) => post('supplier/standardlog/supplierConfirm', { id: n.id }, w.cookie)));
+    const answers = await Promise.all(confirming.map((w) => post(noticesApi.confirm, { id: n.id }, w.cookie)));
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     expect(answers.filter((a) => a.json.data.alreadyConfirmed === false)).toHaveLength(6);
     expect(await counter(n.id)).toEqual({ stored: 2, status: 'PUBLISHED', open: 2 });
 
     // past due: the list's overdue filter and its count come from the counter
     await db.changeNotice.update({ where: { id: n.id }, data: { dueDate: new Date(`${day(-1)}T00:00:00Z`) } });
-    const overdue = (await call('haier/tableChangeLog/findTableChangeLogListForHaier', { page: 1, results: 10, number: n.number, overdueOnly: '1' }, admin)).json();
+    const overdue = (await call(noticesApi.page, { page: 1, results: 10, number: n.number, overdueOnly: '1' }, admin)).json();
     expect(overdue.data.map((r: { id: number; overdueCount: number; confirmedCount: number }) => [r.id, r.overdueCount, r.confirmedCount])).toEqual([[n.id, 2, 6]]);
 
-    const w = await call('haier/tableChangeLog/withdraw', { id: n.id, reason: '计数测试' }, admin);
+    const w = await call(noticesApi.withdraw, { id: n.id, reason: '计数测试' }, admin);
     expect(w.statusCode).toBe(200);
     expect(w.json().data).toMatchObject({ status: 'WITHDRAWN', overdueCount: 0 });
     expect(await counter(n.id)).toEqual({ stored: 0, status: 'WITHDRAWN', open: 2 });
-    const late = await post('supplier/standardlog/supplierConfirm', { id: n.id }, who[7]!.cookie);
+    const late = await post(noticesApi.confirm, { id: n.id }, who[7]!.cookie);
     expect(late.status).toBe(409);
     expect((await counter(n.id)).stored).toBe(0);
-    const after = (await call('haier/tableChangeLog/findTableChangeLogListForHaier', { page: 1, results: 10, number: n.number, overdueOnly: '1' }, admin)).json();
+    const after = (await call(noticesApi.page, { page: 1, results: 10, number: n.number, overdueOnly: '1' }, admin)).json();
     expect(after.data).toEqual([]);
   });
 
   it('confirms racing a withdraw never leave it below 0; confirms racing a close leave exactly the unconfirmed', async () => {
     const w = await wideNotice(5);
     const withdrawing = await Promise.all([
-      ...w.who.map((s) => post('supplier/standardlog/supplierConfirm', { id: w.n.id }, s.cookie)),
-      post('haier/tableChangeLog/withdraw', { id: w.n.id, reason: '并发撤回' }, admin),
+      ...w.who.map((s) => post(noticesApi.confirm, { id: w.n.id }, s.cookie)),
+      post(noticesApi.withdraw, { id: w.n.id, reason: '并发撤回' }, admin),
     ]);
     expect(withdrawing.every((a) => a.status === 200 || a.status === 409)).toBe(true);
     expect(withdrawing.at(-1)!.status).toBe(200);
@@ -621,8 +620,8 @@ describe('the open-recipient counter on the notice (change_notice.open_recipient
 
     const c = await wideNotice(5);
     const closing = await Promise.all([
-      ...c.who.map((s) => post('supplier/standardlog/supplierConfirm', { id: c.n.id }, s.cookie)),
-      post('haier/tableChangeLog/close', { id: c.n.id }, admin),
+      ...c.who.map((s) => post(noticesApi.confirm, { id: c.n.id }, s.cookie)),
+      post(noticesApi.close, { id: c.n.id }, admin),
     ]);
     expect(closing.every((a) => a.status === 200 || a.status === 409)).toBe(true);
     const state = await counter(c.n.id);
@@ -637,17 +636,17 @@ describe('change records and the export', () => {
   it('searchStandardChange says which version replaced which, by which notice; drafts are not records', async () => {
     const x = await versions(m1.code, 3);
     const d = await draft([x[2]!.id]);
-    const before = (await call('haier/standardChange/searchStandardChange', { page: 1, results: 10, standardCode: x[0]!.standardCode }, admin)).json();
+    const before = (await call(noticesApi.changes, { page: 1, results: 10, standardCode: x[0]!.standardCode }, admin)).json();
     expect(before.total).toBe(0);
-    await call('haier/tableChangeLog/publish', { id: d.id }, admin);
-    const after = (await call('haier/standardChange/searchStandardChange', { page: 1, results: 10, standardCode: x[0]!.standardCode }, admin)).json();
+    await call(noticesApi.publish, { id: d.id }, admin);
+    const after = (await call(noticesApi.changes, { page: 1, results: 10, standardCode: x[0]!.standardCode }, admin)).json();
     expect(after.data).toEqual([expect.objectContaining({ noticeId: d.id, noticeNumber: d.number, oldVersion: 'B', newVersion: 'C', newFileId: x[2]!.id, newFileStatus: 'EFFECTIVE', noticeStatus: 'PUBLISHED' })]);
   });
 
   it('exports the recipients matrix as .xlsx with every recipient and the changes', async () => {
     const x = await versions(m1.code, 2);
     const n = await published([x[1]!.id]);
-    const res = await call('haier/tableChangeLog/exportSuppliers', { id: n.id }, admin);
+    const res = await call(noticesApi.exportRecipients, { id: n.id }, admin);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('spreadsheetml');
     expect(decodeURIComponent(String(res.headers['content-disposition']))).toContain(n.number);
@@ -661,7 +660,7 @@ describe('change records and the export', () => {
     const info = wb.getWorksheet('变更通知')!;
     expect(info.getRow(1).getCell(2).value).toBe(n.number);
 
-    const unknown = await call('haier/tableChangeLog/exportSuppliers', { id: 2_000_000_000 }, admin);
+    const unknown = await call(noticesApi.exportRecipients, { id: 2_000_000_000 }, admin);
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toBe('变更通知不存在或无权查看');
   });

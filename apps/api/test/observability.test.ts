@@ -3,13 +3,14 @@
  * asked), request ids (unique across instances, on every answer, a proxy's only when the proxy is
  * trusted) and the request's log line naming the id and the signed-in account.
  */
+import { sessionApi, visitsApi, filesApi } from '@esm/contracts';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../src/config.ts';
 import { buildApp } from '../src/app.ts';
 import { METRICS_PATH } from '../src/plugins/observability.ts';
-import { DEMO_PASSWORD, api, buildTestApp, hasChinese, login, openTestDatabase, post, testConfig, type TestApp } from './helpers.ts';
+import { DEMO_PASSWORD, api, buildTestApp, hasChinese, login, openTestDatabase, post, testConfig, type TestApp, callApi } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, sampleDxf, tempStorage } from './factories.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
@@ -101,7 +102,7 @@ describe('the metrics endpoint', () => {
     const a = await app({});
     const series = { method: 'POST', route: '/esm-server/api/user/current', status: '200' };
     const before = valueOf((await scrape(a)).body, 'esm_http_requests_total', series);
-    await post(a, 'user/current', {});
+    await callApi(a, sessionApi.current, {});
     const after = (await scrape(a)).body;
     expect(valueOf(after, 'esm_http_requests_total', series)).toBe(before + 1);
     expect(valueOf(after, 'esm_http_request_duration_seconds_count', series)).toBeGreaterThanOrEqual(before + 1);
@@ -116,7 +117,7 @@ describe('the metrics endpoint', () => {
     const a = await app({});
     const series = { reason: 'bad_credentials' };
     const before = valueOf((await scrape(a)).body, 'esm_login_refusals_total', series);
-    const res = await post(a, 'user/login', { account: 'demo3', password: `${DEMO_PASSWORD}-wrong` }, undefined);
+    const res = await callApi(a, sessionApi.login, { account: 'demo3', password: `${DEMO_PASSWORD}-wrong` }, undefined);
     expect(res.statusCode).toBe(401);
     expect(valueOf((await scrape(a)).body, 'esm_login_refusals_total', series)).toBe(before + 1);
   });
@@ -130,7 +131,7 @@ describe('the metrics endpoint', () => {
       const material = await createMaterial(db.prisma, line.code);
       const file = await createFileVersion(db.prisma, files.storage, { materialCode: material.code, type: 'dxf', bytes: sampleDxf() });
       const before = valueOf((await scrape(t.app)).body, 'esm_file_bytes_served_total', { action: 'download' });
-      const res = await t.app.inject({ method: 'POST', url: api('file/download'), payload: { id: file.id }, headers: { cookie: await login(t.app, 'demo3') } });
+      const res = await callApi(t.app, filesApi.download, { id: file.id }, await login(t.app, 'demo3'));
       expect(res.statusCode, res.body).toBe(200);
       expect(valueOf((await scrape(t.app)).body, 'esm_file_bytes_served_total', { action: 'download' })).toBe(before + res.rawPayload.byteLength);
     } finally {
@@ -140,7 +141,7 @@ describe('the metrics endpoint', () => {
 
   it("shows the database pool's connections and the event loop's lag", async () => {
     const a = await app({});
-    await post(a, 'user/current', {});
+    await callApi(a, sessionApi.current, {});
     const text = (await scrape(a)).body;
     expect(valueOf(text, 'esm_db_pool_connections', { pool: 'main', state: 'total' })).toBeGreaterThan(0);
     expect(text).toMatch(/^esm_db_pool_connections\{pool="main",state="waiting"\} \d+$/m);
@@ -153,7 +154,7 @@ describe('request ids', () => {
     const [a, b] = [await app({}), await app({})];
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
-      for (const x of [a, b]) ids.push(String((await post(x, 'user/current', {})).headers['x-request-id']));
+      for (const x of [a, b]) ids.push(String((await callApi(x, sessionApi.current, {})).headers['x-request-id']));
     }
     for (const id of ids) expect(id).toMatch(UUID);
     expect(new Set(ids).size).toBe(ids.length);
@@ -162,7 +163,7 @@ describe('request ids', () => {
   it('are echoed on errors, not-found answers, static files and framework refusals', async () => {
     const a = await app({});
     const answers = [
-      await post(a, 'haier/visitLog/page', { page: 1 }), // 401: nobody signed in
+      await callApi(a, visitsApi.page, { page: 1 }), // 401: nobody signed in
       await post(a, 'no/such/route', {}), // 404 of the api
       await a.inject({ method: 'GET', url: '/esm/assets/no-such-file.js' }), // static 404
       await a.inject({ method: 'GET', url: '/esm/login' }), // the SPA's page (or 503 without a build)
@@ -184,7 +185,7 @@ describe('request ids', () => {
     expect(await idOf('10.0.0.5', 'x'.repeat(129))).toMatch(UUID);
     // no proxy trusted: the header is a client's word
     const b = await app({});
-    expect((await b.inject({ method: 'POST', url: api('user/current'), payload: {}, headers: { 'x-request-id': 'client-chosen-id-1' } })).headers['x-request-id']).toMatch(UUID);
+    expect((await callApi(b, sessionApi.current, {}, undefined, { headers: { 'x-request-id': 'client-chosen-id-1' } })).headers['x-request-id']).toMatch(UUID);
   });
 
   it("the answer's id is the one in the request's log line, which names the signed-in account — never its cookie or password", async () => {
@@ -199,7 +200,7 @@ describe('request ids', () => {
     apps.push({ close: () => a.close() });
     await a.ready();
     const cookie = await login(a, 'demo3');
-    const res = await post(a, 'user/current', {}, cookie, { 'x-client-request-id': 'page-7d1e0c55' });
+    const res = await callApi(a, sessionApi.current, {}, cookie, { headers: { 'x-client-request-id': 'page-7d1e0c55' } });
     const id = res.headers['x-request-id'];
     expect(id).toMatch(UUID);
     const mine = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.reqId === id);

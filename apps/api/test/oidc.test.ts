@@ -4,11 +4,11 @@
  * redirects and cookies — is played with fetch; the portal's part through app.inject. Also the
  * logout race fix: a request in flight at logout never hands the old session cookie back.
  */
+import { menuApi, noticesApi, sessionApi } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import pg from 'pg';
-import type { LightMyRequestResponse } from 'fastify';
-import { api, buildTestApp, createUser, deleteUser, login, post, sessionCookie, sidOf, type TestApp } from './helpers.ts';
+import { buildTestApp, createUser, deleteUser, login, sessionCookie, sidOf, LEGACY_LOGOUT_BODY, type TestApp, callApi } from './helpers.ts';
 import { IDP_CLIENT, startIdp, type TestIdp } from './idp.ts';
 
 const REDIRECT_URI = 'http://portal.test/esm';
@@ -93,7 +93,7 @@ class Browser {
 
 /** Starts a company sign-in at the portal: the provider's address and the pending session's cookie. */
 async function start(app = t.app): Promise<{ url: string; cookie: string }> {
-  const res = await post(app, 'user/companyLogin', {});
+  const res = await callApi(app, sessionApi.companyLogin, {});
   expect(res.statusCode, res.body).toBe(200);
   const cookie = sessionCookie(res);
   expect(cookie).toBeDefined();
@@ -101,7 +101,7 @@ async function start(app = t.app): Promise<{ url: string; cookie: string }> {
 }
 
 /** The session check as the SPA sends it: the page's query parameters. */
-const check = (params: Record<string, string>, cookie?: string, app = t.app) => post(app, 'user/current', params, cookie);
+const check = (params: Record<string, string>, cookie?: string, app = t.app) => callApi(app, sessionApi.current, params, cookie);
 const paramsOf = (u: URL) => Object.fromEntries(u.searchParams) as Record<string, string>;
 
 async function handOff(accountId: string, browser = new Browser()) {
@@ -114,16 +114,16 @@ async function lastSignIn() {
   return t.db.prisma.signInLog.findFirstOrThrow({ orderBy: { id: 'desc' } });
 }
 
-function expectRefused(res: LightMyRequestResponse, code: string, text: string) {
+function expectRefused(res: { statusCode: number; body: string; json(): unknown }, code: string, text: string) {
   expect(res.statusCode, res.body).toBe(401);
   expect(res.json()).toMatchObject({ success: false, code, message: text, data: null, homeUrl: '/esm/login' });
 }
 
 describe('without OIDC_* configuration (as today)', () => {
   it('no company sign-in offered; the call says it is not configured', async () => {
-    const cur = await post(plain.app, 'user/current');
+    const cur = await callApi(plain.app, sessionApi.current);
     expect(cur.json()).toEqual({ success: false, code: '10000007', message: '请先登录', data: null });
-    const res = await post(plain.app, 'user/companyLogin', {});
+    const res = await callApi(plain.app, sessionApi.companyLogin, {});
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe('未配置公司门户登录，请使用账号密码登录');
   });
@@ -137,7 +137,7 @@ describe('without OIDC_* configuration (as today)', () => {
 
 describe('the round trip through the provider', () => {
   it('the login page is told to offer 从公司门户登录', async () => {
-    expect((await post(t.app, 'user/current')).json()).toMatchObject({ code: '10000007', companyLogin: true });
+    expect((await callApi(t.app, sessionApi.current)).json()).toMatchObject({ code: '10000007', companyLogin: true });
   });
 
   it('the authorization request carries PKCE (S256), state and nonce; nothing secret reaches the browser', async () => {
@@ -155,7 +155,7 @@ describe('the round trip through the provider', () => {
     expect(pending.verifier.length).toBeGreaterThan(40);
     expect(row.userId).toBeNull();
     // a session waiting for its hand-off is nobody signed in (not 登录超时)
-    expect((await post(t.app, 'user/current', undefined, cookie)).json().code).toBe('10000007');
+    expect((await callApi(t.app, sessionApi.current, undefined, cookie)).json().code).toBe('10000007');
   });
 
   it('an internal user: signed in on a fresh session id, logged, and the session works', async () => {
@@ -170,8 +170,8 @@ describe('the round trip through the provider', () => {
     expect(await t.db.prisma.session.count({ where: { sid: sidOf(h.cookie) } })).toBe(0);
     const row = await t.db.prisma.session.findUniqueOrThrow({ where: { sid: sidOf(cookie) } });
     expect(row.data).toMatchObject({ source: 'oidc' });
-    expect((await post(t.app, 'user/current', undefined, cookie)).json()).toMatchObject({ code: '0', data: { account: 'demo3' } });
-    expect((await post(t.app, 'main/getRoleFunction', {}, cookie)).statusCode).toBe(200);
+    expect((await callApi(t.app, sessionApi.current, undefined, cookie)).json()).toMatchObject({ code: '0', data: { account: 'demo3' } });
+    expect((await callApi(t.app, menuApi.roleFunction, {}, cookie)).statusCode).toBe(200);
     expect(await lastSignIn()).toMatchObject({ account: 'demo3', source: 'oidc', success: true, code: '0', ip: '127.0.0.1' });
   });
 
@@ -179,14 +179,14 @@ describe('the round trip through the provider', () => {
     const h = await handOff('li.demo2');
     const res = await check(h.params, h.cookie);
     expect(res.json()).toMatchObject({ code: '0', data: { account: 'demo2', type: 2, supplierCode: 'S001', defaultPath: '/esm/supplier/dashboardS' } });
-    expect((await post(t.app, 'supplier/standardlog/getUnReadNotice', {}, sessionCookie(res)!)).statusCode).toBe(200);
+    expect((await callApi(t.app, noticesApi.unread, {}, sessionCookie(res)!)).statusCode).toBe(200);
   });
 });
 
 describe('back to the page asked for before the sign-in (returnTo)', () => {
   /** A company sign-in started with `returnTo`, completed as `accountId`: the session check's answer. */
   async function signInReturning(returnTo: unknown, accountId: string) {
-    const res = await post(t.app, 'user/companyLogin', { returnTo });
+    const res = await callApi(t.app, sessionApi.companyLogin, { returnTo });
     expect(res.statusCode, res.body).toBe(200);
     const back = await new Browser().signIn(res.json().data.url as string, accountId);
     const done = await check(paramsOf(back), sessionCookie(res)!);
@@ -209,7 +209,7 @@ describe('back to the page asked for before the sign-in (returnTo)', () => {
 
   it('a returnTo that is not text, or too long, is a field message and starts nothing', async () => {
     for (const returnTo of [42, `/esm/${'x'.repeat(1000)}`]) {
-      const res = await post(t.app, 'user/companyLogin', { returnTo });
+      const res = await callApi(t.app, sessionApi.companyLogin, { returnTo });
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().errors).toEqual([expect.objectContaining({ field: 'returnTo' })]);
     }
@@ -227,7 +227,7 @@ describe('a bad hand-off: 202 登录错误, nobody signed in, logged', () => {
     // the pending session's cookie is cleared: afterwards the browser is simply not signed in
     const cleared = res.cookies.find((c) => c.name === 'esm_sid');
     expect(cleared?.value).toBe('');
-    expect((await post(t.app, 'user/current')).json().code).toBe('10000007');
+    expect((await callApi(t.app, sessionApi.current)).json().code).toBe('10000007');
   });
 
   it('a hand-off without the session that started it (another browser)', async () => {
@@ -353,7 +353,7 @@ describe('the identity does not map to a usable portal user', () => {
       const res = await check(paramsOf(back), s.cookie, made.app);
       expect(res.json()).toMatchObject({ code: '0', data: { account, type: 4, supplierCode: 'S002', name: '新供应商用户' } });
       // no usable password: the form does not open this account
-      expect((await post(made.app, 'user/login', { account, password: '' + 'x' })).statusCode).toBe(401);
+      expect((await callApi(made.app, sessionApi.login, { account, password: '' + 'x' })).statusCode).toBe(401);
 
       idp.accounts['new.bad'] = { preferred_username: `${account}_b`, esm_user_type: 2, esm_supplier_code: 'NOPE' };
       const s2 = await start(made.app);
@@ -371,9 +371,9 @@ describe('logout', () => {
     const browser = new Browser();
     const h = await handOff('zhang.demo3', browser);
     const cookie = sessionCookie(await check(h.params, h.cookie))!;
-    const res = await post(t.app, 'user/logout', { a: 1 }, cookie);
+    const res = await callApi(t.app, sessionApi.logout, LEGACY_LOGOUT_BODY, cookie);
     expect(res.statusCode).toBe(200);
-    const target = new URL(res.json().data.redirectUrl);
+    const target = new URL(res.json().data!.redirectUrl);
     const discovery = await (await fetch(`${idp.issuer}/.well-known/openid-configuration`)).json();
     expect(target.origin + target.pathname).toBe(discovery.end_session_endpoint);
     expect(target.searchParams.get('post_logout_redirect_uri')).toBe(HOME);
@@ -396,7 +396,7 @@ describe('logout', () => {
 
   it('a password session logs out as before (no provider involved)', async () => {
     const cookie = await login(t.app, 'demo3');
-    expect((await post(t.app, 'user/logout', { a: 1 }, cookie)).json()).toMatchObject({ success: true, data: null });
+    expect((await callApi(t.app, sessionApi.logout, LEGACY_LOGOUT_BODY, cookie)).json()).toMatchObject({ success: true, data: null });
   });
 });
 
@@ -404,7 +404,7 @@ describe('the sign-in log covers the password form too', () => {
   it('a success and a refusal, with source and address', async () => {
     await login(t.app, 'demo8');
     expect(await lastSignIn()).toMatchObject({ account: 'demo8', source: 'password', success: true, code: '10000000' });
-    await t.app.inject({ method: 'POST', url: api('user/login'), payload: { account: 'demo8', password: 'wrong' }, remoteAddress: '10.60.0.9' });
+    await callApi(t.app, sessionApi.login, { account: 'demo8', password: 'wrong' }, undefined, { remoteAddress: '10.60.0.9' });
     expect(await lastSignIn()).toMatchObject({ account: 'demo8', source: 'password', success: false, code: '10000001', ip: '10.60.0.9', reason: '密码错误' });
     await t.db.prisma.loginAttempt.deleteMany({ where: { ip: '10.60.0.9' } });
   });
@@ -419,11 +419,11 @@ describe('logout while other requests are in flight (rolling sessions)', () => {
       // hold the menu call inside its handler (after it read the session) until the logout is done
       await client.query('BEGIN');
       await client.query('LOCK TABLE menu_entry IN ACCESS EXCLUSIVE MODE');
-      const inFlight = post(plain.app, 'main/getRoleFunction', {}, cookie);
+      const inFlight = callApi(plain.app, menuApi.roleFunction, {}, cookie);
       await expect
         .poll(async () => (await client.query(`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'menu_entry' AND NOT l.granted`)).rows[0].n)
         .toBeGreaterThan(0);
-      const out = await post(plain.app, 'user/logout', { a: 1 }, cookie);
+      const out = await callApi(plain.app, sessionApi.logout, LEGACY_LOGOUT_BODY, cookie);
       expect(out.statusCode).toBe(200);
       await client.query('COMMIT');
       const late = await inFlight;
@@ -431,7 +431,7 @@ describe('logout while other requests are in flight (rolling sessions)', () => {
       // the browser applies the logout's answer, then the late one: no esm_sid comes back
       expect(late.cookies.filter((c) => c.name === 'esm_sid' && c.value)).toEqual([]);
       const jar = sessionCookie(late) ?? undefined;
-      expect((await post(plain.app, 'user/current', undefined, jar)).json().code).toBe('10000007');
+      expect((await callApi(plain.app, sessionApi.current, undefined, jar)).json().code).toBe('10000007');
     } finally {
       await client.end();
     }
@@ -442,9 +442,9 @@ describe('logout while other requests are in flight (rolling sessions)', () => {
     const sid = sidOf(cookie);
     // less than an idle period left: the next request rewrites the row and renews the cookie
     await t.db.prisma.$executeRawUnsafe(`UPDATE http_session SET data = jsonb_set(data, '{_exp}', to_jsonb(($1)::bigint)) WHERE sid = $2`, Date.now() + 60_000, sid);
-    const renewed = await post(plain.app, 'main/getRoleFunction', {}, cookie);
+    const renewed = await callApi(plain.app, menuApi.roleFunction, {}, cookie);
     expect(sessionCookie(renewed)).toBe(cookie);
     // an ordinary request: nothing written, no cookie
-    expect(sessionCookie(await post(plain.app, 'main/getRoleFunction', {}, cookie))).toBeUndefined();
+    expect(sessionCookie(await callApi(plain.app, menuApi.roleFunction, {}, cookie))).toBeUndefined();
   });
 });

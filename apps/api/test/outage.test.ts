@@ -5,11 +5,12 @@
  * the test closes (connection refused, open connections cut) and opens again; and backends are
  * terminated by Postgres itself (pg_terminate_backend), as a restart or failover does.
  */
+import { archivesApi, menuApi, sessionApi, visitsApi } from '@esm/contracts';
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
-import { api, buildTestApp, createUser, deleteUser, hasChinese, login, type TestApp } from './helpers.ts';
+import { buildTestApp, createUser, deleteUser, hasChinese, login, type TestApp, callApi } from './helpers.ts';
 
 /** A TCP relay to the test database's server that can be taken down and brought back on the same port. */
 class Relay {
@@ -69,11 +70,11 @@ function expect503(res: { statusCode: number; headers: Record<string, unknown>; 
 }
 
 const calls = () => [
-  t.app.inject({ method: 'POST', url: api('user/login'), payload: { account: 'demo3', password: 'Esm@2026' }, remoteAddress: '10.70.0.1' }),
-  t.app.inject({ method: 'POST', url: api('user/current'), headers: { cookie } }),
-  t.app.inject({ method: 'POST', url: api('main/getRoleFunction'), payload: {}, headers: { cookie } }),
-  t.app.inject({ method: 'POST', url: api('haier/standardFile/getStandardFilePager'), payload: {}, headers: { cookie } }),
-  t.app.inject({ method: 'POST', url: api('haier/visitLog/page'), payload: {}, headers: { cookie } }),
+  callApi(t.app, sessionApi.login, { account: 'demo3', password: 'Esm@2026' }, undefined, { remoteAddress: '10.70.0.1' }),
+  callApi(t.app, sessionApi.current, undefined, cookie),
+  callApi(t.app, menuApi.roleFunction, {}, cookie),
+  callApi(t.app, archivesApi.files, {}, cookie),
+  callApi(t.app, visitsApi.page, {}, cookie),
 ];
 
 /** Calls `probe` until `done` says the state is reached (a bounded number of tries, no clock). */
@@ -100,11 +101,11 @@ describe('the database unreachable', () => {
     expect(back.statusCode).toBe(200);
     for (const res of await Promise.all(calls())) expect(res.statusCode, res.body).toBe(200);
     // the session signed in before the outage is still good
-    expect((await t.app.inject({ method: 'POST', url: api('user/current'), headers: { cookie } })).json().code).toBe('0');
+    expect((await callApi(t.app, sessionApi.current, undefined, cookie)).json().code).toBe('0');
   });
 
   it('backends terminated by Postgres (a restart, a failover): never a 500, and the pool reconnects', async () => {
-    expect((await t.app.inject({ method: 'POST', url: api('main/getRoleFunction'), payload: {}, headers: { cookie } })).statusCode).toBe(200);
+    expect((await callApi(t.app, menuApi.roleFunction, {}, cookie)).statusCode).toBe(200);
     const admin = new pg.Client({ connectionString: inject('databaseUrl') });
     await admin.connect();
     try {
@@ -115,7 +116,7 @@ describe('the database unreachable', () => {
     }
     const statuses = (await Promise.all(calls())).map((r) => r.statusCode);
     expect(statuses.every((s) => s === 200 || s === 503), statuses.join(',')).toBe(true);
-    const ok = await until(() => t.app.inject({ method: 'POST', url: api('main/getRoleFunction'), payload: {}, headers: { cookie } }), (r) => r.statusCode === 200);
+    const ok = await until(() => callApi(t.app, menuApi.roleFunction, {}, cookie), (r) => r.statusCode === 200);
     expect(ok.statusCode).toBe(200);
   });
 
@@ -128,8 +129,8 @@ describe('the database unreachable', () => {
     const dead = await buildTestApp({ db });
     try {
       for (const res of await Promise.all([
-        dead.app.inject({ method: 'POST', url: api('user/login'), payload: { account: 'demo3', password: 'Esm@2026' } }),
-        dead.app.inject({ method: 'POST', url: api('main/getRoleFunction'), payload: {}, headers: { cookie } }),
+        callApi(dead.app, sessionApi.login, { account: 'demo3', password: 'Esm@2026' }),
+        callApi(dead.app, menuApi.roleFunction, {}, cookie),
       ]))
         expect503(res);
     } finally {
@@ -167,7 +168,7 @@ describe('the database gone in the middle of a sign-in', () => {
   it('an attempt the outage cut short is no password failure: after five of them the right password signs in', async () => {
     const user = await createUser(t.db, { type: 3, prefix: 'outage' });
     const from = '10.70.2.1';
-    const signIn = () => t.app.inject({ method: 'POST', url: api('user/login'), payload: { account: user.account, password: user.password }, remoteAddress: from });
+    const signIn = () => callApi(t.app, sessionApi.login, { account: user.account, password: user.password }, undefined, { remoteAddress: from });
     try {
       for (let i = 0; i < 5; i++) {
         const hold = await holdAccountReads();
@@ -191,7 +192,7 @@ describe('the database gone in the middle of a sign-in', () => {
   it('a wrong password still counts: after five, even the right one waits', async () => {
     const user = await createUser(t.db, { type: 3, prefix: 'outage' });
     const from = '10.70.2.2';
-    const signIn = (password: string) => t.app.inject({ method: 'POST', url: api('user/login'), payload: { account: user.account, password }, remoteAddress: from });
+    const signIn = (password: string) => callApi(t.app, sessionApi.login, { account: user.account, password }, undefined, { remoteAddress: from });
     try {
       for (let i = 0; i < 5; i++) expect((await signIn('wrong-password')).statusCode).toBe(401);
       const refused = await signIn(user.password);
@@ -220,7 +221,7 @@ describe('two processes: the slots of attempts an outage cut short', () => {
     const b = await buildTestApp();
     const user = await createUser(b.db, { type: 3, prefix: 'twoproc' });
     const from = '10.70.3.1';
-    const signIn = (app: TestApp, password = user.password) => app.app.inject({ method: 'POST', url: api('user/login'), payload: { account: user.account, password }, remoteAddress: from });
+    const signIn = (app: TestApp, password = user.password) => callApi(app.app, sessionApi.login, { account: user.account, password }, undefined, { remoteAddress: from });
     let relayDown = false;
     const rows = () => b.db.prisma.loginAttempt.findMany({ where: { account: user.account }, orderBy: { id: 'asc' } });
     try {

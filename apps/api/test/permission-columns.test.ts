@@ -11,8 +11,8 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_REPORT_PAGE, COUNTERSIGN_LIST_PAGE, EMPOWER_APPROVE_PAGE, GRANT_PAGE, ISSUE_ANSWER_PAGE, NOTICE_LIST_PAGE, PHONE_LOG_PAGE, SUPPLIER_APPLY_PAGE, USER_TYPES, buttonRefusedText, type PermissionItem } from '@esm/contracts';
-import { api, buildTestApp, login, pdfPages } from './helpers.ts';
+import { ACCESS_REPORT_PAGE, COUNTERSIGN_LIST_PAGE, EMPOWER_APPROVE_PAGE, GRANT_PAGE, ISSUE_ANSWER_PAGE, NOTICE_LIST_PAGE, PHONE_LOG_PAGE, SUPPLIER_APPLY_PAGE, USER_TYPES, buttonRefusedText, type PermissionItem, countersignApi, documentIssuesApi, empowerApi, noticesApi, permissionsApi, phoneLogApi, type EndpointDef } from '@esm/contracts';
+import { buildTestApp, login, callApi, pdfPages, unchecked, type CallBody } from './helpers.ts';
 import { cstDay } from '../src/lib/dates.ts';
 
 const t = await buildTestApp();
@@ -21,11 +21,11 @@ const cookies: Record<string, string> = {};
 const ALL = [...USER_TYPES];
 const allBut = (type: number) => ALL.filter((x) => x !== type);
 
-const call = (path: string, body: unknown, who: string) =>
-  t.app.inject({ method: 'POST', url: api(path), payload: body as object, headers: { cookie: cookies[who]! } });
+/** A call as the demo account `who` (signed in once in beforeAll). */
+const call = <E extends EndpointDef>(endpoint: E, body: CallBody<E>, who: string) => callApi(t.app, endpoint, body, cookies[who]!);
 
 async function item(kind: 'BUTTON' | 'COLUMN', page: string, code: string): Promise<PermissionItem> {
-  const res = await call('button/list', { kind, menuPage: page }, 'demo7');
+  const res = await call(permissionsApi.list, { kind, menuPage: page }, 'demo7');
   expect(res.statusCode, res.body).toBe(200);
   const found = (res.json().data as PermissionItem[]).find((r) => r.code === code);
   if (!found) throw new Error(`no ${kind} ${page} ${code}`);
@@ -35,7 +35,7 @@ async function item(kind: 'BUTTON' | 'COLUMN', page: string, code: string): Prom
 const changed: PermissionItem[] = [];
 async function setTypes(kind: 'BUTTON' | 'COLUMN', page: string, code: string, allowedTypes: number[], maskedTypes: number[] = []) {
   const it = await item(kind, page, code);
-  const res = await call('button/update', { id: it.id, version: it.version, label: it.label, allowedTypes, maskedTypes }, 'demo7');
+  const res = await call(permissionsApi.update, { id: it.id, version: it.version, label: it.label, allowedTypes, maskedTypes }, 'demo7');
   expect(res.statusCode, res.body).toBe(200);
   changed.push(it);
 }
@@ -63,7 +63,7 @@ afterAll(async () => {
   // back to the declared defaults (columns: visible to all; buttons: as they were)
   for (const before of changed.reverse()) {
     const now = await item(before.kind, before.page, before.code);
-    await call('button/update', { id: now.id, version: now.version, label: before.label, allowedTypes: before.allowedTypes, maskedTypes: before.maskedTypes }, 'demo7');
+    await call(permissionsApi.update, { id: now.id, version: now.version, label: before.label, allowedTypes: before.allowedTypes, maskedTypes: before.maskedTypes }, 'demo7');
   }
   await t.close();
 });
@@ -78,23 +78,23 @@ describe('the change-notice list (发布人 hidden, 撤回原因 masked for type
   });
 
   it('is reported to the page', async () => {
-    const res = await call('menuBtnPermission/hasColPermission', { page: NOTICE_LIST_PAGE }, 'demo3');
+    const res = await call(permissionsApi.columns, { page: NOTICE_LIST_PAGE }, 'demo3');
     const modes = Object.fromEntries((res.json().data.columns as { field: string; mode: string }[]).map((c) => [c.field, c.mode]));
     expect(modes).toMatchObject({ publishedByName: 'HIDDEN', withdrawReason: 'MASKED', readIp: 'VISIBLE', confirmedIp: 'VISIBLE' });
   });
 
   it('drops and masks in the list', async () => {
-    const rows = rowsOf(await call('haier/tableChangeLog/findTableChangeLogListForHaier', { results: 100 }, 'demo3'));
+    const rows = rowsOf(await call(noticesApi.page, { results: 100 }, 'demo3'));
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) expect(r).not.toHaveProperty('publishedByName');
     expect(rows.find((r) => r.id === withdrawn.id)!.withdrawReason).toBe(`${[...withdrawn.withdrawReason][0]}${'*'.repeat(Math.min([...withdrawn.withdrawReason].length - 1, 4))}`);
     // type 7 keeps both in full
-    const full = rowsOf(await call('haier/tableChangeLog/findTableChangeLogListForHaier', { results: 100 }, 'demo7')).find((r) => r.id === withdrawn.id)!;
+    const full = rowsOf(await call(noticesApi.page, { results: 100 }, 'demo7')).find((r) => r.id === withdrawn.id)!;
     expect(full).toMatchObject({ publishedByName: withdrawn.publishedByName, withdrawReason: withdrawn.withdrawReason });
   });
 
   it('drops and masks in the detail', async () => {
-    const res = await call('haier/tableChangeLog/findById', { id: withdrawn.id }, 'demo3');
+    const res = await call(noticesApi.detail, { id: withdrawn.id }, 'demo3');
     expect(res.statusCode).toBe(200);
     const data = res.json().data as Record<string, unknown>;
     expect(data).not.toHaveProperty('publishedByName');
@@ -124,8 +124,8 @@ const TRAIL_CASES = [
     hidden: 'events.ip',
     masked: 'events.userName',
     who: 'demo3',
-    call: 'haier/tableChangeLog/findById',
-    full: 'haier/tableChangeLog/findById',
+    call: noticesApi.detail,
+    full: noticesApi.detail,
     body: async () => ({ id: (await db.noticeEvent.findFirstOrThrow({ where: { ip: { not: null } } })).noticeId }),
   },
   {
@@ -134,8 +134,8 @@ const TRAIL_CASES = [
     hidden: 'rounds.signatures.ip',
     masked: 'events.userAccount',
     who: 'demo3',
-    call: 'haier/countersign/getCountersignHaierInfo',
-    full: 'haier/countersign/getCountersignHaierInfo',
+    call: countersignApi.detail,
+    full: countersignApi.detail,
     body: async () => ({ id: (await db.countersignSignature.findFirstOrThrow({ where: { ip: { not: null } } })).countersignId }),
   },
   {
@@ -144,8 +144,8 @@ const TRAIL_CASES = [
     hidden: 'ip',
     masked: 'userName',
     who: 'demo3',
-    call: 'haier/drawingEmpowerApply/searchAudit',
-    full: 'haier/drawingEmpowerApply/searchAudit',
+    call: empowerApi.audit,
+    full: empowerApi.audit,
     body: async () => ({ id: (await db.empowerAudit.findFirstOrThrow({ where: { ip: { not: null }, application: { status: { not: 'DRAFT' } } } })).applicationId }),
   },
   {
@@ -154,8 +154,8 @@ const TRAIL_CASES = [
     hidden: 'ip',
     masked: 'userAccount',
     who: 'demo2',
-    call: 'supplier/drawingEmpowerApply/searchAudit',
-    full: 'haier/drawingEmpowerApply/searchAudit',
+    call: empowerApi.supplierAudit,
+    full: empowerApi.audit,
     body: async () => ({ id: (await db.empowerAudit.findFirstOrThrow({ where: { ip: { not: null }, application: { supplierCode: 'S001', status: { not: 'DRAFT' } } } })).applicationId }),
   },
   {
@@ -164,8 +164,8 @@ const TRAIL_CASES = [
     hidden: 'events.ip',
     masked: 'events.userName',
     who: 'demo3',
-    call: 'haier/drawingEmpowerReport/findAccessReport',
-    full: 'haier/drawingEmpowerReport/findAccessReport',
+    call: empowerApi.report,
+    full: empowerApi.report,
     // The newest view the report shows (one under a grant: the files share one database, so the
     // newest view of all may be another file's, on a material nobody was granted), on its own day:
     // "today" is another day for a run that crosses midnight in UTC+8 (16:00 UTC).
@@ -194,14 +194,14 @@ describe('audit trails inside an answer, governed by path', () => {
   });
 
   it.each(TRAIL_CASES)('$name: $hidden left out and $masked masked', async (c) => {
-    const data = (await call(c.call, bodies.get(c.name), c.who)).json().data;
+    const data = (await call(c.call, unchecked(bodies.get(c.name)), c.who)).json().data;
     const hidden = entriesAt(data, c.hidden);
     const masked = entriesAt(data, c.masked);
     expect(hidden.entries.length).toBeGreaterThan(0);
     for (const e of hidden.entries) expect(e).not.toHaveProperty(hidden.field);
     for (const e of masked.entries) if (e[masked.field] != null) expect(String(e[masked.field])).toMatch(/^.\*+$/u);
     // the same answer for a type the rules leave alone: both in full
-    const full = (await call(c.full, bodies.get(c.name), 'demo7')).json().data;
+    const full = (await call(c.full, unchecked(bodies.get(c.name)), 'demo7')).json().data;
     expect(entriesAt(full, c.hidden).entries.some((e) => typeof e[hidden.field] === 'string' && !String(e[hidden.field]).includes('*'))).toBe(true);
     expect(entriesAt(full, c.masked).entries.some((e) => typeof e[masked.field] === 'string' && !String(e[masked.field]).includes('*'))).toBe(true);
   });
@@ -209,7 +209,7 @@ describe('audit trails inside an answer, governed by path', () => {
   it("and in the access report's Excel export alike (姓名 masked, IP left out)", async () => {
     const body = bodies.get("the access report's 访问记录");
     const sheet = async (who: string) => {
-      const res = await call('haier/drawingEmpowerReport/exportAccessReport', body, who);
+      const res = await call(empowerApi.reportExcel, unchecked(body), who);
       expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
@@ -228,7 +228,7 @@ describe('audit trails inside an answer, governed by path', () => {
   });
 
   it('are listed on their pages for the 按钮与列权限 page', async () => {
-    const res = await call('menuBtnPermission/hasColPermission', { page: COUNTERSIGN_LIST_PAGE }, 'demo3');
+    const res = await call(permissionsApi.columns, { page: COUNTERSIGN_LIST_PAGE }, 'demo3');
     const modes = Object.fromEntries((res.json().data.columns as { field: string; mode: string }[]).map((c) => [c.field, c.mode]));
     expect(modes).toMatchObject({ 'rounds.signatures.ip': 'HIDDEN', 'events.userAccount': 'MASKED', 'events.ip': 'VISIBLE', createdByName: 'VISIBLE' });
   });
@@ -258,23 +258,23 @@ describe('the recipients matrix (阅读IP and 确认人账号 hidden, 确认IP a
   });
 
   it.each(MATRIX_CASES)('drops $hidden.0 and masks $masked.0 in the list', async ({ hidden: [gone], masked: [field] }) => {
-    const rows = rowsOf(await call('haier/tableChangeLog/getSuppliersById', { id: noticeId, results: 100 }, 'demo3'));
+    const rows = rowsOf(await call(noticesApi.recipients, { id: noticeId, results: 100 }, 'demo3'));
     for (const r of rows) expect(r).not.toHaveProperty(gone);
     const confirmed = rows.filter((r) => r.confirmedAt);
     expect(confirmed.length).toBeGreaterThan(0);
     for (const r of confirmed) expect(String(r[field])).toMatch(/^.\*+$/u);
-    const all = rowsOf(await call('haier/tableChangeLog/getSuppliersById', { id: noticeId, results: 100 }, 'demo7'));
+    const all = rowsOf(await call(noticesApi.recipients, { id: noticeId, results: 100 }, 'demo7'));
     expect(all.some((r) => r[gone] === full[gone] && r[field] === full[field])).toBe(true);
   });
 
   it.each(MATRIX_CASES)('drops $hidden.1 and masks $masked.1 in the Excel export, the same way', async ({ hidden: [gone, goneHeader], masked: [field, header] }) => {
-    const masked = await sheetOf(await call('haier/tableChangeLog/exportSuppliers', { id: noticeId }, 'demo3'));
+    const masked = await sheetOf(await call(noticesApi.exportRecipients, { id: noticeId }, 'demo3'));
     expect(masked[0]).not.toContain(goneHeader);
     const col = masked[0]!.indexOf(header);
     expect(col).toBeGreaterThan(-1);
     expect(masked.slice(1).some((r) => /^.\*+$/u.test(r[col]!))).toBe(true);
     expect(masked.slice(1).map((r) => r[col])).not.toContain(full[field]);
-    const all = await sheetOf(await call('haier/tableChangeLog/exportSuppliers', { id: noticeId }, 'demo7'));
+    const all = await sheetOf(await call(noticesApi.exportRecipients, { id: noticeId }, 'demo7'));
     expect(all[0]).toEqual(expect.arrayContaining([goneHeader, header]));
     expect(all.slice(1).map((r) => r[all[0]!.indexOf(goneHeader)])).toContain(full[gone]);
   });
@@ -287,19 +287,19 @@ describe('the mobile-number view log (IP hidden for type 8, masked for type 3)',
   });
 
   it('drops it in the list for one type and masks it for another', async () => {
-    const hidden = rowsOf(await call('haier/mobilePhoneLog/page', { results: 100 }, 'demo8'));
+    const hidden = rowsOf(await call(phoneLogApi.page, { results: 100 }, 'demo8'));
     expect(hidden.length).toBeGreaterThan(0);
     for (const r of hidden) expect(r).not.toHaveProperty('ip');
-    const masked = rowsOf(await call('haier/mobilePhoneLog/page', { results: 100 }, 'demo3'));
+    const masked = rowsOf(await call(phoneLogApi.page, { results: 100 }, 'demo3'));
     for (const r of masked.filter((x) => x.ip)) expect(String(r.ip)).toMatch(/^.\*+$/u);
-    const full = rowsOf(await call('haier/mobilePhoneLog/page', { results: 100 }, 'demo7'));
+    const full = rowsOf(await call(phoneLogApi.page, { results: 100 }, 'demo7'));
     expect(full.some((r) => typeof r.ip === 'string' && !String(r.ip).includes('*'))).toBe(true);
   });
 
   it('and in the Excel export alike', async () => {
-    const hidden = await sheetOf(await call('haier/mobilePhoneLog/export', {}, 'demo8'));
+    const hidden = await sheetOf(await call(phoneLogApi.exportExcel, {}, 'demo8'));
     expect(hidden[0]).not.toContain('IP');
-    const masked = await sheetOf(await call('haier/mobilePhoneLog/export', {}, 'demo3'));
+    const masked = await sheetOf(await call(phoneLogApi.exportExcel, {}, 'demo3'));
     const col = masked[0]!.indexOf('IP');
     expect(col).toBeGreaterThan(-1);
     const ips = masked.slice(1).map((r) => r[col]!).filter(Boolean);
@@ -318,7 +318,7 @@ describe('the document-issue answer page (回复人 hidden, 问题描述 masked 
   });
 
   it('drops and masks in the list', async () => {
-    const rows = rowsOf(await call('haier/documentissue/paging', { scope: 'ALL', results: 100 }, 'demo5'));
+    const rows = rowsOf(await call(documentIssuesApi.page, { scope: 'ALL', results: 100 }, 'demo5'));
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) {
       expect(r).not.toHaveProperty('assigneeName');
@@ -327,7 +327,7 @@ describe('the document-issue answer page (回复人 hidden, 问题描述 masked 
   });
 
   it('drops and masks in the detail', async () => {
-    const res = await call('haier/documentissue/findById', { id: issue.id }, 'demo5');
+    const res = await call(documentIssuesApi.find, { id: issue.id }, 'demo5');
     expect(res.statusCode, res.body).toBe(200);
     const data = res.json().data as Record<string, unknown>;
     expect(data).not.toHaveProperty('assigneeName');
@@ -349,36 +349,36 @@ describe('the countersign list', () => {
   it('drops 创建人 and masks 取消原因 for type 3 in the list and the detail', async () => {
     await setTypes('COLUMN', COUNTERSIGN_LIST_PAGE, 'createdByName', allBut(3));
     await setTypes('COLUMN', COUNTERSIGN_LIST_PAGE, 'cancelReason', allBut(3), [3]);
-    const rows = rowsOf(await call('haier/countersign/getCountersignHaierPager', { results: 100 }, 'demo3'));
+    const rows = rowsOf(await call(countersignApi.page, { results: 100 }, 'demo3'));
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) expect(r).not.toHaveProperty('createdByName');
-    const res = await call('haier/countersign/getCountersignHaierInfo', { id: cancelled.id }, 'demo3');
+    const res = await call(countersignApi.detail, { id: cancelled.id }, 'demo3');
     expect(res.statusCode).toBe(200);
     expect(res.json().data).not.toHaveProperty('createdByName');
     expect(String(res.json().data.cancelReason)).toMatch(/^.\*+$/u);
     expect(res.body).not.toContain(cancelled.reason);
-    const full = await call('haier/countersign/getCountersignHaierInfo', { id: cancelled.id }, 'demo7');
+    const full = await call(countersignApi.detail, { id: cancelled.id }, 'demo7');
     expect(full.json().data).toMatchObject({ cancelReason: cancelled.reason, createdByName: expect.any(String) });
   });
 
   it('leaves a button removed for type 3 out of the actions served, and its route refuses it', async () => {
-    const before = await call('haier/countersign/getCountersignHaierInfo', { id: draftId }, 'demo3');
+    const before = await call(countersignApi.detail, { id: draftId }, 'demo3');
     expect(before.json().data.actions).toEqual(expect.arrayContaining(['edit', 'issue', 'cancel']));
 
     await setTypes('BUTTON', COUNTERSIGN_LIST_PAGE, 'issue', [7, 8, 9]);
-    const after = await call('haier/countersign/getCountersignHaierInfo', { id: draftId }, 'demo3');
+    const after = await call(countersignApi.detail, { id: draftId }, 'demo3');
     expect(after.json().data.actions).not.toContain('issue');
     expect(after.json().data.actions).toEqual(expect.arrayContaining(['edit', 'cancel']));
-    const refused = await call('haier/countersign/issue', { id: draftId }, 'demo3');
+    const refused = await call(countersignApi.issue, { id: draftId }, 'demo3');
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toBe(buttonRefusedText('下发'));
     // nothing moved
     expect((await db.countersign.findUniqueOrThrow({ where: { id: draftId } })).status).toBe('DRAFT');
 
     await setTypes('BUTTON', COUNTERSIGN_LIST_PAGE, 'edit', [7, 8, 9]);
-    const noEdit = await call('haier/countersign/getCountersignHaierInfo', { id: draftId }, 'demo3');
+    const noEdit = await call(countersignApi.detail, { id: draftId }, 'demo3');
     expect(noEdit.json().data.actions).not.toContain('edit');
-    const refusedEdit = await call('haier/countersign/update', { id: draftId }, 'demo3');
+    const refusedEdit = await call(countersignApi.update, unchecked({ id: draftId }), 'demo3');
     expect(refusedEdit.statusCode).toBe(403);
     expect(refusedEdit.json().message).toBe(buttonRefusedText('编辑'));
   });
@@ -389,25 +389,25 @@ describe('the same facts served by other calls and fields of a governed page (fo
     await setTypes('COLUMN', NOTICE_LIST_PAGE, 'publishedByName', allBut(3));
     await setTypes('COLUMN', NOTICE_LIST_PAGE, 'readByName', allBut(3));
     await setTypes('COLUMN', NOTICE_LIST_PAGE, 'readByAccount', allBut(3), [3]);
-    const rows = rowsOf(await call('haier/standardChange/searchSupplierDetail', { supplierCode: 'S001', results: 100 }, 'demo3'));
+    const rows = rowsOf(await call(noticesApi.supplierDetail, { supplierCode: 'S001', results: 100 }, 'demo3'));
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) expect(r).not.toHaveProperty('publishedByName');
     for (const r of rows) expect(r).not.toHaveProperty('readByName');
     for (const r of rows.filter((x) => x.readAt)) expect(String(r.readByAccount)).toMatch(/^.\*+$/u);
-    const full = rowsOf(await call('haier/standardChange/searchSupplierDetail', { supplierCode: 'S001', results: 100 }, 'demo7'));
+    const full = rowsOf(await call(noticesApi.supplierDetail, { supplierCode: 'S001', results: 100 }, 'demo7'));
     expect(full.some((r) => typeof r.publishedByName === 'string' && typeof r.readByName === 'string')).toBe(true);
   });
 
   it('审批人 hidden takes the approver’s account with it, in the applications and the grants', async () => {
     await setTypes('COLUMN', EMPOWER_APPROVE_PAGE, 'deciderName', allBut(3));
     await setTypes('COLUMN', GRANT_PAGE, 'approverName', allBut(3), [3]);
-    const apps = rowsOf(await call('haier/drawingEmpowerApply/findEmpowerApply', { results: 100 }, 'demo3'));
+    const apps = rowsOf(await call(empowerApi.applications, { results: 100 }, 'demo3'));
     expect(apps.some((a) => a.status === 'APPROVED')).toBe(true);
     for (const a of apps) expect(a).not.toHaveProperty('deciderAccount');
-    const grants = rowsOf(await call('haier/drawingEmpowerArchives/findEmpowerPage', { results: 100 }, 'demo3')).filter((g) => g.approverName);
+    const grants = rowsOf(await call(empowerApi.grants, { results: 100 }, 'demo3')).filter((g) => g.approverName);
     expect(grants.length).toBeGreaterThan(0);
     for (const g of grants) expect([g.approverName, g.approverAccount].every((v) => /^.\*+$/u.test(String(v)))).toBe(true);
-    const full = rowsOf(await call('haier/drawingEmpowerApply/findEmpowerApply', { results: 100 }, 'demo7'));
+    const full = rowsOf(await call(empowerApi.applications, { results: 100 }, 'demo7'));
     expect(full.some((a) => a.deciderAccount === 'demo6')).toBe(true);
   });
 
@@ -416,7 +416,7 @@ describe('the same facts served by other calls and fields of a governed page (fo
     const ips = [...new Set((await db.countersignSignature.findMany({ where: { countersignId: done.id } })).map((x) => x.ip).filter(Boolean))] as string[];
     expect(ips.length).toBeGreaterThan(0);
     const text = async (who: string) => {
-      const res = await call('haier/countersign/downloadSheet', { id: done.id }, who);
+      const res = await call(countersignApi.sheet, { id: done.id }, who);
       expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
       return (await pdfPages(res.rawPayload)).join('\n');
     };

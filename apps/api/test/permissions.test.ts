@@ -8,8 +8,8 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARCHIVE_PAGE, PHONE_LOG_PAGE, buttonRefusedText, type PermissionItem } from '@esm/contracts';
-import { api, buildTestApp, hasChinese, login } from './helpers.ts';
+import { ARCHIVE_PAGE, PHONE_LOG_PAGE, buttonRefusedText, type PermissionItem, archivesApi, exportApi, permissionsApi, phoneLogApi, type EndpointDef } from '@esm/contracts';
+import { buildTestApp, hasChinese, login, callApi, type CallBody } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, samplePdf, tempStorage } from './factories.ts';
 
 const files = await tempStorage();
@@ -17,11 +17,11 @@ const t = await buildTestApp({ storage: files.storage });
 const db = t.db.prisma;
 const cookies: Record<string, string> = {};
 
-const call = (path: string, body: unknown, who: string) =>
-  t.app.inject({ method: 'POST', url: api(path), payload: body as object, headers: { cookie: cookies[who]! } });
+/** A call as the demo account `who` (signed in once in beforeAll). */
+const call = <E extends EndpointDef>(endpoint: E, body: CallBody<E>, who: string) => callApi(t.app, endpoint, body, cookies[who]!);
 
 async function item(kind: 'BUTTON' | 'COLUMN', page: string, code: string): Promise<PermissionItem> {
-  const res = await call('button/findButtonPage', { kind, menuPage: page, keyword: code, results: 100 }, 'demo7');
+  const res = await call(permissionsApi.page, { kind, menuPage: page, keyword: code, results: 100 }, 'demo7');
   expect(res.statusCode).toBe(200);
   const found = (res.json().data as PermissionItem[]).find((r) => r.code === code);
   if (!found) throw new Error(`no ${kind} ${page} ${code}`);
@@ -29,7 +29,7 @@ async function item(kind: 'BUTTON' | 'COLUMN', page: string, code: string): Prom
 }
 
 async function setTypes(it: PermissionItem, allowedTypes: number[], maskedTypes: number[] = []) {
-  const res = await call('button/update', { id: it.id, version: it.version, label: it.label, allowedTypes, maskedTypes }, 'demo7');
+  const res = await call(permissionsApi.update, { id: it.id, version: it.version, label: it.label, allowedTypes, maskedTypes }, 'demo7');
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as PermissionItem;
 }
@@ -45,7 +45,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // back to the declared defaults for the files that run after this one
-  const current = await call('button/list', {}, 'demo7');
+  const current = await call(permissionsApi.list, {}, 'demo7');
   for (const r of current.json().data as PermissionItem[]) {
     if (r.page === PHONE_LOG_PAGE && r.code === 'export') await setTypes(r, [3, 7, 8, 9]);
     if (r.page === ARCHIVE_PAGE && r.kind === 'COLUMN') await setTypes(r, [2, 3, 4, 5, 6, 7, 8, 9]);
@@ -65,18 +65,18 @@ describe('declared defaults', () => {
   });
 
   it('tells a page which buttons the caller may use', async () => {
-    const res = await call('menuBtnPermission/selectBtnPermission', { page: ARCHIVE_PAGE }, 'demo3');
+    const res = await call(permissionsApi.buttons, { page: ARCHIVE_PAGE }, 'demo3');
     expect(res.statusCode).toBe(200);
     const buttons = res.json().data.buttons as { code: string; allowed: boolean }[];
     expect(Object.fromEntries(buttons.map((b) => [b.code, b.allowed]))).toMatchObject({ upload: true, obsolete: true, export: true });
-    const supplier = await call('menuBtnPermission/selectBtnPermission', { page: ARCHIVE_PAGE }, 'demo2');
+    const supplier = await call(permissionsApi.buttons, { page: ARCHIVE_PAGE }, 'demo2');
     expect((supplier.json().data.buttons as { allowed: boolean }[]).every((b) => !b.allowed)).toBe(true);
   });
 
   it('lets only type 7 administer, and refuses a bad body field by field', async () => {
-    const refused = await call('button/findButtonPage', {}, 'demo3');
+    const refused = await call(permissionsApi.page, {}, 'demo3');
     expect(refused.statusCode).toBe(403);
-    const bad = await call('button/insert', { kind: 'BUTTON', page: 'dashboard', code: '1x', label: '', allowedTypes: [1] }, 'demo7');
+    const bad = await call(permissionsApi.insert, { kind: 'BUTTON', page: 'dashboard', code: '1x', label: '', allowedTypes: [1] }, 'demo7');
     expect(bad.statusCode).toBe(400);
     const fields = (bad.json().errors as { field: string; message: string }[]).map((e) => e.field);
     expect(fields).toEqual(expect.arrayContaining(['page', 'code', 'label']));
@@ -87,22 +87,22 @@ describe('declared defaults', () => {
 describe('a button removed for a type', () => {
   it('is refused by its route with a message naming the action, and reported as not allowed', async () => {
     exportButton = await setTypes(exportButton, [3, 7, 9]);
-    const refused = await call('haier/mobilePhoneLog/export', {}, 'demo8');
+    const refused = await call(phoneLogApi.exportExcel, {}, 'demo8');
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toBe(buttonRefusedText('导出Excel'));
-    const page = await call('menuBtnPermission/selectBtnPermission', { page: PHONE_LOG_PAGE }, 'demo8');
+    const page = await call(permissionsApi.buttons, { page: PHONE_LOG_PAGE }, 'demo8');
     expect(page.json().data.buttons).toEqual([{ code: 'export', label: '导出Excel', allowed: false }]);
     // the others keep it
-    const allowed = await call('haier/mobilePhoneLog/export', {}, 'demo3');
+    const allowed = await call(phoneLogApi.exportExcel, {}, 'demo3');
     expect(allowed.statusCode).toBe(200);
     expect(allowed.headers['content-type']).toContain('spreadsheetml');
     // given back: allowed again at once
     exportButton = await setTypes(exportButton, [3, 7, 8, 9]);
-    expect((await call('haier/mobilePhoneLog/export', {}, 'demo8')).statusCode).toBe(200);
+    expect((await call(phoneLogApi.exportExcel, {}, 'demo8')).statusCode).toBe(200);
   });
 
   it('writes every change to the change log, before → after, and the log refuses rewrites', async () => {
-    const res = await call('button/findChangeLog', { menuPage: PHONE_LOG_PAGE, action: 'UPDATE', results: 100 }, 'demo7');
+    const res = await call(permissionsApi.changes, { menuPage: PHONE_LOG_PAGE, action: 'UPDATE', results: 100 }, 'demo7');
     const rows = res.json().data as { before: string; after: string; userAccount: string; code: string }[];
     expect(rows.length).toBeGreaterThanOrEqual(2);
     const removal = rows.find((r) => JSON.parse(r.after).allowedTypes.join() === '3,7,9')!;
@@ -113,10 +113,10 @@ describe('a button removed for a type', () => {
   });
 
   it('answers 409 to a stale edit and to the loser of two concurrent edits', async () => {
-    const stale = await call('button/update', { id: exportButton.id, version: exportButton.version - 1, label: '导出Excel', allowedTypes: [3] }, 'demo7');
+    const stale = await call(permissionsApi.update, { id: exportButton.id, version: exportButton.version - 1, label: '导出Excel', allowedTypes: [3] }, 'demo7');
     expect(stale.statusCode).toBe(409);
     const both = await Promise.all(
-      [[3, 7], [7, 8]].map((types) => call('button/update', { id: exportButton.id, version: exportButton.version, label: '导出Excel', allowedTypes: types }, 'demo7')),
+      [[3, 7], [7, 8]].map((types) => call(permissionsApi.update, { id: exportButton.id, version: exportButton.version, label: '导出Excel', allowedTypes: types }, 'demo7')),
     );
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect(hasChinese(both.find((r) => r.statusCode === 409)!.json().message)).toBe(true);
@@ -124,17 +124,17 @@ describe('a button removed for a type', () => {
   });
 
   it('adds and batch-deletes buttons of a page, refusing a duplicate', async () => {
-    const body = { kind: 'BUTTON', page: '/esm/system/visitLog', code: 'printReport', label: '打印报表', allowedTypes: [3, 7] };
-    const a = await call('button/insert', body, 'demo7');
+    const body = { kind: 'BUTTON' as const, page: '/esm/system/visitLog', code: 'printReport', label: '打印报表', allowedTypes: [3, 7] };
+    const a = await call(permissionsApi.insert, body, 'demo7');
     expect(a.statusCode, a.body).toBe(200);
-    expect((await call('button/insert', body, 'demo7')).statusCode).toBe(409);
-    const b = await call('button/insert', { ...body, code: 'archive', label: '归档' }, 'demo7');
-    const seen = await call('menuBtnPermission/selectBtnPermission', { page: '/esm/system/visitLog' }, 'demo3');
+    expect((await call(permissionsApi.insert, body, 'demo7')).statusCode).toBe(409);
+    const b = await call(permissionsApi.insert, { ...body, code: 'archive', label: '归档' }, 'demo7');
+    const seen = await call(permissionsApi.buttons, { page: '/esm/system/visitLog' }, 'demo3');
     expect(seen.json().data.buttons).toEqual(expect.arrayContaining([{ code: 'printReport', label: '打印报表', allowed: true }]));
-    const del = await call('button/deleteByIds', { ids: [a.json().data.id, b.json().data.id] }, 'demo7');
+    const del = await call(permissionsApi.deleteByIds, { ids: [a.json().data.id, b.json().data.id] }, 'demo7');
     expect(del.json().data.deleted).toBe(2);
-    expect((await call('button/deleteById', { id: a.json().data.id }, 'demo7')).statusCode).toBe(404);
-    const log = await call('button/findChangeLog', { menuPage: '/esm/system/visitLog', results: 100 }, 'demo7');
+    expect((await call(permissionsApi.deleteById, { id: a.json().data.id }, 'demo7')).statusCode).toBe(404);
+    const log = await call(permissionsApi.changes, { menuPage: '/esm/system/visitLog', results: 100 }, 'demo7');
     expect((log.json().data as { action: string }[]).map((r) => r.action).sort()).toEqual(['DELETE', 'DELETE', 'INSERT', 'INSERT']);
   });
 });
@@ -154,7 +154,7 @@ describe('governed columns', () => {
   });
 
   it('are reported to the page per type', async () => {
-    const res = await call('menuBtnPermission/hasColPermission', { page: ARCHIVE_PAGE }, 'demo8');
+    const res = await call(permissionsApi.columns, { page: ARCHIVE_PAGE }, 'demo8');
     expect(Object.fromEntries((res.json().data.columns as { field: string; mode: string }[]).map((c) => [c.field, c.mode]))).toEqual({
       uploaderName: 'HIDDEN',
       remark: 'MASKED',
@@ -163,19 +163,19 @@ describe('governed columns', () => {
   });
 
   it('drop the hidden column and mask the masked one in the list', async () => {
-    const mine = await call('haier/standardFile/getStandardFilePager', { results: 100 }, 'demo8');
+    const mine = await call(archivesApi.files, { results: 100 }, 'demo8');
     const rows = mine.json().data as Record<string, unknown>[];
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) expect(r).not.toHaveProperty('uploaderName');
     expect(rows.find((r) => r.id === fileId)!.remark).toBe('加****');
-    const full = await call('haier/standardFile/getStandardFilePager', { results: 100 }, 'demo3');
+    const full = await call(archivesApi.files, { results: 100 }, 'demo3');
     const row = (full.json().data as Record<string, unknown>[]).find((r) => r.id === fileId)!;
     expect(row.remark).toBe('加强筋位置调整');
     expect(typeof row.uploaderName).toBe('string');
   });
 
   it('apply the same rule to a detail response (the obsoleted version)', async () => {
-    const res = await call('haier/standardFile/obsolete', { id: fileId, reason: '结构变更作废' }, 'demo8');
+    const res = await call(archivesApi.obsolete, { id: fileId, reason: '结构变更作废' }, 'demo8');
     expect(res.statusCode, res.body).toBe(200);
     const data = res.json().data as Record<string, unknown>;
     expect(data).not.toHaveProperty('uploaderName');
@@ -185,7 +185,7 @@ describe('governed columns', () => {
 
   it('and to the Excel export', async () => {
     const sheet = async (who: string) => {
-      const res = await call('searchDrawingFileInformations/drawingExportExcel', { status: 'OBSOLETE' }, who);
+      const res = await call(exportApi.drawingExcel, { status: 'OBSOLETE' }, who);
       expect(res.statusCode).toBe(200);
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);

@@ -8,8 +8,8 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE, type ContactRow } from '@esm/contracts';
-import { api, buildTestApp, login } from './helpers.ts';
+import { API_BASE, type ContactRow, phoneLogApi, type EndpointDef } from '@esm/contracts';
+import { buildTestApp, callApi, login, unchecked, type CallBody } from './helpers.ts';
 import { DEMO_CONTACTS } from '../src/db/demo-phoneLog.ts';
 import { DEMO_USERS } from '../src/db/seed.ts';
 
@@ -18,8 +18,8 @@ const db = t.db.prisma;
 const cookies: Record<string, string> = {};
 const IP = '10.7.7.7';
 
-const call = (path: string, body: unknown, who: string) =>
-  t.app.inject({ method: 'POST', url: api(path), payload: body as object, headers: { cookie: cookies[who]!, 'user-agent': 'vitest-phones' }, remoteAddress: IP });
+/** A call as the demo account `who` (signed in once in beforeAll). */
+const call = <E extends EndpointDef>(endpoint: E, body: CallBody<E>, who: string) => callApi(t.app, endpoint, body, cookies[who]!, { headers: { 'user-agent': 'vitest-phones' }, remoteAddress: IP });
 
 const contactId = async (name: string) => (await db.phoneContact.findFirstOrThrow({ where: { name } })).id;
 const logCount = (contactIdValue: number) => db.phoneViewLog.count({ where: { contactId: contactIdValue } });
@@ -32,19 +32,19 @@ afterAll(() => t.close());
 
 describe('contacts', () => {
   it('lists every contact masked for the manufacturer', async () => {
-    const res = await call('haier/supplierContact/list', { results: 100 }, 'demo3');
+    const res = await call(phoneLogApi.contacts, { results: 100 }, 'demo3');
     expect(res.statusCode).toBe(200);
     const rows = res.json().data as ContactRow[];
     expect(rows.length).toBe(DEMO_CONTACTS.length);
     for (const r of rows) expect(r.mobile).toMatch(MASKED);
     const liu = rows.find((r) => r.name === '刘海涛')!;
     expect(liu).toMatchObject({ mobile: '139****5601', supplierCode: 'S001', supplierName: '青岛海达精密机械有限公司' });
-    const s002 = await call('haier/supplierContact/list', { supplierCode: 'S002' }, 'demo3');
+    const s002 = await call(phoneLogApi.contacts, { supplierCode: 'S002' }, 'demo3');
     expect((s002.json().data as ContactRow[]).map((r) => r.name).sort()).toEqual(['周婷', '李明']);
   });
 
   it("gives a supplier its own contacts and its materials' purchasers, masked", async () => {
-    const res = await call('supplier/supplierContact/list', { results: 100 }, 'demo2');
+    const res = await call(phoneLogApi.supplierContacts, { results: 100 }, 'demo2');
     const rows = res.json().data as ContactRow[];
     expect(rows.map((r) => r.name).sort()).toEqual(['刘海涛', '吴刚', '周俊', '孙丽', '王建国', '陈晓燕', '马超'].sort());
     for (const r of rows) expect(r.mobile).toMatch(MASKED);
@@ -55,7 +55,7 @@ describe('saveLookMobilePhoneLog', () => {
   it('returns the full number and writes one log row in the same call', async () => {
     const id = await contactId('刘海涛');
     const before = await logCount(id);
-    const res = await call('supplier/saveLookMobilePhoneLog', { contactId: id, page: '/esm/supplier/dashboardS' }, 'demo2');
+    const res = await call(phoneLogApi.supplierReveal, { contactId: id, page: '/esm/supplier/dashboardS' }, 'demo2');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.mobile).toBe('13912345601');
     expect(await logCount(id)).toBe(before + 1);
@@ -71,25 +71,25 @@ describe('saveLookMobilePhoneLog', () => {
     ] as const) {
       const id = await contactId(name);
       const before = await logCount(id);
-      const res = await call('supplier/saveLookMobilePhoneLog', { contactId: id, page: '/esm/supplier/dashboardS' }, who);
+      const res = await call(phoneLogApi.supplierReveal, { contactId: id, page: '/esm/supplier/dashboardS' }, who);
       expect(res.statusCode).toBe(404);
       expect(res.json().message).toBe('联系人不存在');
       expect(res.body).not.toContain('137');
       expect(await logCount(id)).toBe(before);
     }
-    const missing = await call('supplier/saveLookMobilePhoneLog', { contactId: 99_999_999, page: '/esm/supplier/dashboardS' }, 'demo2');
+    const missing = await call(phoneLogApi.supplierReveal, { contactId: 99_999_999, page: '/esm/supplier/dashboardS' }, 'demo2');
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe('联系人不存在');
     // each side calls its own path
-    expect((await call('haier/saveLookMobilePhoneLog', { contactId: await contactId('刘海涛'), page: '/x' }, 'demo2')).statusCode).toBe(403);
-    expect((await call('supplier/saveLookMobilePhoneLog', { contactId: await contactId('刘海涛'), page: '/x' }, 'demo3')).statusCode).toBe(403);
-    const bad = await call('haier/saveLookMobilePhoneLog', { contactId: 'x' }, 'demo3');
+    expect((await call(phoneLogApi.reveal, { contactId: await contactId('刘海涛'), page: '/x' }, 'demo2')).statusCode).toBe(403);
+    expect((await call(phoneLogApi.supplierReveal, { contactId: await contactId('刘海涛'), page: '/x' }, 'demo3')).statusCode).toBe(403);
+    const bad = await call(phoneLogApi.reveal, unchecked({ contactId: 'x' }), 'demo3');
     expect(bad.statusCode).toBe(400);
   });
 
   it('lets any internal user reveal anyone', async () => {
     for (const who of ['demo3', 'demo5']) {
-      const res = await call('haier/saveLookMobilePhoneLog', { contactId: await contactId('郑雪'), page: '/esm/dashboard' }, who);
+      const res = await call(phoneLogApi.reveal, { contactId: await contactId('郑雪'), page: '/esm/dashboard' }, who);
       expect(res.statusCode).toBe(200);
       expect(res.json().data.mobile).toBe('13612345624');
     }
@@ -98,7 +98,7 @@ describe('saveLookMobilePhoneLog', () => {
   it('logs each of several concurrent reveals exactly once', async () => {
     const id = await contactId('王建国');
     const before = await logCount(id);
-    const results = await Promise.all(Array.from({ length: 6 }, () => call('haier/saveLookMobilePhoneLog', { contactId: id, page: '/esm/dashboard' }, 'demo3')));
+    const results = await Promise.all(Array.from({ length: 6 }, () => call(phoneLogApi.reveal, { contactId: id, page: '/esm/dashboard' }, 'demo3')));
     expect(results.map((r) => r.statusCode)).toEqual(Array(6).fill(200));
     expect(new Set(results.map((r) => r.json().data.logId)).size).toBe(6);
     expect(await logCount(id)).toBe(before + 6);
@@ -107,18 +107,18 @@ describe('saveLookMobilePhoneLog', () => {
 
 describe('the view log', () => {
   it('lists reveals with filters, newest first, and exports them masked', async () => {
-    const res = await call('haier/mobilePhoneLog/page', { viewer: 'demo2', contact: '刘海涛' }, 'demo3');
+    const res = await call(phoneLogApi.page, { viewer: 'demo2', contact: '刘海涛' }, 'demo3');
     expect(res.statusCode).toBe(200);
     const rows = res.json().data as { viewerAccount: string; maskedMobile: string; contactSupplierName: string }[];
     expect(rows.length).toBeGreaterThanOrEqual(1);
     expect(rows[0]).toMatchObject({ viewerAccount: 'demo2', maskedMobile: '139****5601', contactSupplierName: '青岛海达精密机械有限公司' });
-    const none = await call('haier/mobilePhoneLog/page', { viewer: 'demo2', dateFrom: '2020-01-01', dateTo: '2020-01-02' }, 'demo3');
+    const none = await call(phoneLogApi.page, { viewer: 'demo2', dateFrom: '2020-01-01', dateTo: '2020-01-02' }, 'demo3');
     expect(none.json().total).toBe(0);
-    const badRange = await call('haier/mobilePhoneLog/page', { dateFrom: '2026-02-01', dateTo: '2026-01-01' }, 'demo3');
+    const badRange = await call(phoneLogApi.page, { dateFrom: '2026-02-01', dateTo: '2026-01-01' }, 'demo3');
     expect(badRange.statusCode).toBe(400);
-    expect((await call('haier/mobilePhoneLog/page', {}, 'demo2')).statusCode).toBe(403);
+    expect((await call(phoneLogApi.page, {}, 'demo2')).statusCode).toBe(403);
 
-    const xlsx = await call('haier/mobilePhoneLog/export', { viewer: 'demo2' }, 'demo3');
+    const xlsx = await call(phoneLogApi.exportExcel, { viewer: 'demo2' }, 'demo3');
     expect(xlsx.statusCode).toBe(200);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
@@ -161,11 +161,10 @@ describe('no response carries a full number', () => {
     }
     expect(answered).toBeGreaterThan(10);
     // the search itself finds a full number where one is sent: the skipped reveal does send it
-    const side = who === 'demo2' ? 'supplier' : 'haier';
-    const shown = await call(`${side}/saveLookMobilePhoneLog`, { contactId: await contactId('陈晓燕'), page: '/esm/dashboard' }, who);
+    const shown = await call(who === 'demo2' ? phoneLogApi.supplierReveal : phoneLogApi.reveal, { contactId: await contactId('陈晓燕'), page: '/esm/dashboard' }, who);
     expect((await textOf(shown)).includes('13912345602')).toBe(true);
     // and the contacts the walk saw were there, masked
-    const contacts = await call(who === 'demo2' ? 'supplier/supplierContact/list' : 'haier/supplierContact/list', {}, who);
+    const contacts = await call(who === 'demo2' ? phoneLogApi.supplierContacts : phoneLogApi.contacts, {}, who);
     expect((contacts.json().data as ContactRow[]).length).toBeGreaterThan(0);
   });
 });

@@ -5,8 +5,8 @@
  * is an expiry, a grant valid now opens the files and one still to come says from when.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { empowerApi } from '@esm/contracts';
-import { api, buildTestApp, login } from './helpers.ts';
+import { empowerApi, filesApi } from '@esm/contracts';
+import { buildTestApp, login, apiCaller } from './helpers.ts';
 import { acceptCurrentAgreement, createFileVersion, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, samplePdf, tempStorage } from './factories.ts';
 
 const DAY = 86_400_000;
@@ -27,7 +27,7 @@ afterAll(async () => {
   await files.remove();
 });
 
-const call = (path: string, body: unknown, cookie: string) => t.app.inject({ method: 'POST', url: api(path), payload: body as object, headers: { cookie } });
+const call = apiCaller(t.app);
 
 type Window = [fromDays: number, untilDays: number];
 
@@ -52,15 +52,15 @@ async function supplierWith(...grants: Window[]) {
     grants: ids,
     /** What file/view and hasEmpower say now: one message, the same on both. */
     async told(): Promise<{ view: number; viewMessage: string | null; reason: string | null }> {
-      const view = await call('file/view', { id: file.id }, cookie);
-      const has = (await call('supplier/standardFile/hasEmpower', { materialCode: material.code }, cookie)).json().data;
+      const view = await call(filesApi.view, { id: file.id }, cookie);
+      const has = (await call(empowerApi.hasEmpower, { materialCode: material.code }, cookie)).json().data;
       return { view: view.statusCode, viewMessage: view.statusCode === 200 ? null : view.json().message, reason: has.reason };
     },
   };
 }
 
 async function revoke(id: number, reason: string) {
-  const res = await call(empowerApi.revoke.path, { id, reason }, staff);
+  const res = await call(empowerApi.revoke, { id, reason }, staff);
   expect(res.statusCode, res.body).toBe(200);
 }
 

@@ -4,6 +4,7 @@
  * static-file refusal in the envelope in Chinese, and the API documentation behind an
  * internal sign-in.
  */
+import { filesApi, menuApi, sessionApi } from '@esm/contracts';
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { errorsPlugin, frameworkErrorOptions } from '../src/plugins/errors.ts';
 import { securityPlugin } from '../src/plugins/security.ts';
 import { webPlugin } from '../src/plugins/web.ts';
-import { api, buildTestApp, hasChinese, login, testConfig, type TestApp } from './helpers.ts';
+import { api, buildTestApp, hasChinese, login, testConfig, type TestApp, callApi, LEGACY_LOGOUT_BODY } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, samplePdf, tempStorage } from './factories.ts';
 
 const files = await tempStorage();
@@ -61,12 +62,12 @@ describe('the address that logs and watermarks carry', () => {
     const proxied = await buildTestApp({ db: t.db, storage: files.storage, config: { trustProxy: ['10.60.0.1'] } });
     try {
       const cookie = await login(proxied.app, 'demo8');
-      const direct = await proxied.app.inject({ method: 'POST', url: api('file/download'), payload: { id: pdfId }, headers: { cookie, 'x-forwarded-for': '8.8.8.8' }, remoteAddress: '10.60.0.9' });
+      const direct = await callApi(proxied.app, filesApi.download, { id: pdfId }, cookie, { headers: { 'x-forwarded-for': '8.8.8.8' }, remoteAddress: '10.60.0.9' });
       expect(direct.statusCode).toBe(200);
       const text = await pdfText(direct.rawPayload);
       expect(text).toContain('10.60.0.9');
       expect(text).not.toContain('8.8.8.8');
-      const viaProxy = await proxied.app.inject({ method: 'POST', url: api('file/download'), payload: { id: pdfId }, headers: { cookie, 'x-forwarded-for': '8.8.8.8, 198.51.100.23' }, remoteAddress: '10.60.0.1' });
+      const viaProxy = await callApi(proxied.app, filesApi.download, { id: pdfId }, cookie, { headers: { 'x-forwarded-for': '8.8.8.8, 198.51.100.23' }, remoteAddress: '10.60.0.1' });
       expect(viaProxy.statusCode).toBe(200);
       expect(await pdfText(viaProxy.rawPayload)).toContain('198.51.100.23');
       const demo8 = await t.db.prisma.user.findUniqueOrThrow({ where: { account: 'demo8' } });
@@ -112,8 +113,8 @@ describe('cross-site requests are refused', () => {
     const cookie = await login(t.app, 'demo9');
     const evil = await t.app.inject({ method: 'POST', url: api('user/logout'), payload: 'a=1', headers: { cookie, 'content-type': 'text/plain', origin: 'http://evil.example' } });
     expectEnvelope(evil, 403);
-    expect((await t.app.inject({ method: 'POST', url: api('user/current'), headers: { cookie } })).json().code).toBe('0');
-    const ours = await t.app.inject({ method: 'POST', url: api('user/logout'), payload: { a: 1 }, headers: { cookie, 'sec-fetch-site': 'same-origin', origin: 'http://localhost:80' } });
+    expect((await callApi(t.app, sessionApi.current, undefined, cookie)).json().code).toBe('0');
+    const ours = await callApi(t.app, sessionApi.logout, LEGACY_LOGOUT_BODY, cookie, { headers: { 'sec-fetch-site': 'same-origin', origin: 'http://localhost:80' } });
     expect(ours.statusCode).toBe(200);
   });
 
@@ -124,7 +125,7 @@ describe('cross-site requests are refused', () => {
     ['Origin: null (a sandboxed frame)', { origin: 'null' }],
     ['Origin of our host on another port', { origin: 'http://localhost:8080' }],
   ])('%s → 403', async (_label, headers) => {
-    expectEnvelope(await t.app.inject({ method: 'POST', url: api('main/getRoleFunction'), payload: {}, headers: { cookie: staff, ...headers } }), 403);
+    expectEnvelope(await callApi(t.app, menuApi.roleFunction, {}, staff, { headers }), 403);
   });
 
   it.each([
@@ -133,7 +134,7 @@ describe('cross-site requests are refused', () => {
     ['Origin of our own host', { origin: 'http://localhost:80' }],
     ['neither header (not a browser)', {}],
   ])('%s → allowed', async (_label, headers) => {
-    const res = await t.app.inject({ method: 'POST', url: api('main/getRoleFunction'), payload: {}, headers: { host: 'localhost:80', cookie: staff, ...headers } });
+    const res = await callApi(t.app, menuApi.roleFunction, {}, staff, { headers: { host: 'localhost:80', ...headers } });
     expect(res.statusCode, res.body).toBe(200);
   });
 
@@ -159,7 +160,7 @@ function expectSecurityHeaders(headers: Record<string, unknown>) {
 
 describe('security headers', () => {
   it('API JSON: the headers and no-store', async () => {
-    const res = await t.app.inject({ method: 'POST', url: api('main/getRoleFunction'), payload: {}, headers: { cookie: staff } });
+    const res = await callApi(t.app, menuApi.roleFunction, {}, staff);
     expect(res.statusCode).toBe(200);
     expectSecurityHeaders(res.headers);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -167,12 +168,12 @@ describe('security headers', () => {
   });
 
   it('refusals, 404s, the page shell and a served file carry them too', async () => {
-    const refused = await t.app.inject({ method: 'POST', url: api('main/getRoleFunction'), payload: {} });
+    const refused = await callApi(t.app, menuApi.roleFunction, {});
     expectSecurityHeaders(refused.headers);
     expect(refused.headers['cache-control']).toBe('no-store');
     expectSecurityHeaders((await t.app.inject({ method: 'GET', url: '/no/such/page' })).headers);
     expectSecurityHeaders((await t.app.inject({ method: 'GET', url: '/esm/login' })).headers);
-    const file = await t.app.inject({ method: 'POST', url: api('file/view'), payload: { id: pdfId }, headers: { cookie: staff } });
+    const file = await callApi(t.app, filesApi.view, { id: pdfId }, staff);
     expect(file.statusCode).toBe(200);
     expectSecurityHeaders(file.headers);
     expect(file.headers['cache-control']).toBe('no-store');

@@ -3,10 +3,11 @@
  * before its idle limit, the row is still not rewritten on every request, and no session outlives
  * the absolute limit from its login. Time is moved by editing the stored row, never waited for.
  */
+import { menuApi, sessionApi } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { TOUCH_INTERVAL_MS } from '../src/plugins/session.ts';
-import { buildTestApp, login, post, sidOf, type TestApp } from './helpers.ts';
+import { buildTestApp, login, sidOf, type TestApp, callApi } from './helpers.ts';
 
 const IDLE = 120 * 60_000;
 let t: TestApp;
@@ -17,7 +18,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const PROTECTED = 'main/getRoleFunction';
+const PROTECTED = menuApi.roleFunction;
 const rowOf = (sid: string) => t.db.prisma.session.findUniqueOrThrow({ where: { sid } });
 
 /** Pretends the row was last written so that `exp` is what it stores (data._exp and expires_at alike). */
@@ -32,7 +33,7 @@ describe('idle limit', () => {
     const sid = sidOf(cookie);
     for (let i = 0; i < 3; i++) {
       const at = Date.now();
-      expect((await post(t.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
+      expect((await callApi(t.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
       expect((await rowOf(sid)).expiresAt.getTime()).toBeGreaterThanOrEqual(at + IDLE);
     }
   });
@@ -42,7 +43,7 @@ describe('idle limit', () => {
     const sid = sidOf(cookie);
     await storedExpiry(sid, Date.now() + IDLE - 1000);
     const at = Date.now();
-    expect((await post(t.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
+    expect((await callApi(t.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
     const row = await rowOf(sid);
     expect(row.expiresAt.getTime()).toBeGreaterThanOrEqual(at + IDLE);
     expect(row.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + IDLE + TOUCH_INTERVAL_MS);
@@ -54,7 +55,7 @@ describe('idle limit', () => {
     const sid = sidOf(cookie);
     await storedExpiry(sid, Date.now() + IDLE + 30_000);
     const before = await rowOf(sid);
-    for (let i = 0; i < 3; i++) expect((await post(t.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await callApi(t.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
     const after = await rowOf(sid);
     expect(after.updatedAt.getTime()).toBe(before.updatedAt.getTime());
     expect(after.expiresAt.getTime()).toBe(before.expiresAt.getTime());
@@ -63,7 +64,7 @@ describe('idle limit', () => {
   it('a row past its stored expiry is a timed-out session (201)', async () => {
     const cookie = await login(t.app, 'demo3');
     await storedExpiry(sidOf(cookie), Date.now() - 1000);
-    expect((await post(t.app, 'user/current', undefined, cookie)).json().code).toBe('201');
+    expect((await callApi(t.app, sessionApi.current, undefined, cookie)).json().code).toBe('201');
   });
 });
 
@@ -78,10 +79,10 @@ describe('absolute lifetime', () => {
     const sid = sidOf(cookie);
     // active all along: the stored expiry is a full idle period away
     await storedExpiry(sid, Date.now() + IDLE + 30_000, { loginAt: Date.now() - 12 * 3_600_000 - 1000 });
-    const res = await post(t.app, 'user/current', undefined, cookie);
+    const res = await callApi(t.app, sessionApi.current, undefined, cookie);
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ code: '201', message: '登录超时' });
-    const again = await post(t.app, PROTECTED, {}, cookie);
+    const again = await callApi(t.app, PROTECTED, {}, cookie);
     expect(again.json().code).toBe('10000007');
   });
 
@@ -95,7 +96,7 @@ describe('absolute lifetime', () => {
       // signed in 25 minutes ago, a minute left on the row: the rewrite stops at the absolute end
       const earlier = Date.now() - 25 * 60_000;
       await storedExpiry(sid, Date.now() + 60_000, { loginAt: earlier });
-      expect((await post(short.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
+      expect((await callApi(short.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
       expect((await rowOf(sid)).expiresAt.getTime()).toBe(earlier + 30 * 60_000);
     } finally {
       await short.close();

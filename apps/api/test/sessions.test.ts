@@ -3,11 +3,12 @@
  * expired one → 10000007 on protected calls; user/current explains why with 201-204; login
  * rotates the id; logout ends it; any api process over the same database honours it.
  */
+import { menuApi, sessionApi, visitsApi, type EndpointDef } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMenu } from '../src/db/seed.ts';
 import { Signer } from '@fastify/cookie';
 import { CachedSigner, PrismaSessionStore, stableJson } from '../src/plugins/session.ts';
-import { buildTestApp, createUser, deleteUser, login, post, sessionCookie, sidOf, type TestApp } from './helpers.ts';
+import { buildTestApp, createUser, deleteUser, login, sessionCookie, sidOf, LEGACY_LOGOUT_BODY, type TestApp, callApi } from './helpers.ts';
 
 let t: TestApp;
 const created: string[] = [];
@@ -19,10 +20,10 @@ afterAll(async () => {
   await t.close();
 });
 
-const PROTECTED = 'main/getRoleFunction';
+const PROTECTED = menuApi.roleFunction;
 
-async function expectSessionExpired(cookie?: string, path = PROTECTED) {
-  const res = await post(t.app, path, {}, cookie);
+async function expectSessionExpired(cookie?: string, endpoint: EndpointDef = PROTECTED) {
+  const res = await callApi(t.app, endpoint, {}, cookie);
   expect(res.statusCode).toBe(401);
   expect(res.json()).toMatchObject({ success: false, code: '10000007', data: null });
   return res;
@@ -41,7 +42,7 @@ describe('no session', () => {
   });
 
   it('user/current without a session answers 200 with 10000007 and no homeUrl (the login page\'s ordinary check)', async () => {
-    const res = await post(t.app, 'user/current');
+    const res = await callApi(t.app, sessionApi.current);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ success: false, code: '10000007', data: null });
@@ -72,7 +73,7 @@ describe('session row', () => {
     const exp = Date.now() + 60_000;
     const data = { ...(before.data as Record<string, unknown>), _exp: exp };
     await t.db.prisma.session.update({ where: { sid }, data: { data, expiresAt: new Date(exp) } });
-    const res = await post(t.app, PROTECTED, {}, cookie);
+    const res = await callApi(t.app, PROTECTED, {}, cookie);
     expect(res.statusCode).toBe(200);
     const row = await t.db.prisma.session.findUniqueOrThrow({ where: { sid } });
     expect(row.expiresAt.getTime() - Date.now()).toBeGreaterThan(100 * 60_000);
@@ -84,7 +85,7 @@ describe('session writes', () => {
     const cookie = await login(t.app, 'demo3');
     const sid = sidOf(cookie);
     const first = await t.db.prisma.session.findUniqueOrThrow({ where: { sid } });
-    for (let i = 0; i < 3; i++) expect((await post(t.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await callApi(t.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
     const after = await t.db.prisma.session.findUniqueOrThrow({ where: { sid } });
     expect(after.updatedAt.getTime()).toBe(first.updatedAt.getTime());
     expect(after.expiresAt.getTime()).toBe(first.expiresAt.getTime());
@@ -103,18 +104,18 @@ describe('expired session', () => {
   it('user/current answers code 201 (登录超时) with homeUrl', async () => {
     const cookie = await login(t.app, 'demo3');
     await t.db.prisma.session.updateMany({ where: { sid: sidOf(cookie) }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    const res = await post(t.app, 'user/current', undefined, cookie);
+    const res = await callApi(t.app, sessionApi.current, undefined, cookie);
     expect(res.statusCode).toBe(401);
     const body = res.json();
     expect(body).toMatchObject({ success: false, code: '201', message: '登录超时', data: null });
     expect(typeof body.homeUrl).toBe('string');
-    expect(body.homeUrl.length).toBeGreaterThan(0);
+    expect(body.homeUrl!.length).toBeGreaterThan(0);
   });
 
   it('a session row deleted behind the cookie is the same as expired', async () => {
     const cookie = await login(t.app, 'demo3');
     await t.db.prisma.session.deleteMany({ where: { sid: sidOf(cookie) } });
-    const res = await post(t.app, 'user/current', undefined, cookie);
+    const res = await callApi(t.app, sessionApi.current, undefined, cookie);
     expect(res.json().code).toBe('201');
     await expectSessionExpired(cookie);
   });
@@ -126,7 +127,7 @@ describe('account changed after login', () => {
     const cookie = await login(t.app, u.account, u.password);
     const cookie2 = await login(t.app, u.account, u.password);
     await t.db.prisma.user.delete({ where: { id: u.id } });
-    const res = await post(t.app, 'user/current', undefined, cookie);
+    const res = await callApi(t.app, sessionApi.current, undefined, cookie);
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ success: false, code: '202', message: '登录错误', data: null });
     expect(res.json().homeUrl).toBeTruthy();
@@ -138,7 +139,7 @@ describe('account changed after login', () => {
     const cookie = await login(t.app, u.account, u.password);
     const cookie2 = await login(t.app, u.account, u.password);
     await t.db.prisma.user.update({ where: { id: u.id }, data: { enabled: false } });
-    const res = await post(t.app, 'user/current', undefined, cookie);
+    const res = await callApi(t.app, sessionApi.current, undefined, cookie);
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ success: false, code: '203', message: '登录失效', data: null });
     await expectSessionExpired(cookie2);
@@ -157,7 +158,7 @@ describe('account changed after login', () => {
     // signing in again works, and a later change that ends nothing (a name) leaves the new session alone
     const fresh = await login(t.app, u.account, u.password);
     await t.db.prisma.user.update({ where: { id: u.id }, data: { name: '改名后' } });
-    expect((await post(t.app, PROTECTED, {}, fresh)).statusCode).toBe(200);
+    expect((await callApi(t.app, PROTECTED, {}, fresh)).statusCode).toBe(200);
   });
 
   it('a supplier account moved to another supplier: its sessions end (they acted for the old one)', async () => {
@@ -165,7 +166,7 @@ describe('account changed after login', () => {
     const u = await createUser(t.db, { type: 2, prefix: 'sess', supplierCode: a!.code });
     created.push(u.account);
     const cookie = await login(t.app, u.account, u.password);
-    expect((await post(t.app, 'user/current', undefined, cookie)).json()).toMatchObject({ code: '0' });
+    expect((await callApi(t.app, sessionApi.current, undefined, cookie)).json()).toMatchObject({ code: '0' });
     await t.db.prisma.user.update({ where: { id: u.id }, data: { supplierCode: b!.code } });
     await expectSessionExpired(cookie);
   });
@@ -175,13 +176,13 @@ describe('account changed after login', () => {
     const cookie = await login(t.app, u.account, u.password);
     const cookie2 = await login(t.app, u.account, u.password);
     await t.db.prisma.user.update({ where: { id: u.id }, data: { type: 8 } });
-    const res = await post(t.app, 'user/current', undefined, cookie);
+    const res = await callApi(t.app, sessionApi.current, undefined, cookie);
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ success: false, code: '204', message: '登录失效', data: null });
     await expectSessionExpired(cookie2);
     // Signing in again picks up the new type.
     const fresh = await login(t.app, u.account, u.password);
-    const cur = await post(t.app, 'user/current', undefined, fresh);
+    const cur = await callApi(t.app, sessionApi.current, undefined, fresh);
     expect(cur.json()).toMatchObject({ code: '0', data: { type: 8 } });
   });
 
@@ -190,21 +191,21 @@ describe('account changed after login', () => {
     const cookie = await login(t.app, u.account, u.password);
     try {
       await t.db.prisma.menuGrant.deleteMany({ where: { userType: 6 } });
-      const res = await post(t.app, 'user/current', undefined, cookie);
+      const res = await callApi(t.app, sessionApi.current, undefined, cookie);
       expect(res.statusCode).toBe(403);
       expect(res.json()).toMatchObject({ success: false, code: '205', message: '没有权限', data: null });
       expect(res.json().homeUrl).toBeTruthy();
     } finally {
       await seedMenu(t.db.prisma);
     }
-    expect((await post(t.app, 'user/current', undefined, cookie)).json().code).toBe('0');
+    expect((await callApi(t.app, sessionApi.current, undefined, cookie)).json().code).toBe('0');
   });
 
   it('a name change shows at once (the user is read fresh on every call)', async () => {
     const u = await freshUser(3);
     const cookie = await login(t.app, u.account, u.password);
     await t.db.prisma.user.update({ where: { id: u.id }, data: { name: '新名字' } });
-    const cur = await post(t.app, 'user/current', undefined, cookie);
+    const cur = await callApi(t.app, sessionApi.current, undefined, cookie);
     expect(cur.json()).toMatchObject({ code: '0', data: { name: '新名字', displayName: '新名字' } });
   });
 });
@@ -212,8 +213,8 @@ describe('account changed after login', () => {
 describe('logout', () => {
   it('ends the session: the old cookie gets 10000007, the row is gone, the cookie is cleared', async () => {
     const cookie = await login(t.app, 'demo3');
-    expect((await post(t.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
-    const res = await post(t.app, 'user/logout', { a: 1 }, cookie);
+    expect((await callApi(t.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
+    const res = await callApi(t.app, sessionApi.logout, LEGACY_LOGOUT_BODY, cookie);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ success: true, data: null });
     const cleared = res.cookies.find((c) => c.name === 'esm_sid');
@@ -221,13 +222,13 @@ describe('logout', () => {
     expect(cleared!.value === '' || (cleared!.expires !== undefined && cleared!.expires.getTime() <= Date.now())).toBe(true);
     expect(await t.db.prisma.session.count({ where: { sid: sidOf(cookie) } })).toBe(0);
     await expectSessionExpired(cookie);
-    await expectSessionExpired(cookie, 'haier/visitLog/page');
+    await expectSessionExpired(cookie, visitsApi.page);
     // A browser that dropped the cleared cookie: not signed in.
-    expect((await post(t.app, 'user/current')).json().code).toBe('10000007');
+    expect((await callApi(t.app, sessionApi.current)).json().code).toBe('10000007');
   });
 
   it('logout without a session is harmless', async () => {
-    const res = await post(t.app, 'user/logout', { a: 1 });
+    const res = await callApi(t.app, sessionApi.logout, LEGACY_LOGOUT_BODY);
     expect(res.statusCode).toBe(200);
     expect(res.json().success).toBe(true);
   });
@@ -235,8 +236,8 @@ describe('logout', () => {
   it('logout ends only its own session', async () => {
     const a = await login(t.app, 'demo3');
     const b = await login(t.app, 'demo3');
-    await post(t.app, 'user/logout', { a: 1 }, a);
-    expect((await post(t.app, PROTECTED, {}, b)).statusCode).toBe(200);
+    await callApi(t.app, sessionApi.logout, LEGACY_LOGOUT_BODY, a);
+    expect((await callApi(t.app, PROTECTED, {}, b)).statusCode).toBe(200);
   });
 });
 
@@ -257,21 +258,21 @@ describe('no resurrection', () => {
 describe('login rotates the session id', () => {
   it('a cookie presented at login is replaced and no longer works', async () => {
     const before = await login(t.app, 'demo3');
-    const res = await post(t.app, 'user/login', { account: 'demo3', password: 'Esm@2026' }, before);
+    const res = await callApi(t.app, sessionApi.login, { account: 'demo3', password: 'Esm@2026' }, before);
     expect(res.statusCode).toBe(200);
     const after = sessionCookie(res);
     expect(after).toBeDefined();
     expect(sidOf(after!)).not.toBe(sidOf(before));
     await expectSessionExpired(before);
-    expect((await post(t.app, PROTECTED, {}, after)).statusCode).toBe(200);
+    expect((await callApi(t.app, PROTECTED, {}, after)).statusCode).toBe(200);
   });
 
   it('signing in as someone else over a live cookie gives a new session for the new user', async () => {
     const supplier = await login(t.app, 'demo2');
-    const res = await post(t.app, 'user/login', { account: 'demo3', password: 'Esm@2026' }, supplier);
+    const res = await callApi(t.app, sessionApi.login, { account: 'demo3', password: 'Esm@2026' }, supplier);
     const admin = sessionCookie(res)!;
     expect(sidOf(admin)).not.toBe(sidOf(supplier));
-    expect((await post(t.app, 'user/current', undefined, admin)).json().data.type).toBe(3);
+    expect((await callApi(t.app, sessionApi.current, undefined, admin)).json().data!.type).toBe(3);
     await expectSessionExpired(supplier);
   });
 
@@ -279,15 +280,15 @@ describe('login rotates the session id', () => {
     const a = await login(t.app, 'demo7');
     const b = await login(t.app, 'demo7');
     expect(sidOf(a)).not.toBe(sidOf(b));
-    expect((await post(t.app, PROTECTED, {}, a)).statusCode).toBe(200);
-    expect((await post(t.app, PROTECTED, {}, b)).statusCode).toBe(200);
+    expect((await callApi(t.app, PROTECTED, {}, a)).statusCode).toBe(200);
+    expect((await callApi(t.app, PROTECTED, {}, b)).statusCode).toBe(200);
   });
 
   it('a failed login leaves the presented session as it was', async () => {
     const cookie = await login(t.app, 'demo3');
     const res = await t.app.inject({ method: 'POST', url: '/esm-server/api/user/login', payload: { account: 'demo3', password: 'wrong' }, headers: { cookie }, remoteAddress: '10.30.0.1' });
     expect(res.statusCode).toBe(401);
-    expect((await post(t.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
+    expect((await callApi(t.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
     await t.db.prisma.loginAttempt.deleteMany({ where: { ip: '10.30.0.1' } });
   });
 });
@@ -297,12 +298,12 @@ describe('two api processes over one database', () => {
     const b = await buildTestApp(); // its own connection pool, as another process would have
     try {
       const cookie = await login(t.app, 'demo4');
-      const cur = await post(b.app, 'user/current', undefined, cookie);
+      const cur = await callApi(b.app, sessionApi.current, undefined, cookie);
       expect(cur.statusCode).toBe(200);
       expect(cur.json()).toMatchObject({ code: '0', data: { account: 'demo4', type: 4, supplierName: '宁波东方电子科技有限公司' } });
-      expect((await post(b.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
-      await post(b.app, 'user/logout', { a: 1 }, cookie);
-      const after = await post(t.app, PROTECTED, {}, cookie);
+      expect((await callApi(b.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
+      await callApi(b.app, sessionApi.logout, LEGACY_LOGOUT_BODY, cookie);
+      const after = await callApi(t.app, PROTECTED, {}, cookie);
       expect(after.statusCode).toBe(401);
       expect(after.json().code).toBe('10000007');
     } finally {
@@ -314,7 +315,7 @@ describe('two api processes over one database', () => {
     const other = await buildTestApp({ db: t.db, config: { sessionSecret: 'another-secret-0123456789-0123456789-xyz' } });
     try {
       const cookie = await login(t.app, 'demo3');
-      const res = await post(other.app, PROTECTED, {}, cookie);
+      const res = await callApi(other.app, PROTECTED, {}, cookie);
       expect(res.statusCode).toBe(401);
       expect(res.json().code).toBe('10000007');
     } finally {

@@ -2,8 +2,9 @@
  * The user_visit event and its log: the visitor is always the session's own user,
  * and haier/visitLog/page pages, sorts and filters as the paged request says.
  */
+import { sessionApi, visitsApi } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, hasChinese, login, post, type TestApp } from './helpers.ts';
+import { buildTestApp, hasChinese, login, type TestApp, callApi, unchecked } from './helpers.ts';
 
 let t: TestApp;
 const cookies: Record<string, string> = {};
@@ -18,16 +19,16 @@ afterAll(async () => {
   await t.close();
 });
 
-const page = (body: object, account = 'demo3') => post(t.app, 'haier/visitLog/page', body, cookies[account]);
+const page = (body: object, account = 'demo3') => callApi(t.app, visitsApi.page, body, cookies[account]);
 
 describe('main/visit', () => {
   it('records the session user, whatever the body claims', async () => {
-    const res = await post(
+    const res = await callApi(
       t.app,
-      'main/visit',
-      { menuName: `  ${MARK}-self `, path: ' /esm/supplier/dashboardS ', userCode: 'demo9', userId: 1, userType: 9, userName: '冒充者', ip: '1.2.3.4' },
+      visitsApi.visit,
+      unchecked({ menuName: `  ${MARK}-self `, path: ' /esm/supplier/dashboardS ', userCode: 'demo9', userId: 1, userType: 9, userName: '冒充者', ip: '1.2.3.4' }),
       cookies.demo2,
-      { 'user-agent': 'vitest-agent' },
+      { headers: { 'user-agent': 'vitest-agent' } },
     );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ success: true, data: null });
@@ -51,13 +52,13 @@ describe('main/visit', () => {
 
   it('an internal user is recorded by name', async () => {
     // a route outside the menu keeps the name the browser showed
-    await post(t.app, 'main/visit', { menuName: `${MARK}-internal`, path: '/esm/no-such-page' }, cookies.demo5);
+    await callApi(t.app, visitsApi.visit, { menuName: `${MARK}-internal`, path: '/esm/no-such-page' }, cookies.demo5);
     const row = await t.db.prisma.visitEvent.findFirstOrThrow({ where: { menuName: `${MARK}-internal` } });
     expect(row).toMatchObject({ userCode: 'demo5', userType: 5, userName: '刘洋', path: '/esm/no-such-page' });
   });
 
   it('refuses a missing or blank menu name / path with field errors', async () => {
-    const res = await post(t.app, 'main/visit', { menuName: ' ', path: '' }, cookies.demo3);
+    const res = await callApi(t.app, visitsApi.visit, { menuName: ' ', path: '' }, cookies.demo3);
     expect(res.statusCode).toBe(400);
     const body = res.json();
     expect(body.success).toBe(false);
@@ -67,7 +68,7 @@ describe('main/visit', () => {
   });
 
   it('without a session → 401 10000007 and nothing stored', async () => {
-    const res = await post(t.app, 'main/visit', { menuName: `${MARK}-anon`, path: '/esm/dashboard' });
+    const res = await callApi(t.app, visitsApi.visit, { menuName: `${MARK}-anon`, path: '/esm/dashboard' });
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe('10000007');
     expect(await t.db.prisma.visitEvent.count({ where: { menuName: `${MARK}-anon` } })).toBe(0);
@@ -88,7 +89,7 @@ describe('haier/visitLog/page', () => {
   beforeAll(async () => {
     for (const f of FIXTURE) {
       // a path outside the menu: its visit keeps the name sent (a menu page would take the menu's own)
-      const res = await post(t.app, 'main/visit', { menuName: menu(f.menu), path: '/esm/visit-fixture' }, cookies[f.who]);
+      const res = await callApi(t.app, visitsApi.visit, { menuName: menu(f.menu), path: '/esm/visit-fixture' }, cookies[f.who]);
       expect(res.statusCode).toBe(200);
       await t.db.prisma.visitEvent.updateMany({ where: { menuName: menu(f.menu) }, data: { createdAt: new Date(f.at) } });
     }
@@ -221,7 +222,7 @@ describe('haier/visitLog/page', () => {
 
 describe('haier/signInLog/page (登录日志)', () => {
   const WHO = `${MARK}-nobody`.slice(0, 40);
-  const signIns = (body: object, account = 'demo3') => post(t.app, 'haier/signInLog/page', body, cookies[account]);
+  const signIns = (body: object, account = 'demo3') => callApi(t.app, visitsApi.signInLog, body, cookies[account]);
   // Fixture rows on days no other test writes, so day filters select exactly them.
   beforeAll(async () => {
     const demo2 = await t.db.prisma.user.findUniqueOrThrow({ where: { account: 'demo2' } });
@@ -243,7 +244,7 @@ describe('haier/signInLog/page (登录日志)', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.total).toBe(3);
-    expect(body.data.map((r: { ip: string }) => r.ip)).toEqual(['10.1.1.3', '10.1.1.2', '10.1.1.1']);
+    expect(body.data.map((r) => r.ip)).toEqual(['10.1.1.3', '10.1.1.2', '10.1.1.1']);
     expect(body.data[2]).toEqual({
       id: expect.any(Number),
       account: 'demo2',
@@ -260,7 +261,7 @@ describe('haier/signInLog/page (登录日志)', () => {
   });
 
   it('filters by result, source and keyword', async () => {
-    const ips = async (body: object) => (await signIns({ ...june, ...body })).json().data.map((r: { ip: string }) => r.ip);
+    const ips = async (body: object) => (await signIns({ ...june, ...body })).json().data.map((r) => r.ip);
     expect(await ips({ result: '1' })).toEqual(['10.1.1.1']);
     expect(await ips({ result: '0' })).toEqual(['10.1.1.2', '10.1.1.3']);
     expect(await ips({ source: 'oidc' })).toEqual(['10.1.1.3']);
@@ -270,7 +271,7 @@ describe('haier/signInLog/page (登录日志)', () => {
   });
 
   it('a refused password sign-in made through the api is on the page at once', async () => {
-    const res = await post(t.app, 'user/login', { account: 'demo9', password: 'wrong-Password1' });
+    const res = await callApi(t.app, sessionApi.login, { account: 'demo9', password: 'wrong-Password1' });
     expect(res.statusCode).toBe(401);
     const body = (await signIns({ keyword: 'demo9', result: '0' })).json();
     expect(body.data[0]).toMatchObject({ account: 'demo9', userName: '黄涛', userType: 9, source: 'password', success: false, reason: '密码错误' });
