@@ -84,7 +84,9 @@ test('a supplier\'s archive on a phone: no sideways scroll, and the sort of the 
   // confirmed from the phone: the confirmation time under 已确认 is what used to push the table out
   await page.setViewportSize({ width: 390, height: 800 });
   await tableSettled(page);
-  const first = page.locator('.ant-table-row').first();
+  // a row still to confirm (other journeys on this database may have confirmed the first ones)
+  const toConfirm = page.locator('.ant-table-row').filter({ has: page.getByRole('button', { name: '确认', exact: true }) }).first();
+  const first = page.locator(`.ant-table-row[data-row-key="${await toConfirm.getAttribute('data-row-key')}"]`);
   await first.getByRole('button', { name: '确认', exact: true }).click();
   await page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*认/ }).click();
   // the confidentiality agreement first, if demo2 has not signed it yet

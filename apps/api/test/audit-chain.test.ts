@@ -4,11 +4,9 @@
  * all committed and chained, and `pnpm audit:verify` naming a row changed, deleted or inserted
  * by SQL — each undone again, after which the chain verifies as before.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database.ts';
@@ -21,9 +19,8 @@ import { dayHeads } from '../src/modules/audit/heads.ts';
 import { buildTestApp, login, pdfPages, post, type TestApp } from './helpers.ts';
 import { acceptCurrentAgreement, createFileVersion, createGrant, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, multipart, samplePdf, tempStorage } from './factories.ts';
 import { createDatabase, dropDatabase, withDatabase } from './global-setup.ts';
+import { runCli } from './run-cli.ts';
 
-const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TSX = path.resolve(API_DIR, 'node_modules/.bin/tsx');
 const serverUrl = inject('serverUrl');
 const name = `esm_audit_${Date.now()}_${process.pid}`;
 const databaseUrl = withDatabase(serverUrl, name);
@@ -56,18 +53,7 @@ afterAll(async () => {
 
 /** `pnpm audit:verify` as package.json runs it, with the operator's environment. */
 function auditVerify(args: string[] = []): Promise<{ code: number; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['src/modules/audit/cli.ts', 'verify', ...args], {
-      cwd: API_DIR,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: databaseUrl },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, out }));
-  });
+  return runCli('src/modules/audit/cli.ts', ['verify', ...args], { DATABASE_URL: databaseUrl });
 }
 
 const accessLog = CHAINED_TABLES.find((c) => c.table === 'access_log')!;

@@ -7,12 +7,10 @@
  * table or the file of a bad one; BACKUP_KEEP keeps the newest backups in BACKUP_DIR.
  */
 import { sessionApi } from '@esm/contracts';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import { seedDemo } from '../src/db/seed.ts';
@@ -20,9 +18,8 @@ import { localStorage } from '../src/lib/storage.ts';
 import pg from 'pg';
 import { buildTestApp, login, callApi } from './helpers.ts';
 import { createDatabase, dropDatabase, withDatabase } from './global-setup.ts';
+import { runCli } from './run-cli.ts';
 
-const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TSX = path.join(API_DIR, 'node_modules/.bin/tsx');
 const serverUrl = inject('serverUrl');
 const cleanup: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -44,18 +41,7 @@ async function freshDatabase(label: string) {
 
 /** Runs `pnpm db:<cmd>` as package.json does (tsx src/db/cli.ts <cmd>), with the operator's environment. */
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['src/db/cli.ts', ...args], {
-      cwd: API_DIR,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SESSION_SECRET: 'x'.repeat(40), DATABASE_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, out }));
-  });
+  return runCli('src/db/cli.ts', args, { SESSION_SECRET: 'x'.repeat(40), DATABASE_URL: '', ...env });
 }
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');

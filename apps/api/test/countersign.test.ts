@@ -341,7 +341,12 @@ describe("the demo seed's batch (writeCountersignHistories)", () => {
   /** Everything the calls write about some lists, in id order, ids of the rows left out (the lists' own kept: the numbers follow them). */
   async function rowsOf(listIds: number[]) {
     const where = { countersignId: { in: listIds } };
-    const strip = <T extends { id: number }>(rows: T[]) => rows.map(({ id: _id, ...rest }) => rest);
+    // a row's id and its place in the audit chain (seq, hashes) depend on when it was written, not on what
+    const strip = <T extends { id: number }>(rows: T[]) =>
+      rows.map((row) => {
+        const { id: _id, chainSeq: _seq, prevHash: _prev, rowHash: _hash, ...rest } = row as T & { chainSeq?: unknown; prevHash?: unknown; rowHash?: unknown };
+        return rest;
+      });
     return {
       lists: await db.countersign.findMany({ where: { id: { in: listIds } }, orderBy: { id: 'asc' } }),
       rounds: await db.countersignRound.findMany({ where, orderBy: [{ countersignId: 'asc' }, { round: 'asc' }] }),

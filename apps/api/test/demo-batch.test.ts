@@ -26,7 +26,7 @@ describe('insertRows', () => {
     await db.prisma.accessLog.createMany({ data: rows('cm') });
     expect(await insertRows(db.prisma, 'access_log', rows('ir'))).toBe(3);
     const read = async (tag: string) =>
-      (await db.prisma.accessLog.findMany({ where: { userAccount: { startsWith: `${tag}-` } }, orderBy: { id: 'asc' } })).map(({ id: _id, userAccount, ...r }) => ({ ...r, userAccount: userAccount.slice(tag.length) }));
+      (await db.prisma.accessLog.findMany({ where: { userAccount: { startsWith: `${tag}-` } }, orderBy: { id: 'asc' } })).map(({ id: _id, chainSeq: _seq, prevHash: _prev, rowHash: _hash, userAccount, ...r }) => ({ ...r, userAccount: userAccount.slice(tag.length) }));
     const viaPrisma = await read('cm');
     expect(viaPrisma.map((r) => r.userAccount)).toEqual(['-a', '-b', '-c']);
     expect(await read('ir')).toEqual(viaPrisma);

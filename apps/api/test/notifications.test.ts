@@ -150,7 +150,8 @@ describe('drawing authorization', () => {
     const id = d.json().data.id as number;
     expect((await post(t.app, empowerApi.submitApply.path, { id }, cookie)).statusCode).toBe(200);
 
-    const approvers = await db.user.findMany({ where: { type: 6, enabled: true }, select: { id: true } });
+    // the approvers are the manufacturer's own type 6 accounts (a supplier account of that type is not one)
+    const approvers = await db.user.findMany({ where: { type: 6, enabled: true, supplierCode: null }, select: { id: true } });
     expect(approvers.map((a) => a.id)).toContain(approver2.id);
     const submitted = await db.notification.findMany({ where: { kind: 'APPLICATION_SUBMITTED', subject: { contains: `申请 ${id}）` } }, select: { userId: true } });
     expect(sorted(submitted.map((n) => n.userId))).toEqual(sorted(approvers.map((a) => a.id)));

@@ -135,7 +135,9 @@ describe('a button removed for a type', () => {
     expect(del.json().data.deleted).toBe(2);
     expect((await call(permissionsApi.deleteById, { id: a.json().data.id }, 'demo7')).statusCode).toBe(404);
     const log = await call(permissionsApi.changes, { menuPage: '/esm/system/visitLog', results: 100 }, 'demo7');
-    expect((log.json().data as { action: string }[]).map((r) => r.action).sort()).toEqual(['DELETE', 'DELETE', 'INSERT', 'INSERT']);
+    // this test's two buttons only: other files change the page's column rules too
+    const mine = (log.json().data as { action: string; code: string }[]).filter((r) => r.code === 'printReport' || r.code === 'archive');
+    expect(mine.map((r) => r.action).sort()).toEqual(['DELETE', 'DELETE', 'INSERT', 'INSERT']);
   });
 });
 

@@ -12,6 +12,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { givenPathOf } from '../../paths.ts';
 import { loadConfig } from '../../config.ts';
 import { openDatabase } from '../../db/database.ts';
 import { lockDataDir } from '../../data-dir-lock.ts';
@@ -29,7 +30,7 @@ async function main() {
   if (at >= 0) {
     const file = rest[at + 1];
     if (!file) throw new Error('--heads needs the file exported from 审计校验 (JSON)');
-    known = parseHeadsFile(await readFile(path.resolve(process.env.INIT_CWD ?? process.cwd(), file), 'utf8'), path.basename(file));
+    known = parseHeadsFile(await readFile(givenPathOf(process.env, file), 'utf8'), path.basename(file));
   }
   const config = loadConfig(process.env, { sessionSecret: '' });
   if (!config.databaseUrl) await lockDataDir(config.dataDir, 'pnpm audit:verify');

@@ -12,7 +12,7 @@
  * access_log, written by file/view), and each new version is still the effective one. The
  * confirmation keeps each version confirmed with its sha256 and the view that proves it was seen.
  */
-import { BELL_LATEST, RECIPIENT_TRANSITIONS, type ConfirmedFile, type RecipientStatus, type SupplierNoticeDetail, type UnreadNotice } from '@esm/contracts';
+import { BELL_LATEST, PAGES, RECIPIENT_TRANSITIONS, type ConfirmedFile, type RecipientStatus, type SupplierNoticeDetail, type UnreadNotice } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { deliveredSql } from '../../lib/access-log-delivery.ts';
 import type { Db } from '../../db/database.ts';
@@ -52,7 +52,7 @@ export async function openNotice(db: Db, user: SessionUser, supplier: SupplierSc
     if (moved) await writeEvent(tx, { noticeId, action: 'READ', user, client, supplierCode: supplier.code });
   });
   // the opener has seen what their notifications about it said (from the bell, the centre or a mail's link)
-  await markSeen(db, user.id, `/esm/supplier/noticeOfChangeOfDrawings?id=${noticeId}`, now);
+  await markSeen(db, user.id, `${PAGES.noticeOfChangeOfDrawings.path}?id=${noticeId}`, now);
   return supplierNoticeDetail(db, supplier, noticeId, now);
 }
 

@@ -1,4 +1,4 @@
 /** The notices feature's public face: the header bell's summary and the links other features offer. */
-export { NoticeBell, NoticeSummary } from './NoticeBell.tsx';
+export { NoticeSummary } from './NoticeSummary.tsx';
 export { newNoticeHref } from './links.ts';
 export { DueDate, OverdueTag } from './labels.tsx';
