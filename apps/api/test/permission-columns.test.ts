@@ -11,7 +11,7 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_REPORT_PAGE, COUNTERSIGN_LIST_PAGE, EMPOWER_APPROVE_PAGE, GRANT_PAGE, ISSUE_ANSWER_PAGE, NOTICE_LIST_PAGE, PHONE_LOG_PAGE, SUPPLIER_APPLY_PAGE, USER_TYPES, buttonRefusedText, type PermissionItem, countersignApi, documentIssuesApi, empowerApi, noticesApi, permissionsApi, phoneLogApi, type EndpointDef } from '@esm/contracts';
+import { ACCESS_REPORT_PAGE, COUNTERSIGN_LIST_PAGE, EMPOWER_APPROVE_PAGE, GRANT_PAGE, ISSUE_ANSWER_PAGE, NOTICE_LIST_PAGE, PHONE_LOG_PAGE, SUPPLIER_APPLY_PAGE, USER_TYPES, REDACTED_NAME_TEXT, buttonRefusedText, type PermissionItem, countersignApi, documentIssuesApi, empowerApi, noticesApi, permissionsApi, phoneLogApi, type EndpointDef } from '@esm/contracts';
 import { buildTestApp, login, callApi, pdfPages, unchecked, type CallBody } from './helpers.ts';
 import { cstDay } from '../src/lib/dates.ts';
 
@@ -425,5 +425,23 @@ describe('the same facts served by other calls and fields of a governed page (fo
     for (const ip of ips) expect(hidden).not.toContain(ip);
     const full = await text('demo7');
     for (const ip of ips) expect(full).toContain(ip);
+  });
+
+  it('创建人 and 操作记录·操作人 hidden: the sign-off sheet names neither the creator nor the issuer nor a signer', async () => {
+    const done = await db.countersign.findFirstOrThrow({ where: { status: 'COMPLETED' }, include: { signatures: true } });
+    const names = [...new Set([done.createdByName, ...done.signatures.map((x) => x.userName)])];
+    const text = async (who: string) => {
+      const res = await call(countersignApi.sheet, { id: done.id }, who);
+      expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+      return (await pdfPages(res.rawPayload)).join('\n');
+    };
+    await setTypes('COLUMN', COUNTERSIGN_LIST_PAGE, 'createdByName', allBut(3));
+    await setTypes('COLUMN', COUNTERSIGN_LIST_PAGE, 'events.userName', allBut(3));
+    const hidden = await text('demo3');
+    for (const n of names) expect(hidden).not.toContain(n);
+    expect(hidden).not.toContain('undefined');
+    expect(hidden).toContain(REDACTED_NAME_TEXT);
+    const full = await text('demo7');
+    for (const n of names) expect(full).toContain(n);
   });
 });

@@ -7,7 +7,7 @@
  * for its taker and its download logged in one transaction with the list's event
  * (`downloadSheet`), as a file from the archive is.
  */
-import { COUNTERSIGN_DECISION_LABELS, type CountersignDetail } from '@esm/contracts';
+import { COUNTERSIGN_DECISION_LABELS, REDACTED_NAME_TEXT, type CountersignDetail } from '@esm/contracts';
 import type { PDFPage } from 'pdf-lib';
 import type { Db } from '../../db/database.ts';
 import { cstDateTime } from '../../lib/dates.ts';
@@ -27,12 +27,14 @@ const at = (iso: string | null) => (iso ? cstDateTime(new Date(iso)) : '—');
 type Line = [string, number, number?];
 
 function sheetLines(d: CountersignDetail): Line[] {
+  // a person the caller's column rules hide (创建人, 操作记录·操作人) is printed as hidden, as the page shows it
+  const who = (v: string | null | undefined) => v ?? REDACTED_NAME_TEXT;
   const lines: Line[] = [
     ['会签单签核单', 18],
     [`编号：${d.number}${GAP}${GAP}状态：已完成${GAP}${GAP}完成时间：${at(d.completedAt)}`, 10],
     [`标题：${d.title}`, 10],
     [`供应商：${d.supplierCode} ${d.supplierName}`, 10],
-    [`关联变更通知：${d.noticeNumber ?? '无'}${GAP}${GAP}会签截止日期：${d.dueDate}${GAP}${GAP}发起人：${d.createdByName}`, 10],
+    [`关联变更通知：${d.noticeNumber ?? '无'}${GAP}${GAP}会签截止日期：${d.dueDate}${GAP}${GAP}发起人：${who(d.createdByName)}`, 10],
     ['会签事项', 12],
     ...d.items.split(/\r?\n/).map((t): Line => [t, 10, 12]),
     ['涉及文件版本（SHA-256）', 12],
@@ -43,12 +45,12 @@ function sheetLines(d: CountersignDetail): Line[] {
   }
   for (const r of d.rounds) {
     const outcome = r.outcome === 'COMPLETED' ? '全部同意，会签完成' : r.outcome === 'RETURNED' ? '已退回' : '会签中';
-    lines.push([`第 ${r.round} 轮${GAP}下发：${at(r.issuedAt)} ${r.issuedByName}${GAP}结果：${outcome}`, 12]);
+    lines.push([`第 ${r.round} 轮${GAP}下发：${at(r.issuedAt)} ${who(r.issuedByName)}${GAP}结果：${outcome}`, 12]);
     lines.push([`本轮内容 SHA-256: ${r.contentSha256}`, 8, 12]);
     for (const s of r.signatures) {
-      const who = s.supplierCode ? `供应商 ${s.supplierCode} ${s.supplierName ?? ''}` : `我方 ${s.department ?? ''}`;
+      const side = s.supplierCode ? `供应商 ${s.supplierCode} ${s.supplierName ?? ''}` : `我方 ${s.department ?? ''}`;
       const step = s.step === 0 ? '供应商会签' : `我方会签 ${s.step}`;
-      lines.push([`${step}：${s.userName}（${s.userAccount}）${GAP}${who}`, 10, 12]);
+      lines.push([`${step}：${who(s.userName)}${s.userAccount ? `（${s.userAccount}）` : ''}${GAP}${side}`, 10, 12]);
       lines.push([`意见：${COUNTERSIGN_DECISION_LABELS[s.decision]}${s.comment ? `：${s.comment}` : ''}`, 10, 24]);
       lines.push([`时间：${at(s.createdAt)}${GAP}IP：${s.ip ?? '—'}${GAP}签署内容 SHA-256: ${s.contentSha256}`, 8, 24]);
     }
