@@ -5,7 +5,7 @@
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { loginThroughPage, settled } from './helpers.ts';
+import { settled, signIn } from './helpers.ts';
 
 const KEY_PAGES: Record<string, string[]> = {
   demo2: ['/esm/supplier/dashboardS', '/esm/supplier/noticeList', '/esm/supplier/supplierDrawingEmpowerApply', '/esm/supplier/documentIssue'],
@@ -24,7 +24,7 @@ async function axeFaults(page: Page): Promise<string[]> {
 for (const [account, paths] of Object.entries(KEY_PAGES)) {
   test(`${account}: key pages in the dark theme have no serious accessibility fault`, async ({ page }) => {
     test.setTimeout(300_000);
-    await loginThroughPage(page, account);
+    await signIn(page, account);
     await settled(page);
     await page.evaluate(() => localStorage.setItem('esm.theme', JSON.stringify('dark')));
     const faults: string[] = [];

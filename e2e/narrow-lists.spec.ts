@@ -5,7 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { agreeAndContinue, loginThroughPage, settled } from './helpers.ts';
+import { agreeAndContinue, settled, signIn } from './helpers.ts';
 
 const WIDTHS = [390, 600, 1366] as const;
 
@@ -34,7 +34,7 @@ async function atEachWidth(page: Page, name: string, check: (width: number) => P
 }
 
 test('授权访问报告 and a notice\'s changes have the narrow form on a phone', async ({ page }) => {
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
   // a material a supplier holds a valid grant on today (the seed's)
   const [held] = await sql<{ material_code: string }>(`SELECT material_code FROM empower_grant WHERE revoked_at IS NULL AND valid_from <= now() AND valid_until > now() ORDER BY id LIMIT 1`);
@@ -79,7 +79,7 @@ test('授权访问报告 and a notice\'s changes have the narrow form on a phone
 });
 
 test('a supplier\'s archive on a phone: no sideways scroll, and the sort of the wide table as a select', async ({ page }) => {
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   // confirmed from the phone: the confirmation time under 已确认 is what used to push the table out
   await page.setViewportSize({ width: 390, height: 800 });
@@ -135,7 +135,7 @@ async function askForAMissingOne(page: Page, path: string) {
 }
 
 test('a detail that does not exist (or is not yours) says so once, with 返回列表', async ({ page }) => {
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
 
   // the countersign drawer, opened by its address

@@ -7,7 +7,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { loginThroughPage, settled } from './helpers.ts';
+import { settled, signIn } from './helpers.ts';
 import { mails } from './mail.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -35,7 +35,7 @@ test('demo3 publishes a notice that goes to S001 only', async ({ page }) => {
      ORDER BY f.id LIMIT 1`,
   );
   expect(file).toBeDefined();
-  await loginThroughPage(page, 'demo3');
+  await signIn(page, 'demo3');
   await settled(page);
   shared.title = `通知中心测试 ${Date.now().toString(36)}`;
   const due = new Date(Date.now() + 8 * 3600_000 + 7 * 86_400_000).toISOString().slice(0, 10);
@@ -52,7 +52,7 @@ test('demo3 publishes a notice that goes to S001 only', async ({ page }) => {
 test('demo2 sees it on the bell, opens it, and reads everything in 我的通知', async ({ page }) => {
   const unread = await unreadOf('demo2');
   expect(unread).toBeGreaterThanOrEqual(1);
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await settled(page);
   const bell = page.getByTestId('notification-bell');
   await expect(bell).toHaveAttribute('aria-label', `通知，${unread} 条未读`);
@@ -103,7 +103,7 @@ test('demo2’s mail links to the notice; opened without a session it leads thro
 });
 
 test('demo7 reads demo2’s mail in 系统管理 → 通知发送记录: 已发送, one try, the server’s answer', async ({ page }) => {
-  await loginThroughPage(page, 'demo7');
+  await signIn(page, 'demo7');
   await settled(page);
   await page.goto('/esm/system/notificationLog');
   await settled(page);
@@ -116,7 +116,7 @@ test('demo7 reads demo2’s mail in 系统管理 → 通知发送记录: 已发�
 });
 
 test('demo2 opens 个人设置 from the header name, is told a bad address, and saves its address and mail choices', async ({ page }) => {
-  await loginThroughPage(page, 'demo2');
+  await signIn(page, 'demo2');
   await settled(page);
   await page.getByTestId('header-user-name').click();
   await expect(page).toHaveURL(/\/esm\/settings$/);
