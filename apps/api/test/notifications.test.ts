@@ -125,6 +125,22 @@ describe('change notices', () => {
     expect(res.json().errors[0].field).toBe('kind');
   });
 
+  it('催办 tells the reminded overdue suppliers’ users, and a second press within the interval tells nobody again', async () => {
+    await db.changeNotice.update({ where: { id: notice.id }, data: { dueDate: new Date(`${addDays(today(), -1)}T00:00:00Z`) } });
+    const link = `/esm/supplier/noticeOfChangeOfDrawings?id=${notice.id}`;
+    const res = await post(t.app, noticesApi.remind.path, { id: notice.id, supplierCodes: [(await db.user.findUniqueOrThrow({ where: { id: users.B1!.id } })).supplierCode!] }, admin);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.reminded).toBe(1);
+    expect(await recipientsOf('NOTICE_OVERDUE', link)).toEqual([users.B1!.id]);
+    const n = await db.notification.findFirstOrThrow({ where: { kind: 'NOTICE_OVERDUE', linkPath: link } });
+    expect(n.subject).toMatch(/^催办：图纸变更通知 BG-\d{4}-\d{4} 已逾期未确认：门体图纸变更$/);
+    const outbox = await db.notificationDelivery.findMany({ where: { notificationId: n.id } });
+    expect(outbox.map((d) => d.address)).toEqual(['b1@example.com']);
+    // within the interval the recipient is skipped: no second notification
+    expect((await post(t.app, noticesApi.remind.path, { id: notice.id }, admin)).json().data.reminded).toBe(1); // A only
+    expect(await recipientsOf('NOTICE_OVERDUE', link)).toEqual(sorted([users.A1!.id, users.A2!.id, users.B1!.id]));
+  });
+
   it('withdraw tells the same suppliers’ users, with the reason', async () => {
     const res = await post(t.app, noticesApi.withdraw.path, { id: notice.id, reason: '变更内容有误' }, admin);
     expect(res.statusCode, res.body).toBe(200);

@@ -27,7 +27,7 @@ import { grantState } from '../empower/index.ts';
 import { findNoticeRow, noticeChanges, pastDueSql } from './query.ts';
 import type { FileRecord } from '../archives/index.ts';
 import { lockRecord } from '../../db/workflow-lock.ts';
-import { noticePublished, noticeWithdrawn } from '../notifications/index.ts';
+import { noticePublished, noticeReminded, noticeWithdrawn } from '../notifications/index.ts';
 
 type Tx = Prisma.TransactionClient;
 type Draft = z.output<typeof ZNoticeDraftSchema>;
@@ -335,6 +335,8 @@ export async function remindOverdue(db: Db, user: SessionUser, id: number, suppl
     const asked = supplierCodes ? new Set(supplierCodes).size : (open?.n ?? 0);
     if (reminded.length) {
       await writeEvent(tx, { noticeId: id, action: 'REMIND', user, client, detail: `催办 ${reminded.length} 家：${reminded.map((r) => r.supplier_code).sort().join('、')}` });
+      // the reminded suppliers' users are told (in the portal, and by mail where they chose it)
+      await noticeReminded(tx, id, reminded.map((r) => r.supplier_code), now);
     }
     return { reminded: reminded.length, skipped: Math.max(0, asked - reminded.length) };
   });

@@ -45,6 +45,24 @@ export async function noticeWithdrawn(tx: Tx, noticeId: number, reason: string, 
   );
 }
 
+/** 催办: the overdue recipients just reminded, each time someone presses it (the service allows it once per interval). */
+export async function noticeReminded(tx: Tx, noticeId: number, supplierCodes: readonly string[], now = new Date()): Promise<number> {
+  const n = await tx.changeNotice.findUniqueOrThrow({ where: { id: noticeId }, select: { number: true, title: true, dueDate: true } });
+  const due = cstDay(n.dueDate);
+  return notify(
+    tx,
+    await supplierUserIds(tx, supplierCodes),
+    {
+      kind: 'NOTICE_OVERDUE',
+      subject: `催办：图纸变更通知 ${n.number} 已逾期未确认：${n.title}`,
+      body: `确认截止日期 ${due} 已过，请尽快阅读并确认。`,
+      linkPath: `${PAGES.noticeOfChangeOfDrawings.path}?id=${noticeId}`,
+      dueDate: n.dueDate,
+    },
+    now,
+  );
+}
+
 // ---- drawing authorization ----------------------------------------------------------------------
 
 /** A supplier submitted an application: every approver (type 6) may decide it. */
