@@ -5,6 +5,7 @@
  * leads through the login page to the notice. demo4 of the other supplier gets nothing of a notice
  * that went to S001 only. What the pages must show is read from the database.
  */
+import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { sql } from './db.ts';
 import { settled, signIn } from './helpers.ts';
@@ -113,6 +114,12 @@ test('demo7 reads demo2’s mail in 系统管理 → 通知发送记录: 已发�
   await expect(row).toContainText('已发送');
   await expect(row).toContainText('demo2@example.com');
   await expect(row).toContainText('250');
+  // 导出Excel: the filtered log as .xlsx
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: '导出Excel' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^通知发送记录_\d+\.xlsx$/);
+  expect((await readFile((await file.path())!)).subarray(0, 2).toString()).toBe('PK'); // an .xlsx is a zip
 });
 
 test('demo2 opens 个人设置 from the header name, is told a bad address, and saves its address and mail choices', async ({ page }) => {

@@ -133,7 +133,7 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
       await api.register(permissionRoutes, { db });
       await api.register(phoneLogRoutes, { db, exportMaxRows: config.exportMaxRows });
       await api.register(auditRoutes, { db });
-      await api.register(notificationRoutes, { db, mailOn: Boolean(config.mail && config.databaseUrl) });
+      await api.register(notificationRoutes, { db, mailOn: Boolean(config.mail && config.databaseUrl), exportMaxRows: config.exportMaxRows });
     },
     { prefix: API_BASE },
   );

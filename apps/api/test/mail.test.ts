@@ -6,6 +6,7 @@
  * database send each message once; and a message committed while no worker runs (the process died
  * between commit and send) is sent by the next process that starts.
  */
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { noticesApi, notificationsApi } from '@esm/contracts';
 import type { Config } from '../src/config.ts';
@@ -143,6 +144,17 @@ describe('mail', () => {
       expect(log.statusCode, log.body).toBe(200);
       expect(log.json().data).toEqual([expect.objectContaining({ id: row!.id, state: 'FAILED', address: n.to[0], kind: 'NOTICE_PUBLISHED', tries: 2, lastAnswer: expect.stringMatching(/451/) })]);
       expect((await post(strict.app, notificationsApi.deliveries.path, {}, await login(strict.app, 'demo2'))).statusCode).toBe(403);
+      // 导出Excel: the same rows as the filtered list, with the server's answer
+      const xlsx = await post(strict.app, notificationsApi.exportExcel.path, { state: 'FAILED', recipient: n.to[0] }, admin);
+      expect(xlsx.statusCode).toBe(200);
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+      const lines: string[] = [];
+      wb.worksheets[0]!.eachRow((r) => lines.push((r.values as unknown[]).slice(1).join('|')));
+      expect(lines[0]).toBe('收件人|账号|邮箱|类型|内容|状态|尝试次数|服务器应答|创建时间|发送时间');
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toContain(`|${n.to[0]}|图纸变更通知|`);
+      expect(lines[1]).toMatch(/\|失败\|2\|.*451/);
       const again = await post(strict.app, notificationsApi.resend.path, { ids: [row!.id] }, admin);
       expect(again.statusCode, again.body).toBe(200);
       expect(again.json().data.queued).toBe(1);

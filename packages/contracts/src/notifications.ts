@@ -168,6 +168,15 @@ export const notificationsApi = {
     response: ZEnvelope(ZNotificationSettings),
   }),
   deliveries: endpoint({ path: 'haier/notificationDelivery/page', access: DRAWING_ADMIN_TYPES, tag, summary: '通知发送记录分页', body: ZDeliveryPageRequestSchema, response: ZCappedPage(ZDeliveryRow) }),
+  exportExcel: endpoint({
+    path: 'haier/notificationDelivery/export',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    kind: 'bytes',
+    button: { page: NOTIFICATION_LOG_PAGE, code: 'export', label: '导出Excel' },
+    summary: '导出通知发送记录（.xlsx，与列表相同的筛选）',
+    body: ZDeliveryPageRequestSchema,
+  }),
   resend: endpoint({
     path: 'haier/notificationDelivery/resend',
     access: DRAWING_ADMIN_TYPES,

@@ -19,8 +19,8 @@ export interface ListPageProps<E extends PagedEndpoint, Row = RowOf<E>> {
   filterTestId?: string;
   /** Filters the page always sends, whatever the form says. */
   fixed?: Filters;
-  /** Beside the filter form (e.g. an export button). */
-  extra?: ReactNode;
+  /** Beside the filter form (e.g. an export button, given the filters the form holds). */
+  extra?: ReactNode | ((filters: Filters) => ReactNode);
   rowSelection?: TableProps<Row>['rowSelection'];
   /** Column settings: the table's name and the columns hidden until the user shows them. */
   columnSettings?: { table: string; defaultHidden?: readonly string[] };
@@ -46,7 +46,7 @@ export function ListPage<E extends PagedEndpoint, Row extends object = RowOf<E> 
       toolbar={
         <>
           <FilterForm fields={fields} onChange={setFilters} testId={filterTestId} />
-          {extra}
+          {typeof extra === 'function' ? extra(filters) : extra}
         </>
       }
     />

@@ -16,8 +16,7 @@ import { DELIVER_TASK } from './tasks.ts';
 
 type Query = z.output<typeof ZDeliveryPageRequestSchema>;
 
-export async function pageDeliveries(db: Db, q: Query): Promise<{ rows: DeliveryRow[] } & CappedTotal> {
-  checkWindow(q);
+async function deliveryWhere(db: Db, q: Query): Promise<Prisma.NotificationDeliveryWhereInput> {
   const created = dayRange(q.dateFrom, q.dateTo);
   let userIds: number[] | undefined;
   if (q.recipient) {
@@ -25,41 +24,50 @@ export async function pageDeliveries(db: Db, q: Query): Promise<{ rows: Delivery
     const users = await db.user.findMany({ where: { OR: [{ account: { contains: text } }, { name: { contains: text } }] }, select: { id: true } });
     userIds = users.map((u) => u.id);
   }
-  const where: Prisma.NotificationDeliveryWhereInput = {
+  return {
     ...(q.state ? { state: q.state } : {}),
     ...(created.gte || created.lt ? { createdAt: created } : {}),
     notification: { ...(q.kind ? { kind: q.kind } : {}) },
     ...(q.recipient ? { OR: [{ address: { contains: likeLiteral(q.recipient) } }, { notification: { userId: { in: userIds ?? [] } } }] } : {}),
   };
+}
+
+const withNotification = { notification: { select: { userId: true, kind: true, subject: true } } } as const;
+type Stored = Prisma.NotificationDeliveryGetPayload<{ include: typeof withNotification }>;
+
+async function deliveryRowsOf(db: Db, rows: Stored[]): Promise<DeliveryRow[]> {
+  const users = new Map((await db.user.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.notification.userId))] } }, select: { id: true, account: true, name: true } })).map((u) => [u.id, u]));
+  return rows.map((r) => ({
+    id: r.id,
+    state: r.state as DeliveryState,
+    channel: r.channel,
+    address: r.address,
+    recipientAccount: users.get(r.notification.userId)?.account ?? '',
+    recipientName: users.get(r.notification.userId)?.name ?? '',
+    kind: r.notification.kind as NotificationKind,
+    subject: r.notification.subject,
+    tries: r.tries,
+    lastAnswer: r.lastAnswer,
+    createdAt: r.createdAt.toISOString(),
+    sentAt: r.sentAt?.toISOString() ?? null,
+    updatedAt: r.updatedAt.toISOString(),
+  }));
+}
+
+export async function pageDeliveries(db: Db, q: Query): Promise<{ rows: DeliveryRow[] } & CappedTotal> {
+  checkWindow(q);
+  const where = await deliveryWhere(db, q);
   const [rows, counted] = await Promise.all([
-    db.notificationDelivery.findMany({
-      where,
-      include: { notification: { select: { userId: true, kind: true, subject: true } } },
-      orderBy: { id: q.sortOrder === 'ascend' ? 'asc' : 'desc' },
-      skip: (q.page - 1) * q.results,
-      take: q.results,
-    }),
+    db.notificationDelivery.findMany({ where, include: withNotification, orderBy: { id: q.sortOrder === 'ascend' ? 'asc' : 'desc' }, skip: (q.page - 1) * q.results, take: q.results }),
     db.notificationDelivery.count({ where }),
   ]);
-  const users = new Map((await db.user.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.notification.userId))] } }, select: { id: true, account: true, name: true } })).map((u) => [u.id, u]));
-  return {
-    rows: rows.map((r) => ({
-      id: r.id,
-      state: r.state as DeliveryState,
-      channel: r.channel,
-      address: r.address,
-      recipientAccount: users.get(r.notification.userId)?.account ?? '',
-      recipientName: users.get(r.notification.userId)?.name ?? '',
-      kind: r.notification.kind as NotificationKind,
-      subject: r.notification.subject,
-      tries: r.tries,
-      lastAnswer: r.lastAnswer,
-      createdAt: r.createdAt.toISOString(),
-      sentAt: r.sentAt?.toISOString() ?? null,
-      updatedAt: r.updatedAt.toISOString(),
-    })),
-    ...capTotal(counted),
-  };
+  return { rows: await deliveryRowsOf(db, rows), ...capTotal(counted) };
+}
+
+/** The export: every row the list's filters match, in the list's order; null when more than `max`. */
+export async function deliveryRows(db: Db, q: Query, max: number): Promise<DeliveryRow[] | null> {
+  const rows = await db.notificationDelivery.findMany({ where: await deliveryWhere(db, q), include: withNotification, orderBy: { id: q.sortOrder === 'ascend' ? 'asc' : 'desc' }, take: max + 1 });
+  return rows.length > max ? null : deliveryRowsOf(db, rows);
 }
 
 /** 重新发送: the FAILED ones among `ids` go back to PENDING with their tries reset and a new job. */

@@ -3,16 +3,16 @@
  * Marking read refreshes both.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { notificationsApi as api } from '@esm/contracts';
-import { call } from '../../api/client.ts';
+import { notificationsApi, type EndpointBody } from '@esm/contracts';
+import { call, callBlob, saveBlob } from '../../api/client.ts';
 
 /** The bell: refreshed every minute while a page is open, and when the window regains focus. */
 export const BELL_REFRESH_MS = 60_000;
 
 export const useNotificationBell = () =>
   useQuery({
-    queryKey: [api.bell.path],
-    queryFn: async () => (await call(api.bell, undefined, { silent: true })).data,
+    queryKey: [notificationsApi.bell.path],
+    queryFn: async () => (await call(notificationsApi.bell, undefined, { silent: true })).data,
     refetchInterval: BELL_REFRESH_MS,
     refetchOnWindowFocus: true,
   });
@@ -21,8 +21,15 @@ export const useNotificationBell = () =>
 export function useMarkRead() {
   const qc = useQueryClient();
   return async (ids?: number[]) => {
-    const res = await call(api.markRead, ids ? { ids } : {}, { silent: true });
-    await Promise.all([qc.invalidateQueries({ queryKey: [api.bell.path] }), qc.invalidateQueries({ queryKey: [api.page.path] })]);
+    const res = await call(notificationsApi.markRead, ids ? { ids } : {}, { silent: true });
+    await Promise.all([qc.invalidateQueries({ queryKey: [notificationsApi.bell.path] }), qc.invalidateQueries({ queryKey: [notificationsApi.page.path] })]);
     return res.data.marked;
   };
+}
+
+/** The delivery log as .xlsx with the page's filters, saved by the browser. */
+export async function exportDeliveries(body: NonNullable<EndpointBody<typeof notificationsApi.exportExcel>>): Promise<string> {
+  const result = await callBlob(notificationsApi.exportExcel, body, { silent: true });
+  saveBlob(result);
+  return result.fileName;
 }

@@ -5,7 +5,7 @@
  */
 import { App, Button, Tag, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { DELIVERY_STATES, DELIVERY_STATE_LABELS, NOTIFICATION_KINDS, NOTIFICATION_KIND_LABELS, notificationsApi as api, type DeliveryRow } from '@esm/contracts';
+import { DELIVERY_STATES, DELIVERY_STATE_LABELS, NOTIFICATION_KINDS, NOTIFICATION_KIND_LABELS, notificationsApi, type DeliveryRow } from '@esm/contracts';
 import { call } from '../../../api/client.ts';
 import { ListPage } from '../../../components/ListPage.tsx';
 import type { FilterField } from '../../../components/FilterForm.tsx';
@@ -13,7 +13,9 @@ import type { ListColumns } from '../../../components/listColumns.tsx';
 import { formatDateTime } from '../../../components/labels.tsx';
 import { serverErrorText } from '../../../components/serverErrors.ts';
 import { Permitted } from '../../../components/Permitted.tsx';
+import { ExcelButton } from '../../../components/ExcelButton.tsx';
 import { KindTag } from '../labels.tsx';
+import { exportDeliveries } from '../api.ts';
 
 const FIELDS: FilterField[] = [
   { kind: 'select', name: 'state', label: '状态', width: 110, options: DELIVERY_STATES.map((s) => ({ value: s, label: DELIVERY_STATE_LABELS[s] })) },
@@ -29,14 +31,14 @@ function ResendButton({ row }: { row: DeliveryRow }) {
   const qc = useQueryClient();
   if (row.state !== 'FAILED') return null;
   return (
-    <Permitted endpoint={api.resend}>
+    <Permitted endpoint={notificationsApi.resend}>
       <Button
         type="link"
         size="small"
         onClick={async () => {
           try {
-            message.success((await call(api.resend, { ids: [row.id] }, { silent: true })).message);
-            await qc.invalidateQueries({ queryKey: [api.deliveries.path] });
+            message.success((await call(notificationsApi.resend, { ids: [row.id] }, { silent: true })).message);
+            await qc.invalidateQueries({ queryKey: [notificationsApi.deliveries.path] });
           } catch (e) {
             message.error(serverErrorText(e, '重新发送失败，请稍后重试'));
           }
@@ -63,5 +65,21 @@ const COLUMNS: ListColumns<DeliveryRow> = [
 ];
 
 export default function NotificationLogPage() {
-  return <ListPage endpoint={api.deliveries} columns={COLUMNS} fields={FIELDS} rowKey="id" filterTestId="notification-log-filters" emptyText="暂无发送记录" />;
+  return (
+    <ListPage
+      endpoint={notificationsApi.deliveries}
+      columns={COLUMNS}
+      fields={FIELDS}
+      rowKey="id"
+      filterTestId="notification-log-filters"
+      emptyText="暂无发送记录"
+      extra={(filters) => (
+        <div style={{ margin: '0 0 12px' }}>
+          <Permitted endpoint={notificationsApi.exportExcel}>
+            <ExcelButton run={() => exportDeliveries(filters as Parameters<typeof exportDeliveries>[0])} />
+          </Permitted>
+        </div>
+      )}
+    />
+  );
 }
