@@ -134,6 +134,9 @@ test('demo2 opens 个人设置 from the header name, is told a bad address, and 
   await page.getByTestId('settings-save').click();
   await expect(form).toContainText('邮箱格式不正确，例如 zhangwei@example.com');
   await email.fill('zhangwei@example.com');
+  // a supplier is offered the kinds a supplier receives, not the approvers' or answerers'
+  await expect(form.getByLabel('授权申请待审批')).toHaveCount(0);
+  await expect(form.getByLabel('图纸问题待回复')).toHaveCount(0);
   await form.getByLabel('授权申请审批结果').uncheck();
   await page.getByTestId('settings-save').click();
   await expect(page.locator('.ant-message-notice').filter({ hasText: '个人设置已保存' })).toBeVisible();

@@ -280,6 +280,11 @@ describe('个人设置', () => {
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().data).toMatchObject({ account: u.account, email: 'me@example.com', mutedKinds: ['APPLICATION_DECIDED'] });
     expect((await post(t.app, notificationsApi.settings.path, undefined, cookie)).json().data.email).toBe('me@example.com');
+    // the choices offered are the kinds the user's type receives: a supplier is never asked about approving
+    const offered = (await post(t.app, notificationsApi.settings.path, undefined, cookie)).json().data.kinds as string[];
+    expect(offered).toContain('NOTICE_PUBLISHED');
+    expect(offered).not.toContain('APPLICATION_SUBMITTED');
+    expect((await post(t.app, notificationsApi.settings.path, undefined, approver)).json().data.kinds).toEqual(['APPLICATION_SUBMITTED']);
 
     // a decision on the supplier's application: in the centre, but no mail for this user
     await acceptCurrentAgreement(db, u.id, s.supplier.code);

@@ -7,7 +7,7 @@
  * address.
  */
 import { z } from 'zod';
-import { DRAWING_ADMIN_TYPES, USER_TYPES } from './codes.ts';
+import { DRAWING_ADMIN_TYPES, SUPPLIER_TYPES, USER_TYPES, type UserType } from './codes.ts';
 import { NOTIFICATION_LOG_PAGE } from './page-paths.ts';
 import { endpoint } from './endpoint.ts';
 import { ZCappedPage, ZEnvelope } from './envelope.ts';
@@ -34,6 +34,21 @@ export const NOTIFICATION_KIND_LABELS = {
 export type NotificationKind = keyof typeof NOTIFICATION_KIND_LABELS;
 export const NOTIFICATION_KINDS = Object.keys(NOTIFICATION_KIND_LABELS) as [NotificationKind, ...NotificationKind[]];
 const KIND_MESSAGE = `通知类型只能是 ${NOTIFICATION_KINDS.join('、')}`;
+
+/**
+ * Who can receive each kind, by the domains' scope rules (modules/notifications/events.ts,
+ * reminders.ts): the suppliers' users hear of their notices, grants, applications, questions and
+ * countersign turns; the answerers (5) of questions assigned; the approvers (6) of applications
+ * submitted; the drawing admins (3/7/8/9) of the countersign lists they issue or sign. 个人设置
+ * offers a user only the kinds their type receives.
+ */
+export const NOTIFICATION_KINDS_BY_TYPE: Record<UserType, readonly NotificationKind[]> = (() => {
+  const supplier: NotificationKind[] = ['NOTICE_PUBLISHED', 'NOTICE_WITHDRAWN', 'NOTICE_DUE_SOON', 'NOTICE_OVERDUE', 'GRANT_EXPIRING', 'APPLICATION_DECIDED', 'QUESTION_REPLIED', 'COUNTERSIGN_WAITING', 'COUNTERSIGN_COMPLETED'];
+  const admin: NotificationKind[] = ['COUNTERSIGN_WAITING', 'COUNTERSIGN_RETURNED', 'COUNTERSIGN_COMPLETED'];
+  const byType = {} as Record<UserType, readonly NotificationKind[]>;
+  for (const t of USER_TYPES) byType[t] = (SUPPLIER_TYPES as readonly number[]).includes(t) ? supplier : (DRAWING_ADMIN_TYPES as readonly number[]).includes(t) ? admin : t === 5 ? ['QUESTION_ASSIGNED'] : ['APPLICATION_SUBMITTED'];
+  return byType;
+})();
 
 /** The bell's dropdown shows this many of the latest. */
 export const NOTIFICATION_BELL_LATEST = 6;
@@ -93,6 +108,8 @@ export const ZNotificationSettings = z.object({
   email: z.string().nullable(),
   /** Kinds not mailed to this user (the centre lists every kind). */
   mutedKinds: z.array(z.enum(NOTIFICATION_KINDS)),
+  /** The kinds this user's type receives (NOTIFICATION_KINDS_BY_TYPE): the choices 个人设置 offers. */
+  kinds: z.array(z.enum(NOTIFICATION_KINDS)),
   /** Mail is on for this portal (SMTP_URL set): otherwise the choices wait for it. */
   mailOn: z.boolean(),
 });

@@ -9,7 +9,7 @@
  * helpers below: a supplier's own users, the users of some internal types, one user); a disabled
  * account gets nothing.
  */
-import { SUPPLIER_TYPES, type NotificationSettings, type SaveNotificationSettings, type MarkReadRequest, type NotificationKind, type NotificationPageRequest, type NotificationRow, type NotificationBell, NOTIFICATION_BELL_LATEST, type UserType } from '@esm/contracts';
+import { NOTIFICATION_KINDS_BY_TYPE, SUPPLIER_TYPES, type NotificationSettings, type SaveNotificationSettings, type MarkReadRequest, type NotificationKind, type NotificationPageRequest, type NotificationRow, type NotificationBell, NOTIFICATION_BELL_LATEST, type UserType } from '@esm/contracts';
 import type { z } from 'zod';
 import type { ZNotificationPageRequestSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
@@ -138,10 +138,11 @@ export async function markSeen(db: Db, userId: number, linkPath: string, now = n
 
 export async function settingsOf(db: Db, userId: number, mailOn: boolean): Promise<NotificationSettings> {
   const [u, p] = await Promise.all([
-    db.user.findUniqueOrThrow({ where: { id: userId }, select: { account: true, name: true, email: true } }),
+    db.user.findUniqueOrThrow({ where: { id: userId }, select: { account: true, name: true, email: true, type: true } }),
     db.notificationPreference.findUnique({ where: { userId }, select: { mutedKinds: true } }),
   ]);
-  return { ...u, mutedKinds: (p?.mutedKinds ?? []) as NotificationKind[], mailOn };
+  const { type, ...who } = u;
+  return { ...who, mutedKinds: (p?.mutedKinds ?? []) as NotificationKind[], kinds: [...(NOTIFICATION_KINDS_BY_TYPE[type as UserType] ?? [])], mailOn };
 }
 
 /** The user's own address and mail choices, in one transaction. */
