@@ -56,11 +56,13 @@ function pnpm(args) {
 
 const started = performance.now();
 const api = path.join(out, 'apps/api');
-// --legacy: the workspace links its packages instead of injecting copies (inject-workspace-packages),
-// which `pnpm dev` relies on. --ignore-scripts: the api's postinstall generates the Prisma client
-// with the prisma CLI, a dev dependency; the bundle has the generated client inside. --offline:
-// everything comes from the store the build's install filled, so the folder matches the lockfile.
-pnpm(['--filter', '@esm/api', 'deploy', '--legacy', '--prod', '--ignore-scripts', '--offline', api]);
+// inject-workspace-packages for this command only: deploy then installs from the workspace's own
+// lockfile (the workspace itself links its packages, which `pnpm dev` relies on). The legacy deploy
+// resolved every range afresh, so offline it needed the registry's metadata in pnpm's cache, which
+// a machine that only ran the frozen install does not have. --ignore-scripts: the api's postinstall
+// generates the Prisma client with the prisma CLI, a dev dependency; the bundle has the generated
+// client inside. --offline: everything comes from the store the build's install filled.
+pnpm(['--filter', '@esm/api', '--config.inject-workspace-packages=true', 'deploy', '--prod', '--ignore-scripts', '--offline', api]);
 
 // deploy copies the package's sources, tests and benchmarks too: only the manifest and the
 // installed dependencies stay, and the build's output is copied in below
