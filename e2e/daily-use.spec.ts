@@ -25,6 +25,7 @@ test('1. logout drops ?redirect: the next user lands on their own page, and a fo
 
   // a redirect left by someone else in the address bar: not one of demo2's pages
   await page.getByTestId('logout').click();
+  await expect(page).toHaveURL(/\/esm\/login/);
   await page.goto('/esm/login?redirect=%2Fesm%2FdrawingManagement%2FarchivalHistory');
   await page.getByPlaceholder('账号').fill('demo2');
   await page.getByPlaceholder('密码').fill('Esm@2026');
@@ -128,6 +129,8 @@ test('5. at 1366 px the deciding columns are on screen without scrolling; the re
   await noOverflow();
 
   await page.getByTestId('logout').click();
+  // the logout's answer clears the session cookie: wait for it, or it clears demo3's as well
+  await expect(page).toHaveURL(/\/esm\/login/);
   await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await tableSettled(page);
