@@ -18,7 +18,7 @@ import { CHAINED_TABLES, verifyChains, verifyTable } from '../src/modules/audit/
 import { dayHeads } from '../src/modules/audit/heads.ts';
 import { buildTestApp, login, pdfPages, post, type TestApp } from './helpers.ts';
 import { acceptCurrentAgreement, createFileVersion, createGrant, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, multipart, samplePdf, tempStorage } from './factories.ts';
-import { createDatabase, dropDatabase, withDatabase } from './global-setup.ts';
+import { createDatabase, dropDatabase, withDatabase } from './databases.ts';
 import { runCli } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');

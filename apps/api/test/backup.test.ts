@@ -17,7 +17,7 @@ import { seedDemo } from '../src/db/seed.ts';
 import { localStorage } from '../src/lib/storage.ts';
 import pg from 'pg';
 import { buildTestApp, login, callApi } from './helpers.ts';
-import { createDatabase, dropDatabase, withDatabase } from './global-setup.ts';
+import { createDatabase, dropDatabase, withDatabase } from './databases.ts';
 import { runCli } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');

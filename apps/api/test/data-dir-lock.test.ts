@@ -11,19 +11,24 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './free-port.ts';
+import { holdDistFolder } from './dist-lock.ts';
 
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TSX = path.join(apiDir, 'node_modules/.bin/tsx');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'esm-lock-test-'));
 const running: ChildProcess[] = [];
+let releaseDist: (() => Promise<void>) | undefined;
 
-beforeAll(() => {
+// the bundle is this file's until its end: server.test.ts rebuilds it too
+beforeAll(async () => {
+  releaseDist = await holdDistFolder();
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: apiDir, stdio: 'pipe', env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', SEED_DEMO: 'false', DEMO_IMAGE: '' } });
 }, 600_000);
 
-afterAll(() => {
+afterAll(async () => {
   for (const p of running) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
+  await releaseDist?.();
 });
 
 

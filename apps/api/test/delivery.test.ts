@@ -10,9 +10,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { API_BASE, logOutcomeText, type LogRow, logsApi } from '@esm/contracts';
-import { SESSION_SECRET, buildTestApp, login, callApi } from './helpers.ts';
+import { SESSION_SECRET, buildTestApp, login, callApi, testDatabaseUrl } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, samplePdf, tempStorage } from './factories.ts';
 
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -164,7 +164,7 @@ interface Server {
 async function startServer(grace: number): Promise<Server> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    DATABASE_URL: inject('databaseUrl'),
+    DATABASE_URL: testDatabaseUrl(),
     STORAGE_DIR: files.dir,
     SESSION_SECRET,
     SEED_DEMO: 'false',

@@ -164,7 +164,7 @@ export async function createFileVersion(db: Db, storage: Storage, input: FileVer
   const standardCode = input.standardCode ?? `Q/ESM-${unique()}`;
   const last = await db.standardFile.findFirst({ where: { standardCode }, orderBy: { versionNo: 'desc' }, select: { versionNo: true } });
   const versionNo = (last?.versionNo ?? 0) + 1;
-  // any drawing administrator uploads (demo3 in the run's database)
+  // any drawing administrator uploads (demo3 in the seeded demo data)
   const uploader = await db.user.findFirstOrThrow({ where: { type: { in: [3, 7, 8, 9] } }, orderBy: { id: 'asc' } });
   return db.standardFile.create({
     data: {

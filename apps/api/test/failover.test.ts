@@ -11,9 +11,9 @@ import { execFileSync } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, POOL_SETTINGS, type Database } from '../src/db/database.ts';
-import { buildTestApp, login, type TestApp, callApi } from './helpers.ts';
+import { buildTestApp, login, type TestApp, callApi, testDatabaseUrl } from './helpers.ts';
 import { postgresBin, startCluster, type Cluster } from './pg-cluster.ts';
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -69,7 +69,7 @@ describe('a Postgres restart', () => {
     await admin.end();
     // the run's migrated and seeded database, copied into the cluster
     const bin = postgresBin()!;
-    const dump = execFileSync(path.join(bin, 'pg_dump'), ['--format=custom', '--no-owner', inject('databaseUrl')], { maxBuffer: 1 << 30 });
+    const dump = execFileSync(path.join(bin, 'pg_dump'), ['--format=custom', '--no-owner', testDatabaseUrl()], { maxBuffer: 1 << 30 });
     execFileSync(path.join(bin, 'pg_restore'), ['--no-owner', '--exit-on-error', '-d', cluster.url('esm')], { input: dump });
     ({ t, cookie } = await appOn(cluster.url('esm')));
   }, 300_000);
@@ -141,7 +141,7 @@ class SilentRelay {
 
 describe('a server gone silent (failover, a host restarting)', () => {
   it('a connect nobody answers gives its pool slot back within the pool timeout, so the api is back soon after the server', async () => {
-    const target = new URL(inject('databaseUrl'));
+    const target = new URL(testDatabaseUrl());
     const relay = new SilentRelay({ host: target.hostname, port: Number(target.port || 5432) });
     await relay.listen();
     cleanup.push(() => relay.close());

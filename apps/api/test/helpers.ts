@@ -1,9 +1,9 @@
 /**
- * Shared test helpers: an app over the run's database (test/global-setup.ts), sign-in through
- * the real login call, and calls through their contract objects (`callApi`). Every request goes
- * through `app.inject`.
+ * Shared test helpers: an app over the test file's own database (a copy of the demo-seeded
+ * template, test/file-database.ts), sign-in through the real login call, and calls through their
+ * contract objects (`callApi`). Every request goes through `app.inject`.
  */
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import pg from 'pg';
 import type { z } from 'zod';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -14,17 +14,20 @@ import { DEMO_PASSWORD } from '../src/db/seed.ts';
 import { hashPassword } from '../src/lib/password.ts';
 import { buildApp } from '../src/app.ts';
 import type { Storage } from '../src/lib/storage.ts';
+import { testDatabaseUrl } from './databases.ts';
+
+export { testDatabaseUrl };
 
 export const SESSION_SECRET = 'test-session-secret-0123456789-abcdefghij';
 export { DEMO_PASSWORD };
 export const USER_TYPES_UNDER_TEST = [2, 3, 4, 5, 6, 7, 8, 9] as const;
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return loadConfig({}, { databaseUrl: inject('databaseUrl'), sessionSecret: SESSION_SECRET, logLevel: 'silent', ...overrides });
+  return loadConfig({}, { databaseUrl: testDatabaseUrl(), sessionSecret: SESSION_SECRET, logLevel: 'silent', ...overrides });
 }
 
 export function openTestDatabase(): Promise<Database> {
-  return openDatabase({ databaseUrl: inject('databaseUrl'), dataDir: '' });
+  return openDatabase({ databaseUrl: testDatabaseUrl(), dataDir: '' });
 }
 
 export interface TestApp {
@@ -34,7 +37,7 @@ export interface TestApp {
 }
 
 /**
- * An app over the run's database. Pass `db` to build a second instance over the same client,
+ * An app over the test file's database. Pass `db` to build a second instance over the same client,
  * `storage` to keep a test file's uploads in a folder of its own.
  */
 export async function buildTestApp(opts: { config?: Partial<Config>; db?: Database; storage?: Storage } = {}): Promise<TestApp> {
@@ -221,7 +224,7 @@ export async function pdfPages(bytes: Buffer): Promise<string[]> {
  * beside it. Which call waits where is read off Postgres (`pg_blocking_pids`), not timed.
  */
 export async function holdInserts(table: string) {
-  const client = new pg.Client({ connectionString: inject('databaseUrl') });
+  const client = new pg.Client({ connectionString: testDatabaseUrl() });
   await client.connect();
   await client.query('BEGIN');
   await client.query(`LOCK TABLE ${table} IN SHARE MODE`);

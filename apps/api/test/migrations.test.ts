@@ -14,7 +14,7 @@ import { embeddedExtensions, openDatabase, type Database } from '../src/db/datab
 import { catalogDiff, readCatalog, type Catalog, type QueryRows } from '../src/db/drift.ts';
 import { applyMigrations, readMigrations } from '../src/db/migrations.ts';
 import { declaredSchemaSql } from '../src/db/schema-engine.ts';
-import { createDatabase, dropDatabase, withDatabase } from './global-setup.ts';
+import { createDatabase, dropDatabase, withDatabase } from './databases.ts';
 
 const pgliteRows = (db: PGlite): QueryRows => async (sql) => (await db.query<Record<string, unknown>>(sql)).rows;
 const prismaRows = (db: Database): QueryRows => (sql) => db.prisma.$queryRawUnsafe<Record<string, unknown>[]>(sql);

@@ -6,9 +6,8 @@
  */
 import { menuApi, noticesApi, sessionApi } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import pg from 'pg';
-import { buildTestApp, createUser, deleteUser, login, sessionCookie, sidOf, LEGACY_LOGOUT_BODY, type TestApp, callApi } from './helpers.ts';
+import { buildTestApp, createUser, deleteUser, login, sessionCookie, sidOf, LEGACY_LOGOUT_BODY, type TestApp, callApi, testDatabaseUrl } from './helpers.ts';
 import { IDP_CLIENT, startIdp, type TestIdp } from './idp.ts';
 
 const REDIRECT_URI = 'http://portal.test/esm';
@@ -413,7 +412,7 @@ describe('the sign-in log covers the password form too', () => {
 describe('logout while other requests are in flight (rolling sessions)', () => {
   it('their answers never hand the destroyed session cookie back; the next check is the login page, not 登录超时', async () => {
     const cookie = await login(plain.app, 'demo3');
-    const client = new pg.Client({ connectionString: inject('databaseUrl') });
+    const client = new pg.Client({ connectionString: testDatabaseUrl() });
     await client.connect();
     try {
       // hold the menu call inside its handler (after it read the session) until the logout is done

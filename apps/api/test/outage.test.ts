@@ -8,9 +8,9 @@
 import { archivesApi, menuApi, sessionApi, visitsApi } from '@esm/contracts';
 import net from 'node:net';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
-import { buildTestApp, createUser, deleteUser, hasChinese, login, type TestApp, callApi } from './helpers.ts';
+import { buildTestApp, createUser, deleteUser, hasChinese, login, type TestApp, callApi, testDatabaseUrl } from './helpers.ts';
 
 /** A TCP relay to the test database's server that can be taken down and brought back on the same port. */
 class Relay {
@@ -41,7 +41,7 @@ class Relay {
   }
 }
 
-const dbUrl = new URL(inject('databaseUrl'));
+const dbUrl = new URL(testDatabaseUrl());
 const relay = new Relay({ host: dbUrl.hostname, port: Number(dbUrl.port || 5432) });
 let t: TestApp;
 let cookie: string;
@@ -106,10 +106,10 @@ describe('the database unreachable', () => {
 
   it('backends terminated by Postgres (a restart, a failover): never a 500, and the pool reconnects', async () => {
     expect((await callApi(t.app, menuApi.roleFunction, {}, cookie)).statusCode).toBe(200);
-    const admin = new pg.Client({ connectionString: inject('databaseUrl') });
+    const admin = new pg.Client({ connectionString: testDatabaseUrl() });
     await admin.connect();
     try {
-      const killed = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'esm_outage_test'`);
+      const killed = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'esm_outage_test' AND datname = current_database()`);
       expect(killed.rowCount).toBeGreaterThan(0);
     } finally {
       await admin.end();
@@ -146,7 +146,7 @@ describe('the database unreachable', () => {
  * its login slot and before its password is checked; which call waits is read off Postgres.
  */
 async function holdAccountReads() {
-  const client = new pg.Client({ connectionString: inject('databaseUrl') });
+  const client = new pg.Client({ connectionString: testDatabaseUrl() });
   await client.connect();
   await client.query('BEGIN');
   await client.query('LOCK TABLE app_user IN ACCESS EXCLUSIVE MODE');

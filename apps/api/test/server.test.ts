@@ -12,20 +12,25 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './free-port.ts';
+import { holdDistFolder } from './dist-lock.ts';
 
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'esm-server-test-'));
 const running: ChildProcess[] = [];
+let releaseDist: (() => Promise<void>) | undefined;
 
-// the bundle of the code under test (~0.1 s), not a stale one from an earlier build
-beforeAll(() => {
+// the bundle of the code under test (~0.1 s), not a stale one from an earlier build; the bundle is
+// this file's until its end (data-dir-lock.test.ts rebuilds it too), so the wait may be that file's run
+beforeAll(async () => {
+  releaseDist = await holdDistFolder();
   // built for the start below (its empty DATA_DIR): with the demo image, seeded today
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: apiDir, stdio: 'pipe', env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', SEED_DEMO: '', DEMO_IMAGE: '' } });
-});
+}, 600_000);
 
-afterAll(() => {
+afterAll(async () => {
   for (const p of running) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
+  await releaseDist?.();
 });
 
 

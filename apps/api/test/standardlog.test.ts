@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import { AGREEMENT_V1_TITLE } from '../src/db/seed-agreement.ts';
 import { buildTestApp, createUser, login, apiCaller, callApi } from './helpers.ts';
-import { createDatabase, dropDatabase, withDatabase } from './global-setup.ts';
+import { createDatabase, dropDatabase, uniqueDatabaseName, withDatabase } from './databases.ts';
 import {
   acceptCurrentAgreement,
   createFileVersion,
@@ -129,7 +129,7 @@ describe('the confidentiality agreement', () => {
   it('with no agreement published: hasKeepsecret is a 404 and suppliers cannot open files', async () => {
     // A database of its own: removing the agreement must not disturb the other tests.
     const serverUrl = inject('serverUrl');
-    const name = `esm_test_noagreement_${Date.now()}`;
+    const name = uniqueDatabaseName('esm_test_noagreement');
     await createDatabase(serverUrl, name);
     const own = await openDatabase({ databaseUrl: withDatabase(serverUrl, name), dataDir: '' });
     const ownFiles = await tempStorage();

@@ -12,7 +12,7 @@ import { openDatabase, type Database } from '../src/db/database.ts';
 import { DEMO_SUPPLIERS, DEMO_USERS, seedDemo } from '../src/db/seed.ts';
 import { localStorage } from '../src/lib/storage.ts';
 import { MENU } from '../src/db/menu-data.ts';
-import { createDatabase, dropDatabase, withDatabase } from './global-setup.ts';
+import { createDatabase, dropDatabase, withDatabase } from './databases.ts';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterAll(async () => {

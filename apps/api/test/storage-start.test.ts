@@ -9,10 +9,10 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3Storage } from '../src/lib/storage/s3.ts';
 import { startS3Server, type TestS3Server } from './s3-server.ts';
-import { SESSION_SECRET } from './helpers.ts';
+import { SESSION_SECRET, testDatabaseUrl } from './helpers.ts';
 import { freePort } from './free-port.ts';
 
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,7 +33,7 @@ async function start(env: Record<string, string>) {
   const port = await freePort();
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: apiDir,
-    env: { ...process.env, DATABASE_URL: inject('databaseUrl'), SESSION_SECRET, SEED_DEMO: 'false', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, DATABASE_URL: testDatabaseUrl(), SESSION_SECRET, SEED_DEMO: 'false', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(proc);
@@ -62,7 +62,7 @@ async function start(env: Record<string, string>) {
 }
 
 async function databaseId(): Promise<string> {
-  const client = new pg.Client({ connectionString: inject('databaseUrl') });
+  const client = new pg.Client({ connectionString: testDatabaseUrl() });
   await client.connect();
   try {
     return (await client.query<{ id: string }>('SELECT database_id::text AS id FROM database_identity')).rows[0]!.id;

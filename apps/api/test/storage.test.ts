@@ -13,12 +13,11 @@ import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import pg from 'pg';
-import { inject } from 'vitest';
 import { localStorage, MARKER, type Storage } from '../src/lib/storage.ts';
 import { s3Client } from '../src/lib/storage/s3.ts';
 import { claimStore, databaseIdOf, StoreOfAnotherDatabaseError } from '../src/lib/storage/identity.ts';
 import { sweepStorage, STORAGE_LITTER_AGE_MS, STORAGE_SWEEP_LOCK } from '../src/modules/maintenance/plugin.ts';
-import { buildTestApp, type TestApp } from './helpers.ts';
+import { buildTestApp, testDatabaseUrl, type TestApp } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine } from './factories.ts';
 import { startS3Server, type TestS3Server } from './s3-server.ts';
 
@@ -224,7 +223,7 @@ describe.each(drivers)('a store belongs to one database: $name', (driver) => {
   let client: pg.Client;
   beforeAll(async () => {
     store = await driver.make();
-    client = new pg.Client({ connectionString: inject('databaseUrl') });
+    client = new pg.Client({ connectionString: testDatabaseUrl() });
     await client.connect();
   });
   afterAll(async () => {
@@ -291,7 +290,7 @@ describe.each(drivers)('the maintenance sweep over the database: $name', (driver
   });
 
   it('one replica sweeps at a time: with the advisory lock held elsewhere the sweep stands aside', async () => {
-    const other = new pg.Client({ connectionString: inject('databaseUrl') });
+    const other = new pg.Client({ connectionString: testDatabaseUrl() });
     await other.connect();
     try {
       await other.query(`SELECT pg_advisory_lock(${STORAGE_SWEEP_LOCK})`);
