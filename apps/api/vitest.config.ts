@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 // API integration tests: test/global-setup.ts seeds one demo template database per run, and each
-// test file works in a copy of its own (test/file-database.ts), so files run in parallel. Three
-// workers measured fastest on the 2-core CI machine (docs/benchmarks.md, "Test suite"): a file
-// spends much of its time waiting on Postgres, so a third worker fills the cores.
+// test file works in a copy of its own (test/file-database.ts), so files run in parallel: two at a
+// time, one per core of the CI machine (docs/benchmarks.md, "Test suite"); Postgres and the files'
+// own servers share those cores too.
 export default defineConfig({
   test: {
     name: 'api',
@@ -11,7 +11,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     globalSetup: ['./test/global-setup.ts'],
     setupFiles: ['./test/file-database.ts'],
-    maxWorkers: 3,
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -10,7 +10,7 @@ import { api, buildTestApp, createUser, deleteUser, hasChinese, sessionCookie, t
 let t: TestApp;
 const created: string[] = [];
 // Failed logins count per address: this file's failures come from addresses of their own so the
-// other files' logins from 127.0.0.1 are never throttled.
+// file's other logins from 127.0.0.1 are never throttled.
 const BAD_IP = '10.20.0.1';
 
 beforeAll(async () => {
