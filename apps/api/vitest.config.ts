@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 // API integration tests: test/global-setup.ts seeds one demo template database per run, and each
 // test file works in a copy of its own (test/file-database.ts), so files run in parallel: two at a
-// time, one per core of the CI machine (docs/benchmarks.md, "Test suite"); Postgres and the files'
-// own servers share those cores too.
+// time, one per core of the 2-core CI machine. On a saturated machine that was not faster
+// (docs/benchmarks.md, "Test suite"); `--maxWorkers=1` runs them one at a time.
 export default defineConfig({
   test: {
     name: 'api',
