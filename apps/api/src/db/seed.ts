@@ -155,7 +155,7 @@ async function demoData(db: Db, storage: Storage, sql: StateReader): Promise<boo
   const { seedDemoDocumentIssues } = await import('./demo-document-issues.ts');
   await seedDemoDocumentIssues(db, storage);
   startPhase('seed: document issues');
-  const { seedDemoCountersign } = await import('./demo-countersign.ts');
+  const { seedDemoCountersign } = await import('../modules/countersign/demo.ts');
   await seedDemoCountersign(db);
   startPhase('seed: countersign');
   const { seedDemoBom } = await import('./demo-bom.ts');
