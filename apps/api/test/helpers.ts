@@ -17,7 +17,6 @@ import type { Storage } from '../src/lib/storage.ts';
 
 export const SESSION_SECRET = 'test-session-secret-0123456789-abcdefghij';
 export { DEMO_PASSWORD };
-export const USER_TYPES_UNDER_TEST = [2, 3, 4, 5, 6, 7, 8, 9] as const;
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return loadConfig({}, { databaseUrl: inject('databaseUrl'), sessionSecret: SESSION_SECRET, logLevel: 'silent', ...overrides });
