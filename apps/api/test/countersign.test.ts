@@ -356,8 +356,8 @@ describe("the demo seed's batch (writeCountersignHistories)", () => {
   }
 
   it('writes exactly the rows the calls write one after another, round hashes included', async () => {
-    const { writeCountersignHistories, createDraft, updateDraft, issueCountersign, submitSignature, cancelCountersign } = await import('../src/modules/countersign/service.ts');
-    const { sessionUsers } = await import('../src/db/demo-countersign.ts');
+    const { createDraft, updateDraft, issueCountersign, submitSignature, cancelCountersign } = await import('../src/modules/countersign/transitions.ts');
+    const { sessionUsers, writeCountersignHistories } = await import('../src/modules/countersign/demo.ts');
     const { ALL_BUTTONS } = await import('../src/lib/permission-rules.ts');
     type Histories = Parameters<typeof writeCountersignHistories>[1];
     const u = await sessionUsers(db, ['demo2', 'demo3', 'demo4', 'demo8', 'demo9'] as const);
@@ -430,8 +430,7 @@ describe("the demo seed's batch (writeCountersignHistories)", () => {
   });
 
   it('refuses a history the calls would refuse, writing nothing', async () => {
-    const { writeCountersignHistories } = await import('../src/modules/countersign/service.ts');
-    const { sessionUsers } = await import('../src/db/demo-countersign.ts');
+    const { sessionUsers, writeCountersignHistories } = await import('../src/modules/countersign/demo.ts');
     const { ALL_BUTTONS } = await import('../src/lib/permission-rules.ts');
     const u = await sessionUsers(db, ['demo3', 'demo9'] as const);
     const before = await db.countersign.count();

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_DRAWINGS } from '../src/db/demo-archives.ts';
+import { DEMO_DRAWINGS } from '../src/modules/archives/demo.ts';
 import { preparedDemoFiles, writeDemoFiles, type DemoDrawingSpec } from '../src/db/demo-files.ts';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'esm-demo-files-test-'));

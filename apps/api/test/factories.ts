@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
-import { FILE_TYPES, type FileStatus, type FileType } from '@esm/contracts';
+import type { FileStatus, FileType } from '@esm/contracts';
 import type { Db } from '../src/db/database.ts';
 import { localStorage, type Storage } from '../src/lib/storage.ts';
 import { currentAgreement } from '../src/modules/files/access.ts';
@@ -188,8 +188,6 @@ export async function createFileVersion(db: Db, storage: Storage, input: FileVer
     },
   });
 }
-
-export const mimeOf = (type: FileType) => FILE_TYPES[type].mime;
 
 // ---- users and the agreement ---------------------------------------------------------------------
 

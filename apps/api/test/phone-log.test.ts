@@ -10,7 +10,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, type ContactRow, phoneLogApi, type EndpointDef } from '@esm/contracts';
 import { buildTestApp, callApi, login, unchecked, type CallBody } from './helpers.ts';
-import { DEMO_CONTACTS } from '../src/db/demo-phoneLog.ts';
+import { DEMO_CONTACTS } from '../src/modules/phoneLog/demo.ts';
 import { DEMO_USERS } from '../src/db/seed.ts';
 
 const t = await buildTestApp();

@@ -8,7 +8,7 @@ import { endpoint, governedColumns } from './endpoint.ts';
 import { ZCappedPage, ZEnvelope } from './envelope.ts';
 import { zDay, zId, zOptionalDate, zOptionalEnum, zOptionalText, zText, withDateRange } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
-import { GRANT_STATES } from './empower.ts';
+import { GRANT_STATES } from './empower/index.ts';
 import { PAGES } from './pages.ts';
 
 // ---- constants ------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 /** Every declared call, for the walks that cover each one by construction (access, bodies, OpenAPI). */
 import type { EndpointDef } from './endpoint.ts';
 import { archivesApi } from './archives.ts';
-import { empowerApi } from './empower.ts';
+import { empowerApi } from './empower/index.ts';
 import { exportApi } from './export.ts';
 import { filesApi } from './files.ts';
 import { logsApi } from './logs.ts';

@@ -17,7 +17,7 @@ export * from './ui.ts';
 export * from './workflow.ts';
 // one file per domain
 export * from './archives.ts';
-export * from './empower.ts';
+export * from './empower/index.ts';
 export * from './export.ts';
 export * from './files.ts';
 export * from './logs.ts';

@@ -18,7 +18,7 @@ import { dataDirOf, demoImageOf, pgdataOf } from '../paths.ts';
 import { DEMO_IMAGE_DIR, IMAGE_DIR, demoImageUnusable, hasCluster, readManifest } from './image.ts';
 import { buildDemoImage, buildImage, referenceImageKey } from './image-build.ts';
 import { readMigrations } from './migrations.ts';
-import { DEMO_DRAWINGS } from './demo-archives.ts';
+import { DEMO_DRAWINGS } from '../modules/archives/demo.ts';
 import { DEMO_FILES_DIR, writeDemoFiles } from './demo-files.ts';
 
 const started = performance.now();

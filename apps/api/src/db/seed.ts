@@ -1,6 +1,8 @@
 /**
  * Reference data (the menu) for every installation, and demo data (suppliers and the accounts
- * demo2 … demo9, password Esm@2026) for demos and tests only.
+ * demo2 … demo9, password Esm@2026) for demos and tests only. Each domain's demo rows live with
+ * the domain (`modules/<domain>/demo.ts`); the seed composes them in order, each step reading
+ * what the steps before it wrote.
  */
 import type { Db } from './database.ts';
 import type { SqlRunner } from './migrations.ts';
@@ -8,7 +10,7 @@ import { hashPassword } from '../lib/password.ts';
 import { MENU } from './menu-data.ts';
 import type { Storage } from '../lib/storage.ts';
 import { seedAgreement } from './seed-agreement.ts';
-import { seedDemoNotices } from './demo-notices.ts';
+import { seedDemoNotices } from '../modules/notices/demo.ts';
 import { startPhase } from '../lib/start-trace.ts';
 import { insertRows, insertRowsReturningIds } from './demo-batch.ts';
 import { withAdvisoryLock } from './advisory-lock.ts';
@@ -140,31 +142,31 @@ async function demoData(db: Db, storage: Storage, sql: StateReader): Promise<boo
   });
   // loaded only when seeding: drawing the demo files needs canvas and pdf-lib, which a server
   // that never seeds should not keep in memory
-  const { seedDemoArchives } = await import('./demo-archives.ts');
+  const { seedDemoArchives } = await import('../modules/archives/demo.ts');
   startPhase('seed: drawing code loaded');
   await seedDemoArchives(db, storage, uploaders);
   startPhase('seed: archives');
-  const { seedDemoEmpower } = await import('./demo-empower.ts');
+  const { seedDemoEmpower } = await import('../modules/empower/demo.ts');
   await seedDemoEmpower(db);
   startPhase('seed: empower');
   await seedDemoNotices(db);
   startPhase('seed: notices');
-  const { seedDemoHistory } = await import('./demo-history.ts');
+  const { seedDemoHistory } = await import('../modules/logs/demo.ts');
   await seedDemoHistory(db);
   startPhase('seed: history');
-  const { seedDemoDocumentIssues } = await import('./demo-document-issues.ts');
+  const { seedDemoDocumentIssues } = await import('../modules/documentIssues/demo.ts');
   await seedDemoDocumentIssues(db, storage);
   startPhase('seed: document issues');
-  const { seedDemoCountersign } = await import('./demo-countersign.ts');
+  const { seedDemoCountersign } = await import('../modules/countersign/demo.ts');
   await seedDemoCountersign(db);
   startPhase('seed: countersign');
-  const { seedDemoBom } = await import('./demo-bom.ts');
+  const { seedDemoBom } = await import('../modules/bom/demo.ts');
   await seedDemoBom(db);
   startPhase('seed: bom');
-  const { seedDemoPhoneLog } = await import('./demo-phoneLog.ts');
+  const { seedDemoPhoneLog } = await import('../modules/phoneLog/demo.ts');
   await seedDemoPhoneLog(db);
   startPhase('seed: phone log');
-  const { seedDemoNotifications } = await import('./demo-notifications.ts');
+  const { seedDemoNotifications } = await import('../modules/notifications/demo.ts');
   await seedDemoNotifications(db);
   startPhase('seed: notifications');
   return true;

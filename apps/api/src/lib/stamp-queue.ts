@@ -17,8 +17,6 @@ export function setStampConcurrency(n: number): void {
 
 /** Stamps waiting for their turn (for metrics). */
 export const stampQueueLength = (): number => limit.pendingCount;
-/** Stamps running now (for metrics). */
-export const stampsRunning = (): number => limit.activeCount;
 
 /** Runs `work` (read and stamp one file) when a stamping slot is free. */
 export const whenStampSlotFree = <T>(work: () => Promise<T>): Promise<T> => limit(work);

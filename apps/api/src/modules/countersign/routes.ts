@@ -1,6 +1,7 @@
 /**
  * Countersign lists, the manufacturer's side (drawing admins, types 3/7/8/9): one line a call
- * (contracts countersignApi), rules in service.ts, the sheet in sheet.ts.
+ * (contracts countersignApi); the moves in transitions.ts (their rules in rules.ts), reads in
+ * reads.ts, the form's pickers in pickers.ts, the signed sheet in sheet.ts.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { applyColumnSet, COUNTERSIGN_COLUMNS, countersignApi } from '@esm/contracts';
@@ -10,7 +11,10 @@ import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
 import { clientOf } from '../../lib/access-log.ts';
 import { pageCountersigns } from './query.ts';
-import { cancelCountersign, countersignDetail, countersignerOptions, createDraft, fileOptions, issueCountersign, submitSignature, updateDraft, type Side } from './service.ts';
+import { countersignDetail } from './reads.ts';
+import { countersignerOptions, fileOptions } from './pickers.ts';
+import type { Side } from './rules.ts';
+import { cancelCountersign, createDraft, issueCountersign, submitSignature, updateDraft } from './transitions.ts';
 import type { SheetFile } from './sheet.ts';
 import { downloadSheet } from './sheet.ts';
 import { sendDelivery } from '../../lib/access-log-delivery.ts';

@@ -15,7 +15,8 @@ import type { SessionUser } from '../../plugins/auth.ts';
 import { conflict } from '../../plugins/errors.ts';
 import { writeAccessLog, type ClientInfo } from '../../lib/access-log.ts';
 import { contentDisposition, newCjkPdf, stampPdf, watermarkText } from '../../lib/watermark.ts';
-import { countersignDetail, writeEvent, type Side } from './service.ts';
+import { countersignDetail } from './reads.ts';
+import { writeEvent, type Side } from './rules.ts';
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 48;

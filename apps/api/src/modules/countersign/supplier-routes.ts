@@ -10,7 +10,9 @@ import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
 import { clientOf } from '../../lib/access-log.ts';
 import { pageCountersigns } from './query.ts';
-import { countersignDetail, submitSignature, type Side } from './service.ts';
+import { countersignDetail } from './reads.ts';
+import type { Side } from './rules.ts';
+import { submitSignature } from './transitions.ts';
 import { downloadSheet } from './sheet.ts';
 import { sendSheet } from './routes.ts';
 

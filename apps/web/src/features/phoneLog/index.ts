@@ -1,3 +1,3 @@
-/** The phoneLog feature's public face: the masked number with its eye icon and the contacts drawer. */
+/** The phoneLog feature's public face: the masked number with its eye icon and the button that opens the contacts drawer. */
 export { MaskedMobile } from './MaskedMobile.tsx';
-export { ContactsButton, ContactsDrawer } from './ContactsDrawer.tsx';
+export { ContactsButton } from './ContactsDrawer.tsx';

@@ -2,7 +2,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { checkSession } from './calls.ts';
 
-export { checkSession, withoutHandoff, login, logout, companyLogin, type SessionCheck } from './calls.ts';
+export { withoutHandoff, logout, type SessionCheck } from './calls.ts';
 
 export const sessionQuery = queryOptions({ queryKey: ['session'], queryFn: checkSession, staleTime: 60_000, retry: false });
 export const useSession = () => useQuery(sessionQuery);

@@ -6,7 +6,7 @@
  * No mail: the demo has no outbox rows.
  */
 import { PAGES } from '@esm/contracts';
-import type { Db } from './database.ts';
+import type { Db } from '../../db/database.ts';
 
 export async function seedDemoNotifications(db: Db): Promise<void> {
   await db.$transaction(async (tx) => {

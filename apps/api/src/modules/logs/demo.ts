@@ -7,12 +7,12 @@
  * steps (the agreement, the first confirmation) are what a demo shows.
  */
 import { randomBytes } from 'node:crypto';
-import type { Db } from './database.ts';
-import type { Prisma } from '../generated/prisma/client.ts';
-import { hashPassword } from '../lib/password.ts';
-import { materialAccess, visibleMaterialCodes } from '../modules/empower/index.ts';
-import { startPhase } from '../lib/start-trace.ts';
-import { insertRows } from './demo-batch.ts';
+import type { Db } from '../../db/database.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
+import { hashPassword } from '../../lib/password.ts';
+import { materialAccess, visibleMaterialCodes } from '../empower/index.ts';
+import { startPhase } from '../../lib/start-trace.ts';
+import { insertRows } from '../../db/demo-batch.ts';
 
 const DAY = 86_400_000;
 

@@ -1,7 +1,7 @@
 /**
  * Demo authorization applications, one or more in each state, dated relative to the
  * seed time, each with the audit trail its state implies; the approved ones carry their grants.
- * Runs after demo-archives.ts (materials, suppliers, the imported grants).
+ * Runs after archives/demo.ts (materials, suppliers, the imported grants).
  *
  *  S002 (demo4)  已批准   0034000203 approved, 0064000104 left out (it already had a grant) — the
  *                         grant on 0034000203 comes from here
@@ -13,10 +13,10 @@
  *  S002 (demo4)  已撤回   0064000103 (wrong period)
  *  S001 (demo2)  草稿     0011000302
  */
-import type { Db } from './database.ts';
-import type { Prisma } from '../generated/prisma/client.ts';
-import { insertRows, insertRowsReturningIds } from './demo-batch.ts';
-import { cstDateValue } from '../lib/dates.ts';
+import type { Db } from '../../db/database.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
+import { insertRows, insertRowsReturningIds } from '../../db/demo-batch.ts';
+import { cstDateValue } from '../../lib/dates.ts';
 
 const DAY = 86_400_000;
 

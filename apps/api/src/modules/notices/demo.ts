@@ -1,5 +1,5 @@
 /**
- * Demo change notices, seeded after the demo archive (demo-archives.ts) so every state
+ * Demo change notices, seeded after the demo archive (archives/demo.ts) so every state
  * can be walked: a draft, published notices read, unread, confirmed and overdue, a closed one and a
  * withdrawn one — dated relative to the seed time like the grants, so "overdue" stays overdue and
  * "due in 6 days" stays ahead whenever the demo is started. Each confirmed recipient has the logged
@@ -12,11 +12,11 @@
  *  BG-…-0005 已发布  HR-BX-D001 B→C            S001 已读, due in 6 days
  *  BG-…-0006 草稿    HR-BX-D003 A→B
  */
-import { cstDay } from '../lib/dates.ts';
-import type { Db } from './database.ts';
-import type { Prisma } from '../generated/prisma/client.ts';
-import { insertRows, insertRowsReturningIds } from './demo-batch.ts';
-import { RECOUNT_OPEN_RECIPIENTS_SQL } from '../modules/notices/index.ts';
+import { cstDay } from '../../lib/dates.ts';
+import type { Db } from '../../db/database.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
+import { insertRows, insertRowsReturningIds } from '../../db/demo-batch.ts';
+import { RECOUNT_OPEN_RECIPIENTS_SQL } from './query.ts';
 
 const DAY = 86_400_000;
 

@@ -4,9 +4,9 @@
  * supplies both suppliers, so the where-used search finds two first-tier suppliers at once.
  * Dated relative to seeding, imported by the suppliers' colleagues.
  */
-import type { Db } from './database.ts';
-import { Prisma } from '../generated/prisma/client.ts';
-import { insertRows, insertRowsReturningIds } from './demo-batch.ts';
+import type { Db } from '../../db/database.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
+import { insertRows, insertRowsReturningIds } from '../../db/demo-batch.ts';
 
 const DAY = 86_400_000;
 
@@ -125,7 +125,7 @@ const BOMS: { supplierCode: string; materialCode: string; by: string; daysAgo: n
 
 export async function seedDemoBom(db: Db): Promise<void> {
   const now = Date.now();
-  // the suppliers' colleagues of the demo history (demo-history.ts) did the imports
+  // the suppliers' colleagues of the demo history (logs/demo.ts) did the imports
   const users = await db.user.findMany({ where: { supplierCode: { in: ['S001', 'S002'] } }, select: { id: true, account: true, name: true, supplierCode: true }, orderBy: { id: 'asc' } });
   const who = (supplierCode: string, name: string) => users.find((u) => u.supplierCode === supplierCode && u.name === name) ?? users.find((u) => u.supplierCode === supplierCode);
   const line = (l: DemoLine, i: number) => ({

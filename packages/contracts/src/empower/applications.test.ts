@@ -1,6 +1,6 @@
 /** The application state machine and the request schemas a form shares with the server. */
 import { describe, expect, it } from 'vitest';
-import { APPLICATION_STATUSES, APPLICATION_TRANSITIONS, ZApproveRequestSchema, ZCreateApplyRequestSchema, canMoveApplication, isEditable, type ApplicationMove } from './empower.ts';
+import { APPLICATION_STATUSES, APPLICATION_TRANSITIONS, ZApproveRequestSchema, ZCreateApplyRequestSchema, canMoveApplication, isEditable, type ApplicationMove } from './index.ts';
 
 const MOVES = Object.keys(APPLICATION_TRANSITIONS) as ApplicationMove[];
 

@@ -10,17 +10,17 @@
  *    still cannot see it).
  *  S002 宁波东方电子 supplies 0064000103-104, 0034000203-204, 0011000302-304: valid grants on all
  *    (0034000204's ends in 20 days; 0034000203's comes from an approved application, seeded with
- *    the other demo applications by demo-empower.ts). The grants here are marked imported.
+ *    the other demo applications by empower/demo.ts). The grants here are marked imported.
  */
-import { cstDateValue } from '../lib/dates.ts';
+import { cstDateValue } from '../../lib/dates.ts';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { UPLOAD_MAX_BYTES, type FileCategory, type FileStatus, type FileType, type SecretLevel } from '@esm/contracts';
-import type { Db } from './database.ts';
-import type { Storage } from '../lib/storage.ts';
-import { drawDemoFile, preparedDemoFiles, type DemoDrawingSpec } from './demo-files.ts';
-import { startPhase } from '../lib/start-trace.ts';
-import { insertRows } from './demo-batch.ts';
+import type { Db } from '../../db/database.ts';
+import type { Storage } from '../../lib/storage.ts';
+import { drawDemoFile, preparedDemoFiles, type DemoDrawingSpec } from '../../db/demo-files.ts';
+import { startPhase } from '../../lib/start-trace.ts';
+import { insertRows } from '../../db/demo-batch.ts';
 
 const DAY = 86_400_000;
 
@@ -54,7 +54,7 @@ type GrantWindow = 'valid' | 'expired' | 'notYet' | 'expiring';
 /**
  * The grants from before the portal (imported, no application on record). S001's grant on
  * 0064000103 and S002's on 0034000204 end in 20 days (即将到期 · 续期); S002's grant on 0034000203
- * comes from an approved application instead (demo-empower.ts).
+ * comes from an approved application instead (empower/demo.ts).
  */
 const GRANTS: [string, string, GrantWindow][] = [
   ...['0064000101', '0064000102', '0034000201', '0011000302', '0011000303'].map((m) => ['S001', m, 'valid'] as [string, string, GrantWindow]),

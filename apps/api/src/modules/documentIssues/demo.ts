@@ -15,10 +15,10 @@
  */
 import { Readable } from 'node:stream';
 import { ATTACHMENT_MAX_BYTES, addWorkingDays, type IssueAction, type IssueStatus } from '@esm/contracts';
-import { cstDay } from '../lib/dates.ts';
-import type { Storage } from '../lib/storage.ts';
-import type { Db } from './database.ts';
-import { insertRows, insertRowsReturningIds } from './demo-batch.ts';
+import { cstDay } from '../../lib/dates.ts';
+import type { Storage } from '../../lib/storage.ts';
+import type { Db } from '../../db/database.ts';
+import { insertRows, insertRowsReturningIds } from '../../db/demo-batch.ts';
 
 const DAY = 86_400_000;
 

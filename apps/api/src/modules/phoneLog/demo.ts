@@ -5,8 +5,8 @@
  * for them (none may carry one unmasked).
  */
 import { PAGES, maskMobile } from '@esm/contracts';
-import type { Db } from './database.ts';
-import { insertRows, insertRowsReturningIds } from './demo-batch.ts';
+import type { Db } from '../../db/database.ts';
+import { insertRows, insertRowsReturningIds } from '../../db/demo-batch.ts';
 
 export const DEMO_CONTACTS = [
   { kind: 'SUPPLIER', supplierCode: 'S001', name: '刘海涛', title: '销售经理', mobile: '13912345601', email: 'liuht@haida.example' },
