@@ -18,14 +18,13 @@ import { localStorage } from '../src/lib/storage.ts';
 import type { ChainFile, EvidenceManifest, RecordFile } from '../src/modules/audit/package-format.ts';
 import { verifyPackage } from '../src/modules/audit/package-verify.ts';
 import { buildTestApp, callApi, login, pdfPages, type TestApp } from './helpers.ts';
-import { tempStorage } from './factories.ts';
+import { acceptCurrentAgreement } from './factories.ts';
 import { createDatabase, dropDatabase, withDatabase } from './global-setup.ts';
 import { runCli } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
 const name = `esm_evidence_${Date.now()}_${process.pid}`;
 const databaseUrl = withDatabase(serverUrl, name);
-const files = await tempStorage();
 const seedFiles = await mkdtemp(path.join(tmpdir(), 'esm-evidence-seed-'));
 const work = await mkdtemp(path.join(tmpdir(), 'esm-evidence-'));
 let db: Database;
@@ -39,14 +38,14 @@ beforeAll(async () => {
   await db.migrate();
   await seedDemo(db.prisma, localStorage(seedFiles));
   await seedAgreement(db.prisma);
-  t = await buildTestApp({ db, storage: files.storage });
+  // the app serves the demo drawings the seed stored
+  t = await buildTestApp({ db, storage: localStorage(seedFiles) });
 }, 300_000);
 
 afterAll(async () => {
   await t?.close();
   await db?.close();
   await dropDatabase(serverUrl, name);
-  await files.remove();
   await rm(seedFiles, { recursive: true, force: true });
   await rm(work, { recursive: true, force: true });
 });
@@ -83,21 +82,24 @@ async function exportSubject(session: string) {
   return res.rawPayload;
 }
 
-describe('the evidence package of a supplier and a material', () => {
+describe('the evidence package of a supplier and a material', { timeout: 180_000 }, () => {
   let bytes: Buffer;
   let copyCode: string;
 
   beforeAll(async () => {
-    // demo2 (S001) downloads a drawing of 0064000101: a stamped copy with its copy code
+    // demo2 (S001) accepts the agreement, as a supplier must first, and downloads a drawing of
+    // 0064000101: a stamped copy with its copy code
+    const demo2 = await db.prisma.user.findUniqueOrThrow({ where: { account: 'demo2' } });
+    if (!(await db.prisma.keepsecretAcceptance.findFirst({ where: { userId: demo2.id } }))) await acceptCurrentAgreement(db.prisma, demo2.id, 'S001');
     const file = await db.prisma.standardFile.findFirstOrThrow({ where: { materialCode: '0064000101', status: 'EFFECTIVE' }, orderBy: { versionNo: 'desc' } });
     const got = await callApi(t.app, filesApi.download, { id: file.id }, await as('demo2'));
-    expect(got.status).toBe(200);
+    expect(got.status, got.body.slice(0, 200)).toBe(200);
     const row = await db.prisma.accessLog.findFirstOrThrow({ where: { action: 'DOWNLOAD', userAccount: 'demo2', fileId: file.id }, orderBy: { id: 'desc' } });
     copyCode = row.copyCode!;
     bytes = await exportSubject(await as('demo3'));
-  });
+  }, 180_000);
 
-  it('holds exactly the access-log rows the five log pages show for the supplier and the material', async () => {
+  it('holds exactly the access-log rows the five log pages show for the supplier and the material', { timeout: 180_000 }, async () => {
     const p = await unpack(bytes);
     const session = await as('demo3');
     const shown: number[] = [];
@@ -127,7 +129,7 @@ describe('the evidence package of a supplier and a material', () => {
     for (const r of audit) expect(apps.map((a) => a.id)).toContain((JSON.parse(r.content) as { application_id: number }).application_id);
   });
 
-  it('verifies offline, names the heads it was made against, and its report is a PDF in Chinese', async () => {
+  it('verifies offline, names the heads it was made against, and its report is a PDF in Chinese', { timeout: 180_000 }, async () => {
     const report = await verifyPackage(bytes);
     expect(report.problems).toEqual([]);
     const file = path.join(work, 'package.zip');
@@ -143,7 +145,7 @@ describe('the evidence package of a supplier and a material', () => {
     expect(text).toContain(report.manifest!.headsDigest);
   });
 
-  it('a row altered inside the package is named by the verify command', async () => {
+  it('a row altered inside the package is named by the verify command', { timeout: 180_000 }, async () => {
     const p = await unpack(bytes);
     const log = await p.chain('access_log');
     const victim = log.rows[Math.floor(log.rows.length / 2)]!;
@@ -178,7 +180,7 @@ describe('the evidence package of a supplier and a material', () => {
 });
 
 describe('the evidence package of a change notice', () => {
-  it('holds exactly the events of the notice detail and the recipients of its matrix, with the confirmed versions’ sha256', async () => {
+  it('holds exactly the events of the notice detail and the recipients of its matrix, with the confirmed versions’ sha256', { timeout: 180_000 }, async () => {
     const recipient = await db.prisma.noticeRecipient.findFirstOrThrow({ where: { status: 'CONFIRMED' }, orderBy: { id: 'asc' } });
     const session = await as('demo3');
     const res = await callApi(t.app, auditApi.noticeEvidence, { id: recipient.noticeId }, session);
@@ -209,7 +211,7 @@ describe('who may export a package', () => {
     ['subject', auditApi.subjectEvidence, { supplierCode: 'S001', materialCode: '0064000101' }],
     ['notice', auditApi.noticeEvidence, { id: 1 }],
   ];
-  it.each(calls)('%s: internal types 3/7/8/9 only', async (_, endpoint, body) => {
+  it.each(calls)('%s: internal types 3/7/8/9 only', { timeout: 180_000 }, async (_, endpoint, body) => {
     for (const type of [2, 4, 5, 6]) {
       const res = await callApi(t.app, endpoint, body, await as(`demo${type}`));
       expect(res.status, `type ${type}`).toBe(403);
@@ -220,7 +222,7 @@ describe('who may export a package', () => {
     }
   });
 
-  it('a subject without a material or a drawing gets a field message', async () => {
+  it('a subject without a material or a drawing gets a field message', { timeout: 180_000 }, async () => {
     const res = await callApi(t.app, auditApi.subjectEvidence, { supplierCode: 'S001' }, await as('demo3'));
     expect(res.status).toBe(400);
     expect(res.json().message).toContain('请输入物料编码或标准编号');

@@ -12,7 +12,8 @@
  * EVIDENCE_PACKAGE_KIND in the contracts.
  */
 import JSZip from 'jszip';
-import { EVIDENCE_PACKAGE_KIND, type NoticeEvidenceRequest, type SubjectEvidenceRequest } from '@esm/contracts';
+import type { z } from 'zod';
+import { EVIDENCE_PACKAGE_KIND, type ZNoticeEvidenceRequestSchema, type ZSubjectEvidenceRequestSchema } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { badRequest, notFound } from '../../plugins/errors.ts';
 import { cstStamp } from '../../lib/dates.ts';
@@ -119,7 +120,7 @@ export interface EvidenceContent {
 }
 
 /** The rows of a supplier and a material (or a drawing: a standard code with every version). */
-export async function subjectEvidence(db: Db, q: SubjectEvidenceRequest): Promise<EvidenceContent> {
+export async function subjectEvidence(db: Db, q: z.output<typeof ZSubjectEvidenceRequestSchema>): Promise<EvidenceContent> {
   const supplier = await db.supplier.findUnique({ where: { code: q.supplierCode }, select: { code: true, name: true } });
   if (!supplier) throw badRequest(`供应商 ${q.supplierCode} 不存在`, [{ field: 'supplierCode', message: `供应商 ${q.supplierCode} 不存在` }]);
   const standardCode = q.standardCode ?? null;
@@ -205,8 +206,8 @@ export async function subjectEvidence(db: Db, q: SubjectEvidenceRequest): Promis
 }
 
 /** The rows of a change notice: its changes, every recipient's reading and confirmation, its events, countersigns and questions. */
-export async function noticeEvidence(db: Db, q: NoticeEvidenceRequest): Promise<EvidenceContent> {
-  const id = Number(q.id);
+export async function noticeEvidence(db: Db, q: z.output<typeof ZNoticeEvidenceRequestSchema>): Promise<EvidenceContent> {
+  const id = q.id;
   const notice = await db.changeNotice.findUnique({ where: { id }, include: { changes: { orderBy: { sort: 'asc' } } } });
   if (!notice) throw notFound('变更通知不存在或无权查看');
   const changedIds = notice.changes.flatMap((c) => (c.oldFileId ? [c.oldFileId, c.newFileId] : [c.newFileId]));
@@ -257,7 +258,7 @@ export async function writePackage(db: Db, content: EvidenceContent, by: { accou
   };
   for (const c of content.chains) put(`chain/${c.table}.json`, json(c), c.rows.length);
   for (const r of content.records) put(`records/${r.name}.json`, json(r), r.rows.length);
-  const base = { kind: EVIDENCE_PACKAGE_KIND, version: 1 as const, subject: content.subject, generatedAt: now.toISOString(), generatedBy: by, heads, headsDigest: headsDigestOf(heads) };
+  const base: Omit<EvidenceManifest, 'entries' | 'manifestSha256'> = { kind: EVIDENCE_PACKAGE_KIND, version: 1, subject: content.subject, generatedAt: now.toISOString(), generatedBy: by, heads, headsDigest: headsDigestOf(heads) };
   put('report.pdf', await evidencePdf(content, base), null);
   const body = { ...base, entries };
   const manifest: EvidenceManifest = { ...body, manifestSha256: manifestHashOf(body) };
