@@ -25,6 +25,14 @@ export interface PackageReport {
 
 const fail = (problem: string): PackageReport => ({ ok: false, manifest: null, rows: 0, problems: [problem] });
 
+const parseContent = (text: string): { id?: unknown; chain_seq?: unknown } | null => {
+  try {
+    return JSON.parse(text) as { id?: unknown; chain_seq?: unknown };
+  } catch {
+    return null;
+  }
+};
+
 export async function verifyPackage(bytes: Uint8Array): Promise<PackageReport> {
   let zip: JSZip;
   try {
@@ -68,12 +76,7 @@ export async function verifyPackage(bytes: Uint8Array): Promise<PackageReport> {
     for (const r of file.rows ?? []) {
       rows++;
       const where = `${file.table} id ${r.id}（链位置 ${r.seq}）`;
-      let content: { id?: unknown; chain_seq?: unknown } | null = null;
-      try {
-        content = JSON.parse(r.content) as { id?: unknown; chain_seq?: unknown };
-      } catch {
-        content = null;
-      }
+      const content = parseContent(r.content);
       if (rowHash(r.prevHash, r.content) !== r.rowHash) problems.push(`${where}：内容与其哈希不符（该行被修改）`);
       else if (content?.id !== r.id || content?.chain_seq !== r.seq) problems.push(`${where}：行号或链位置与其内容不符`);
       if (prev && r.seq === prev.seq + 1 && r.prevHash !== prev.rowHash) problems.push(`${where}：不接在前一行（链位置 ${prev.seq}）之后`);
