@@ -113,6 +113,21 @@ async function issueRecords(db: Db, where: { supplierCode?: string; materialCode
 
 const record = (name: string, label: string, rows: Record<string, unknown>[]): RecordFile => ({ name, label, rows });
 
+/** The records both kinds of package end with: readings and confirmations, countersigns, questions. */
+const trailRecords = (
+  recipientsLabel: string,
+  recipients: Awaited<ReturnType<typeof recipientRecords>>,
+  countersigns: Awaited<ReturnType<typeof countersignRecords>>,
+  issues: Awaited<ReturnType<typeof issueRecords>>,
+): RecordFile[] => [
+  record('notice_recipients', recipientsLabel, recipients.rows),
+  record('notice_confirmed_files', '确认的文件版本（SHA-256）', recipients.confirmed),
+  record('countersigns', '会签单', countersigns.lists),
+  record('countersign_rounds', '会签轮次', countersigns.rounds),
+  record('countersign_signatures', '会签签署', countersigns.signatures),
+  record('questions', '图纸问题', issues.rows),
+];
+
 export interface EvidenceContent {
   subject: EvidenceSubject;
   chains: ChainFile[];
@@ -195,12 +210,7 @@ export async function subjectEvidence(db: Db, q: z.output<typeof ZSubjectEvidenc
         applications.map((a) => ({ id: a.id, supplierCode: a.supplierCode, status: a.status, materials: a.materials.map((m) => ({ materialCode: m.materialCode, approved: m.approved })), validFrom: day(a.validFrom), validUntil: day(a.validUntil), reason: a.reason, applicantAccount: a.applicantAccount, applicantName: a.applicantName, submittedAt: iso(a.submittedAt), approvedFrom: day(a.approvedFrom), approvedUntil: day(a.approvedUntil), deciderAccount: a.deciderAccount, deciderName: a.deciderName, decidedAt: iso(a.decidedAt), decisionComment: a.decisionComment })),
       ),
       record('files', '供应商可查看的文件版本（SHA-256）', await fileRecords(db, fileIds)),
-      record('notice_recipients', '变更通知的阅读与确认', recipients.rows),
-      record('notice_confirmed_files', '确认的文件版本（SHA-256）', recipients.confirmed),
-      record('countersigns', '会签单', countersigns.lists),
-      record('countersign_rounds', '会签轮次', countersigns.rounds),
-      record('countersign_signatures', '会签签署', countersigns.signatures),
-      record('questions', '图纸问题', issues.rows),
+      ...trailRecords('变更通知的阅读与确认', recipients, countersigns, issues),
     ],
   };
 }
@@ -229,12 +239,7 @@ export async function noticeEvidence(db: Db, q: z.output<typeof ZNoticeEvidenceR
       ]),
       record('notice_changes', '变更内容', notice.changes.map((c) => ({ standardCode: c.standardCode, materialCode: c.materialCode, oldFileId: c.oldFileId, newFileId: c.newFileId }))),
       record('files', '涉及的文件版本（SHA-256）', await fileRecords(db, changedIds)),
-      record('notice_recipients', '接收方的阅读与确认', recipients.rows),
-      record('notice_confirmed_files', '确认的文件版本（SHA-256）', recipients.confirmed),
-      record('countersigns', '会签单', countersigns.lists),
-      record('countersign_rounds', '会签轮次', countersigns.rounds),
-      record('countersign_signatures', '会签签署', countersigns.signatures),
-      record('questions', '图纸问题', issues.rows),
+      ...trailRecords('接收方的阅读与确认', recipients, countersigns, issues),
     ],
   };
 }
