@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { DRAWING_ADMIN_TYPES } from './codes.ts';
 import { endpoint } from './endpoint.ts';
 import { ZEnvelope } from './envelope.ts';
-import { zOptionalDate, zText, withDateRange } from './fields.ts';
+import { zId, zOptionalDate, zOptionalText, zText, withDateRange } from './fields.ts';
 import { AUDIT_VERIFY_PAGE, LEAK_TRACE_PAGE } from './page-paths.ts';
 
 export { AUDIT_VERIFY_PAGE, LEAK_TRACE_PAGE };
@@ -87,6 +87,39 @@ export const ZCopyTrace = z.object({
 });
 export type CopyTrace = z.infer<typeof ZCopyTrace>;
 
+// ---- evidence package (证据包): what an auditor takes away and checks offline
+
+/**
+ * An evidence package is one ZIP: `manifest.json`, `report.pdf` (the same facts for a reader)
+ * and the rows as JSON. One file rather than a PDF beside a ZIP: the manifest names the sha256
+ * of every other entry, the PDF included, so the report cannot be swapped without it showing,
+ * and an auditor keeps or forwards a single file.
+ *
+ * What it shows, and to whom: the package is for auditors (types 3/7/8/9 only). Its rows are
+ * complete — names, accounts and IP addresses included, whatever the 按钮与列权限 page hides or
+ * masks on the log pages — because a row's chain hash covers its full content: a masked row
+ * could no longer be checked against the chain, and proving who did what is the package's
+ * purpose. The export itself is logged (a DOWNLOAD row of the access log, chained).
+ *
+ * Chained rows (their content exactly as hashed, its chain place, previous hash and hash):
+ * access log (view, print, download, confirm, agreement, refusals) with copy codes, agreement
+ * acceptances, grant application audit rows, notice events, countersign events, question
+ * messages. Records that are state rather than acts (grants, applications, file versions with
+ * sha256, notice recipients with the confirmed versions' sha256, countersign rounds and
+ * signatures, questions) come with them, covered by the manifest's hashes only.
+ */
+export const EVIDENCE_PACKAGE_KIND = 'esm-evidence-package';
+export const ZSubjectEvidenceRequestSchema = z
+  .object({
+    supplierCode: zText('供应商编码', 32),
+    materialCode: zOptionalText(40),
+    standardCode: zOptionalText(64),
+  })
+  .refine((v) => v.materialCode || v.standardCode, { message: '请输入物料编码或标准编号', path: ['materialCode'] });
+export type SubjectEvidenceRequest = z.input<typeof ZSubjectEvidenceRequestSchema>;
+export const ZNoticeEvidenceRequestSchema = z.object({ id: zId('变更通知') });
+export type NoticeEvidenceRequest = z.input<typeof ZNoticeEvidenceRequestSchema>;
+
 export const auditApi = {
   status: endpoint({
     path: 'haier/audit/status',
@@ -127,5 +160,23 @@ export const auditApi = {
     summary: '泄露追溯：上传外部发现的 PDF，从其元数据读出复制码并查找访问记录',
     description: `multipart/form-data：文件部分 file（PDF，不超过 ${TRACE_FILE_MAX_BYTES / 1024 / 1024} MB）。`,
     response: ZEnvelope(ZCopyTrace),
+  }),
+  subjectEvidence: endpoint({
+    path: 'haier/audit/evidencePackage',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    kind: 'bytes',
+    summary: '证据包：某供应商与某物料或图纸的全部记录（PDF 报告 + JSON 行及其审计链哈希，ZIP）',
+    description: '可用 pnpm audit:verify --package FILE.zip 离线校验。行内容完整（不按列权限隐藏或脱敏：链哈希覆盖整行），因此仅限图纸管理员类型（3/7/8/9）。',
+    body: ZSubjectEvidenceRequestSchema,
+  }),
+  noticeEvidence: endpoint({
+    path: 'haier/audit/noticeEvidencePackage',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    kind: 'bytes',
+    summary: '证据包：某变更通知的发布、阅读、确认（含确认版本 SHA-256）、会签与问题记录（ZIP）',
+    description: '可用 pnpm audit:verify --package FILE.zip 离线校验。',
+    body: ZNoticeEvidenceRequestSchema,
   }),
 } as const;

@@ -90,7 +90,10 @@ interface Row {
   content: string;
 }
 
-const ident = (t: string) => `"${t.replace(/"/g, '""')}"`;
+export const ident = (t: string) => `"${t.replace(/"/g, '""')}"`;
+
+/** A row's canonical content as the trigger hashed it, for a row aliased `x` (the evidence package keeps it verbatim). */
+export const CONTENT_SQL = `jsonb_strip_nulls(to_jsonb(x) - 'prev_hash' - 'row_hash')::text`;
 
 /** Recomputes one table's chain; `known`: heads recorded earlier that it must still hold. */
 export async function verifyTable(db: Db, t: ChainedTable, known: readonly KnownHead[] = []): Promise<{ rows: number; head: ChainHead; problems: ChainProblem[] }> {
@@ -107,7 +110,7 @@ export async function verifyTable(db: Db, t: ChainedTable, known: readonly Known
   for (;;) {
     const batch = await db.$queryRawUnsafe<Row[]>(
       `SELECT id, chain_seq AS seq, prev_hash AS prev, row_hash AS hash,
-              jsonb_strip_nulls(to_jsonb(x) - 'prev_hash' - 'row_hash')::text AS content
+              ${CONTENT_SQL} AS content
        FROM ${ident(t.table)} x WHERE chain_seq > $1 ORDER BY chain_seq LIMIT ${BATCH}`,
       last,
     );

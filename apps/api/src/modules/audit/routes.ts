@@ -1,5 +1,6 @@
-/** 审计校验: the last verification, a verification run from the page (recorded), each day's chain head; 泄露追溯: a copy → its log row. */
-import type { FastifyInstance } from 'fastify';
+/** 审计校验: the last verification, a verification run from the page (recorded), each day's chain head; 泄露追溯: a copy → its log row; 证据包: a supplier's rows on a subject, or a notice's, as one ZIP. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionUser } from '../../plugins/auth.ts';
 import fastifyMultipart from '@fastify/multipart';
 import { DAY_HEADS_MAX_DAYS, TRACE_FILE_MAX_BYTES, auditApi as api, type AuditVerification } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
@@ -11,6 +12,10 @@ import { CHAINED_TABLES, type ChainHead, type ChainProblem } from './chain.ts';
 import { dayHeads } from './heads.ts';
 import { verifyAndRecord } from './verifications.ts';
 import { traceCode, traceFile } from './trace.ts';
+import { exportPackage, noticeEvidence, subjectEvidence, type EvidenceContent } from './evidence.ts';
+import { clientOf } from '../../lib/access-log.ts';
+import { contentDisposition } from '../../lib/watermark.ts';
+import { sendDelivery } from '../../lib/access-log-delivery.ts';
 
 const DAY_MS = 86_400_000;
 const labelOf = (table: string) => CHAINED_TABLES.find((t) => t.table === table)?.label ?? table;
@@ -47,4 +52,11 @@ export async function auditRoutes(app: FastifyInstance, { db }: { db: Db }) {
   });
   route(app, api.traceCode, async ({ body }) => ok(await traceCode(db, body.code)));
   route(app, api.traceFile, async ({ request }) => ok(await traceFile(db, request)));
+  const sendPackage = async (content: EvidenceContent, user: SessionUser, request: FastifyRequest, reply: FastifyReply) => {
+    const { pkg, logId } = await exportPackage(db, content, user, clientOf(request));
+    reply.header('Content-Type', 'application/zip').header('Content-Disposition', contentDisposition('attachment', pkg.fileName)).header('Cache-Control', 'no-store');
+    return sendDelivery(db, reply, logId, { bytes: pkg.bytes });
+  };
+  route(app, api.subjectEvidence, async ({ body, user, request, reply }) => sendPackage(await subjectEvidence(db, body), user, request, reply));
+  route(app, api.noticeEvidence, async ({ body, user, request, reply }) => sendPackage(await noticeEvidence(db, body), user, request, reply));
 }

@@ -8,24 +8,19 @@
  * (`downloadSheet`), as a file from the archive is.
  */
 import { COUNTERSIGN_DECISION_LABELS, REDACTED_NAME_TEXT, type CountersignDetail } from '@esm/contracts';
-import type { PDFPage } from 'pdf-lib';
 import type { Db } from '../../db/database.ts';
 import { cstDateTime } from '../../lib/dates.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { conflict } from '../../plugins/errors.ts';
 import { writeAccessLog, type ClientInfo } from '../../lib/access-log.ts';
-import { contentDisposition, newCjkPdf, stampPdf, watermarkText } from '../../lib/watermark.ts';
+import { contentDisposition, stampPdf, watermarkText } from '../../lib/watermark.ts';
+import { linesPdf, type Line } from '../../lib/text-pdf.ts';
 import { countersignDetail } from './reads.ts';
 import { writeEvent, type Side } from './rules.ts';
 
-const A4: [number, number] = [595.28, 841.89];
-const MARGIN = 48;
 /** A wide gap between fields of a line (an ideographic space). */
 const GAP = '\u3000';
 const at = (iso: string | null) => (iso ? cstDateTime(new Date(iso)) : '—');
-
-/** The sheet's lines: [text, size, indent]. */
-type Line = [string, number, number?];
 
 function sheetLines(d: CountersignDetail): Line[] {
   // a person the caller's column rules hide (创建人, 操作记录·操作人) is printed as hidden, as the page shows it
@@ -60,36 +55,8 @@ function sheetLines(d: CountersignDetail): Line[] {
 }
 
 /** Writes the sheet of a completed list (deterministic: dated by its completion). */
-export async function sheetPdf(d: CountersignDetail): Promise<Uint8Array> {
-  const { doc, font, lib } = await newCjkPdf();
-  const done = new Date(d.completedAt ?? d.createdAt);
-  doc.setTitle(`会签单签核单 ${d.number}`);
-  doc.setCreationDate(done);
-  doc.setModificationDate(done);
-  doc.setProducer('ESM 图纸档案门户');
-  const width = A4[0] - MARGIN * 2;
-  let page: PDFPage = doc.addPage(A4);
-  let y = A4[1] - MARGIN;
-  const newLine = (size: number) => {
-    y -= size * 1.6;
-    if (y < MARGIN) {
-      page = doc.addPage(A4);
-      y = A4[1] - MARGIN - size;
-    }
-  };
-  for (const [text, size, indent = 0] of sheetLines(d)) {
-    if (size >= 12) y -= 6; // a heading stands apart
-    // wrap by measured width, a character at a time (Chinese has no spaces to break at)
-    let rest = text || ' ';
-    while (rest.length) {
-      let n = rest.length;
-      while (n > 1 && font.widthOfTextAtSize(rest.slice(0, n), size) > width - indent) n--;
-      newLine(size);
-      page.drawText(rest.slice(0, n), { x: MARGIN + indent, y, size, font, color: lib.rgb(0.1, 0.1, 0.1) });
-      rest = rest.slice(n);
-    }
-  }
-  return doc.save();
+export function sheetPdf(d: CountersignDetail): Promise<Uint8Array> {
+  return linesPdf(sheetLines(d), { title: `会签单签核单 ${d.number}`, date: new Date(d.completedAt ?? d.createdAt) });
 }
 
 export interface SheetFile {

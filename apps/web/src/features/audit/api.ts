@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { HEADS_FILE_KIND, auditApi as api, type DayHead, type DayHeadsRequest } from '@esm/contracts';
-import { call, callMultipart, saveBlob } from '../../api/client.ts';
+import { HEADS_FILE_KIND, auditApi as api, type DayHead, type DayHeadsRequest, type SubjectEvidenceRequest } from '@esm/contracts';
+import { call, callBlob, callMultipart, saveBlob } from '../../api/client.ts';
 
 export const useAuditStatus = () => useQuery({ queryKey: [api.status.path], queryFn: async () => (await call(api.status)).data.last });
 
@@ -33,4 +33,18 @@ export async function traceByFile(file: File) {
   const form = new FormData();
   form.append('file', file, file.name);
   return (await callMultipart(api.traceFile, form, { silent: true })).data;
+}
+
+/** 证据包: a supplier's rows on a material or drawing, as one ZIP; saved, its name returned. */
+export async function exportSubjectEvidence(req: SubjectEvidenceRequest): Promise<string> {
+  const file = await callBlob(api.subjectEvidence, req, { silent: true });
+  saveBlob(file);
+  return file.fileName;
+}
+
+/** 证据包 of a change notice. */
+export async function exportNoticeEvidence(id: number): Promise<string> {
+  const file = await callBlob(api.noticeEvidence, { id }, { silent: true });
+  saveBlob(file);
+  return file.fileName;
 }

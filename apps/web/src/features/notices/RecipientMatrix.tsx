@@ -15,6 +15,7 @@ import { serverErrorText } from '../../components/serverErrors.ts';
 import { exportRecipients, remindNotice, useRefreshNotices } from './api.ts';
 import { OverdueTag, RecipientStatusTag } from './labels.tsx';
 import { Permitted } from '../../components/Permitted.tsx';
+import { NoticeEvidenceButton } from '../audit/index.ts';
 
 /**
  * When, who and from where. Who and where are governed columns: absent when hidden for
@@ -196,6 +197,7 @@ export function RecipientMatrix({ notice }: { notice: NoticeDetail }) {
               导出Excel
             </Button>
           </Permitted>
+          <NoticeEvidenceButton id={notice.id} disabled={notice.status === 'DRAFT'} />
         </div>
       }
     />

@@ -21,6 +21,7 @@ import { Permitted } from '../../../components/Permitted.tsx';
 import { useColumnModes } from '../../../lib/permissions.ts';
 import { ExcelButton } from '../../../components/ExcelButton.tsx';
 import { CodeName, Notice, minute } from '../labels.tsx';
+import { SubjectEvidenceButton } from '../../audit/index.ts';
 
 interface Values {
   materialCode?: string;
@@ -129,6 +130,20 @@ export default function DrawingAccessReportPage() {
     return EVENT_COLUMNS.filter((c) => !('dataIndex' in c) || (c.dataIndex === 'userAccount' ? !(hidden('userAccount') && hidden('userName')) : !(typeof c.dataIndex === 'string' && hidden(c.dataIndex))));
   }, [modes]);
   const fieldErrors = report.error instanceof ApiError ? report.error.errors : [];
+  // each supplier's evidence package on the subject shown: a drawing's (every version) or the material's
+  const standardCodeShown = report.data?.standardCode ?? undefined;
+  const grantColumns = useMemo<ListColumns<ReportGrant>>(
+    () => [
+      ...GRANT_COLUMNS,
+      {
+        title: '证据包',
+        key: 'evidence',
+        width: 100,
+        render: (_: unknown, g) => <SubjectEvidenceButton supplierCode={g.supplierCode} standardCode={standardCodeShown} materialCode={standardCodeShown ? undefined : g.materialCode} />,
+      },
+    ],
+    [standardCodeShown],
+  );
 
   const submit = (v: Values) => {
     const next = new URLSearchParams();
@@ -214,7 +229,7 @@ export default function DrawingAccessReportPage() {
           />
           <Typography.Title level={5}>当日可查看的供应商及其授权</Typography.Title>
           <div data-testid="report-grants">
-            <ListTable<ReportGrant> rowKey="grantId" size="small" columns={GRANT_COLUMNS} dataSource={r.grants} pagination={false} locale={{ emptyText: '当日没有供应商持有该物料的有效授权' }} />
+            <ListTable<ReportGrant> rowKey="grantId" size="small" columns={grantColumns} dataSource={r.grants} pagination={false} locale={{ emptyText: '当日没有供应商持有该物料的有效授权' }} />
           </div>
           <Typography.Title level={5} style={{ marginTop: 24 }}>
             授权期内的查看、下载、打印记录（共 {r.eventsTotal} 条{r.eventsTotal > REPORT_EVENTS_SHOWN ? `，显示最近 ${REPORT_EVENTS_SHOWN} 条，全部见导出` : ''}）

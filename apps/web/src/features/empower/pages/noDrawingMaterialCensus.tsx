@@ -17,6 +17,7 @@ import { Permitted } from '../../../components/Permitted.tsx';
 import { ExcelButton } from '../../../components/ExcelButton.tsx';
 import { CodeName } from '../labels.tsx';
 import { unauthorizedLink } from '../links.ts';
+import { EvidenceDialogButton } from '../../audit/index.ts';
 
 const FIELDS: FilterField[] = [{ kind: 'text', name: 'keyword', label: '供应商', placeholder: '供应商编码或名称', width: 200 }];
 
@@ -44,13 +45,16 @@ const COLUMNS: ColumnsType<CensusRow> = [
   {
     title: '操作',
     key: 'actions',
-    width: 120,
+    width: 190,
     render: (_: unknown, r) => (
-      <Link to={unauthorizedLink(r.supplierCode)}>
-        <Button type="link" size="small">
-          未授权图纸
-        </Button>
-      </Link>
+      <span style={{ whiteSpace: 'nowrap' }}>
+        <Link to={unauthorizedLink(r.supplierCode)}>
+          <Button type="link" size="small">
+            未授权图纸
+          </Button>
+        </Link>
+        <EvidenceDialogButton supplierCode={r.supplierCode} supplierName={r.supplierName} />
+      </span>
     ),
   },
 ];
