@@ -19,7 +19,7 @@ import type { ChainFile, EvidenceManifest, RecordFile } from '../src/modules/aud
 import { verifyPackage } from '../src/modules/audit/package-verify.ts';
 import { buildTestApp, callApi, login, pdfPages, type TestApp } from './helpers.ts';
 import { acceptCurrentAgreement } from './factories.ts';
-import { createDatabase, dropDatabase, withDatabase } from './global-setup.ts';
+import { createDatabase, dropDatabase, withDatabase } from './databases.ts';
 import { runCli } from './run-cli.ts';
 
 const serverUrl = inject('serverUrl');
