@@ -324,7 +324,7 @@ describe('the audit chain', () => {
 
     const again = await auditVerify();
     expect(again.code, again.out).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it('a chain rewritten as a whole verifies on its own, but not against the day heads kept elsewhere', async () => {
     const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
