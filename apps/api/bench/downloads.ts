@@ -22,7 +22,7 @@ import { progress, type BenchSettings, type Row } from './lib/types.ts';
 const SIZE = Number(process.env.BENCH_DOWNLOAD_MB ?? 40) * 1e6;
 
 /** A DWG-sized blob: a drawing the portal cannot stamp, served as stored. */
-function dwgBytes(size: number): Buffer {
+export function dwgBytes(size: number): Buffer {
   const b = Buffer.alloc(size);
   for (let i = 0; i + 4 <= size; i += 4) b.writeUInt32LE((i * 2654435761) >>> 0, i);
   b.write('AC1032', 0, 'latin1');
@@ -43,7 +43,7 @@ async function pdfBytes(size: number): Promise<Buffer> {
 }
 
 /** Puts `bytes` into the server's file store and a file row copying a demo drawing's (a new standard code). */
-async function addFile(dbUrl: string, storageDir: string, bytes: Buffer, type: 'dwg' | 'pdf', code: string): Promise<number> {
+export async function addFile(dbUrl: string, storageDir: string, bytes: Buffer, type: 'dwg' | 'pdf', code: string): Promise<number> {
   const sha = createHash('sha256').update(bytes).digest('hex');
   const file = path.join(storageDir, sha.slice(0, 2), sha.slice(2, 4), sha);
   await mkdir(path.dirname(file), { recursive: true });

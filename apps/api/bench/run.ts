@@ -29,6 +29,7 @@ const BENCHES: Record<string, { title: string; load: () => Promise<BenchModule> 
   'domain-lists': { title: 'Newer domains: grants in force, authorisation applications and drawing questions vs raw SQL', load: () => import('./domain-lists.ts') },
   'mixed-workload': { title: 'Capacity: a day\'s mix of supplier and staff sessions at rising arrival rates, one and two api processes', load: () => import('./mixed-workload.ts') },
   downloads: { title: 'Downloads: 16 concurrent downloads of a 40 MB drawing (streamed DWG, stamped PDF), server memory and time', load: () => import('./downloads.ts') },
+  'audit-chain': { title: 'Audit chain: insert cost, 50 concurrent downloads and the backfill of 200k rows, chain on vs off', load: () => import('./audit-chain.ts') },
   'web-login': { title: 'Login page and first page in Chromium: time to a usable form, login → table, JS on the wire', load: () => import('./web-login.ts') },
 };
 

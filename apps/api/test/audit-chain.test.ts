@@ -1,8 +1,9 @@
 /**
  * The tamper-evident chain on a database of its own (the run's shared one is changed by other
- * files' fixtures): the demo data chained by the migration's backfill, 50 concurrent downloads
- * all committed and chained, and `pnpm audit:verify` naming a row changed, deleted or inserted
- * by SQL — each undone again, after which the chain verifies as before.
+ * files' fixtures): the demo data chained by the migrations' backfills (row by row and set-based,
+ * alike), 50 concurrent downloads and 50 concurrent sign-ins all committed and chained, the facts
+ * of notification deliveries chained, and `pnpm audit:verify` naming a row changed, deleted or
+ * inserted by SQL — each undone again, after which the chain verifies as before.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,8 @@ import { seedAgreement } from '../src/db/seed-agreement.ts';
 import { localStorage } from '../src/lib/storage.ts';
 import { CHAINED_TABLES, verifyChains, verifyTable } from '../src/modules/audit/chain.ts';
 import { dayHeads } from '../src/modules/audit/heads.ts';
-import { buildTestApp, login, pdfPages, post, type TestApp } from './helpers.ts';
+import { sessionApi } from '@esm/contracts';
+import { buildTestApp, callApi, DEMO_PASSWORD, login, pdfPages, post, type TestApp } from './helpers.ts';
 import { acceptCurrentAgreement, createFileVersion, createGrant, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, multipart, samplePdf, tempStorage } from './factories.ts';
 import { createDatabase, dropDatabase, withDatabase } from './databases.ts';
 import { runCli } from './run-cli.ts';
@@ -69,28 +71,64 @@ describe('the audit chain', () => {
     expect(await db.prisma.empowerAudit.count({ where: { chainSeq: null } })).toBe(drafts);
   });
 
-  it('the migration backfills rows written before it, in the order they happened', async () => {
-    // the demo data as it would stand before the migration: no chain columns filled
-    const migration = (await readMigrations()).find((m) => m.name.endsWith('_audit_chain'))!;
-    const statements = splitStatements(migration.sql);
+  it('the migrations backfill rows written before them, in the order they happened, with the hashes the trigger writes', async () => {
+    // the demo data as it would stand before the migrations: no chain columns filled
+    const migrations = await readMigrations();
+    const statements = splitStatements(migrations.find((m) => m.name.endsWith('_audit_chain'))!.sql);
     const from = statements.findIndex((s) => s.includes('CREATE FUNCTION "audit_chain_backfill"'));
     const to = statements.findIndex((s) => s.startsWith('DROP FUNCTION "audit_chain_backfill"'));
     expect(from).toBeGreaterThan(0);
-    const before = await db.prisma.$queryRawUnsafe<{ hash: string }[]>('SELECT row_hash AS hash FROM notice_event ORDER BY chain_seq DESC LIMIT 1');
+    // a delivery, so the deliveries' chain has rows too (its facts written by the trigger)
+    await sql.query(`WITH n AS (INSERT INTO notification (user_id, kind, subject, link_path) SELECT id, 'NOTICE_PUBLISHED', '回填测试', '/esm/x' FROM app_user WHERE account = 'demo2' RETURNING id)
+      INSERT INTO notification_delivery (notification_id, channel, address, state, updated_at) SELECT id, 'EMAIL', 'demo2@example.com', 'PENDING', now() FROM n`);
+    const hashes = async () => {
+      const out: Record<string, unknown[]> = {};
+      for (const c of CHAINED_TABLES) out[c.table] = (await sql.query(`SELECT id, chain_seq, prev_hash, row_hash FROM ${c.table} ORDER BY id`)).rows;
+      return out;
+    };
+    const written = await hashes();
+    expect(written['notification_delivery_event']!.length).toBeGreaterThan(0);
+    /** `fn` with the append-only logs open to UPDATE, as the migrations fill them */
+    const appendOnly = ['permission_change_log', 'phone_view_log', 'notification_delivery_event'];
+    const unlocked = async (fn: () => Promise<void>) => {
+      for (const t of appendOnly) await sql.query(`ALTER TABLE ${t} DISABLE TRIGGER ${t}_append_only`);
+      await fn();
+      for (const t of appendOnly) await sql.query(`ALTER TABLE ${t} ENABLE TRIGGER ${t}_append_only`);
+    };
+    const unchain = () =>
+      unlocked(async () => {
+        for (const c of CHAINED_TABLES) await sql.query(`UPDATE ${c.table} SET chain_seq = NULL, prev_hash = NULL, row_hash = NULL`);
+      });
+    const fill = (c: (typeof CHAINED_TABLES)[number]) =>
+      unlocked(async () => {
+        await sql.query(`SELECT audit_chain_fill($1, $2, $3)`, [c.table, c.happened, c.chained ?? 'true']);
+      });
+
+    // the first chain migration's backfill (row by row) for its tables, the set-based one for the deliveries
     await sql.query('BEGIN');
+    await unchain();
     await sql.query('ALTER TABLE permission_change_log DISABLE TRIGGER permission_change_log_append_only');
     await sql.query('ALTER TABLE phone_view_log DISABLE TRIGGER phone_view_log_append_only');
-    for (const c of CHAINED_TABLES) await sql.query(`UPDATE ${c.table} SET chain_seq = NULL, prev_hash = NULL, row_hash = NULL`);
+    for (const s of statements.slice(from, to + 1)) await sql.query(s);
     await sql.query('ALTER TABLE permission_change_log ENABLE TRIGGER permission_change_log_append_only');
     await sql.query('ALTER TABLE phone_view_log ENABLE TRIGGER phone_view_log_append_only');
-    for (const s of statements.slice(from, to + 1)) await sql.query(s);
+    await fill(CHAINED_TABLES.find((c) => c.table === 'notification_delivery_event')!);
     await sql.query('COMMIT');
-    const report = await verifyChains(db.prisma);
-    expect(report.problems).toEqual([]);
+    expect((await verifyChains(db.prisma)).problems).toEqual([]);
+    const rowByRow = await hashes();
+    // the trigger and the set-based fill hash alike (the delivery was written in time order)
+    expect(rowByRow['notification_delivery_event']).toEqual(written['notification_delivery_event']);
     // in time order: each row happened no earlier than the one before it
     const out = await sql.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT created_at < lag(created_at) OVER (ORDER BY chain_seq) AS back FROM notice_event WHERE chain_seq IS NOT NULL) x WHERE back`);
     expect(Number(out.rows[0]!.n)).toBe(0);
-    expect(before[0]!.hash).toMatch(/^[0-9a-f]{64}$/);
+
+    // the set-based fill (one UPDATE per table) gives every table the same chain as the row-by-row one
+    await sql.query('BEGIN');
+    await unchain();
+    for (const c of CHAINED_TABLES) await fill(c);
+    await sql.query('COMMIT');
+    expect(await hashes()).toEqual(rowByRow);
+    expect((await verifyChains(db.prisma)).problems).toEqual([]);
   });
 
   it('50 concurrent downloads all commit: 50 chained log rows and 50 chained deliveries, the chain valid', async () => {
@@ -119,10 +157,32 @@ describe('the audit chain', () => {
     expect((await verifyChains(db.prisma)).problems).toEqual([]);
   });
 
+  it('50 concurrent sign-ins all commit: 50 chained sign-in rows, each after the one before', async () => {
+    // 50 users from 50 addresses (one account or one address with 50 checks in flight is throttled as guessing)
+    const user = await createSupplierUser(db, 'S001', 2);
+    const { rows: users } = await sql.query<{ account: string }>(
+      `INSERT INTO app_user (account, name, nick, type, supplier_code, password_hash, updated_at)
+       SELECT account || '_' || g, name, nick, type, supplier_code, password_hash, now() FROM app_user, generate_series(1, 50) g WHERE id = $1 RETURNING account`,
+      [user.id],
+    );
+    const signIns = CHAINED_TABLES.find((c) => c.table === 'sign_in_log')!;
+    // the 50 password checks share the cores: give them the time they take on a busy machine
+    const patient = await buildTestApp({ db, storage: files.storage, config: { loginCheckMs: 600_000 } });
+    const answers = await Promise.all(users.map((u, i) => callApi(patient.app, sessionApi.login, { account: u.account, password: DEMO_PASSWORD }, undefined, { remoteAddress: `10.38.0.${i + 1}` })));
+    expect(answers.map((a) => `${a.json().code} ${a.json().message}`)).toEqual(Array(50).fill('10000000 登陆成功'));
+    await patient.close();
+    const rows = await db.prisma.signInLog.findMany({ where: { account: { in: users.map((u) => u.account) }, success: true }, orderBy: { chainSeq: 'asc' } });
+    expect(rows).toHaveLength(50);
+    const seqs = rows.map((r) => r.chainSeq!);
+    expect(seqs[49]! - seqs[0]!).toBe(49);
+    for (let i = 1; i < rows.length; i++) expect(rows[i]!.prevHash).toBe(rows[i - 1]!.rowHash);
+    expect((await verifyTable(db.prisma, signIns)).problems).toEqual([]);
+  }, 300_000);
+
   it('audit:verify passes, then names a row changed, deleted or inserted by SQL, and passes again once undone', async () => {
     const ok = await auditVerify();
     expect(ok.code, ok.out).toBe(0);
-    expect(ok.out).toMatch(/audit chain verified: \d+ rows in 12 chains/);
+    expect(ok.out).toMatch(/audit chain verified: \d+ rows in 13 chains/);
     const recorded = await db.prisma.auditVerification.findFirst({ orderBy: { id: 'desc' } });
     expect(recorded).toMatchObject({ source: 'CLI', ok: true });
 
@@ -199,6 +259,72 @@ describe('the audit chain', () => {
     const again = await auditVerify();
     expect(again.code, again.out).toBe(0);
   }, 240_000);
+
+  it('deliveries of notifications: each fact chained, the row the latest of them; a fact changed or deleted, a row changed or inserted past the trigger → named', async () => {
+    const demo2 = await db.prisma.user.findUniqueOrThrow({ where: { account: 'demo2' } });
+    const { rows: [d] } = await sql.query<{ id: number }>(
+      `WITH n AS (INSERT INTO notification (user_id, kind, subject, link_path) VALUES ($1, 'NOTICE_PUBLISHED', '链测试通知', '/esm/x') RETURNING id)
+       INSERT INTO notification_delivery (notification_id, channel, address, state, updated_at) SELECT id, 'EMAIL', 'demo2@example.com', 'PENDING', now() FROM n RETURNING id`,
+      [demo2.id],
+    );
+    const id = d!.id;
+    // the outbox's moves as outbox.ts writes them: a try refused, then one accepted
+    await db.prisma.notificationDelivery.updateMany({ where: { id, state: 'PENDING' }, data: { tries: { increment: 1 }, lastAnswer: '451 稍后再试' } });
+    await db.prisma.notificationDelivery.updateMany({ where: { id, state: 'PENDING' }, data: { state: 'SENT', tries: { increment: 1 }, lastAnswer: '250 OK', sentAt: new Date() } });
+    const facts = await db.prisma.notificationDeliveryEvent.findMany({ where: { deliveryId: id }, orderBy: { chainSeq: 'asc' } });
+    expect(facts.map((e) => [e.event, e.state, e.tries, e.answer])).toEqual([
+      ['QUEUED', 'PENDING', 0, null],
+      ['TRIED', 'PENDING', 1, '451 稍后再试'],
+      ['SENT', 'SENT', 2, '250 OK'],
+    ]);
+    expect(facts[0]).toMatchObject({ userId: demo2.id, kind: 'NOTICE_PUBLISHED', subject: '链测试通知', address: 'demo2@example.com' });
+    const [, tried, sent] = facts as [unknown, { id: number; chainSeq: number }, { id: number; chainSeq: number }];
+    expect((await auditVerify()).code).toBe(0);
+
+    // the facts are append-only
+    await expect(sql.query(`UPDATE notification_delivery_event SET answer = '550' WHERE id = $1`, [sent.id])).rejects.toThrow(/append-only/);
+    await expect(sql.query('DELETE FROM notification_delivery_event WHERE id = $1', [tried.id])).rejects.toThrow(/append-only/);
+    /** a statement with every trigger bypassed, as someone with write access can */
+    const bypass = async (q: string, params: unknown[] = []) => {
+      await sql.query('BEGIN');
+      await sql.query('SET LOCAL session_replication_role = replica');
+      const r = await sql.query<{ id: number }>(q, params);
+      await sql.query('COMMIT');
+      return r.rows;
+    };
+
+    // a fact changed: the mail said to have failed
+    await bypass(`UPDATE notification_delivery_event SET event = 'FAILED', state = 'FAILED' WHERE id = $1`, [sent.id]);
+    let run = await auditVerify();
+    expect(run.code).toBe(1);
+    expect(run.out).toContain(`notification_delivery_event：id ${sent.id}（链位置 ${sent.chainSeq}）的内容已被修改`);
+    await bypass(`UPDATE notification_delivery_event SET event = 'SENT', state = 'SENT' WHERE id = $1`, [sent.id]);
+
+    // the delivery row changed without its fact
+    await bypass(`UPDATE notification_delivery SET state = 'FAILED' WHERE id = $1`, [id]);
+    run = await auditVerify();
+    expect(run.code).toBe(1);
+    expect(run.out).toContain(`notification_delivery：id ${id} 的状态与链中最后一条发送记录（id ${sent.id}）不符：已被修改`);
+    await bypass(`UPDATE notification_delivery SET state = 'SENT' WHERE id = $1`, [id]);
+
+    // a fact deleted: the refused try
+    await sql.query(`CREATE TEMP TABLE keep_fact AS SELECT * FROM notification_delivery_event WHERE id = ${tried.id}`);
+    await bypass('DELETE FROM notification_delivery_event WHERE id = $1', [tried.id]);
+    run = await auditVerify();
+    expect(run.code).toBe(1);
+    expect(run.out).toContain(`notification_delivery_event：链位置 ${tried.chainSeq} 的 1 行已被删除（其后一行 id ${sent.id}）`);
+    await bypass('INSERT INTO notification_delivery_event SELECT * FROM keep_fact');
+
+    // a delivery inserted past the trigger: no fact of it in the chain
+    const [forged] = await bypass(`INSERT INTO notification_delivery (notification_id, channel, address, state, updated_at) SELECT notification_id, channel, address, 'SENT', now() FROM notification_delivery WHERE id = $1 RETURNING id`, [id]);
+    run = await auditVerify();
+    expect(run.code).toBe(1);
+    expect(run.out).toContain(`notification_delivery：id ${forged!.id} 没有链中的发送记录：绕过链写入`);
+    await sql.query('DELETE FROM notification_delivery WHERE id = $1', [forged!.id]);
+
+    const again = await auditVerify();
+    expect(again.code, again.out).toBe(0);
+  }, 300_000);
 
   it('a chain rewritten as a whole verifies on its own, but not against the day heads kept elsewhere', async () => {
     const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);

@@ -13,6 +13,7 @@ import type { Config } from '../src/config.ts';
 import { addDays } from '../src/modules/empower/days.ts';
 import { cstDay } from '../src/lib/dates.ts';
 import { EMAIL_CHANNEL, useChannels } from '../src/modules/notifications/index.ts';
+import { CHAINED_TABLES, verifyDeliveries, verifyTable } from '../src/modules/audit/chain.ts';
 import { createFileVersion, createGrant, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, samplePdf, tempStorage, unique } from './factories.ts';
 import { buildTestApp, login, openTestDatabase, post, type TestApp } from './helpers.ts';
 import { smtpRecorder } from './smtp-recorder.ts';
@@ -85,6 +86,15 @@ async function publishToSuppliers(t: TestApp, n: number) {
 
 const mailsTo = (addresses: string[]) => smtp.received.filter((m) => m.to.some((a) => addresses.includes(a)));
 const deliveriesOf = (noticeId: number) => db.notificationDelivery.findMany({ where: { notification: { linkPath: `/esm/supplier/noticeOfChangeOfDrawings?id=${noticeId}` } }, orderBy: { id: 'asc' } });
+/** A delivery's chained facts (written by the trigger on its row), oldest first, as `event state tries`; each in the chain, in order. */
+async function factsOf(deliveryId: number): Promise<string[]> {
+  const rows = await db.notificationDeliveryEvent.findMany({ where: { deliveryId }, orderBy: { id: 'asc' } });
+  const seqs = rows.map((r) => r.chainSeq ?? 0);
+  expect(seqs.every((s, i) => s > 0 && (i === 0 || s > seqs[i - 1]!)), 'chained in order').toBe(true);
+  expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.rowHash ?? ''))).toBe(true);
+  return rows.map((r) => `${r.event} ${r.state} ${r.tries}`);
+}
+const deliveryChain = CHAINED_TABLES.find((c) => c.table === 'notification_delivery_event')!;
 
 describe('mail', () => {
   let first: TestApp;
@@ -122,6 +132,7 @@ describe('mail', () => {
     expect(smtp.refused()).toBe(before + 1);
     expect(row!.tries).toBe(2);
     expect(mailsTo(n.to)).toHaveLength(1);
+    expect(await factsOf(row!.id)).toEqual(['QUEUED PENDING 0', 'TRIED PENDING 1', 'SENT SENT 2']);
   });
 
   it('refused on every try, the message ends FAILED with the server’s answer', async () => {
@@ -162,6 +173,10 @@ describe('mail', () => {
       expect(mailsTo(n.to)).toHaveLength(1);
       const twice = await post(strict.app, notificationsApi.resend.path, { ids: [row!.id] }, admin);
       expect(twice.statusCode).toBe(409);
+      // every fact of it is in the chain, 重新发送 included; the row is the latest of them
+      expect(await factsOf(row!.id)).toEqual(['QUEUED PENDING 0', 'TRIED PENDING 1', 'FAILED FAILED 2', 'REQUEUED PENDING 0', 'SENT SENT 1']);
+      expect((await verifyTable(db, deliveryChain)).problems).toEqual([]);
+      expect(await verifyDeliveries(db)).toEqual([]);
     } finally {
       smtp.refuse(0);
     }

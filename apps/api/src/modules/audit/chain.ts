@@ -44,6 +44,7 @@ export const CHAINED_TABLES: readonly ChainedTable[] = [
   { table: 'permission_change_log', label: '按钮与列权限变更', happened: 'created_at' },
   { table: 'phone_view_log', label: '手机号查看日志', happened: 'created_at' },
   { table: 'sign_in_log', label: '登录日志', happened: 'created_at' },
+  { table: 'notification_delivery_event', label: '通知发送记录（排队、每次尝试、发送成功或失败、重新发送）', happened: 'created_at' },
 ];
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -144,6 +145,27 @@ export async function verifyTable(db: Db, t: ChainedTable, known: readonly Known
   return { rows, head: { table: t.table, seq: last, hash: last ? prevHash : GENESIS_HASH }, problems };
 }
 
+/**
+ * A notification_delivery row changes as its delivery moves, so the chain holds its facts as
+ * notification_delivery_event rows instead (the trigger in the migration `delivery_chain` writes
+ * one per change) and the delivery row must stay the latest of them: a row whose state, tries,
+ * answer or address differ from its last event was changed past the trigger; a row with no event
+ * at all was inserted past it.
+ */
+export async function verifyDeliveries(db: Db): Promise<ChainProblem[]> {
+  const rows = await db.$queryRawUnsafe<{ id: number; last: number | null }[]>(
+    `SELECT d.id, e.id AS last FROM notification_delivery d
+       LEFT JOIN LATERAL (SELECT * FROM notification_delivery_event e WHERE e.delivery_id = d.id ORDER BY e.id DESC LIMIT 1) e ON true
+     WHERE e.id IS NULL OR (d.state, d.tries, d.last_answer, d.address, d.channel) IS DISTINCT FROM (e.state, e.tries, e.answer, e.address, e.channel)
+     ORDER BY d.id LIMIT ${MAX_PROBLEMS}`,
+  );
+  return rows.map((r) =>
+    r.last === null
+      ? { table: 'notification_delivery', kind: 'inserted', id: r.id, seq: null, message: `notification_delivery：id ${r.id} 没有链中的发送记录：绕过链写入` }
+      : { table: 'notification_delivery', kind: 'changed', id: r.id, seq: null, message: `notification_delivery：id ${r.id} 的状态与链中最后一条发送记录（id ${r.last}）不符：已被修改` },
+  );
+}
+
 /** Recomputes every chain. */
 export async function verifyChains(db: Db, known: readonly KnownHead[] = []): Promise<ChainReport> {
   const heads: ChainHead[] = [];
@@ -155,5 +177,6 @@ export async function verifyChains(db: Db, known: readonly KnownHead[] = []): Pr
     heads.push(r.head);
     problems.push(...r.problems);
   }
+  problems.push(...(await verifyDeliveries(db)));
   return { ok: problems.length === 0, rows, heads, problems };
 }

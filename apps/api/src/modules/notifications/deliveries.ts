@@ -2,6 +2,14 @@
  * The delivery log (系统管理 → 通知发送记录): every outbox row with its recipient, what it said,
  * its state, tries and the server's last answer; and 重新发送 of failed ones — back to PENDING
  * with a fresh job, in one transaction, so a resend is queued exactly when it is recorded.
+ *
+ * A notification_delivery row is mutable on purpose (tries, state, the last answer): the outbox
+ * works on it and this page lists it. What the audit chain holds are its facts: the trigger
+ * `notification_delivery_record` (migration `delivery_chain`) appends a notification_delivery_event
+ * row — queued, a try refused, sent, failed, queued again by 重新发送 — in the statement that
+ * changes the delivery, whichever code wrote it, and that table is append-only and chained like
+ * the other acts. A hash over a row meant to change would prove nothing; a chain of the facts
+ * proves each step, and audit:verify checks that every delivery row is still the latest of them.
  */
 import type { DeliveryRow, DeliveryState, NotificationKind } from '@esm/contracts';
 import type { z } from 'zod';
