@@ -9,6 +9,7 @@ import { endpoint } from './endpoint.ts';
 import { ZEnvelope } from './envelope.ts';
 import { zOptionalDate, zText, withDateRange } from './fields.ts';
 import { AUDIT_VERIFY_PAGE, LEAK_TRACE_PAGE } from './page-paths.ts';
+import { PAGES } from './pages.ts';
 
 export { AUDIT_VERIFY_PAGE, LEAK_TRACE_PAGE };
 const tag = 'audit';
@@ -100,7 +101,7 @@ export const auditApi = {
     access: DRAWING_ADMIN_TYPES,
     tag,
     summary: '立即校验审计链（结果记录为一次校验）',
-    button: { page: AUDIT_VERIFY_PAGE, code: 'verify', label: '立即校验' },
+    button: PAGES.auditVerify.buttons.verify,
     response: ZEnvelope(ZAuditVerification),
   }),
   dayHeads: endpoint({

@@ -107,7 +107,7 @@ export type ApplicationRow = z.infer<typeof ZApplicationRow>;
 /** 图纸授权审批: the page of the application list. */
 export const EMPOWER_APPROVE_PAGE = PAGES.drawingEmpowerApprove.path;
 /** The internal application rows' governed columns. */
-export const APPLICATION_COLUMNS = governedColumns(EMPOWER_APPROVE_PAGE, { deciderName: '审批人', decisionComment: '审批意见' }, undefined, { deciderName: ['deciderAccount'] }, {
+export const APPLICATION_COLUMNS = governedColumns(PAGES.drawingEmpowerApprove, ['deciderName', 'decisionComment'], undefined, { deciderName: ['deciderAccount'] }, {
   // the audit trail's people are the applicant and the decider the row names
   userName: ['applicantName', 'deciderName'],
   userAccount: ['applicantAccount', 'deciderAccount'],
@@ -129,14 +129,14 @@ export const ZAuditRow = z.object({
 });
 export type AuditRow = z.infer<typeof ZAuditRow>;
 /** Who did what from where in an application's 审批记录, as the approvers' page shows it. */
-export const APPLICATION_AUDIT_COLUMNS = governedColumns(EMPOWER_APPROVE_PAGE, { userName: '审批记录·操作人', userAccount: '审批记录·操作人账号', ip: '审批记录·IP地址' }, undefined, undefined, {
+export const APPLICATION_AUDIT_COLUMNS = governedColumns(PAGES.drawingEmpowerApprove, ['userName', 'userAccount', 'ip'], undefined, undefined, {
   // a decision's entry names the decider (审批人) and repeats its comment (审批意见)
   deciderName: ['[action=APPROVE|REJECT].userName', '[action=APPROVE|REJECT].userAccount'],
   decisionComment: ['[action=APPROVE|REJECT].comment'],
 });
 /** The same on the supplier's own 图纸授权申请 page. */
 export const SUPPLIER_APPLY_PAGE = PAGES.supplierDrawingEmpowerApply.path;
-export const SUPPLIER_AUDIT_COLUMNS = governedColumns(SUPPLIER_APPLY_PAGE, { userName: '审批记录·操作人', userAccount: '审批记录·操作人账号', ip: '审批记录·IP地址' });
+export const SUPPLIER_AUDIT_COLUMNS = governedColumns(PAGES.supplierDrawingEmpowerApply, ['userName', 'userAccount', 'ip']);
 
 /** A grant as the internal pages show it. */
 export const GRANT_ROW_STATE_LABELS = { VALID: '有效', NOT_YET: '未生效', EXPIRED: '已过期', REVOKED: '已撤销' } as const;
@@ -179,8 +179,8 @@ export type GrantRow = z.infer<typeof ZGrantRow>;
 export const GRANT_PAGE = PAGES.drawingAuthorizedFile.path;
 export const GRANT_HISTORY_PAGE = PAGES.drawingAuthorizedFileHistory.path;
 /** The grant rows' governed columns, per page. */
-export const GRANT_COLUMNS = governedColumns(GRANT_PAGE, { approverName: '审批人', revokeReason: '撤销原因' }, undefined, { approverName: ['approverAccount'] });
-export const GRANT_HISTORY_COLUMNS = governedColumns(GRANT_HISTORY_PAGE, { approverName: '审批人', revokeReason: '撤销原因' }, undefined, { approverName: ['approverAccount'] });
+export const GRANT_COLUMNS = governedColumns(PAGES.drawingAuthorizedFile, ['approverName', 'revokeReason'], undefined, { approverName: ['approverAccount'] });
+export const GRANT_HISTORY_COLUMNS = governedColumns(PAGES.drawingAuthorizedFileHistory, ['approverName', 'revokeReason'], undefined, { approverName: ['approverAccount'] });
 
 // ---- the supplier's application form ------------------------------------------------------------
 
@@ -442,14 +442,13 @@ export const ZAccessReport = z.object({
 });
 export type AccessReport = z.infer<typeof ZAccessReport>;
 /** Who opened the drawing and from where in the report's 访问记录: on the page, in the answer and in its Excel export. */
-export const ACCESS_REPORT_COLUMNS = governedColumns(ACCESS_REPORT_PAGE, { 'events.userName': '访问记录·姓名', 'events.userAccount': '访问记录·账号', 'events.ip': '访问记录·IP地址' });
+export const ACCESS_REPORT_COLUMNS = governedColumns(PAGES.drawingAccessReport, ['events.userName', 'events.userAccount', 'events.ip']);
 
 // ---- calls -------------------------------------------------------------------------------------------------
 
 const tag = 'empower';
 const tagSupplier = 'empower (supplier)';
 
-const ACCESS_REPORT_PAGE_PATH = ACCESS_REPORT_PAGE;
 
 export const empowerApi = {
   // supplier side: every call runs inside the caller's own supplier's scope
@@ -541,7 +540,7 @@ export const empowerApi = {
     access: EMPOWER_APPROVER_TYPES,
     tag,
     summary: '审批授权申请：批准（全部或部分物料，可缩短期限）或驳回',
-    button: { page: EMPOWER_APPROVE_PAGE, code: 'approve', label: '审批（批准/驳回）' },
+    button: PAGES.drawingEmpowerApprove.buttons.approve,
     description: '批准在同一事务中生成授权；已审批的申请再次审批返回 409。多个申请一起审批时全部成功或全部不变。',
     body: ZApproveRequestSchema,
     response: ZEnvelope(ZDecisionResult),
@@ -569,7 +568,7 @@ export const empowerApi = {
     access: DRAWING_ADMIN_TYPES,
     tag,
     summary: '撤销一项授权（立即生效，须填写原因）',
-    button: { page: GRANT_PAGE, code: 'revoke', label: '撤销授权' },
+    button: PAGES.drawingAuthorizedFile.buttons.revoke,
     body: ZRevokeRequestSchema,
     response: ZEnvelope(ZGrantRow),
     columns: GRANT_COLUMNS,
@@ -597,7 +596,7 @@ export const empowerApi = {
     tag,
     kind: 'bytes',
     summary: '导出供应商统计（.xlsx，与列表相同的筛选和排序）',
-    button: { page: PAGES.noDrawingMaterialCensus.path, code: 'export', label: '导出Excel' },
+    button: PAGES.noDrawingMaterialCensus.buttons.export,
     body: ZCensusPageRequestSchema,
   }),
   unauthorized: endpoint({
@@ -623,7 +622,7 @@ export const empowerApi = {
     tag,
     kind: 'bytes',
     summary: '导出授权访问报告（.xlsx：授权、访问记录两个工作表）',
-    button: { page: ACCESS_REPORT_PAGE_PATH, code: 'export', label: '导出Excel' },
+    button: PAGES.drawingAccessReport.buttons.export,
     body: ZAccessReportRequestSchema,
   }),
 } as const;
