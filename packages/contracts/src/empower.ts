@@ -449,7 +449,6 @@ export const ACCESS_REPORT_COLUMNS = governedColumns(PAGES.drawingAccessReport, 
 const tag = 'empower';
 const tagSupplier = 'empower (supplier)';
 
-
 export const empowerApi = {
   // supplier side: every call runs inside the caller's own supplier's scope
   hasEmpower: endpoint({

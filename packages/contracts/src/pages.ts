@@ -227,6 +227,15 @@ export const PAGES = declare({
   leakTrace: { group: 'system', title: '泄露追溯', menuId: 66, icon: 'AuditOutlined', types: ADMIN },
   // every notification mail with its state, tries and the server's answer; 重新发送
   notificationLog: { group: 'system', title: '通知发送记录', menuId: 67, icon: 'MailOutlined', types: ADMIN, buttons: { export: '导出Excel', resend: '重新发送' } },
+  // every act of the workflows (notices, applications, questions, countersigns): who did what to which record
+  operationAudit: {
+    group: 'system',
+    title: '操作审计',
+    menuId: 73,
+    icon: 'FileSearchOutlined',
+    types: ADMIN,
+    columns: { userName: '操作人', userAccount: '操作人账号', ip: 'IP地址', detail: '说明' },
+  },
   // every user's own notifications (the header bell's 查看全部), and their e-mail and notification
   // choices (the header's user name): reached from the header, not from the side menu
   notifications: { group: '', title: '我的通知', menuId: 70, icon: null, types: EVERYONE, hidden: true },
