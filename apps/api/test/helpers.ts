@@ -20,6 +20,8 @@ export { testDatabaseUrl };
 
 export const SESSION_SECRET = 'test-session-secret-0123456789-abcdefghij';
 export { DEMO_PASSWORD };
+/** The demo accounts' user types: demo<N> has type N. */
+export const USER_TYPES_UNDER_TEST = [2, 3, 4, 5, 6, 7, 8, 9] as const;
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return loadConfig({}, { databaseUrl: testDatabaseUrl(), sessionSecret: SESSION_SECRET, logLevel: 'silent', ...overrides });

@@ -98,7 +98,7 @@ export type StandardFileRow = z.infer<typeof ZStandardFileRow>;
 /** The archive browser (档案信息 and its tree page): the page its buttons and columns belong to. */
 export const ARCHIVE_PAGE = PAGES.dashboard.path;
 /** The archive rows' governed columns: list, detail responses and the Excel export. */
-export const ARCHIVE_FILE_COLUMNS = governedColumns(ARCHIVE_PAGE, { uploaderName: '上传人', obsoleteReason: '作废原因', remark: '备注' });
+export const ARCHIVE_FILE_COLUMNS = governedColumns(PAGES.dashboard, ['uploaderName', 'obsoleteReason', 'remark']);
 
 export const FILE_SORT_FIELDS = ['standardCode', 'name', 'version', 'effectiveDate', 'createdAt', 'materialCode'] as const;
 /** Codes (product line, material, standard) and the version match exactly — they are identifiers,
@@ -232,7 +232,7 @@ export const archivesApi = {
     access: DRAWING_ADMIN_TYPES,
     tag,
     kind: 'multipart',
-    button: { page: ARCHIVE_PAGE, code: 'upload', label: '上传文件' },
+    button: PAGES.dashboard.buttons.upload,
     columns: ARCHIVE_FILE_COLUMNS,
     summary: '上传新文件或新版本',
     description: 'multipart/form-data：ZUploadFieldsSchema 的各字段，最后是文件部分 file（PDF、PNG、JPG、DWG、DXF，按扩展名和文件头识别）。',
@@ -243,7 +243,7 @@ export const archivesApi = {
     access: DRAWING_ADMIN_TYPES,
     tag,
     summary: '作废一个版本',
-    button: { page: ARCHIVE_PAGE, code: 'obsolete', label: '作废' },
+    button: PAGES.dashboard.buttons.obsolete,
     columns: ARCHIVE_FILE_COLUMNS,
     body: ZObsoleteRequestSchema,
     response: ZEnvelope(ZStandardFileRow),

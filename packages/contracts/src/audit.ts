@@ -5,10 +5,12 @@
  */
 import { z } from 'zod';
 import { DRAWING_ADMIN_TYPES } from './codes.ts';
-import { endpoint } from './endpoint.ts';
-import { ZEnvelope } from './envelope.ts';
-import { zId, zOptionalDate, zOptionalText, zText, withDateRange } from './fields.ts';
+import { endpoint, governedColumns } from './endpoint.ts';
+import { ZCappedPage, ZEnvelope } from './envelope.ts';
+import { zId, zOptionalDate, zOptionalEnum, zOptionalText, zText, withDateRange } from './fields.ts';
 import { AUDIT_VERIFY_PAGE, LEAK_TRACE_PAGE } from './page-paths.ts';
+import { PAGES } from './pages.ts';
+import { ZPageRequest } from './paging.ts';
 
 export { AUDIT_VERIFY_PAGE, LEAK_TRACE_PAGE };
 const tag = 'audit';
@@ -119,6 +121,45 @@ export const ZSubjectEvidenceRequestSchema = z
 export type SubjectEvidenceRequest = z.input<typeof ZSubjectEvidenceRequestSchema>;
 export const ZNoticeEvidenceRequestSchema = z.object({ id: zId('变更通知') });
 export type NoticeEvidenceRequest = z.input<typeof ZNoticeEvidenceRequestSchema>;
+// ---- 操作审计: every act recorded by a workflow (notices, authorization applications, questions on
+// drawings, countersigns), newest first — who did what to which record, in one list
+
+export const OPERATION_KIND_LABELS = { NOTICE: '变更通知', APPLICATION: '授权申请', QUESTION: '图纸问题', COUNTERSIGN: '会签单' } as const;
+export type OperationKind = keyof typeof OPERATION_KIND_LABELS;
+export const OPERATION_KINDS = Object.keys(OPERATION_KIND_LABELS) as [OperationKind, ...OperationKind[]];
+
+export const OPERATION_SORT_FIELDS = ['createdAt'] as const;
+export const ZOperationAuditRequestSchema = withDateRange(
+  ZPageRequest(OPERATION_SORT_FIELDS, {
+    kind: zOptionalEnum(OPERATION_KINDS, '业务类型只能是 NOTICE、APPLICATION、QUESTION 或 COUNTERSIGN'),
+    /** Matches the operator's account or name. */
+    operator: zOptionalText(64),
+    /** Matches the record's number or what the act recorded (reason, comment). */
+    keyword: zOptionalText(100),
+    dateFrom: zOptionalDate,
+    dateTo: zOptionalDate,
+  }),
+);
+export type OperationAuditRequest = z.input<typeof ZOperationAuditRequestSchema>;
+
+export const ZOperationAuditRow = z.object({
+  /** `<kind>-<row id>`: the rows come from four tables. */
+  key: z.string(),
+  kind: z.enum(OPERATION_KINDS),
+  action: z.string(),
+  actionLabel: z.string(),
+  /** The record acted on: a notice's, question's or countersign's number, an application's #id. */
+  subject: z.string(),
+  /** Governed (OPERATION_AUDIT_COLUMNS), as `ip` and `detail`. */
+  userAccount: z.string().optional(),
+  userName: z.string().optional(),
+  ip: z.string().nullable().optional(),
+  /** What the act recorded besides itself (a reason, a comment); questions' message texts are not repeated here. */
+  detail: z.string().nullable().optional(),
+  createdAt: z.string(),
+});
+export type OperationAuditRow = z.infer<typeof ZOperationAuditRow>;
+export const OPERATION_AUDIT_COLUMNS = governedColumns(PAGES.operationAudit, ['userName', 'userAccount', 'ip', 'detail']);
 
 export const auditApi = {
   status: endpoint({
@@ -133,7 +174,7 @@ export const auditApi = {
     access: DRAWING_ADMIN_TYPES,
     tag,
     summary: '立即校验审计链（结果记录为一次校验）',
-    button: { page: AUDIT_VERIFY_PAGE, code: 'verify', label: '立即校验' },
+    button: PAGES.auditVerify.buttons.verify,
     response: ZEnvelope(ZAuditVerification),
   }),
   dayHeads: endpoint({
@@ -143,6 +184,15 @@ export const auditApi = {
     summary: '每日链头（默认最近 30 天）',
     body: ZDayHeadsRequestSchema,
     response: ZEnvelope(z.object({ dateFrom: z.string(), dateTo: z.string(), heads: z.array(ZDayHead) })),
+  }),
+  operations: endpoint({
+    path: 'haier/audit/operations',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    summary: '操作审计分页（变更通知、授权申请、图纸问题、会签单的每一步操作）',
+    body: ZOperationAuditRequestSchema,
+    response: ZCappedPage(ZOperationAuditRow),
+    columns: OPERATION_AUDIT_COLUMNS,
   }),
   traceCode: endpoint({
     path: 'haier/leakTrace/byCode',

@@ -180,7 +180,7 @@ export const ZBomVendorRow = z.object({
 });
 export type BomVendorRow = z.infer<typeof ZBomVendorRow>;
 /** The vendor rows' governed columns on the manufacturer's trace page. */
-export const BOM_VENDOR_COLUMNS = governedColumns(BOM_TRACE_PAGE, { contact: '联系人' }, undefined, undefined, {
+export const BOM_VENDOR_COLUMNS = governedColumns(PAGES.supplierBomTrace, ['contact'], undefined, undefined, {
   // the BOM tab of the same page shows each line's vendor contact, in the tree (levels 2 and 3) and flat
   contact: ['vendorContact', 'children.vendorContact', 'children.children.vendorContact'],
 });
@@ -368,7 +368,7 @@ export const bomApi = {
     path: 'supplier/bomlevel/importBom',
     access: SUPPLIER_TYPES,
     tag: tagSupplier,
-    button: { page: PAGES.twoOrThreeLevelsBom.path, code: 'import', label: '导入' },
+    button: PAGES.twoOrThreeLevelsBom.buttons.import,
     kind: 'multipart',
     summary: '从 Excel 导入 BOM：先整体校验，全部正确才在一个事务中写入；文件中的每个一级物料的 BOM 被整体替换',
     description: `multipart/form-data：confirm（true 写入；否则只校验并返回各物料现有/导入行数），然后文件部分 file（.xlsx，不超过 ${BOM_IMPORT_MAX_MB} MB）。有错误时返回 400，errors 逐行逐列列出（field 为“第 N 行 列名”）。`,

@@ -291,16 +291,8 @@ const detail = ZEnvelope(ZCountersignDetail);
 export const COUNTERSIGN_LIST_PAGE = PAGES.countersignList.path;
 /** The internal countersign rows' governed columns: list and detail (every internal call answering one). */
 export const COUNTERSIGN_COLUMNS = governedColumns(
-  COUNTERSIGN_LIST_PAGE,
-  {
-    createdByName: '创建人',
-    cancelReason: '取消原因',
-    // the detail's audit trail and signatures: who and from where, each its own column
-    'events.userName': '操作记录·操作人',
-    'events.userAccount': '操作记录·操作人账号',
-    'events.ip': '操作记录·IP地址',
-    'rounds.signatures.ip': '签署记录·IP地址',
-  },
+  PAGES.countersignList,
+  ['createdByName', 'cancelReason', 'events.userName', 'events.userAccount', 'events.ip', 'rounds.signatures.ip'],
   { cancelReason: 'CANCEL' },
   undefined,
   {
@@ -313,7 +305,7 @@ export const COUNTERSIGN_COLUMNS = governedColumns(
     'rounds.signatures.ip': ['events.[action=SIGN|RETURN|COMPLETE].ip'],
   },
 );
-const csButton = (code: string, label: string) => ({ page: COUNTERSIGN_LIST_PAGE, code, label });
+const csButton = PAGES.countersignList.buttons;
 
 export const countersignApi = {
   page: endpoint({
@@ -328,12 +320,12 @@ export const countersignApi = {
   detail: endpoint({ path: 'haier/countersign/getCountersignHaierInfo', access: admin, tag, summary: '会签单详情：内容、文件、各轮签署记录与可做的操作', body: ZCountersignIdRequestSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
   signers: endpoint({ path: 'haier/countersign/selectSigners', access: admin, tag, summary: '可选的我方会签人（内部用户）', body: ZCountersignerRequestSchema, response: ZEnvelope(z.array(ZCountersignerOption)) }),
   files: endpoint({ path: 'haier/countersign/selectFiles', access: admin, tag, summary: '可选的文件版本（含 sha256）', body: ZCountersignFileRequestSchema, response: ZEnvelope(z.array(ZCountersignFile)) }),
-  create: endpoint({ path: 'haier/countersign/create', access: admin, tag, button: csButton('create', '新建会签单'), summary: '新建会签单草稿', body: ZCountersignDraftSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
-  update: endpoint({ path: 'haier/countersign/update', access: admin, tag, button: csButton('edit', '编辑'), summary: '编辑会签单（草稿，或已退回后下一轮的内容）', body: ZCountersignUpdateSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
-  issue: endpoint({ path: 'haier/countersign/issue', access: admin, tag, button: csButton('issue', '下发'), summary: '下发给供应商会签（已退回的开始新一轮）', body: ZCountersignIdRequestSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
-  sign: endpoint({ path: 'haier/countersign/sign', access: admin, tag, button: csButton('sign', '会签'), summary: '我方会签：同意、有条件同意或退回（按顺序，轮到本人时）', body: ZCountersignSubmitSchema, response: ZEnvelope(ZCountersignSubmitResult) }),
-  cancel: endpoint({ path: 'haier/countersign/cancel', access: admin, tag, button: csButton('cancel', '取消会签单'), summary: '取消草稿或已退回的会签单', body: ZCountersignCancelSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
-  sheet: endpoint({ path: 'haier/countersign/downloadSheet', access: admin, tag, kind: 'bytes', button: csButton('download', '下载签核单'), summary: '下载签核单 PDF（已完成的会签单，带本人水印，记入下载日志）', body: ZCountersignIdRequestSchema }),
+  create: endpoint({ path: 'haier/countersign/create', access: admin, tag, button: csButton.create, summary: '新建会签单草稿', body: ZCountersignDraftSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
+  update: endpoint({ path: 'haier/countersign/update', access: admin, tag, button: csButton.edit, summary: '编辑会签单（草稿，或已退回后下一轮的内容）', body: ZCountersignUpdateSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
+  issue: endpoint({ path: 'haier/countersign/issue', access: admin, tag, button: csButton.issue, summary: '下发给供应商会签（已退回的开始新一轮）', body: ZCountersignIdRequestSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
+  sign: endpoint({ path: 'haier/countersign/sign', access: admin, tag, button: csButton.sign, summary: '我方会签：同意、有条件同意或退回（按顺序，轮到本人时）', body: ZCountersignSubmitSchema, response: ZEnvelope(ZCountersignSubmitResult) }),
+  cancel: endpoint({ path: 'haier/countersign/cancel', access: admin, tag, button: csButton.cancel, summary: '取消草稿或已退回的会签单', body: ZCountersignCancelSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
+  sheet: endpoint({ path: 'haier/countersign/downloadSheet', access: admin, tag, kind: 'bytes', button: csButton.download, summary: '下载签核单 PDF（已完成的会签单，带本人水印，记入下载日志）', body: ZCountersignIdRequestSchema }),
 
   // supplier side: every call runs inside the caller's own supplier's scope
   supplierPage: endpoint({

@@ -173,7 +173,7 @@ export const ISSUE_ANSWER_PAGE = PAGES.documentIssueH.path;
  * ("按问题类型与产品线自动分派给 刘洋", "由 刘洋 改派给 赵丽。原因：…"): the names are replaced by
  * （已隐藏） or masked there, the rest of the text (a reason given) stays.
  */
-export const ISSUE_COLUMNS = governedColumns(ISSUE_ANSWER_PAGE, { assigneeName: '回复人', description: '问题描述' }, undefined, undefined, {
+export const ISSUE_COLUMNS = governedColumns(PAGES.documentIssueH, ['assigneeName', 'description'], undefined, undefined, {
   assigneeName: [
     'assigneeId',
     'messages.[userType=5].userName',
@@ -186,7 +186,7 @@ export const ISSUE_COLUMNS = governedColumns(ISSUE_ANSWER_PAGE, { assigneeName: 
   ],
 });
 /** A question's attachments on the answerers' page (findUploadFiles): one uploaded by an answerer names a 回复人. */
-export const ISSUE_ATTACHMENT_COLUMNS = governedColumns(ISSUE_ANSWER_PAGE, {}, undefined, undefined, { assigneeName: ['[byStaff=true].uploadedByName'] });
+export const ISSUE_ATTACHMENT_COLUMNS = governedColumns(PAGES.documentIssueH, [], undefined, undefined, { assigneeName: ['[byStaff=true].uploadedByName'] });
 
 export const ZIssueNoticeRef = z.object({ id: z.number().int(), number: z.string(), title: z.string(), newVersion: z.string(), publishedAt: z.string().nullable() });
 export type IssueNoticeRef = z.infer<typeof ZIssueNoticeRef>;
@@ -357,8 +357,8 @@ export const documentIssuesApi = {
   // the answerers (type 5)
   page: endpoint({ path: 'haier/documentissue/paging', access: handler, tag, summary: '图纸问题分页：分派给我、待分派、全部', body: ZIssuePageRequestSchema, response: ZCappedPage(ZIssueRow), columns: ISSUE_COLUMNS }),
   find: endpoint({ path: 'haier/documentissue/findById', access: handler, tag, summary: '问题详情与往来记录', body: ZIssueIdSchema, response: ZDetail, columns: ISSUE_COLUMNS }),
-  assign: endpoint({ path: 'haier/documentissue/assign', access: handler, tag, button: { page: ISSUE_ANSWER_PAGE, code: 'assign', label: '领取/分派' }, summary: '领取、分派或改派（改派须填写原因）', body: ZIssueAssignSchema, response: ZDetail, columns: ISSUE_COLUMNS }),
-  reply: endpoint({ path: 'haier/documentissue/reply', access: handler, tag, button: { page: ISSUE_ANSWER_PAGE, code: 'reply', label: '回复' }, summary: '回复（仅处理人），可附附件、关联变更通知', body: ZIssueReplySchema, response: ZDetail, columns: ISSUE_COLUMNS }),
+  assign: endpoint({ path: 'haier/documentissue/assign', access: handler, tag, button: PAGES.documentIssueH.buttons.assign, summary: '领取、分派或改派（改派须填写原因）', body: ZIssueAssignSchema, response: ZDetail, columns: ISSUE_COLUMNS }),
+  reply: endpoint({ path: 'haier/documentissue/reply', access: handler, tag, button: PAGES.documentIssueH.buttons.reply, summary: '回复（仅处理人），可附附件、关联变更通知', body: ZIssueReplySchema, response: ZDetail, columns: ISSUE_COLUMNS }),
   files: endpoint({ path: 'haier/documentissue/findUploadFiles', access: handler, tag, summary: '问题的全部附件', body: ZIssueIdSchema, response: ZEnvelope(z.array(ZAttachmentRow)), columns: ISSUE_ATTACHMENT_COLUMNS }),
   upload: endpoint({
     path: 'haier/documentissue/upload',

@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import type { UserType } from './codes.ts';
+import type { ButtonDecl, RouteDef } from './pages.ts';
 
 /** 'public': anyone; 'session': any signed-in user; a list: only those user types. */
 export type Access = 'public' | 'session' | readonly UserType[];
@@ -35,26 +36,19 @@ export interface EndpointDef {
   /** Statuses other than 200 that answer with the same envelope schema (e.g. user/current's 401). */
   readonly alsoFor?: readonly number[];
   /**
-   * The page button this call performs: the server refuses the call (403 naming the
-   * action) to a user type the button is not granted to, and the web hides the button. Its default
-   * grant is `access`; the 按钮与列权限 page changes it. One line declares it — nothing else to register.
+   * The page button this call performs (`PAGES.x.buttons.code`, declared with its page): the server
+   * refuses the call (403 naming the action) to a user type the button is not granted to, and the
+   * web hides the button. Its default grant is `access`; the 按钮与列权限 page changes it.
    */
   readonly button?: ButtonDecl;
   /** The governed columns of the rows this call answers (list or detail): hidden ones dropped, masked ones masked. */
   readonly columns?: ColumnSetDecl;
 }
 
-/** A button of a page: `page` is its route under /esm (e.g. `/esm/dashboard`), `code` its action (`export`). */
-export interface ButtonDecl {
-  readonly page: string;
-  readonly code: string;
-  /** What the user sees on the button (and the 403 names). */
-  readonly label: string;
-}
-
 /**
- * A page's governed columns: row field → header. Declared next to the row schema; their fields must
- * be optional strings there. A field may be a path into a nested list of the row (`events.ip`,
+ * The governed columns of one row schema: some of its page's columns (field → header, as PAGES
+ * declares them), made with `governedColumns` next to the row schema; their fields must be optional
+ * strings there. A field may be a path into a nested list of the row (`events.ip`,
  * `rounds.signatures.ip`: see applyColumnModes), for the audit trails inside a detail.
  */
 export interface ColumnSetDecl {
@@ -96,23 +90,26 @@ export interface ColumnSetDecl {
  */
 export type FactPlace = string | { readonly redact: string; readonly names: readonly string[] };
 
-/** Declares a page's governed columns (see ColumnSetDecl). */
-export function governedColumns<const C extends Record<string, string>>(
-  page: string,
-  columns: C,
-  echoes?: Partial<Record<keyof C & string, string>>,
-  companions?: Partial<Record<keyof C & string, readonly string[]>>,
+/**
+ * The governed columns of a row schema: `fields`, some of the page's declared columns (their
+ * headers are the page's), with where else their facts appear (see ColumnSetDecl).
+ */
+export function governedColumns<P extends RouteDef, const F extends keyof P['columns'] & string>(
+  page: P,
+  fields: readonly F[],
+  echoes?: Partial<Record<F, string>>,
+  companions?: Partial<Record<F, readonly string[]>>,
   appears?: Readonly<Record<string, readonly FactPlace[]>>,
 ): {
   readonly page: string;
-  readonly columns: C;
+  readonly columns: Readonly<Record<F, string>>;
   readonly echoes?: Readonly<Record<string, string>>;
   readonly companions?: Readonly<Record<string, readonly string[]>>;
   readonly appears?: Readonly<Record<string, readonly FactPlace[]>>;
 } {
   return {
-    page,
-    columns,
+    page: page.path,
+    columns: Object.fromEntries(fields.map((f) => [f, (page.columns as Record<string, string>)[f]])) as Record<F, string>,
     ...(echoes ? { echoes: echoes as Record<string, string> } : {}),
     ...(companions ? { companions: companions as Record<string, readonly string[]> } : {}),
     ...(appears ? { appears } : {}),

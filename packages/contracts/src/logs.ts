@@ -3,7 +3,7 @@
  * agreement — for drawing admins (types 3/7/8/9). One table, one row shape, one call each.
  */
 import { z } from 'zod';
-import { LOG_PAGES as LOG_PAGE_PATHS } from './page-paths.ts';
+import { LOG_PAGE_DEFS, LOG_PAGES as LOG_PAGE_PATHS } from './page-paths.ts';
 import { DRAWING_ADMIN_TYPES } from './codes.ts';
 import { endpoint, governedColumns } from './endpoint.ts';
 import { ZCappedPage } from './envelope.ts';
@@ -72,7 +72,7 @@ export function logOutcomeText(row: Pick<LogRow, 'outcome' | 'delivery'>): strin
 /** Which page shows which log: page-paths.ts, zod-free for the router. */
 export const LOG_PAGES: Record<LogAction, string> = LOG_PAGE_PATHS;
 /** Each log page's governed columns. */
-export const logColumns = (action: LogAction) => governedColumns(LOG_PAGES[action], { ip: 'IP地址' });
+export const logColumns = (action: LogAction) => governedColumns(LOG_PAGE_DEFS[action], ['ip']);
 
 const logEndpoint = <const P extends string>(path: P, action: LogAction) =>
   endpoint({

@@ -140,15 +140,8 @@ const noticeCore = {
 export const NOTICE_LIST_PAGE = PAGES.changeNoticeList.path;
 /** The internal notice rows' governed columns: list and detail (and every call answering a detail). */
 export const NOTICE_COLUMNS = governedColumns(
-  NOTICE_LIST_PAGE,
-  {
-    publishedByName: '发布人',
-    withdrawReason: '撤回原因',
-    // the detail's audit trail: who and from where, each its own column
-    'events.userName': '操作记录·操作人',
-    'events.userAccount': '操作记录·操作人账号',
-    'events.ip': '操作记录·IP地址',
-  },
+  PAGES.changeNoticeList,
+  ['publishedByName', 'withdrawReason', 'events.userName', 'events.userAccount', 'events.ip'],
   { withdrawReason: 'WITHDRAW' },
   undefined,
   {
@@ -246,15 +239,8 @@ export const ZRecipientRow = z.object({
 });
 /** The recipients matrix's governed columns: its list and its Excel export. */
 export const NOTICE_RECIPIENT_COLUMNS = governedColumns(
-  NOTICE_LIST_PAGE,
-  {
-    readByName: '阅读人',
-    readByAccount: '阅读人账号',
-    readIp: '阅读IP',
-    confirmedByName: '确认人',
-    confirmedByAccount: '确认人账号',
-    confirmedIp: '确认IP',
-  },
+  PAGES.changeNoticeList,
+  ['readByName', 'readByAccount', 'readIp', 'confirmedByName', 'confirmedByAccount', 'confirmedIp'],
   undefined,
   undefined,
   // a reading and a confirmation are entries of the notice's audit trail too: who and from where
@@ -299,14 +285,7 @@ export type SupplierNoticeRow = z.infer<typeof ZSupplierNoticeRow>;
  * manufacturer reads it. Its rows repeat governed fields of the notice list and of the recipients
  * matrix, so they are governed as there (same page and fields: the same permission rows).
  */
-export const SUPPLIER_STANDING_COLUMNS = governedColumns(NOTICE_LIST_PAGE, {
-  publishedByName: NOTICE_COLUMNS.columns.publishedByName,
-  withdrawReason: NOTICE_COLUMNS.columns.withdrawReason,
-  readByName: NOTICE_RECIPIENT_COLUMNS.columns.readByName,
-  readByAccount: NOTICE_RECIPIENT_COLUMNS.columns.readByAccount,
-  confirmedByName: NOTICE_RECIPIENT_COLUMNS.columns.confirmedByName,
-  confirmedByAccount: NOTICE_RECIPIENT_COLUMNS.columns.confirmedByAccount,
-}, undefined, undefined, {
+export const SUPPLIER_STANDING_COLUMNS = governedColumns(PAGES.changeNoticeList, ['publishedByName', 'withdrawReason', 'readByName', 'readByAccount', 'confirmedByName', 'confirmedByAccount'], undefined, undefined, {
   // the rows carry the reading's and the confirmation's addresses and the trail's people as well
   readIp: ['readIp'],
   confirmedIp: ['confirmedIp'],
@@ -464,7 +443,7 @@ export const ZConfirmNoticeResult = z.object({ recipientStatus: z.enum(RECIPIENT
 
 const admin = DRAWING_ADMIN_TYPES;
 const supplier = SUPPLIER_TYPES;
-const noticeButton = (code: string, label: string) => ({ page: NOTICE_LIST_PAGE, code, label });
+const noticeButton = PAGES.changeNoticeList.buttons;
 
 export const noticesApi = {
   page: endpoint({
@@ -491,7 +470,7 @@ export const noticesApi = {
     access: admin,
     tag,
     kind: 'bytes',
-    button: noticeButton('export', '导出'),
+    button: noticeButton.export,
     columns: NOTICE_RECIPIENT_COLUMNS,
     summary: '导出接收方矩阵（.xlsx）',
     body: ZRecipientExportSchema,
@@ -519,14 +498,14 @@ export const noticesApi = {
     access: admin,
     tag,
     summary: '发布变更通知（接收方此时确定：供应受影响物料且持有有效授权的供应商）',
-    button: noticeButton('publish', '发布'),
+    button: noticeButton.publish,
     body: ZNoticeIdRequestSchema,
     response: ZEnvelope(ZNoticeDetail),
     columns: NOTICE_COLUMNS,
   }),
-  withdraw: endpoint({ path: 'haier/tableChangeLog/withdraw', access: admin, tag, button: noticeButton('withdraw', '撤回'), summary: '撤回已发布的变更通知（须填写原因）', body: ZNoticeWithdrawSchema, response: ZEnvelope(ZNoticeDetail), columns: NOTICE_COLUMNS }),
-  close: endpoint({ path: 'haier/tableChangeLog/close', access: admin, tag, button: noticeButton('close', '关闭'), summary: '关闭已发布的变更通知', body: ZNoticeIdRequestSchema, response: ZEnvelope(ZNoticeDetail), columns: NOTICE_COLUMNS }),
-  remind: endpoint({ path: 'haier/tableChangeLog/remind', access: admin, tag, button: noticeButton('remind', '催办'), summary: '催办逾期未确认的供应商', body: ZNoticeRemindSchema, response: ZEnvelope(ZRemindResult) }),
+  withdraw: endpoint({ path: 'haier/tableChangeLog/withdraw', access: admin, tag, button: noticeButton.withdraw, summary: '撤回已发布的变更通知（须填写原因）', body: ZNoticeWithdrawSchema, response: ZEnvelope(ZNoticeDetail), columns: NOTICE_COLUMNS }),
+  close: endpoint({ path: 'haier/tableChangeLog/close', access: admin, tag, button: noticeButton.close, summary: '关闭已发布的变更通知', body: ZNoticeIdRequestSchema, response: ZEnvelope(ZNoticeDetail), columns: NOTICE_COLUMNS }),
+  remind: endpoint({ path: 'haier/tableChangeLog/remind', access: admin, tag, button: noticeButton.remind, summary: '催办逾期未确认的供应商', body: ZNoticeRemindSchema, response: ZEnvelope(ZRemindResult) }),
   changes: endpoint({
     path: 'haier/standardChange/searchStandardChange',
     access: admin,

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { DRAWING_ADMIN_TYPES, SUPPLIER_TYPES, USER_TYPES, type UserType } from './codes.ts';
 import { NOTIFICATION_LOG_PAGE } from './page-paths.ts';
+import { PAGES } from './pages.ts';
 import { endpoint } from './endpoint.ts';
 import { ZCappedPage, ZEnvelope } from './envelope.ts';
 import { withDateRange, zId, zOptionalDate, zOptionalEnum, zOptionalText } from './fields.ts';
@@ -190,7 +191,7 @@ export const notificationsApi = {
     access: DRAWING_ADMIN_TYPES,
     tag,
     kind: 'bytes',
-    button: { page: NOTIFICATION_LOG_PAGE, code: 'export', label: '导出Excel' },
+    button: PAGES.notificationLog.buttons.export,
     summary: '导出通知发送记录（.xlsx，与列表相同的筛选）',
     body: ZDeliveryPageRequestSchema,
   }),
@@ -198,7 +199,7 @@ export const notificationsApi = {
     path: 'haier/notificationDelivery/resend',
     access: DRAWING_ADMIN_TYPES,
     tag,
-    button: { page: NOTIFICATION_LOG_PAGE, code: 'resend', label: '重新发送' },
+    button: PAGES.notificationLog.buttons.resend,
     summary: '重新发送失败的通知邮件',
     body: ZResendSchema,
     response: ZEnvelope(z.object({ queued: z.number().int() })),

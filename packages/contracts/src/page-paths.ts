@@ -13,10 +13,17 @@ export const LEAK_TRACE_PAGE = PAGES.leakTrace.path;
 export const NOTIFICATION_LOG_PAGE = PAGES.notificationLog.path;
 
 /** Which page shows which log; keyed by logs.ts's LogAction. */
+export const LOG_PAGE_DEFS = {
+  VIEW: PAGES.drawingViewLog,
+  CONFIRM: PAGES.drawingConfirmationLog,
+  DOWNLOAD: PAGES.blueprintDownloadingLog,
+  PRINT: PAGES.drawingPrintlog,
+  KEEPSECRET: PAGES.confidentialityAgreement,
+} as const;
 export const LOG_PAGES = {
-  VIEW: PAGES.drawingViewLog.path,
-  CONFIRM: PAGES.drawingConfirmationLog.path,
-  DOWNLOAD: PAGES.blueprintDownloadingLog.path,
-  PRINT: PAGES.drawingPrintlog.path,
-  KEEPSECRET: PAGES.confidentialityAgreement.path,
+  VIEW: LOG_PAGE_DEFS.VIEW.path,
+  CONFIRM: LOG_PAGE_DEFS.CONFIRM.path,
+  DOWNLOAD: LOG_PAGE_DEFS.DOWNLOAD.path,
+  PRINT: LOG_PAGE_DEFS.PRINT.path,
+  KEEPSECRET: LOG_PAGE_DEFS.KEEPSECRET.path,
 } as const;

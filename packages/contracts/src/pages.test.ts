@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { GROUPS, PAGES, ROUTES, groupPath, routeByPath, type GroupKey } from './pages.ts';
 import { MENU_RULES } from './ui.ts';
+import { ALL_ENDPOINTS } from './endpoints.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 /** Production code: the tests and e2e specs may write a path out as the expectation they check. */
@@ -74,5 +75,17 @@ describe('PAGES', () => {
           });
       }
     expect(found).toEqual([]);
+  });
+
+  it('declares each button and governed column once, with its page: every call and row schema takes them from there, and each is used', () => {
+    const declaredButtons = ROUTES.flatMap((p) => Object.values(p.buttons));
+    const declaredColumns = ROUTES.flatMap((p) => Object.entries(p.columns).map(([field, label]) => `${p.path} ${field} ${label}`));
+    const usedButtons = new Set(ALL_ENDPOINTS.flatMap((e) => (e.button ? [e.button] : [])));
+    const usedColumns = new Set(ALL_ENDPOINTS.flatMap((e) => Object.entries(e.columns?.columns ?? {}).map(([field, label]) => `${e.columns!.page} ${field} ${label}`)));
+    // a call's button is the very object PAGES derived (not a copy that could drift), and no declared button goes unused
+    for (const b of usedButtons) expect(declaredButtons, `${b.page} ${b.code}`).toContain(b);
+    for (const b of declaredButtons) expect(usedButtons.has(b), `${b.page} ${b.code} has no call`).toBe(true);
+    expect([...usedColumns].filter((c) => !declaredColumns.includes(c))).toEqual([]);
+    expect(declaredColumns.filter((c) => !usedColumns.has(c))).toEqual([]);
   });
 });

@@ -1,9 +1,9 @@
 /**
  * Button and column permissions (the legacy portal's menuBtnPermission/*, button/*).
  *
- * A button is declared where its call is (`button: { page, code, label }` on `endpoint()`); a page's
- * governed columns next to its row schema (`governedColumns(page, { field: header })`, used as
- * `columns:` on the calls that answer those rows). The server seeds a default row for each
+ * A page declares its buttons and governed columns in PAGES (pages.ts); a call names the button it
+ * performs (`button: PAGES.x.buttons.export` on `endpoint()`), a row schema the columns it carries
+ * (`governedColumns(PAGES.x, ['ip'])`, used as `columns:` on the calls that answer those rows). The server seeds a default row for each
  * declaration (a button: the call's `access`; a column: visible to every type) and enforces the
  * rows: a refused button is a 403 naming the action; a hidden column is dropped and a masked one
  * masked in list, detail and Excel alike (`applyColumnModes`). The 按钮与列权限 page (type 7)

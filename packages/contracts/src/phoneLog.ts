@@ -15,6 +15,7 @@ const tag = 'phoneLog';
 const tagSupplier = 'phoneLog (supplier)';
 
 import { PHONE_LOG_PAGE } from './page-paths.ts';
+import { PAGES } from './pages.ts';
 export { PHONE_LOG_PAGE };
 
 /**
@@ -76,7 +77,7 @@ export const ZPhoneLogRow = z.object({
 });
 export type PhoneLogRow = z.infer<typeof ZPhoneLogRow>;
 /** The log rows' governed columns: the list and its Excel export. */
-export const PHONE_LOG_COLUMNS = governedColumns(PHONE_LOG_PAGE, { ip: 'IP地址' });
+export const PHONE_LOG_COLUMNS = governedColumns(PAGES.mobilePhoneLog, ['ip']);
 
 export const ZPhoneLogRequestSchema = withDateRange(
   ZPageRequest(['createdAt', 'viewerAccount', 'contactName'], {
@@ -126,7 +127,7 @@ export const phoneLogApi = {
     kind: 'bytes',
     summary: '导出手机号查看日志（.xlsx，与列表相同的筛选）',
     body: ZPhoneLogRequestSchema,
-    button: { page: PHONE_LOG_PAGE, code: 'export', label: '导出Excel' },
+    button: PAGES.mobilePhoneLog.buttons.export,
     columns: PHONE_LOG_COLUMNS,
   }),
 

@@ -131,7 +131,7 @@ export const problemTypesApi = {
     path: 'haier/problemType/deleteProblemType',
     access: admin,
     tag,
-    button: { page: PAGES.problemType.path, code: 'delete', label: '删除问题类型' },
+    button: PAGES.problemType.buttons.delete,
     summary: '删除未使用的问题类型（已使用的只能停用）',
     body: ZProblemTypeIdSchema,
     response: ZEnvelope(z.null()),

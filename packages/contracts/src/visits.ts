@@ -39,7 +39,7 @@ export const ZVisitLogRow = z.object({
 export type VisitLogRow = z.infer<typeof ZVisitLogRow>;
 /** 访问日志 and its governed columns. */
 export const VISIT_LOG_PAGE = PAGES.visitLog.path;
-export const VISIT_LOG_COLUMNS = governedColumns(VISIT_LOG_PAGE, { ip: 'IP地址' });
+export const VISIT_LOG_COLUMNS = governedColumns(PAGES.visitLog, ['ip']);
 
 /**
  * 登录日志 (not in the legacy portal; every sign-in writes sign_in_log, this shows it): every sign-in,
@@ -80,7 +80,7 @@ export const ZSignInLogRow = z.object({
 });
 export type SignInLogRow = z.infer<typeof ZSignInLogRow>;
 export const SIGN_IN_LOG_PAGE = PAGES.signInLog.path;
-export const SIGN_IN_LOG_COLUMNS = governedColumns(SIGN_IN_LOG_PAGE, { ip: 'IP地址' });
+export const SIGN_IN_LOG_COLUMNS = governedColumns(PAGES.signInLog, ['ip']);
 
 export const visitsApi = {
   visit: endpoint({ path: 'main/visit', access: USER_TYPES, tag: 'visits', summary: '记录 user_visit 事件', body: ZVisitRequestSchema, response: ZNullData }),

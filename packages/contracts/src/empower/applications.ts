@@ -79,7 +79,7 @@ export type ApplicationRow = z.infer<typeof ZApplicationRow>;
 /** 图纸授权审批: the page of the application list. */
 export const EMPOWER_APPROVE_PAGE = PAGES.drawingEmpowerApprove.path;
 /** The internal application rows' governed columns. */
-export const APPLICATION_COLUMNS = governedColumns(EMPOWER_APPROVE_PAGE, { deciderName: '审批人', decisionComment: '审批意见' }, undefined, { deciderName: ['deciderAccount'] }, {
+export const APPLICATION_COLUMNS = governedColumns(PAGES.drawingEmpowerApprove, ['deciderName', 'decisionComment'], undefined, { deciderName: ['deciderAccount'] }, {
   // the audit trail's people are the applicant and the decider the row names
   userName: ['applicantName', 'deciderName'],
   userAccount: ['applicantAccount', 'deciderAccount'],
@@ -101,14 +101,14 @@ export const ZAuditRow = z.object({
 });
 export type AuditRow = z.infer<typeof ZAuditRow>;
 /** Who did what from where in an application's 审批记录, as the approvers' page shows it. */
-export const APPLICATION_AUDIT_COLUMNS = governedColumns(EMPOWER_APPROVE_PAGE, { userName: '审批记录·操作人', userAccount: '审批记录·操作人账号', ip: '审批记录·IP地址' }, undefined, undefined, {
+export const APPLICATION_AUDIT_COLUMNS = governedColumns(PAGES.drawingEmpowerApprove, ['userName', 'userAccount', 'ip'], undefined, undefined, {
   // a decision's entry names the decider (审批人) and repeats its comment (审批意见)
   deciderName: ['[action=APPROVE|REJECT].userName', '[action=APPROVE|REJECT].userAccount'],
   decisionComment: ['[action=APPROVE|REJECT].comment'],
 });
 /** The same on the supplier's own 图纸授权申请 page. */
 export const SUPPLIER_APPLY_PAGE = PAGES.supplierDrawingEmpowerApply.path;
-export const SUPPLIER_AUDIT_COLUMNS = governedColumns(SUPPLIER_APPLY_PAGE, { userName: '审批记录·操作人', userAccount: '审批记录·操作人账号', ip: '审批记录·IP地址' });
+export const SUPPLIER_AUDIT_COLUMNS = governedColumns(PAGES.supplierDrawingEmpowerApply, ['userName', 'userAccount', 'ip']);
 
 // ---- the supplier's application form ------------------------------------------------------------
 

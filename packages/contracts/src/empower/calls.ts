@@ -1,13 +1,12 @@
 /** The empower calls, supplier side then manufacturer side. Call names are the legacy portal's where it has one. */
-import { ACCESS_REPORT_PAGE } from '../page-paths.ts';
 import { z } from 'zod';
 import { DRAWING_ADMIN_TYPES, SUPPLIER_TYPES } from '../codes.ts';
 import { endpoint } from '../endpoint.ts';
 import { ZCappedPage, ZEnvelope } from '../envelope.ts';
 import { PAGES } from '../pages.ts';
-import { APPLICATION_AUDIT_COLUMNS, APPLICATION_COLUMNS, EMPOWER_APPROVE_PAGE, SUPPLIER_AUDIT_COLUMNS, ZApplicationRow, ZApplyIdRequestSchema, ZApplyOptions, ZApplyPageRequestSchema, ZApproveRequestSchema, ZAuditRow, ZCreateApplyRequestSchema, ZDecisionResult, ZSupplierApplyPageRequestSchema, ZUpdateApplyRequestSchema, ZWithdrawApplyRequestSchema } from './applications.ts';
+import { APPLICATION_AUDIT_COLUMNS, APPLICATION_COLUMNS, SUPPLIER_AUDIT_COLUMNS, ZApplicationRow, ZApplyIdRequestSchema, ZApplyOptions, ZApplyPageRequestSchema, ZApproveRequestSchema, ZAuditRow, ZCreateApplyRequestSchema, ZDecisionResult, ZSupplierApplyPageRequestSchema, ZUpdateApplyRequestSchema, ZWithdrawApplyRequestSchema } from './applications.ts';
 import { ZCensusPageRequestSchema, ZCensusRow, ZUnauthorizedRequestSchema, ZUnauthorizedTree } from './census.ts';
-import { GRANT_COLUMNS, GRANT_HISTORY_COLUMNS, GRANT_PAGE, ZGrantPageRequestSchema, ZGrantRow, ZOverduePageRequestSchema, ZRevokeRequestSchema } from './grants.ts';
+import { GRANT_COLUMNS, GRANT_HISTORY_COLUMNS, ZGrantPageRequestSchema, ZGrantRow, ZOverduePageRequestSchema, ZRevokeRequestSchema } from './grants.ts';
 import { ACCESS_REPORT_COLUMNS, ZAccessReport, ZAccessReportRequestSchema } from './report.ts';
 import { EMPOWER_APPROVER_TYPES, EMPOWER_READER_TYPES, ZEmpowerState, ZHasEmpowerRequestSchema } from './state.ts';
 
@@ -15,8 +14,6 @@ import { EMPOWER_APPROVER_TYPES, EMPOWER_READER_TYPES, ZEmpowerState, ZHasEmpowe
 
 const tag = 'empower';
 const tagSupplier = 'empower (supplier)';
-
-const ACCESS_REPORT_PAGE_PATH = ACCESS_REPORT_PAGE;
 
 export const empowerApi = {
   // supplier side: every call runs inside the caller's own supplier's scope
@@ -108,7 +105,7 @@ export const empowerApi = {
     access: EMPOWER_APPROVER_TYPES,
     tag,
     summary: '审批授权申请：批准（全部或部分物料，可缩短期限）或驳回',
-    button: { page: EMPOWER_APPROVE_PAGE, code: 'approve', label: '审批（批准/驳回）' },
+    button: PAGES.drawingEmpowerApprove.buttons.approve,
     description: '批准在同一事务中生成授权；已审批的申请再次审批返回 409。多个申请一起审批时全部成功或全部不变。',
     body: ZApproveRequestSchema,
     response: ZEnvelope(ZDecisionResult),
@@ -136,7 +133,7 @@ export const empowerApi = {
     access: DRAWING_ADMIN_TYPES,
     tag,
     summary: '撤销一项授权（立即生效，须填写原因）',
-    button: { page: GRANT_PAGE, code: 'revoke', label: '撤销授权' },
+    button: PAGES.drawingAuthorizedFile.buttons.revoke,
     body: ZRevokeRequestSchema,
     response: ZEnvelope(ZGrantRow),
     columns: GRANT_COLUMNS,
@@ -164,7 +161,7 @@ export const empowerApi = {
     tag,
     kind: 'bytes',
     summary: '导出供应商统计（.xlsx，与列表相同的筛选和排序）',
-    button: { page: PAGES.noDrawingMaterialCensus.path, code: 'export', label: '导出Excel' },
+    button: PAGES.noDrawingMaterialCensus.buttons.export,
     body: ZCensusPageRequestSchema,
   }),
   unauthorized: endpoint({
@@ -190,7 +187,7 @@ export const empowerApi = {
     tag,
     kind: 'bytes',
     summary: '导出授权访问报告（.xlsx：授权、访问记录两个工作表）',
-    button: { page: ACCESS_REPORT_PAGE_PATH, code: 'export', label: '导出Excel' },
+    button: PAGES.drawingAccessReport.buttons.export,
     body: ZAccessReportRequestSchema,
   }),
 } as const;

@@ -46,8 +46,8 @@ export type GrantRow = z.infer<typeof ZGrantRow>;
 export const GRANT_PAGE = PAGES.drawingAuthorizedFile.path;
 export const GRANT_HISTORY_PAGE = PAGES.drawingAuthorizedFileHistory.path;
 /** The grant rows' governed columns, per page. */
-export const GRANT_COLUMNS = governedColumns(GRANT_PAGE, { approverName: '审批人', revokeReason: '撤销原因' }, undefined, { approverName: ['approverAccount'] });
-export const GRANT_HISTORY_COLUMNS = governedColumns(GRANT_HISTORY_PAGE, { approverName: '审批人', revokeReason: '撤销原因' }, undefined, { approverName: ['approverAccount'] });
+export const GRANT_COLUMNS = governedColumns(PAGES.drawingAuthorizedFile, ['approverName', 'revokeReason'], undefined, { approverName: ['approverAccount'] });
+export const GRANT_HISTORY_COLUMNS = governedColumns(PAGES.drawingAuthorizedFileHistory, ['approverName', 'revokeReason'], undefined, { approverName: ['approverAccount'] });
 
 // ---- grants --------------------------------------------------------------------------------------------
 

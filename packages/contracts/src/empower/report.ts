@@ -3,6 +3,7 @@ import { ACCESS_REPORT_PAGE } from '../page-paths.ts';
 import { z } from 'zod';
 import { governedColumns } from '../endpoint.ts';
 import { zDay, zOptionalText } from '../fields.ts';
+import { PAGES } from '../pages.ts';
 
 // ---- the access report -------------------------------------------------------------------------------------
 
@@ -79,7 +80,7 @@ export const ZAccessReport = z.object({
 });
 export type AccessReport = z.infer<typeof ZAccessReport>;
 /** Who opened the drawing and from where in the report's 访问记录: on the page, in the answer and in its Excel export. */
-export const ACCESS_REPORT_COLUMNS = governedColumns(ACCESS_REPORT_PAGE, { 'events.userName': '访问记录·姓名', 'events.userAccount': '访问记录·账号', 'events.ip': '访问记录·IP地址' });
+export const ACCESS_REPORT_COLUMNS = governedColumns(PAGES.drawingAccessReport, ['events.userName', 'events.userAccount', 'events.ip']);
 
 /** The access report's page (not in the legacy portal, under drawingAuthorization). */
 export { ACCESS_REPORT_PAGE };

@@ -92,7 +92,7 @@ export function BasicLayout() {
           )}
           <Layout style={{ minWidth: 0 }}>
             <Layout.Content style={{ padding: narrow ? 12 : '16px 24px', display: 'flex', flexDirection: 'column', gap: 12 }}>
-              <PageCrumbs entries={entries} />
+              <PageCrumbs />
               <div style={{ background: token.colorBgContainer, borderRadius: token.borderRadiusLG, padding: narrow ? 12 : 24, flex: 1 }}>
                 {allowed ? <Outlet /> : <ForbiddenPage />}
               </div>

@@ -1,20 +1,17 @@
 import { Breadcrumb, Button } from 'antd';
 import { ArrowLeftOutlined, HomeOutlined } from '@ant-design/icons';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { routeByPath, type MenuEntry } from '@esm/contracts';
+import { routeByPath } from '@esm/contracts';
 import { useCurrentUser } from '../SessionGate.tsx';
 import { breadcrumb } from './menuTree.ts';
 
-/** Breadcrumb from the menu tree; the three drawing-information pages get "返回上一级". */
-export function PageCrumbs({ entries }: { entries: MenuEntry[] }) {
+/** Breadcrumb from PAGES; the three drawing-information pages get "返回上一级". */
+export function PageCrumbs() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const user = useCurrentUser();
-  const route = routeByPath.get(pathname.replace(/\/+$/, ''));
-  // A portal page outside this user's menu still gets its own title (the page says 没有权限).
-  const found = breadcrumb(entries, pathname);
-  const crumbs = route && found[0]?.title === '页面不存在' ? [{ title: route.title }] : found;
-  const back = route?.back;
+  const crumbs = breadcrumb(pathname);
+  const back = routeByPath.get(pathname.replace(/\/+$/, ''))?.back;
   return (
     <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', minHeight: 32 }}>
       <Breadcrumb

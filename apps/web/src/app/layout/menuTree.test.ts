@@ -39,19 +39,19 @@ describe('selection and breadcrumb', () => {
     expect(matchEntry(MENU, '/esm/system/visitLog/detail')?.id).toBe(61);
     expect(selectedKey(MENU, '/esm/elsewhere')).toBeUndefined();
   });
-  it('builds group → entry crumbs from the tree', () => {
-    expect(breadcrumb(MENU, '/esm/drawingManagement/countersignList')).toEqual([
+  it('builds group → page crumbs from PAGES', () => {
+    expect(breadcrumb('/esm/drawingManagement/countersignList')).toEqual([
       { title: '图纸管理', path: '/esm/drawingManagement' },
       { title: '会签单列表' },
     ]);
   });
   it('a hidden entry has no parent crumb', () => {
-    expect(breadcrumb(MENU, '/esm/drawingManagement/noticeOfChangeOfDrawingsHR')).toEqual([{ title: '图纸变更通知单' }]);
+    expect(breadcrumb('/esm/drawingManagement/noticeOfChangeOfDrawingsHR')).toEqual([{ title: '图纸变更通知单' }]);
   });
   it('uses the fixed titles of the legacy portal and a not-found crumb otherwise', () => {
-    expect(breadcrumb(MENU, '/esm/permissionCenter/agent')).toEqual([{ title: '待办' }]);
-    expect(breadcrumb(MENU, '/esm/quota/myCompleted')).toEqual([{ title: '已完成' }]);
-    expect(breadcrumb(MENU, '/esm/nope')).toEqual([{ title: '页面不存在' }]);
+    expect(breadcrumb('/esm/permissionCenter/agent')).toEqual([{ title: '待办' }]);
+    expect(breadcrumb('/esm/quota/myCompleted')).toEqual([{ title: '已完成' }]);
+    expect(breadcrumb('/esm/nope')).toEqual([{ title: '页面不存在' }]);
   });
   it('names the page of a visit', () => {
     expect(menuName(MENU, '/esm/system/visitLog/', 'x')).toBe('访问日志');

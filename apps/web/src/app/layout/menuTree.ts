@@ -2,7 +2,7 @@
  * Pure menu logic, the legacy portal's rules: which entries the side menu shows, which one is selected for a
  * path, and the breadcrumb for a path. Unit-tested in menuTree.test.ts.
  */
-import { BASE_PATH, FIXED_CRUMBS, MENU_RULES, type MenuEntry } from '@esm/contracts';
+import { BASE_PATH, FIXED_CRUMBS, GROUPS, MENU_RULES, groupPath, routeByPath, type MenuEntry } from '@esm/contracts';
 
 export interface MenuNode {
   entry: MenuEntry;
@@ -41,18 +41,17 @@ export interface Crumb {
 }
 
 /**
- * The breadcrumb from the menu tree: group → entry; fixed titles for the paths the legacy portal
- * lists; a not-found crumb for anything else.
+ * The breadcrumb from PAGES: group → page (a page reached from another page, or a top-level one:
+ * the page alone); fixed titles for the paths the legacy portal lists; a not-found crumb for
+ * anything else. A page outside the user's menu gets its own title too (the page says 没有权限).
  */
-export function breadcrumb(entries: MenuEntry[], pathname: string): Crumb[] {
+export function breadcrumb(pathname: string): Crumb[] {
   const rel = pathname.startsWith(BASE_PATH) ? pathname.slice(BASE_PATH.length).replace(/\/+$/, '') : pathname;
   const fixed = FIXED_CRUMBS[rel];
   if (fixed) return [{ title: fixed }];
-  const path = pathname.replace(/\/+$/, '');
-  const entry = entries.find((e) => e.router === path);
-  if (!entry) return [{ title: '页面不存在' }];
-  const parent = entry.mpid !== null && entry.mpid !== MENU_RULES.hiddenMpid ? entries.find((e) => e.id === entry.mpid) : undefined;
-  return parent ? [{ title: parent.cn, path: parent.router }, { title: entry.cn }] : [{ title: entry.cn }];
+  const page = routeByPath.get(pathname.replace(/\/+$/, ''));
+  if (!page) return [{ title: '页面不存在' }];
+  return page.group && page.menu.parent !== MENU_RULES.hiddenMpid ? [{ title: GROUPS[page.group].title, path: groupPath(page.group) }, { title: page.title }] : [{ title: page.title }];
 }
 
 /** The menu name of a path, for the user_visit event. */
