@@ -55,3 +55,20 @@ export const givenPathOf = (env: NodeJS.ProcessEnv, p: string): string => path.r
 
 /** The embedded database's cluster inside the data directory. */
 export const pgdataOf = (dataDir: string): string => path.join(dataDir, 'pgdata');
+
+/**
+ * libuv's thread pool size, set by the server entry (server.ts) before anything starts the pool:
+ * libuv reads UV_THREADPOOL_SIZE once, when the pool first starts (the first asynchronous file
+ * read, scrypt, zlib or DNS call of the process).
+ *
+ * Node's default of 4 threads is shared by everything asynchronous that is not a socket: a
+ * sign-in's scrypt (~40 ms of a core each, memory-hard by design), every file read of a view or a
+ * download, the canvas' image encoding. Under load a few sign-ins at once held all four threads,
+ * the file reads of everyone's views queued behind them and the next sign-ins behind those:
+ * `user/login` took seconds. With more threads nothing waits for a thread; the kernel shares the
+ * cores instead. An operator's own UV_THREADPOOL_SIZE is kept (docs/operators.md).
+ */
+export const DEFAULT_THREADPOOL_SIZE = 16;
+export function sizeThreadPool(env: NodeJS.ProcessEnv): void {
+  env.UV_THREADPOOL_SIZE ||= String(DEFAULT_THREADPOOL_SIZE);
+}

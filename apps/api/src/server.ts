@@ -12,7 +12,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { dataDirOf, databaseUrlOf, demoImageOf, pgdataOf, startTraceOf, storageDirOf } from './paths.ts';
+import { dataDirOf, databaseUrlOf, demoImageOf, pgdataOf, sizeThreadPool, startTraceOf, storageDirOf } from './paths.ts';
 import { traceStart } from './lib/start-trace.ts';
 import { hasCluster, restoreDemoImage, restoreImage, type ImageManifest } from './db/image.ts';
 import { openEmbedded, type EarlyEmbedded } from './db/embedded.ts';
@@ -42,6 +42,9 @@ function restoreInWorker(work: Task): Promise<ImageManifest | null> {
     });
   });
 }
+
+// before anything asynchronous: the modules above only define things when loaded
+sizeThreadPool(process.env);
 
 const task = workerData as Task | null;
 if (!isMainThread && task?.task === TASK) {

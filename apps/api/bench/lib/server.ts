@@ -78,7 +78,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: opts.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   for (const k of ['DATABASE_URL', 'SESSION_SECRET', 'STORAGE_DIR', 'MIGRATE_ON_START', 'DEMO_IMAGE']) delete env[k];
   Object.assign(env, opts.env);
-  if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
+  if (opts.databaseUrl) {
+    env.DATABASE_URL = opts.databaseUrl;
+    // a server on Postgres refuses to start without a shared secret (two processes must agree on it)
+    env.SESSION_SECRET ??= 'esm-bench-session-secret-not-for-production';
+  }
   const base = `http://127.0.0.1:${port}`;
 
   ensureBuilt(); // before the clock starts: the bundle is not part of a start

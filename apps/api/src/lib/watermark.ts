@@ -9,10 +9,12 @@
  * embeds only the subset of glyphs the watermark uses (a few KB, not the 10 MB font).
  */
 import { COPY_CODE_KEYWORD, formatCopyCode } from './copy-code.ts';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { deflateSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import type fontkit from '@pdf-lib/fontkit';
-import type { PDFDocument, PDFFont, PDFOperator } from 'pdf-lib';
+import type { PDFDocument, PDFFont, PDFOperator, PDFRef } from 'pdf-lib';
 import type { FileType } from '@esm/contracts';
 import { AppError, badRequest } from '../plugins/errors.ts';
 import { cstMinute } from './dates.ts';
@@ -187,7 +189,7 @@ const PDF_DAMAGED = 'PDF 文件已损坏，无法添加水印，请联系管理�
 
 /** Stamps every page of a PDF; the font subset is embedded once for the whole document. */
 export async function stampPdf(bytes: Uint8Array, text: string, copyCode?: string): Promise<Uint8Array> {
-  const [{ bytes: fontBytes, font: parsed }, lib] = await Promise.all([watermarkFont(), pdfLib()]);
+  const [program, lib] = await Promise.all([watermarkFontProgram(text), pdfLib()]);
   const { EncryptedPDFError, PDFDocument } = lib;
   let doc: PDFDocument;
   try {
@@ -196,10 +198,15 @@ export async function stampPdf(bytes: Uint8Array, text: string, copyCode?: strin
     if (e instanceof EncryptedPDFError) throw new UnstampableError('该 PDF 已加密，无法添加水印，请联系管理员上传未加密的版本');
     throw new UnstampableError(PDF_DAMAGED);
   }
-  // fontkit already parsed the TTF once: hand pdf-lib that font instead of re-parsing 10 MB per request.
-  doc.registerFontkit({ create: () => parsed } as unknown as Parameters<PDFDocument['registerFontkit']>[0]);
-  const font: PDFFont = await doc.embedFont(fontBytes, { subset: true });
-  const gsRef = doc.context.register(doc.context.obj({ Type: 'ExtGState', ca: OPACITY, CA: OPACITY }));
+  const context = doc.context;
+  // The q and Q streams pdf-lib wraps each page's own content in (normalize, below) are shared by
+  // the document; given here uncompressed (a byte each), instead of deflated by pdf-lib's
+  // JavaScript zlib, whose set-up alone costs more per call than these streams are worth.
+  const shared = context as unknown as { pushGraphicsStateContentStreamRef?: PDFRef; popGraphicsStateContentStreamRef?: PDFRef };
+  shared.pushGraphicsStateContentStreamRef ??= context.register(context.stream('q\n'));
+  shared.popGraphicsStateContentStreamRef ??= context.register(context.stream('Q\n'));
+  const fontRef = embedWatermarkFont(lib, context, program);
+  const gsRef = context.register(context.obj({ Type: 'ExtGState', ca: OPACITY, CA: OPACITY }));
 
   // A file cut off or with a broken page tree loads without complaint and fails here, on the pages
   // (no catalog, a page without a box): it is damaged for the user, not a server error.
@@ -211,27 +218,30 @@ export async function stampPdf(bytes: Uint8Array, text: string, copyCode?: strin
   }
   if (pages.length === 0) throw new UnstampableError('PDF 文件没有页面，无法添加水印，请联系管理员');
   try {
-    stampPages(lib, pages, font, gsRef, text);
+    stampPages(lib, pages, program, fontRef, gsRef, text);
   } catch {
     throw new UnstampableError(PDF_DAMAGED);
   }
   // the copy code in the document's metadata too: a copy whose watermark was cropped still names its row
   if (copyCode) doc.setKeywords([...(doc.getKeywords()?.split(/\s+/).filter(Boolean) ?? []), `${COPY_CODE_KEYWORD}${copyCode}`]);
   // A form's field appearances are left as they are (regenerating them would embed other fonts).
-  return doc.save({ updateFieldAppearances: false });
+  // No object streams: packing the objects into deflated streams (pdf-lib's JavaScript zlib) was
+  // the largest single cost of a stamp; the page contents and the font stay compressed.
+  return doc.save({ updateFieldAppearances: false, useObjectStreams: false });
 }
 
-function stampPages(lib: typeof import('pdf-lib'), pages: ReturnType<PDFDocument['getPages']>, font: PDFFont, gsRef: ReturnType<PDFDocument['context']['register']>, text: string) {
-  const { degrees, drawText, grayscale, popGraphicsState, pushGraphicsState, setGraphicsState } = lib;
-  const encoded = font.encodeText(text);
+function stampPages(lib: typeof import('pdf-lib'), pages: ReturnType<PDFDocument['getPages']>, program: WatermarkFontProgram, fontRef: PDFRef, gsRef: PDFRef, text: string) {
+  const { PDFContentStream, PDFHexString, degrees, drawText, grayscale, popGraphicsState, pushGraphicsState, setGraphicsState } = lib;
+  const encoded = PDFHexString.of(program.encode(text));
+  const widthAt1 = program.widthOf(text);
   for (const page of pages) {
     // normalize() wraps the page's own content in q … Q, so whatever state it leaves cannot skew the stamp
     page.node.normalize();
-    const fontKey = page.node.newFontDictionary(font.name, font.ref);
+    const fontKey = page.node.newFontDictionary(program.baseFont, fontRef);
     const gsKey = page.node.newExtGState('GS', gsRef);
     const box = page.getCropBox();
     const size = sizeFor(box.width, box.height, 9, 72);
-    const width = font.widthOfTextAtSize(text, size);
+    const width = widthAt1 * size;
     const ops: PDFOperator[] = [pushGraphicsState(), setGraphicsState(gsKey)];
     for (const t of tiles(box.width, box.height, width, size)) {
       ops.push(
@@ -248,8 +258,141 @@ function stampPages(lib: typeof import('pdf-lib'), pages: ReturnType<PDFDocument
       );
     }
     ops.push(popGraphicsState());
-    page.pushOperators(...ops);
+    // the stamp's content stream, deflated by node's zlib (pdf-lib's own pushOperators would deflate it in JavaScript)
+    const context = page.doc.context;
+    const plain = PDFContentStream.of(context.obj({}), ops, false).getContents();
+    page.node.addContentStream(context.register(context.stream(deflateSync(plain), { Filter: 'FlateDecode' })));
   }
+}
+
+// ---- the watermark's font program, per set of characters -----------------------------------------
+
+/**
+ * The CJK font as a PDF embeds it for a watermark: a subset TrueType with every printable ASCII
+ * character (account, time, address and copy code are drawn from them) and the text's other
+ * characters (the supplier's name and the fixed words), with its widths and its ToUnicode map —
+ * all of it the same for every copy whose text has the same non-ASCII characters. Building it
+ * (fontkit's subsetting and layout, and the deflating of the subset) was the largest share of a
+ * stamp's CPU, repeated for every copy although only a viewer's supplier changes it; it is built
+ * once per set of characters and kept (WATERMARK_FONT_CACHE sets, least recently used dropped).
+ */
+interface WatermarkFontProgram {
+  baseFont: string;
+  /** The subset TrueType, deflated, and its length before. */
+  fontFile: Uint8Array;
+  fontFileLength: number;
+  /** The ToUnicode CMap, deflated (copy-and-paste and text extraction give the text back). */
+  toUnicode: Uint8Array;
+  /** The CIDFont's W array: [first CID, [widths…]] runs, in 1/1000 em. */
+  widths: (number | number[])[];
+  descriptor: { flags: number; bbox: number[]; italicAngle: number; ascent: number; descent: number; capHeight: number; xHeight: number };
+  /** Hex of the CIDs (the subset's glyph ids, CIDToGIDMap Identity) of a text drawn with it. */
+  encode(text: string): string;
+  /** The text's width at size 1. */
+  widthOf(text: string): number;
+}
+
+const PRINTABLE_ASCII = Array.from({ length: 95 }, (_, i) => 32 + i);
+const WATERMARK_FONT_CACHE = 256;
+const programs = new Map<string, Promise<WatermarkFontProgram>>();
+
+/** The font program covering `text`, built on first use for its set of non-ASCII characters. */
+function watermarkFontProgram(text: string): Promise<WatermarkFontProgram> {
+  const extra = [...new Set(Array.from(text, (c) => c.codePointAt(0)!).filter((cp) => cp < 32 || cp > 126))].sort((a, b) => a - b);
+  const key = String.fromCodePoint(...extra);
+  let program = programs.get(key);
+  if (program) {
+    programs.delete(key); // most recently used last
+  } else {
+    program = watermarkFont().then(({ font }) => buildFontProgram(font, [...PRINTABLE_ASCII, ...extra], key));
+    program.catch(() => programs.delete(key));
+    if (programs.size >= WATERMARK_FONT_CACHE) programs.delete(programs.keys().next().value!);
+  }
+  programs.set(key, program);
+  return program;
+}
+
+async function buildFontProgram(font: FontkitFont, codePoints: number[], key: string): Promise<WatermarkFontProgram> {
+  const scale = 1000 / font.unitsPerEm;
+  const subset = font.createSubset();
+  const cidOf = new Map<number, number>();
+  const advanceOf = new Map<number, number>();
+  const unicodeOf = new Map<number, number>();
+  for (const cp of codePoints) {
+    const glyph = font.glyphForCodePoint(cp);
+    const cid = subset.includeGlyph(glyph);
+    cidOf.set(cp, cid);
+    advanceOf.set(cp, glyph.advanceWidth * scale);
+    if (glyph.id !== 0 && !unicodeOf.has(cid)) unicodeOf.set(cid, cp);
+  }
+  const ttf = await new Promise<Uint8Array>((resolve, reject) => {
+    const parts: Uint8Array[] = [];
+    (subset.encodeStream() as unknown as NodeJS.EventEmitter)
+      .on('data', (b: Uint8Array) => parts.push(b))
+      .on('end', () => resolve(Buffer.concat(parts)))
+      .on('error', reject);
+  });
+  // W: runs of consecutive CIDs
+  const byCid = [...new Map([...cidOf].map(([cp, cid]) => [cid, advanceOf.get(cp)!])).entries()].sort((a, b) => a[0] - b[0]);
+  const widths: (number | number[])[] = [];
+  for (const [i, [cid, w]] of byCid.entries()) {
+    if (i === 0 || cid !== byCid[i - 1]![0] + 1) widths.push(cid, []);
+    (widths.at(-1) as number[]).push(w);
+  }
+  const hex4 = (n: number) => n.toString(16).padStart(4, '0');
+  const utf16 = (cp: number) => (cp > 0xffff ? hex4(0xd800 + ((cp - 0x10000) >> 10)) + hex4(0xdc00 + ((cp - 0x10000) & 0x3ff)) : hex4(cp));
+  const pairs = [...unicodeOf].sort((a, b) => a[0] - b[0]).map(([cid, cp]) => `<${hex4(cid)}> <${utf16(cp)}>`);
+  const blocks: string[] = [];
+  for (let i = 0; i < pairs.length; i += 100) blocks.push(`${Math.min(100, pairs.length - i)} beginbfchar\n${pairs.slice(i, i + 100).join('\n')}\nendbfchar`); // at most 100 a block
+  const cmap = `/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000> <ffff>\nendcodespacerange\n${blocks.join('\n')}\nendcmap\nCMapName currentdict /CMap defineresource pop\nend\nend`;
+  // a subset's name carries a six-letter tag of its own (ISO 32000-1, 9.6.4)
+  const tag = Array.from(createHash('sha256').update(key).digest().subarray(0, 6), (b) => String.fromCharCode(65 + (b % 26))).join('');
+  const { bbox } = font;
+  const os2 = (font as unknown as { 'OS/2'?: { sFamilyClass?: number } })['OS/2'];
+  const familyClass = os2?.sFamilyClass ?? 0;
+  // the FontDescriptor's flags as pdf-lib derives them: symbolic, plus fixed pitch, serif, script, italic
+  const flags = 4 | (font.post.isFixedPitch ? 1 : 0) | (familyClass >= 1 && familyClass <= 7 ? 2 : 0) | (familyClass === 10 ? 8 : 0) | (font.head.macStyle.italic ? 64 : 0);
+  return {
+    baseFont: `${tag}+${font.postscriptName || 'Font'}`,
+    fontFile: deflateSync(ttf),
+    fontFileLength: ttf.length,
+    toUnicode: deflateSync(cmap),
+    widths,
+    descriptor: {
+      flags,
+      bbox: [bbox.minX * scale, bbox.minY * scale, bbox.maxX * scale, bbox.maxY * scale],
+      italicAngle: font.italicAngle,
+      ascent: font.ascent * scale,
+      descent: font.descent * scale,
+      capHeight: (font.capHeight || font.ascent) * scale,
+      xHeight: (font.xHeight || 0) * scale,
+    },
+    encode: (text) => Array.from(text, (c) => hex4(cidOf.get(c.codePointAt(0)!) ?? 0)).join(''),
+    widthOf: (text) => Array.from(text, (c) => advanceOf.get(c.codePointAt(0)!) ?? 0).reduce((a, b) => a + b, 0) / 1000,
+  };
+}
+
+/** The font's objects in this document (as pdf-lib embeds a custom font: Type0, Identity-H); its reference. */
+function embedWatermarkFont(lib: typeof import('pdf-lib'), context: PDFDocument['context'], p: WatermarkFontProgram): PDFRef {
+  const { PDFString } = lib;
+  const fontFile = context.register(context.stream(p.fontFile, { Filter: 'FlateDecode', Length1: p.fontFileLength }));
+  const { flags, bbox, italicAngle, ascent, descent, capHeight, xHeight } = p.descriptor;
+  const descriptor = context.register(
+    context.obj({ Type: 'FontDescriptor', FontName: p.baseFont, Flags: flags, FontBBox: bbox, ItalicAngle: italicAngle, Ascent: ascent, Descent: descent, CapHeight: capHeight, XHeight: xHeight, StemV: 0, FontFile2: fontFile }),
+  );
+  const cidFont = context.register(
+    context.obj({
+      Type: 'Font',
+      Subtype: 'CIDFontType2',
+      CIDToGIDMap: 'Identity',
+      BaseFont: p.baseFont,
+      CIDSystemInfo: { Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Identity'), Supplement: 0 },
+      FontDescriptor: descriptor,
+      W: p.widths,
+    }),
+  );
+  const toUnicode = context.register(context.stream(p.toUnicode, { Filter: 'FlateDecode' }));
+  return context.register(context.obj({ Type: 'Font', Subtype: 'Type0', BaseFont: p.baseFont, Encoding: 'Identity-H', DescendantFonts: [cidFont], ToUnicode: toUnicode }));
 }
 
 /**
