@@ -79,6 +79,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   for (const k of ['DATABASE_URL', 'SESSION_SECRET', 'STORAGE_DIR', 'MIGRATE_ON_START', 'DEMO_IMAGE']) delete env[k];
   Object.assign(env, opts.env);
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
+  // with DATABASE_URL the server refuses to start without a shared secret (config.ts)
+  if (opts.databaseUrl && !env.SESSION_SECRET) env.SESSION_SECRET = 'bench-session-secret-0123456789-abcdefghij';
   const base = `http://127.0.0.1:${port}`;
 
   ensureBuilt(); // before the clock starts: the bundle is not part of a start
