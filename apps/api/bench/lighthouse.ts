@@ -2,8 +2,8 @@
  * The landing pages in Lighthouse 12 (desktop preset, its simulated throttling), signed in, on the
  * real server (`node dist/server.mjs`, bench/lib/server.ts) over a fresh Postgres database with
  * the demo data: demo2 (a supplier), demo3 (archive staff), demo5 and demo6 (their type's
- * landing pages, DEFAULT_PAGE). Each page: one warm-up run (the server's first compiles, not
- * counted), then max(BENCH_RUNS, 5) runs; the median of each figure.
+ * landing pages, DEFAULT_PAGE). One warm-up run first (the server's first compiles, not
+ * counted), then max(BENCH_RUNS, 5) runs of each page; the median of each figure.
  *
  * Chromium is Debian's (/usr/bin/chromium or CHROMIUM_PATH) started by chrome-launcher with
  * `chromePath`, never a downloaded browser. Lighthouse empties the cache before each run; the
@@ -66,6 +66,37 @@ function figures(lhr: Result): Figures {
   };
 }
 
+/** Tries of one run before the benchmark gives up: on a busy machine Chromium may miss a protocol deadline. */
+const TRIES = 3;
+
+/**
+ * One Lighthouse run of `url`. Lighthouse 12 can leave a rejected promise behind when Chromium
+ * misses a DevTools deadline (PROTOCOL_TIMEOUT in its wait for a quiet page, seen on a machine
+ * at load 30+): such a rejection while the run is on fails this try instead of the process, and
+ * the run is tried again.
+ */
+async function lighthouseRun(url: string, flags: Flags): Promise<Figures> {
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= TRIES; attempt++) {
+    let stray: unknown;
+    const onStray = (reason: unknown) => void (stray ??= reason);
+    process.on('unhandledRejection', onStray);
+    try {
+      const result = await lighthouse(url, flags, desktopConfig);
+      if (stray) throw stray;
+      if (!result) throw new Error(`lighthouse gave no result for ${url}`);
+      if (result.lhr.finalDisplayedUrl.replace(/\/+$/, '') !== url) throw new Error(`landed on ${result.lhr.finalDisplayedUrl}, not ${url} (signed out?)`);
+      return figures(result.lhr);
+    } catch (err) {
+      lastError = err;
+      progress(`lighthouse ${url}: try ${attempt}/${TRIES} failed: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      process.off('unhandledRejection', onStray);
+    }
+  }
+  throw lastError;
+}
+
 export async function run({ runs }: BenchSettings): Promise<Row[]> {
   const webDist = path.resolve(apiDir, '../web/dist/index.html');
   if (!existsSync(webDist)) throw new Error('apps/web/dist is missing: build the web app first (pnpm build)');
@@ -83,15 +114,15 @@ export async function run({ runs }: BenchSettings): Promise<Row[]> {
     for (const { account, type } of ACCOUNTS) {
       const cookie = await login(http, account);
       const url = `${server.base}${DEFAULT_PAGE[type]}`;
-      const flags: Flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], extraHeaders: { Cookie: cookie } };
+      const flags: Flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], extraHeaders: { Cookie: cookie }, maxWaitForLoad: 30_000 };
+      if (rows.length === 0) {
+        progress(`lighthouse ${account} ${DEFAULT_PAGE[type]} warm-up`);
+        await lighthouseRun(url, flags);
+      }
       const results: Figures[] = [];
-      for (let i = 0; i <= n; i++) {
-        progress(`lighthouse ${account} ${DEFAULT_PAGE[type]} ${i === 0 ? 'warm-up' : `run ${i}/${n}`}`);
-        const result = await lighthouse(url, flags, desktopConfig);
-        if (!result) throw new Error(`lighthouse gave no result for ${url}`);
-        const f = figures(result.lhr);
-        if (result.lhr.finalDisplayedUrl.replace(/\/+$/, '') !== url) throw new Error(`${account}: landed on ${result.lhr.finalDisplayedUrl}, not ${url} (signed out?)`);
-        if (i > 0) results.push(f);
+      for (let i = 1; i <= n; i++) {
+        progress(`lighthouse ${account} ${DEFAULT_PAGE[type]} run ${i}/${n}`);
+        results.push(await lighthouseRun(url, flags));
       }
       const med = (k: keyof Figures) => median(results.map((r) => r[k]));
       const range = (k: keyof Figures, digits = 0, scale = 1) => {
