@@ -29,8 +29,8 @@ import { progress, type BenchSettings, type Row } from './lib/types.ts';
 
 /** The accounts whose landing pages are measured, with their user type (seed.ts). */
 const ACCOUNTS: { account: string; type: UserType }[] = [
-  { account: 'demo2', type: 2 },
   { account: 'demo3', type: 3 },
+  { account: 'demo2', type: 2 },
   { account: 'demo5', type: 5 },
   { account: 'demo6', type: 6 },
 ];
@@ -122,7 +122,10 @@ export async function run({ runs }: BenchSettings): Promise<Row[]> {
       const results: Figures[] = [];
       for (let i = 1; i <= n; i++) {
         progress(`lighthouse ${account} ${DEFAULT_PAGE[type]} run ${i}/${n}`);
-        results.push(await lighthouseRun(url, flags));
+        const f = await lighthouseRun(url, flags);
+        results.push(f);
+        // each run's figures as it ends (a long series on a busy machine can be read as it goes)
+        progress(`  score ${f.score}, LCP ${fmt(f.lcpMs)} ms, TBT ${fmt(f.tbtMs)} ms, CLS ${fmt(f.cls, 3)}, JS ${fmt(f.jsBytes / 1024, 1)} KB in ${f.jsFiles} files`);
       }
       const med = (k: keyof Figures) => median(results.map((r) => r[k]));
       const range = (k: keyof Figures, digits = 0, scale = 1) => {
