@@ -3,7 +3,6 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { LOGIN_PATH } from '@esm/contracts/basics';
 import { LoginFirst } from './loginFirst.tsx';
-import { checkSession } from './features/session/calls.ts';
 import './app/global.css';
 
 const root = createRoot(document.getElementById('root')!);
@@ -17,11 +16,5 @@ if (window.location.pathname.replace(/\/+$/, '') === LOGIN_PATH) {
     </StrictMode>,
   );
 } else {
-  // the session check goes out now, beside the shell's download, not after it
-  const check = checkSession();
-  check.catch(() => {}); // the shell's session query reports it
-  void import('./app/shell.tsx').then((s) => {
-    s.adoptSessionCheck(check);
-    s.mountPortal(root);
-  });
+  void import('./app/shell.tsx').then((s) => s.mountPortal(root));
 }

@@ -75,39 +75,15 @@ export async function landingAfterLogin(user: CurrentUser, redirect: string | nu
   } catch {
     // no storage: the next sign-in prefetches every landing page
   }
-  const menu = fetchMenu(user);
-  const landing = await landingOf(user, redirect, () => menu);
-  pageAhead(landing);
-  return landing;
-}
-
-/** The user's menu, asked now (the layout shows a failed menu itself). */
-function fetchMenu(user: CurrentUser) {
   const menu = queryClient.fetchQuery(menuQuery(user.id));
-  menu.catch(() => {});
-  return menu;
-}
-
-/** `target`'s page chunk, and its first answers now rather than after its first render (a page that says which). */
-function pageAhead(target: string) {
-  const load = PAGE_LOADERS[pageOf(target)];
-  const fetchAhead = (page: PageModule) => page.fetchAhead?.(queryClient, new URL(target, location.origin));
+  menu.catch(() => {}); // the layout shows a failed menu itself
+  const landing = await landingOf(user, redirect, () => menu);
+  const load = PAGE_LOADERS[pageOf(landing)];
+  // the page's first answers too, now rather than after its first render (a page that says which)
+  const fetchAhead = (page: PageModule) => page.fetchAhead?.(queryClient, new URL(landing, location.origin));
   if (load?.loaded) fetchAhead(load.loaded);
   else load?.().then(fetchAhead, () => {});
-}
-
-/**
- * A page loaded afresh (a reload, a bookmark, a link), once the session check found `user`: its
- * layout chunk, the menu, the page's chunk and its first answers all at once, instead of each
- * waiting for the one before (layout → menu → page chunk → page data). Another page than the
- * user's landing page only once the menu says it is theirs (its answers would only be refused).
- */
-export function warmPage(user: CurrentUser, target: string) {
-  void loadLayout().catch(() => {});
-  const menu = fetchMenu(user);
-  const path = pageOf(target);
-  if (path === user.defaultPath) pageAhead(target);
-  else void menu.then((entries) => entries.some((m) => m.router === path) && pageAhead(target), () => {});
+  return landing;
 }
 
 /** The session as the shell's session check would have found it. */

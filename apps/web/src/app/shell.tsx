@@ -9,25 +9,13 @@ import type { Root } from 'react-dom/client';
 import type { CurrentUser } from '@esm/contracts/basics';
 import { App } from './App.tsx';
 import { router } from './router.tsx';
-import { sessionQuery, type SessionCheck } from '../features/session/index.ts';
-import { landingAfterLogin, loadLayout, prefetchLanding, setSignedIn, warmPage } from './afterLogin.ts';
-import { queryClient } from './queryClient.ts';
+import { landingAfterLogin, loadLayout, prefetchLanding, setSignedIn } from './afterLogin.ts';
 
 export { landingAfterLogin, prefetchLanding };
 
 /** While the user types: the layout chunk too, which every landing page needs (into the HTTP cache). */
 export function warm() {
   void loadLayout().catch(() => {});
-}
-
-/**
- * A page load's session check, started by main.tsx beside the shell's own download: the shell's
- * session query takes its answer instead of asking again, and a signed-in user's page (layout,
- * menu, the page's chunk and data) is asked for as soon as it answers.
- */
-export function adoptSessionCheck(check: Promise<SessionCheck>) {
-  void queryClient.prefetchQuery({ ...sessionQuery, queryFn: () => check });
-  check.then((s) => s.state === 'ok' && warmPage(s.user, location.pathname + location.search), () => {});
 }
 
 /** Renders the portal into `root`; `welcome` (登陆成功, from the login page) is toasted once it is up. */
