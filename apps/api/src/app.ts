@@ -11,6 +11,7 @@ import type { Db } from './db/database.ts';
 import { errorsPlugin, frameworkErrorOptions } from './plugins/errors.ts';
 import { drainPlugin } from './lib/shutdown.ts';
 import { securityPlugin } from './plugins/security.ts';
+import { compressionPlugin } from './plugins/compression.ts';
 import { observabilityPlugin, requestIdGenerator } from './plugins/observability.ts';
 import { apiDocsPlugin } from './plugins/docs.ts';
 import { maintenancePlugin } from './modules/maintenance/plugin.ts';
@@ -90,6 +91,8 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
   // before every route: counts requests in flight, and turns the health answers 503 at a stop
   await app.register(drainPlugin);
   await app.register(securityPlugin, { config, apiPrefix: '/esm-server/' });
+  // before every route (it hooks each route as it is declared)
+  await app.register(compressionPlugin);
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'ESM 图纸档案门户 API', version: '1.0.0', description: '信封 { success, code, message, data }；分页请求 results/page/sortField/sortOrder。' },

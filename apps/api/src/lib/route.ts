@@ -45,6 +45,8 @@ export function route<const E extends EndpointDef>(app: FastifyInstance, e: E, h
     url: `/${e.path}`,
     // access is checked by plugins/auth.ts; button and columns by modules/permissions/plugin.ts
     config: { access: e.access, ...(e.button ? { button: e.button } : {}), ...(e.columns ? { columns: e.columns } : {}) },
+    // a bytes call streams with its own length and counts what reached the socket (plugins/compression.ts)
+    ...(e.kind === 'bytes' ? { compress: false as const } : {}),
     schema: {
       tags: [e.tag],
       summary: e.summary,

@@ -108,6 +108,19 @@ function useLingering(loading: boolean, ms = UI.spinnerHideDelayMs): boolean {
 }
 
 
+/** A row's height by the table's size (one line of text and the cell padding). */
+const ROW_HEIGHT = { small: 39, middle: 47, medium: 47, large: 55 } as const;
+
+/**
+ * What the table's body holds while its first page is on its way: the height of a full page of
+ * rows, so that the rows arriving do not push what is below the table down (a layout shift,
+ * counted against the page by the browser). The spinner sits over it.
+ */
+function FirstPageSpace({ rows, size }: { rows: number; size: keyof typeof ROW_HEIGHT }) {
+  // the placeholder cell's own padding (16 px above and below) is part of the height
+  return <div data-testid="table-first-page" style={{ height: rows * ROW_HEIGHT[size] - 32 }} />;
+}
+
 /** A response with `totalCapped` (counted only up to LIST_WINDOW_MAX) shows "共 10000+ 条". */
 export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E> & object>({ endpoint, columns, filters, rowKey, toolbar, size, rowSelection, emptyText, onSortChange, columnSettings, rowClassName, expandable }: PagedTableProps<E, Row>) {
   // the call's governed columns: the server leaves hidden ones out, so the table does too
@@ -207,7 +220,7 @@ export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E
         rowSelection={rowSelection}
         rowClassName={rowClassName ? (row) => rowClassName(row) : undefined}
         expandable={pageExpandable ?? narrowForm?.expandable}
-        locale={{ emptyText: emptyText ?? EMPTY_TABLE_TEXT }}
+        locale={{ emptyText: query.isPending ? <FirstPageSpace rows={results} size={narrow ? 'small' : (size ?? 'large')} /> : (emptyText ?? EMPTY_TABLE_TEXT) }}
         pagination={{
           current: page,
           pageSize: results,

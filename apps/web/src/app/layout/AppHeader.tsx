@@ -10,7 +10,9 @@ import { useCurrentUser } from '../SessionGate.tsx';
 import { useThemeName } from '../../lib/preferences.ts';
 import { onCompanySite, useCompanySite } from './companySite.ts';
 
-const BAR = { display: 'flex', alignItems: 'center', gap: 16, height: 56, lineHeight: '56px', paddingInline: 16, background: '#001529', color: '#fff' } as const;
+/** The header's height (BasicLayout keeps the footer below the fold with it). */
+export const HEADER_HEIGHT = 56;
+const BAR = { display: 'flex', alignItems: 'center', gap: 16, height: HEADER_HEIGHT, lineHeight: `${HEADER_HEIGHT}px`, paddingInline: 16, background: '#001529', color: '#fff' } as const;
 const LINK = { color: 'rgba(255,255,255,0.88)' } as const;
 
 function useLogout() {

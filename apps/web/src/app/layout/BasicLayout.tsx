@@ -13,7 +13,7 @@ import { ErrorResult } from '../../components/ErrorResult.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
 import { useCurrentUser } from '../SessionGate.tsx';
 import { useCollapsed, useThemeName } from '../../lib/preferences.ts';
-import { AppHeader, NarrowNavbar } from './AppHeader.tsx';
+import { AppHeader, HEADER_HEIGHT, NarrowNavbar } from './AppHeader.tsx';
 import { AppFooter } from './AppFooter.tsx';
 import { PageCrumbs } from './PageCrumbs.tsx';
 import { SideMenu } from './SideMenu.tsx';
@@ -91,7 +91,9 @@ export function BasicLayout() {
             </Layout.Sider>
           )}
           <Layout style={{ minWidth: 0 }}>
-            <Layout.Content style={{ padding: narrow ? 12 : '16px 24px', display: 'flex', flexDirection: 'column', gap: 12 }}>
+            {/* at least a window's height: the footer starts below the fold, so a page filling in
+                (a table's rows arriving) never pushes it across the screen (layout shift) */}
+            <Layout.Content style={{ padding: narrow ? 12 : '16px 24px', display: 'flex', flexDirection: 'column', gap: 12, minHeight: `calc(100vh - ${HEADER_HEIGHT}px)` }}>
               <PageCrumbs />
               <div style={{ background: token.colorBgContainer, borderRadius: token.borderRadiusLG, padding: narrow ? 12 : 24, flex: 1 }}>
                 {allowed ? <Outlet /> : <ForbiddenPage />}
