@@ -29,6 +29,7 @@ const BENCHES: Record<string, { title: string; load: () => Promise<BenchModule> 
   'domain-lists': { title: 'Newer domains: grants in force, authorisation applications and drawing questions vs raw SQL', load: () => import('./domain-lists.ts') },
   'mixed-workload': { title: 'Capacity: a day\'s mix of supplier and staff sessions at rising arrival rates, one and two api processes', load: () => import('./mixed-workload.ts') },
   downloads: { title: 'Downloads: 16 concurrent downloads of a 40 MB drawing (streamed DWG, stamped PDF), server memory and time', load: () => import('./downloads.ts') },
+  'notice-mail': { title: 'Notifications: publishing a notice to 2,000 suppliers with mail on — commit, last mail accepted by a local SMTP server, api CPU', load: () => import('./notice-mail.ts') },
   'web-login': { title: 'Login page and first page in Chromium: time to a usable form, login → table, JS on the wire', load: () => import('./web-login.ts') },
 };
 

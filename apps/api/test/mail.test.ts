@@ -155,7 +155,7 @@ describe('mail', () => {
       await wb.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
       const lines: string[] = [];
       wb.worksheets[0]!.eachRow((r) => lines.push((r.values as unknown[]).slice(1).join('|')));
-      expect(lines[0]).toBe('收件人|账号|邮箱|类型|内容|状态|尝试次数|服务器应答|创建时间|发送时间');
+      expect(lines[0]).toBe('收件人|账号|邮箱|类型|内容|状态|尝试次数|服务器应答或退信内容|日报编号|创建时间|发送时间');
       expect(lines).toHaveLength(2);
       expect(lines[1]).toContain(`|${n.to[0]}|图纸变更通知|`);
       expect(lines[1]).toMatch(/\|失败\|2\|.*451/);

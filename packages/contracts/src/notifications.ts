@@ -11,7 +11,7 @@ import { DRAWING_ADMIN_TYPES, SUPPLIER_TYPES, USER_TYPES, type UserType } from '
 import { NOTIFICATION_LOG_PAGE } from './page-paths.ts';
 import { endpoint } from './endpoint.ts';
 import { ZCappedPage, ZEnvelope } from './envelope.ts';
-import { withDateRange, zId, zOptionalDate, zOptionalEnum, zOptionalText } from './fields.ts';
+import { withDateRange, zId, zOptionalDate, zOptionalEnum, zOptionalText, zText } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
 import type { Transition } from './workflow.ts';
 
@@ -207,6 +207,13 @@ export const ZBounceReportSchema = z.object({
 });
 export type BounceReport = z.input<typeof ZBounceReportSchema>;
 
+/** An internal admin sets another user's address (the same rule as 个人设置); blank clears it. */
+export const ZUserEmailSchema = z.object({
+  account: zText('账号', 64),
+  email: zOptionalEmail,
+});
+export type UserEmailRequest = z.input<typeof ZUserEmailSchema>;
+
 export const notificationsApi = {
   bell: endpoint({ path: 'notification/bell', access: USER_TYPES, tag, summary: '通知铃铛：未读数与最新几条', response: ZEnvelope(ZNotificationBell) }),
   page: endpoint({ path: 'notification/page', access: USER_TYPES, tag, summary: '我的通知分页', body: ZNotificationPageRequestSchema, response: ZCappedPage(ZNotificationRow) }),
@@ -254,6 +261,15 @@ export const notificationsApi = {
     summary: '标记为已退回：服务器已接收、后来退信的邮件（填写退信内容）',
     body: ZBounceSchema,
     response: ZEnvelope(ZDeliveryRow),
+  }),
+  updateUserEmail: endpoint({
+    path: 'haier/user/updateEmail',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    button: { page: NOTIFICATION_LOG_PAGE, code: 'editEmail', label: '修改邮箱' },
+    summary: '修改用户的通知邮箱（内部管理员；留空则清除）',
+    body: ZUserEmailSchema,
+    response: ZEnvelope(z.object({ account: z.string(), name: z.string(), email: z.string().nullable() })),
   }),
   /** Not a person's call: the handler checks MAIL_BOUNCE_TOKEN (403 without it; 404 when no token is configured). */
   bounceReport: endpoint({

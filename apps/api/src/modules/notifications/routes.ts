@@ -12,7 +12,7 @@ import { bounce, bounceReported, deliveryRows, pageDeliveries, resend } from './
 import type { MailConfig } from '../../config.ts';
 import { forbidden, notFound } from '../../plugins/errors.ts';
 import { sameSecret } from '../../plugins/observability.ts';
-import { bell, markRead, pageNotifications, saveSettings, settingsOf } from './service.ts';
+import { bell, markRead, pageNotifications, saveSettings, setUserEmail, settingsOf } from './service.ts';
 
 const EXPORT_COLUMNS: { header: string; width: number; value: (r: DeliveryRow) => string | number }[] = [
   { header: '收件人', width: 14, value: (r) => r.recipientName },
@@ -54,6 +54,10 @@ export async function notificationRoutes(app: FastifyInstance, { db, mail, expor
     return ok({ queued }, `已重新发送 ${queued} 条`);
   });
   route(app, notificationsApi.bounce, async ({ body, user }) => ok(await bounce(db, body.id, body.reason, { userId: user.id, account: user.account }), '已标记为已退回'));
+  route(app, notificationsApi.updateUserEmail, async ({ body }) => {
+    const u = await setUserEmail(db, body.account, body.email);
+    return ok(u, u.email ? `已将 ${u.name} 的邮箱改为 ${u.email}` : `已清除 ${u.name} 的邮箱`);
+  });
   // an MTA's or mail service's call, not a person's: its token is the access check
   route(app, notificationsApi.bounceReport, async ({ body, request }) => {
     const token = mail?.bounceToken;

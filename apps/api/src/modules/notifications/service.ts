@@ -17,6 +17,7 @@ import type { Db } from '../../db/database.ts';
 import { capTotal, checkWindow, type CappedTotal } from '../../lib/list.ts';
 import { cstDay } from '../../lib/dates.ts';
 import { activeChannels, activeQueue } from './channels.ts';
+import { notFound } from '../../plugins/errors.ts';
 import { DELIVER_TASK } from './tasks.ts';
 
 type Tx = Prisma.TransactionClient;
@@ -154,4 +155,11 @@ export async function saveSettings(db: Db, userId: number, s: SaveNotificationSe
     const digest = s.digest === undefined ? {} : { digest: s.digest };
     await tx.notificationPreference.upsert({ where: { userId }, create: { userId, mutedKinds, ...digest }, update: { mutedKinds, ...digest } });
   });
+}
+
+/** An internal admin sets a user's address (修改邮箱 on the delivery log); any user, supplier or internal. */
+export async function setUserEmail(db: Db, account: string, email: string | null | undefined): Promise<{ account: string; name: string; email: string | null }> {
+  const found = await db.user.findUnique({ where: { account }, select: { id: true } });
+  if (!found) throw notFound('用户不存在');
+  return db.user.update({ where: { id: found.id }, data: { email: email ?? null }, select: { account: true, name: true, email: true } });
 }

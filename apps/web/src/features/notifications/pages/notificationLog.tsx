@@ -2,12 +2,15 @@
  * /esm/system/notificationLog — 通知发送记录 (drawing admins): every notification mail, to whom,
  * about what, its state (待发送 / 已发送 / 失败 / 已退回), tries, the server's last answer (or the
  * bounce text), the daily digest that carried it, and its times; 重新发送 on a failed one and
- * 标记为已退回 on a sent one (buttons governed on 按钮与列权限).
+ * 标记为已退回 on a sent one, and 修改邮箱 of the recipient — where an admin sees the bounce, they fix
+ * the address (buttons governed on 按钮与列权限).
  */
 import { useState } from 'react';
-import { App, Button, Tag, Typography } from 'antd';
+import { App, Button, Form, Input, Modal, Tag, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { DELIVERY_STATE_FILTER_LABELS, DELIVERY_STATE_LABELS, DELIVERY_TRANSITIONS, NOTIFICATION_KINDS, NOTIFICATION_KIND_LABELS, ZBounceSchema, canMove, notificationsApi, type DeliveryRow } from '@esm/contracts';
+import { DELIVERY_STATE_FILTER_LABELS, DELIVERY_STATE_LABELS, DELIVERY_TRANSITIONS, NOTIFICATION_KINDS, NOTIFICATION_KIND_LABELS, ZBounceSchema, ZUserEmailSchema, canMove, notificationsApi, type DeliveryRow } from '@esm/contracts';
+import { useFormSubmit } from '../../../components/useFormSubmit.ts';
+import { zodRule } from '../../../components/zodRule.ts';
 import { ReasonDialog } from '../../../components/ReasonDialog.tsx';
 import { call } from '../../../api/client.ts';
 import { ListPage } from '../../../components/ListPage.tsx';
@@ -87,6 +90,30 @@ function ResendButton({ row }: { row: DeliveryRow }) {
   );
 }
 
+/** 修改邮箱: the recipient's address for the next mails (this row keeps the address it went to). */
+function EmailButton({ row }: { row: DeliveryRow }) {
+  const [open, setOpen] = useState(false);
+  const [form] = Form.useForm<{ email: string }>();
+  const { submit, busy } = useFormSubmit(form, { failText: '修改失败，请稍后重试' });
+  const save = async () => {
+    if (await submit(async (v) => (await call(notificationsApi.updateUserEmail, { account: row.recipientAccount, email: v.email }, { silent: true })).message)) setOpen(false);
+  };
+  return (
+    <Permitted endpoint={notificationsApi.updateUserEmail}>
+      <Button type="link" size="small" onClick={() => setOpen(true)}>
+        修改邮箱
+      </Button>
+      <Modal open={open} title={`修改 ${row.recipientName}（${row.recipientAccount}）的邮箱`} okText="保存" cancelText="取消" okButtonProps={{ loading: busy }} onOk={() => void save()} onCancel={() => setOpen(false)} destroyOnHidden>
+        <Form form={form} name="user-email" layout="vertical" preserve={false} initialValues={{ email: row.address }}>
+          <Form.Item name="email" label="邮箱" rules={[zodRule(ZUserEmailSchema.shape.email)]} extra="以后的通知邮件发往此地址；留空则不再发邮件。">
+            <Input placeholder="例如 zhangwei@example.com" maxLength={254} autoComplete="off" />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </Permitted>
+  );
+}
+
 /** On a phone (listColumns.tsx): recipient, what it was about, its state and 重新发送. */
 const COLUMNS: ListColumns<DeliveryRow> = [
   { title: '收件人', dataIndex: 'recipientName', role: 'identity', render: (v: string, r) => `${v}（${r.recipientAccount}）` },
@@ -107,6 +134,7 @@ const COLUMNS: ListColumns<DeliveryRow> = [
       <>
         <ResendButton row={r} />
         <BounceButton row={r} />
+        <EmailButton row={r} />
       </>
     ),
   },
