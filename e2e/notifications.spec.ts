@@ -105,14 +105,19 @@ test('demo2’s mail links to the notice; opened without a session it leads thro
   await context.close();
 });
 
-test('demo7 reads demo2’s mail in 系统管理 → 通知发送记录: 已发送, one try, the server’s answer', async ({ page }) => {
+/** demo7 in 系统管理 → 通知发送记录, searching demo2's address: the row of this journey's notice. */
+async function demo2MailInLog(page: Page) {
   await signIn(page, 'demo7');
   await settled(page);
   await page.goto('/esm/system/notificationLog');
   await settled(page);
   await page.getByPlaceholder('收件人账号、姓名或邮箱').fill('demo2@example.com');
   await page.getByRole('button', { name: /搜\s*索/ }).click();
-  const row = page.locator('.ant-table-row').filter({ hasText: shared.title });
+  return page.locator('.ant-table-row').filter({ hasText: shared.title });
+}
+
+test('demo7 reads demo2’s mail in 系统管理 → 通知发送记录: 已发送, one try, the server’s answer', async ({ page }) => {
+  const row = await demo2MailInLog(page);
   await expect(row).toContainText('已发送');
   await expect(row).toContainText('demo2@example.com');
   await expect(row).toContainText('250');
@@ -125,13 +130,7 @@ test('demo7 reads demo2’s mail in 系统管理 → 通知发送记录: 已发�
 });
 
 test('demo7 marks demo2’s mail 已退回 with the bounce text, finds it under 未送达, and fixes demo2’s address', async ({ page }) => {
-  await signIn(page, 'demo7');
-  await settled(page);
-  await page.goto('/esm/system/notificationLog');
-  await settled(page);
-  await page.getByPlaceholder('收件人账号、姓名或邮箱').fill('demo2@example.com');
-  await page.getByRole('button', { name: /搜\s*索/ }).click();
-  const row = page.locator('.ant-table-row').filter({ hasText: shared.title });
+  const row = await demo2MailInLog(page);
   await row.getByRole('button', { name: '标记为已退回' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: '标记为已退回' }).click();

@@ -63,7 +63,7 @@ export async function run(_settings: BenchSettings): Promise<Row[]> {
     const published = await apiPost(http, noticesApi.publish.path, { id }, cookie);
     const commitMs = performance.now() - t0;
     const cpuCommit = processCpuMs(pid) - cpu0;
-    if (published.status !== 200) throw new Error(`publish: ${published.status} ${JSON.stringify(published.json).slice(0, 300)}`);
+    if (published.status !== 200) throw new Error(`publish: ${published.status} ${JSON.stringify(published.json).slice(0, 300)}\n${server.output()}`);
     progress(`notice-mail: published in ${(commitMs / 1000).toFixed(2)} s; waiting for ${SUPPLIERS} mails`);
     const deadline = Date.now() + 30 * 60_000;
     while (smtp.received.length < SUPPLIERS) {
