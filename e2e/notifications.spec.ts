@@ -134,7 +134,7 @@ test('demo7 marks demo2’s mail 已退回 with the bounce text, finds it under 
   await row.getByRole('button', { name: '标记为已退回' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: '标记为已退回' }).click();
-  await expect(dialog).toContainText('请填写退信内容');
+  await expect(dialog).toContainText('请输入退信内容');
   await dialog.getByLabel('退信内容').fill('550 5.1.1 <demo2@example.com>: user unknown');
   await dialog.getByRole('button', { name: '标记为已退回' }).click();
   await expect(page.locator('.ant-message-notice').filter({ hasText: '已标记为已退回' })).toBeVisible();

@@ -243,7 +243,7 @@ describe('daily digest and 已退回', () => {
     expect((await post(t.app, notificationsApi.bounce.path, { id: row!.id, reason }, await login(t.app, now.account))).statusCode).toBe(403);
     const blank = await post(t.app, notificationsApi.bounce.path, { id: row!.id, reason: '  ' }, admin);
     expect(blank.statusCode).toBe(400);
-    expect(blank.json().errors).toEqual([expect.objectContaining({ field: 'reason', message: '请填写退信内容' })]);
+    expect(blank.json().errors).toEqual([expect.objectContaining({ field: 'reason', message: '请输入退信内容' })]);
     const done = await post(t.app, notificationsApi.bounce.path, { id: row!.id, reason }, admin);
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().data).toMatchObject({ id: row!.id, state: 'BOUNCED', lastAnswer: reason });

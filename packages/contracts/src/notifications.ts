@@ -193,7 +193,7 @@ export const ZResendSchema = z.object({
 export const ZBounceSchema = z.object({
   id: zId('发送记录'),
   /** The bounce as the mailbox received it (the MTA's reason line). */
-  reason: z.string({ error: '请填写退信内容' }).trim().min(1, '请填写退信内容').max(1000, '退信内容不能超过 1000 个字符'),
+  reason: zText('退信内容', 1000),
 });
 export type BounceRequest = z.input<typeof ZBounceSchema>;
 
@@ -202,8 +202,8 @@ export type BounceRequest = z.input<typeof ZBounceSchema>;
  * went out with, and the reason. Authenticated by MAIL_BOUNCE_TOKEN as a Bearer token.
  */
 export const ZBounceReportSchema = z.object({
-  messageId: z.string({ error: '请提供 messageId' }).trim().min(3, '请提供 messageId').max(250, 'messageId 过长'),
-  reason: z.string({ error: '请提供退信原因' }).trim().min(1, '请提供退信原因').max(1000, '退信原因不能超过 1000 个字符'),
+  messageId: zText('messageId', 250),
+  reason: zText('退信原因', 1000),
 });
 export type BounceReport = z.input<typeof ZBounceReportSchema>;
 
