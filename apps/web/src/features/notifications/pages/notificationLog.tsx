@@ -24,7 +24,7 @@ import { KindTag } from '../labels.tsx';
 import { exportDeliveries } from '../api.ts';
 
 const FIELDS: FilterField[] = [
-  { kind: 'select', name: 'state', label: '状态', width: 130, options: Object.entries(DELIVERY_STATE_FILTER_LABELS).map(([value, label]) => ({ value, label })) },
+  { kind: 'select', name: 'state', label: '状态', width: 200, options: Object.entries(DELIVERY_STATE_FILTER_LABELS).map(([value, label]) => ({ value, label })) },
   { kind: 'select', name: 'kind', label: '通知类型', width: 160, options: NOTIFICATION_KINDS.map((k) => ({ value: k, label: NOTIFICATION_KIND_LABELS[k] })) },
   { kind: 'text', name: 'recipient', label: '收件人账号、姓名或邮箱', width: 220 },
   { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '创建日期' },
