@@ -41,6 +41,7 @@ export async function run(_settings: BenchSettings): Promise<Row[]> {
   const smtp = await smtpRecorder();
   const server = await startServer({
     dataDir: tempDir('mail').dir,
+    timeoutMs: 600_000,
     databaseUrl: db.url,
     env: { SEED_DEMO: 'true', SESSION_SECRET: 'bench-session-secret-0123456789-abcdefgh', SMTP_URL: smtp.url, MAIL_FROM: 'ESM <esm@example.com>', PUBLIC_URL: 'https://esm.example.com' },
   });
