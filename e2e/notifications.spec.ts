@@ -3,7 +3,9 @@
  * on the header bell, opens it from the bell's panel, finds it in 我的通知 and marks everything read;
  * the mail demo2 got links to the notice, and that link opened in a browser without a session
  * leads through the login page to the notice. demo4 of the other supplier gets nothing of a notice
- * that went to S001 only. What the pages must show is read from the database.
+ * that went to S001 only. demo7 marks demo2's mail 已退回 with the bounce text and fixes demo2's
+ * address (修改邮箱); demo2 chooses the daily digest in 个人设置. What the pages must show is read
+ * from the database.
  */
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
@@ -103,14 +105,19 @@ test('demo2’s mail links to the notice; opened without a session it leads thro
   await context.close();
 });
 
-test('demo7 reads demo2’s mail in 系统管理 → 通知发送记录: 已发送, one try, the server’s answer', async ({ page }) => {
+/** demo7 in 系统管理 → 通知发送记录, searching demo2's address: the row of this journey's notice. */
+async function demo2MailInLog(page: Page) {
   await signIn(page, 'demo7');
   await settled(page);
   await page.goto('/esm/system/notificationLog');
   await settled(page);
   await page.getByPlaceholder('收件人账号、姓名或邮箱').fill('demo2@example.com');
   await page.getByRole('button', { name: /搜\s*索/ }).click();
-  const row = page.locator('.ant-table-row').filter({ hasText: shared.title });
+  return page.locator('.ant-table-row').filter({ hasText: shared.title });
+}
+
+test('demo7 reads demo2’s mail in 系统管理 → 通知发送记录: 已发送, one try, the server’s answer', async ({ page }) => {
+  const row = await demo2MailInLog(page);
   await expect(row).toContainText('已发送');
   await expect(row).toContainText('demo2@example.com');
   await expect(row).toContainText('250');
@@ -120,6 +127,46 @@ test('demo7 reads demo2’s mail in 系统管理 → 通知发送记录: 已发�
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^通知发送记录_\d+\.xlsx$/);
   expect((await readFile((await file.path())!)).subarray(0, 2).toString()).toBe('PK'); // an .xlsx is a zip
+});
+
+test('demo7 marks demo2’s mail 已退回 with the bounce text, finds it under 未送达, and fixes demo2’s address', async ({ page }) => {
+  const row = await demo2MailInLog(page);
+  await row.getByRole('button', { name: '标记为已退回' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: '标记为已退回' }).click();
+  await expect(dialog).toContainText('请输入退信内容');
+  await dialog.getByLabel('退信内容').fill('550 5.1.1 <demo2@example.com>: user unknown');
+  await dialog.getByRole('button', { name: '标记为已退回' }).click();
+  await expect(page.locator('.ant-message-notice').filter({ hasText: '已标记为已退回' })).toBeVisible();
+  await expect(row).toContainText('已退回');
+  await expect(row).toContainText('550 5.1.1');
+  await expect(row.getByRole('button', { name: '标记为已退回' })).toHaveCount(0);
+  const [moved] = await sql<{ state: string; by_name: string }>(
+    `SELECT d.state, e.by_name FROM notification_delivery d JOIN notification n ON n.id = d.notification_id JOIN notification_delivery_move e ON e.delivery_id = d.id WHERE n.link_path = $1 AND d.address = 'demo2@example.com'`,
+    [`/esm/supplier/noticeOfChangeOfDrawings?id=${shared.noticeId}`],
+  );
+  expect(moved).toEqual({ state: 'BOUNCED', by_name: 'demo7' });
+  // 未送达 = 失败 + 已退回
+  await page.getByTestId('notification-log-filters').getByRole('combobox', { name: '状态' }).click();
+  await page.locator('.ant-select-dropdown:visible').getByText('未送达（失败或已退回）', { exact: true }).click();
+  await page.getByRole('button', { name: /搜\s*索/ }).click();
+  await expect(row).toContainText('已退回');
+  await page.screenshot({ path: 'e2e/screenshots/notification-log-bounced-1366.png' });
+  // 修改邮箱: the same rule as 个人设置
+  await row.getByRole('button', { name: '修改邮箱' }).click();
+  const emailDialog = page.getByRole('dialog');
+  await emailDialog.getByLabel('邮箱').fill('demo2@');
+  await emailDialog.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(emailDialog).toContainText('邮箱格式不正确，例如 zhangwei@example.com');
+  await emailDialog.getByLabel('邮箱').fill('demo2.new@example.com');
+  await emailDialog.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.locator('.ant-message-notice').filter({ hasText: 'demo2.new@example.com' })).toBeVisible();
+  expect(await sql(`SELECT email FROM app_user WHERE account = 'demo2'`)).toEqual([{ email: 'demo2.new@example.com' }]);
+  await sql(`UPDATE app_user SET email = 'demo2@example.com' WHERE account = 'demo2'`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await settled(page);
+  await page.screenshot({ path: 'e2e/screenshots/notification-log-bounced-390.png', fullPage: true });
 });
 
 test('demo2 opens 个人设置 from the header name, is told a bad address, and saves its address and mail choices', async ({ page }) => {
@@ -138,14 +185,16 @@ test('demo2 opens 个人设置 from the header name, is told a bad address, and 
   await expect(form.getByLabel('授权申请待审批')).toHaveCount(0);
   await expect(form.getByLabel('图纸问题待回复')).toHaveCount(0);
   await form.getByLabel('授权申请审批结果').uncheck();
+  await form.getByLabel('每日汇总（每天一封）').check();
   await page.getByTestId('settings-save').click();
   await expect(page.locator('.ant-message-notice').filter({ hasText: '个人设置已保存' })).toBeVisible();
-  const [saved] = await sql<{ email: string; muted_kinds: string[] }>(`SELECT u.email, p.muted_kinds FROM app_user u JOIN notification_preference p ON p.user_id = u.id WHERE u.account = 'demo2'`);
-  expect(saved).toEqual({ email: 'zhangwei@example.com', muted_kinds: ['APPLICATION_DECIDED'] });
+  const [saved] = await sql<{ email: string; muted_kinds: string[]; digest: boolean }>(`SELECT u.email, p.muted_kinds, p.digest FROM app_user u JOIN notification_preference p ON p.user_id = u.id WHERE u.account = 'demo2'`);
+  expect(saved).toEqual({ email: 'zhangwei@example.com', muted_kinds: ['APPLICATION_DECIDED'], digest: true });
   await page.screenshot({ path: 'e2e/screenshots/settings-1366.png' });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await expect(page.getByTestId('settings-page').getByLabel('邮箱')).toHaveValue('zhangwei@example.com');
+  await expect(page.getByTestId('settings-page').getByLabel('每日汇总（每天一封）')).toBeChecked();
   await page.screenshot({ path: 'e2e/screenshots/settings-390.png', fullPage: true });
   // put the demo's address back for the journeys after this one
   await sql(`UPDATE app_user SET email = 'demo2@example.com' WHERE account = 'demo2'`);

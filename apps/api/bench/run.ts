@@ -30,6 +30,7 @@ const BENCHES: Record<string, { title: string; load: () => Promise<BenchModule> 
   'mixed-workload': { title: 'Capacity: a day\'s mix of supplier and staff sessions at rising arrival rates, one and two api processes', load: () => import('./mixed-workload.ts') },
   downloads: { title: 'Downloads: 16 concurrent downloads of a 40 MB drawing (streamed DWG, stamped PDF), server memory and time', load: () => import('./downloads.ts') },
   'audit-chain': { title: 'Audit chain: insert cost, 50 concurrent downloads and the backfill of 200k rows, chain on vs off', load: () => import('./audit-chain.ts') },
+  'notice-mail': { title: 'Notifications: publishing a notice to 2,000 suppliers with mail on — commit, last mail accepted by a local SMTP server, api CPU', load: () => import('./notice-mail.ts') },
   'web-login': { title: 'Login page and first page in Chromium: time to a usable form, login → table, JS on the wire', load: () => import('./web-login.ts') },
   lighthouse: { title: 'Landing pages in Lighthouse 12 (desktop): score, LCP, TBT, CLS, JS on the wire; median of 5', load: () => import('./lighthouse.ts') },
 };

@@ -136,13 +136,13 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
       await api.register(permissionRoutes, { db });
       await api.register(phoneLogRoutes, { db, exportMaxRows: config.exportMaxRows });
       await api.register(auditRoutes, { db });
-      await api.register(notificationRoutes, { db, mailOn: Boolean(config.mail && config.databaseUrl), exportMaxRows: config.exportMaxRows });
+      await api.register(notificationRoutes, { db, mail: config.databaseUrl ? config.mail : undefined, exportMaxRows: config.exportMaxRows });
     },
     { prefix: API_BASE },
   );
   await app.register(webPlugin, { webDist: paths.webDist });
   await app.register(maintenancePlugin, { config, db, storage });
-  // notification mail: the outbox's worker, when SMTP_URL is set (stopped when the app closes)
+  // the daily jobs (reminders; with SMTP_URL the outbox and the digests): stopped when the app closes
   await app.register(outboxPlugin, { config, db });
   return app;
 }

@@ -93,6 +93,11 @@ export interface Config {
   pgRestore: string;
   /** Notification mail (SMTP_URL …); undefined: mail is off, the in-app centre still works. */
   mail?: MailConfig;
+  /**
+   * DAILY_JOBS: this process takes part in the daily scheduled runs (reminders; with mail, digests)
+   * even when mail is off. On by default; the queue's cron runs each once a day across replicas.
+   */
+  dailyJobs: boolean;
 }
 
 /** Notification mail over SMTP (modules/notifications). */
@@ -105,6 +110,8 @@ export interface MailConfig {
   publicUrl: string;
   /** Tries per message before it is marked failed (retries back off exponentially). */
   maxTries: number;
+  /** MAIL_BOUNCE_TOKEN: the Bearer token of the bounce webhook; undefined: no webhook (404). */
+  bounceToken?: string;
 }
 
 /**
@@ -120,7 +127,9 @@ export function mailOf(env: NodeJS.ProcessEnv, port: number): MailConfig | undef
   if (!databaseUrlOf(env)) throw new Error('SMTP_URL needs DATABASE_URL: notification mail is queued in the Postgres server (the embedded database has no queue); unset SMTP_URL to run without mail');
   const publicUrl = (env.PUBLIC_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, '');
   if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) throw new Error(`PUBLIC_URL must be an http(s) URL such as https://esm.example.com, got "${publicUrl}"`);
-  return { smtpUrl, from: env.MAIL_FROM?.trim() || 'ESM 图纸档案门户 <esm@localhost>', publicUrl, maxTries: positive(env, 'MAIL_MAX_TRIES', 8) };
+  const bounceToken = env.MAIL_BOUNCE_TOKEN?.trim() || undefined;
+  if (bounceToken !== undefined && (bounceToken.length < 32 || /\s/.test(bounceToken))) throw new Error('MAIL_BOUNCE_TOKEN must be at least 32 characters without spaces (e.g. openssl rand -hex 24)');
+  return { smtpUrl, from: env.MAIL_FROM?.trim() || 'ESM 图纸档案门户 <esm@localhost>', publicUrl, maxTries: positive(env, 'MAIL_MAX_TRIES', 8), bounceToken };
 }
 
 /** The portal as an OpenID Connect relying party (modules/session/oidc.ts). */
@@ -338,6 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     pgDump: env.PG_DUMP || 'pg_dump',
     pgRestore: env.PG_RESTORE || 'pg_restore',
     mail: mailOf(env, int(env.PORT, 3000)),
+    dailyJobs: bool(env.DAILY_JOBS, true),
     ...overrides,
   };
 }

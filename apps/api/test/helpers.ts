@@ -24,7 +24,8 @@ export { DEMO_PASSWORD };
 export const USER_TYPES_UNDER_TEST = [2, 3, 4, 5, 6, 7, 8, 9] as const;
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return loadConfig({}, { databaseUrl: testDatabaseUrl(), sessionSecret: SESSION_SECRET, logLevel: 'silent', ...overrides });
+  // no daily-jobs worker unless a test asks (dailyJobs, or mail): most tests never reach the cron's hour
+  return loadConfig({}, { databaseUrl: testDatabaseUrl(), sessionSecret: SESSION_SECRET, logLevel: 'silent', dailyJobs: false, ...overrides });
 }
 
 export function openTestDatabase(): Promise<Database> {

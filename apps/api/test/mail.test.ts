@@ -3,8 +3,10 @@
  * published notice's mail reaches exactly its recipients with a Chinese subject and body, its due
  * date and a deep link under PUBLIC_URL; a refusal is retried after a backoff and then accepted; a
  * message refused on every try ends FAILED with the server's answer; two api instances on one
- * database send each message once; and a message committed while no worker runs (the process died
- * between commit and send) is sent by the next process that starts.
+ * database send each message once; a message committed while no worker runs (the process died
+ * between commit and send) is sent by the next process that starts; a digest user gets the day's
+ * messages in one mail, once however often the run repeats, while an immediate user gets each; and
+ * a sent mail is marked 已退回 by an admin or the bounce webhook, only from 已发送.
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +16,10 @@ import { addDays } from '../src/modules/empower/days.ts';
 import { cstDay } from '../src/lib/dates.ts';
 import { EMAIL_CHANNEL, useChannels } from '../src/modules/notifications/index.ts';
 import { CHAINED_TABLES, verifyDeliveries, verifyTable } from '../src/modules/audit/chain.ts';
+import { gatherDigests } from '../src/modules/notifications/digest.ts';
+import { notify } from '../src/modules/notifications/service.ts';
 import { createFileVersion, createGrant, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, samplePdf, tempStorage, unique } from './factories.ts';
-import { buildTestApp, login, openTestDatabase, post, type TestApp } from './helpers.ts';
+import { api, buildTestApp, login, openTestDatabase, post, type TestApp } from './helpers.ts';
 import { smtpRecorder } from './smtp-recorder.ts';
 
 const smtp = await smtpRecorder();
@@ -162,7 +166,7 @@ describe('mail', () => {
       await wb.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
       const lines: string[] = [];
       wb.worksheets[0]!.eachRow((r) => lines.push((r.values as unknown[]).slice(1).join('|')));
-      expect(lines[0]).toBe('收件人|账号|邮箱|类型|内容|状态|尝试次数|服务器应答|创建时间|发送时间');
+      expect(lines[0]).toBe('收件人|账号|邮箱|类型|内容|状态|尝试次数|服务器应答或退信内容|日报编号|创建时间|发送时间');
       expect(lines).toHaveLength(2);
       expect(lines[1]).toContain(`|${n.to[0]}|图纸变更通知|`);
       expect(lines[1]).toMatch(/\|失败\|2\|.*451/);
@@ -180,6 +184,120 @@ describe('mail', () => {
     } finally {
       smtp.refuse(0);
     }
+  });
+});
+
+describe('daily digest and 已退回', () => {
+  const TOKEN = 'bounce-token-0123456789-abcdefghijklmnop';
+  let t: TestApp;
+  let admin: string;
+  let digestUser: { id: number; account: string };
+  let now: { id: number; account: string };
+  let outsider: { id: number; account: string };
+  const addressOf = (u: { account: string }) => `${u.account}@example.com`.toLowerCase();
+  const items = [1, 2, 3].map((i) => ({ kind: 'APPLICATION_DECIDED' as const, subject: `图纸授权申请 ${900_000 + i} 已批准`, body: `授权有效期至 2030-01-0${i}。`, linkPath: `/esm/supplier/supplierDrawingEmpowerApply?digest=${unique()}` }));
+
+  beforeAll(async () => {
+    t = await app(mailConfig({ bounceToken: TOKEN }));
+    admin = await login(t.app, 'demo3');
+    const S = await createSupplier(db, '汇总');
+    const other = await createSupplier(db, '汇总外');
+    digestUser = await createSupplierUser(database, S.code);
+    now = await createSupplierUser(database, S.code);
+    outsider = await createSupplierUser(database, other.code);
+    for (const u of [now, outsider]) await db.user.update({ where: { id: u.id }, data: { email: addressOf(u) } });
+    // 个人设置: the digest user chooses 每日汇总 with their own address
+    const saved = await post(t.app, notificationsApi.saveSettings.path, { email: addressOf(digestUser), mutedKinds: [], digest: true }, await login(t.app, digestUser.account));
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().data).toMatchObject({ digest: true, email: addressOf(digestUser) });
+    for (const item of items) await db.$transaction((tx) => notify(tx, [digestUser.id, now.id], item));
+  });
+
+  it('the immediate user gets N mails, the digest user none until the day’s run, then ONE listing N items with their links; a repeat sends nothing', async () => {
+    await until('three immediate mails', async () => mailsTo([addressOf(now)]).length >= 3);
+    const waiting = await db.notificationDelivery.findMany({ where: { notification: { userId: digestUser.id } } });
+    expect(waiting.map((d) => [d.state, d.viaDigest, d.digestId])).toEqual(items.map(() => ['PENDING', true, null]));
+    expect(mailsTo([addressOf(digestUser)])).toEqual([]);
+    // the in-app centre is not touched: all three are there at once
+    expect(await db.notification.count({ where: { userId: digestUser.id, readAt: null } })).toBe(3);
+
+    // the day's run, twice at once and once more (a retry, a second replica): one digest
+    const made = (await Promise.all([gatherDigests(db), gatherDigests(db)])).reduce((a, b) => a + b, 0) + (await gatherDigests(db));
+    expect(made).toBe(1);
+    const [mail] = await until('the digest mail', async () => (mailsTo([addressOf(digestUser)]).length ? mailsTo([addressOf(digestUser)]) : false));
+    expect(mail!.subject).toBe(`【ESM 图纸档案门户】${today()} 通知汇总（3 条）`);
+    for (const item of items) {
+      expect(mail!.text).toContain(item.subject);
+      expect(mail!.text).toContain(`${PUBLIC_URL}${item.linkPath}`);
+      expect(mail!.html).toContain(`href="${PUBLIC_URL}${item.linkPath}"`);
+    }
+    const carried = await until('carried rows SENT', async () => {
+      const r = await db.notificationDelivery.findMany({ where: { notification: { userId: digestUser.id } }, orderBy: { id: 'asc' } });
+      return r.every((d) => d.state === 'SENT') ? r : false;
+    });
+    const digest = await db.notificationDigest.findFirstOrThrow({ where: { userId: digestUser.id } });
+    expect(digest).toMatchObject({ state: 'SENT', tries: 1, address: addressOf(digestUser) });
+    expect(carried.map((d) => d.digestId)).toEqual([digest.id, digest.id, digest.id]);
+    expect(await gatherDigests(db)).toBe(0);
+    expect(mailsTo([addressOf(digestUser)])).toHaveLength(1);
+    expect(mailsTo([addressOf(now)])).toHaveLength(3);
+    expect(mailsTo([addressOf(outsider)])).toEqual([]);
+
+    // the log shows which digest carried each
+    const log = await post(t.app, notificationsApi.deliveries.path, { recipient: digestUser.account }, admin);
+    expect(log.json().data.map((r: { digestId: number; viaDigest: boolean }) => [r.digestId, r.viaDigest])).toEqual([
+      [digest.id, true],
+      [digest.id, true],
+      [digest.id, true],
+    ]);
+  });
+
+  it('标记为已退回: only from 已发送, with the bounce text; twice → 409; counted as 未送达 and exported', async () => {
+    const [row] = await db.notificationDelivery.findMany({ where: { notification: { userId: now.id }, state: 'SENT' }, orderBy: { id: 'asc' }, take: 1 });
+    const reason = '550 5.1.1 <x@example.com>: Recipient address rejected: User unknown';
+    expect((await post(t.app, notificationsApi.bounce.path, { id: row!.id, reason }, await login(t.app, now.account))).statusCode).toBe(403);
+    const blank = await post(t.app, notificationsApi.bounce.path, { id: row!.id, reason: '  ' }, admin);
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().errors).toEqual([expect.objectContaining({ field: 'reason', message: '请输入退信内容' })]);
+    const done = await post(t.app, notificationsApi.bounce.path, { id: row!.id, reason }, admin);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().data).toMatchObject({ id: row!.id, state: 'BOUNCED', lastAnswer: reason });
+    const moves = await db.notificationDeliveryMove.findMany({ where: { deliveryId: row!.id } });
+    expect(moves).toEqual([expect.objectContaining({ fromState: 'SENT', toState: 'BOUNCED', byName: 'demo3', note: reason })]);
+    // and the move is a chained fact, with the bounce text as its answer
+    const facts = await db.notificationDeliveryEvent.findMany({ where: { deliveryId: row!.id }, orderBy: { id: 'asc' } });
+    expect(facts.at(-1)).toMatchObject({ event: 'BOUNCED', state: 'BOUNCED', answer: reason });
+    const twice = await post(t.app, notificationsApi.bounce.path, { id: row!.id, reason }, admin);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().message).toBe('该记录为「已退回」，只有「已发送」的记录才能标记为已退回');
+    expect((await post(t.app, notificationsApi.bounce.path, { id: 2_000_000_000, reason }, admin)).statusCode).toBe(404);
+
+    const undelivered = await post(t.app, notificationsApi.deliveries.path, { state: 'UNDELIVERED', recipient: now.account }, admin);
+    expect(undelivered.json().data.map((r: { id: number; state: string }) => [r.id, r.state])).toEqual([[row!.id, 'BOUNCED']]);
+    const xlsx = await post(t.app, notificationsApi.exportExcel.path, { state: 'BOUNCED', recipient: now.account }, admin);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const lines: string[] = [];
+    wb.worksheets[0]!.eachRow((r) => lines.push((r.values as unknown[]).slice(1).join('|')));
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`|已退回|1|${reason}|`);
+  });
+
+  it('the bounce webhook: MAIL_BOUNCE_TOKEN as Bearer; a digest’s Message-ID bounces every row it carried', async () => {
+    const digest = await db.notificationDigest.findFirstOrThrow({ where: { userId: digestUser.id } });
+    expect(digest.messageId).toMatch(/^<.+@.+>$/);
+    const report = { messageId: digest.messageId!.slice(1, -1), reason: '552 mailbox full' };
+    const call = (auth?: string) => t.app.inject({ method: 'POST', url: api(notificationsApi.bounceReport.path), payload: report, headers: auth ? { authorization: auth } : {} });
+    expect((await call()).statusCode).toBe(403);
+    expect((await call('Bearer wrong-token-wrong-token-wrong-token')).statusCode).toBe(403);
+    const done = await call(`Bearer ${TOKEN}`);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().data).toEqual({ bounced: 3 });
+    expect((await db.notificationDelivery.findMany({ where: { digestId: digest.id } })).map((d) => d.state)).toEqual(['BOUNCED', 'BOUNCED', 'BOUNCED']);
+    expect((await call(`Bearer ${TOKEN}`)).statusCode).toBe(409);
+    // a portal without the token has no webhook
+    const plain = await app();
+    expect((await plain.app.inject({ method: 'POST', url: api(notificationsApi.bounceReport.path), payload: report, headers: { authorization: `Bearer ${TOKEN}` } })).statusCode).toBe(404);
   });
 });
 

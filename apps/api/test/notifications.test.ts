@@ -301,6 +301,24 @@ describe('个人设置', () => {
   });
 });
 
+describe('修改邮箱 by an internal admin', () => {
+  it('a drawing admin sets or clears another user’s address with the same rule; a supplier may not; an unknown account is 404', async () => {
+    const S = await createSupplier(db, '改邮箱');
+    const u = await createSupplierUser(t.db, S.code);
+    const set = await post(t.app, notificationsApi.updateUserEmail.path, { account: u.account, email: '  Li.Lei@Example.com ' }, admin);
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().data).toMatchObject({ account: u.account, email: 'Li.Lei@Example.com' });
+    expect((await db.user.findUniqueOrThrow({ where: { id: u.id } })).email).toBe('Li.Lei@Example.com');
+    const bad = await post(t.app, notificationsApi.updateUserEmail.path, { account: u.account, email: 'li.lei@' }, admin);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual([expect.objectContaining({ field: 'email', message: '邮箱格式不正确，例如 zhangwei@example.com' })]);
+    expect((await post(t.app, notificationsApi.updateUserEmail.path, { account: u.account, email: 'x@example.com' }, await login(t.app, u.account))).statusCode).toBe(403);
+    expect((await post(t.app, notificationsApi.updateUserEmail.path, { account: `nobody-${unique()}`, email: 'x@example.com' }, admin)).statusCode).toBe(404);
+    const cleared = await post(t.app, notificationsApi.updateUserEmail.path, { account: u.account, email: '' }, admin);
+    expect(cleared.json().data.email).toBeNull();
+  });
+});
+
 describe('the day’s reminders', () => {
   it('a notice due in 2 days and a grant ending within 7 days tell their suppliers’ users once, however often the run repeats', async () => {
     const line = await createProductLine(db);

@@ -12,8 +12,9 @@ import { NOTIFICATION_LOG_PAGE } from './page-paths.ts';
 import { PAGES } from './pages.ts';
 import { endpoint } from './endpoint.ts';
 import { ZCappedPage, ZEnvelope } from './envelope.ts';
-import { withDateRange, zId, zOptionalDate, zOptionalEnum, zOptionalText } from './fields.ts';
+import { withDateRange, zId, zOptionalDate, zOptionalEnum, zOptionalText, zText } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
+import type { Transition } from './workflow.ts';
 
 const tag = 'notifications';
 
@@ -111,6 +112,8 @@ export const ZNotificationSettings = z.object({
   mutedKinds: z.array(z.enum(NOTIFICATION_KINDS)),
   /** The kinds this user's type receives (NOTIFICATION_KINDS_BY_TYPE): the choices 个人设置 offers. */
   kinds: z.array(z.enum(NOTIFICATION_KINDS)),
+  /** Mail once a day: one digest of the day's notifications instead of a mail each. */
+  digest: z.boolean(),
   /** Mail is on for this portal (SMTP_URL set): otherwise the choices wait for it. */
   mailOn: z.boolean(),
 });
@@ -119,6 +122,8 @@ export type NotificationSettings = z.infer<typeof ZNotificationSettings>;
 export const ZSaveNotificationSettingsSchema = z.object({
   email: zOptionalEmail,
   mutedKinds: z.array(z.enum(NOTIFICATION_KINDS, { error: KIND_MESSAGE }), { error: '请选择不需要邮件的通知类型' }).max(NOTIFICATION_KINDS.length),
+  /** Absent: unchanged. */
+  digest: z.boolean({ error: '请选择邮件发送方式：即时或每日汇总' }).optional(),
 });
 export type SaveNotificationSettings = z.input<typeof ZSaveNotificationSettingsSchema>;
 
@@ -126,10 +131,27 @@ export type SaveNotificationSettings = z.input<typeof ZSaveNotificationSettingsS
 
 export { NOTIFICATION_LOG_PAGE };
 
-/** An outbox row's state: 待发送 (queued or between tries), 已发送 (the server accepted it), 失败 (every try refused). */
-export const DELIVERY_STATE_LABELS = { PENDING: '待发送', SENT: '已发送', FAILED: '失败' } as const;
+/**
+ * An outbox row's state: 待发送 (queued, between tries, or waiting for the day's digest), 已发送
+ * (the server accepted it), 失败 (every try refused), 已退回 (accepted, then bounced back).
+ */
+export const DELIVERY_STATE_LABELS = { PENDING: '待发送', SENT: '已发送', FAILED: '失败', BOUNCED: '已退回' } as const;
 export type DeliveryState = keyof typeof DELIVERY_STATE_LABELS;
 export const DELIVERY_STATES = Object.keys(DELIVERY_STATE_LABELS) as [DeliveryState, ...DeliveryState[]];
+/** Not delivered: refused on every try, or bounced after the server accepted it. */
+export const UNDELIVERED_STATES: readonly DeliveryState[] = ['FAILED', 'BOUNCED'];
+/** The log's state filter: one state, or 未送达 (UNDELIVERED_STATES). */
+export const DELIVERY_STATE_FILTER_LABELS = { ...DELIVERY_STATE_LABELS, UNDELIVERED: '未送达（失败或已退回）' } as const;
+const DELIVERY_STATE_FILTERS = Object.keys(DELIVERY_STATE_FILTER_LABELS) as [keyof typeof DELIVERY_STATE_FILTER_LABELS, ...(keyof typeof DELIVERY_STATE_FILTER_LABELS)[]];
+
+/**
+ * The moves a person (or the bounce webhook) makes on a delivery; the outbox's own moves (PENDING →
+ * SENT / FAILED, 重新发送 FAILED → PENDING) are the sender's. Only a mail the server accepted can
+ * come back.
+ */
+export const DELIVERY_TRANSITIONS = {
+  bounce: { from: ['SENT'], to: 'BOUNCED', label: '标记为已退回' },
+} as const satisfies Record<string, Transition<DeliveryState>>;
 
 export const ZDeliveryRow = z.object({
   id: z.number().int(),
@@ -141,8 +163,12 @@ export const ZDeliveryRow = z.object({
   kind: z.enum(NOTIFICATION_KINDS),
   subject: z.string(),
   tries: z.number().int(),
-  /** The server's last answer (an SMTP reply). */
+  /** The server's last answer (an SMTP reply), or the bounce text once 已退回. */
   lastAnswer: z.string().nullable(),
+  /** Waits for, or went in, the user's daily digest. */
+  viaDigest: z.boolean(),
+  /** The digest mail that carried it (日报编号). */
+  digestId: z.number().int().nullable(),
   createdAt: z.string(),
   sentAt: z.string().nullable(),
   updatedAt: z.string(),
@@ -151,7 +177,7 @@ export type DeliveryRow = z.infer<typeof ZDeliveryRow>;
 
 export const ZDeliveryPageRequestSchema = withDateRange(
   ZPageRequest(['createdAt'], {
-    state: zOptionalEnum(DELIVERY_STATES, '状态只能是 PENDING、SENT 或 FAILED'),
+    state: zOptionalEnum(DELIVERY_STATE_FILTERS, `状态只能是 ${DELIVERY_STATE_FILTERS.join('、')}`),
     kind: zOptionalEnum(NOTIFICATION_KINDS, KIND_MESSAGE),
     /** The recipient's account, name or address (contains). */
     recipient: zOptionalText(100),
@@ -164,6 +190,30 @@ export type DeliveryPageRequest = z.input<typeof ZDeliveryPageRequestSchema>;
 export const ZResendSchema = z.object({
   ids: z.array(zId('发送记录'), { error: '请选择发送记录' }).min(1, '请选择要重新发送的记录').max(100, '一次最多重新发送 100 条'),
 });
+
+export const ZBounceSchema = z.object({
+  id: zId('发送记录'),
+  /** The bounce as the mailbox received it (the MTA's reason line). */
+  reason: zText('退信内容', 1000),
+});
+export type BounceRequest = z.input<typeof ZBounceSchema>;
+
+/**
+ * The bounce webhook (an MTA or mail service reports a bounce): the Message-ID the portal's mail
+ * went out with, and the reason. Authenticated by MAIL_BOUNCE_TOKEN as a Bearer token.
+ */
+export const ZBounceReportSchema = z.object({
+  messageId: zText('messageId', 250),
+  reason: zText('退信原因', 1000),
+});
+export type BounceReport = z.input<typeof ZBounceReportSchema>;
+
+/** An internal admin sets another user's address (the same rule as 个人设置); blank clears it. */
+export const ZUserEmailSchema = z.object({
+  account: zText('账号', 64),
+  email: zOptionalEmail,
+});
+export type UserEmailRequest = z.input<typeof ZUserEmailSchema>;
 
 export const notificationsApi = {
   bell: endpoint({ path: 'notification/bell', access: USER_TYPES, tag, summary: '通知铃铛：未读数与最新几条', response: ZEnvelope(ZNotificationBell) }),
@@ -203,5 +253,32 @@ export const notificationsApi = {
     summary: '重新发送失败的通知邮件',
     body: ZResendSchema,
     response: ZEnvelope(z.object({ queued: z.number().int() })),
+  }),
+  bounce: endpoint({
+    path: 'haier/notificationDelivery/bounce',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    button: { page: NOTIFICATION_LOG_PAGE, code: 'bounce', label: DELIVERY_TRANSITIONS.bounce.label },
+    summary: '标记为已退回：服务器已接收、后来退信的邮件（填写退信内容）',
+    body: ZBounceSchema,
+    response: ZEnvelope(ZDeliveryRow),
+  }),
+  updateUserEmail: endpoint({
+    path: 'haier/user/updateEmail',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    button: { page: NOTIFICATION_LOG_PAGE, code: 'editEmail', label: '修改邮箱' },
+    summary: '修改用户的通知邮箱（内部管理员；留空则清除）',
+    body: ZUserEmailSchema,
+    response: ZEnvelope(z.object({ account: z.string(), name: z.string(), email: z.string().nullable() })),
+  }),
+  /** Not a person's call: the handler checks MAIL_BOUNCE_TOKEN (403 without it; 404 when no token is configured). */
+  bounceReport: endpoint({
+    path: 'notification/bounceReport',
+    access: 'public',
+    tag,
+    summary: '退信回调（邮件服务器或发信服务调用，Authorization: Bearer MAIL_BOUNCE_TOKEN）',
+    body: ZBounceReportSchema,
+    response: ZEnvelope(z.object({ bounced: z.number().int() })),
   }),
 } as const;

@@ -51,6 +51,7 @@ BEGIN
     what := CASE
       WHEN NEW.state = 'SENT' AND OLD.state <> 'SENT' THEN 'SENT'
       WHEN NEW.state = 'FAILED' AND OLD.state <> 'FAILED' THEN 'FAILED'
+      WHEN NEW.state = 'BOUNCED' AND OLD.state <> 'BOUNCED' THEN 'BOUNCED'
       WHEN NEW.state = 'PENDING' AND OLD.state = 'FAILED' THEN 'REQUEUED'
       WHEN NEW.state = 'PENDING' AND NEW.tries > OLD.tries THEN 'TRIED'
       ELSE 'CHANGED' END;

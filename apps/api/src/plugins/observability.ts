@@ -54,7 +54,7 @@ export function bindUser(request: FastifyRequest, user: { id: number; account: s
 }
 
 /** The same string, compared in constant time (hashes first, so the lengths need not match). */
-function sameSecret(a: string, b: string): boolean {
+export function sameSecret(a: string, b: string): boolean {
   const h = (s: string) => createHash('sha256').update(s).digest();
   return timingSafeEqual(h(a), h(b));
 }

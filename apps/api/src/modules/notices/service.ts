@@ -262,6 +262,27 @@ async function lockStandardCodes(tx: Tx, codes: string[]) {
   for (const code of [...new Set(codes)].sort()) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${code}))`;
 }
 
+/** EVENT_DETAIL_MAX: notice_event.detail's width. */
+const EVENT_DETAIL_MAX = 500;
+
+/**
+ * The publish event's words: every recipient's code while they fit the column, else the first ones
+ * and the count (a notice to hundreds of suppliers overflowed it and the publish failed); the full
+ * list stays in notice_recipient.
+ */
+export function publishDetail(codes: readonly string[]): string {
+  const all = `通知 ${codes.length} 家供应商：${codes.join('、')}`;
+  if (all.length <= EVENT_DETAIL_MAX) return all;
+  const tail = ` 等 ${codes.length} 家`;
+  let listed = `通知 ${codes.length} 家供应商：`;
+  for (const [i, code] of codes.entries()) {
+    const next = `${listed}${i ? '、' : ''}${code}`;
+    if (next.length + tail.length > EVENT_DETAIL_MAX) break;
+    listed = next;
+  }
+  return `${listed}${tail}`;
+}
+
 export async function publishNotice(db: Db, user: SessionUser, id: number, client: ClientInfo, now = new Date()): Promise<{ recipients: number }> {
   return db.$transaction(async (tx) => {
     // first: an edit in flight commits before the changes and recipients are read (db/workflow-lock.ts)
@@ -283,7 +304,7 @@ export async function publishNotice(db: Db, user: SessionUser, id: number, clien
     await tx.noticeRecipient.createMany({
       data: recipients.map((r) => ({ noticeId: id, supplierCode: r.supplierCode, supplierName: r.supplierName, basis: r.basis, status: 'UNREAD' })),
     });
-    await writeEvent(tx, { noticeId: id, action: 'PUBLISH', user, client, detail: `通知 ${recipients.length} 家供应商：${recipients.map((r) => r.supplierCode).join('、')}` });
+    await writeEvent(tx, { noticeId: id, action: 'PUBLISH', user, client, detail: publishDetail(recipients.map((r) => r.supplierCode)) });
     await noticePublished(tx, id, recipients.map((r) => r.supplierCode), now);
     return { recipients: recipients.length };
   });

@@ -1,24 +1,26 @@
 /**
  * The delivery log (系统管理 → 通知发送记录): every outbox row with its recipient, what it said,
- * its state, tries and the server's last answer; and 重新发送 of failed ones — back to PENDING
- * with a fresh job, in one transaction, so a resend is queued exactly when it is recorded.
+ * its state, tries, the server's last answer and the digest that carried it; 重新发送 of failed
+ * ones — back to PENDING with a fresh job, in one transaction, so a resend is queued exactly when
+ * it is recorded; and 已退回 (DELIVERY_TRANSITIONS.bounce) with a notification_delivery_move row
+ * (who moved it: an admin or the bounce webhook).
  *
  * A notification_delivery row is mutable on purpose (tries, state, the last answer): the outbox
  * works on it and this page lists it. What the audit chain holds are its facts: the trigger
  * `notification_delivery_record` (migration `delivery_chain`) appends a notification_delivery_event
- * row — queued, a try refused, sent, failed, queued again by 重新发送 — in the statement that
- * changes the delivery, whichever code wrote it, and that table is append-only and chained like
+ * row — queued, a try refused, sent, failed, bounced, queued again by 重新发送 — in the statement
+ * that changes the delivery, whichever code wrote it, and that table is append-only and chained like
  * the other acts. A hash over a row meant to change would prove nothing; a chain of the facts
  * proves each step, and audit:verify checks that every delivery row is still the latest of them.
  */
-import type { DeliveryRow, DeliveryState, NotificationKind } from '@esm/contracts';
+import { DELIVERY_STATE_LABELS, DELIVERY_TRANSITIONS, UNDELIVERED_STATES, type DeliveryRow, type DeliveryState, type NotificationKind } from '@esm/contracts';
 import type { z } from 'zod';
 import type { ZDeliveryPageRequestSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { capTotal, checkWindow, likeLiteral, type CappedTotal } from '../../lib/list.ts';
 import { dayRange } from '../../lib/dates.ts';
-import { conflict } from '../../plugins/errors.ts';
+import { conflict, notFound } from '../../plugins/errors.ts';
 import { activeQueue } from './channels.ts';
 import { DELIVER_TASK } from './tasks.ts';
 
@@ -33,7 +35,7 @@ async function deliveryWhere(db: Db, q: Query): Promise<Prisma.NotificationDeliv
     userIds = users.map((u) => u.id);
   }
   return {
-    ...(q.state ? { state: q.state } : {}),
+    ...(q.state === 'UNDELIVERED' ? { state: { in: [...UNDELIVERED_STATES] } } : q.state ? { state: q.state } : {}),
     ...(created.gte || created.lt ? { createdAt: created } : {}),
     notification: { ...(q.kind ? { kind: q.kind } : {}) },
     ...(q.recipient ? { OR: [{ address: { contains: likeLiteral(q.recipient) } }, { notification: { userId: { in: userIds ?? [] } } }] } : {}),
@@ -56,6 +58,8 @@ async function deliveryRowsOf(db: Db, rows: Stored[]): Promise<DeliveryRow[]> {
     subject: r.notification.subject,
     tries: r.tries,
     lastAnswer: r.lastAnswer,
+    viaDigest: r.viaDigest,
+    digestId: r.digestId,
     createdAt: r.createdAt.toISOString(),
     sentAt: r.sentAt?.toISOString() ?? null,
     updatedAt: r.updatedAt.toISOString(),
@@ -91,4 +95,49 @@ export async function resend(db: Db, ids: readonly number[], now = new Date()): 
     if (n === 0) throw conflict('所选记录都不是「失败」状态，无需重新发送');
     return n;
   });
+}
+
+/** Who moves a delivery by hand: an admin (id, account), or the bounce webhook. */
+export type DeliveryActor = { userId: number; account: string } | 'webhook';
+
+/**
+ * 已退回 on the SENT ones among `ids` (DELIVERY_TRANSITIONS.bounce), each with its event row, in
+ * one transaction; the bounce text becomes the row's last answer. Answers the ids moved.
+ */
+async function bounceRows(db: Db, ids: readonly number[], note: string, by: DeliveryActor, now: Date): Promise<number[]> {
+  const t = DELIVERY_TRANSITIONS.bounce;
+  const actor = by === 'webhook' ? { byUserId: null, byName: 'webhook' } : { byUserId: by.userId, byName: by.account };
+  return db.$transaction(async (tx) => {
+    const moved = await tx.$queryRaw<{ id: number }[]>`UPDATE notification_delivery SET state = ${t.to}, last_answer = ${note.slice(0, 500)}, updated_at = ${now}
+      WHERE id = ANY(${[...ids]}::int[]) AND state = ANY(${[...t.from]}::text[]) RETURNING id`;
+    if (moved.length) await tx.notificationDeliveryMove.createMany({ data: moved.map((m) => ({ deliveryId: m.id, fromState: 'SENT', toState: t.to, ...actor, note, createdAt: now })) });
+    return moved.map((m) => m.id);
+  });
+}
+
+const refusal = (state: string) => conflict(`该记录为「${DELIVERY_STATE_LABELS[state as DeliveryState] ?? state}」，只有「已发送」的记录才能${DELIVERY_TRANSITIONS.bounce.label}`);
+
+/** 标记为已退回 by an admin who read the bounce in the sender's mailbox. */
+export async function bounce(db: Db, id: number, note: string, by: DeliveryActor, now = new Date()): Promise<DeliveryRow> {
+  const moved = await bounceRows(db, [id], note, by, now);
+  const row = await db.notificationDelivery.findUnique({ where: { id }, include: withNotification });
+  if (!row) throw notFound('发送记录不存在');
+  if (moved.length === 0) throw refusal(row.state);
+  return (await deliveryRowsOf(db, [row]))[0]!;
+}
+
+/** `<id@host>` as the mail carried it, whether the report keeps the angle brackets or not. */
+const bracketed = (messageId: string) => `<${messageId.replace(/^<|>$/g, '')}>`;
+
+/**
+ * The bounce webhook: the mail with this Message-ID came back — its delivery, or every delivery a
+ * digest with it carried. 404 when no mail went out with it; 409 when none of them is SENT.
+ */
+export async function bounceReported(db: Db, messageId: string, reason: string, now = new Date()): Promise<number> {
+  const id = bracketed(messageId);
+  const rows = await db.notificationDelivery.findMany({ where: { OR: [{ messageId: id }, { digest: { messageId: id } }] }, select: { id: true, state: true } });
+  if (rows.length === 0) throw notFound('没有以该 Message-ID 发出的邮件');
+  const moved = await bounceRows(db, rows.map((r) => r.id), reason, 'webhook', now);
+  if (moved.length === 0) throw refusal(rows[0]!.state);
+  return moved.length;
 }

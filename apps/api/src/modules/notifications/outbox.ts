@@ -22,9 +22,10 @@ import type { Config, MailConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { EMAIL_CHANNEL, useChannels } from './channels.ts';
 import { smtpSender, type MailSender } from './mail.ts';
-import { DELIVER_TASK } from './tasks.ts';
+import { DELIVER_TASK, DIGEST_TASK } from './tasks.ts';
+import type { TaskList } from 'graphile-worker';
 import { REMINDERS_CRONTAB, REMINDERS_TASK, sendDailyReminders } from './reminders.ts';
-
+import { DIGEST_CRONTAB, DIGEST_GATHER_TASK, deliverDigest, gatherDigests } from './digest.ts';
 
 /** The advisory lock around graphile-worker's own migrations: processes starting together install its schema once. */
 export const OUTBOX_MIGRATION_LOCK = 72616403;
@@ -43,8 +44,8 @@ export async function deliver(db: Db, sender: MailSender, id: number, job: Job):
   if (!d || d.state !== 'PENDING') return 'skipped';
   const user = await db.user.findUnique({ where: { id: d.notification.userId }, select: { name: true } });
   try {
-    const answer = await sender.send({ to: d.address, recipientName: user?.name ?? '', subject: d.notification.subject, body: d.notification.body, linkPath: d.notification.linkPath, dueDate: d.notification.dueDate });
-    await db.notificationDelivery.updateMany({ where: { id, state: 'PENDING' }, data: { state: 'SENT', tries: { increment: 1 }, lastAnswer: answer.slice(0, 500), sentAt: new Date() } });
+    const sent = await sender.send({ to: d.address, recipientName: user?.name ?? '', subject: d.notification.subject, body: d.notification.body, linkPath: d.notification.linkPath, dueDate: d.notification.dueDate });
+    await db.notificationDelivery.updateMany({ where: { id, state: 'PENDING' }, data: { state: 'SENT', tries: { increment: 1 }, lastAnswer: sent.answer.slice(0, 500), messageId: sent.messageId, sentAt: new Date() } });
     return 'sent';
   } catch (e) {
     const err = e as { response?: string; message?: string };
@@ -61,15 +62,23 @@ export interface OutboxOptions {
   sender?: MailSender;
 }
 
+const jobId = (payload: unknown) => Number((payload as { id?: unknown }).id);
+
 /**
- * Starts the worker when mail is on (SMTP_URL, with DATABASE_URL); stops it when the app closes —
- * in the shutdown drain, after the requests in flight and before the pools close: a delivery being
- * sent finishes, the rest stay queued for the next process.
+ * Starts the worker on a Postgres server (DATABASE_URL), mail or not: the day's reminders are
+ * in-app notifications first, so its cron runs them whether or not SMTP_URL is set; with mail on it
+ * also delivers the outbox and the daily digests. The embedded database (one process, no server)
+ * has no queue: its process runs the reminders itself, once a day at the cron's hour. The worker
+ * stops when the app closes — in the shutdown drain, after the requests in flight and before the
+ * pools close: a delivery being sent finishes, the rest stay queued for the next process.
  */
 export const outboxPlugin = fp(async (app: FastifyInstance, { config, db, sender }: OutboxOptions) => {
   const mail: MailConfig | undefined = config.mail;
-  if (!mail || !config.databaseUrl) {
-    useChannels([]);
+  useChannels([]);
+  if (!mail && !config.dailyJobs) return;
+  if (!config.databaseUrl) {
+    const stop = embeddedDailyReminders(app, db);
+    app.addHook('onClose', stop);
     return;
   }
   const { run, runMigrations, Logger } = await import('graphile-worker');
@@ -79,7 +88,22 @@ export const outboxPlugin = fp(async (app: FastifyInstance, { config, db, sender
     else if (level === 'warning') app.log.warn({ scope: 'outbox' }, message);
   });
   await withAdvisoryLock(db, OUTBOX_MIGRATION_LOCK, () => runMigrations({ connectionString: config.databaseUrl, logger }));
-  const mailer = sender ?? (await smtpSender(mail));
+  const mailer = mail ? (sender ?? (await smtpSender(mail))) : undefined;
+  const mailTasks: TaskList = mailer
+    ? {
+        [DIGEST_GATHER_TASK]: async () => {
+          await gatherDigests(db);
+        },
+        [DIGEST_TASK]: async (payload, helpers) => {
+          const id = jobId(payload);
+          if (Number.isInteger(id)) await deliverDigest(db, mailer, id, helpers.job);
+        },
+        [DELIVER_TASK]: async (payload, helpers) => {
+          const id = jobId(payload);
+          if (Number.isInteger(id)) await deliver(db, mailer, id, helpers.job);
+        },
+      }
+    : {};
   const runner = await run({
     connectionString: config.databaseUrl,
     concurrency: 2,
@@ -87,23 +111,44 @@ export const outboxPlugin = fp(async (app: FastifyInstance, { config, db, sender
     noHandleSignals: true,
     pollInterval: 2_000,
     logger,
-    // the day's reminders: graphile-worker's cron makes one job per tick across every replica
-    crontab: REMINDERS_CRONTAB,
+    // the day's reminders and digests: graphile-worker's cron makes one job per tick across every replica
+    crontab: mailer ? `${REMINDERS_CRONTAB}\n${DIGEST_CRONTAB}` : REMINDERS_CRONTAB,
     taskList: {
       [REMINDERS_TASK]: async () => {
         await sendDailyReminders(db);
       },
-      [DELIVER_TASK]: async (payload, helpers) => {
-        const id = Number((payload as { id?: unknown }).id);
-        if (!Number.isInteger(id)) return;
-        await deliver(db, mailer, id, helpers.job);
-      },
+      ...mailTasks,
     },
   });
-  useChannels([EMAIL_CHANNEL], { maxTries: mail.maxTries });
+  if (mail) useChannels([EMAIL_CHANNEL], { maxTries: mail.maxTries });
   app.addHook('onClose', async () => {
     useChannels([]);
     await runner.stop();
-    mailer.close();
+    mailer?.close();
   });
 });
+
+/** The reminders cron's hour (01:00 UTC), as the embedded process's timer counts to it. */
+const REMINDERS_HOUR_UTC = 1;
+
+/** Milliseconds from `now` to the next REMINDERS_HOUR_UTC:00. */
+export function msToNextRun(now: Date): number {
+  const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), REMINDERS_HOUR_UTC));
+  if (next.getTime() <= now.getTime()) next.setUTCDate(next.getUTCDate() + 1);
+  return next.getTime() - now.getTime();
+}
+
+/** One process on the embedded database: a timer to the day's hour, then the run (its keys make a repeat harmless). */
+function embeddedDailyReminders(app: FastifyInstance, db: Db): () => Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    timer = setTimeout(() => {
+      sendDailyReminders(db)
+        .catch((e: unknown) => app.log.error({ scope: 'reminders', err: e }, 'daily reminders failed'))
+        .finally(schedule);
+    }, msToNextRun(new Date()));
+    timer.unref();
+  };
+  schedule();
+  return async () => clearTimeout(timer);
+}

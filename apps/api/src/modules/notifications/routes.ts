@@ -8,8 +8,11 @@ import { route } from '../../lib/route.ts';
 import { cstDateTime } from '../../lib/dates.ts';
 import { tooManyToExport } from '../../lib/export-limits.ts';
 import { sendWorkbook } from '../../lib/workbook.ts';
-import { deliveryRows, pageDeliveries, resend } from './deliveries.ts';
-import { bell, markRead, pageNotifications, saveSettings, settingsOf } from './service.ts';
+import { bounce, bounceReported, deliveryRows, pageDeliveries, resend } from './deliveries.ts';
+import type { MailConfig } from '../../config.ts';
+import { forbidden, notFound } from '../../plugins/errors.ts';
+import { sameSecret } from '../../plugins/observability.ts';
+import { bell, markRead, pageNotifications, saveSettings, setUserEmail, settingsOf } from './service.ts';
 
 const EXPORT_COLUMNS: { header: string; width: number; value: (r: DeliveryRow) => string | number }[] = [
   { header: '收件人', width: 14, value: (r) => r.recipientName },
@@ -19,12 +22,14 @@ const EXPORT_COLUMNS: { header: string; width: number; value: (r: DeliveryRow) =
   { header: '内容', width: 48, value: (r) => r.subject },
   { header: '状态', width: 10, value: (r) => DELIVERY_STATE_LABELS[r.state] },
   { header: '尝试次数', width: 10, value: (r) => r.tries },
-  { header: '服务器应答', width: 40, value: (r) => r.lastAnswer ?? '' },
+  { header: '服务器应答或退信内容', width: 40, value: (r) => r.lastAnswer ?? '' },
+  { header: '日报编号', width: 10, value: (r) => r.digestId ?? (r.viaDigest ? '待汇总' : '') },
   { header: '创建时间', width: 20, value: (r) => cstDateTime(new Date(r.createdAt)) },
   { header: '发送时间', width: 20, value: (r) => (r.sentAt ? cstDateTime(new Date(r.sentAt)) : '') },
 ];
 
-export async function notificationRoutes(app: FastifyInstance, { db, mailOn, exportMaxRows }: { db: Db; mailOn: boolean; exportMaxRows: number }) {
+export async function notificationRoutes(app: FastifyInstance, { db, mail, exportMaxRows }: { db: Db; mail: MailConfig | undefined; exportMaxRows: number }) {
+  const mailOn = mail !== undefined;
   route(app, notificationsApi.bell, async ({ user }) => ok(await bell(db, user.id)));
   route(app, notificationsApi.page, async ({ body, user }) => cappedPage(await pageNotifications(db, user.id, body)));
   route(app, notificationsApi.markRead, async ({ body, user }) => {
@@ -47,5 +52,20 @@ export async function notificationRoutes(app: FastifyInstance, { db, mailOn, exp
   route(app, notificationsApi.resend, async ({ body }) => {
     const queued = await resend(db, body.ids);
     return ok({ queued }, `已重新发送 ${queued} 条`);
+  });
+  route(app, notificationsApi.bounce, async ({ body, user }) => ok(await bounce(db, body.id, body.reason, { userId: user.id, account: user.account }), '已标记为已退回'));
+  route(app, notificationsApi.updateUserEmail, async ({ body }) => {
+    const u = await setUserEmail(db, body.account, body.email);
+    return ok(u, u.email ? `已将 ${u.name} 的邮箱改为 ${u.email}` : `已清除 ${u.name} 的邮箱`);
+  });
+  // an MTA's or mail service's call, not a person's: its token is the access check
+  route(app, notificationsApi.bounceReport, async ({ body, request }) => {
+    const token = mail?.bounceToken;
+    if (!token) throw notFound('未开通退信回调（MAIL_BOUNCE_TOKEN 未设置）');
+    const auth = request.headers.authorization;
+    const bearer = typeof auth === 'string' && /^Bearer /i.test(auth) ? auth.slice(7).trim() : undefined;
+    if (bearer === undefined || !sameSecret(bearer, token)) throw forbidden('退信回调的令牌无效');
+    const bounced = await bounceReported(db, body.messageId, body.reason);
+    return ok({ bounced }, `已将 ${bounced} 条标记为已退回`);
   });
 }

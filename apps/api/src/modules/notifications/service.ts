@@ -17,6 +17,7 @@ import type { Db } from '../../db/database.ts';
 import { capTotal, checkWindow, type CappedTotal } from '../../lib/list.ts';
 import { cstDay } from '../../lib/dates.ts';
 import { activeChannels, activeQueue } from './channels.ts';
+import { notFound } from '../../plugins/errors.ts';
 import { DELIVER_TASK } from './tasks.ts';
 
 type Tx = Prisma.TransactionClient;
@@ -50,16 +51,17 @@ export async function notify(tx: Tx, userIds: readonly number[], n: Notification
   const notificationIds = written.map((r) => r.id);
   const queue = activeQueue();
   for (const channel of activeChannels()) {
-    const rows = Prisma.sql`INSERT INTO notification_delivery (notification_id, channel, address, state, created_at, updated_at)
-      SELECT n.id, ${channel.name}, ${channel.addressSql}, 'PENDING', ${now}, ${now}
-      FROM notification n JOIN app_user u ON u.id = n.user_id
+    // a digest user's row waits for the day's digest (digest.ts) and gets no job of its own
+    const rows = Prisma.sql`INSERT INTO notification_delivery (notification_id, channel, address, state, via_digest, created_at, updated_at)
+      SELECT n.id, ${channel.name}, ${channel.addressSql}, 'PENDING', COALESCE(p.digest, false), ${now}, ${now}
+      FROM notification n JOIN app_user u ON u.id = n.user_id LEFT JOIN notification_preference p ON p.user_id = u.id
       WHERE n.id = ANY(${notificationIds}::int[]) AND ${channel.addressSql} IS NOT NULL
-        AND NOT EXISTS (SELECT 1 FROM notification_preference p WHERE p.user_id = u.id AND ${n.kind} = ANY(p.muted_kinds))
-      RETURNING id`;
+        AND NOT (${n.kind} = ANY(COALESCE(p.muted_kinds, '{}')))
+      RETURNING id, via_digest`;
     // the job of each row in the same statement (outbox.ts): committed together or not at all
     if (queue) {
       await tx.$queryRaw`WITH d AS (${rows})
-        SELECT count(graphile_worker.add_job(${DELIVER_TASK}, json_build_object('id', d.id), max_attempts := ${queue.maxTries}::int, job_key := 'notification_delivery:' || d.id))::int AS n FROM d`;
+        SELECT count(graphile_worker.add_job(${DELIVER_TASK}, json_build_object('id', d.id), max_attempts := ${queue.maxTries}::int, job_key := 'notification_delivery:' || d.id))::int AS n FROM d WHERE NOT d.via_digest`;
     } else await tx.$executeRaw`WITH d AS (${rows}) SELECT 1`;
   }
   return written.length;
@@ -139,17 +141,25 @@ export async function markSeen(db: Db, userId: number, linkPath: string, now = n
 export async function settingsOf(db: Db, userId: number, mailOn: boolean): Promise<NotificationSettings> {
   const [u, p] = await Promise.all([
     db.user.findUniqueOrThrow({ where: { id: userId }, select: { account: true, name: true, email: true, type: true } }),
-    db.notificationPreference.findUnique({ where: { userId }, select: { mutedKinds: true } }),
+    db.notificationPreference.findUnique({ where: { userId }, select: { mutedKinds: true, digest: true } }),
   ]);
   const { type, ...who } = u;
-  return { ...who, mutedKinds: (p?.mutedKinds ?? []) as NotificationKind[], kinds: [...(NOTIFICATION_KINDS_BY_TYPE[type as UserType] ?? [])], mailOn };
+  return { ...who, mutedKinds: (p?.mutedKinds ?? []) as NotificationKind[], kinds: [...(NOTIFICATION_KINDS_BY_TYPE[type as UserType] ?? [])], digest: p?.digest ?? false, mailOn };
 }
 
-/** The user's own address and mail choices, in one transaction. */
+/** The user's own address and mail choices (which kinds; at once or in the daily digest), in one transaction. */
 export async function saveSettings(db: Db, userId: number, s: SaveNotificationSettings): Promise<void> {
   const mutedKinds = [...new Set(s.mutedKinds)];
   await db.$transaction(async (tx) => {
     if (s.email !== undefined) await tx.user.update({ where: { id: userId }, data: { email: s.email } });
-    await tx.notificationPreference.upsert({ where: { userId }, create: { userId, mutedKinds }, update: { mutedKinds } });
+    const digest = s.digest === undefined ? {} : { digest: s.digest };
+    await tx.notificationPreference.upsert({ where: { userId }, create: { userId, mutedKinds, ...digest }, update: { mutedKinds, ...digest } });
   });
+}
+
+/** An internal admin sets a user's address (修改邮箱 on the delivery log); any user, supplier or internal. */
+export async function setUserEmail(db: Db, account: string, email: string | null | undefined): Promise<{ account: string; name: string; email: string | null }> {
+  const found = await db.user.findUnique({ where: { account }, select: { id: true } });
+  if (!found) throw notFound('用户不存在');
+  return db.user.update({ where: { id: found.id }, data: { email: email ?? null }, select: { account: true, name: true, email: true } });
 }

@@ -1,11 +1,17 @@
 /**
  * /esm/system/notificationLog — 通知发送记录 (drawing admins): every notification mail, to whom,
- * about what, its state (待发送 / 已发送 / 失败), tries, the server's last answer and its times;
- * 重新发送 on a failed one (a button governed on 按钮与列权限).
+ * about what, its state (待发送 / 已发送 / 失败 / 已退回), tries, the server's last answer (or the
+ * bounce text), the daily digest that carried it, and its times; 重新发送 on a failed one and
+ * 标记为已退回 on a sent one, and 修改邮箱 of the recipient — where an admin sees the bounce, they fix
+ * the address (buttons governed on 按钮与列权限).
  */
-import { App, Button, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { App, Button, Form, Input, Modal, Tag, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { DELIVERY_STATES, DELIVERY_STATE_LABELS, NOTIFICATION_KINDS, NOTIFICATION_KIND_LABELS, notificationsApi, type DeliveryRow } from '@esm/contracts';
+import { DELIVERY_STATE_FILTER_LABELS, DELIVERY_STATE_LABELS, DELIVERY_TRANSITIONS, NOTIFICATION_KINDS, NOTIFICATION_KIND_LABELS, ZBounceSchema, ZUserEmailSchema, canMove, notificationsApi, type DeliveryRow } from '@esm/contracts';
+import { useFormSubmit } from '../../../components/useFormSubmit.ts';
+import { zodRule } from '../../../components/zodRule.ts';
+import { ReasonDialog } from '../../../components/ReasonDialog.tsx';
 import { call } from '../../../api/client.ts';
 import { ListPage } from '../../../components/ListPage.tsx';
 import type { FilterField } from '../../../components/FilterForm.tsx';
@@ -18,13 +24,47 @@ import { KindTag } from '../labels.tsx';
 import { exportDeliveries } from '../api.ts';
 
 const FIELDS: FilterField[] = [
-  { kind: 'select', name: 'state', label: '状态', width: 110, options: DELIVERY_STATES.map((s) => ({ value: s, label: DELIVERY_STATE_LABELS[s] })) },
+  { kind: 'select', name: 'state', label: '状态', width: 200, options: Object.entries(DELIVERY_STATE_FILTER_LABELS).map(([value, label]) => ({ value, label })) },
   { kind: 'select', name: 'kind', label: '通知类型', width: 160, options: NOTIFICATION_KINDS.map((k) => ({ value: k, label: NOTIFICATION_KIND_LABELS[k] })) },
   { kind: 'text', name: 'recipient', label: '收件人账号、姓名或邮箱', width: 220 },
   { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '创建日期' },
 ];
 
-const STATE_COLORS = { PENDING: 'processing', SENT: 'success', FAILED: 'error' } as const;
+const STATE_COLORS = { PENDING: 'processing', SENT: 'success', FAILED: 'error', BOUNCED: 'warning' } as const;
+
+/** 标记为已退回: an admin read the bounce in the sender's mailbox and copies its text here. */
+function BounceButton({ row }: { row: DeliveryRow }) {
+  const qc = useQueryClient();
+  const [open, setOpen] = useState(false);
+  if (!canMove(DELIVERY_TRANSITIONS, 'bounce', row.state)) return null;
+  const refresh = () => qc.invalidateQueries({ queryKey: [notificationsApi.deliveries.path] });
+  return (
+    <Permitted endpoint={notificationsApi.bounce}>
+      <Button type="link" size="small" danger onClick={() => setOpen(true)}>
+        {DELIVERY_TRANSITIONS.bounce.label}
+      </Button>
+      <ReasonDialog
+        open={open}
+        name="bounce"
+        title="确认该邮件已被退回？"
+        okText={DELIVERY_TRANSITIONS.bounce.label}
+        reasonLabel="退信内容"
+        placeholder="例如 550 5.1.1 用户不存在（从退信邮件中复制）"
+        reasonRule={ZBounceSchema.shape.reason}
+        maxLength={1000}
+        description={`发往 ${row.address} 的「${row.subject}」将记为已退回（未送达），退信内容记入服务器应答。`}
+        onSubmit={async (v) => (await call(notificationsApi.bounce, { id: row.id, reason: v.reason }, { silent: true })).message}
+        failText="标记失败，请稍后重试"
+        onClose={() => setOpen(false)}
+        onDone={() => {
+          setOpen(false);
+          void refresh();
+        }}
+        onFailed={() => void refresh()}
+      />
+    </Permitted>
+  );
+}
 
 function ResendButton({ row }: { row: DeliveryRow }) {
   const { message } = App.useApp();
@@ -50,6 +90,30 @@ function ResendButton({ row }: { row: DeliveryRow }) {
   );
 }
 
+/** 修改邮箱: the recipient's address for the next mails (this row keeps the address it went to). */
+function EmailButton({ row }: { row: DeliveryRow }) {
+  const [open, setOpen] = useState(false);
+  const [form] = Form.useForm<{ email: string }>();
+  const { submit, busy } = useFormSubmit(form, { failText: '修改失败，请稍后重试' });
+  const save = async () => {
+    if (await submit(async (v) => (await call(notificationsApi.updateUserEmail, { account: row.recipientAccount, email: v.email }, { silent: true })).message)) setOpen(false);
+  };
+  return (
+    <Permitted endpoint={notificationsApi.updateUserEmail}>
+      <Button type="link" size="small" onClick={() => setOpen(true)}>
+        修改邮箱
+      </Button>
+      <Modal open={open} title={`修改 ${row.recipientName}（${row.recipientAccount}）的邮箱`} okText="保存" cancelText="取消" okButtonProps={{ loading: busy }} onOk={() => void save()} onCancel={() => setOpen(false)} destroyOnHidden>
+        <Form form={form} name="user-email" layout="vertical" preserve={false} initialValues={{ email: row.address }}>
+          <Form.Item name="email" label="邮箱" rules={[zodRule(ZUserEmailSchema.shape.email)]} extra="以后的通知邮件发往此地址；留空则不再发邮件。">
+            <Input placeholder="例如 zhangwei@example.com" maxLength={254} autoComplete="off" />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </Permitted>
+  );
+}
+
 /** On a phone (listColumns.tsx): recipient, what it was about, its state and 重新发送. */
 const COLUMNS: ListColumns<DeliveryRow> = [
   { title: '收件人', dataIndex: 'recipientName', role: 'identity', render: (v: string, r) => `${v}（${r.recipientAccount}）` },
@@ -59,9 +123,21 @@ const COLUMNS: ListColumns<DeliveryRow> = [
   { title: '状态', dataIndex: 'state', role: 'state', render: (s: DeliveryRow['state']) => <Tag color={STATE_COLORS[s]}>{DELIVERY_STATE_LABELS[s]}</Tag> },
   { title: '尝试次数', dataIndex: 'tries' },
   { title: '服务器应答', dataIndex: 'lastAnswer', ellipsis: true, render: (v: string | null) => (v ? <Typography.Text type="secondary">{v}</Typography.Text> : '—') },
+  { title: '日报', dataIndex: 'digestId', render: (v: number | null, r) => (v ? `日报 #${v}` : r.viaDigest ? '待汇总' : '—') },
   { title: '创建时间', dataIndex: 'createdAt', sorter: true, render: (v: string) => formatDateTime(v) },
   { title: '发送时间', dataIndex: 'sentAt', render: (v: string | null) => formatDateTime(v) },
-  { title: '操作', key: 'actions', fixed: 'right', render: (_: unknown, r) => <ResendButton row={r} /> },
+  {
+    title: '操作',
+    key: 'actions',
+    fixed: 'right',
+    render: (_: unknown, r) => (
+      <>
+        <ResendButton row={r} />
+        <BounceButton row={r} />
+        <EmailButton row={r} />
+      </>
+    ),
+  },
 ];
 
 export default function NotificationLogPage() {
