@@ -150,7 +150,7 @@ const DELIVERY_STATE_FILTERS = Object.keys(DELIVERY_STATE_FILTER_LABELS) as [key
  * come back.
  */
 export const DELIVERY_TRANSITIONS = {
-  bounce: { from: ['SENT'], to: 'BOUNCED', label: '标记为已退回' },
+  bounce: { from: ['SENT'], to: 'BOUNCED', label: PAGES.notificationLog.buttons.bounce.label },
 } as const satisfies Record<string, Transition<DeliveryState>>;
 
 export const ZDeliveryRow = z.object({
@@ -258,7 +258,7 @@ export const notificationsApi = {
     path: 'haier/notificationDelivery/bounce',
     access: DRAWING_ADMIN_TYPES,
     tag,
-    button: { page: NOTIFICATION_LOG_PAGE, code: 'bounce', label: DELIVERY_TRANSITIONS.bounce.label },
+    button: PAGES.notificationLog.buttons.bounce,
     summary: '标记为已退回：服务器已接收、后来退信的邮件（填写退信内容）',
     body: ZBounceSchema,
     response: ZEnvelope(ZDeliveryRow),
@@ -267,7 +267,7 @@ export const notificationsApi = {
     path: 'haier/user/updateEmail',
     access: DRAWING_ADMIN_TYPES,
     tag,
-    button: { page: NOTIFICATION_LOG_PAGE, code: 'editEmail', label: '修改邮箱' },
+    button: PAGES.notificationLog.buttons.editEmail,
     summary: '修改用户的通知邮箱（内部管理员；留空则清除）',
     body: ZUserEmailSchema,
     response: ZEnvelope(z.object({ account: z.string(), name: z.string(), email: z.string().nullable() })),

@@ -226,7 +226,7 @@ export const PAGES = declare({
   // a copy found outside → who received it (its copy code or the PDF's metadata)
   leakTrace: { group: 'system', title: '泄露追溯', menuId: 66, icon: 'AuditOutlined', types: ADMIN },
   // every notification mail with its state, tries and the server's answer; 重新发送
-  notificationLog: { group: 'system', title: '通知发送记录', menuId: 67, icon: 'MailOutlined', types: ADMIN, buttons: { export: '导出Excel', resend: '重新发送' } },
+  notificationLog: { group: 'system', title: '通知发送记录', menuId: 67, icon: 'MailOutlined', types: ADMIN, buttons: { export: '导出Excel', resend: '重新发送', bounce: '标记为已退回', editEmail: '修改邮箱' } },
   // every act of the workflows (notices, applications, questions, countersigns): who did what to which record
   operationAudit: {
     group: 'system',
