@@ -19,12 +19,17 @@ import { importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 
 const subdirs = (dir) =>
-  fs.readdirSync(new URL(dir, import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  fs
+    .readdirSync(new URL(dir, import.meta.url), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
 
 // A folder X may use another folder Y of the same kind only through Y/index.ts.
 const onlyThroughIndex = (root, names, message) =>
   names.flatMap((x) =>
-    names.filter((y) => y !== x).map((y) => ({ target: `${root}/${x}`, from: `${root}/${y}`, except: ['./index.ts'], message })),
+    names
+      .filter((y) => y !== x)
+      .map((y) => ({ target: `${root}/${x}`, from: `${root}/${y}`, except: ['./index.ts'], message })),
   );
 
 const WEB = './apps/web/src';
@@ -37,13 +42,31 @@ const modules = subdirs(`${API}/modules`);
 const noCycle = ['error', { ignoreExternal: true, maxDepth: 20 }];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', 'apps/api/dist-base/**', '**/node_modules/**', 'apps/api/src/generated/**', '.data/**', 'test-results/**', 'playwright-report/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      'apps/api/dist-base/**',
+      '**/node_modules/**',
+      'apps/api/src/generated/**',
+      '.data/**',
+      'test-results/**',
+      'playwright-report/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
@@ -59,7 +82,17 @@ export default tseslint.config(
   {
     files: ['packages/contracts/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@esm/api', '@esm/web', '**/apps/**', 'fastify', 'react', '@prisma/*'], message: 'contracts are shared by api and web: they import neither' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@esm/api', '@esm/web', '**/apps/**', 'fastify', 'react', '@prisma/*'],
+              message: 'contracts are shared by api and web: they import neither',
+            },
+          ],
+        },
+      ],
       'import-x/no-cycle': noCycle,
     },
   },
@@ -69,7 +102,17 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@esm/api', '**/apps/api/**', 'fastify', '@prisma/*', 'pg'], message: 'the web never imports the api: it calls it through contracts' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@esm/api', '**/apps/api/**', 'fastify', '@prisma/*', 'pg'],
+              message: 'the web never imports the api: it calls it through contracts',
+            },
+          ],
+        },
+      ],
       'import-x/no-cycle': noCycle,
       'import-x/no-restricted-paths': [
         'error',
@@ -78,7 +121,8 @@ export default tseslint.config(
             {
               target: [`${WEB}/components`, `${WEB}/lib`],
               from: [`${WEB}/features`, `${WEB}/app`],
-              message: 'components/ and lib/ are shared by every page: they import no feature and no app/ (a page or app/ composes them)',
+              message:
+                'components/ and lib/ are shared by every page: they import no feature and no app/ (a page or app/ composes them)',
             },
             ...features.map((f) => ({
               target: `${WEB}/app`,
@@ -86,7 +130,11 @@ export default tseslint.config(
               except: ['./index.ts'],
               message: 'the shell uses a feature only through its index.ts',
             })),
-            ...onlyThroughIndex(`${WEB}/features`, features, 'a feature imports another feature only through its index.ts; a widget several features use belongs in components/'),
+            ...onlyThroughIndex(
+              `${WEB}/features`,
+              features,
+              'a feature imports another feature only through its index.ts; a widget several features use belongs in components/',
+            ),
           ],
         },
       ],
@@ -105,12 +153,17 @@ export default tseslint.config(
               from: `${API}/modules`,
               message: 'lib/ and plugins/ are infrastructure: they import no domain module',
             },
-            ...onlyThroughIndex(`${API}/modules`, modules, 'a module imports another module only through its index.ts; infrastructure several modules use belongs in lib/'),
+            ...onlyThroughIndex(
+              `${API}/modules`,
+              modules,
+              'a module imports another module only through its index.ts; infrastructure several modules use belongs in lib/',
+            ),
             ...modules.map((m) => ({
               target: `${API}/db`,
               from: `${API}/modules/${m}`,
               except: ['./index.ts', './demo.ts'],
-              message: 'the database code uses a module only through its index.ts (the demo seed composes each module\'s demo.ts)',
+              message:
+                "the database code uses a module only through its index.ts (the demo seed composes each module's demo.ts)",
             })),
           ],
         },

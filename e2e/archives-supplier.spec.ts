@@ -20,7 +20,10 @@ const VISIBLE = `EXISTS (SELECT 1 FROM supplier_material s WHERE s.supplier_code
               AND g.revoked_at IS NULL AND g.valid_from <= now() AND g.valid_until > now())`;
 
 async function visibleEffectiveCount(supplierCode: string): Promise<number> {
-  const [r] = await sql<{ n: string }>(`SELECT count(*) AS n FROM standard_file f WHERE f.status = 'EFFECTIVE' AND ${VISIBLE}`, [supplierCode]);
+  const [r] = await sql<{ n: string }>(
+    `SELECT count(*) AS n FROM standard_file f WHERE f.status = 'EFFECTIVE' AND ${VISIBLE}`,
+    [supplierCode],
+  );
   return Number(r!.n);
 }
 
@@ -102,7 +105,9 @@ async function expectUncovered(target: Locator) {
 /** No toast left (for a screenshot of the page itself). */
 const toastsGone = (page: Page) => expect(page.locator('.ant-message-notice')).toHaveCount(0);
 
-test('demo2 lists its files, accepts the agreement, views the stamped PDF, downloads, prints and confirms it', async ({ page }) => {
+test('demo2 lists its files, accepts the agreement, views the stamped PDF, downloads, prints and confirms it', async ({
+  page,
+}) => {
   const file = await s001OnlyPdf();
   // An earlier journey may have accepted the current version already: a newer one asks again,
   // exactly as a supplier sees it when the agreement changes.
@@ -139,7 +144,9 @@ test('demo2 lists its files, accepts the agreement, views the stamped PDF, downl
   await expect(firstPage).toContainText(S001_NAME);
   await expect(toolbar(page)).toContainText(/共 \d+ 页/);
   // the picture after the page's next two frames: the canvas has painted what it rendered
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(null)))));
+  await page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(null)))),
+  );
   await page.screenshot({ path: 'e2e/screenshots/supplier-view.png' });
 
   // zoom changes the page size
@@ -233,25 +240,43 @@ test('batch confirm, the history page and the tree page with the grant validity'
   await page.getByRole('button', { name: /批量确认（2）/ }).click();
   // the batch call's answer goes into a failure's message (this step failed once in CI with no toast)
   const answered = page.waitForResponse((r) => r.url().endsWith('/supplierDrawingFileInfomation/supplierConfirm'));
-  await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*认/ }).click();
+  await page
+    .locator('.ant-modal-confirm')
+    .getByRole('button', { name: /确\s*认/ })
+    .click();
   const answer = await answered;
   const body = await answer.text();
-  await expect(page.locator('.ant-message-notice').filter({ hasText: '已确认 2 份图纸' }), `the batch call answered ${answer.status()} ${body}`).toBeVisible();
+  await expect(
+    page.locator('.ant-message-notice').filter({ hasText: '已确认 2 份图纸' }),
+    `the batch call answered ${answer.status()} ${body}`,
+  ).toBeVisible();
   await expect(boxes).toHaveCount(unconfirmed - 2);
 
   // 历史版本: earlier versions of S001's materials, viewable like current ones
   await page.getByRole('button', { name: '历史版本' }).click();
   await expect(page).toHaveURL(/dashboardSHistory$/);
-  const [history] = await sql<{ n: string }>(`SELECT count(*) AS n FROM standard_file f WHERE f.status = 'HISTORY' AND ${VISIBLE}`, ['S001']);
+  const [history] = await sql<{ n: string }>(
+    `SELECT count(*) AS n FROM standard_file f WHERE f.status = 'HISTORY' AND ${VISIBLE}`,
+    ['S001'],
+  );
   await expect(page.getByText(`共 ${history!.n} 条`)).toBeVisible();
   await expect(page.locator('.ant-table-row').first()).toContainText('历史版本');
-  const firstViewable = page.locator('.ant-table-row').filter({ has: page.getByRole('button', { name: '查看', disabled: false }) }).first();
+  const firstViewable = page
+    .locator('.ant-table-row')
+    .filter({ has: page.getByRole('button', { name: '查看', disabled: false }) })
+    .first();
   await firstViewable.getByRole('button', { name: '查看' }).click();
   await expect(page.locator('.esm-pdf-page, [data-testid=viewer-image]').first()).toBeVisible();
   await page.locator('.esm-file-viewer .ant-drawer-close').click();
 
   // the tree: a material's files and how long its grant lasts
-  const [grant] = await sql<{ material_code: string; material_name: string; line_name: string; until: string; files: string }>(
+  const [grant] = await sql<{
+    material_code: string;
+    material_name: string;
+    line_name: string;
+    until: string;
+    files: string;
+  }>(
     `SELECT m.code AS material_code, m.name AS material_name, p.name AS line_name,
             to_char((g.valid_until AT TIME ZONE 'UTC') AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI') AS until,
             (SELECT count(*) FROM standard_file f WHERE f.material_code = m.code AND f.status = 'EFFECTIVE') AS files
@@ -270,7 +295,7 @@ test('batch confirm, the history page and the tree page with the grant validity'
   await page.screenshot({ path: 'e2e/screenshots/supplier-tree.png' });
 });
 
-test('demo3 finds demo2\'s view, download, print, confirmation and agreement in the log pages', async ({ page }) => {
+test("demo3 finds demo2's view, download, print, confirmation and agreement in the log pages", async ({ page }) => {
   const file = await s001OnlyPdf();
   await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
@@ -281,7 +306,11 @@ test('demo3 finds demo2\'s view, download, print, confirmation and agreement in 
     await filters.getByRole('textbox', { name: '标准编号' }).fill(file.standard_code);
     await filters.getByRole('textbox', { name: '用户' }).fill('demo2');
     await filters.getByRole('button', { name: /搜\s*索/ }).click();
-    const row = page.locator('.ant-table-row').filter({ hasText: 'demo2' }).filter({ hasText: file.standard_code }).first();
+    const row = page
+      .locator('.ant-table-row')
+      .filter({ hasText: 'demo2' })
+      .filter({ hasText: file.standard_code })
+      .first();
     await expect(row, name).toBeVisible();
     await expect(row).toContainText('S001');
   }
@@ -295,7 +324,7 @@ test('demo3 finds demo2\'s view, download, print, confirmation and agreement in 
   expect(await rows.count()).toBeGreaterThanOrEqual(2);
 });
 
-test('demo4 (S002) sees its own files only and cannot open one of S001\'s', async ({ page }) => {
+test("demo4 (S002) sees its own files only and cannot open one of S001's", async ({ page }) => {
   const file = await s001OnlyPdf();
   await openDashboard(page, 'demo4');
   await expect(page.getByText(`共 ${await visibleEffectiveCount('S002')} 条`)).toBeVisible();

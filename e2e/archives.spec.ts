@@ -40,7 +40,8 @@ async function effectivePdfsOutsideS001(): Promise<FileRow[]> {
   return rows;
 }
 
-const count = async (where = 'TRUE', values: unknown[] = []) => Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM standard_file WHERE ${where}`, values))[0]!.n);
+const count = async (where = 'TRUE', values: unknown[] = []) =>
+  Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM standard_file WHERE ${where}`, values))[0]!.n);
 
 /** The table's data arrived and its spinner (kept 200 ms after loading) is gone. */
 const tableSettled = async (page: Page) => {
@@ -57,7 +58,9 @@ async function openArchive(page: Page) {
 
 async function searchStandardCode(page: Page, code: string) {
   await filters(page).getByRole('textbox', { name: '标准编号' }).fill(code);
-  await filters(page).getByRole('button', { name: /搜\s*索/ }).click();
+  await filters(page)
+    .getByRole('button', { name: /搜\s*索/ })
+    .click();
   await tableSettled(page);
 }
 
@@ -92,7 +95,11 @@ test('demo3 lands on 档案信息: the tree shows the product lines, a material 
      FROM material m JOIN product_line p ON p.code = m.product_line_code
      WHERE EXISTS (SELECT 1 FROM standard_file f WHERE f.material_code = m.code) ORDER BY m.code LIMIT 1`,
   );
-  await tree.locator('.ant-tree-treenode').filter({ hasText: `${m!.line}（` }).locator('.ant-tree-switcher').click();
+  await tree
+    .locator('.ant-tree-treenode')
+    .filter({ hasText: `${m!.line}（` })
+    .locator('.ant-tree-switcher')
+    .click();
   await tree.getByText(`${m!.code} ${m!.name}`).click();
   await expect(page.getByText(`共 ${m!.n} 条`)).toBeVisible();
   await tableSettled(page);
@@ -122,14 +129,18 @@ test('demo3 lands on 档案信息: the tree shows the product lines, a material 
     if (!JSON.parse(route.request().postData() ?? '{}').keyword) await held;
     await route.continue();
   });
-  const unfiltered = page.waitForRequest((r) => isMaterials(new URL(r.url())) && !JSON.parse(r.postData() ?? '{}').keyword);
+  const unfiltered = page.waitForRequest(
+    (r) => isMaterials(new URL(r.url())) && !JSON.parse(r.postData() ?? '{}').keyword,
+  );
   await tree.getByLabel('搜索物料').fill('');
   await tree.getByLabel('搜索物料').press('Enter');
   await unfiltered;
   await tree.getByLabel('搜索物料').fill(m!.code);
   await tree.getByLabel('搜索物料').press('Enter');
   await expect(tree.getByText(`${m!.code} ${m!.name}`)).toBeVisible();
-  const late = page.waitForResponse((r) => isMaterials(new URL(r.url())) && !JSON.parse(r.request().postData() ?? '{}').keyword);
+  const late = page.waitForResponse(
+    (r) => isMaterials(new URL(r.url())) && !JSON.parse(r.request().postData() ?? '{}').keyword,
+  );
   release();
   await late;
   // the late answer is in; the tree still holds the keyword's material, once, and nothing else
@@ -139,7 +150,9 @@ test('demo3 lands on 档案信息: the tree shows the product lines, a material 
   await page.unroute(isMaterials);
 });
 
-test('加载更多 loads the next hundred materials; a failed load is toasted and can be clicked again', async ({ page }) => {
+test('加载更多 loads the next hundred materials; a failed load is toasted and can be clicked again', async ({
+  page,
+}) => {
   // a product line of its own with 101 materials (the demo's lines have a few each), removed after
   const line = { code: 'E2EMORE', name: 'E2E多物料' };
   await sql(`INSERT INTO product_line (code, name, sort) VALUES ($1, $2, 99)`, [line.code, line.name]);
@@ -152,11 +165,16 @@ test('加载更多 loads the next hundred materials; a failed load is toasted an
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     await openArchive(page);
     const tree = page.getByTestId('material-tree');
-    await tree.locator('.ant-tree-treenode').filter({ hasText: `${line.name}（101）` }).locator('.ant-tree-switcher').click();
+    await tree
+      .locator('.ant-tree-treenode')
+      .filter({ hasText: `${line.name}（101）` })
+      .locator('.ant-tree-switcher')
+      .click();
     await expect(tree.getByText('E2EM0001 测试物料1', { exact: true })).toBeVisible();
     const more = tree.getByText('加载更多…');
     // the tree is a virtual list: to its end, where the 加载更多 node is
-    const scrollToEnd = () => tree.locator('.ant-tree-list-holder').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    const scrollToEnd = () =>
+      tree.locator('.ant-tree-list-holder').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     await scrollToEnd();
 
     // the second page's load fails once: the call's toast, no unhandled rejection, the node stays
@@ -190,18 +208,24 @@ test('a filter narrows the list and 重置 brings it all back', async ({ page })
 
   await filters(page).getByRole('combobox', { name: '状态' }).click();
   await page.locator('.ant-select-dropdown').getByText('历史版本', { exact: true }).click();
-  await filters(page).getByRole('button', { name: /搜\s*索/ }).click();
+  await filters(page)
+    .getByRole('button', { name: /搜\s*索/ })
+    .click();
   const history = await count("standard_code = $1 AND status = 'HISTORY'", [standardCode]);
   await expect(page.getByText(`共 ${history} 条`)).toBeVisible();
   await expect(rows(page)).toHaveCount(history);
   for (const r of await rows(page).all()) await expect(r).toContainText('历史版本');
 
-  await filters(page).getByRole('button', { name: /重\s*置/ }).click();
+  await filters(page)
+    .getByRole('button', { name: /重\s*置/ })
+    .click();
   await expect(page.getByText(`共 ${await count()} 条`)).toBeVisible();
   await expect(filters(page).getByRole('textbox', { name: '标准编号' })).toHaveValue('');
 });
 
-test('uploading under an existing standard code publishes a new version; the old one is 历史版本 in 档案历史', async ({ page }) => {
+test('uploading under an existing standard code publishes a new version; the old one is 历史版本 in 档案历史', async ({
+  page,
+}) => {
   const [file] = await effectivePdfsOutsideS001();
   const version = `E2E-${Date.now().toString(36).toUpperCase()}`;
   const pdf = await pdfFixture(`${file!.standard_code} ${version}`);
@@ -214,13 +238,17 @@ test('uploading under an existing standard code publishes a new version; the old
   await expect(modal.getByTestId('new-version-hint')).toContainText(`第${file!.version_no + 1}版`);
   await expect(modal.getByLabel('名称')).toHaveValue(file!.name);
   // antd 6 shows a single select's chosen label inside .ant-select-content (v5: .ant-select-selection-item)
-  const selected = (label: string) => modal.locator('.ant-form-item').filter({ hasText: label }).locator('.ant-select-content');
+  const selected = (label: string) =>
+    modal.locator('.ant-form-item').filter({ hasText: label }).locator('.ant-select-content');
   await expect(selected('物料')).toContainText(file!.material_code);
   await expect(selected('保密等级')).toHaveText(SECRET_LEVEL_LABELS[file!.secret_level as SecretLevel]);
   await modal.getByLabel('版本').fill(version);
   await modal.locator('input[type=file]').setInputFiles(pdf);
   await page.screenshot({ path: 'e2e/screenshots/archive-upload.png' });
-  await modal.getByRole('button', { name: /上\s*传/ }).last().click();
+  await modal
+    .getByRole('button', { name: /上\s*传/ })
+    .last()
+    .click();
   await expectToast(page, '上传成功');
   await expect(modal).toBeHidden();
 
@@ -242,7 +270,9 @@ test('uploading under an existing standard code publishes a new version; the old
   await expect(rows(page).filter({ hasText: version })).toHaveCount(0);
 });
 
-test('a wrong file type is caught before sending; a version the code already has is refused in the server\'s words', async ({ page }) => {
+test("a wrong file type is caught before sending; a version the code already has is refused in the server's words", async ({
+  page,
+}) => {
   const [file] = await effectivePdfsOutsideS001();
   const pdf = await pdfFixture('duplicate-version');
   await openArchive(page);
@@ -254,12 +284,18 @@ test('a wrong file type is caught before sending; a version the code already has
   await modal.locator('input[type=file]').setInputFiles(txt);
   await expect(modal.getByText('只能上传 .pdf、.png、.jpg、.jpeg、.dwg、.dxf 文件')).toBeVisible();
   // a version the code already has: the server refuses with its reason
-  const [current] = await sql<{ version: string }>("SELECT version FROM standard_file WHERE standard_code = $1 AND status = 'EFFECTIVE'", [file!.standard_code]);
+  const [current] = await sql<{ version: string }>(
+    "SELECT version FROM standard_file WHERE standard_code = $1 AND status = 'EFFECTIVE'",
+    [file!.standard_code],
+  );
   await modal.getByLabel('标准编号').fill(file!.standard_code);
   await expect(modal.getByTestId('new-version-hint')).toBeVisible();
   await modal.getByLabel('版本').fill(current!.version);
   await modal.locator('input[type=file]').setInputFiles(pdf);
-  await modal.getByRole('button', { name: /上\s*传/ }).last().click();
+  await modal
+    .getByRole('button', { name: /上\s*传/ })
+    .last()
+    .click();
   await expect(modal.getByTestId('upload-refusal')).toContainText(`已有版本 ${current!.version}`);
 });
 
@@ -280,15 +316,23 @@ test('作废 asks for a reason in a confirm dialog, then the version is obsolete
   await expectToast(page, `已作废 ${file.standard_code}`);
   await expect(row).toContainText('已作废');
   await expect(row.getByRole('button', { name: '作废' })).toHaveCount(0);
-  const [db] = await sql<{ status: string; obsolete_reason: string }>('SELECT status, obsolete_reason FROM standard_file WHERE id = $1', [file.id]);
+  const [db] = await sql<{ status: string; obsolete_reason: string }>(
+    'SELECT status, obsolete_reason FROM standard_file WHERE id = $1',
+    [file.id],
+  );
   expect(db).toEqual({ status: 'OBSOLETE', obsolete_reason: 'e2e：结构变更，停止使用' });
 });
 
 test('查看 shows the stamped PDF and the view lands in 图纸查看日志', async ({ page }) => {
-  const [file] = await sql<FileRow>("SELECT id, standard_code, name, version, version_no, material_code, secret_level FROM standard_file WHERE status = 'EFFECTIVE' AND file_type = 'pdf' ORDER BY standard_code LIMIT 1");
+  const [file] = await sql<FileRow>(
+    "SELECT id, standard_code, name, version, version_no, material_code, secret_level FROM standard_file WHERE status = 'EFFECTIVE' AND file_type = 'pdf' ORDER BY standard_code LIMIT 1",
+  );
   await openArchive(page);
   await searchStandardCode(page, file!.standard_code);
-  await rows(page).filter({ hasText: `第${file!.version_no}版` }).getByRole('button', { name: '查看' }).click();
+  await rows(page)
+    .filter({ hasText: `第${file!.version_no}版` })
+    .getByRole('button', { name: '查看' })
+    .click();
   await expect(page.getByTestId('pdf-pages').locator('canvas').first()).toBeVisible();
   await expect(page.locator('.esm-pdf-page').first().locator('.textLayer')).toContainText('demo3');
   await page.screenshot({ path: 'e2e/screenshots/archive-viewer.png' });
@@ -299,15 +343,21 @@ test('查看 shows the stamped PDF and the view lands in 图纸查看日志', as
   await bar.getByRole('textbox', { name: '标准编号' }).fill(file!.standard_code);
   await bar.getByRole('textbox', { name: '用户' }).fill('demo3');
   await bar.getByRole('button', { name: /搜\s*索/ }).click();
-  await expect(rows(page).filter({ hasText: 'demo3' }).filter({ hasText: file!.standard_code }).first()).toContainText('成功');
+  await expect(rows(page).filter({ hasText: 'demo3' }).filter({ hasText: file!.standard_code }).first()).toContainText(
+    '成功',
+  );
 });
 
-test('on a narrow screen a row\'s 查看 is not covered by the 标准编号 column', async ({ page }) => {
+test("on a narrow screen a row's 查看 is not covered by the 标准编号 column", async ({ page }) => {
   // beside the tree the table is too narrow for both pinned columns: they would overlap
   await page.setViewportSize({ width: 600, height: 900 });
   await openArchive(page);
   await tableSettled(page);
-  await rows(page).filter({ has: page.getByRole('button', { name: '查看', disabled: false }) }).first().getByRole('button', { name: '查看' }).click();
+  await rows(page)
+    .filter({ has: page.getByRole('button', { name: '查看', disabled: false }) })
+    .first()
+    .getByRole('button', { name: '查看' })
+    .click();
   await expect(page.getByTestId('viewer-toolbar')).toBeVisible();
 });
 
@@ -343,9 +393,14 @@ test('each of the five log pages opens with its table and total', async ({ page 
     const table = page.locator('.ant-table');
     await expect(table.getByRole('columnheader', { name: '时间' })).toBeVisible();
     await expect(table.getByRole('columnheader', { name: '结果' })).toBeVisible();
-    await expect(table.getByRole('columnheader', { name: action === 'KEEPSECRET' ? '保密协议' : '标准编号' })).toBeVisible();
+    await expect(
+      table.getByRole('columnheader', { name: action === 'KEEPSECRET' ? '保密协议' : '标准编号' }),
+    ).toBeVisible();
     const [n] = await sql<{ n: string }>('SELECT count(*) AS n FROM access_log WHERE action = $1', [action]);
-    if (Number(n!.n) > 0) await expect(page.getByText(`共 ${Math.min(Number(n!.n), 10_000)}${Number(n!.n) > 10_000 ? '+' : ''} 条`)).toBeVisible();
+    if (Number(n!.n) > 0)
+      await expect(
+        page.getByText(`共 ${Math.min(Number(n!.n), 10_000)}${Number(n!.n) > 10_000 ? '+' : ''} 条`),
+      ).toBeVisible();
     else await expect(page.getByText('没有匹配的结果')).toBeVisible();
     await tableSettled(page);
     if (route === 'drawingViewLog') await page.screenshot({ path: 'e2e/screenshots/archive-view-log.png' });

@@ -25,19 +25,25 @@ test('demo3 verifies the audit chain, sees a row changed by SQL named, exports t
   const last = page.getByTestId('audit-last');
   await expect(last).toContainText('审计校验页面 · 李娜');
   const heads = page.getByRole('table', { name: '各链链头' });
-  await expect(heads.getByRole('row').filter({ hasText: '访问日志（查看、打印、下载、确认、保密协议、拒绝）' })).toBeVisible();
+  await expect(
+    heads.getByRole('row').filter({ hasText: '访问日志（查看、打印、下载、确认、保密协议、拒绝）' }),
+  ).toBeVisible();
   await expect(heads.getByRole('row').filter({ hasText: '登录日志' })).toBeVisible();
   // the access log chain holds (other journeys may reset fixtures of other chains)
   await expect(page.getByRole('table', { name: '发现的问题' }).getByText('access_log', { exact: true })).toHaveCount(0);
 
   // someone with write access rewrites who viewed a drawing: the next verification names the row
-  const [row] = await sql<{ id: number; chain_seq: number; user_name: string }>(`SELECT id, chain_seq, user_name FROM access_log ORDER BY chain_seq DESC LIMIT 1`);
+  const [row] = await sql<{ id: number; chain_seq: number; user_name: string }>(
+    `SELECT id, chain_seq, user_name FROM access_log ORDER BY chain_seq DESC LIMIT 1`,
+  );
   await sql(`UPDATE access_log SET user_name = '某人' WHERE id = $1`, [row!.id]);
   try {
     await page.getByRole('button', { name: '立即校验' }).click();
     await expectToast(page, /校验未通过/);
     await expect(last).toContainText('未通过');
-    await expect(page.getByRole('table', { name: '发现的问题' })).toContainText(`access_log：id ${row!.id}（链位置 ${row!.chain_seq}）的内容已被修改`);
+    await expect(page.getByRole('table', { name: '发现的问题' })).toContainText(
+      `access_log：id ${row!.id}（链位置 ${row!.chain_seq}）的内容已被修改`,
+    );
     await toastsGone(page);
     await page.screenshot({ path: 'e2e/screenshots/audit-verify-broken.png', fullPage: true });
   } finally {
@@ -55,11 +61,16 @@ test('demo3 verifies the audit chain, sees a row changed by SQL named, exports t
   await page.getByRole('button', { name: '导出链头（JSON）' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^audit-heads-\d{4}-\d\d-\d\d_\d{4}-\d\d-\d\d\.json$/);
-  const exported = JSON.parse(await readFile((await file.path())!, 'utf8')) as { kind: string; heads: { table: string; seq: number; hash: string }[] };
+  const exported = JSON.parse(await readFile((await file.path())!, 'utf8')) as {
+    kind: string;
+    heads: { table: string; seq: number; hash: string }[];
+  };
   expect(exported.kind).toBe('esm-audit-heads');
   expect(exported.heads).toHaveLength(total);
   const todaysAccess = exported.heads.find((h) => h.table === 'access_log');
-  const [stored] = await sql<{ row_hash: string }>(`SELECT row_hash FROM access_log WHERE chain_seq = $1`, [todaysAccess!.seq]);
+  const [stored] = await sql<{ row_hash: string }>(`SELECT row_hash FROM access_log WHERE chain_seq = $1`, [
+    todaysAccess!.seq,
+  ]);
   expect(todaysAccess!.hash).toBe(stored!.row_hash);
 
   await toastsGone(page);
@@ -72,7 +83,10 @@ test('demo3 verifies the audit chain, sees a row changed by SQL named, exports t
   await page.screenshot({ path: 'e2e/screenshots/audit-verify-390.png', fullPage: true });
 });
 
-test('泄露追溯: a PDF demo2 downloaded, found outside, and its copy code typed by hand both lead back to demo2', async ({ page, browser }) => {
+test('泄露追溯: a PDF demo2 downloaded, found outside, and its copy code typed by hand both lead back to demo2', async ({
+  page,
+  browser,
+}) => {
   // demo2 downloads a drawing it may see (the agreement accepted, as a supplier must first)
   const [file] = await sql<{ id: number; standard_code: string }>(
     `SELECT f.id, f.standard_code FROM standard_file f WHERE f.status = 'EFFECTIVE' AND f.file_type = 'pdf'
@@ -86,13 +100,17 @@ test('泄露追溯: a PDF demo2 downloaded, found outside, and its copy code typ
      ON CONFLICT DO NOTHING`,
   );
   const supplier = await browser.newContext();
-  const login = await supplier.request.post('/esm-server/api/user/login', { data: { account: 'demo2', password: PASSWORD } });
+  const login = await supplier.request.post('/esm-server/api/user/login', {
+    data: { account: 'demo2', password: PASSWORD },
+  });
   expect(login.ok()).toBe(true);
   const res = await supplier.request.post('/esm-server/api/file/download', { data: { id: file!.id } });
   expect(res.status()).toBe(200);
   const bytes = await res.body();
   await supplier.close();
-  const [row] = await sql<{ id: number; copy_code: string; chain_seq: number }>(`SELECT id, copy_code, chain_seq FROM access_log WHERE user_account = 'demo2' AND action = 'DOWNLOAD' ORDER BY id DESC LIMIT 1`);
+  const [row] = await sql<{ id: number; copy_code: string; chain_seq: number }>(
+    `SELECT id, copy_code, chain_seq FROM access_log WHERE user_account = 'demo2' AND action = 'DOWNLOAD' ORDER BY id DESC LIMIT 1`,
+  );
 
   await unfoldMenu(page);
   await signIn(page, 'demo3');
@@ -103,7 +121,9 @@ test('泄露追溯: a PDF demo2 downloaded, found outside, and its copy code typ
   await expect(page).toHaveURL(/\/esm\/system\/leakTrace$/);
 
   // the PDF found outside
-  await page.locator('input[type=file]').setInputFiles({ name: '外部发现.pdf', mimeType: 'application/pdf', buffer: bytes });
+  await page
+    .locator('input[type=file]')
+    .setInputFiles({ name: '外部发现.pdf', mimeType: 'application/pdf', buffer: bytes });
   const result = page.getByTestId('trace-result');
   await expect(result).toContainText('读自 PDF 元数据');
   await expect(result).toContainText('demo2');

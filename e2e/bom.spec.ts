@@ -39,9 +39,14 @@ async function fill(template: string, name: string, rows: (string | number)[][])
 }
 
 const linesOf = (materialCode: string) =>
-  sql<{ component_code: string; quantity: string }>(`SELECT component_code, quantity::text FROM bom_line WHERE supplier_code = 'S001' AND material_code = $1 ORDER BY level, sort_no`, [materialCode]);
+  sql<{ component_code: string; quantity: string }>(
+    `SELECT component_code, quantity::text FROM bom_line WHERE supplier_code = 'S001' AND material_code = $1 ORDER BY level, sort_no`,
+    [materialCode],
+  );
 
-test('demo2 downloads the template, imports (a bad file first), browses, edits and deletes, reads its vendors', async ({ page }) => {
+test('demo2 downloads the template, imports (a bad file first), browses, edits and deletes, reads its vendors', async ({
+  page,
+}) => {
   // one journey of many steps: an upper bound, not a wait (each step waits for its state)
   test.setTimeout(240_000);
   expect(await linesOf(NEW_MATERIAL), 'the demo seed: no BOM yet on 0011000302').toHaveLength(0);
@@ -73,7 +78,21 @@ test('demo2 downloads the template, imports (a bad file first), browses, edits a
     [NEW_MATERIAL, '', 'E2E-FY-01', '风叶轮毂', 'PP+GF30', 2, '个', '是', ...VENDOR],
     [NEW_MATERIAL, 'E2E-FY-01', 'E2E-FY-11', '玻纤增强粒子', 'PP-GF30 黑', 1.5, 'kg', '否', ...VENDOR],
     [NEW_MATERIAL, '', 'E2E-FY-02', '平衡块', '', 1, '个', '否', ...VENDOR],
-    [REPLACED, '', 'ZJ-NEW-01', '一体支架', 'SPCC t=2.5', 1, '件', '是', '上海宝钢薄板加工有限公司', '91310115MA1H7K3X2A', '上海市', '钱敏', '13916001234'],
+    [
+      REPLACED,
+      '',
+      'ZJ-NEW-01',
+      '一体支架',
+      'SPCC t=2.5',
+      1,
+      '件',
+      '是',
+      '上海宝钢薄板加工有限公司',
+      '91310115MA1H7K3X2A',
+      '上海市',
+      '钱敏',
+      '13916001234',
+    ],
   ];
   const bad = good.map((r, i) => (i === 1 ? [...r.slice(0, 5), '一点五', ...r.slice(6)] : r));
   const badFile = await fill(template, 'BOM-有错误.xlsx', bad);
@@ -134,12 +153,17 @@ test('demo2 downloads the template, imports (a bad file first), browses, edits a
   await expectToast(page, '已保存');
   await expect(form).toBeHidden();
   await expect(row(page, 'bom-line-E2E-FY-11')).toContainText('4 kg');
-  const [edited] = await sql<{ quantity: string; vendor_mobile: string }>(`SELECT quantity::text, vendor_mobile FROM bom_line WHERE supplier_code = 'S001' AND component_code = 'E2E-FY-11'`);
+  const [edited] = await sql<{ quantity: string; vendor_mobile: string }>(
+    `SELECT quantity::text, vendor_mobile FROM bom_line WHERE supplier_code = 'S001' AND component_code = 'E2E-FY-11'`,
+  );
   expect(edited).toEqual({ quantity: '2.0000', vendor_mobile: '13969801234' });
 
   // delete a line, after the confirmation
   await row(page, 'bom-line-E2E-FY-02').getByRole('button', { name: '删除' }).click();
-  await page.locator('.ant-popconfirm').getByRole('button', { name: /删\s*除/ }).click();
+  await page
+    .locator('.ant-popconfirm')
+    .getByRole('button', { name: /删\s*除/ })
+    .click();
   await expectToast(page, '已删除');
   await expect(row(page, 'bom-line-E2E-FY-02')).toHaveCount(0);
   expect((await linesOf(NEW_MATERIAL)).map((l) => l.component_code)).toEqual(['E2E-FY-01', 'E2E-FY-11']);
@@ -196,7 +220,9 @@ test('demo2 switches its BOM to 平铺, filters level 3, and reveals a vendor’
   await expect(rows).toHaveCount(Math.min(Number(level3), 10));
   for (const r of await rows.all()) await expect(r.locator('td').first()).toHaveText('三级');
   await expect(row(page, 'bom-flat-E2E-FY-11')).toContainText('4 kg');
-  const others = await sql<{ component_code: string }>(`SELECT component_code FROM bom_line WHERE supplier_code <> 'S001' AND level = 3 AND component_code NOT IN (SELECT component_code FROM bom_line WHERE supplier_code = 'S001')`);
+  const others = await sql<{ component_code: string }>(
+    `SELECT component_code FROM bom_line WHERE supplier_code <> 'S001' AND level = 3 AND component_code NOT IN (SELECT component_code FROM bom_line WHERE supplier_code = 'S001')`,
+  );
   for (const o of others.slice(0, 3)) await expect(page.getByTestId(`bom-flat-${o.component_code}`)).toHaveCount(0);
   // sort by extended quantity, largest first
   await page.locator('.ant-table-thead th').filter({ hasText: '每一级用量' }).click();
@@ -214,14 +240,18 @@ test('demo2 switches its BOM to 平铺, filters level 3, and reveals a vendor’
   await page.setViewportSize({ width: 1366, height: 800 });
 
   // the vendor list: the eye reveals the full number, and the look is logged
-  const before = await sql<{ n: string }>(`SELECT count(*)::text AS n FROM phone_view_log WHERE contact_kind = 'BOM_VENDOR' AND viewer_account = 'demo2'`);
+  const before = await sql<{ n: string }>(
+    `SELECT count(*)::text AS n FROM phone_view_log WHERE contact_kind = 'BOM_VENDOR' AND viewer_account = 'demo2'`,
+  );
   await page.goto('/esm/supplier/twoOrThreeLevelsSupplier');
   await tableSettled(page);
   const vendor = row(page, `bom-vendor-${VENDOR[1]}`);
   await expect(vendor).toContainText('139****1234');
   await vendor.getByRole('button', { name: /查看.*的完整手机号/ }).click();
   await expect(vendor.getByTestId('mobile')).toHaveText('13969801234');
-  const after = await sql<{ n: string }>(`SELECT count(*)::text AS n FROM phone_view_log WHERE contact_kind = 'BOM_VENDOR' AND viewer_account = 'demo2'`);
+  const after = await sql<{ n: string }>(
+    `SELECT count(*)::text AS n FROM phone_view_log WHERE contact_kind = 'BOM_VENDOR' AND viewer_account = 'demo2'`,
+  );
   expect(Number(after[0]!.n)).toBe(Number(before[0]!.n) + 1);
   await page.screenshot({ path: 'e2e/screenshots/bom-vendors-revealed.png' });
   await page.setViewportSize({ width: 600, height: 800 });
@@ -237,7 +267,9 @@ test('demo3 reads S001’s BOM and finds S001 in the where-used search', async (
   await menu.getByText('供应商BOM追溯', { exact: true }).click();
   await expect(page).toHaveURL(/\/esm\/drawingManagement\/supplierBomTrace$/);
   await tableSettled(page);
-  const [s001] = await sql<{ lines: string }>(`SELECT count(*)::text AS lines FROM bom_line WHERE supplier_code = 'S001'`);
+  const [s001] = await sql<{ lines: string }>(
+    `SELECT count(*)::text AS lines FROM bom_line WHERE supplier_code = 'S001'`,
+  );
   const supplier = page.locator('.ant-table-row').filter({ hasText: 'S001' });
   await expect(supplier.locator('td').nth(3)).toHaveText(s001!.lines);
   await tableSettled(page);
@@ -256,7 +288,9 @@ test('demo3 reads S001’s BOM and finds S001 in the where-used search', async (
   await expect(flatLine).toContainText('4 kg');
   await flatLine.getByRole('button', { name: /查看.*的完整手机号/ }).click();
   await expect(flatLine.getByTestId('mobile')).toHaveText('13969801234');
-  const [seen] = await sql<{ n: string }>(`SELECT count(*)::text AS n FROM phone_view_log WHERE contact_kind = 'BOM_VENDOR' AND viewer_account = 'demo3'`);
+  const [seen] = await sql<{ n: string }>(
+    `SELECT count(*)::text AS n FROM phone_view_log WHERE contact_kind = 'BOM_VENDOR' AND viewer_account = 'demo3'`,
+  );
   expect(seen!.n).toBe('1');
   await page.getByRole('tab', { name: '次级供应商', exact: true }).click();
   await expect(row(page, `bom-vendor-${VENDOR[1]}`)).toBeVisible();

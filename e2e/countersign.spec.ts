@@ -19,7 +19,6 @@ const shared = {} as { number: string; standardCode: string; sha256: string; nam
 
 const tableSettled = (page: Page) => expect(page.locator('.ant-table-wrapper .ant-spin-spinning')).toHaveCount(0);
 
-
 /** Opens the test's list from the list page of `path` (the list's number links to its drawer). */
 async function openList(page: Page, account: string, path: string) {
   await signIn(page, account);
@@ -53,7 +52,14 @@ async function confirmIssue(page: Page) {
   await expectToast(page, '已下发，等待供应商会签');
 }
 
-async function signAs(page: Page, account: string, path: string, decision: '同意' | '有条件同意' | '退回', text?: string, toast?: string) {
+async function signAs(
+  page: Page,
+  account: string,
+  path: string,
+  decision: '同意' | '有条件同意' | '退回',
+  text?: string,
+  toast?: string,
+) {
   const drawer = await openList(page, account, path);
   await drawer.getByRole('button', { name: /^会\s*签$/ }).click();
   const dialog = page.getByRole('dialog', { name: /会签 HQ-/ });
@@ -143,7 +149,13 @@ test('round 2: demo9 agrees last and the list is completed', async ({ page }) =>
     `SELECT s.round, s.step, s.user_account, s.decision FROM countersign_signature s JOIN countersign c ON c.id = s.countersign_id WHERE c.number = $1 ORDER BY s.round, s.step`,
     [shared.number],
   );
-  expect(rows.map((r) => `${r.round}/${r.step} ${r.user_account} ${r.decision}`)).toEqual(['1/0 demo2 CONDITIONAL', '1/1 demo8 RETURN', '2/0 demo2 AGREE', '2/1 demo8 AGREE', '2/2 demo9 AGREE']);
+  expect(rows.map((r) => `${r.round}/${r.step} ${r.user_account} ${r.decision}`)).toEqual([
+    '1/0 demo2 CONDITIONAL',
+    '1/1 demo8 RETURN',
+    '2/0 demo2 AGREE',
+    '2/1 demo8 AGREE',
+    '2/2 demo9 AGREE',
+  ]);
   await page.screenshot({ path: 'e2e/screenshots/countersign-completed.png' });
 });
 
@@ -160,7 +172,10 @@ for (const [account, path] of [
     await expectToast(page, `已下载：${download.suggestedFilename()}`);
     const bytes = await readFile((await download.path())!);
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
-    const [log] = await sql<{ n: string }>(`SELECT count(*) AS n FROM access_log l WHERE action = 'DOWNLOAD' AND ${DELIVERED} AND user_account = $1 AND standard_code = $2`, [account, shared.number]);
+    const [log] = await sql<{ n: string }>(
+      `SELECT count(*) AS n FROM access_log l WHERE action = 'DOWNLOAD' AND ${DELIVERED} AND user_account = $1 AND standard_code = $2`,
+      [account, shared.number],
+    );
     expect(Number(log!.n)).toBe(1);
   });
 }

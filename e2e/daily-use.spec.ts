@@ -12,7 +12,9 @@ const tableSettled = async (page: Page) => {
   await expect(page.locator('.ant-table-wrapper .ant-spin-blur')).toHaveCount(0);
 };
 
-test('1. logout drops ?redirect: the next user lands on their own page, and a foreign redirect is ignored', async ({ page }) => {
+test('1. logout drops ?redirect: the next user lands on their own page, and a foreign redirect is ignored', async ({
+  page,
+}) => {
   await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await page.goto('/esm/drawingManagement/archivalHistory');
@@ -34,8 +36,12 @@ test('1. logout drops ?redirect: the next user lands on their own page, and a fo
 });
 
 test('2. obsoleting the effective version states the decision and restores the previous version', async ({ page }) => {
-  const [c] = await sql<{ id: number; version: string }>(`SELECT id, version FROM standard_file WHERE standard_code = 'HR-KT-D202' AND status = 'EFFECTIVE'`);
-  const [b] = await sql<{ id: number; version: string }>(`SELECT id, version FROM standard_file WHERE standard_code = 'HR-KT-D202' AND status = 'HISTORY' ORDER BY version_no DESC LIMIT 1`);
+  const [c] = await sql<{ id: number; version: string }>(
+    `SELECT id, version FROM standard_file WHERE standard_code = 'HR-KT-D202' AND status = 'EFFECTIVE'`,
+  );
+  const [b] = await sql<{ id: number; version: string }>(
+    `SELECT id, version FROM standard_file WHERE standard_code = 'HR-KT-D202' AND status = 'HISTORY' ORDER BY version_no DESC LIMIT 1`,
+  );
   try {
     await signIn(page, 'demo3');
     await expect(page).toHaveURL(/\/esm\/dashboard$/);
@@ -57,23 +63,33 @@ test('2. obsoleting the effective version states the decision and restores the p
     }).toPass();
     await dialog.getByRole('button', { name: '确认作废' }).click();
     await expect(page.locator('.ant-message-notice').filter({ hasText: `${b!.version} 版已恢复为生效` })).toBeVisible();
-    const after = await sql<{ version: string; status: string }>(`SELECT version, status FROM standard_file WHERE id IN ($1, $2) ORDER BY version_no`, [b!.id, c!.id]);
+    const after = await sql<{ version: string; status: string }>(
+      `SELECT version, status FROM standard_file WHERE id IN ($1, $2) ORDER BY version_no`,
+      [b!.id, c!.id],
+    );
     expect(after).toEqual([
       { version: b!.version, status: 'EFFECTIVE' },
       { version: c!.version, status: 'OBSOLETE' },
     ]);
-    const events = await sql<{ action: string }>(`SELECT action FROM archive_event WHERE standard_code = 'HR-KT-D202' ORDER BY id`);
+    const events = await sql<{ action: string }>(
+      `SELECT action FROM archive_event WHERE standard_code = 'HR-KT-D202' ORDER BY id`,
+    );
     expect(events.map((e) => e.action)).toEqual(['OBSOLETE_VERSION', 'RESTORE_VERSION']);
   } finally {
     // later journeys expect the demo archive as seeded
-    await sql(`UPDATE standard_file SET status = 'EFFECTIVE', obsoleted_at = NULL, obsolete_reason = NULL WHERE id = $1`, [c!.id]);
+    await sql(
+      `UPDATE standard_file SET status = 'EFFECTIVE', obsoleted_at = NULL, obsolete_reason = NULL WHERE id = $1`,
+      [c!.id],
+    );
     await sql(`UPDATE standard_file SET status = 'HISTORY' WHERE id = $1`, [b!.id]);
     await sql(`DELETE FROM archive_event WHERE standard_code = 'HR-KT-D202'`);
   }
 });
 
 test('3. the supplier history shows a version the user confirmed as 已确认', async ({ page }) => {
-  const [b] = await sql<{ id: number }>(`SELECT id FROM standard_file WHERE standard_code = 'HR-KT-D202' AND status = 'HISTORY' ORDER BY version_no DESC LIMIT 1`);
+  const [b] = await sql<{ id: number }>(
+    `SELECT id FROM standard_file WHERE standard_code = 'HR-KT-D202' AND status = 'HISTORY' ORDER BY version_no DESC LIMIT 1`,
+  );
   await sql(
     `INSERT INTO access_log (action, outcome, user_id, user_account, user_name, user_type, supplier_code, supplier_name, file_id, standard_code, file_name, version, material_code, material_name, ip)
      SELECT 'CONFIRM', 'OK', u.id, u.account, u.nick, u.type, u.supplier_code, '宁波东方电子科技有限公司', f.id, f.standard_code, f.file_name, f.version, f.material_code, '', '127.0.0.1'
@@ -86,7 +102,9 @@ test('3. the supplier history shows a version the user confirmed as 已确认', 
   await page.getByRole('textbox', { name: '标准编号' }).fill('HR-KT-D202');
   await page.getByRole('button', { name: /搜\s*索/ }).click();
   await tableSettled(page);
-  const row = rows(page).filter({ has: page.locator(`[data-row-key="${b!.id}"]`) }).or(page.locator(`.ant-table-row[data-row-key="${b!.id}"]`));
+  const row = rows(page)
+    .filter({ has: page.locator(`[data-row-key="${b!.id}"]`) })
+    .or(page.locator(`.ant-table-row[data-row-key="${b!.id}"]`));
   await expect(row.first()).toContainText('已确认');
 });
 
@@ -99,7 +117,9 @@ test('4. the tree page is reached from 企业标准档案, by the button and by 
   await page.getByRole('button', { name: /返回上一级/ }).click();
   await expect(page).toHaveURL(/dashboardS$/);
   await tableSettled(page);
-  const material = rows(page).first().getByRole('link', { name: /^\d{10}$/ });
+  const material = rows(page)
+    .first()
+    .getByRole('link', { name: /^\d{10}$/ });
   const code = (await material.textContent())!.trim();
   await material.click();
   await expect(page).toHaveURL(new RegExp(`drawingsAndArchivesInformationG\\?materialCode=${code}$`));
@@ -113,7 +133,13 @@ test('5. at 1366 px the deciding columns are on screen without scrolling; the re
     expect(box!.x + box!.width, `${title} ends within 1366 px`).toBeLessThanOrEqual(1366);
   };
   // nothing hides behind the fixed 操作 column: the table does not scroll sideways
-  const noOverflow = async () => expect(await page.locator('.ant-table-body, .ant-table-content').first().evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
+  const noOverflow = async () =>
+    expect(
+      await page
+        .locator('.ant-table-body, .ant-table-content')
+        .first()
+        .evaluate((e) => e.scrollWidth - e.clientWidth),
+    ).toBeLessThanOrEqual(0);
   await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   await tableSettled(page);
@@ -138,7 +164,9 @@ test('5. at 1366 px the deciding columns are on screen without scrolling; the re
   await noOverflow();
 });
 
-test('6. the internal archive: its sort hint only on the sort icon; at 600 px its data in the narrow form, the tree in a drawer', async ({ page }) => {
+test('6. the internal archive: its sort hint only on the sort icon; at 600 px its data in the narrow form, the tree in a drawer', async ({
+  page,
+}) => {
   await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await expect(rows(page).first()).toBeVisible();
@@ -207,7 +235,9 @@ test('8. a form that fails validation shows field messages and raises no page er
   expect(pageErrors).toEqual([]);
 });
 
-test('9. the menu opens the current page’s group; icons speak Chinese; no stray separator at 600 px', async ({ page }) => {
+test('9. the menu opens the current page’s group; icons speak Chinese; no stray separator at 600 px', async ({
+  page,
+}) => {
   await unfoldMenu(page);
   await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
@@ -216,7 +246,9 @@ test('9. the menu opens the current page’s group; icons speak Chinese; no stra
   await expect(page.getByTestId('side-menu').getByText('访问日志', { exact: true })).toBeVisible();
   // what a screen reader would read: no English icon names in the header or the menu
   const labels = await page
-    .locator('header [aria-label]:not([aria-hidden="true"]), [data-testid="side-menu"] [aria-label]:not([aria-hidden="true"])')
+    .locator(
+      'header [aria-label]:not([aria-hidden="true"]), [data-testid="side-menu"] [aria-label]:not([aria-hidden="true"])',
+    )
     .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
   expect(labels.filter((l) => /^[a-z][a-z-]*$/.test(l))).toEqual([]);
 
@@ -230,7 +262,13 @@ test('9. the menu opens the current page’s group; icons speak Chinese; no stra
 test('10. a fresh demo already has history in every log page', async ({ page }) => {
   await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
-  for (const path of ['drawingViewLog', 'drawingConfirmationLog', 'blueprintDownloadingLog', 'drawingPrintlog', 'confidentialityAgreement']) {
+  for (const path of [
+    'drawingViewLog',
+    'drawingConfirmationLog',
+    'blueprintDownloadingLog',
+    'drawingPrintlog',
+    'confidentialityAgreement',
+  ]) {
     await page.goto(`/esm/drawingManagement/${path}`);
     await tableSettled(page);
     await expect(rows(page).first(), path).toBeVisible();
@@ -239,7 +277,9 @@ test('10. a fresh demo already has history in every log page', async ({ page }) 
   }
 });
 
-test('11. 搜索 or 重置 with the filters as they were asks the server again: what happened meanwhile shows', async ({ page }) => {
+test('11. 搜索 or 重置 with the filters as they were asks the server again: what happened meanwhile shows', async ({
+  page,
+}) => {
   await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
   await page.goto('/esm/system/visitLog');

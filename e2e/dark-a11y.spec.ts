@@ -8,8 +8,17 @@ import { expect, test, type Page } from '@playwright/test';
 import { settled, signIn } from './helpers.ts';
 
 const KEY_PAGES: Record<string, string[]> = {
-  demo2: ['/esm/supplier/dashboardS', '/esm/supplier/noticeList', '/esm/supplier/supplierDrawingEmpowerApply', '/esm/supplier/documentIssue'],
-  demo3: ['/esm/drawingManagement/changeNoticeList', '/esm/drawingManagement/drawingsAndArchivesInformation', '/esm/system/signInLog'],
+  demo2: [
+    '/esm/supplier/dashboardS',
+    '/esm/supplier/noticeList',
+    '/esm/supplier/supplierDrawingEmpowerApply',
+    '/esm/supplier/documentIssue',
+  ],
+  demo3: [
+    '/esm/drawingManagement/changeNoticeList',
+    '/esm/drawingManagement/drawingsAndArchivesInformation',
+    '/esm/system/signInLog',
+  ],
   demo5: ['/esm/drawingManagement/documentIssueH'],
   demo6: ['/esm/drawingAuthorization/drawingEmpowerApprove'],
 };
@@ -18,7 +27,13 @@ async function axeFaults(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${n.any[0]?.message ?? ''}`).join(' | ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .slice(0, 3)
+          .map((n) => `${n.target.join(' ')} ${n.any[0]?.message ?? ''}`)
+          .join(' | ')}`,
+    );
 }
 
 for (const [account, paths] of Object.entries(KEY_PAGES)) {
@@ -34,7 +49,11 @@ for (const [account, paths] of Object.entries(KEY_PAGES)) {
         await page.goto(path);
         await settled(page);
         // the dark theme is on: the page's background is dark
-        expect(await page.evaluate(() => getComputedStyle(document.querySelector('.ant-layout') ?? document.body).backgroundColor)).not.toMatch(/rgb\(2[45]\d, 2[45]\d, 2[45]\d\)/);
+        expect(
+          await page.evaluate(
+            () => getComputedStyle(document.querySelector('.ant-layout') ?? document.body).backgroundColor,
+          ),
+        ).not.toMatch(/rgb\(2[45]\d, 2[45]\d, 2[45]\d\)/);
         await page.screenshot({ path: `e2e/screenshots/dark-${account}${path.replace(/\//g, '_')}-${width}.png` });
         for (const f of await axeFaults(page)) faults.push(`${path} at ${width}: ${f}`);
       }

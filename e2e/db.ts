@@ -19,7 +19,11 @@ export async function recreateDatabase(): Promise<void> {
 }
 
 /** Runs SQL on the e2e database (to set up what a page must show, e.g. an expired session). */
-export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values: unknown[] = [], database = e2eDatabaseName): Promise<T[]> {
+export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(
+  text: string,
+  values: unknown[] = [],
+  database = e2eDatabaseName,
+): Promise<T[]> {
   const c = new pg.Client({ connectionString: e2eDatabaseUrl(database) });
   await c.connect();
   try {

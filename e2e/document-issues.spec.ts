@@ -22,7 +22,10 @@ async function onePagePdf(): Promise<Buffer> {
   doc.addPage([420, 297]);
   return Buffer.from(await doc.save());
 }
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 async function logout(page: Page) {
   await page.getByTestId('logout').click();
@@ -37,7 +40,11 @@ async function logout(page: Page) {
  */
 async function closeThread(page: Page) {
   await noToasts(page);
-  await page.locator('.ant-drawer').filter({ has: page.getByTestId('issue-thread') }).locator('.ant-drawer-close').click();
+  await page
+    .locator('.ant-drawer')
+    .filter({ has: page.getByTestId('issue-thread') })
+    .locator('.ant-drawer-close')
+    .click();
   await expect(page.getByTestId('issue-thread')).toBeHidden();
 }
 
@@ -47,7 +54,6 @@ async function noToasts(page: Page) {
   await page.mouse.move(0, 0);
   await expect(page.locator('.ant-message-notice')).toHaveCount(0);
 }
-
 
 async function issueRow(title: string) {
   const [row] = await sql<{ id: number; status: string; assignee: string | null; number: string }>(
@@ -99,9 +105,13 @@ test('demo2 asks about a drawing with a PDF attached; it routes to demo5', async
   await dialog.getByLabel('问题描述').fill('C 版门封槽深度与 B 版不同，请确认以哪一版为准。');
   await pickOption(page, dialog, '采购员', '周俊');
   // a type the portal refuses is refused before any upload
-  await dialog.locator('input[type=file]').setInputFiles({ name: 'tool.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') });
+  await dialog
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'tool.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') });
   await expect(dialog.getByRole('alert')).toContainText('类型不支持');
-  await dialog.locator('input[type=file]').setInputFiles({ name: '门封槽实测.pdf', mimeType: 'application/pdf', buffer: await onePagePdf() });
+  await dialog
+    .locator('input[type=file]')
+    .setInputFiles({ name: '门封槽实测.pdf', mimeType: 'application/pdf', buffer: await onePagePdf() });
   await expect(dialog.getByTestId('attachment-picker')).toContainText('门封槽实测.pdf');
   await page.screenshot({ path: 'e2e/screenshots/document-issue-ask.png' });
   await dialog.getByRole('button', { name: /^提\s*交$/ }).click();
@@ -109,7 +119,10 @@ test('demo2 asks about a drawing with a PDF attached; it routes to demo5', async
 
   const row = await issueRow(TITLE);
   expect(row).toMatchObject({ status: 'PROCESSING', assignee: 'demo5' });
-  const [att] = await sql<{ file_name: string; sha256: string }>(`SELECT file_name, sha256 FROM document_issue_attachment WHERE issue_id = $1`, [row!.id]);
+  const [att] = await sql<{ file_name: string; sha256: string }>(
+    `SELECT file_name, sha256 FROM document_issue_attachment WHERE issue_id = $1`,
+    [row!.id],
+  );
   expect(att!.file_name).toBe('门封槽实测.pdf');
   await expect(page.locator('.ant-table-row').filter({ hasText: TITLE })).toContainText('处理中');
   await logout(page);
@@ -120,8 +133,14 @@ test('demo5 finds it assigned, opens the drawing in the viewer and replies with 
   await expect(thread).toContainText('门封槽实测.pdf');
   await thread.getByRole('button', { name: '查看图纸' }).click();
   await expect(page.getByTestId('viewer-toolbar')).toBeVisible();
-  await expect(page.locator('.ant-drawer').filter({ hasText: 'HR-BX-D001 冰箱门体总装图' }).locator('canvas').first()).toBeVisible();
-  await page.locator('.ant-drawer').filter({ has: page.getByTestId('viewer-toolbar') }).locator('.ant-drawer-close').click();
+  await expect(
+    page.locator('.ant-drawer').filter({ hasText: 'HR-BX-D001 冰箱门体总装图' }).locator('canvas').first(),
+  ).toBeVisible();
+  await page
+    .locator('.ant-drawer')
+    .filter({ has: page.getByTestId('viewer-toolbar') })
+    .locator('.ant-drawer-close')
+    .click();
   await expect(page.getByTestId('viewer-toolbar')).toBeHidden();
 
   const box = thread.getByTestId('reply-box');
@@ -148,7 +167,10 @@ test('demo2 reads the answer, downloads its attachment and reopens with a follow
   const thread = await openMyQuestion(page, 'demo2', TITLE);
   await expect(thread.getByTestId('message-REPLY')).toContainText('以 C 版为准');
   const download = page.waitForEvent('download');
-  await thread.getByTestId('message-REPLY').getByRole('button', { name: /门封槽标注\.png/ }).click();
+  await thread
+    .getByTestId('message-REPLY')
+    .getByRole('button', { name: /门封槽标注\.png/ })
+    .click();
   // demo2's stamped copy, named with the supplier and the minute; its DOWNLOAD row names the question
   expect((await download).suggestedFilename()).toMatch(/^门封槽标注_问题附件_青岛海达精密机械有限公司_\d{12}\.png$/);
   const { number } = (await issueRow(TITLE))!;
@@ -174,18 +196,25 @@ test('demo2 reads the answer, downloads its attachment and reopens with a follow
 async function answererColumnFor(playwright: PlaywrightWorkerArgs['playwright'], allowedTypes: number[]) {
   const request = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
   try {
-    expect((await request.post('/esm-server/api/user/login', { data: { account: 'demo7', password: PASSWORD } })).ok()).toBe(true);
+    expect(
+      (await request.post('/esm-server/api/user/login', { data: { account: 'demo7', password: PASSWORD } })).ok(),
+    ).toBe(true);
     const [col] = await sql<{ id: number; version: number; label: string }>(
       `SELECT id, version, label FROM permission_item WHERE kind = 'COLUMN' AND page = '/esm/drawingManagement/documentIssueH' AND code = 'assigneeName'`,
     );
-    const res = await request.post('/esm-server/api/button/update', { data: { id: col!.id, version: col!.version, label: col!.label, allowedTypes, maskedTypes: [] } });
+    const res = await request.post('/esm-server/api/button/update', {
+      data: { id: col!.id, version: col!.version, label: col!.label, allowedTypes, maskedTypes: [] },
+    });
     expect(res.ok(), await res.text()).toBe(true);
   } finally {
     await request.dispose();
   }
 }
 
-test('demo5 answers again, with 回复人 hidden from type 5: the server says the question is theirs', async ({ page, playwright }) => {
+test('demo5 answers again, with 回复人 hidden from type 5: the server says the question is theirs', async ({
+  page,
+  playwright,
+}) => {
   await answererColumnFor(playwright, [2, 3, 4, 6, 7, 8, 9]);
   try {
     await answerAgain(page);
@@ -221,7 +250,10 @@ test('demo2 closes the question', async ({ page }) => {
   await page.locator('.ant-popconfirm').getByRole('button', { name: '关闭问题' }).click();
   await expectToast(page, '问题已关闭');
   expect((await issueRow(TITLE))!.status).toBe('CLOSED');
-  const [n] = await sql<{ actions: string }>(`SELECT string_agg(action, ',' ORDER BY id) AS actions FROM document_issue_message WHERE issue_id = $1`, [(await issueRow(TITLE))!.id]);
+  const [n] = await sql<{ actions: string }>(
+    `SELECT string_agg(action, ',' ORDER BY id) AS actions FROM document_issue_message WHERE issue_id = $1`,
+    [(await issueRow(TITLE))!.id],
+  );
   expect(n!.actions).toBe('CREATE,SUBMIT,ROUTE,REPLY,REOPEN,REPLY,CLOSE');
   await closeThread(page);
   await expect(page.locator('.ant-table-row').filter({ hasText: TITLE })).toContainText('已关闭');
@@ -239,7 +271,11 @@ test('demo7 adds a problem type and a role row; the next question routes by them
   const types = page.getByTestId('problem-types');
   await expect(types.locator('.ant-table-row').filter({ hasText: '包装与标识' })).toBeVisible();
   // a type in use cannot be deleted: the refusal says to disable it
-  await types.locator('.ant-table-row').filter({ hasText: '尺寸公差疑问' }).getByRole('button', { name: /^删\s*除$/ }).click();
+  await types
+    .locator('.ant-table-row')
+    .filter({ hasText: '尺寸公差疑问' })
+    .getByRole('button', { name: /^删\s*除$/ })
+    .click();
   await expectToast(page, /不能删除；如不再使用请停用/);
 
   await types.getByRole('button', { name: '新增问题类型' }).click();
@@ -259,7 +295,9 @@ test('demo7 adds a problem type and a role row; the next question routes by them
   await pickOption(page, roleDialog, '人员（图纸问题回复人员）', /刘洋（demo5）/, 'demo5');
   await roleDialog.getByRole('button', { name: /^添\s*加$/ }).click();
   await expectToast(page, '角色已添加');
-  await expect(roles.locator('.ant-table-row').filter({ hasText: '空调' }).filter({ hasText: 'SQE' })).toContainText('刘洋');
+  await expect(roles.locator('.ant-table-row').filter({ hasText: '空调' }).filter({ hasText: 'SQE' })).toContainText(
+    '刘洋',
+  );
   await noToasts(page);
   await page.screenshot({ path: 'e2e/screenshots/problem-type.png', fullPage: true });
   await page.setViewportSize({ width: 600, height: 900 });

@@ -109,7 +109,10 @@ test('demo2 applies for the drawings of 0034000202, whose grant expired, and sub
   await expect(trail.locator('li')).toHaveCount(2);
   await expect(trail).toContainText('创建草稿');
   await expect(trail).toContainText('草稿 → 已提交');
-  await page.locator('.ant-modal-footer').getByRole('button', { name: /^关\s*闭$/ }).click(); // antd 6: the × is 关闭 too
+  await page
+    .locator('.ant-modal-footer')
+    .getByRole('button', { name: /^关\s*闭$/ })
+    .click(); // antd 6: the × is 关闭 too
   await tableSettled(page);
   await page.screenshot({ path: 'e2e/screenshots/empower-apply.png' });
 });
@@ -153,7 +156,10 @@ test('demo6 approves it for a shorter period, on its landing page', async ({ pag
 });
 
 test('demo2 views a drawing of 0034000202', async ({ page }) => {
-  const [file] = await sql<{ standard_code: string }>(`SELECT standard_code FROM standard_file WHERE material_code = $1 AND status = 'EFFECTIVE' AND file_type = 'pdf' ORDER BY id LIMIT 1`, [MATERIAL]);
+  const [file] = await sql<{ standard_code: string }>(
+    `SELECT standard_code FROM standard_file WHERE material_code = $1 AND status = 'EFFECTIVE' AND file_type = 'pdf' ORDER BY id LIMIT 1`,
+    [MATERIAL],
+  );
   await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   await page.getByRole('textbox', { name: '标准编号' }).fill(file!.standard_code);
@@ -169,7 +175,12 @@ test('demo2 views a drawing of 0034000202', async ({ page }) => {
 });
 
 test('demo3 sees the grant in force, the census row and the report naming demo6', async ({ page }) => {
-  const id = (await sql<{ id: number }>(`SELECT application_id AS id FROM empower_grant WHERE supplier_code = 'S001' AND material_code = $1 AND application_id IS NOT NULL ORDER BY id DESC LIMIT 1`, [MATERIAL]))[0]!.id;
+  const id = (
+    await sql<{ id: number }>(
+      `SELECT application_id AS id FROM empower_grant WHERE supplier_code = 'S001' AND material_code = $1 AND application_id IS NOT NULL ORDER BY id DESC LIMIT 1`,
+      [MATERIAL],
+    )
+  )[0]!.id;
   await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
 

@@ -15,7 +15,10 @@ const CLI = path.resolve('apps/api/dist/audit-cli.mjs');
 /** The built verify command, as an operator or an auditor runs it. */
 function auditCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'verify', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'verify', ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -26,20 +29,31 @@ function auditCli(args: string[], env: Record<string, string> = {}): Promise<{ c
 
 const toastsGone = (page: Page) => expect(page.locator('.ant-message-notice')).toHaveCount(0);
 
-test('demo3: access report → evidence package → verify passes; a row altered by SQL → audit:verify names it', async ({ page, browser }) => {
+test('demo3: access report → evidence package → verify passes; a row altered by SQL → audit:verify names it', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(180_000);
   // demo2 (S001) downloads a drawing of 0064000101: a stamped copy, its copy code on the log row
-  const [file] = await sql<{ id: number }>(`SELECT id FROM standard_file WHERE material_code = '0064000101' AND status = 'EFFECTIVE' AND file_type = 'pdf' ORDER BY id LIMIT 1`);
+  const [file] = await sql<{ id: number }>(
+    `SELECT id FROM standard_file WHERE material_code = '0064000101' AND status = 'EFFECTIVE' AND file_type = 'pdf' ORDER BY id LIMIT 1`,
+  );
   await sql(
     `INSERT INTO keepsecret_acceptance (agreement_id, user_id, supplier_code)
      SELECT a.id, u.id, 'S001' FROM keepsecret_agreement a, app_user u WHERE u.account = 'demo2' AND a.version = (SELECT max(version) FROM keepsecret_agreement)
      ON CONFLICT DO NOTHING`,
   );
   const supplier = await browser.newContext();
-  expect((await supplier.request.post('/esm-server/api/user/login', { data: { account: 'demo2', password: PASSWORD } })).ok()).toBe(true);
+  expect(
+    (
+      await supplier.request.post('/esm-server/api/user/login', { data: { account: 'demo2', password: PASSWORD } })
+    ).ok(),
+  ).toBe(true);
   expect((await supplier.request.post('/esm-server/api/file/download', { data: { id: file!.id } })).status()).toBe(200);
   await supplier.close();
-  const [copy] = await sql<{ id: number; copy_code: string }>(`SELECT id, copy_code FROM access_log WHERE user_account = 'demo2' AND action = 'DOWNLOAD' ORDER BY id DESC LIMIT 1`);
+  const [copy] = await sql<{ id: number; copy_code: string }>(
+    `SELECT id, copy_code FROM access_log WHERE user_account = 'demo2' AND action = 'DOWNLOAD' ORDER BY id DESC LIMIT 1`,
+  );
 
   await unfoldMenu(page);
   await signIn(page, 'demo3');
@@ -68,7 +82,9 @@ test('demo3: access report → evidence package → verify passes; a row altered
   expect(ok.code).toBe(0);
 
   // the export itself is in the (chained) access log
-  const [logged] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM access_log WHERE user_account = 'demo3' AND action = 'DOWNLOAD' AND file_name LIKE '证据包_S001_%' AND chain_seq IS NOT NULL`);
+  const [logged] = await sql<{ n: number }>(
+    `SELECT count(*)::int AS n FROM access_log WHERE user_account = 'demo3' AND action = 'DOWNLOAD' AND file_name LIKE '证据包_S001_%' AND chain_seq IS NOT NULL`,
+  );
   expect(logged!.n).toBeGreaterThan(0);
 
   await toastsGone(page);
@@ -78,7 +94,10 @@ test('demo3: access report → evidence package → verify passes; a row altered
   await page.setViewportSize({ width: 1366, height: 800 });
 
   // someone with write access changes demo2's download row: the verify against the database names it
-  const [row] = await sql<{ chain_seq: number; ip: string | null }>(`SELECT chain_seq, ip FROM access_log WHERE id = $1`, [copy!.id]);
+  const [row] = await sql<{ chain_seq: number; ip: string | null }>(
+    `SELECT chain_seq, ip FROM access_log WHERE id = $1`,
+    [copy!.id],
+  );
   await sql(`UPDATE access_log SET ip = '203.0.113.66' WHERE id = $1`, [copy!.id]);
   try {
     const broken = await auditCli([], { DATABASE_URL: e2eDatabaseUrl() });
@@ -108,7 +127,9 @@ test('the supplier census and a notice’s recipients matrix export evidence pac
   await toastsGone(page);
   await page.screenshot({ path: 'e2e/screenshots/evidence-census-1366.png', fullPage: true });
 
-  const [notice] = await sql<{ id: number; number: string }>(`SELECT n.id, n.number FROM change_notice n WHERE n.status = 'PUBLISHED' AND EXISTS (SELECT 1 FROM notice_recipient r WHERE r.notice_id = n.id AND r.status = 'CONFIRMED') ORDER BY n.id LIMIT 1`);
+  const [notice] = await sql<{ id: number; number: string }>(
+    `SELECT n.id, n.number FROM change_notice n WHERE n.status = 'PUBLISHED' AND EXISTS (SELECT 1 FROM notice_recipient r WHERE r.notice_id = n.id AND r.status = 'CONFIRMED') ORDER BY n.id LIMIT 1`,
+  );
   await page.goto(`/esm/drawingManagement/noticeOfChangeOfDrawingsHR?id=${notice!.id}`);
   const button = page.getByTestId('notice-evidence');
   await expect(button).toBeVisible();

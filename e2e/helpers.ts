@@ -24,7 +24,10 @@ export async function signIn(page: Page, account: string, password = PASSWORD) {
 
 async function sessionFor(context: BrowserContext, account: string, password: string) {
   const file = path.join(AUTH_DIR, `${account}.json`);
-  const saved = await readFile(file, 'utf8').then((text) => JSON.parse(text) as Awaited<ReturnType<BrowserContext['storageState']>>, () => undefined);
+  const saved = await readFile(file, 'utf8').then(
+    (text) => JSON.parse(text) as Awaited<ReturnType<BrowserContext['storageState']>>,
+    () => undefined,
+  );
   if (saved && password === PASSWORD) {
     await context.addCookies(saved.cookies);
     const check = await context.request.post(`${API_BASE}/${SESSION_PATHS.current}`, { data: {} });
@@ -33,7 +36,8 @@ async function sessionFor(context: BrowserContext, account: string, password: st
   }
   const res = await context.request.post(`${API_BASE}/${SESSION_PATHS.login}`, { data: { account, password } });
   const body = await res.text();
-  if (!res.ok() || JSON.parse(body).code !== '10000000') throw new Error(`sign-in of ${account} refused: ${res.status()} ${body}`);
+  if (!res.ok() || JSON.parse(body).code !== '10000000')
+    throw new Error(`sign-in of ${account} refused: ${res.status()} ${body}`);
   if (password !== PASSWORD) return;
   await mkdir(AUTH_DIR, { recursive: true });
   // cookies only: a journey's local storage (menu fold, last landing page) is its own
@@ -122,14 +126,20 @@ export async function pickOption(
   search?: string,
 ) {
   const box = scope.getByLabel(label, { exact: true });
-  const select = box.locator('xpath=ancestor::div[contains(concat(" ", normalize-space(@class), " "), " ant-select ")][1]');
+  const select = box.locator(
+    'xpath=ancestor::div[contains(concat(" ", normalize-space(@class), " "), " ant-select ")][1]',
+  );
   // A pick can be lost on a busy machine: the list moves when a search's answer arrives (the
   // dropdown grows, realigns) between Playwright's check of the option and its click, and the
   // click lands beside it. So the pick is done again until the select shows the option.
   await expect(async () => {
     if ((await box.getAttribute('aria-expanded')) !== 'true') await box.click();
     if (search) await box.fill(search);
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click({ timeout: 10_000 });
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: option })
+      .first()
+      .click({ timeout: 10_000 });
     await closeSelect(box, (await select.getAttribute('class'))?.includes('ant-select-multiple') ?? false);
     await expect(select).toContainText(option, { timeout: 2_000 });
   }).toPass();
@@ -141,9 +151,14 @@ export async function pickOption(
  */
 async function closeSelect(box: Locator, multiple: boolean) {
   // a multiple select stays open after a pick: close it at once
-  const closedByItself = !multiple && await expect(box)
-    .toHaveAttribute('aria-expanded', 'false', { timeout: 5_000 })
-    .then(() => true, () => false);
+  const closedByItself =
+    !multiple &&
+    (await expect(box)
+      .toHaveAttribute('aria-expanded', 'false', { timeout: 5_000 })
+      .then(
+        () => true,
+        () => false,
+      ));
   if (closedByItself) return;
   await expect(async () => {
     if ((await box.getAttribute('aria-expanded')) === 'true') await box.press('Escape');

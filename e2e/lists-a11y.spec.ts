@@ -13,16 +13,26 @@ import { settled, signIn } from './helpers.ts';
 const ACCOUNTS = ['demo2', 'demo6', 'demo5', 'demo3', 'demo7'];
 const SHOTS = process.env.SHOTS;
 
-interface MenuEntry { router: string; cn: string; mpid: number | null }
+interface MenuEntry {
+  router: string;
+  cn: string;
+  mpid: number | null;
+}
 
 /** The user's menu pages as the server sends them (hidden entries and group headers left out). */
 async function menuPages(page: Page): Promise<MenuEntry[]> {
   const answer = await page.evaluate(async () => {
-    const res = await fetch('/esm-server/api/main/getRoleFunction', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch('/esm-server/api/main/getRoleFunction', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     return (await res.json()) as { data: MenuEntry[] };
   });
   const seen = new Set<string>();
-  return answer.data.filter((e) => e.router.startsWith('/esm/') && e.mpid !== -1 && !seen.has(e.router) && Boolean(seen.add(e.router)));
+  return answer.data.filter(
+    (e) => e.router.startsWith('/esm/') && e.mpid !== -1 && !seen.has(e.router) && Boolean(seen.add(e.router)),
+  );
 }
 
 /** Opens `path` and waits for its data. */
@@ -40,7 +50,8 @@ async function wideFaults(page: Page): Promise<string[]> {
       // inside a dialog or a drawer is not the page's list
       if (table.closest('.ant-modal, .ant-drawer')) continue;
       for (const body of Array.from(table.querySelectorAll('.ant-table-content, .ant-table-body'))) {
-        if (body.scrollWidth > body.clientWidth + 1) faults.push(`scrolls sideways: ${body.scrollWidth} > ${body.clientWidth}`);
+        if (body.scrollWidth > body.clientWidth + 1)
+          faults.push(`scrolls sideways: ${body.scrollWidth} > ${body.clientWidth}`);
       }
       for (const row of Array.from(table.querySelectorAll('tr.ant-table-row')).slice(0, 10)) {
         const cells = Array.from(row.querySelectorAll(':scope > td'));
@@ -50,12 +61,15 @@ async function wideFaults(page: Page): Promise<string[]> {
           for (const c of cells) {
             if (fixed.includes(c) || /ant-table-cell-fix/.test(c.className)) continue;
             const r = c.getBoundingClientRect();
-            if (r.right > fr.left + 1 && r.left < fr.right - 1) faults.push(`sticky ${f.textContent?.slice(0, 10)} covers ${c.textContent?.slice(0, 20)}`);
+            if (r.right > fr.left + 1 && r.left < fr.right - 1)
+              faults.push(`sticky ${f.textContent?.slice(0, 10)} covers ${c.textContent?.slice(0, 20)}`);
           }
         }
         for (const c of cells) {
           // cut on one line (antd's ellipsis) or running over its cell; a wrap to two lines is fine
-          const cut = c.classList.contains('ant-table-cell-ellipsis') || c.querySelector('.ant-typography-ellipsis-single-line') !== null;
+          const cut =
+            c.classList.contains('ant-table-cell-ellipsis') ||
+            c.querySelector('.ant-typography-ellipsis-single-line') !== null;
           // (a pinned cell's shadow reaches past its edge: its scroll width says nothing)
           const over = !/ant-table-cell-fix/.test(c.className) && c.scrollWidth > c.clientWidth + 1;
           if (cut || over) faults.push(`cut: ${c.textContent?.slice(0, 20)}`);
@@ -78,7 +92,10 @@ async function narrowFaults(page: Page): Promise<string[]> {
       if (!row) continue;
       for (const c of Array.from(row.querySelectorAll('.esm-col-state, .esm-col-actions'))) {
         const r = c.getBoundingClientRect();
-        if (r.left < 0 || r.right > width + 1) faults.push(`off-screen ${c.className.includes('state') ? 'state' : 'actions'} cell: ${Math.round(r.left)}–${Math.round(r.right)} of ${width}`);
+        if (r.left < 0 || r.right > width + 1)
+          faults.push(
+            `off-screen ${c.className.includes('state') ? 'state' : 'actions'} cell: ${Math.round(r.left)}–${Math.round(r.right)} of ${width}`,
+          );
       }
     }
     return faults;
@@ -90,7 +107,13 @@ async function axeFaults(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    );
 }
 
 const shot = async (page: Page, name: string) => {

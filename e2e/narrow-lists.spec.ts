@@ -18,7 +18,9 @@ const tableSettled = async (page: Page) => {
 async function expectNoSidewaysScroll(page: Page) {
   const over = await page.evaluate(() => {
     const doc = document.documentElement;
-    const tables = [...document.querySelectorAll<HTMLElement>('.ant-table-content, .ant-table-body')].filter((t) => t.scrollWidth > t.clientWidth + 1).map((t) => `${t.scrollWidth}>${t.clientWidth}`);
+    const tables = [...document.querySelectorAll<HTMLElement>('.ant-table-content, .ant-table-body')]
+      .filter((t) => t.scrollWidth > t.clientWidth + 1)
+      .map((t) => `${t.scrollWidth}>${t.clientWidth}`);
     return { page: doc.scrollWidth > doc.clientWidth + 1 ? `${doc.scrollWidth}>${doc.clientWidth}` : '', tables };
   });
   expect(over).toEqual({ page: '', tables: [] });
@@ -33,11 +35,13 @@ async function atEachWidth(page: Page, name: string, check: (width: number) => P
   }
 }
 
-test('授权访问报告 and a notice\'s changes have the narrow form on a phone', async ({ page }) => {
+test("授权访问报告 and a notice's changes have the narrow form on a phone", async ({ page }) => {
   await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
   // a material a supplier holds a valid grant on today (the seed's)
-  const [held] = await sql<{ material_code: string }>(`SELECT material_code FROM empower_grant WHERE revoked_at IS NULL AND valid_from <= now() AND valid_until > now() ORDER BY id LIMIT 1`);
+  const [held] = await sql<{ material_code: string }>(
+    `SELECT material_code FROM empower_grant WHERE revoked_at IS NULL AND valid_from <= now() AND valid_until > now() ORDER BY id LIMIT 1`,
+  );
   await page.goto(`/esm/drawingAuthorization/drawingAccessReport?materialCode=${held!.material_code}`);
   const grants = page.getByTestId('report-grants');
   await expect(grants.locator('.ant-table-row').first()).toBeVisible();
@@ -59,7 +63,9 @@ test('授权访问报告 and a notice\'s changes have the narrow form on a phone
     await expectNoSidewaysScroll(page);
   });
 
-  const [notice] = await sql<{ id: number }>(`SELECT n.id FROM change_notice n WHERE n.status = 'PUBLISHED' AND EXISTS (SELECT 1 FROM notice_change c WHERE c.notice_id = n.id) ORDER BY n.id LIMIT 1`);
+  const [notice] = await sql<{ id: number }>(
+    `SELECT n.id FROM change_notice n WHERE n.status = 'PUBLISHED' AND EXISTS (SELECT 1 FROM notice_change c WHERE c.notice_id = n.id) ORDER BY n.id LIMIT 1`,
+  );
   await page.setViewportSize({ width: 1366, height: 800 });
   await page.goto(`/esm/drawingManagement/noticeOfChangeOfDrawingsHR?id=${notice!.id}`);
   const changes = page.locator('.ant-card').filter({ hasText: '变更内容' }).locator('.ant-table-wrapper');
@@ -69,7 +75,12 @@ test('授权访问报告 and a notice\'s changes have the narrow form on a phone
     if (width < 769) {
       await expect(changes.locator('td.esm-col-identity').first()).toBeVisible();
       await expect(changes.locator('td.esm-col-state').first()).toContainText('→');
-      await expect(changes.locator('td.esm-col-actions').first().getByRole('button', { name: /查看新版本/ })).toBeVisible();
+      await expect(
+        changes
+          .locator('td.esm-col-actions')
+          .first()
+          .getByRole('button', { name: /查看新版本/ }),
+      ).toBeVisible();
       await expect(changes.locator('th', { hasText: '新版本生效日期' })).toHaveCount(0);
     } else {
       await expect(changes.locator('th', { hasText: '新版本生效日期' })).toBeVisible();
@@ -78,19 +89,29 @@ test('授权访问报告 and a notice\'s changes have the narrow form on a phone
   });
 });
 
-test('a supplier\'s archive on a phone: no sideways scroll, and the sort of the wide table as a select', async ({ page }) => {
+test("a supplier's archive on a phone: no sideways scroll, and the sort of the wide table as a select", async ({
+  page,
+}) => {
   await signIn(page, 'demo2');
   await expect(page).toHaveURL(/dashboardS$/);
   // confirmed from the phone: the confirmation time under 已确认 is what used to push the table out
   await page.setViewportSize({ width: 390, height: 800 });
   await tableSettled(page);
   // a row still to confirm (other journeys on this database may have confirmed the first ones)
-  const toConfirm = page.locator('.ant-table-row').filter({ has: page.getByRole('button', { name: '确认', exact: true }) }).first();
+  const toConfirm = page
+    .locator('.ant-table-row')
+    .filter({ has: page.getByRole('button', { name: '确认', exact: true }) })
+    .first();
   const first = page.locator(`.ant-table-row[data-row-key="${await toConfirm.getAttribute('data-row-key')}"]`);
   await first.getByRole('button', { name: '确认', exact: true }).click();
-  await page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*认/ }).click();
+  await page
+    .locator('.ant-popconfirm')
+    .getByRole('button', { name: /确\s*认/ })
+    .click();
   // the confidentiality agreement first, if demo2 has not signed it yet
-  const gate = page.getByRole('dialog').filter({ has: page.getByRole('checkbox', { name: '我已阅读并同意上述保密协议' }) });
+  const gate = page
+    .getByRole('dialog')
+    .filter({ has: page.getByRole('checkbox', { name: '我已阅读并同意上述保密协议' }) });
   const confirmed = first.locator('td.esm-col-state').filter({ hasText: '已确认' });
   await expect(gate.or(confirmed)).toBeVisible();
   if (await gate.isVisible()) await agreeAndContinue(gate);
@@ -110,8 +131,16 @@ test('a supplier\'s archive on a phone: no sideways scroll, and the sort of the 
 
   await page.setViewportSize({ width: 390, height: 800 });
   await tableSettled(page);
-  const codes = () => page.locator('td.esm-col-identity').evaluateAll((cells) => cells.map((c) => c.querySelector('.ant-typography')?.textContent ?? ''));
-  const asked = page.waitForRequest((r) => r.url().includes('getStandardFilePager') && r.postDataJSON()?.sortField === 'standardCode' && r.postDataJSON()?.sortOrder === 'descend');
+  const codes = () =>
+    page
+      .locator('td.esm-col-identity')
+      .evaluateAll((cells) => cells.map((c) => c.querySelector('.ant-typography')?.textContent ?? ''));
+  const asked = page.waitForRequest(
+    (r) =>
+      r.url().includes('getStandardFilePager') &&
+      r.postDataJSON()?.sortField === 'standardCode' &&
+      r.postDataJSON()?.sortOrder === 'descend',
+  );
   await page.getByRole('combobox', { name: '排序' }).click();
   await page.locator('.ant-select-dropdown').getByText('标准编号 降序', { exact: true }).click();
   await asked;
@@ -121,17 +150,22 @@ test('a supplier\'s archive on a phone: no sideways scroll, and the sort of the 
   expect(shown).toEqual([...shown].sort().reverse());
   await page.screenshot({ path: 'e2e/screenshots/narrow-archive-sorted-390.png', fullPage: true });
   // cleared: the server's own order again
-  const cleared = page.waitForRequest((r) => r.url().includes('getStandardFilePager') && r.postDataJSON()?.sortField === undefined);
+  const cleared = page.waitForRequest(
+    (r) => r.url().includes('getStandardFilePager') && r.postDataJSON()?.sortField === undefined,
+  );
   await page.locator('.esm-narrow-sort .ant-select-clear').click();
   await cleared;
 });
 
 /** No toast about the failure: the drawer or dialog says it once. */
-const expectNoToast = (page: Page) => expect(page.locator('.ant-message-notice, .ant-notification-notice')).toHaveCount(0);
+const expectNoToast = (page: Page) =>
+  expect(page.locator('.ant-message-notice, .ant-notification-notice')).toHaveCount(0);
 
 /** Sends the detail call of `path` for a record that does not exist: the real server answers it. */
 async function askForAMissingOne(page: Page, path: string) {
-  await page.route(`**/${path}`, (route) => route.continue({ postData: JSON.stringify({ ...route.request().postDataJSON(), id: 987654 }) }));
+  await page.route(`**/${path}`, (route) =>
+    route.continue({ postData: JSON.stringify({ ...route.request().postDataJSON(), id: 987654 }) }),
+  );
 }
 
 test('a detail that does not exist (or is not yours) says so once, with 返回列表', async ({ page }) => {

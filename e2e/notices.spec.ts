@@ -22,7 +22,9 @@ const ExcelJS = createRequire(path.resolve('apps/api/package.json'))('exceljs') 
 /** Both demo suppliers supply the material and hold a valid grant on it now (the grant rule). */
 const BOTH_SEE = ['S001', 'S002']
   .map(
-    (s) => `EXISTS (SELECT 1 FROM supplier_material sm WHERE sm.supplier_code = '${s}' AND sm.material_code = f.material_code)
+    (
+      s,
+    ) => `EXISTS (SELECT 1 FROM supplier_material sm WHERE sm.supplier_code = '${s}' AND sm.material_code = f.material_code)
   AND EXISTS (SELECT 1 FROM empower_grant g WHERE g.supplier_code = '${s}' AND g.material_code = f.material_code
               AND g.revoked_at IS NULL AND g.valid_from <= now() AT TIME ZONE 'UTC' AND g.valid_until > now() AT TIME ZONE 'UTC')`,
   )
@@ -51,7 +53,14 @@ async function pdfFixture(title: string): Promise<string> {
 }
 
 const unreadNotificationsOf = async (account: string) =>
-  Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM notification n JOIN app_user u ON u.id = n.user_id WHERE u.account = $1 AND n.read_at IS NULL`, [account]))[0]!.n);
+  Number(
+    (
+      await sql<{ n: string }>(
+        `SELECT count(*) AS n FROM notification n JOIN app_user u ON u.id = n.user_id WHERE u.account = $1 AND n.read_at IS NULL`,
+        [account],
+      )
+    )[0]!.n,
+  );
 
 const unreadOfS001 = async () =>
   Number(
@@ -81,7 +90,12 @@ test('demo3 uploads a new version and publishes a change notice about it', async
      ORDER BY f.standard_code DESC LIMIT 1`,
   );
   expect(file, 'the demo seed has a PDF both demo suppliers may see').toBeTruthy();
-  Object.assign(shared, { standardCode: file!.standard_code, name: file!.name, oldVersion: file!.version, version: `N${Date.now().toString(36).toUpperCase()}` });
+  Object.assign(shared, {
+    standardCode: file!.standard_code,
+    name: file!.name,
+    oldVersion: file!.version,
+    version: `N${Date.now().toString(36).toUpperCase()}`,
+  });
 
   await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
@@ -92,11 +106,16 @@ test('demo3 uploads a new version and publishes a change notice about it', async
   await expect(modal.getByLabel('名称')).toHaveValue(shared.name);
   await modal.getByLabel('版本').fill(shared.version);
   await modal.locator('input[type=file]').setInputFiles(await pdfFixture(`${shared.standardCode} ${shared.version}`));
-  await modal.getByRole('button', { name: /上\s*传/ }).last().click();
+  await modal
+    .getByRole('button', { name: /上\s*传/ })
+    .last()
+    .click();
   await expectToast(page, '上传成功');
 
   // the upload offers 发布变更通知: the form opens with that version as the change
-  const offer = page.locator('.ant-notification-notice').filter({ hasText: `${shared.standardCode} 的新版本 ${shared.version}` });
+  const offer = page
+    .locator('.ant-notification-notice')
+    .filter({ hasText: `${shared.standardCode} 的新版本 ${shared.version}` });
   await offer.getByRole('button', { name: '发布变更通知' }).click();
   await expect(page).toHaveURL(/changeNoticeList/);
   const form = page.getByRole('dialog', { name: '新建变更通知' });
@@ -115,7 +134,9 @@ test('demo3 uploads a new version and publishes a change notice about it', async
   // the notice page of the draft: publish asks first, naming who will receive it
   await expect(page).toHaveURL(/noticeOfChangeOfDrawingsHR\?id=\d+$/);
   shared.noticeId = Number(new URL(page.url()).searchParams.get('id'));
-  const [n] = await sql<{ number: string; status: string }>(`SELECT number, status FROM change_notice WHERE id = $1`, [shared.noticeId]);
+  const [n] = await sql<{ number: string; status: string }>(`SELECT number, status FROM change_notice WHERE id = $1`, [
+    shared.noticeId,
+  ]);
   expect(n!.status).toBe('DRAFT');
   shared.number = n!.number;
   const header = page.getByTestId('notice-header');
@@ -127,22 +148,29 @@ test('demo3 uploads a new version and publishes a change notice about it', async
   await expect(confirm.getByTestId('publish-preview')).toContainText('S001');
   await expect(confirm.getByTestId('publish-preview')).toContainText('S002');
   // once in CI the toast below never came: the call's answer says whether the click was sent
-  const publishing = page.waitForResponse((r) => r.url().endsWith('/tableChangeLog/publish'), { timeout: 20_000 }).catch(async (e: unknown) => {
-    throw new Error(`发布 was not sent. ${await pageState(page)}\n${String(e)}`);
-  });
+  const publishing = page
+    .waitForResponse((r) => r.url().endsWith('/tableChangeLog/publish'), { timeout: 20_000 })
+    .catch(async (e: unknown) => {
+      throw new Error(`发布 was not sent. ${await pageState(page)}\n${String(e)}`);
+    });
   await confirm.getByRole('button', { name: /发\s*布/ }).click();
   const published = await publishing;
   expect(published.status(), await published.text()).toBe(200);
   await expectToast(page, '已发布，通知 2 家供应商');
   await expect(header).toContainText('已发布');
-  const recipients = await sql<{ supplier_code: string; status: string }>(`SELECT supplier_code, status FROM notice_recipient WHERE notice_id = $1 ORDER BY supplier_code`, [shared.noticeId]);
+  const recipients = await sql<{ supplier_code: string; status: string }>(
+    `SELECT supplier_code, status FROM notice_recipient WHERE notice_id = $1 ORDER BY supplier_code`,
+    [shared.noticeId],
+  );
   expect(recipients).toEqual([
     { supplier_code: 'S001', status: 'UNREAD' },
     { supplier_code: 'S002', status: 'UNREAD' },
   ]);
 });
 
-test('demo2 sees the bell, opens the notice, cannot confirm before viewing, views the new version and confirms', async ({ page }) => {
+test('demo2 sees the bell, opens the notice, cannot confirm before viewing, views the new version and confirms', async ({
+  page,
+}) => {
   const unread = await unreadOfS001();
   expect(unread).toBeGreaterThanOrEqual(1);
   // the header bell counts demo2's unread notifications (the publish wrote one), its panel opens with the notice work
@@ -162,8 +190,14 @@ test('demo2 sees the bell, opens the notice, cannot confirm before viewing, view
   const header = page.getByTestId('notice-header');
   await expect(header).toContainText(shared.title);
   await expect(header).toContainText('已读');
-  await expect(bell).toHaveAttribute('aria-label', unreadNotifications > 1 ? `通知，${unreadNotifications - 1} 条未读` : '通知');
-  const [read] = await sql<{ status: string; read_by_account: string }>(`SELECT status, read_by_account FROM notice_recipient WHERE notice_id = $1 AND supplier_code = 'S001'`, [shared.noticeId]);
+  await expect(bell).toHaveAttribute(
+    'aria-label',
+    unreadNotifications > 1 ? `通知，${unreadNotifications - 1} 条未读` : '通知',
+  );
+  const [read] = await sql<{ status: string; read_by_account: string }>(
+    `SELECT status, read_by_account FROM notice_recipient WHERE notice_id = $1 AND supplier_code = 'S001'`,
+    [shared.noticeId],
+  );
   expect(read).toEqual({ status: 'READ', read_by_account: 'demo2' });
 
   // before viewing: 确认 is not offered, and the box says which version is left to view
@@ -192,9 +226,15 @@ test('demo2 sees the bell, opens the notice, cannot confirm before viewing, view
   await screenshots(page, 'notice-confirm-after-viewing');
 
   await box.getByRole('button', { name: /确\s*认/ }).click();
-  await page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*认/ }).click();
+  await page
+    .locator('.ant-popconfirm')
+    .getByRole('button', { name: /确\s*认/ })
+    .click();
   await expectToast(page, `已确认 ${shared.number}`);
-  const [file] = await sql<{ sha256: string }>(`SELECT sha256 FROM standard_file WHERE standard_code = $1 AND version = $2`, [shared.standardCode, shared.version]);
+  const [file] = await sql<{ sha256: string }>(
+    `SELECT sha256 FROM standard_file WHERE standard_code = $1 AND version = $2`,
+    [shared.standardCode, shared.version],
+  );
   await expect(box).toContainText('已确认');
   await expect(box).toContainText(`sha256 ${file!.sha256}`);
   await expect(header).toContainText('已确认');
@@ -254,7 +294,9 @@ test('demo3 sees S001 confirmed by demo2 and S002 unread in the matrix, and expo
   await page.screenshot({ path: 'e2e/screenshots/notice-matrix.png' });
 });
 
-test('demo3 reads the change records, narrows them to S001, and sees S001 across notices; demo2 sees its own', async ({ page }) => {
+test('demo3 reads the change records, narrows them to S001, and sees S001 across notices; demo2 sees its own', async ({
+  page,
+}) => {
   await signIn(page, 'demo3');
   await expect(page).toHaveURL(/\/esm\/dashboard$/);
   await page.goto('/esm/drawingManagement/changeNoticeList');

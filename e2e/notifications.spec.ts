@@ -18,7 +18,14 @@ test.describe.configure({ mode: 'serial' });
 const shared = {} as { noticeId: number; title: string; number: string };
 
 const unreadOf = async (account: string) =>
-  Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM notification n JOIN app_user u ON u.id = n.user_id WHERE u.account = $1 AND n.read_at IS NULL`, [account]))[0]!.n);
+  Number(
+    (
+      await sql<{ n: string }>(
+        `SELECT count(*) AS n FROM notification n JOIN app_user u ON u.id = n.user_id WHERE u.account = $1 AND n.read_at IS NULL`,
+        [account],
+      )
+    )[0]!.n,
+  );
 
 /** Calls the api as the page's signed-in user (its cookie). */
 async function apiCall(page: Page, p: string, body: object) {
@@ -42,12 +49,23 @@ test('demo3 publishes a notice that goes to S001 only', async ({ page }) => {
   await settled(page);
   shared.title = `通知中心测试 ${Date.now().toString(36)}`;
   const due = new Date(Date.now() + 8 * 3600_000 + 7 * 86_400_000).toISOString().slice(0, 10);
-  const draft = await apiCall(page, 'haier/tableChangeLog/create', { title: shared.title, reason: '结构优化', productLineCode: file!.product_line_code, dueDate: due, newFileIds: [file!.id] });
+  const draft = await apiCall(page, 'haier/tableChangeLog/create', {
+    title: shared.title,
+    reason: '结构优化',
+    productLineCode: file!.product_line_code,
+    dueDate: due,
+    newFileIds: [file!.id],
+  });
   shared.noticeId = draft.id;
   shared.number = draft.number;
   await apiCall(page, 'haier/tableChangeLog/publish', { id: draft.id });
-  const told = await sql<{ account: string }>(`SELECT u.account FROM notification n JOIN app_user u ON u.id = n.user_id WHERE n.link_path = $1 ORDER BY 1`, [`/esm/supplier/noticeOfChangeOfDrawings?id=${draft.id}`]);
-  const s001 = await sql<{ account: string }>(`SELECT account FROM app_user WHERE supplier_code = 'S001' AND type IN (2, 4) AND enabled ORDER BY 1`);
+  const told = await sql<{ account: string }>(
+    `SELECT u.account FROM notification n JOIN app_user u ON u.id = n.user_id WHERE n.link_path = $1 ORDER BY 1`,
+    [`/esm/supplier/noticeOfChangeOfDrawings?id=${draft.id}`],
+  );
+  const s001 = await sql<{ account: string }>(
+    `SELECT account FROM app_user WHERE supplier_code = 'S001' AND type IN (2, 4) AND enabled ORDER BY 1`,
+  );
   expect(told).toEqual(s001);
   expect(told.map((t) => t.account)).not.toContain('demo4');
 });
@@ -84,9 +102,15 @@ test('demo2 sees it on the bell, opens it, and reads everything in 我的通知'
   await page.screenshot({ path: 'e2e/screenshots/notifications-390.png', fullPage: true });
 });
 
-test('demo2’s mail links to the notice; opened without a session it leads through login to the notice', async ({ browser }) => {
+test('demo2’s mail links to the notice; opened without a session it leads through login to the notice', async ({
+  browser,
+}) => {
   const link = `/esm/supplier/noticeOfChangeOfDrawings?id=${shared.noticeId}`;
-  await expect.poll(() => mails().filter((m) => m.to.includes('demo2@example.com') && m.subject.includes(shared.title)).length, { timeout: 60_000 }).toBe(1);
+  await expect
+    .poll(() => mails().filter((m) => m.to.includes('demo2@example.com') && m.subject.includes(shared.title)).length, {
+      timeout: 60_000,
+    })
+    .toBe(1);
   const mail = mails().find((m) => m.to.includes('demo2@example.com') && m.subject.includes(shared.title))!;
   expect(mail.subject).toBe(`【ESM 图纸档案门户】图纸变更通知 ${shared.number}：${shared.title}`);
   expect(mails().filter((m) => m.to.includes('demo4@example.com') && m.subject.includes(shared.title))).toEqual([]);
@@ -129,7 +153,9 @@ test('demo7 reads demo2’s mail in 系统管理 → 通知发送记录: 已发�
   expect((await readFile((await file.path())!)).subarray(0, 2).toString()).toBe('PK'); // an .xlsx is a zip
 });
 
-test('demo7 marks demo2’s mail 已退回 with the bounce text, finds it under 未送达, and fixes demo2’s address', async ({ page }) => {
+test('demo7 marks demo2’s mail 已退回 with the bounce text, finds it under 未送达, and fixes demo2’s address', async ({
+  page,
+}) => {
   const row = await demo2MailInLog(page);
   await row.getByRole('button', { name: '标记为已退回' }).click();
   const dialog = page.getByRole('dialog');
@@ -169,7 +195,9 @@ test('demo7 marks demo2’s mail 已退回 with the bounce text, finds it under 
   await page.screenshot({ path: 'e2e/screenshots/notification-log-bounced-390.png', fullPage: true });
 });
 
-test('demo2 opens 个人设置 from the header name, is told a bad address, and saves its address and mail choices', async ({ page }) => {
+test('demo2 opens 个人设置 from the header name, is told a bad address, and saves its address and mail choices', async ({
+  page,
+}) => {
   await signIn(page, 'demo2');
   await settled(page);
   await page.getByTestId('header-user-name').click();
@@ -188,7 +216,9 @@ test('demo2 opens 个人设置 from the header name, is told a bad address, and 
   await form.getByLabel('每日汇总（每天一封）').check();
   await page.getByTestId('settings-save').click();
   await expect(page.locator('.ant-message-notice').filter({ hasText: '个人设置已保存' })).toBeVisible();
-  const [saved] = await sql<{ email: string; muted_kinds: string[]; digest: boolean }>(`SELECT u.email, p.muted_kinds, p.digest FROM app_user u JOIN notification_preference p ON p.user_id = u.id WHERE u.account = 'demo2'`);
+  const [saved] = await sql<{ email: string; muted_kinds: string[]; digest: boolean }>(
+    `SELECT u.email, p.muted_kinds, p.digest FROM app_user u JOIN notification_preference p ON p.user_id = u.id WHERE u.account = 'demo2'`,
+  );
   expect(saved).toEqual({ email: 'zhangwei@example.com', muted_kinds: ['APPLICATION_DECIDED'], digest: true });
   await page.screenshot({ path: 'e2e/screenshots/settings-1366.png' });
   await page.setViewportSize({ width: 390, height: 844 });

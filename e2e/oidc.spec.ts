@@ -48,7 +48,9 @@ test('the login page offers 从公司门户登录 next to the password form', as
   await page.screenshot({ path: 'e2e/screenshots/oidc-login-narrow.png', fullPage: true });
 });
 
-test('an internal user signs in at the company provider and lands on the dashboard; logout signs out there too', async ({ page }) => {
+test('an internal user signs in at the company provider and lands on the dashboard; logout signs out there too', async ({
+  page,
+}) => {
   await startAtLoginPage(page);
   await signInAtProvider(page, 'zhang.demo3');
   // back at /esm with the hand-off: the session check posts it, the parameters leave the address bar
@@ -56,7 +58,9 @@ test('an internal user signs in at the company provider and lands on the dashboa
   await settled(page);
   await expect(page.getByTestId('logout')).toBeVisible();
   expect(new URL(page.url()).search).toBe('');
-  const [row] = await sql<{ source: string; success: boolean }>(`SELECT source, success FROM sign_in_log WHERE account = 'demo3' ORDER BY id DESC LIMIT 1`);
+  const [row] = await sql<{ source: string; success: boolean }>(
+    `SELECT source, success FROM sign_in_log WHERE account = 'demo3' ORDER BY id DESC LIMIT 1`,
+  );
   expect(row).toEqual({ source: 'oidc', success: true });
 
   await page.getByTestId('logout').click();
@@ -109,7 +113,9 @@ test('wrong user type → 登录失效 dialog', async ({ page }) => {
   await startAtLoginPage(page);
   await signInAtProvider(page, 'zhao.wrongtype');
   await expectDialog(page, '登录失效');
-  const [row] = await sql<{ code: string }>(`SELECT code FROM sign_in_log WHERE account = 'demo8' AND source = 'oidc' ORDER BY id DESC LIMIT 1`);
+  const [row] = await sql<{ code: string }>(
+    `SELECT code FROM sign_in_log WHERE account = 'demo8' AND source = 'oidc' ORDER BY id DESC LIMIT 1`,
+  );
   expect(row!.code).toBe('204');
 });
 
@@ -119,7 +125,9 @@ test('disabled account → 登录失效 dialog', async ({ page }) => {
     await startAtLoginPage(page);
     await signInAtProvider(page, 'zhou.demo9');
     await expectDialog(page, '登录失效');
-    const [row] = await sql<{ code: string }>(`SELECT code FROM sign_in_log WHERE account = 'demo9' AND source = 'oidc' ORDER BY id DESC LIMIT 1`);
+    const [row] = await sql<{ code: string }>(
+      `SELECT code FROM sign_in_log WHERE account = 'demo9' AND source = 'oidc' ORDER BY id DESC LIMIT 1`,
+    );
     expect(row!.code).toBe('203');
   } finally {
     await sql(`UPDATE app_user SET enabled = true WHERE account = 'demo9'`);
@@ -136,11 +144,16 @@ test('tampered state → 登录错误 dialog', async ({ page }) => {
   await startAtLoginPage(page);
   await signInAtProvider(page, 'zhang.demo3');
   await expectDialog(page, '登录错误');
-  const [row] = await sql<{ reason: string }>(`SELECT reason FROM sign_in_log WHERE source = 'oidc' ORDER BY id DESC LIMIT 1`);
+  const [row] = await sql<{ reason: string }>(
+    `SELECT reason FROM sign_in_log WHERE source = 'oidc' ORDER BY id DESC LIMIT 1`,
+  );
   expect(row!.reason).toContain('state');
 });
 
-test('a replayed hand-off (its address opened again in another browser) → 登录错误 dialog', async ({ page, browser }) => {
+test('a replayed hand-off (its address opened again in another browser) → 登录错误 dialog', async ({
+  page,
+  browser,
+}) => {
   let handoff = '';
   page.on('request', (r) => {
     if (/\/esm\?(.*&)?code=/.test(r.url())) handoff = r.url();
@@ -163,7 +176,9 @@ test('a hand-off that took too long (expired) → 登录错误 dialog', async ({
   await startAtLoginPage(page);
   await expect(page.locator('input[name="login"]')).toBeVisible();
   // the user lingered at the provider's form past the portal's 10 minutes
-  await sql(`UPDATE http_session SET data = jsonb_set(data, '{oidc,at}', to_jsonb((extract(epoch from now()) * 1000 - 11 * 60000)::bigint)) WHERE data ? 'oidc'`);
+  await sql(
+    `UPDATE http_session SET data = jsonb_set(data, '{oidc,at}', to_jsonb((extract(epoch from now()) * 1000 - 11 * 60000)::bigint)) WHERE data ? 'oidc'`,
+  );
   await signInAtProvider(page, 'zhang.demo3');
   await expectDialog(page, '登录错误');
 });

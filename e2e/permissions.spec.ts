@@ -24,15 +24,29 @@ async function apiLogin(request: APIRequestContext, account: string) {
 test.afterAll(async ({ playwright }) => {
   const request = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
   await apiLogin(request, 'demo7');
-  const [row] = await sql<{ id: number; version: number; allowed_types: number[] }>(`SELECT id, version, allowed_types FROM permission_item WHERE ${ARCHIVE_EXPORT}`);
+  const [row] = await sql<{ id: number; version: number; allowed_types: number[] }>(
+    `SELECT id, version, allowed_types FROM permission_item WHERE ${ARCHIVE_EXPORT}`,
+  );
   if (row && !row.allowed_types.includes(3)) {
-    const res = await request.post('/esm-server/api/button/update', { data: { id: row.id, version: row.version, label: '导出Excel', allowedTypes: [3, 7, 8, 9] } });
+    const res = await request.post('/esm-server/api/button/update', {
+      data: { id: row.id, version: row.version, label: '导出Excel', allowedTypes: [3, 7, 8, 9] },
+    });
     expect(res.ok()).toBe(true);
   }
   for (const where of [NOTICE_PUBLISHER, NOTICE_EVENT_IP]) {
-    const [col] = await sql<{ id: number; version: number; label: string; allowed_types: number[] }>(`SELECT id, version, label, allowed_types FROM permission_item WHERE ${where}`);
+    const [col] = await sql<{ id: number; version: number; label: string; allowed_types: number[] }>(
+      `SELECT id, version, label, allowed_types FROM permission_item WHERE ${where}`,
+    );
     if (col && !col.allowed_types.includes(3)) {
-      const res = await request.post('/esm-server/api/button/update', { data: { id: col.id, version: col.version, label: col.label, allowedTypes: [2, 3, 4, 5, 6, 7, 8, 9], maskedTypes: [] } });
+      const res = await request.post('/esm-server/api/button/update', {
+        data: {
+          id: col.id,
+          version: col.version,
+          label: col.label,
+          allowedTypes: [2, 3, 4, 5, 6, 7, 8, 9],
+          maskedTypes: [],
+        },
+      });
       expect(res.ok()).toBe(true);
     }
   }
@@ -40,7 +54,10 @@ test.afterAll(async ({ playwright }) => {
 });
 
 /** An option of the select whose list is open (a closed one keeps its options in the page). */
-const openOption = (page: Page, text: string | RegExp) => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: text });
+const openOption = (page: Page, text: string | RegExp) =>
+  page
+    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')
+    .filter({ hasText: text });
 
 /** The archive page's table has its rows (and so its toolbar has been decided). */
 async function archivePage(page: Page) {
@@ -91,13 +108,17 @@ test('demo7 hides 导出Excel for type 3: demo3 no longer sees it and the call i
   await archivePage(demo3);
   await expect(demo3.getByRole('button', { name: '上传文件' })).toBeVisible();
   await expect(demo3.getByRole('button', { name: '导出Excel' })).toHaveCount(0);
-  const refused = await demo3.request.post('/esm-server/api/searchDrawingFileInformations/drawingExportExcel', { data: {} });
+  const refused = await demo3.request.post('/esm-server/api/searchDrawingFileInformations/drawingExportExcel', {
+    data: {},
+  });
   expect(refused.status()).toBe(403);
   expect((await refused.json()).message).toContain('导出Excel');
   await demo3.close();
 });
 
-test('demo3 reveals a supplier contact’s number with the eye icon and finds the reveal in the log', async ({ page }) => {
+test('demo3 reveals a supplier contact’s number with the eye icon and finds the reveal in the log', async ({
+  page,
+}) => {
   const [{ standard_code }] = await sql<{ standard_code: string }>(
     `SELECT sf.standard_code FROM standard_file sf JOIN supplier_material sm ON sm.material_code = sf.material_code
      WHERE sm.supplier_code = 'S001' AND sf.status = 'EFFECTIVE' ORDER BY sf.id LIMIT 1`,
@@ -120,7 +141,9 @@ test('demo3 reveals a supplier contact’s number with the eye icon and finds th
   expect((await revealed).status()).toBe(200);
   await expect(liu.getByTestId('mobile')).toHaveText('13912345601');
   await page.screenshot({ path: 'e2e/screenshots/contacts-revealed.png' });
-  const [{ n }] = await sql<{ n: string }>(`SELECT count(*) AS n FROM phone_view_log WHERE viewer_account = 'demo3' AND contact_name = '刘海涛'`);
+  const [{ n }] = await sql<{ n: string }>(
+    `SELECT count(*) AS n FROM phone_view_log WHERE viewer_account = 'demo3' AND contact_name = '刘海涛'`,
+  );
   expect(Number(n)).toBe(1);
 
   await page.goto('/esm/system/mobilePhoneLog');
@@ -208,7 +231,10 @@ async function hideColumnForType3(page: Page, label: string, pageTitle?: string)
   return row;
 }
 
-test('demo7 hides 发布人 of the change-notice list for type 3: demo3 no longer sees the column', async ({ page, browser }) => {
+test('demo7 hides 发布人 of the change-notice list for type 3: demo3 no longer sees the column', async ({
+  page,
+  browser,
+}) => {
   const demo3 = await browser.newPage();
   await signIn(demo3, 'demo3');
   await expect(demo3).toHaveURL(/\/esm\/dashboard$/);
@@ -220,7 +246,9 @@ test('demo7 hides 发布人 of the change-notice list for type 3: demo3 no longe
   await demo3.screenshot({ path: 'e2e/screenshots/notice-list-publisher.png' });
 
   const row = await hideColumnForType3(page, '发布人');
-  await expect(row.locator('.ant-select').filter({ has: page.getByRole('combobox', { name: '发布人 · 3 图纸管理员' }) })).toContainText('隐藏');
+  await expect(
+    row.locator('.ant-select').filter({ has: page.getByRole('combobox', { name: '发布人 · 3 图纸管理员' }) }),
+  ).toContainText('隐藏');
   await expect(page.locator('.ant-message-notice')).toHaveCount(0);
   await page.screenshot({ path: 'e2e/screenshots/permission-columns.png' });
   await page.setViewportSize({ width: 600, height: 800 });
@@ -235,8 +263,13 @@ test('demo7 hides 发布人 of the change-notice list for type 3: demo3 no longe
   await demo3.close();
 });
 
-test('demo7 hides 操作记录·IP地址 of the notices for type 3: demo3 sees a notice\'s trail without addresses', async ({ page, browser }) => {
-  const [n] = await sql<{ notice_id: number }>(`SELECT notice_id FROM notice_event WHERE ip IS NOT NULL ORDER BY id LIMIT 1`);
+test("demo7 hides 操作记录·IP地址 of the notices for type 3: demo3 sees a notice's trail without addresses", async ({
+  page,
+  browser,
+}) => {
+  const [n] = await sql<{ notice_id: number }>(
+    `SELECT notice_id FROM notice_event WHERE ip IS NOT NULL ORDER BY id LIMIT 1`,
+  );
   expect(n).toBeDefined();
   const demo3 = await browser.newPage();
   await signIn(demo3, 'demo3');

@@ -43,7 +43,8 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>, database = 'postgres')
 /** Polls a URL until it answers 200 (a start that fails ends the wait with the process's output). */
 async function untilHealthy(url: string, proc?: ChildProcess, output?: () => string) {
   for (;;) {
-    if (proc && proc.exitCode !== null) throw new Error(`${url}: the process exited with ${proc.exitCode}\n${output?.()}`);
+    if (proc && proc.exitCode !== null)
+      throw new Error(`${url}: the process exited with ${proc.exitCode}\n${output?.()}`);
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -97,7 +98,11 @@ test.beforeAll(async () => {
   // both at once, on the empty database: migrations and the demo seed are taken in turn
   const ports = [await freePort(), await freePort()];
   replicas = ports.map((port) => startReplica(port, s3env));
-  await Promise.all(replicas.map((r) => untilHealthy(`http://127.0.0.1:${r.port}/esm-server/health/ready`, r.proc, () => r.log.join(''))));
+  await Promise.all(
+    replicas.map((r) =>
+      untilHealthy(`http://127.0.0.1:${r.port}/esm-server/health/ready`, r.proc, () => r.log.join('')),
+    ),
+  );
 
   const port = await freePort();
   proxy = `http://127.0.0.1:${port}`;
@@ -137,10 +142,14 @@ http {
 }
 `,
   );
-  const check = spawnSync(NGINX, ['-t', '-p', nginxDir, '-c', path.join(nginxDir, 'nginx.conf'), '-e', 'stderr'], { encoding: 'utf8' });
+  const check = spawnSync(NGINX, ['-t', '-p', nginxDir, '-c', path.join(nginxDir, 'nginx.conf'), '-e', 'stderr'], {
+    encoding: 'utf8',
+  });
   if (check.status !== 0) throw new Error(`nginx -t: ${check.stderr}`);
   const out: string[] = [];
-  nginx = spawn(NGINX, ['-p', nginxDir, '-c', path.join(nginxDir, 'nginx.conf'), '-e', 'stderr'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  nginx = spawn(NGINX, ['-p', nginxDir, '-c', path.join(nginxDir, 'nginx.conf'), '-e', 'stderr'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   nginx.stderr?.on('data', (d: Buffer) => out.push(d.toString()));
   await untilHealthy(`${proxy}/esm-server/health/ready`, nginx, () => out.join(''));
 });
@@ -174,13 +183,11 @@ async function pdf(title: string): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
-test('two replicas behind a proxy: uploaded on one, viewed and downloaded on the other, one log row each, logout on both', async ({ browser }) => {
+test('two replicas behind a proxy: uploaded on one, viewed and downloaded on the other, one log row each, logout on both', async ({
+  browser,
+}) => {
   test.setTimeout(180_000);
-  const rows = await admin(
-    (c) =>
-      c.query<{ count: string }>(`SELECT count(*) FROM supplier`),
-    DATABASE,
-  );
+  const rows = await admin((c) => c.query<{ count: string }>(`SELECT count(*) FROM supplier`), DATABASE);
   expect(Number(rows.rows[0]!.count)).toBeGreaterThan(0); // seeded once, by whichever replica came first
 
   // the supplier signs in through the proxy, in the browser
@@ -195,14 +202,28 @@ test('two replicas behind a proxy: uploaded on one, viewed and downloaded on the
   // from here on only this test's own requests reach the proxy (the page's bell polls now and then)
   await page.close();
   const supplier = context.request;
-  const visible = await supplier.post('/esm-server/api/supplier/standardFile/getStandardFilePager', { data: { page: 1, results: 50 } });
+  const visible = await supplier.post('/esm-server/api/supplier/standardFile/getStandardFilePager', {
+    data: { page: 1, results: 50 },
+  });
 
   // a drawing the supplier may see now: its next version is uploaded by the drawing admin
-  const pdfRow = ((await visible.json()).data as { standardCode: string; name: string; materialCode: string; category: string; secretLevel: string; fileType: string }[]).find((r) => r.fileType === 'pdf');
+  const pdfRow = (
+    (await visible.json()).data as {
+      standardCode: string;
+      name: string;
+      materialCode: string;
+      category: string;
+      secretLevel: string;
+      fileType: string;
+    }[]
+  ).find((r) => r.fileType === 'pdf');
   expect(pdfRow, 'demo2 sees a PDF drawing').toBeTruthy();
 
   const admin3 = await playwrightRequest.newContext({ baseURL: proxy });
-  expect((await (await admin3.post('/esm-server/api/user/login', { data: { account: 'demo3', password: PASSWORD } })).json()).code).toBe('10000000');
+  expect(
+    (await (await admin3.post('/esm-server/api/user/login', { data: { account: 'demo3', password: PASSWORD } })).json())
+      .code,
+  ).toBe('10000000');
   const version = `SCALE-${Date.now().toString(36).toUpperCase()}`;
   const upload = await admin3.post('/esm-server/api/haier/standardFile/upload', {
     multipart: {
@@ -213,7 +234,11 @@ test('two replicas behind a proxy: uploaded on one, viewed and downloaded on the
       category: pdfRow!.category,
       secretLevel: pdfRow!.secretLevel,
       effectiveDate: new Date().toISOString().slice(0, 10),
-      file: { name: `${version}.pdf`, mimeType: 'application/pdf', buffer: await pdf(`${pdfRow!.standardCode} ${version}`) },
+      file: {
+        name: `${version}.pdf`,
+        mimeType: 'application/pdf',
+        buffer: await pdf(`${pdfRow!.standardCode} ${version}`),
+      },
     },
   });
   expect(upload.status(), await upload.text()).toBe(200);
@@ -221,8 +246,17 @@ test('two replicas behind a proxy: uploaded on one, viewed and downloaded on the
   const fileId = ((await upload.json()).data as { id: number }).id;
 
   // the confidentiality agreement first (accepted on whichever replica)
-  const agreement = (await (await supplier.post('/esm-server/api/supplier/standardlog/hasKeepsecret', { data: {} })).json()).data as { accepted: boolean; agreement: { id: number } };
-  if (!agreement.accepted) expect((await supplier.post('/esm-server/api/supplier/standardlog/insertKeepsecret', { data: { agreementId: agreement.agreement.id } })).status()).toBe(200);
+  const agreement = (
+    await (await supplier.post('/esm-server/api/supplier/standardlog/hasKeepsecret', { data: {} })).json()
+  ).data as { accepted: boolean; agreement: { id: number } };
+  if (!agreement.accepted)
+    expect(
+      (
+        await supplier.post('/esm-server/api/supplier/standardlog/insertKeepsecret', {
+          data: { agreementId: agreement.agreement.id },
+        })
+      ).status(),
+    ).toBe(200);
 
   // the view and the download are served by the replica that did not take the upload
   await nextGoesToOtherThan(supplier, uploadedOn);
@@ -256,7 +290,12 @@ test('two replicas behind a proxy: uploaded on one, viewed and downloaded on the
   // logging out (through the proxy, on whichever replica) ends the session on both
   const cookies = await context.cookies();
   const cookieHeader = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-  const current = (port: number) => fetch(`http://127.0.0.1:${port}/esm-server/api/user/current`, { method: 'POST', headers: { cookie: cookieHeader, 'content-type': 'application/json' }, body: '{}' }).then((r) => r.json() as Promise<{ code: string }>);
+  const current = (port: number) =>
+    fetch(`http://127.0.0.1:${port}/esm-server/api/user/current`, {
+      method: 'POST',
+      headers: { cookie: cookieHeader, 'content-type': 'application/json' },
+      body: '{}',
+    }).then((r) => r.json() as Promise<{ code: string }>);
   for (const r of replicas) expect((await current(r.port)).code).toBe('0');
   expect((await supplier.post('/esm-server/api/user/logout', { data: {} })).ok()).toBe(true);
   for (const r of replicas) expect((await current(r.port)).code).not.toBe('0');

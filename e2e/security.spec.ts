@@ -15,7 +15,8 @@ test.describe.configure({ mode: 'serial' });
 async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
   const seen: string[] = [];
   const fromConsole = (text: string) => {
-    if (/Content Security Policy|Refused to (load|execute|apply|create|connect|frame|evaluate|compile)/i.test(text)) seen.push(text);
+    if (/Content Security Policy|Refused to (load|execute|apply|create|connect|frame|evaluate|compile)/i.test(text))
+      seen.push(text);
   };
   page.on('console', (m) => fromConsole(m.text()));
   page.on('worker', (w) => w.on('console', (m) => fromConsole(m.text())));
@@ -23,7 +24,11 @@ async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
   await page.addInitScript(() => {
     const w = window as unknown as { __csp: string[] };
     w.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} ${e.sample}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      w.__csp.push(
+        `${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} ${e.sample}`,
+      ),
+    );
   });
   return async () => [...seen, ...(await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []))];
 }
@@ -63,7 +68,9 @@ test('a supplier views a PDF (pdf.js worker) and prints it, without one CSP viol
   const violations = await watchCsp(page);
   const pdf = await openableFile('S001', 'pdf');
 
-  const shell = page.waitForResponse((r) => r.url().endsWith('/esm/login') && r.request().resourceType() === 'document');
+  const shell = page.waitForResponse(
+    (r) => r.url().endsWith('/esm/login') && r.request().resourceType() === 'document',
+  );
   await loginThroughPage(page, 'demo2');
   const headers = (await shell).headers();
   expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");

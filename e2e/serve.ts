@@ -16,12 +16,18 @@ import { e2eMailDir } from './mail.ts';
 const bundle = new URL('../apps/api/dist/server.mjs', import.meta.url);
 /** The newest modification time of a file below `dir` (0 when there is none). */
 const newest = (dir: URL): number =>
-  Math.max(0, ...readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((name) => statSync(new URL(name, dir)).mtimeMs));
+  Math.max(
+    0,
+    ...readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((name) => statSync(new URL(name, dir)).mtimeMs),
+  );
 const built = statSync(bundle, { throwIfNoEntry: false })?.mtimeMs;
 // a bundle older than the sources would test yesterday's server: say so instead
 if (built === undefined) throw new Error('apps/api/dist/server.mjs is missing: run `pnpm build` before the e2e tests');
 for (const src of ['../apps/api/src/', '../packages/contracts/src/']) {
-  if (newest(new URL(src, import.meta.url)) > built) throw new Error(`${src.slice(3)} changed after apps/api/dist/server.mjs was built: run \`pnpm build\` before the e2e tests`);
+  if (newest(new URL(src, import.meta.url)) > built)
+    throw new Error(
+      `${src.slice(3)} changed after apps/api/dist/server.mjs was built: run \`pnpm build\` before the e2e tests`,
+    );
 }
 
 await recreateDatabase();
@@ -38,7 +44,9 @@ const mailDir = e2eMailDir();
 rmSync(mailDir, { recursive: true, force: true });
 mkdirSync(mailDir, { recursive: true });
 let mails = 0;
-const smtp = await smtpRecorder((m) => writeFileSync(path.join(mailDir, `${String(++mails).padStart(5, '0')}.json`), JSON.stringify(m)));
+const smtp = await smtpRecorder((m) =>
+  writeFileSync(path.join(mailDir, `${String(++mails).padStart(5, '0')}.json`), JSON.stringify(m)),
+);
 process.env.SMTP_URL = smtp.url;
 process.env.PUBLIC_URL = `http://127.0.0.1:${process.env.PORT ?? 3300}`;
 // E2E_OIDC: the company's identity provider — a real OpenID provider on 127.0.0.1 next
@@ -46,7 +54,11 @@ process.env.PUBLIC_URL = `http://127.0.0.1:${process.env.PORT ?? 3300}`;
 if (process.env.E2E_OIDC === 'true') {
   const port = Number(process.env.PORT ?? 3300);
   const portal = `http://127.0.0.1:${port}`;
-  const idp = await startIdp({ port: port + 1000, redirectUris: [`${portal}/esm`], postLogoutRedirectUris: [`${portal}/esm/login`] });
+  const idp = await startIdp({
+    port: port + 1000,
+    redirectUris: [`${portal}/esm`],
+    postLogoutRedirectUris: [`${portal}/esm/login`],
+  });
   Object.assign(process.env, {
     OIDC_ISSUER: idp.issuer,
     OIDC_CLIENT_ID: IDP_CLIENT.id,

@@ -10,7 +10,9 @@ test('a timed-out session shows the blocking 登录超时 dialog leading to the 
   await loginThroughPage(page, 'demo8');
   await expect(page).toHaveURL(/dashboard$/);
   await settled(page);
-  await sql(`UPDATE http_session SET expires_at = now() - interval '1 minute' WHERE user_id = (SELECT id FROM app_user WHERE account = 'demo8')`);
+  await sql(
+    `UPDATE http_session SET expires_at = now() - interval '1 minute' WHERE user_id = (SELECT id FROM app_user WHERE account = 'demo8')`,
+  );
   await page.reload();
   const dialog = page.locator('.ant-modal-confirm');
   await expect(dialog).toContainText('登录超时');
@@ -34,7 +36,9 @@ test('an account disabled after sign-in gets the 登录失效 dialog', async ({ 
   }
 });
 
-test('a session that ends while working sends the next call to the login page, and back after login', async ({ page }) => {
+test('a session that ends while working sends the next call to the login page, and back after login', async ({
+  page,
+}) => {
   await unfoldMenu(page);
   await loginThroughPage(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);

@@ -7,15 +7,51 @@ import { sql } from './db.ts';
 import { apiCalls, expectToast, loginThroughPage, PASSWORD, settled, signIn, unfoldMenu } from './helpers.ts';
 
 const ADMIN_MENU = {
-  open: ['档案信息', '会签单列表', '档案历史', '变更通知列表', '蓝图下载日志', '图纸查看日志', '图纸确认日志', '保密协议记录', '图纸打印日志', '供应商统计', '已授权图纸', '授权图纸历史', '供应商授权申请审批', '授权访问报告'],
-  closedGroups: { 系统管理: ['访问日志', '手机号查看日志', '登录日志', '审计校验', '泄露追溯', '通知发送记录'] } as Record<string, string[]>,
+  open: [
+    '档案信息',
+    '会签单列表',
+    '档案历史',
+    '变更通知列表',
+    '蓝图下载日志',
+    '图纸查看日志',
+    '图纸确认日志',
+    '保密协议记录',
+    '图纸打印日志',
+    '供应商统计',
+    '已授权图纸',
+    '授权图纸历史',
+    '供应商授权申请审批',
+    '授权访问报告',
+  ],
+  closedGroups: {
+    系统管理: ['访问日志', '手机号查看日志', '登录日志', '审计校验', '泄露追溯', '通知发送记录'],
+  } as Record<string, string[]>,
   absent: ['供应商专区', '企业标准档案', '图纸问题回复'],
 };
 
-const JOURNEYS: { account: string; landing: string; open: string[]; closedGroups: Record<string, string[]>; absent: string[] }[] = [
-  { account: 'demo3', landing: '/esm/dashboard', ...ADMIN_MENU, absent: [...ADMIN_MENU.absent, '人员管理', '按钮与列权限'] },
+const JOURNEYS: {
+  account: string;
+  landing: string;
+  open: string[];
+  closedGroups: Record<string, string[]>;
+  absent: string[];
+}[] = [
+  {
+    account: 'demo3',
+    landing: '/esm/dashboard',
+    ...ADMIN_MENU,
+    absent: [...ADMIN_MENU.absent, '人员管理', '按钮与列权限'],
+  },
   // type 7 alone administers the button and column permissions
-  { account: 'demo7', landing: '/esm/dashboard', ...ADMIN_MENU, closedGroups: { 系统管理: [...ADMIN_MENU.closedGroups['系统管理']!, '按钮与列权限'], 人员管理: ['SQE及产品线管理'] } },
+  {
+    account: 'demo7',
+    landing: '/esm/dashboard',
+    ...ADMIN_MENU,
+    closedGroups: {
+      系统管理: [...ADMIN_MENU.closedGroups['系统管理']!, '按钮与列权限'],
+      人员管理: ['SQE及产品线管理'],
+    },
+  },
   { account: 'demo8', landing: '/esm/dashboard', ...ADMIN_MENU, absent: [...ADMIN_MENU.absent, '人员管理'] },
   { account: 'demo9', landing: '/esm/dashboard', ...ADMIN_MENU, absent: [...ADMIN_MENU.absent, '人员管理'] },
   {
@@ -32,8 +68,20 @@ const JOURNEYS: { account: string; landing: string; open: string[]; closedGroups
     closedGroups: { 供应商专区: ['企业标准档案', '会签单列表', '图纸变更通知'] },
     absent: ['图纸管理', '图纸授权', '档案信息', '人员管理', '系统管理'],
   },
-  { account: 'demo5', landing: '/esm/drawingManagement/documentIssueH', open: ['图纸管理', '图纸问题回复'], closedGroups: {}, absent: ['图纸授权', '档案信息', '会签单列表', '供应商专区', '系统管理'] },
-  { account: 'demo6', landing: '/esm/drawingAuthorization/drawingEmpowerApprove', open: ['图纸授权', '供应商授权申请审批'], closedGroups: {}, absent: ['图纸管理', '档案信息', '已授权图纸', '供应商专区', '系统管理'] },
+  {
+    account: 'demo5',
+    landing: '/esm/drawingManagement/documentIssueH',
+    open: ['图纸管理', '图纸问题回复'],
+    closedGroups: {},
+    absent: ['图纸授权', '档案信息', '会签单列表', '供应商专区', '系统管理'],
+  },
+  {
+    account: 'demo6',
+    landing: '/esm/drawingAuthorization/drawingEmpowerApprove',
+    open: ['图纸授权', '供应商授权申请审批'],
+    closedGroups: {},
+    absent: ['图纸管理', '档案信息', '已授权图纸', '供应商专区', '系统管理'],
+  },
 ];
 
 for (const j of JOURNEYS) {
@@ -69,7 +117,16 @@ test('wrong password shows the server message and stays on the login page', asyn
   await expect(page).toHaveURL(/\/esm\/login/);
   // sent at once, the form cut the landing pages' prefetch short; while the user types the
   // password again it goes on (a browser that never signed in: every user type's landing page)
-  const prefetched = () => page.evaluate(() => new Set(performance.getEntriesByType('mark').map((m) => m.name).filter((n) => n.startsWith('esm:prefetched '))).size);
+  const prefetched = () =>
+    page.evaluate(
+      () =>
+        new Set(
+          performance
+            .getEntriesByType('mark')
+            .map((m) => m.name)
+            .filter((n) => n.startsWith('esm:prefetched ')),
+        ).size,
+    );
   await expect.poll(prefetched).toBe(4);
   await page.getByPlaceholder('密码').fill(PASSWORD);
   await page.getByRole('button', { name: /登\s*录/ }).click();
@@ -140,7 +197,9 @@ test('theme and menu fold state persist across reloads', async ({ page }) => {
  * check does not depend on how fast the animation ran.
  */
 for (const reducedMotion of ['no-preference', 'reduce'] as const) {
-  test(`prefers-reduced-motion: ${reducedMotion} → dialogs ${reducedMotion === 'reduce' ? 'appear at once' : 'zoom in'}`, async ({ page }) => {
+  test(`prefers-reduced-motion: ${reducedMotion} → dialogs ${reducedMotion === 'reduce' ? 'appear at once' : 'zoom in'}`, async ({
+    page,
+  }) => {
     await page.emulateMedia({ reducedMotion });
     await signIn(page, 'demo3');
     await settled(page);
@@ -148,7 +207,9 @@ for (const reducedMotion of ['no-preference', 'reduce'] as const) {
       const w = window as unknown as { __zoomed: boolean };
       w.__zoomed = false;
       // rc-motion's active step of the zoom (its prepare step, which only measures, runs either way)
-      const zoomed = (n: Node) => n instanceof Element && (/\bant-zoom-appear-active\b/.test(n.className) || n.querySelector('.ant-zoom-appear-active') !== null);
+      const zoomed = (n: Node) =>
+        n instanceof Element &&
+        (/\bant-zoom-appear-active\b/.test(n.className) || n.querySelector('.ant-zoom-appear-active') !== null);
       new MutationObserver((records) => {
         if (records.some((r) => zoomed(r.target) || [...r.addedNodes].some(zoomed))) w.__zoomed = true;
       }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['class'], childList: true });
@@ -157,7 +218,9 @@ for (const reducedMotion of ['no-preference', 'reduce'] as const) {
     await expect(page.getByRole('dialog', { name: '上传文件' })).toBeVisible();
     // at rest (no motion class left): a dialog that zoomed went through the active step; one without motion never did
     await expect(page.locator('.ant-modal[class*="ant-zoom-"]')).toHaveCount(0);
-    await expect.poll(() => page.evaluate(() => (window as unknown as { __zoomed: boolean }).__zoomed)).toBe(reducedMotion !== 'reduce');
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __zoomed: boolean }).__zoomed))
+      .toBe(reducedMotion !== 'reduce');
   });
 }
 
@@ -241,7 +304,10 @@ test('a hovered toast stays past its duration and goes once the pointer leaves',
  * fetched before renders at once: no spinner for its code between the sign-in and the page (a lazy
  * page shows one, and React then holds the page back ~0.3 s — app/lazyLoaded.ts).
  */
-test('typing on the login page fetches the landing page; a browser that signed in before fetches only its own', async ({ page, browser }) => {
+test('typing on the login page fetches the landing page; a browser that signed in before fetches only its own', async ({
+  page,
+  browser,
+}) => {
   const LANDINGS = ['dashboard', 'dashboardS', 'documentIssueH', 'drawingEmpowerApprove'];
   const chunksOf = (p: typeof page) => {
     const seen = new Set<string>();
@@ -262,10 +328,15 @@ test('typing on the login page fetches the landing page; a browser that signed i
   await page.getByRole('button', { name: /登\s*录/ }).click();
   await expect(page).toHaveURL(/\/esm\/drawingManagement\/documentIssueH$/);
   await settled(page);
-  expect(await page.evaluate(() => localStorage.getItem('esm.lastLanding'))).toBe('/esm/drawingManagement/documentIssueH');
+  expect(await page.evaluate(() => localStorage.getItem('esm.lastLanding'))).toBe(
+    '/esm/drawingManagement/documentIssueH',
+  );
 
   // the same browser another day: its storage, an empty page
-  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL, storageState: await page.context().storageState() });
+  const context = await browser.newContext({
+    baseURL: test.info().project.use.baseURL,
+    storageState: await page.context().storageState(),
+  });
   const again = await context.newPage();
   await again.context().clearCookies();
   const second = chunksOf(again);
@@ -278,7 +349,13 @@ test('typing on the login page fetches the landing page; a browser that signed i
   });
   await again.goto('/esm/login');
   await again.getByPlaceholder('账号').fill('demo5');
-  const prefetched = () => again.evaluate(() => performance.getEntriesByType('mark').map((m) => m.name).filter((n) => n.startsWith('esm:prefetched ')));
+  const prefetched = () =>
+    again.evaluate(() =>
+      performance
+        .getEntriesByType('mark')
+        .map((m) => m.name)
+        .filter((n) => n.startsWith('esm:prefetched ')),
+    );
   await expect.poll(prefetched).toEqual(['esm:prefetched /esm/drawingManagement/documentIssueH']);
   expect(LANDINGS.filter((c) => second.has(c))).toEqual(['documentIssueH']);
   await again.getByPlaceholder('密码').fill('Esm@2026');
@@ -293,7 +370,12 @@ const LANDING_AHEAD = [
   {
     account: 'demo3',
     landing: '/esm/dashboard',
-    ahead: ['haier/standardFile/getStandardFilePager', 'haier/standardFile/selectProductType', 'menuBtnPermission/selectBtnPermission', 'menuBtnPermission/hasColPermission'],
+    ahead: [
+      'haier/standardFile/getStandardFilePager',
+      'haier/standardFile/selectProductType',
+      'menuBtnPermission/selectBtnPermission',
+      'menuBtnPermission/hasColPermission',
+    ],
     total: 'SELECT count(*) AS n FROM standard_file', // every version and status
   },
   {
@@ -305,19 +387,30 @@ const LANDING_AHEAD = [
   {
     account: 'demo5',
     landing: '/esm/drawingManagement/documentIssueH',
-    ahead: ['haier/documentissue/paging', 'haier/problemType/list', 'menuBtnPermission/selectBtnPermission', 'menuBtnPermission/hasColPermission'],
+    ahead: [
+      'haier/documentissue/paging',
+      'haier/problemType/list',
+      'menuBtnPermission/selectBtnPermission',
+      'menuBtnPermission/hasColPermission',
+    ],
     total: null,
   },
   {
     account: 'demo6',
     landing: '/esm/drawingAuthorization/drawingEmpowerApprove',
-    ahead: ['haier/drawingEmpowerApply/findEmpowerApply', 'menuBtnPermission/selectBtnPermission', 'menuBtnPermission/hasColPermission'],
+    ahead: [
+      'haier/drawingEmpowerApply/findEmpowerApply',
+      'menuBtnPermission/selectBtnPermission',
+      'menuBtnPermission/hasColPermission',
+    ],
     total: null,
   },
 ];
 
 for (const { account, landing, ahead, total } of LANDING_AHEAD) {
-  test(`at ${account}'s sign-in ${landing}'s first calls go out with its code, still on the login page, once each`, async ({ page }) => {
+  test(`at ${account}'s sign-in ${landing}'s first calls go out with its code, still on the login page, once each`, async ({
+    page,
+  }) => {
     // a browser that landed there before: its code comes while the user types
     await page.addInitScript((landing) => {
       localStorage.setItem('esm.lastLanding', landing);
@@ -334,7 +427,14 @@ for (const { account, landing, ahead, total } of LANDING_AHEAD) {
     }, landing);
     await page.goto('/esm/login');
     await page.getByPlaceholder('账号').fill(account);
-    await expect.poll(() => page.evaluate((mark) => performance.getEntriesByType('mark').some((m) => m.name === mark), `esm:prefetched ${landing}`)).toBe(true);
+    await expect
+      .poll(() =>
+        page.evaluate(
+          (mark) => performance.getEntriesByType('mark').some((m) => m.name === mark),
+          `esm:prefetched ${landing}`,
+        ),
+      )
+      .toBe(true);
     await page.getByPlaceholder('密码').fill('Esm@2026');
     await page.getByRole('button', { name: /登\s*录/ }).click();
     await expect(page).toHaveURL(new RegExp(`${landing}$`));
@@ -345,7 +445,9 @@ for (const { account, landing, ahead, total } of LANDING_AHEAD) {
       await expect(page.getByText(`共 ${n!.n} 条`)).toBeVisible();
     }
 
-    const asked = await page.evaluate(() => (window as unknown as { __asked: { path: string; body: unknown; from: string }[] }).__asked);
+    const asked = await page.evaluate(
+      () => (window as unknown as { __asked: { path: string; body: unknown; from: string }[] }).__asked,
+    );
     for (const path of ahead) {
       const calls = asked.filter((a) => a.path === path);
       expect(calls.length, `${path} is asked`).toBeGreaterThan(0);

@@ -73,7 +73,9 @@ test('a supplier cannot open the visit log (server refuses, page says 没有权�
   void request;
 });
 
-test('登录日志: a refused sign-in and the one after it are both on the page, filterable by result', async ({ page }) => {
+test('登录日志: a refused sign-in and the one after it are both on the page, filterable by result', async ({
+  page,
+}) => {
   await unfoldMenu(page);
   // a wrong password first, as a user mistyping it would
   await loginThroughPage(page, 'demo7', 'Wrong-Password1');
@@ -101,7 +103,9 @@ test('登录日志: a refused sign-in and the one after it are both on the page,
   await pickOption(page, form, '结果', '失败');
   await page.getByRole('textbox', { name: '关键字' }).fill('demo7');
   await page.getByRole('button', { name: /搜\s*索/ }).click();
-  const [{ n }] = await sql<{ n: string }>(`SELECT count(*) AS n FROM sign_in_log WHERE account = 'demo7' AND NOT success`);
+  const [{ n }] = await sql<{ n: string }>(
+    `SELECT count(*) AS n FROM sign_in_log WHERE account = 'demo7' AND NOT success`,
+  );
   await expect(page.getByText(`共 ${n} 条`)).toBeVisible();
   await expect(rows.filter({ hasText: '成功' })).toHaveCount(0);
   await page.setViewportSize({ width: 600, height: 800 });

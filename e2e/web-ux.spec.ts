@@ -66,7 +66,9 @@ test('a page opened from the menu starts at its top; menu entries are links', as
   await expect.poll(() => scrollY(page)).toBe(0);
 });
 
-test('a page whose code fails to load says so in Chinese inside the layout, and 重新加载 brings it', async ({ page }) => {
+test('a page whose code fails to load says so in Chinese inside the layout, and 重新加载 brings it', async ({
+  page,
+}) => {
   await unfoldMenu(page);
   await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
@@ -95,7 +97,9 @@ test('a page whose code fails to load says so in Chinese inside the layout, and 
   await expect(page.locator('.ant-table-wrapper')).toBeVisible();
 });
 
-test('a page’s code missing after a redeploy reloads the page once by itself, and never in a loop', async ({ page }) => {
+test('a page’s code missing after a redeploy reloads the page once by itself, and never in a loop', async ({
+  page,
+}) => {
   await unfoldMenu(page);
   await signIn(page, 'demo3');
   await expect(page).toHaveURL(/dashboard$/);
@@ -105,7 +109,11 @@ test('a page’s code missing after a redeploy reloads the page once by itself, 
   page.on('load', () => loads++);
   // the file is gone from the server (a new build replaced it) until the page is loaded afresh
   let gone = true;
-  const missing = { status: 404, contentType: 'application/json', body: '{"success":false,"code":"404","message":"页面不存在","data":null}' };
+  const missing = {
+    status: 404,
+    contentType: 'application/json',
+    body: '{"success":false,"code":"404","message":"页面不存在","data":null}',
+  };
   await page.route(PHONE_LOG_CHUNK, (r) => {
     if (!gone) return r.continue();
     // the portal asks the server whether the file is gone (HEAD) before it reloads
@@ -138,7 +146,9 @@ test('a page’s code missing after a redeploy reloads the page once by itself, 
 /** The demo account of each demo supplier. */
 const ACCOUNT_OF: Record<string, string> = { S001: 'demo2', S002: 'demo4' };
 
-test('the inbox’s 未读 agrees with the bell: a withdrawn notice is not unread work, and comes last', async ({ page }) => {
+test('the inbox’s 未读 agrees with the bell: a withdrawn notice is not unread work, and comes last', async ({
+  page,
+}) => {
   const [withdrawn] = await sql<{ number: string; supplier_code: string }>(
     `SELECT n.number, r.supplier_code FROM change_notice n JOIN notice_recipient r ON r.notice_id = n.id WHERE n.status = 'WITHDRAWN' AND r.status = 'UNREAD' ORDER BY n.id LIMIT 1`,
   );
@@ -162,7 +172,10 @@ test('the inbox’s 未读 agrees with the bell: a withdrawn notice is not unrea
 
   // 未读: what the bell counts, nothing withdrawn
   await page.getByRole('combobox', { name: '状态' }).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: /^未读$/ }).click();
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: /^未读$/ })
+    .click();
   await page.getByRole('button', { name: /搜\s*索/ }).click();
   await tableSettled(page);
   await expect(rows).toHaveCount(unread.length);
@@ -245,7 +258,10 @@ test.describe('inside the company site (COMPANY_SITE_URL)', () => {
     await page.goto('/esm/login');
     const footer = page.getByTestId('footer');
     await expect(footer.getByRole('link', { name: '用户协议' })).toHaveAttribute('href', `${SITE}/registe?types=1`);
-    await expect(footer.getByRole('link', { name: '网站服务协议' })).toHaveAttribute('href', `${SITE}/protocol?id=target40`);
+    await expect(footer.getByRole('link', { name: '网站服务协议' })).toHaveAttribute(
+      'href',
+      `${SITE}/protocol?id=target40`,
+    );
     await expect(footer.getByRole('link', { name: '帮助中心' })).toHaveAttribute('href', `${SITE}/help`);
     // the password form (this portal offers the company sign-in beside it)
     await page.getByPlaceholder('账号').fill('demo3');
@@ -254,9 +270,15 @@ test.describe('inside the company site (COMPANY_SITE_URL)', () => {
     await expect(page).toHaveURL(/dashboard$/);
     await settled(page);
     await expect(page.getByTestId('header-logo')).toHaveAttribute('href', `${SITE}/rem-login-new`);
-    await expect(page.getByTestId('footer').getByRole('link', { name: '个人信息保护政策' })).toHaveAttribute('href', `${SITE}/registe?types=2`);
+    await expect(page.getByTestId('footer').getByRole('link', { name: '个人信息保护政策' })).toHaveAttribute(
+      'href',
+      `${SITE}/registe?types=2`,
+    );
     await shots(page, 'company-site-shell', () => expect(page.getByTestId('breadcrumb')).toBeVisible());
     await page.setViewportSize({ width: 390, height: 800 });
-    await expect(page.getByTestId('narrow-navbar').getByRole('link', { name: '帮助' })).toHaveAttribute('href', `${SITE}/help`);
+    await expect(page.getByTestId('narrow-navbar').getByRole('link', { name: '帮助' })).toHaveAttribute(
+      'href',
+      `${SITE}/help`,
+    );
   });
 });

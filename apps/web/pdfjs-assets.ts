@@ -23,7 +23,13 @@ export function pdfjsAssets(): Plugin {
       server.middlewares.use('/esm/pdfjs/', (req, res, next) => {
         const rel = normalize(decodeURIComponent((req.url ?? '').split('?')[0] ?? '')).replace(/^[/\\]+/, '');
         const file = join(PDFJS_DIR, rel);
-        if (!DIRS.includes(rel.split(sep)[0] ?? '') || !file.startsWith(PDFJS_DIR) || !existsSync(file) || !statSync(file).isFile()) return next();
+        if (
+          !DIRS.includes(rel.split(sep)[0] ?? '') ||
+          !file.startsWith(PDFJS_DIR) ||
+          !existsSync(file) ||
+          !statSync(file).isFile()
+        )
+          return next();
         createReadStream(file).pipe(res);
       });
     },

@@ -43,7 +43,10 @@ async function exportFilter(big: BigData): Promise<{ dateFrom: string; dateTo: s
        FROM (SELECT percentile_disc(ARRAY[0.45, 0.55]) WITHIN GROUP (ORDER BY effective_date) AS p FROM standard_file) x`,
     );
     const { from, to } = rows[0] as { from: string; to: string };
-    const n = Number((await c.query(`SELECT count(*) AS n FROM standard_file WHERE effective_date BETWEEN $1 AND $2`, [from, to])).rows[0].n);
+    const n = Number(
+      (await c.query(`SELECT count(*) AS n FROM standard_file WHERE effective_date BETWEEN $1 AND $2`, [from, to]))
+        .rows[0].n,
+    );
     return { dateFrom: from, dateTo: to, rows: n };
   } finally {
     await c.end();
@@ -96,11 +99,23 @@ const SLOW_CLIENT_BYTES_PER_S = 2_000_000;
  * Posts the export and reads the whole .xlsx (checked: a zip, X-Total-Rows as expected), at most
  * `rate` bytes/s if given. Returns its size and when its first body byte arrived (ms after the post).
  */
-async function downloadXlsx(http: Pool, cookie: string, body: object, expectRows: number, rate?: number): Promise<{ bytes: number; firstByteMs: number }> {
+async function downloadXlsx(
+  http: Pool,
+  cookie: string,
+  body: object,
+  expectRows: number,
+  rate?: number,
+): Promise<{ bytes: number; firstByteMs: number }> {
   const t0 = performance.now();
-  const res = await http.request({ method: 'POST', path: `${API}/searchDrawingFileInformations/drawingExportExcel`, headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) });
+  const res = await http.request({
+    method: 'POST',
+    path: `${API}/searchDrawingFileInformations/drawingExportExcel`,
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify(body),
+  });
   if (res.statusCode !== 200) throw new Error(`export: ${res.statusCode} ${await res.body.text()}`);
-  if (Number(res.headers['x-total-rows']) !== expectRows) throw new Error(`export: X-Total-Rows ${res.headers['x-total-rows']}, expected ${expectRows}`);
+  if (Number(res.headers['x-total-rows']) !== expectRows)
+    throw new Error(`export: X-Total-Rows ${res.headers['x-total-rows']}, expected ${expectRows}`);
   let bytes = 0;
   let head: Buffer | undefined;
   let firstByteMs = NaN;
@@ -117,11 +132,22 @@ async function downloadXlsx(http: Pool, cookie: string, body: object, expectRows
   return { bytes, firstByteMs };
 }
 
-async function exportThroughApi(big: BigData, filter: { dateFrom: string; dateTo: string; rows: number }, style: RunStyle, runs: number, slowClient: boolean): Promise<Row[]> {
+async function exportThroughApi(
+  big: BigData,
+  filter: { dateFrom: string; dateTo: string; rows: number },
+  style: RunStyle,
+  runs: number,
+  slowClient: boolean,
+): Promise<Row[]> {
   const dir = tempDir('export');
   const probeFile = path.join(dir.dir, 'probe.json');
   const probe = probeOptions(probeFile);
-  const server = await startServer({ dataDir: big.dataDir, databaseUrl: big.url, nodeArgs: style.flags, env: { ...style.env, ...probe } });
+  const server = await startServer({
+    dataDir: big.dataDir,
+    databaseUrl: big.url,
+    nodeArgs: style.flags,
+    env: { ...style.env, ...probe },
+  });
   const pid = server.proc.pid!;
   const http = new Pool(server.base, { connections: 2 });
   const out: Row[] = [];
@@ -129,30 +155,64 @@ async function exportThroughApi(big: BigData, filter: { dateFrom: string; dateTo
     const cookie = await login(http, 'demo3');
     // warm-up: a list page and a small export, so the baseline is a server that has exported before
     await apiPost(http, 'haier/standardFile/getStandardFilePager', { page: 1, results: 10 }, cookie);
-    const small = await apiPost<unknown>(http, 'haier/standardFile/getStandardFilePager', { page: 1, results: 10, materialCode: '0001000001' }, cookie);
+    const small = await apiPost<unknown>(
+      http,
+      'haier/standardFile/getStandardFilePager',
+      { page: 1, results: 10, materialCode: '0001000001' },
+      cookie,
+    );
     await downloadXlsx(http, cookie, { materialCode: '0001000001' }, small.json.total!);
     const total = runs + (slowClient ? 1 : 0);
     for (let run = 1; run <= total; run++) {
       const rate = run > runs ? SLOW_CLIENT_BYTES_PER_S : undefined;
       await sleep(SETTLE_MS);
       const baseline = rssMb(pid);
-      progress(`export ${filter.rows} rows through the api (${describeStyle(style)}${rate ? `, client reading ${rate / 1e6} MB/s` : ''}), run ${run}/${total}: RSS before ${baseline.toFixed(0)} MB, split ${JSON.stringify(rssSplit(pid), (_, v) => (typeof v === 'number' ? Math.round(v) : v))}`);
+      progress(
+        `export ${filter.rows} rows through the api (${describeStyle(style)}${rate ? `, client reading ${rate / 1e6} MB/s` : ''}), run ${run}/${total}: RSS before ${baseline.toFixed(0)} MB, split ${JSON.stringify(rssSplit(pid), (_, v) => (typeof v === 'number' ? Math.round(v) : v))}`,
+      );
       await readProbe(pid, probeFile); // starts the probe's peaks afresh
       resetPeak(pid);
       const sampler = sampleMemory(pid);
       const cpu0 = processCpuMs(pid);
       const t0 = performance.now();
-      const { bytes, firstByteMs } = await downloadXlsx(http, cookie, { dateFrom: filter.dateFrom, dateTo: filter.dateTo }, filter.rows, rate);
+      const { bytes, firstByteMs } = await downloadXlsx(
+        http,
+        cookie,
+        { dateFrom: filter.dateFrom, dateTo: filter.dateTo },
+        filter.rows,
+        rate,
+      );
       const seconds = (performance.now() - t0) / 1000;
       const cpuSeconds = (processCpuMs(pid) - cpu0) / 1000;
       const sampled = sampler.stop();
       const peak = Math.max(peakRssMb(pid), sampled.peakRss);
       const { peak: p, afterGc } = await readProbe(pid, probeFile);
-      if (afterGc) progress(`  after a forced full GC: heap used ${afterGc.heapUsed.toFixed(0)} MB, external ${afterGc.external.toFixed(0)} MB, RSS ${afterGc.rss.toFixed(0)} MB`);
+      if (afterGc)
+        progress(
+          `  after a forced full GC: heap used ${afterGc.heapUsed.toFixed(0)} MB, external ${afterGc.external.toFixed(0)} MB, RSS ${afterGc.rss.toFixed(0)} MB`,
+        );
       await sleep(SETTLE_MS);
-      const m: Measured = { rows: filter.rows, bytes, seconds, cpuSeconds, firstByteMs, baseline, peak, heapUsed: p.heapUsed, heapTotal: p.heapTotal, external: p.external, arrayBuffers: p.arrayBuffers, wasm: sampled.peakWasm, after: rssMb(pid) };
-      progress(`  ${seconds.toFixed(1)} s (first byte ${firstByteMs.toFixed(0)} ms), peak RSS ${peak.toFixed(0)} MB (at the peak: ${JSON.stringify(sampled.atPeak, (_, v) => (typeof v === 'number' ? Math.round(v) : v))}), heap ${p.heapUsed.toFixed(0)}/${p.heapTotal.toFixed(0)} MB, external ${p.external.toFixed(0)} MB`);
-      out.push(row(rate ? `xlsx through the api, client reading ${rate / 1e6} MB/s` : 'xlsx through the api', style, run, m));
+      const m: Measured = {
+        rows: filter.rows,
+        bytes,
+        seconds,
+        cpuSeconds,
+        firstByteMs,
+        baseline,
+        peak,
+        heapUsed: p.heapUsed,
+        heapTotal: p.heapTotal,
+        external: p.external,
+        arrayBuffers: p.arrayBuffers,
+        wasm: sampled.peakWasm,
+        after: rssMb(pid),
+      };
+      progress(
+        `  ${seconds.toFixed(1)} s (first byte ${firstByteMs.toFixed(0)} ms), peak RSS ${peak.toFixed(0)} MB (at the peak: ${JSON.stringify(sampled.atPeak, (_, v) => (typeof v === 'number' ? Math.round(v) : v))}), heap ${p.heapUsed.toFixed(0)}/${p.heapTotal.toFixed(0)} MB, external ${p.external.toFixed(0)} MB`,
+      );
+      out.push(
+        row(rate ? `xlsx through the api, client reading ${rate / 1e6} MB/s` : 'xlsx through the api', style, run, m),
+      );
     }
   } finally {
     await http.close();
@@ -163,12 +223,28 @@ async function exportThroughApi(big: BigData, filter: { dateFrom: string; dateTo
 }
 
 /** One CSV run in a fresh child process (lib/csv-export-child.ts). */
-async function exportCsv(big: BigData, filter: { dateFrom: string; dateTo: string; rows: number }, style: RunStyle, run: number): Promise<Row> {
+async function exportCsv(
+  big: BigData,
+  filter: { dateFrom: string; dateTo: string; rows: number },
+  style: RunStyle,
+  run: number,
+): Promise<Row> {
   const dir = tempDir('csv');
   const probeFile = path.join(dir.dir, 'probe.json');
   const probe = probeOptions(probeFile);
-  const env = { ...process.env, ...style.env, ...probe, DATABASE_URL: big.url, EXPORT_FILTER: JSON.stringify({ dateFrom: filter.dateFrom, dateTo: filter.dateTo }), CSV_OUT: path.join(dir.dir, 'rows.csv') };
-  const child = spawn(process.execPath, [...style.flags, '--import', 'tsx', 'bench/lib/csv-export-child.ts'], { cwd: apiDir, env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const env = {
+    ...process.env,
+    ...style.env,
+    ...probe,
+    DATABASE_URL: big.url,
+    EXPORT_FILTER: JSON.stringify({ dateFrom: filter.dateFrom, dateTo: filter.dateTo }),
+    CSV_OUT: path.join(dir.dir, 'rows.csv'),
+  };
+  const child = spawn(process.execPath, [...style.flags, '--import', 'tsx', 'bench/lib/csv-export-child.ts'], {
+    cwd: apiDir,
+    env,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const kill = onCleanup(`kill csv child ${child.pid}`, () => void child.kill('SIGKILL'));
   try {
     const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
@@ -195,8 +271,23 @@ async function exportCsv(big: BigData, filter: { dateFrom: string; dateTo: strin
     await sleep(SETTLE_MS);
     const after = rssMb(pid);
     child.stdin!.write('bye\n');
-    progress(`csv run ${run}: ${(done.ms / 1000).toFixed(1)} s, RSS ${baseline.toFixed(0)} → peak ${peak.toFixed(0)} MB, heap ${p.heapUsed.toFixed(0)}/${p.heapTotal.toFixed(0)} MB`);
-    const m: Measured = { rows: done.rows, bytes: done.bytes, seconds: done.ms / 1000, cpuSeconds, baseline, peak, heapUsed: p.heapUsed, heapTotal: p.heapTotal, external: p.external, arrayBuffers: p.arrayBuffers, wasm: sampled.peakWasm, after };
+    progress(
+      `csv run ${run}: ${(done.ms / 1000).toFixed(1)} s, RSS ${baseline.toFixed(0)} → peak ${peak.toFixed(0)} MB, heap ${p.heapUsed.toFixed(0)}/${p.heapTotal.toFixed(0)} MB`,
+    );
+    const m: Measured = {
+      rows: done.rows,
+      bytes: done.bytes,
+      seconds: done.ms / 1000,
+      cpuSeconds,
+      baseline,
+      peak,
+      heapUsed: p.heapUsed,
+      heapTotal: p.heapTotal,
+      external: p.external,
+      arrayBuffers: p.arrayBuffers,
+      wasm: sampled.peakWasm,
+      after,
+    };
     return row('csv to a file (same query and batches)', style, run, m);
   } finally {
     await kill();
@@ -208,9 +299,15 @@ export async function run({ runs }: BenchSettings): Promise<Row[]> {
   const big = await ensureBigData();
   const filter = await exportFilter(big);
   progress(`export filter: effective date ${filter.dateFrom} … ${filter.dateTo}, ${filter.rows} files`);
-  const extra = (process.env.BENCH_EXPORT_FLAGS ?? '').split(';').map((s) => s.trim().split(/\s+/).filter(Boolean)).filter((w) => w.length);
+  const extra = (process.env.BENCH_EXPORT_FLAGS ?? '')
+    .split(';')
+    .map((s) => s.trim().split(/\s+/).filter(Boolean))
+    .filter((w) => w.length);
   const rows: Row[] = [];
-  for (const [i, style] of [serverStyle(), ...extra.map((w) => (w.join(' ') === 'none' ? runStyle([]) : runStyle(w)))].entries()) {
+  for (const [i, style] of [
+    serverStyle(),
+    ...extra.map((w) => (w.join(' ') === 'none' ? runStyle([]) : runStyle(w))),
+  ].entries()) {
     rows.push(...(await exportThroughApi(big, filter, style, runs, i === 0)));
     for (let r = 1; r <= runs; r++) rows.push(await exportCsv(big, filter, style, r));
   }

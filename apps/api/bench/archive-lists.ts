@@ -50,7 +50,13 @@ function filesCase(name: string, filter: Record<string, unknown>, page = 1): Lis
 function logCase(name: string, filter: Record<string, unknown>, page = 1): ListCase {
   const body = { page, results: 10, ...filter };
   const q = logsApi.VIEW.body.parse(body);
-  return { name, who: 'staff', path: logsApi.VIEW.path, body, raw: async (sql) => pageOf(await rawPage(sql, listPageStatement(q, logListParts('VIEW', q)))) };
+  return {
+    name,
+    who: 'staff',
+    path: logsApi.VIEW.path,
+    body,
+    raw: async (sql) => pageOf(await rawPage(sql, listPageStatement(q, logListParts('VIEW', q)))),
+  };
 }
 
 /** supplier/standardFile/getStandardFilePager: its scope, then the page with its count and the user's confirmations, as the service builds them. */
@@ -62,8 +68,15 @@ function supplierCase(supplierCode: string, userId: number): ListCase {
     path: 'supplier/standardFile/getStandardFilePager',
     body,
     async raw(sql) {
-      const materialCodes = (await sql.query(pgQuery(visibleMaterialCodesSql(supplierCode, new Date())))).rows.map((r) => r.code as string);
-      return pageOf(await rawPage(sql, filePageStatement({ statuses: ['EFFECTIVE'], materialCodes }, body, { confirmedBy: userId })));
+      const materialCodes = (await sql.query(pgQuery(visibleMaterialCodesSql(supplierCode, new Date())))).rows.map(
+        (r) => r.code as string,
+      );
+      return pageOf(
+        await rawPage(
+          sql,
+          filePageStatement({ statuses: ['EFFECTIVE'], materialCodes }, body, { confirmedBy: userId }),
+        ),
+      );
     },
   };
 }
@@ -75,13 +88,29 @@ async function cases(big: BigData): Promise<{ list: ListCase[]; notes: string[] 
   try {
     const one = async (text: string, values: unknown[] = []) => (await c.query(text, values)).rows[0];
     const material = (await one(`SELECT code FROM material ORDER BY code LIMIT 1`)).code as string;
-    const materialFiles = Number((await one(`SELECT count(*) AS n FROM standard_file WHERE material_code = $1`, [material])).n);
+    const materialFiles = Number(
+      (await one(`SELECT count(*) AS n FROM standard_file WHERE material_code = $1`, [material])).n,
+    );
     // the busiest supplier in the log (S001, skewed on purpose) and one from the middle of the list
-    const typical = (await one(`SELECT code FROM supplier WHERE code LIKE 'V%' ORDER BY code OFFSET (SELECT count(*) / 2 FROM supplier) LIMIT 1`)).code as string;
-    const views = async (s: string) => Number((await one(`SELECT count(*) AS n FROM access_log WHERE action = 'VIEW' AND supplier_code = $1`, [s])).n);
+    const typical = (
+      await one(
+        `SELECT code FROM supplier WHERE code LIKE 'V%' ORDER BY code OFFSET (SELECT count(*) / 2 FROM supplier) LIMIT 1`,
+      )
+    ).code as string;
+    const views = async (s: string) =>
+      Number((await one(`SELECT count(*) AS n FROM access_log WHERE action = 'VIEW' AND supplier_code = $1`, [s])).n);
     const [bigViews, typicalViews] = [await views('S001'), await views(typical)];
-    const views2 = async (u: string) => Number((await one(`SELECT count(*) AS n FROM access_log WHERE action = 'VIEW' AND (strpos(lower(user_account), $1) > 0 OR strpos(lower(user_name), $1) > 0)`, [u])).n);
-    const names = async (n: string) => Number((await one(`SELECT count(*) AS n FROM standard_file WHERE strpos(lower(name), $1) > 0`, [n])).n);
+    const views2 = async (u: string) =>
+      Number(
+        (
+          await one(
+            `SELECT count(*) AS n FROM access_log WHERE action = 'VIEW' AND (strpos(lower(user_account), $1) > 0 OR strpos(lower(user_name), $1) > 0)`,
+            [u],
+          )
+        ).n,
+      );
+    const names = async (n: string) =>
+      Number((await one(`SELECT count(*) AS n FROM standard_file WHERE strpos(lower(name), $1) > 0`, [n])).n);
     const obsolete = Number((await one(`SELECT count(*) AS n FROM standard_file WHERE status = 'OBSOLETE'`)).n);
     const user = (await one(`SELECT id FROM app_user WHERE account = $1`, [SUPPLIER_ACCOUNT])).id as number;
     const supplierFiles = Number(
@@ -106,7 +135,10 @@ async function cases(big: BigData): Promise<{ list: ListCase[]; notes: string[] 
       logCase('view log, page 1000 (rows 9,991–10,000)', {}, 1000),
       // two characters have no trigram: lib/list.ts containsText asks the bigram indexes
       { ...logCase(`view log, user 孙静 (2 characters, ${await views2('孙静')} rows)`, { user: '孙静' }), alone: true },
-      { ...filesCase(`archive list, name 门体 (2 characters, ${await names('门体')} files)`, { name: '门体' }), alone: true },
+      {
+        ...filesCase(`archive list, name 门体 (2 characters, ${await names('门体')} files)`, { name: '门体' }),
+        alone: true,
+      },
     ];
     return { list, notes: [`S001 sees ${supplierFiles} effective files (materials it supplies with a valid grant)`] };
   } finally {
@@ -121,7 +153,12 @@ export async function run({ seconds, clients }: BenchSettings): Promise<Row[]> {
   const list = selectedCases(all);
   const style = serverStyle();
   progress(`server run with: ${describeStyle(style)}`);
-  const server = await startServer({ dataDir: big.dataDir, databaseUrl: big.url, nodeArgs: style.flags, env: style.env });
+  const server = await startServer({
+    dataDir: big.dataDir,
+    databaseUrl: big.url,
+    nodeArgs: style.flags,
+    env: style.env,
+  });
   const http = new Pool(server.base, { connections: clients });
   const sql = new pg.Pool({ connectionString: big.url, max: API_POOL, options: CONNECTION_OPTIONS }); // as the api's pool
   const db = { url: big.url, name: big.name };

@@ -58,21 +58,38 @@ export async function run(): Promise<Row[]> {
   try {
     const pdfPath = path.join(dir.dir, 'drawing-20-pages.pdf');
     const pngPath = path.join(dir.dir, 'sheet-4000x3000.png');
-    await writeFile(pdfPath, await drawingPdf({ standardCode: 'HR-BENCH-D020', version: 'A', materialCode: '0001000001', caption: 'TWENTY SHEET ASSEMBLY', secretLevel: 'SECRET', pages: 20 }));
+    await writeFile(
+      pdfPath,
+      await drawingPdf({
+        standardCode: 'HR-BENCH-D020',
+        version: 'A',
+        materialCode: '0001000001',
+        caption: 'TWENTY SHEET ASSEMBLY',
+        secretLevel: 'SECRET',
+        pages: 20,
+      }),
+    );
     await writeFile(pngPath, await drawingSheetPng());
 
     const style = serverStyle();
     progress(`stamping in a fresh process (${describeStyle(style)}), ${repeats} repeats each`);
-    const child = spawn(process.execPath, [...style.flags, '--import', 'tsx', 'bench/lib/stamp-child.ts', pdfPath, pngPath, String(repeats)], {
-      cwd: apiDir,
-      env: { ...process.env, ...style.env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...style.flags, '--import', 'tsx', 'bench/lib/stamp-child.ts', pdfPath, pngPath, String(repeats)],
+      {
+        cwd: apiDir,
+        env: { ...process.env, ...style.env },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     if (code !== 0) throw new Error(`stamp child exited ${code}`);
-    const r = JSON.parse(out) as Record<'pdf' | 'png', { inBytes: number; outBytes: number; firstMs: number; nextMs: number[] }> & { text: string };
+    const r = JSON.parse(out) as Record<
+      'pdf' | 'png',
+      { inBytes: number; outBytes: number; firstMs: number; nextMs: number[] }
+    > & { text: string };
     progress(`watermark text: ${r.text}`);
 
     const row = (what: string, s: (typeof r)['pdf']): Row => ({

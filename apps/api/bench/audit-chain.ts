@@ -30,7 +30,8 @@ const BACKFILL_ROWS = Number(process.env.BENCH_BACKFILL_ROWS ?? 200_000);
 const DOWNLOADS = 50;
 
 const LOG_ROW = `('VIEW', 'OK', 1, 'bench', '基准测试用户', 2, 'S001', '青岛海达精密机械有限公司', 1, 'HR-BENCH-0001', '基准图纸.pdf', 'A', '0064000101', '箱体', '10.0.0.1', 'bench')`;
-const LOG_COLUMNS = '(action, outcome, user_id, user_account, user_name, user_type, supplier_code, supplier_name, file_id, standard_code, file_name, version, material_code, material_name, ip, user_agent)';
+const LOG_COLUMNS =
+  '(action, outcome, user_id, user_account, user_name, user_type, supplier_code, supplier_name, file_id, standard_code, file_name, version, material_code, material_name, ip, user_agent)';
 
 async function chain(c: pg.Client, on: boolean): Promise<void> {
   await c.query(`ALTER TABLE access_log ${on ? 'ENABLE' : 'DISABLE'} TRIGGER access_log_chain`);
@@ -49,13 +50,16 @@ async function inserts(c: pg.Client, backend: number, runs: number): Promise<Row
     {
       what: `${ROWS} rows, one transaction each`,
       run: async () => {
-        for (let i = 0; i < ROWS; i++) await c.query({ name: 'log-row', text: `INSERT INTO access_log ${LOG_COLUMNS} VALUES ${LOG_ROW}` });
+        for (let i = 0; i < ROWS; i++)
+          await c.query({ name: 'log-row', text: `INSERT INTO access_log ${LOG_COLUMNS} VALUES ${LOG_ROW}` });
       },
     },
     {
       what: `${ROWS} rows in one INSERT … SELECT`,
       run: async () => {
-        await c.query(`INSERT INTO access_log ${LOG_COLUMNS} SELECT ${LOG_ROW.slice(1, -1)} FROM generate_series(1, ${ROWS})`);
+        await c.query(
+          `INSERT INTO access_log ${LOG_COLUMNS} SELECT ${LOG_ROW.slice(1, -1)} FROM generate_series(1, ${ROWS})`,
+        );
       },
     },
   ];
@@ -88,7 +92,11 @@ async function inserts(c: pg.Client, backend: number, runs: number): Promise<Row
 async function downloads(runs: number): Promise<Row[]> {
   const db = await createBenchDatabase();
   const data = tempDir('audit-chain');
-  const server = await startServer({ dataDir: data.dir, databaseUrl: db.url, env: { SEED_DEMO: 'true', LOG_LEVEL: 'warn' } });
+  const server = await startServer({
+    dataDir: data.dir,
+    databaseUrl: db.url,
+    env: { SEED_DEMO: 'true', LOG_LEVEL: 'warn' },
+  });
   const http = new Pool(server.base, { connections: DOWNLOADS + 2 });
   const c = new pg.Client({ connectionString: db.url });
   await c.connect();
@@ -97,15 +105,25 @@ async function downloads(runs: number): Promise<Row[]> {
     const cookie = await login(http, 'demo3');
     const once = async () => {
       const t0 = performance.now();
-      const res = await http.request({ method: 'POST', path: `${API}/file/download`, headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ id }) });
+      const res = await http.request({
+        method: 'POST',
+        path: `${API}/file/download`,
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify({ id }),
+      });
       await res.body.dump();
       return { ok: res.statusCode === 200, ms: performance.now() - t0 };
     };
     await once(); // warm
-    const results = { on: [] as { p50: number; p95: number; all: number; cpu: number; failed: number }[], off: [] as { p50: number; p95: number; all: number; cpu: number; failed: number }[] };
+    const results = {
+      on: [] as { p50: number; p95: number; all: number; cpu: number; failed: number }[],
+      off: [] as { p50: number; p95: number; all: number; cpu: number; failed: number }[],
+    };
     for (let r = 0; r < runs; r++) {
       for (const chained of [true, false]) {
-        progress(`audit-chain: ${DOWNLOADS} concurrent downloads, chain ${chained ? 'on' : 'off'}, round ${r + 1}/${runs}`);
+        progress(
+          `audit-chain: ${DOWNLOADS} concurrent downloads, chain ${chained ? 'on' : 'off'}, round ${r + 1}/${runs}`,
+        );
         await chain(c, chained);
         await c.query(`ALTER TABLE access_delivery ${chained ? 'ENABLE' : 'DISABLE'} TRIGGER access_delivery_chain`);
         const pg0 = postgresCpuByPid(db.name);
@@ -115,13 +133,23 @@ async function downloads(runs: number): Promise<Row[]> {
         const all = performance.now() - t0;
         const cpu = processCpuMs(server.proc.pid!) - app0 + cpuBetween(pg0, postgresCpuByPid(db.name));
         const ms = answers.map((a) => a.ms);
-        results[chained ? 'on' : 'off'].push({ p50: percentile(ms, 50), p95: percentile(ms, 95), all, cpu: cpu / DOWNLOADS, failed: answers.filter((a) => !a.ok).length });
+        results[chained ? 'on' : 'off'].push({
+          p50: percentile(ms, 50),
+          p95: percentile(ms, 95),
+          all,
+          cpu: cpu / DOWNLOADS,
+          failed: answers.filter((a) => !a.ok).length,
+        });
       }
     }
     await chain(c, true);
     await c.query('ALTER TABLE access_delivery ENABLE TRIGGER access_delivery_chain');
-    const unchained = await c.query<{ n: string }>(`SELECT count(*) AS n FROM access_log WHERE standard_code = 'HR-BENCH-CHAIN' AND chain_seq IS NULL`);
-    progress(`audit-chain: ${unchained.rows[0]!.n} download rows written with the chain off (expected ${DOWNLOADS * runs})`);
+    const unchained = await c.query<{ n: string }>(
+      `SELECT count(*) AS n FROM access_log WHERE standard_code = 'HR-BENCH-CHAIN' AND chain_seq IS NULL`,
+    );
+    progress(
+      `audit-chain: ${unchained.rows[0]!.n} download rows written with the chain off (expected ${DOWNLOADS * runs})`,
+    );
     const line = (what: string, xs: (typeof results)['on']): Row => ({
       case: `${DOWNLOADS} concurrent downloads (256 KB DWG), chain ${what}`,
       'p50 ms': fmt(median(xs.map((x) => x.p50))),
@@ -153,17 +181,26 @@ async function backfill(c: pg.Client, backend: number): Promise<Row[]> {
   progress(`audit-chain: ${BACKFILL_ROWS} unchained access_log rows`);
   await chain(c, false);
   await c.query('TRUNCATE access_log CASCADE');
-  await c.query(`INSERT INTO access_log ${LOG_COLUMNS.replace(')', ', created_at)')} SELECT ${LOG_ROW.slice(1, -1)}, timestamp '2026-01-01' + g * interval '7 seconds' FROM generate_series(1, ${BACKFILL_ROWS}) g`);
+  await c.query(
+    `INSERT INTO access_log ${LOG_COLUMNS.replace(')', ', created_at)')} SELECT ${LOG_ROW.slice(1, -1)}, timestamp '2026-01-01' + g * interval '7 seconds' FROM generate_series(1, ${BACKFILL_ROWS}) g`,
+  );
   await chain(c, true);
   await c.query(await rowByRowBackfill());
   const unchain = async () => {
     await c.query('UPDATE access_log SET chain_seq = NULL, prev_hash = NULL, row_hash = NULL');
     await c.query('VACUUM access_log');
   };
-  const head = async () => (await c.query<{ h: string }>('SELECT row_hash AS h FROM access_log ORDER BY chain_seq DESC LIMIT 1')).rows[0]!.h;
+  const head = async () =>
+    (await c.query<{ h: string }>('SELECT row_hash AS h FROM access_log ORDER BY chain_seq DESC LIMIT 1')).rows[0]!.h;
   const cases = [
-    { what: 'row by row (the first chain migration: one UPDATE per row)', sql: `SELECT pg_temp.audit_chain_backfill('access_log', 'created_at', 'true')` },
-    { what: 'set-based (audit_chain_fill: one pass, one UPDATE)', sql: `SELECT audit_chain_fill('access_log', 'created_at', 'true')` },
+    {
+      what: 'row by row (the first chain migration: one UPDATE per row)',
+      sql: `SELECT pg_temp.audit_chain_backfill('access_log', 'created_at', 'true')`,
+    },
+    {
+      what: 'set-based (audit_chain_fill: one pass, one UPDATE)',
+      sql: `SELECT audit_chain_fill('access_log', 'created_at', 'true')`,
+    },
   ];
   const rows: Row[] = [];
   const heads: string[] = [];
@@ -174,7 +211,12 @@ async function backfill(c: pg.Client, backend: number): Promise<Row[]> {
       await c.query(k.sql);
     });
     heads.push(await head());
-    rows.push({ case: `backfill ${BACKFILL_ROWS} rows: ${k.what}`, 's': fmt(t.ms / 1000, 1), 'CPU s': fmt(t.cpu / 1000, 1), 'rows/s': fmt((BACKFILL_ROWS * 1000) / t.ms) });
+    rows.push({
+      case: `backfill ${BACKFILL_ROWS} rows: ${k.what}`,
+      s: fmt(t.ms / 1000, 1),
+      'CPU s': fmt(t.cpu / 1000, 1),
+      'rows/s': fmt((BACKFILL_ROWS * 1000) / t.ms),
+    });
   }
   if (heads[0] !== heads[1]) throw new Error(`the two backfills disagree: ${heads[0]} vs ${heads[1]}`);
   progress('audit-chain: both backfills give the same head');

@@ -18,7 +18,13 @@ import { progress, type BenchSettings, type Row } from './lib/types.ts';
 
 const LINES = 20_000;
 const MATERIALS = ['0064000101', '0064000102', '0064000103', '0034000201', '0034000202', '0011000301', '0011000302'];
-const VENDORS = ['91310115MA1H7K3X2A', '91330206MA2CJ8L41B', '91370214MA3D2N5P7C', '91330281MA2H4R6T8D', '91440606MA4W1K2Y3E'];
+const VENDORS = [
+  '91310115MA1H7K3X2A',
+  '91330206MA2CJ8L41B',
+  '91370214MA3D2N5P7C',
+  '91330281MA2H4R6T8D',
+  '91440606MA4W1K2Y3E',
+];
 
 /** The workbook: level-2 lines each followed by four level-3 lines, round-robin over the materials. */
 async function workbook(): Promise<Buffer> {
@@ -28,20 +34,46 @@ async function workbook(): Promise<Buffer> {
   let n = 0;
   for (let i = 0; n < LINES; i++) {
     const material = MATERIALS[i % MATERIALS.length]!;
-    const vendor = (k: number) => [`次级供应商${k % VENDORS.length}有限公司`, VENDORS[k % VENDORS.length]!, '浙江省宁波市', '联系人', '13800001111'];
+    const vendor = (k: number) => [
+      `次级供应商${k % VENDORS.length}有限公司`,
+      VENDORS[k % VENDORS.length]!,
+      '浙江省宁波市',
+      '联系人',
+      '13800001111',
+    ];
     const parent = `P${String(i).padStart(6, '0')}`;
     sheet.addRow([material, '', parent, `二级子件${i}`, '规格 A', 2, '个', '是', ...vendor(i)]);
     n++;
-    for (let j = 0; j < 4 && n < LINES; j++, n++) sheet.addRow([material, parent, `${parent}-${j}`, `三级子件${i}-${j}`, '', 0.25, 'kg', '否', ...vendor(i + j + 1)]);
+    for (let j = 0; j < 4 && n < LINES; j++, n++)
+      sheet.addRow([
+        material,
+        parent,
+        `${parent}-${j}`,
+        `三级子件${i}-${j}`,
+        '',
+        0.25,
+        'kg',
+        '否',
+        ...vendor(i + j + 1),
+      ]);
   }
   return Buffer.from(await book.xlsx.writeBuffer());
 }
 
-async function upload(base: string, cookie: string, bytes: Buffer, confirm: boolean): Promise<{ status: number; body: string }> {
+async function upload(
+  base: string,
+  cookie: string,
+  bytes: Buffer,
+  confirm: boolean,
+): Promise<{ status: number; body: string }> {
   const form = new FormData();
   form.append('confirm', String(confirm));
   form.append('file', new Blob([new Uint8Array(bytes)]), 'bom-20000.xlsx');
-  const res = await fetch(`${base}${API}/supplier/bomlevel/importBom`, { method: 'POST', body: form, headers: { cookie } });
+  const res = await fetch(`${base}${API}/supplier/bomlevel/importBom`, {
+    method: 'POST',
+    body: form,
+    headers: { cookie },
+  });
   return { status: res.status, body: await res.text() };
 }
 
@@ -62,13 +94,25 @@ export async function run(_settings: BenchSettings): Promise<Row[]> {
       const res = await f();
       const seconds = (performance.now() - t0) / 1000;
       if (res.status !== 200) throw new Error(`${what}: ${res.status} ${res.body.slice(0, 300)}`);
-      rows.push({ step: what, lines: LINES, 'file MB': fmt(bytes.length / 1e6, 2), 'response KB': fmt(res.body.length / 1024), seconds: fmt(seconds, 2), 'RSS before MB': fmt(before), 'peak RSS MB': fmt(peakRssMb(pid)) });
+      rows.push({
+        step: what,
+        lines: LINES,
+        'file MB': fmt(bytes.length / 1e6, 2),
+        'response KB': fmt(res.body.length / 1024),
+        seconds: fmt(seconds, 2),
+        'RSS before MB': fmt(before),
+        'peak RSS MB': fmt(peakRssMb(pid)),
+      });
       progress(`bom-import: ${what} ${seconds.toFixed(2)} s`);
     };
     await step('check only (confirm=false)', () => upload(server.base, cookie, bytes, false));
     await step('import (confirm=true, empty BOM)', () => upload(server.base, cookie, bytes, true));
     await step('tree: first page (10 materials, all lines)', async () => {
-      const res = await fetch(`${server.base}${API}/supplier/bomlevel/searchBomLevelList`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+      const res = await fetch(`${server.base}${API}/supplier/bomlevel/searchBomLevelList`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: '{}',
+      });
       return { status: res.status, body: await res.text() };
     });
     await step('re-import (every line replaced)', () => upload(server.base, cookie, bytes, true));

@@ -36,8 +36,10 @@ async function timeStart(opts: ServerOptions, expectInit: false | 'demo image' |
     const seeded = out.includes('demo data seeded');
     const initialised = expectInit === 'demo image' ? out.includes(DEMO_IMAGE) && !seeded : schema && seeded;
     const reinitialised = schema || seeded;
-    if (expectInit ? !initialised : reinitialised) throw new Error(`${expectInit ? `cold (${expectInit})` : 'warm'} start did not behave as one:\n${out}`);
-    if (expectInit === 'seed' && !opts.databaseUrl && !out.includes(IMAGE)) progress('note: no prepared image (apps/api/dist/db-image), the cold embedded start ran initdb');
+    if (expectInit ? !initialised : reinitialised)
+      throw new Error(`${expectInit ? `cold (${expectInit})` : 'warm'} start did not behave as one:\n${out}`);
+    if (expectInit === 'seed' && !opts.databaseUrl && !out.includes(IMAGE))
+      progress('note: no prepared image (apps/api/dist/db-image), the cold embedded start ran initdb');
     return { ms: server.readyMs, cpuMs: server.readyCpuMs };
   } finally {
     await server.stop();
@@ -61,7 +63,13 @@ function row(start: string, database: string, t: Timing[]): Row {
 export async function run({ runs }: BenchSettings): Promise<Row[]> {
   const floor: Timing[] = [];
   const cleanups: (() => Promise<void>)[] = [];
-  const t = { embeddedCold: [] as Timing[], embeddedSeed: [] as Timing[], embeddedWarm: [] as Timing[], pgCold: [] as Timing[], pgWarm: [] as Timing[] };
+  const t = {
+    embeddedCold: [] as Timing[],
+    embeddedSeed: [] as Timing[],
+    embeddedWarm: [] as Timing[],
+    pgCold: [] as Timing[],
+    pgWarm: [] as Timing[],
+  };
   for (let i = 1; i <= runs; i++) {
     progress(`cold-start run ${i}/${runs}`);
     floor.push({ ms: await loaderFloorMs(), cpuMs: 0 });
@@ -81,7 +89,12 @@ export async function run({ runs }: BenchSettings): Promise<Row[]> {
     // files (or dropping a database) just before a start slowed the next start's writes by up to
     // 1 s (an unpack of 0.2-0.4 s took 0.6-1.7 s), a cost of the benchmark's own cleanup that a
     // real first start does not pay.
-    cleanups.push(() => embedded.remove(), () => seeding.remove(), () => db.drop(), () => dir.remove());
+    cleanups.push(
+      () => embedded.remove(),
+      () => seeding.remove(),
+      () => db.drop(),
+      () => dir.remove(),
+    );
   }
   for (const cleanup of cleanups) await cleanup();
   return [

@@ -11,7 +11,13 @@
  */
 import pg from 'pg';
 import { Pool } from 'undici';
-import { EMPOWER_DEFAULTS, ZApplyPageRequestSchema, ZGrantPageRequestSchema, ZIssuePageRequestSchema, ZSupplierIssuePageRequestSchema } from '@esm/contracts';
+import {
+  EMPOWER_DEFAULTS,
+  ZApplyPageRequestSchema,
+  ZGrantPageRequestSchema,
+  ZIssuePageRequestSchema,
+  ZSupplierIssuePageRequestSchema,
+} from '@esm/contracts';
 import { CONNECTION_OPTIONS } from '../src/db/database.ts';
 import { listPageStatement } from '../src/lib/list.ts';
 import { applicationPageStatement } from '../src/modules/empower/applications.ts';
@@ -96,29 +102,51 @@ export async function run({ seconds, clients }: BenchSettings): Promise<Row[]> {
   for (const step of STEPS(new Date())) {
     const s = performance.now();
     const res = await sql.query(step.sql);
-    progress(`${data.name}: ${step.label}: ${res.rowCount ?? 0} rows, ${((performance.now() - s) / 1000).toFixed(1)} s`);
+    progress(
+      `${data.name}: ${step.label}: ${res.rowCount ?? 0} rows, ${((performance.now() - s) / 1000).toFixed(1)} s`,
+    );
   }
   await sql.query('VACUUM (ANALYZE)');
   progress(`applications and questions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const one = async (text: string) => (await sql.query(text)).rows[0] as Record<string, unknown>;
   // the supplier with the most questions (its own user signs in for the supplier cases)
-  const busiest = (await one(`SELECT i.supplier_code AS code, count(*)::int AS n, min(u.account) AS account FROM document_issue i
-    JOIN app_user u ON u.supplier_code = i.supplier_code GROUP BY i.supplier_code ORDER BY n DESC, i.supplier_code LIMIT 1`)) as { code: string; n: number; account: string };
+  const busiest =
+    (await one(`SELECT i.supplier_code AS code, count(*)::int AS n, min(u.account) AS account FROM document_issue i
+    JOIN app_user u ON u.supplier_code = i.supplier_code GROUP BY i.supplier_code ORDER BY n DESC, i.supplier_code LIMIT 1`)) as {
+      code: string;
+      n: number;
+      account: string;
+    };
   const apps = (await one(`SELECT count(*)::int AS n FROM empower_application`)).n;
-  const inForce = (await one(`SELECT count(*)::int AS n FROM empower_grant WHERE revoked_at IS NULL AND valid_until > now()`)).n;
+  const inForce = (
+    await one(`SELECT count(*)::int AS n FROM empower_grant WHERE revoked_at IS NULL AND valid_until > now()`)
+  ).n;
   const rules = EMPOWER_DEFAULTS;
 
   const grantCase = (name: string, body: Record<string, unknown>): ListCase => {
     const q = ZGrantPageRequestSchema.parse({ page: 1, results: 10, ...body });
-    return { name, who: 'admin', path: 'haier/drawingEmpowerArchives/findEmpowerPage', body: { page: 1, results: 10, ...body }, raw: async (c) => pageOf(await rawPage(c, grantPageStatement(q, rules, new Date()))) };
+    return {
+      name,
+      who: 'admin',
+      path: 'haier/drawingEmpowerArchives/findEmpowerPage',
+      body: { page: 1, results: 10, ...body },
+      raw: async (c) => pageOf(await rawPage(c, grantPageStatement(q, rules, new Date()))),
+    };
   };
-  const applicationCase = (name: string, who: 'approver' | 'supplier', scope: { supplierCode: string } | 'approvers'): ListCase => {
+  const applicationCase = (
+    name: string,
+    who: 'approver' | 'supplier',
+    scope: { supplierCode: string } | 'approvers',
+  ): ListCase => {
     const body = { page: 1, results: 10 };
     const q = ZApplyPageRequestSchema.parse(body);
     return {
       name,
       who,
-      path: scope === 'approvers' ? 'haier/drawingEmpowerApply/findEmpowerApply' : 'supplier/drawingEmpowerApply/findEmpowerApply',
+      path:
+        scope === 'approvers'
+          ? 'haier/drawingEmpowerApply/findEmpowerApply'
+          : 'supplier/drawingEmpowerApply/findEmpowerApply',
       body,
       raw: async (c) => pageOf(await rawPage(c, applicationPageStatement(q, scope))),
     };
@@ -132,31 +160,66 @@ export async function run({ seconds, clients }: BenchSettings): Promise<Row[]> {
       path: supplierCode ? 'supplier/documentissue/paging' : 'haier/documentissue/paging',
       body,
       // the answerers' reader needs only its user id for scope MINE, which these cases do not ask
-      raw: async (c) => pageOf(await rawPage(c, listPageStatement(q, issueListParts(supplierCode ? { supplierCode } : { handlerId: 0 }, q, new Date())))),
+      raw: async (c) =>
+        pageOf(
+          await rawPage(
+            c,
+            listPageStatement(q, issueListParts(supplierCode ? { supplierCode } : { handlerId: 0 }, q, new Date())),
+          ),
+        ),
     };
   };
 
   const all: ListCase[] = [
     grantCase(`grants in force, page 1 (all ${inForce}, ending soonest first)`, {}),
     grantCase('grants in force, supplier S001', { supplierCode: 'S001' }),
-    applicationCase(`authorisation applications, approver's list page 1 (${apps}, pending first)`, 'approver', 'approvers'),
-    applicationCase(`authorisation applications, a supplier's own (${busiest.code})`, 'supplier', { supplierCode: busiest.code }),
+    applicationCase(
+      `authorisation applications, approver's list page 1 (${apps}, pending first)`,
+      'approver',
+      'approvers',
+    ),
+    applicationCase(`authorisation applications, a supplier's own (${busiest.code})`, 'supplier', {
+      supplierCode: busiest.code,
+    }),
     issueCase(`drawing questions, answerers' list page 1 (${SHAPE.issues}, newest first)`, 'handler'),
-    issueCase(`drawing questions, a supplier's own (${busiest.code}, ${busiest.n} questions)`, 'supplier', busiest.code),
+    issueCase(
+      `drawing questions, a supplier's own (${busiest.code}, ${busiest.n} questions)`,
+      'supplier',
+      busiest.code,
+    ),
   ];
   const style = serverStyle();
   progress(`server run with: ${describeStyle(style)}`);
-  const server = await startServer({ dataDir: tempDir('domains').dir, databaseUrl: data.url, nodeArgs: style.flags, env: style.env });
+  const server = await startServer({
+    dataDir: tempDir('domains').dir,
+    databaseUrl: data.url,
+    nodeArgs: style.flags,
+    env: style.env,
+  });
   const http = new Pool(server.base, { connections: clients });
   try {
-    const cookies = { admin: [] as string[], approver: [] as string[], handler: [] as string[], supplier: [] as string[] };
+    const cookies = {
+      admin: [] as string[],
+      approver: [] as string[],
+      handler: [] as string[],
+      supplier: [] as string[],
+    };
     for (let i = 0; i < clients; i++) {
       cookies.admin.push(await login(http, ['demo3', 'demo7', 'demo8', 'demo9'][i % 4]!));
       cookies.approver.push(await login(http, 'demo6'));
       cookies.handler.push(await login(http, 'demo5'));
       cookies.supplier.push(await login(http, busiest.account));
     }
-    return await runListCases({ cases: selectedCases(all), http, serverPid: server.proc.pid!, sql, db: { url: data.url, name: data.name }, cookies, seconds, clients });
+    return await runListCases({
+      cases: selectedCases(all),
+      http,
+      serverPid: server.proc.pid!,
+      sql,
+      db: { url: data.url, name: data.name },
+      cookies,
+      seconds,
+      clients,
+    });
   } finally {
     await sql.end();
     await http.close();

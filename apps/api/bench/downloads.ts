@@ -33,17 +33,32 @@ export function dwgBytes(size: number): Buffer {
 async function pdfBytes(size: number): Promise<Buffer> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let p = 1; p <= 3; p++) doc.addPage([1190, 842]).drawText(`BENCH DRAWING SHEET ${p}`, { x: 60, y: 760, size: 28, font });
+  for (let p = 1; p <= 3; p++)
+    doc.addPage([1190, 842]).drawText(`BENCH DRAWING SHEET ${p}`, { x: 60, y: 760, size: 28, font });
   const raster = Buffer.alloc(size);
   for (let i = 0; i + 4 <= size; i += 4) raster.writeUInt32LE((i * 2246822519 + 374761393) >>> 0, i);
-  const dict = doc.context.obj({ Type: 'XObject', Subtype: 'Image', Width: 1, Height: size / 3, ColorSpace: 'DeviceRGB', BitsPerComponent: 8, Length: size });
+  const dict = doc.context.obj({
+    Type: 'XObject',
+    Subtype: 'Image',
+    Width: 1,
+    Height: size / 3,
+    ColorSpace: 'DeviceRGB',
+    BitsPerComponent: 8,
+    Length: size,
+  });
   const ref = doc.context.register(PDFRawStream.of(dict, raster));
   doc.getPage(0).node.set(PDFName.of('BenchRaster'), ref);
   return Buffer.from(await doc.save({ useObjectStreams: false }));
 }
 
 /** Puts `bytes` into the server's file store and a file row copying a demo drawing's (a new standard code). */
-export async function addFile(dbUrl: string, storageDir: string, bytes: Buffer, type: 'dwg' | 'pdf', code: string): Promise<number> {
+export async function addFile(
+  dbUrl: string,
+  storageDir: string,
+  bytes: Buffer,
+  type: 'dwg' | 'pdf',
+  code: string,
+): Promise<number> {
   const sha = createHash('sha256').update(bytes).digest('hex');
   const file = path.join(storageDir, sha.slice(0, 2), sha.slice(2, 4), sha);
   await mkdir(path.dirname(file), { recursive: true });
@@ -66,7 +81,12 @@ export async function addFile(dbUrl: string, storageDir: string, bytes: Buffer, 
 async function downloadOnce(http: Pool, cookie: string, id: number): Promise<{ ok: boolean; ms: number }> {
   const t0 = performance.now();
   try {
-    const res = await http.request({ method: 'POST', path: `${API}/file/download`, headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ id }) });
+    const res = await http.request({
+      method: 'POST',
+      path: `${API}/file/download`,
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ id }),
+    });
     let n = 0;
     for await (const chunk of res.body) n += (chunk as Buffer).length;
     return { ok: res.statusCode === 200 && n === Number(res.headers['content-length']), ms: performance.now() - t0 };
@@ -79,7 +99,11 @@ export async function run(settings: BenchSettings): Promise<Row[]> {
   const clients = Number(process.env.BENCH_DOWNLOADS ?? settings.clients);
   const db = await createBenchDatabase();
   const data = tempDir('downloads');
-  const server = await startServer({ dataDir: data.dir, databaseUrl: db.url, env: { SEED_DEMO: 'true', LOG_LEVEL: 'warn' } });
+  const server = await startServer({
+    dataDir: data.dir,
+    databaseUrl: db.url,
+    env: { SEED_DEMO: 'true', LOG_LEVEL: 'warn' },
+  });
   const pid = server.proc.pid!;
   const http = new Pool(server.base, { connections: clients + 2 });
   const rows: Row[] = [];
@@ -87,8 +111,14 @@ export async function run(settings: BenchSettings): Promise<Row[]> {
     progress(`downloads: preparing a ${fmt(SIZE / 1e6)} MB DWG and PDF`);
     const storageDir = path.join(data.dir, 'files');
     const cases = [
-      { what: 'DWG (streamed as stored)', id: await addFile(db.url, storageDir, dwgBytes(SIZE), 'dwg', 'HR-BENCH-DL-DWG') },
-      { what: 'PDF (stamped, queued)', id: await addFile(db.url, storageDir, await pdfBytes(SIZE), 'pdf', 'HR-BENCH-DL-PDF') },
+      {
+        what: 'DWG (streamed as stored)',
+        id: await addFile(db.url, storageDir, dwgBytes(SIZE), 'dwg', 'HR-BENCH-DL-DWG'),
+      },
+      {
+        what: 'PDF (stamped, queued)',
+        id: await addFile(db.url, storageDir, await pdfBytes(SIZE), 'pdf', 'HR-BENCH-DL-PDF'),
+      },
     ];
     const cookie = await login(http, 'demo3');
     for (const c of cases) {

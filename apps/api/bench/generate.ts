@@ -110,7 +110,14 @@ async function actualCounts(url: string, tables: string[]): Promise<Record<strin
 async function benchFileBytes(): Promise<{ type: StoredFile['type']; bytes: Uint8Array }[]> {
   const pinned = new Date('2026-01-01T00:00:00Z');
   const pdf = async (n: number) => {
-    const raw = await drawingPdf({ standardCode: `HR-BENCH-D00${n}`, version: 'A', materialCode: '0001000001', caption: 'BENCHMARK DRAWING', secretLevel: 'SECRET', pages: n });
+    const raw = await drawingPdf({
+      standardCode: `HR-BENCH-D00${n}`,
+      version: 'A',
+      materialCode: '0001000001',
+      caption: 'BENCHMARK DRAWING',
+      secretLevel: 'SECRET',
+      pages: n,
+    });
     const doc = await PDFDocument.load(raw, { updateMetadata: false });
     doc.setCreationDate(pinned);
     doc.setModificationDate(pinned);
@@ -145,7 +152,10 @@ async function prepareSchema(url: string, dataDir: string) {
     const passwordHash = await hashPassword(DEMO_PASSWORD);
     await db.prisma.supplier.createMany({ data: DEMO_SUPPLIERS });
     await db.prisma.user.createMany({ data: DEMO_USERS.map((u) => ({ ...u, passwordHash })) });
-    const staff = await db.prisma.user.findMany({ where: { account: { in: ['demo3', 'demo7', 'demo8', 'demo9'] } }, orderBy: { account: 'asc' } });
+    const staff = await db.prisma.user.findMany({
+      where: { account: { in: ['demo3', 'demo7', 'demo8', 'demo9'] } },
+      orderBy: { account: 'asc' },
+    });
     const agreement = await db.prisma.keepsecretAgreement.findFirstOrThrow({ orderBy: { version: 'desc' } });
     return {
       passwordHash,
@@ -169,7 +179,13 @@ async function generate(t: ReturnType<typeof target>): Promise<number> {
   const prepared = await prepareSchema(t.url, t.dataDir);
   const files = await storeBenchFiles(t.dataDir);
   const now = new Date();
-  const steps = generationSteps({ shape: t.shape, now, files, demoSupplierNames: [DEMO_SUPPLIERS[0]!.name, DEMO_SUPPLIERS[1]!.name], ...prepared });
+  const steps = generationSteps({
+    shape: t.shape,
+    now,
+    files,
+    demoSupplierNames: [DEMO_SUPPLIERS[0]!.name, DEMO_SUPPLIERS[1]!.name],
+    ...prepared,
+  });
 
   await withClient(t.url, async (c) => {
     await c.query(`SET synchronous_commit = off`);
@@ -185,7 +201,10 @@ async function generate(t: ReturnType<typeof target>): Promise<number> {
     for (const step of steps) {
       const s = performance.now();
       const res = await c.query(step.sql, step.params);
-      if (step.label !== 'helper function') progress(`${t.name}: ${step.label}: ${res.rowCount ?? 0} rows, ${((performance.now() - s) / 1000).toFixed(1)} s`);
+      if (step.label !== 'helper function')
+        progress(
+          `${t.name}: ${step.label}: ${res.rowCount ?? 0} rows, ${((performance.now() - s) / 1000).toFixed(1)} s`,
+        );
     }
     for (const i of indexes) {
       const s = performance.now();
@@ -197,11 +216,14 @@ async function generate(t: ReturnType<typeof target>): Promise<number> {
     progress(`${t.name}: VACUUM (ANALYZE): ${((performance.now() - s) / 1000).toFixed(1)} s`);
     const seconds = (performance.now() - t0) / 1000;
     // recorded in the database itself, for the report of later runs that reuse it
-    await c.query(`COMMENT ON DATABASE "${t.name}" IS '${JSON.stringify({ generatedAt: now.toISOString(), generationSeconds: Math.round(seconds) })}'`);
+    await c.query(
+      `COMMENT ON DATABASE "${t.name}" IS '${JSON.stringify({ generatedAt: now.toISOString(), generationSeconds: Math.round(seconds) })}'`,
+    );
   });
   const expected = expectedCounts(t.shape);
   const actual = await actualCounts(t.url, Object.keys(expected));
-  for (const [table, n] of Object.entries(expected)) if (actual[table] !== n) throw new Error(`${t.name}: ${table} has ${actual[table]} rows, expected ${n}`);
+  for (const [table, n] of Object.entries(expected))
+    if (actual[table] !== n) throw new Error(`${t.name}: ${table} has ${actual[table]} rows, expected ${n}`);
   complete = true;
   return (performance.now() - t0) / 1000;
 }
@@ -209,7 +231,9 @@ async function generate(t: ReturnType<typeof target>): Promise<number> {
 /** When the database was generated and how long it took, as recorded in its comment. */
 async function recordedGeneration(t: ReturnType<typeof target>): Promise<{ at: Date; seconds: number | null }> {
   return withClient(t.url, async (c) => {
-    const comment = (await c.query(`SELECT shobj_description(oid, 'pg_database') AS d FROM pg_database WHERE datname = $1`, [t.name])).rows[0]?.d as string | null;
+    const comment = (
+      await c.query(`SELECT shobj_description(oid, 'pg_database') AS d FROM pg_database WHERE datname = $1`, [t.name])
+    ).rows[0]?.d as string | null;
     const recorded = comment ? (JSON.parse(comment) as { generatedAt?: string; generationSeconds?: number }) : {};
     return { at: new Date(recorded.generatedAt ?? NaN), seconds: recorded.generationSeconds ?? null };
   });
@@ -223,7 +247,9 @@ async function reusable(t: ReturnType<typeof target>): Promise<boolean> {
   // rows added by using it (a view writes a log row, a test upload a file) do not spoil it; missing rows do
   const wrong = Object.entries(expected).filter(([table, n]) => !(actual[table]! >= n));
   if (wrong.length) {
-    progress(`${t.name}: ${wrong.map(([table, n]) => `${table} ${actual[table] ?? '?'} < ${n}`).join(', ')}: generating again`);
+    progress(
+      `${t.name}: ${wrong.map(([table, n]) => `${table} ${actual[table] ?? '?'} < ${n}`).join(', ')}: generating again`,
+    );
     return false;
   }
   // migrations added since (tables added after the data set was made) are applied as a server would at start
@@ -235,7 +261,9 @@ async function reusable(t: ReturnType<typeof target>): Promise<boolean> {
     await db.close();
   }
   const shas = (await storeBenchFiles(t.dataDir)).map((f) => f.sha256);
-  const stray = await withClient(t.url, (c) => c.query(`SELECT sha256 FROM standard_file WHERE sha256 <> ALL($1::text[]) LIMIT 1`, [shas]));
+  const stray = await withClient(t.url, (c) =>
+    c.query(`SELECT sha256 FROM standard_file WHERE sha256 <> ALL($1::text[]) LIMIT 1`, [shas]),
+  );
   if (stray.rowCount) {
     progress(`${t.name}: rows point at files the bench storage does not hold: generating again`);
     return false;
@@ -252,7 +280,9 @@ export function ensureBigData(): Promise<BigData> {
     const force = process.argv.includes('--regenerate') || process.env.BENCH_REGENERATE === '1';
     if (!force && (await reusable(t))) {
       const { at, seconds } = await recordedGeneration(t);
-      progress(`${t.name}: reusing (generated ${Number.isNaN(at.getTime()) ? 'at an unknown time' : `${at.toISOString().slice(0, 16)} UTC`})`);
+      progress(
+        `${t.name}: reusing (generated ${Number.isNaN(at.getTime()) ? 'at an unknown time' : `${at.toISOString().slice(0, 16)} UTC`})`,
+      );
       return { ...t, reused: true, generatedAt: at, generationSeconds: seconds };
     }
     progress(`${t.name}: generating (takes minutes on 2 cores)`);
@@ -268,27 +298,54 @@ export async function describeBigData(big: BigData): Promise<Row[]> {
   return withClient(big.url, async (c) => {
     const q = async (sql: string) => (await c.query(sql)).rows;
     const rows: Row[] = [];
-    const add = (what: string, n: number | string, detail = '') => rows.push({ what, rows: typeof n === 'number' ? n.toLocaleString('en-US') : n, detail });
+    const add = (what: string, n: number | string, detail = '') =>
+      rows.push({ what, rows: typeof n === 'number' ? n.toLocaleString('en-US') : n, detail });
     const count = async (t: string) => Number((await q(`SELECT count(*)::bigint AS n FROM ${t}`))[0].n);
     add('product lines', await count('product_line'));
     add('materials', await count('material'));
-    const [u] = await q(`SELECT count(*) FILTER (WHERE supplier_code IS NOT NULL) AS s, count(*) FILTER (WHERE supplier_code IS NULL) AS i FROM app_user`);
+    const [u] = await q(
+      `SELECT count(*) FILTER (WHERE supplier_code IS NOT NULL) AS s, count(*) FILTER (WHERE supplier_code IS NULL) AS i FROM app_user`,
+    );
     add('suppliers', await count('supplier'), `${u.s} supplier users, ${u.i} staff (demo accounts)`);
-    const [sm] = await q(`SELECT max(c) AS max, round(avg(c), 1) AS avg FROM (SELECT supplier_code, count(*) AS c FROM supplier_material GROUP BY 1) x`);
-    add('supplier_material', await count('supplier_material'), `avg ${sm.avg} materials per supplier, max ${sm.max} (S001, demo2's supplier)`);
-    const [g] = await q(`SELECT count(*) FILTER (WHERE valid_until > now() AT TIME ZONE 'UTC') AS valid, count(*) AS n FROM empower_grant`);
+    const [sm] = await q(
+      `SELECT max(c) AS max, round(avg(c), 1) AS avg FROM (SELECT supplier_code, count(*) AS c FROM supplier_material GROUP BY 1) x`,
+    );
+    add(
+      'supplier_material',
+      await count('supplier_material'),
+      `avg ${sm.avg} materials per supplier, max ${sm.max} (S001, demo2's supplier)`,
+    );
+    const [g] = await q(
+      `SELECT count(*) FILTER (WHERE valid_until > now() AT TIME ZONE 'UTC') AS valid, count(*) AS n FROM empower_grant`,
+    );
     add('empower_grant', Number(g.n), `${g.valid} valid now, ${g.n - g.valid} expired`);
     const st = await q(`SELECT status, count(*) AS n FROM standard_file GROUP BY 1 ORDER BY 1`);
     const codes = Number((await q(`SELECT count(DISTINCT standard_code) AS n FROM standard_file`))[0].n);
-    add('standard_file', await count('standard_file'), `${codes.toLocaleString('en-US')} standard codes; ${st.map((r) => `${r.status} ${Number(r.n).toLocaleString('en-US')}`).join(', ')}`);
+    add(
+      'standard_file',
+      await count('standard_file'),
+      `${codes.toLocaleString('en-US')} standard codes; ${st.map((r) => `${r.status} ${Number(r.n).toLocaleString('en-US')}`).join(', ')}`,
+    );
     const ac = await q(`SELECT action, count(*) AS n FROM access_log GROUP BY 1 ORDER BY 2 DESC`);
-    const span = (await q(`SELECT to_char(min(created_at), 'YYYY-MM-DD') AS a, to_char(max(created_at), 'YYYY-MM-DD') AS b FROM access_log`))[0];
-    add('access_log', await count('access_log'), `${ac.map((r) => `${r.action} ${Number(r.n).toLocaleString('en-US')}`).join(', ')}; ${span.a} … ${span.b}`);
+    const span = (
+      await q(
+        `SELECT to_char(min(created_at), 'YYYY-MM-DD') AS a, to_char(max(created_at), 'YYYY-MM-DD') AS b FROM access_log`,
+      )
+    )[0];
+    add(
+      'access_log',
+      await count('access_log'),
+      `${ac.map((r) => `${r.action} ${Number(r.n).toLocaleString('en-US')}`).join(', ')}; ${span.a} … ${span.b}`,
+    );
     add('keepsecret_acceptance', await count('keepsecret_acceptance'), 'one per supplier user (agreement V1)');
     const [size] = await q(`SELECT pg_size_pretty(pg_database_size(current_database())) AS db,
       pg_size_pretty(pg_total_relation_size('standard_file')) AS sf, pg_size_pretty(pg_total_relation_size('access_log')) AS al`);
     add('database size', size.db, `standard_file ${size.sf}, access_log ${size.al} (with indexes)`);
-    add('generation', big.reused ? 'reused' : 'this run', `${big.generationSeconds === null ? '?' : Math.round(big.generationSeconds)} s to generate, on ${Number.isNaN(big.generatedAt.getTime()) ? '?' : big.generatedAt.toISOString().slice(0, 10)}`);
+    add(
+      'generation',
+      big.reused ? 'reused' : 'this run',
+      `${big.generationSeconds === null ? '?' : Math.round(big.generationSeconds)} s to generate, on ${Number.isNaN(big.generatedAt.getTime()) ? '?' : big.generatedAt.toISOString().slice(0, 10)}`,
+    );
     return rows;
   });
 }

@@ -36,7 +36,15 @@ const ACCOUNTS: { account: string; type: UserType }[] = [
 ];
 
 /** As the issue asks: nothing in the background, no sandbox (a container), no GPU. */
-const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 interface Figures {
   score: number;
@@ -51,7 +59,11 @@ interface Figures {
 
 function figures(lhr: Result): Figures {
   const num = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
-  const summary = (lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number; requestCount: number }[] } | undefined)?.items ?? [];
+  const summary =
+    (
+      lhr.audits['resource-summary']?.details as
+        { items?: { resourceType: string; transferSize: number; requestCount: number }[] } | undefined
+    )?.items ?? [];
   const of = (type: string) => summary.find((i) => i.resourceType === type);
   if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   return {
@@ -85,11 +97,14 @@ async function lighthouseRun(url: string, flags: Flags): Promise<Figures> {
       const result = await lighthouse(url, flags, desktopConfig);
       if (stray) throw stray;
       if (!result) throw new Error(`lighthouse gave no result for ${url}`);
-      if (result.lhr.finalDisplayedUrl.replace(/\/+$/, '') !== url) throw new Error(`landed on ${result.lhr.finalDisplayedUrl}, not ${url} (signed out?)`);
+      if (result.lhr.finalDisplayedUrl.replace(/\/+$/, '') !== url)
+        throw new Error(`landed on ${result.lhr.finalDisplayedUrl}, not ${url} (signed out?)`);
       return figures(result.lhr);
     } catch (err) {
       lastError = err;
-      progress(`lighthouse ${url}: try ${attempt}/${TRIES} failed: ${err instanceof Error ? err.message : String(err)}`);
+      progress(
+        `lighthouse ${url}: try ${attempt}/${TRIES} failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
     } finally {
       process.off('unhandledRejection', onStray);
     }
@@ -100,13 +115,18 @@ async function lighthouseRun(url: string, flags: Flags): Promise<Figures> {
 export async function run({ runs }: BenchSettings): Promise<Row[]> {
   const webDist = path.resolve(apiDir, '../web/dist/index.html');
   if (!existsSync(webDist)) throw new Error('apps/web/dist is missing: build the web app first (pnpm build)');
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH); a downloaded browser is never used`);
+  if (!existsSync(CHROMIUM_PATH))
+    throw new Error(`no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH); a downloaded browser is never used`);
 
   const db = await createBenchDatabase();
   const dir = tempDir('lighthouse');
   const server = await startServer({ dataDir: dir.dir, databaseUrl: db.url, env: { SEED_DEMO: 'true' } });
   const http = new Pool(server.base, { connections: 2 });
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROME_FLAGS, logLevel: 'error' });
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: CHROME_FLAGS,
+    logLevel: 'error',
+  });
   const forget = onCleanup('kill chromium', async () => chrome.kill());
   const n = Math.max(runs, 5);
   const rows: Row[] = [];
@@ -114,7 +134,14 @@ export async function run({ runs }: BenchSettings): Promise<Row[]> {
     for (const { account, type } of ACCOUNTS) {
       const cookie = await login(http, account);
       const url = `${server.base}${DEFAULT_PAGE[type]}`;
-      const flags: Flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], extraHeaders: { Cookie: cookie }, maxWaitForLoad: 30_000 };
+      const flags: Flags = {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+        extraHeaders: { Cookie: cookie },
+        maxWaitForLoad: 30_000,
+      };
       if (rows.length === 0) {
         progress(`lighthouse ${account} ${DEFAULT_PAGE[type]} warm-up`);
         await lighthouseRun(url, flags);
@@ -125,7 +152,9 @@ export async function run({ runs }: BenchSettings): Promise<Row[]> {
         const f = await lighthouseRun(url, flags);
         results.push(f);
         // each run's figures as it ends (a long series on a busy machine can be read as it goes)
-        progress(`  score ${f.score}, LCP ${fmt(f.lcpMs)} ms, TBT ${fmt(f.tbtMs)} ms, CLS ${fmt(f.cls, 3)}, JS ${fmt(f.jsBytes / 1024, 1)} KB in ${f.jsFiles} files`);
+        progress(
+          `  score ${f.score}, LCP ${fmt(f.lcpMs)} ms, TBT ${fmt(f.tbtMs)} ms, CLS ${fmt(f.cls, 3)}, JS ${fmt(f.jsBytes / 1024, 1)} KB in ${f.jsFiles} files`,
+        );
       }
       const med = (k: keyof Figures) => median(results.map((r) => r[k]));
       const range = (k: keyof Figures, digits = 0, scale = 1) => {

@@ -30,14 +30,20 @@ const typeOf = (client: number) => 2 + (client % 8);
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 async function post(http: Pool, path: string, body: unknown, cookie?: string) {
-  const res = await http.request({ method: 'POST', path: `${API}/${path}`, headers: cookie ? { ...JSON_HEADERS, cookie } : JSON_HEADERS, body: JSON.stringify(body) });
+  const res = await http.request({
+    method: 'POST',
+    path: `${API}/${path}`,
+    headers: cookie ? { ...JSON_HEADERS, cookie } : JSON_HEADERS,
+    body: JSON.stringify(body),
+  });
   const json = (await res.body.json()) as { success?: boolean; code?: string; data?: unknown };
   return { status: res.statusCode, headers: res.headers, json };
 }
 
 async function login(http: Pool, client: number): Promise<string> {
   const res = await post(http, 'user/login', { account: accountOf(client), password: PASSWORD });
-  if (res.status !== 200 || res.json.code !== '10000000') throw new Error(`login ${accountOf(client)}: ${res.status} ${JSON.stringify(res.json)}`);
+  if (res.status !== 200 || res.json.code !== '10000000')
+    throw new Error(`login ${accountOf(client)}: ${res.status} ${JSON.stringify(res.json)}`);
   const setCookie = [res.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('esm_sid='));
   if (!setCookie) throw new Error('login set no esm_sid cookie');
   return setCookie.split(';')[0]!;
@@ -69,28 +75,55 @@ export async function run({ seconds, clients }: BenchSettings): Promise<Row[]> {
   const loop = { concurrency: clients, durationMs: seconds * 1000 };
   const report = (what: string, target: string, r: Awaited<ReturnType<typeof closedLoop>>, digits = 0) => {
     if (r.errors) progress(`${what}: ${r.errors} errors, first: ${r.firstError}`);
-    progress(`${what} (${target}): ${r.perSecond.toFixed(digits)}/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms`);
+    progress(
+      `${what} (${target}): ${r.perSecond.toFixed(digits)}/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms`,
+    );
     rows.push(loadRow(what, target, r, clients, digits));
   };
 
   // --- Postgres ---------------------------------------------------------------------------
   const db = await createBenchDatabase();
   const pgDir = tempDir('throughput-pg');
-  let server: RunningServer | undefined = await startServer({ dataDir: pgDir.dir, databaseUrl: db.url, env: { SEED_DEMO: 'true' } });
+  let server: RunningServer | undefined = await startServer({
+    dataDir: pgDir.dir,
+    databaseUrl: db.url,
+    env: { SEED_DEMO: 'true' },
+  });
   let http = new Pool(server.base, { connections: clients });
   const pgMeter = (app: number | 'self') => ({ meter: cpuMeter(app, db) });
   try {
     progress(`login on Postgres, ${seconds} s`);
-    report('login (user/login, scrypt)', 'Postgres', await closedLoop(async (c) => void (await login(http, c)), { ...loop, warmupOps: clients, ...pgMeter(server.proc.pid!) }), 1);
+    report(
+      'login (user/login, scrypt)',
+      'Postgres',
+      await closedLoop(async (c) => void (await login(http, c)), {
+        ...loop,
+        warmupOps: clients,
+        ...pgMeter(server.proc.pid!),
+      }),
+      1,
+    );
 
     const cookies = await loginAll(http, clients);
     progress(`menu on Postgres, ${seconds} s`);
-    report('menu (main/getRoleFunction)', 'Postgres', await closedLoop((c) => menu(http, cookies[c]!), { ...loop, warmupOps: 200, ...pgMeter(server.proc.pid!) }));
+    report(
+      'menu (main/getRoleFunction)',
+      'Postgres',
+      await closedLoop((c) => menu(http, cookies[c]!), { ...loop, warmupOps: 200, ...pgMeter(server.proc.pid!) }),
+    );
 
     const sql = new pg.Pool({ connectionString: db.url, max: 10 });
     try {
       progress(`raw SQL menu query, ${seconds} s`);
-      report('raw SQL: menu query only', 'Postgres', await closedLoop(async (c) => void (await sql.query(SQL.menu, [typeOf(c)])), { ...loop, warmupOps: 200, ...pgMeter('self') }));
+      report(
+        'raw SQL: menu query only',
+        'Postgres',
+        await closedLoop(async (c) => void (await sql.query(SQL.menu, [typeOf(c)])), {
+          ...loop,
+          warmupOps: 200,
+          ...pgMeter('self'),
+        }),
+      );
 
       progress(`raw SQL statements of a menu call, ${seconds} s`);
       const sids = cookies.map(sidOf);
@@ -99,7 +132,11 @@ export async function run({ seconds, clients }: BenchSettings): Promise<Row[]> {
         if (!s) throw new Error('session row missing');
         await sql.query(SQL.menu, [s.type]);
       };
-      report('raw SQL: both statements of a menu call', 'Postgres', await closedLoop(statements, { ...loop, warmupOps: 200, ...pgMeter('self') }));
+      report(
+        'raw SQL: both statements of a menu call',
+        'Postgres',
+        await closedLoop(statements, { ...loop, warmupOps: 200, ...pgMeter('self') }),
+      );
     } finally {
       await sql.end();
     }
@@ -118,7 +155,11 @@ export async function run({ seconds, clients }: BenchSettings): Promise<Row[]> {
     const cookies = await loginAll(http, clients);
     progress(`menu on embedded PGlite, ${seconds} s`);
     const meter = cpuMeter(server.proc.pid!); // the database runs inside the server process
-    report('menu (main/getRoleFunction)', 'embedded PGlite', await closedLoop((c) => menu(http, cookies[c]!), { ...loop, warmupOps: 200, meter }));
+    report(
+      'menu (main/getRoleFunction)',
+      'embedded PGlite',
+      await closedLoop((c) => menu(http, cookies[c]!), { ...loop, warmupOps: 200, meter }),
+    );
   } finally {
     await http.close();
     await server.stop();

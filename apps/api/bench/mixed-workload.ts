@@ -26,7 +26,15 @@ import pg from 'pg';
 import { Pool } from 'undici';
 import { ensureBigData } from './generate.ts';
 import { apiBytes, apiPost, login } from './lib/api-client.ts';
-import { nextRate, seededRandom, sustainedRate, weightedPicker, meetsGoal, type SearchPlan, type StepOutcome } from './lib/capacity.ts';
+import {
+  nextRate,
+  seededRandom,
+  sustainedRate,
+  weightedPicker,
+  meetsGoal,
+  type SearchPlan,
+  type StepOutcome,
+} from './lib/capacity.ts';
 import { cpuBetween, cpuMeter, machineCpuMs, postgresCpuByPid, processCpuMs, selfCpuMs } from './lib/cpu.ts';
 import { onCleanup } from './lib/cleanup.ts';
 import { closedLoop, openLoop, type Sample } from './lib/load.ts';
@@ -95,7 +103,8 @@ interface Setup {
 }
 
 /** The notices (their changes, recipients, events and confirmed files go with them: ON DELETE CASCADE); the log rows the mix wrote stay, as a real day's would. */
-const deleteNotices = async (sql: pg.Pool) => void (await sql.query(`DELETE FROM change_notice WHERE number LIKE '${NOTICE_PREFIX}%'`));
+const deleteNotices = async (sql: pg.Pool) =>
+  void (await sql.query(`DELETE FROM change_notice WHERE number LIKE '${NOTICE_PREFIX}%'`));
 
 /** Published notices MIX-<supplier>-<k>, each on an effective PDF/PNG of a material the supplier has a valid grant for, to that supplier alone. */
 async function seedNotices(sql: pg.Pool, codes: string[]): Promise<{ supplier: string; id: number; fileId: number }[]> {
@@ -118,7 +127,10 @@ async function seedNotices(sql: pg.Pool, codes: string[]): Promise<{ supplier: s
       [codes],
     );
     await c.query(`DELETE FROM mix_pick WHERE k > ${NOTICES_EACH}`);
-    const staff = (await c.query(`SELECT id, name FROM app_user WHERE account = 'demo3'`)).rows[0] as { id: number; name: string };
+    const staff = (await c.query(`SELECT id, name FROM app_user WHERE account = 'demo3'`)).rows[0] as {
+      id: number;
+      name: string;
+    };
     await c.query(
       `INSERT INTO change_notice (number, title, reason, product_line_code, status, due_date, created_by_id, created_by_name, created_at, updated_at, published_at, published_by_name, open_recipient_count)
        SELECT '${NOTICE_PREFIX}' || supplier_code || '-' || k, '变更通知：' || standard_code || ' 结构优化', '压测', product_line_code, 'PUBLISHED',
@@ -137,7 +149,9 @@ async function seedNotices(sql: pg.Pool, codes: string[]): Promise<{ supplier: s
               jsonb_build_array(jsonb_build_object('materialCode', p.material_code, 'materialName', p.material_name, 'validUntil', to_char(p.valid_until, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))), 'UNREAD'
        FROM mix_pick p JOIN change_notice n ON n.number = '${NOTICE_PREFIX}' || p.supplier_code || '-' || p.k`,
     );
-    const { rows } = await c.query(`SELECT p.supplier_code AS supplier, n.id, p.file_id AS "fileId" FROM mix_pick p JOIN change_notice n ON n.number = '${NOTICE_PREFIX}' || p.supplier_code || '-' || p.k ORDER BY p.k, p.supplier_code`);
+    const { rows } = await c.query(
+      `SELECT p.supplier_code AS supplier, n.id, p.file_id AS "fileId" FROM mix_pick p JOIN change_notice n ON n.number = '${NOTICE_PREFIX}' || p.supplier_code || '-' || p.k ORDER BY p.k, p.supplier_code`,
+    );
     await c.query('COMMIT');
     // fresh statistics now, or autovacuum's ANALYZE of these tables lands in the first measurements
     await sql.query('ANALYZE change_notice, notice_change, notice_recipient');
@@ -158,9 +172,13 @@ async function prepare(sql: pg.Pool, http: Pool): Promise<Setup> {
        FROM app_user WHERE supplier_code LIKE 'V%' AND enabled) u WHERE (i * $1) % n < $1 ORDER BY supplier_code LIMIT $1`,
     [SUPPLIERS],
   )) as { account: string; supplier_code: string }[];
-  const materials = (await q(`SELECT material_code AS c FROM standard_file WHERE id % 997 = 0 GROUP BY 1 LIMIT 200`)).map((r) => r.c as string);
+  const materials = (
+    await q(`SELECT material_code AS c FROM standard_file WHERE id % 997 = 0 GROUP BY 1 LIMIT 200`)
+  ).map((r) => r.c as string);
   // the latest effective dates adding up to EXPORT_ROWS files
-  const days = (await q(`SELECT to_char(effective_date, 'YYYY-MM-DD') AS d, count(*)::int AS n FROM standard_file GROUP BY effective_date ORDER BY effective_date DESC LIMIT 400`)) as { d: string; n: number }[];
+  const days = (await q(
+    `SELECT to_char(effective_date, 'YYYY-MM-DD') AS d, count(*)::int AS n FROM standard_file GROUP BY effective_date ORDER BY effective_date DESC LIMIT 400`,
+  )) as { d: string; n: number }[];
   let rows = 0;
   let from = days[0]!.d;
   for (const d of days) {
@@ -168,7 +186,10 @@ async function prepare(sql: pg.Pool, http: Pool): Promise<Setup> {
     from = d.d;
     if (rows >= EXPORT_ROWS) break;
   }
-  const notices = await seedNotices(sql, users.map((u) => u.supplier_code));
+  const notices = await seedNotices(
+    sql,
+    users.map((u) => u.supplier_code),
+  );
 
   progress(`logging in ${users.length} supplier and ${STAFF_SESSIONS} staff sessions`);
   // At most LOGIN_BURST at a time: the login limits (modules/session/limits.ts) count a check in
@@ -177,12 +198,20 @@ async function prepare(sql: pg.Pool, http: Pool): Promise<Setup> {
   const loginAll = async (accounts: { account: string; supplierCode?: string }[]) => {
     const out: Vu[] = [];
     for (let i = 0; i < accounts.length; i += LOGIN_BURST) {
-      out.push(...(await Promise.all(accounts.slice(i, i + LOGIN_BURST).map(async (a) => ({ ...a, cookie: await login(http, a.account), files: [] as number[] })))));
+      out.push(
+        ...(await Promise.all(
+          accounts
+            .slice(i, i + LOGIN_BURST)
+            .map(async (a) => ({ ...a, cookie: await login(http, a.account), files: [] as number[] })),
+        )),
+      );
     }
     return out;
   };
   const suppliers = await loginAll(users.map((u) => ({ account: u.account, supplierCode: u.supplier_code })));
-  const staff = await loginAll(Array.from({ length: STAFF_SESSIONS }, (_, i) => ({ account: STAFF[i % STAFF.length]! })));
+  const staff = await loginAll(
+    Array.from({ length: STAFF_SESSIONS }, (_, i) => ({ account: STAFF[i % STAFF.length]! })),
+  );
   const byCode = new Map(suppliers.map((s) => [s.supplierCode!, s]));
   // every session's first archive page: the files it will view and download (also warms the server)
   await Promise.all([...suppliers, ...staff].map((vu) => refreshFiles(http, vu, 1)));
@@ -194,7 +223,8 @@ async function prepare(sql: pg.Pool, http: Pool): Promise<Setup> {
 
 async function ok(http: Pool, path: string, body: unknown, cookie: string) {
   const res = await apiPost<unknown>(http, path, body, cookie);
-  if (res.status !== 200 || res.json.success !== true) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.json).slice(0, 160)}`);
+  if (res.status !== 200 || res.json.success !== true)
+    throw new Error(`${path}: ${res.status} ${JSON.stringify(res.json).slice(0, 160)}`);
   return res.json;
 }
 
@@ -204,7 +234,9 @@ async function bytes(http: Pool, path: string, body: unknown, cookie: string) {
 }
 
 async function refreshFiles(http: Pool, vu: Vu, page: number, filter: Record<string, unknown> = {}) {
-  const path = vu.supplierCode ? 'supplier/standardFile/getStandardFilePager' : 'haier/standardFile/getStandardFilePager';
+  const path = vu.supplierCode
+    ? 'supplier/standardFile/getStandardFilePager'
+    : 'haier/standardFile/getStandardFilePager';
   const json = await ok(http, path, { page, results: 10, ...filter }, vu.cookie);
   const ids = (json.data as { id: number; viewable: boolean }[]).filter((r) => r.viewable).map((r) => r.id);
   if (ids.length) vu.files = ids;
@@ -219,7 +251,8 @@ function mixOps(s: Setup, rand: () => number) {
   const confirmed: NoticeTask[] = [];
   const view = (http: Pool, vu: Vu, id: number) => bytes(http, 'file/view', { id }, vu.cookie);
   const ops: Record<Action, (http: Pool) => Promise<void>> = {
-    's.bell': async (http) => void (await ok(http, 'supplier/standardlog/getUnReadNotice', {}, any(s.suppliers).cookie)),
+    's.bell': async (http) =>
+      void (await ok(http, 'supplier/standardlog/getUnReadNotice', {}, any(s.suppliers).cookie)),
     's.files': (http) => refreshFiles(http, any(s.suppliers), 1 + Math.floor(rand() * 3)),
     's.view': async (http) => {
       const t = opened.shift(); // a supplier that opened a notice views its new drawing next
@@ -231,7 +264,13 @@ function mixOps(s: Setup, rand: () => number) {
       const vu = any(s.suppliers);
       await bytes(http, 'file/download', { id: any(vu.files) }, vu.cookie);
     },
-    's.inbox': async (http) => void (await ok(http, 'supplier/standardlog/getSupplierNoticeList', { page: 1, results: 10 }, any(s.suppliers).cookie)),
+    's.inbox': async (http) =>
+      void (await ok(
+        http,
+        'supplier/standardlog/getSupplierNoticeList',
+        { page: 1, results: 10 },
+        any(s.suppliers).cookie,
+      )),
     's.notice': async (http) => {
       const t = fresh.shift() ?? any(confirmed.length ? confirmed : s.tasks); // all opened: open a confirmed one again
       await ok(http, 'supplier/tableChangeLog/findById', { id: t.id }, t.vu.cookie);
@@ -241,7 +280,12 @@ function mixOps(s: Setup, rand: () => number) {
       const t = viewed.shift();
       if (!t) {
         // nothing opened and viewed yet: the supplier looks at its inbox instead (rare after the warm-up)
-        return void (await ok(http, 'supplier/standardlog/getSupplierNoticeList', { page: 1, results: 10 }, any(s.suppliers).cookie));
+        return void (await ok(
+          http,
+          'supplier/standardlog/getSupplierNoticeList',
+          { page: 1, results: 10 },
+          any(s.suppliers).cookie,
+        ));
       }
       await ok(http, 'supplier/standardlog/supplierConfirm', { id: t.id }, t.vu.cookie);
       confirmed.push(t);
@@ -252,8 +296,19 @@ function mixOps(s: Setup, rand: () => number) {
       return refreshFiles(http, any(s.staff), 1 + Math.floor(rand() * 5), filter);
     },
     'i.log': async (http) =>
-      void (await ok(http, 'haier/standardLookingup/searchStandardLookingup', { page: 1, results: 10, ...(rand() < 0.5 ? {} : { supplierCode: any(s.suppliers).supplierCode }) }, any(s.staff).cookie)),
-    'i.notices': async (http) => void (await ok(http, 'haier/tableChangeLog/findTableChangeLogListForHaier', { page: 1, results: 10 }, any(s.staff).cookie)),
+      void (await ok(
+        http,
+        'haier/standardLookingup/searchStandardLookingup',
+        { page: 1, results: 10, ...(rand() < 0.5 ? {} : { supplierCode: any(s.suppliers).supplierCode }) },
+        any(s.staff).cookie,
+      )),
+    'i.notices': async (http) =>
+      void (await ok(
+        http,
+        'haier/tableChangeLog/findTableChangeLogListForHaier',
+        { page: 1, results: 10 },
+        any(s.staff).cookie,
+      )),
     'i.view': (http) => {
       const vu = any(s.staff);
       return view(http, vu, any(vu.files));
@@ -265,7 +320,12 @@ function mixOps(s: Setup, rand: () => number) {
     },
     'i.export': async (http) => {
       const { dateFrom, dateTo } = s.exportFilter;
-      await bytes(http, 'searchDrawingFileInformations/drawingExportExcel', { page: 1, results: 10, dateFrom, dateTo }, any(s.staff).cookie);
+      await bytes(
+        http,
+        'searchDrawingFileInformations/drawingExportExcel',
+        { page: 1, results: 10, dateFrom, dateTo },
+        any(s.staff).cookie,
+      );
     },
   };
   return ops;
@@ -278,7 +338,16 @@ interface StepResult extends StepOutcome {
   cpu: { api: number; pg: number; gen: number; machine: number; apiMsPerReq: number; pgMsPerReq: number };
 }
 
-async function step(database: string, config: string, servers: RunningServer[], pools: Pool[], ops: ReturnType<typeof mixOps>, rate: number, seconds: number, seed: number): Promise<StepResult> {
+async function step(
+  database: string,
+  config: string,
+  servers: RunningServer[],
+  pools: Pool[],
+  ops: ReturnType<typeof mixOps>,
+  rate: number,
+  seconds: number,
+  seed: number,
+): Promise<StepResult> {
   const rand = seededRandom(seed);
   const pick = weightedPicker(MIX, rand);
   let turn = 0;
@@ -289,7 +358,12 @@ async function step(database: string, config: string, servers: RunningServer[], 
   };
   const api0 = servers.reduce((t, s) => t + processCpuMs(s.proc.pid!), 0);
   const [pg0, gen0, m0] = [postgresCpuByPid(database), selfCpuMs(), machineCpuMs()];
-  const r = await openLoop(next, { perSecond: rate, durationMs: seconds * 1000, rand, maxBacklog: Math.max(50, rate * 3) });
+  const r = await openLoop(next, {
+    perSecond: rate,
+    durationMs: seconds * 1000,
+    rand,
+    maxBacklog: Math.max(50, rate * 3),
+  });
   const api = servers.reduce((t, s) => t + processCpuMs(s.proc.pid!), 0) - api0;
   const [pgMs, gen, m1] = [cpuBetween(pg0, postgresCpuByPid(database)), selfCpuMs() - gen0, machineCpuMs()];
   const wall = r.seconds * 1000;
@@ -301,7 +375,10 @@ async function step(database: string, config: string, servers: RunningServer[], 
     rate,
     offered: r.offered / r.firingSeconds,
     achieved: good.length / r.seconds,
-    p95Ms: percentile(good.map((x) => x.ms), 95),
+    p95Ms: percentile(
+      good.map((x) => x.ms),
+      95,
+    ),
     errors,
     samples: r.samples,
     overloaded: r.overloaded,
@@ -322,8 +399,26 @@ async function step(database: string, config: string, servers: RunningServer[], 
 }
 
 /** Every row has every column, in this order (run.ts takes the columns from the rows as they come). */
-const COLUMNS = ['config', 'offered /s', 'action', 'requests', 'achieved /s', 'errors', 'p50 ms', 'p95 ms', 'p99 ms', 'api CPU %', 'postgres CPU %', 'generator CPU %', 'others CPU %', 'api / pg CPU ms per req', 'verdict', 'p95 ms per action'] as const;
-const row = (cells: Partial<Record<(typeof COLUMNS)[number], string | number>>): Row => Object.fromEntries(COLUMNS.map((c) => [c, cells[c] ?? '']));
+const COLUMNS = [
+  'config',
+  'offered /s',
+  'action',
+  'requests',
+  'achieved /s',
+  'errors',
+  'p50 ms',
+  'p95 ms',
+  'p99 ms',
+  'api CPU %',
+  'postgres CPU %',
+  'generator CPU %',
+  'others CPU %',
+  'api / pg CPU ms per req',
+  'verdict',
+  'p95 ms per action',
+] as const;
+const row = (cells: Partial<Record<(typeof COLUMNS)[number], string | number>>): Row =>
+  Object.fromEntries(COLUMNS.map((c) => [c, cells[c] ?? '']));
 
 const stepRow = (r: StepResult, note: string): Row => {
   const ms = r.samples.filter((x) => x.ok).map((x) => x.ms);
@@ -362,10 +457,25 @@ const actionRows = (r: StepResult): Row[] =>
   (Object.keys(MIX) as Action[]).map((a) => {
     const xs = r.samples.filter((x) => x.what === a);
     const ms = xs.filter((x) => x.ok).map((x) => x.ms);
-    return row({ 'offered /s': fmt(r.rate), action: a, requests: xs.length, errors: xs.length - ms.length, 'p50 ms': fmt(percentile(ms, 50)), 'p95 ms': fmt(percentile(ms, 95)), 'p99 ms': fmt(percentile(ms, 99)) });
+    return row({
+      'offered /s': fmt(r.rate),
+      action: a,
+      requests: xs.length,
+      errors: xs.length - ms.length,
+      'p50 ms': fmt(percentile(ms, 50)),
+      'p95 ms': fmt(percentile(ms, 95)),
+      'p99 ms': fmt(percentile(ms, 99)),
+    });
   });
 
-async function search(database: string, config: string, servers: RunningServer[], pools: Pool[], ops: ReturnType<typeof mixOps>, plan: SearchPlan): Promise<{ rows: Row[]; sustained?: number; steps: StepResult[] }> {
+async function search(
+  database: string,
+  config: string,
+  servers: RunningServer[],
+  pools: Pool[],
+  ops: ReturnType<typeof mixOps>,
+  plan: SearchPlan,
+): Promise<{ rows: Row[]; sustained?: number; steps: StepResult[] }> {
   const steps: StepResult[] = [];
   for (let rate = nextRate([], plan); rate !== undefined; rate = nextRate(steps, plan)) {
     steps.push(await step(database, config, servers, pools, ops, rate, STEP_SECONDS, 1000 + steps.length));
@@ -374,7 +484,14 @@ async function search(database: string, config: string, servers: RunningServer[]
   const firstMiss = steps.filter((s) => !meetsGoal(s) && s.rate > (sustained ?? 0)).sort((a, b) => a.rate - b.rate)[0];
   const rows: Row[] = [];
   for (const s of [...steps].sort((a, b) => a.rate - b.rate)) {
-    const verdict = s.rate === sustained ? 'highest meeting the goal' : meetsGoal(s) ? 'meets' : s.overloaded ? 'misses (backlog)' : 'misses';
+    const verdict =
+      s.rate === sustained
+        ? 'highest meeting the goal'
+        : meetsGoal(s)
+          ? 'meets'
+          : s.overloaded
+            ? 'misses (backlog)'
+            : 'misses';
     rows.push(stepRow(s, verdict));
     if (s.rate === sustained || s === firstMiss) rows.push(...actionRows(s));
   }
@@ -390,9 +507,16 @@ async function search(database: string, config: string, servers: RunningServer[]
  */
 function ceilings(s: StepResult): Row[] {
   const { apiMsPerReq: a, pgMsPerReq: p } = s.cpu;
-  const g = (s.cpu.gen / 100) * 1000 / Math.max(1e-9, s.achieved);
+  const g = ((s.cpu.gen / 100) * 1000) / Math.max(1e-9, s.achieved);
   const all = a + p + g;
-  const line = (what: string, perSecond: number) => row({ config: 'CPU ceiling', action: what, 'achieved /s': fmt(perSecond), 'api / pg CPU ms per req': `${fmt(a, 1)} / ${fmt(p, 1)}`, verdict: `from the ${fmt(s.rate)}/s step (generator ${fmt(g, 1)} ms/req)` });
+  const line = (what: string, perSecond: number) =>
+    row({
+      config: 'CPU ceiling',
+      action: what,
+      'achieved /s': fmt(perSecond),
+      'api / pg CPU ms per req': `${fmt(a, 1)} / ${fmt(p, 1)}`,
+      verdict: `from the ${fmt(s.rate)}/s step (generator ${fmt(g, 1)} ms/req)`,
+    });
   return [
     line('1 api process: its main thread (one core)', 1000 / a),
     line('2 cores shared by api, postgres and the generator', 2000 / all),
@@ -402,21 +526,53 @@ function ceilings(s: StepResult): Row[] {
 }
 
 /** Each action alone (closed loop, 4 clients): api and postgres CPU per call, so the mix's CPU can be split by action. */
-async function calibrate(server: RunningServer, http: Pool, ops: ReturnType<typeof mixOps>, db: { url: string; name: string }): Promise<Row[]> {
+async function calibrate(
+  server: RunningServer,
+  http: Pool,
+  ops: ReturnType<typeof mixOps>,
+  db: { url: string; name: string },
+): Promise<Row[]> {
   const rows: Row[] = [];
   const total = Object.values(MIX).reduce((a, b) => a + b, 0);
   const cost: { a: Action; api: number; db: number }[] = [];
   for (const a of Object.keys(MIX) as Action[]) {
-    const r = await closedLoop(() => ops[a](http), { concurrency: 4, durationMs: CALIBRATE_SECONDS * 1000, maxOps: 150, warmupOps: 4, meter: cpuMeter(server.proc.pid!, db) });
+    const r = await closedLoop(() => ops[a](http), {
+      concurrency: 4,
+      durationMs: CALIBRATE_SECONDS * 1000,
+      maxOps: 150,
+      warmupOps: 4,
+      meter: cpuMeter(server.proc.pid!, db),
+    });
     if (r.errors) progress(`${a} alone: ${r.errors} errors, first: ${r.firstError}`);
     cost.push({ a, api: r.appCpuMsPerOp ?? NaN, db: r.dbCpuMsPerOp ?? NaN });
-    rows.push(row({ config: 'each action alone, 4 clients', action: a, requests: r.ops, errors: r.errors, 'p50 ms': fmt(r.p50Ms), 'p95 ms': fmt(r.p95Ms), 'p99 ms': fmt(r.p99Ms), 'api / pg CPU ms per req': `${fmt(r.appCpuMsPerOp ?? NaN, 1)} / ${fmt(r.dbCpuMsPerOp ?? NaN, 1)}` }));
+    rows.push(
+      row({
+        config: 'each action alone, 4 clients',
+        action: a,
+        requests: r.ops,
+        errors: r.errors,
+        'p50 ms': fmt(r.p50Ms),
+        'p95 ms': fmt(r.p95Ms),
+        'p99 ms': fmt(r.p99Ms),
+        'api / pg CPU ms per req': `${fmt(r.appCpuMsPerOp ?? NaN, 1)} / ${fmt(r.dbCpuMsPerOp ?? NaN, 1)}`,
+      }),
+    );
   }
   const mixApi = cost.reduce((t, c) => t + (MIX[c.a] / total) * c.api, 0);
   const mixDb = cost.reduce((t, c) => t + (MIX[c.a] / total) * c.db, 0);
-  for (const [i, c] of cost.entries()) rows[i]!.verdict = `${fmt(MIX[c.a])} % of calls, ${fmt(((MIX[c.a] / total) * c.api * 100) / mixApi)} % of the mix's api CPU, ${fmt(((MIX[c.a] / total) * c.db * 100) / mixDb)} % of its db CPU`;
-  progress(`the mix from the calibration: api ${mixApi.toFixed(2)} ms, postgres backends ${mixDb.toFixed(2)} ms CPU per request`);
-  rows.push(row({ config: 'each action alone, 4 clients', action: 'the mix (weighted)', 'api / pg CPU ms per req': `${fmt(mixApi, 2)} / ${fmt(mixDb, 2)}` }));
+  for (const [i, c] of cost.entries())
+    rows[i]!.verdict =
+      `${fmt(MIX[c.a])} % of calls, ${fmt(((MIX[c.a] / total) * c.api * 100) / mixApi)} % of the mix's api CPU, ${fmt(((MIX[c.a] / total) * c.db * 100) / mixDb)} % of its db CPU`;
+  progress(
+    `the mix from the calibration: api ${mixApi.toFixed(2)} ms, postgres backends ${mixDb.toFixed(2)} ms CPU per request`,
+  );
+  rows.push(
+    row({
+      config: 'each action alone, 4 clients',
+      action: 'the mix (weighted)',
+      'api / pg CPU ms per req': `${fmt(mixApi, 2)} / ${fmt(mixDb, 2)}`,
+    }),
+  );
   return rows;
 }
 
@@ -425,7 +581,8 @@ export async function run(_: BenchSettings): Promise<Row[]> {
   const sql = new pg.Pool({ connectionString: big.url, max: 4 });
   const style = serverStyle();
   progress(`server run with: ${describeStyle(style)}`);
-  const start = () => startServer({ dataDir: big.dataDir, databaseUrl: big.url, nodeArgs: style.flags, env: style.env });
+  const start = () =>
+    startServer({ dataDir: big.dataDir, databaseUrl: big.url, nodeArgs: style.flags, env: style.env });
   const servers: RunningServer[] = [];
   const pools: Pool[] = [];
   const dropNotices = onCleanup('delete the MIX- notices', () => deleteNotices(sql));
@@ -433,25 +590,45 @@ export async function run(_: BenchSettings): Promise<Row[]> {
     servers.push(await start());
     pools.push(new Pool(servers[0]!.base, { connections: 64 }));
     const setup = await prepare(sql, pools[0]!);
-    progress(`${setup.suppliers.length} supplier sessions, ${setup.staff.length} staff sessions, ${setup.tasks.length} notices; export: ${setup.exportFilter.rows} files effective ${setup.exportFilter.dateFrom} … ${setup.exportFilter.dateTo}`);
+    progress(
+      `${setup.suppliers.length} supplier sessions, ${setup.staff.length} staff sessions, ${setup.tasks.length} notices; export: ${setup.exportFilter.rows} files effective ${setup.exportFilter.dateFrom} … ${setup.exportFilter.dateTo}`,
+    );
     const ops = mixOps(setup, seededRandom(7));
     const rows: Row[] = [];
-    const calibration = CALIBRATE_SECONDS > 0 ? await calibrate(servers[0]!, pools[0]!, ops, { url: big.url, name: big.name }) : [];
+    const calibration =
+      CALIBRATE_SECONDS > 0 ? await calibrate(servers[0]!, pools[0]!, ops, { url: big.url, name: big.name }) : [];
     progress(`warm-up: 10/s for 5 s`);
     await step(big.name, 'warm-up', servers, pools, ops, 10, 5, 1);
 
     const startRate = num(process.env.BENCH_MIXED_START, 10);
-    const one = await search(big.name, '1 api process', servers, pools, ops, { start: startRate, factor: 2, resolution: 1.15, maxSteps: 7 });
+    const one = await search(big.name, '1 api process', servers, pools, ops, {
+      start: startRate,
+      factor: 2,
+      resolution: 1.15,
+      maxSteps: 7,
+    });
     rows.push(...one.rows);
 
     servers.push(await start()); // same DATA_DIR: same storage and session secret
     pools.push(new Pool(servers[1]!.base, { connections: 64 }));
     await step(big.name, 'warm-up', servers, pools, ops, 10, 5, 2);
-    const two = await search(big.name, '2 api processes', servers, pools, ops, { start: one.sustained ?? startRate, factor: 1.5, resolution: 1.15, maxSteps: 6 });
+    const two = await search(big.name, '2 api processes', servers, pools, ops, {
+      start: one.sustained ?? startRate,
+      factor: 1.5,
+      resolution: 1.15,
+      maxSteps: 6,
+    });
     rows.push(...two.rows);
-    progress(`highest rate meeting p95 ≤ 300 ms without errors: one api process ${one.sustained ?? 'none'}/s, two ${two.sustained ?? 'none'}/s`);
+    progress(
+      `highest rate meeting p95 ≤ 300 ms without errors: one api process ${one.sustained ?? 'none'}/s, two ${two.sustained ?? 'none'}/s`,
+    );
     rows.push(...ceilings(one.steps.find((x) => x.rate === one.sustained) ?? one.steps[0]!));
-    rows.push(row({ config: 'answer', verdict: `highest rate with p95 ≤ 300 ms and no errors: 1 api process ${one.sustained ?? '—'}/s, 2 api processes ${two.sustained ?? '—'}/s` }));
+    rows.push(
+      row({
+        config: 'answer',
+        verdict: `highest rate with p95 ≤ 300 ms and no errors: 1 api process ${one.sustained ?? '—'}/s, 2 api processes ${two.sustained ?? '—'}/s`,
+      }),
+    );
     return [...rows, ...calibration];
   } finally {
     for (const p of pools) await p.close();

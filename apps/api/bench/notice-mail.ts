@@ -43,7 +43,13 @@ export async function run(_settings: BenchSettings): Promise<Row[]> {
     dataDir: tempDir('mail').dir,
     timeoutMs: 600_000,
     databaseUrl: db.url,
-    env: { SEED_DEMO: 'true', SESSION_SECRET: 'bench-session-secret-0123456789-abcdefgh', SMTP_URL: smtp.url, MAIL_FROM: 'ESM <esm@example.com>', PUBLIC_URL: 'https://esm.example.com' },
+    env: {
+      SEED_DEMO: 'true',
+      SESSION_SECRET: 'bench-session-secret-0123456789-abcdefgh',
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'ESM <esm@example.com>',
+      PUBLIC_URL: 'https://esm.example.com',
+    },
   });
   const pid = server.proc.pid!;
   const http = new Pool(server.base, { connections: 2 });
@@ -52,11 +58,19 @@ export async function run(_settings: BenchSettings): Promise<Row[]> {
     await client.connect();
     progress(`notice-mail: seeding ${SUPPLIERS} suppliers with users and addresses`);
     for (const sql of SEED) await client.query(sql);
-    const fileId = (await client.query<{ id: number }>(`SELECT id FROM standard_file WHERE standard_code = 'HR-MAIL-1'`)).rows[0]!.id;
+    const fileId = (
+      await client.query<{ id: number }>(`SELECT id FROM standard_file WHERE standard_code = 'HR-MAIL-1'`)
+    ).rows[0]!.id;
     const cookie = await login(http, 'demo3');
     const due = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
-    const created = await apiPost<{ id: number }>(http, noticesApi.create.path, { title: '邮件基准变更', reason: '基准测试', productLineCode: 'PLM', dueDate: due, newFileIds: [fileId] }, cookie);
-    if (created.status !== 200) throw new Error(`create: ${created.status} ${JSON.stringify(created.json).slice(0, 300)}`);
+    const created = await apiPost<{ id: number }>(
+      http,
+      noticesApi.create.path,
+      { title: '邮件基准变更', reason: '基准测试', productLineCode: 'PLM', dueDate: due, newFileIds: [fileId] },
+      cookie,
+    );
+    if (created.status !== 200)
+      throw new Error(`create: ${created.status} ${JSON.stringify(created.json).slice(0, 300)}`);
     const id = created.json.data!.id;
 
     const cpu0 = processCpuMs(pid);
@@ -64,11 +78,15 @@ export async function run(_settings: BenchSettings): Promise<Row[]> {
     const published = await apiPost(http, noticesApi.publish.path, { id }, cookie);
     const commitMs = performance.now() - t0;
     const cpuCommit = processCpuMs(pid) - cpu0;
-    if (published.status !== 200) throw new Error(`publish: ${published.status} ${JSON.stringify(published.json).slice(0, 300)}\n${server.output()}`);
+    if (published.status !== 200)
+      throw new Error(
+        `publish: ${published.status} ${JSON.stringify(published.json).slice(0, 300)}\n${server.output()}`,
+      );
     progress(`notice-mail: published in ${(commitMs / 1000).toFixed(2)} s; waiting for ${SUPPLIERS} mails`);
     const deadline = Date.now() + 30 * 60_000;
     while (smtp.received.length < SUPPLIERS) {
-      if (Date.now() > deadline) throw new Error(`only ${smtp.received.length} of ${SUPPLIERS} mails accepted in 30 min`);
+      if (Date.now() > deadline)
+        throw new Error(`only ${smtp.received.length} of ${SUPPLIERS} mails accepted in 30 min`);
       await new Promise((r) => setTimeout(r, 50));
     }
     const lastMs = performance.now() - t0;
@@ -76,8 +94,20 @@ export async function run(_settings: BenchSettings): Promise<Row[]> {
     const addresses = new Set(smtp.received.flatMap((m) => m.to));
     if (addresses.size !== SUPPLIERS) throw new Error(`${addresses.size} distinct recipients for ${SUPPLIERS} mails`);
     return [
-      { step: 'publish → answered (committed)', recipients: SUPPLIERS, seconds: fmt(commitMs / 1000, 2), 'api CPU s': fmt(cpuCommit / 1000, 2) },
-      { step: 'publish → last mail accepted', recipients: SUPPLIERS, seconds: fmt(lastMs / 1000, 1), 'api CPU s': fmt(cpuAll / 1000, 1), 'mails/s': fmt(SUPPLIERS / (lastMs / 1000), 0), 'api CPU ms/mail': fmt(cpuAll / SUPPLIERS, 1) },
+      {
+        step: 'publish → answered (committed)',
+        recipients: SUPPLIERS,
+        seconds: fmt(commitMs / 1000, 2),
+        'api CPU s': fmt(cpuCommit / 1000, 2),
+      },
+      {
+        step: 'publish → last mail accepted',
+        recipients: SUPPLIERS,
+        seconds: fmt(lastMs / 1000, 1),
+        'api CPU s': fmt(cpuAll / 1000, 1),
+        'mails/s': fmt(SUPPLIERS / (lastMs / 1000), 0),
+        'api CPU ms/mail': fmt(cpuAll / SUPPLIERS, 1),
+      },
     ];
   } finally {
     await client.end().catch(() => undefined);

@@ -18,21 +18,58 @@ interface BenchModule {
 }
 
 const BENCHES: Record<string, { title: string; load: () => Promise<BenchModule> }> = {
-  'cold-start': { title: 'Start-up: spawn to first 200 from /esm-server/health', load: () => import('./cold-start.ts') },
+  'cold-start': {
+    title: 'Start-up: spawn to first 200 from /esm-server/health',
+    load: () => import('./cold-start.ts'),
+  },
   'login-menu': { title: 'Login and menu throughput', load: () => import('./login-menu.ts') },
   'archive-data': { title: 'Archives: the large data set', load: () => import('./generate.ts') },
   'archive-lists': { title: 'Archives: archive and log pages vs raw SQL', load: () => import('./archive-lists.ts') },
-  'archive-export': { title: 'Archives: the 100k-row Excel export, time and server memory', load: () => import('./archive-export.ts') },
-  'archive-stamp': { title: 'Archives: stamping the watermark on a 20-page PDF and a 4000×3000 PNG', load: () => import('./archive-stamp.ts') },
-  'notice-lists': { title: 'Change notices: notice list, recipients matrix and inbox on 10k notices × 2k suppliers vs raw SQL', load: () => import('./notice-lists.ts') },
-  'bom-import': { title: 'BOM: importing a 20,000-line .xlsx, time and server memory', load: () => import('./bom-import.ts') },
-  'domain-lists': { title: 'Newer domains: grants in force, authorisation applications and drawing questions vs raw SQL', load: () => import('./domain-lists.ts') },
-  'mixed-workload': { title: 'Capacity: a day\'s mix of supplier and staff sessions at rising arrival rates, one and two api processes', load: () => import('./mixed-workload.ts') },
-  downloads: { title: 'Downloads: 16 concurrent downloads of a 40 MB drawing (streamed DWG, stamped PDF), server memory and time', load: () => import('./downloads.ts') },
-  'audit-chain': { title: 'Audit chain: insert cost, 50 concurrent downloads and the backfill of 200k rows, chain on vs off', load: () => import('./audit-chain.ts') },
-  'notice-mail': { title: 'Notifications: publishing a notice to 2,000 suppliers with mail on — commit, last mail accepted by a local SMTP server, api CPU', load: () => import('./notice-mail.ts') },
-  'web-login': { title: 'Login page and first page in Chromium: time to a usable form, login → table, JS on the wire', load: () => import('./web-login.ts') },
-  lighthouse: { title: 'Landing pages in Lighthouse 12 (desktop): score, LCP, TBT, CLS, JS on the wire; median of 5', load: () => import('./lighthouse.ts') },
+  'archive-export': {
+    title: 'Archives: the 100k-row Excel export, time and server memory',
+    load: () => import('./archive-export.ts'),
+  },
+  'archive-stamp': {
+    title: 'Archives: stamping the watermark on a 20-page PDF and a 4000×3000 PNG',
+    load: () => import('./archive-stamp.ts'),
+  },
+  'notice-lists': {
+    title: 'Change notices: notice list, recipients matrix and inbox on 10k notices × 2k suppliers vs raw SQL',
+    load: () => import('./notice-lists.ts'),
+  },
+  'bom-import': {
+    title: 'BOM: importing a 20,000-line .xlsx, time and server memory',
+    load: () => import('./bom-import.ts'),
+  },
+  'domain-lists': {
+    title: 'Newer domains: grants in force, authorisation applications and drawing questions vs raw SQL',
+    load: () => import('./domain-lists.ts'),
+  },
+  'mixed-workload': {
+    title: "Capacity: a day's mix of supplier and staff sessions at rising arrival rates, one and two api processes",
+    load: () => import('./mixed-workload.ts'),
+  },
+  downloads: {
+    title: 'Downloads: 16 concurrent downloads of a 40 MB drawing (streamed DWG, stamped PDF), server memory and time',
+    load: () => import('./downloads.ts'),
+  },
+  'audit-chain': {
+    title: 'Audit chain: insert cost, 50 concurrent downloads and the backfill of 200k rows, chain on vs off',
+    load: () => import('./audit-chain.ts'),
+  },
+  'notice-mail': {
+    title:
+      'Notifications: publishing a notice to 2,000 suppliers with mail on — commit, last mail accepted by a local SMTP server, api CPU',
+    load: () => import('./notice-mail.ts'),
+  },
+  'web-login': {
+    title: 'Login page and first page in Chromium: time to a usable form, login → table, JS on the wire',
+    load: () => import('./web-login.ts'),
+  },
+  lighthouse: {
+    title: 'Landing pages in Lighthouse 12 (desktop): score, LCP, TBT, CLS, JS on the wire; median of 5',
+    load: () => import('./lighthouse.ts'),
+  },
 };
 
 function int(v: string | undefined, dflt: number): number {
@@ -43,9 +80,14 @@ function int(v: string | undefined, dflt: number): number {
 function table(rows: Row[]): string {
   if (rows.length === 0) return '(no rows)';
   const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const numeric = (c: string) => rows.every((r) => r[c] === undefined || typeof r[c] === 'number' || /^[\d.—-]+$/.test(String(r[c])));
+  const numeric = (c: string) =>
+    rows.every((r) => r[c] === undefined || typeof r[c] === 'number' || /^[\d.—-]+$/.test(String(r[c])));
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  return [line(cols), line(cols.map((c) => (numeric(c) ? '---:' : '---'))), ...rows.map((r) => line(cols.map((c) => String(r[c] ?? ''))))].join('\n');
+  return [
+    line(cols),
+    line(cols.map((c) => (numeric(c) ? '---:' : '---'))),
+    ...rows.map((r) => line(cols.map((c) => String(r[c] ?? '')))),
+  ].join('\n');
 }
 
 async function main() {
@@ -64,16 +106,30 @@ async function main() {
   };
 
   const t0 = performance.now();
-  const out: string[] = [`## pnpm bench — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`, '', ...(await machineLines()), ''];
+  const out: string[] = [
+    `## pnpm bench — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    '',
+    ...(await machineLines()),
+    '',
+  ];
   for (const name of selected) {
     const b = BENCHES[name]!;
     progress(`${name}: ${b.title}`);
     const started = performance.now();
     const rows = await (await b.load()).run(settings);
     await runCleanup();
-    out.push(`### ${name} — ${b.title}`, '', table(rows), '', `(${((performance.now() - started) / 1000).toFixed(0)} s)`, '');
+    out.push(
+      `### ${name} — ${b.title}`,
+      '',
+      table(rows),
+      '',
+      `(${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      '',
+    );
   }
-  out.push(`Settings: BENCH_RUNS=${settings.runs} BENCH_SECONDS=${settings.seconds} BENCH_CLIENTS=${settings.clients}; total ${((performance.now() - t0) / 1000).toFixed(0)} s; load average at the end ${loadAverage()}.`);
+  out.push(
+    `Settings: BENCH_RUNS=${settings.runs} BENCH_SECONDS=${settings.seconds} BENCH_CLIENTS=${settings.clients}; total ${((performance.now() - t0) / 1000).toFixed(0)} s; load average at the end ${loadAverage()}.`,
+  );
   console.log(out.join('\n'));
 }
 

@@ -6,10 +6,21 @@ const base = process.env.BASE_URL ?? 'http://127.0.0.1:3341';
 const dir = process.env.SHOT_DIR ?? '/tmp/landing-shots';
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
-  for (const [w, h] of [[1366, 800], [600, 900]] as const) {
-    const context = await browser.newContext({ baseURL: base, locale: 'zh-CN', timezoneId: 'Asia/Shanghai', viewport: { width: w, height: h } });
+  for (const [w, h] of [
+    [1366, 800],
+    [600, 900],
+  ] as const) {
+    const context = await browser.newContext({
+      baseURL: base,
+      locale: 'zh-CN',
+      timezoneId: 'Asia/Shanghai',
+      viewport: { width: w, height: h },
+    });
     // SHOT_THEME=dark: the portal's dark theme (preferences.ts), expanded menu
-    if (process.env.SHOT_THEME) await context.addInitScript(`localStorage.setItem('esm.theme', JSON.stringify('${process.env.SHOT_THEME}')); localStorage.setItem('esm.menu.collapsed', 'false');`);
+    if (process.env.SHOT_THEME)
+      await context.addInitScript(
+        `localStorage.setItem('esm.theme', JSON.stringify('${process.env.SHOT_THEME}')); localStorage.setItem('esm.menu.collapsed', 'false');`,
+      );
     const page = await context.newPage();
     await page.goto('/esm/login');
     await page.getByPlaceholder('账号').fill('demo3');
@@ -49,7 +60,8 @@ try {
       icons: document.querySelectorAll('#root .anticon').length,
     }));
     console.log(w, JSON.stringify(counts));
-    if (process.env.SHOT_HTML) (await import('node:fs')).writeFileSync(`${dir}/landing-${w}.html`, await page.content());
+    if (process.env.SHOT_HTML)
+      (await import('node:fs')).writeFileSync(`${dir}/landing-${w}.html`, await page.content());
     await context.close();
   }
 } finally {

@@ -42,7 +42,12 @@ async function main() {
   });
   try {
     for (let i = 0; i <= runs; i++) {
-      const context = await browser.newContext({ baseURL: base, locale: 'zh-CN', timezoneId: 'Asia/Shanghai', viewport: { width: 1366, height: 800 } });
+      const context = await browser.newContext({
+        baseURL: base,
+        locale: 'zh-CN',
+        timezoneId: 'Asia/Shanghai',
+        viewport: { width: 1366, height: 800 },
+      });
       // when the landing page's parts appear (performance.now() of the landing page), for the summary
       await context.addInitScript(`(() => {
         const seen = (window.__seen = {});
@@ -77,7 +82,18 @@ async function main() {
         await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
         await cdp.send('Profiler.start');
       } else if (cpuOnly) await browser.startTracing(page, { categories: ['toplevel'] });
-      else if (tracing) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing', 'loading', 'v8'] });
+      else if (tracing)
+        await browser.startTracing(page, {
+          categories: [
+            'devtools.timeline',
+            'disabled-by-default-devtools.timeline',
+            'v8.execute',
+            'disabled-by-default-v8.cpu_profiler',
+            'blink.user_timing',
+            'loading',
+            'v8',
+          ],
+        });
       if (atOnce) await fill();
       const t0 = Date.now();
       await page.getByRole('button', { name: /登\s*录/ }).click();
@@ -88,24 +104,50 @@ async function main() {
       const res = await page.evaluate(() =>
         performance.getEntriesByType('resource').map((e) => {
           const r = e as PerformanceResourceTiming;
-          return { name: r.name.replace(/^https?:\/\/[^/]+/, ''), start: Math.round(r.startTime), end: Math.round(r.responseEnd), size: r.transferSize };
+          return {
+            name: r.name.replace(/^https?:\/\/[^/]+/, ''),
+            start: Math.round(r.startTime),
+            end: Math.round(r.responseEnd),
+            size: r.transferSize,
+          };
         }),
       );
       const nav = await page.evaluate(() => Math.round(performance.timeOrigin));
-      console.log(`run ${i}: click → table ${ms} ms (outside), landing nav starts ${nav - t0} ms after the click; landing page: ${JSON.stringify(await page.evaluate(() => (window as unknown as { __seen: unknown }).__seen))}`);
+      console.log(
+        `run ${i}: click → table ${ms} ms (outside), landing nav starts ${nav - t0} ms after the click; landing page: ${JSON.stringify(await page.evaluate(() => (window as unknown as { __seen: unknown }).__seen))}`,
+      );
       if (tracing) {
         if (cpuOnly) {
-          const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: { name: string; ph: string; pid: number; tid: number; tdur?: number; dur?: number; args?: { name?: string } }[] };
-          const mains = new Set(trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+          const trace = JSON.parse((await browser.stopTracing()).toString()) as {
+            traceEvents: {
+              name: string;
+              ph: string;
+              pid: number;
+              tid: number;
+              tdur?: number;
+              dur?: number;
+              args?: { name?: string };
+            }[];
+          };
+          const mains = new Set(
+            trace.traceEvents
+              .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+              .map((e) => `${e.pid}:${e.tid}`),
+          );
           if (process.env.TRACE_DUMP) writeFileSync(process.env.TRACE_DUMP, JSON.stringify(trace));
-          const cpu = trace.traceEvents.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && mains.has(`${e.pid}:${e.tid}`)).reduce((a, e) => a + (e.tdur ?? 0), 0);
+          const cpu = trace.traceEvents
+            .filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && mains.has(`${e.pid}:${e.tid}`))
+            .reduce((a, e) => a + (e.tdur ?? 0), 0);
           console.log(`cpu ${i}: renderer main thread CPU ${Math.round(cpu / 1000)} ms`);
           await context.close();
           continue;
         }
         if (cdp) writeFileSync(out, JSON.stringify((await cdp.send('Profiler.stop')).profile));
         else writeFileSync(out, await browser.stopTracing());
-        for (const r of res) console.log(`  ${String(r.start).padStart(5)}–${String(r.end).padStart(5)} ${r.size > 0 ? 'net ' : 'cache'} ${r.name}`);
+        for (const r of res)
+          console.log(
+            `  ${String(r.start).padStart(5)}–${String(r.end).padStart(5)} ${r.size > 0 ? 'net ' : 'cache'} ${r.name}`,
+          );
       }
       await context.close();
     }

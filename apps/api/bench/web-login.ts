@@ -71,7 +71,12 @@ interface RunResult {
 }
 
 async function oneRun(browser: Browser, base: string, typed = false): Promise<RunResult> {
-  const context = await browser.newContext({ baseURL: base, locale: 'zh-CN', timezoneId: 'Asia/Shanghai', viewport: { width: 1366, height: 800 } });
+  const context = await browser.newContext({
+    baseURL: base,
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+    viewport: { width: 1366, height: 800 },
+  });
   try {
     await context.addInitScript(PROBE);
     const page = await context.newPage();
@@ -80,12 +85,22 @@ async function oneRun(browser: Browser, base: string, typed = false): Promise<Ru
     page.on('requestfinished', (req) => {
       if (!counting || !new URL(req.url()).pathname.endsWith('.js')) return;
       scripts.push(
-        req.sizes().then(async (s) => ({ url: req.url(), wire: s.responseBodySize, decoded: (await (await req.response())?.body())?.length ?? 0 })),
+        req
+          .sizes()
+          .then(async (s) => ({
+            url: req.url(),
+            wire: s.responseBodySize,
+            decoded: (await (await req.response())?.body())?.length ?? 0,
+          })),
       );
     });
     await page.goto('/esm/login');
-    await page.waitForFunction(() => (window as unknown as { __bench: { formUsable?: number } }).__bench.formUsable !== undefined);
-    const formMs = await page.evaluate(() => (window as unknown as { __bench: { formUsable: number } }).__bench.formUsable);
+    await page.waitForFunction(
+      () => (window as unknown as { __bench: { formUsable?: number } }).__bench.formUsable !== undefined,
+    );
+    const formMs = await page.evaluate(
+      () => (window as unknown as { __bench: { formUsable: number } }).__bench.formUsable,
+    );
     await page.waitForLoadState('networkidle');
     counting = false;
     const js = await Promise.all(scripts);
@@ -101,7 +116,11 @@ async function oneRun(browser: Browser, base: string, typed = false): Promise<Ru
     await page.getByRole('button', { name: /登\s*录/ }).click();
     // the portal is at the landing page (a page load, or the router's navigation), then its table fills
     await page.waitForURL((u) => !u.pathname.replace(/\/+$/, '').endsWith('/login'), { timeout: 60_000 });
-    await page.waitForFunction(() => (window as unknown as { __bench: { tableMs?: number } }).__bench.tableMs !== undefined, undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => (window as unknown as { __bench: { tableMs?: number } }).__bench.tableMs !== undefined,
+      undefined,
+      { timeout: 60_000 },
+    );
     const tableMs = await page.evaluate(() => (window as unknown as { __bench: { tableMs: number } }).__bench.tableMs);
     return { formMs, tableMs, js };
   } finally {
@@ -111,9 +130,11 @@ async function oneRun(browser: Browser, base: string, typed = false): Promise<Ru
 
 export async function run({ runs }: BenchSettings): Promise<Row[]> {
   const webDist = path.resolve(apiDir, '../web/dist/index.html');
-  if (!existsSync(webDist)) throw new Error('apps/web/dist is missing: build the web app first (pnpm exec turbo run build)');
+  if (!existsSync(webDist))
+    throw new Error('apps/web/dist is missing: build the web app first (pnpm exec turbo run build)');
   const executablePath = CHROMIUM_PATH;
-  if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath} (set CHROMIUM_PATH); a downloaded browser is never used`);
+  if (!existsSync(executablePath))
+    throw new Error(`no Chromium at ${executablePath} (set CHROMIUM_PATH); a downloaded browser is never used`);
 
   const db = await createBenchDatabase();
   const dir = tempDir('web');
@@ -146,14 +167,41 @@ export async function run({ runs }: BenchSettings): Promise<Row[]> {
       max: `${fmt(Math.max(...ms))} ms`,
       aim,
     });
-    const bytes = (label: string, value: string, aim: string): Row => ({ measure: label, runs: 1, median: value, min: '', max: '', aim });
+    const bytes = (label: string, value: string, aim: string): Row => ({
+      measure: label,
+      runs: 1,
+      median: value,
+      min: '',
+      max: '',
+      aim,
+    });
     return [
-      timing('navigation → login form usable (empty cache)', results.map((r) => r.formMs), '≤ 400 ms'),
-      timing('login submit → landing table filled (demo3, /esm/dashboard)', results.map((r) => r.tableMs), '≤ 600 ms'),
-      timing('the same, the fields typed at 10 keys/s before the click', typedResults.map((r) => r.tableMs), '≤ 600 ms'),
+      timing(
+        'navigation → login form usable (empty cache)',
+        results.map((r) => r.formMs),
+        '≤ 400 ms',
+      ),
+      timing(
+        'login submit → landing table filled (demo3, /esm/dashboard)',
+        results.map((r) => r.tableMs),
+        '≤ 600 ms',
+      ),
+      timing(
+        'the same, the fields typed at 10 keys/s before the click',
+        typedResults.map((r) => r.tableMs),
+        '≤ 600 ms',
+      ),
       bytes(`/esm/login first load: JS files`, String(js.length), ''),
-      bytes('/esm/login first load: JS on the wire, as Chromium received it', `${kb(sum(js.map((s) => s.wire)))} KB`, '≤ 200 KB'),
-      bytes('/esm/login first load: the same files as the server sends them with br / gzip', `${kb(sum(br))} / ${kb(sum(gz))} KB`, ''),
+      bytes(
+        '/esm/login first load: JS on the wire, as Chromium received it',
+        `${kb(sum(js.map((s) => s.wire)))} KB`,
+        '≤ 200 KB',
+      ),
+      bytes(
+        '/esm/login first load: the same files as the server sends them with br / gzip',
+        `${kb(sum(br))} / ${kb(sum(gz))} KB`,
+        '',
+      ),
       bytes('/esm/login first load: JS decoded', `${kb(sum(js.map((s) => s.decoded)))} KB`, ''),
     ];
   } finally {

@@ -19,7 +19,9 @@ import { fileURLToPath } from 'node:url';
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const workspaceOnly = (pkgPath) => {
   const pkg = JSON.parse(readFileSync(pkgPath, 'utf8'));
-  return Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((d) => !pkg.dependencies?.[d]?.startsWith('workspace:'));
+  return Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter(
+    (d) => !pkg.dependencies?.[d]?.startsWith('workspace:'),
+  );
 };
 /**
  * npm packages bundled (with what they import) although they are npm dependencies: plain JavaScript
@@ -31,12 +33,28 @@ const workspaceOnly = (pkgPath) => {
  * its own files and stays external, as do PGlite, Prisma, pg and whatever is loaded only on use
  * (exceljs, pdf-lib, canvas).
  */
-const START_PATH = new Set(['fastify', 'fastify-plugin', '@fastify/cookie', '@fastify/helmet', '@fastify/multipart', '@fastify/session', '@fastify/static', '@fastify/swagger', 'fastify-type-provider-zod', 'openid-client', 'pino', 'zod', 'pglite-prisma-adapter']);
+const START_PATH = new Set([
+  'fastify',
+  'fastify-plugin',
+  '@fastify/cookie',
+  '@fastify/helmet',
+  '@fastify/multipart',
+  '@fastify/session',
+  '@fastify/static',
+  '@fastify/swagger',
+  'fastify-type-provider-zod',
+  'openid-client',
+  'pino',
+  'zod',
+  'pglite-prisma-adapter',
+]);
 // every other npm dependency of the api and of the workspace packages it bundles is external
 const external = [
   ...workspaceOnly(path.join(apiDir, 'package.json')),
   ...workspaceOnly(path.join(apiDir, '../../packages/contracts/package.json')),
-].filter((d) => !START_PATH.has(d)).flatMap((d) => [d, `${d}/*`]);
+]
+  .filter((d) => !START_PATH.has(d))
+  .flatMap((d) => [d, `${d}/*`]);
 
 /**
  * @fastify/cookie loads the ESM-only `cookie` package with `await import('cookie')` when it is
@@ -52,7 +70,10 @@ const inlineCookieImport = {
     b.onLoad({ filter: /[\\/]@fastify[\\/]cookie[\\/]index\.js$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
       const dynamic = "await import('cookie')";
-      if (!source.includes(dynamic)) throw new Error(`${args.path}: no longer has ${dynamic}; review the inline-cookie-import plugin in scripts/build.mjs`);
+      if (!source.includes(dynamic))
+        throw new Error(
+          `${args.path}: no longer has ${dynamic}; review the inline-cookie-import plugin in scripts/build.mjs`,
+        );
       return { contents: source.replace(dynamic, "require('cookie')"), loader: 'js' };
     });
   },
@@ -62,12 +83,20 @@ const started = performance.now();
 // everything but the prepared database images and demo drawings, rebuilt only when their inputs change
 const dist = path.join(apiDir, 'dist');
 const kept = new Set(['db-image', 'db-image-demo', 'demo-files']);
-if (existsSync(dist)) for (const f of readdirSync(dist, { withFileTypes: true }).filter((d) => !kept.has(d.name))) rmSync(path.join(dist, f.name), { recursive: true, force: true });
+if (existsSync(dist))
+  for (const f of readdirSync(dist, { withFileTypes: true }).filter((d) => !kept.has(d.name)))
+    rmSync(path.join(dist, f.name), { recursive: true, force: true });
 await build({
   // both at dist/'s top level: paths computed from import.meta.url mean the same in every file
   // cli.mjs: the operators' commands (db:migrate, db:backup, db:restore, db:verify-backup) on plain
   // node where no dev dependency (tsx) is installed — the image's runtime stage
-  entryPoints: { server: path.join(apiDir, 'src/server.ts'), 'build-image': path.join(apiDir, 'src/db/build-image.ts'), cli: path.join(apiDir, 'src/db/cli.ts'), 'storage-cli': path.join(apiDir, 'src/lib/storage/cli.ts'), 'audit-cli': path.join(apiDir, 'src/modules/audit/cli.ts') },
+  entryPoints: {
+    server: path.join(apiDir, 'src/server.ts'),
+    'build-image': path.join(apiDir, 'src/db/build-image.ts'),
+    cli: path.join(apiDir, 'src/db/cli.ts'),
+    'storage-cli': path.join(apiDir, 'src/lib/storage/cli.ts'),
+    'audit-cli': path.join(apiDir, 'src/modules/audit/cli.ts'),
+  },
   outdir: path.join(apiDir, 'dist'),
   outExtension: { '.js': '.mjs' },
   // code loaded with import() (the demo seed's drawing code) stays in its own chunk, so its
@@ -85,7 +114,9 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
   // ESM output has no require(); a bundled CommonJS helper may still ask for one
-  banner: { js: "import { createRequire as __esmCreateRequire } from 'node:module'; const require = __esmCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __esmCreateRequire } from 'node:module'; const require = __esmCreateRequire(import.meta.url);",
+  },
 });
 console.log(`api bundled to dist/server.mjs in ${Math.round(performance.now() - started)} ms`);
 // The embedded database's prepared cluster (src/db/image.ts): the first start on an empty data

@@ -3,7 +3,12 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import { API_BASE } from '@esm/contracts';
 import { paths, type Config } from './config.ts';
 import type { SqlRunner } from './db/migrations.ts';
@@ -58,7 +63,14 @@ export interface AppDeps {
   storage?: Storage;
 }
 
-export async function buildApp({ config, db, dbKind, sql = db, logger, storage = localStorage(config.storageDir) }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  dbKind,
+  sql = db,
+  logger,
+  storage = localStorage(config.storageDir),
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? {
       level: config.logLevel,
@@ -78,7 +90,12 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
     // ones — ajv, ajv-formats, fast-json-stringify: ~110 modules, ~50–60 ms of CPU at each start
     // — which no route would use.
     // (Fastify types these factories as ajv's; the compilers they return are the zod ones below.)
-    schemaController: { compilersFactory: { buildValidator: (() => validatorCompiler) as never, buildSerializer: (() => serializerCompiler) as never } },
+    schemaController: {
+      compilersFactory: {
+        buildValidator: (() => validatorCompiler) as never,
+        buildSerializer: (() => serializerCompiler) as never,
+      },
+    },
     ...frameworkErrorOptions,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -95,7 +112,11 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
   await app.register(compressionPlugin);
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'ESM 图纸档案门户 API', version: '1.0.0', description: '信封 { success, code, message, data }；分页请求 results/page/sortField/sortOrder。' },
+      info: {
+        title: 'ESM 图纸档案门户 API',
+        version: '1.0.0',
+        description: '信封 { success, code, message, data }；分页请求 results/page/sortField/sortOrder。',
+      },
       servers: [],
     },
     transform: jsonSchemaTransform,
@@ -136,7 +157,11 @@ export async function buildApp({ config, db, dbKind, sql = db, logger, storage =
       await api.register(permissionRoutes, { db });
       await api.register(phoneLogRoutes, { db, exportMaxRows: config.exportMaxRows });
       await api.register(auditRoutes, { db });
-      await api.register(notificationRoutes, { db, mail: config.databaseUrl ? config.mail : undefined, exportMaxRows: config.exportMaxRows });
+      await api.register(notificationRoutes, {
+        db,
+        mail: config.databaseUrl ? config.mail : undefined,
+        exportMaxRows: config.exportMaxRows,
+      });
     },
     { prefix: API_BASE },
   );

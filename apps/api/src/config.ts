@@ -123,13 +123,27 @@ export interface MailConfig {
 export function mailOf(env: NodeJS.ProcessEnv, port: number): MailConfig | undefined {
   const smtpUrl = env.SMTP_URL?.trim();
   if (!smtpUrl) return undefined;
-  if (!URL.canParse(smtpUrl) || !/^smtps?:$/.test(new URL(smtpUrl).protocol)) throw new Error(`SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587, got "${new URL(smtpUrl).protocol}…"`);
-  if (!databaseUrlOf(env)) throw new Error('SMTP_URL needs DATABASE_URL: notification mail is queued in the Postgres server (the embedded database has no queue); unset SMTP_URL to run without mail');
+  if (!URL.canParse(smtpUrl) || !/^smtps?:$/.test(new URL(smtpUrl).protocol))
+    throw new Error(
+      `SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587, got "${new URL(smtpUrl).protocol}…"`,
+    );
+  if (!databaseUrlOf(env))
+    throw new Error(
+      'SMTP_URL needs DATABASE_URL: notification mail is queued in the Postgres server (the embedded database has no queue); unset SMTP_URL to run without mail',
+    );
   const publicUrl = (env.PUBLIC_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, '');
-  if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) throw new Error(`PUBLIC_URL must be an http(s) URL such as https://esm.example.com, got "${publicUrl}"`);
+  if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol))
+    throw new Error(`PUBLIC_URL must be an http(s) URL such as https://esm.example.com, got "${publicUrl}"`);
   const bounceToken = env.MAIL_BOUNCE_TOKEN?.trim() || undefined;
-  if (bounceToken !== undefined && (bounceToken.length < 32 || /\s/.test(bounceToken))) throw new Error('MAIL_BOUNCE_TOKEN must be at least 32 characters without spaces (e.g. openssl rand -hex 24)');
-  return { smtpUrl, from: env.MAIL_FROM?.trim() || 'ESM 图纸档案门户 <esm@localhost>', publicUrl, maxTries: positive(env, 'MAIL_MAX_TRIES', 8), bounceToken };
+  if (bounceToken !== undefined && (bounceToken.length < 32 || /\s/.test(bounceToken)))
+    throw new Error('MAIL_BOUNCE_TOKEN must be at least 32 characters without spaces (e.g. openssl rand -hex 24)');
+  return {
+    smtpUrl,
+    from: env.MAIL_FROM?.trim() || 'ESM 图纸档案门户 <esm@localhost>',
+    publicUrl,
+    maxTries: positive(env, 'MAIL_MAX_TRIES', 8),
+    bounceToken,
+  };
 }
 
 /** The portal as an OpenID Connect relying party (modules/session/oidc.ts). */
@@ -159,9 +173,14 @@ export function oidcOf(env: NodeJS.ProcessEnv): OidcConfig | undefined {
   const clientId = env.OIDC_CLIENT_ID?.trim();
   const redirectUri = env.OIDC_REDIRECT_URI?.trim();
   if (!issuer && !clientId && !redirectUri) return undefined;
-  if (!issuer || !clientId || !redirectUri) throw new Error('OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_REDIRECT_URI must be set together (or none of them)');
-  for (const [name, v] of [['OIDC_ISSUER', issuer], ['OIDC_REDIRECT_URI', redirectUri]] as const) {
-    if (!URL.canParse(v) || !/^https?:$/.test(new URL(v).protocol)) throw new Error(`${name} must be an http(s) URL, got "${v}"`);
+  if (!issuer || !clientId || !redirectUri)
+    throw new Error('OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_REDIRECT_URI must be set together (or none of them)');
+  for (const [name, v] of [
+    ['OIDC_ISSUER', issuer],
+    ['OIDC_REDIRECT_URI', redirectUri],
+  ] as const) {
+    if (!URL.canParse(v) || !/^https?:$/.test(new URL(v).protocol))
+      throw new Error(`${name} must be an http(s) URL, got "${v}"`);
   }
   const opt = (v: string | undefined) => (v?.trim() ? v.trim() : undefined);
   return {
@@ -185,8 +204,12 @@ const bool = flag;
 export function companySiteUrlOf(v: string | undefined): string | undefined {
   const raw = v?.trim();
   if (!raw) return undefined;
-  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) throw new Error(`COMPANY_SITE_URL must be an http(s) URL such as https://www.example.com, got "${raw}"`);
-  if (new URL(raw).search || new URL(raw).hash) throw new Error(`COMPANY_SITE_URL must not carry a query or fragment (the links' own paths are appended to it), got "${raw}"`);
+  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol))
+    throw new Error(`COMPANY_SITE_URL must be an http(s) URL such as https://www.example.com, got "${raw}"`);
+  if (new URL(raw).search || new URL(raw).hash)
+    throw new Error(
+      `COMPANY_SITE_URL must not carry a query or fragment (the links' own paths are appended to it), got "${raw}"`,
+    );
   return raw.replace(/\/+$/, '');
 }
 
@@ -197,16 +220,30 @@ export function companySiteUrlOf(v: string | undefined): string | undefined {
  */
 export function s3Of(env: NodeJS.ProcessEnv): S3Settings | undefined {
   const v = (name: string) => env[name]?.trim() || undefined;
-  const names = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'];
+  const names = [
+    'S3_ENDPOINT',
+    'S3_BUCKET',
+    'S3_REGION',
+    'S3_ACCESS_KEY_ID',
+    'S3_SECRET_ACCESS_KEY',
+    'S3_FORCE_PATH_STYLE',
+  ];
   const set = names.filter((n) => v(n));
   if (!set.length) return undefined;
   const bucket = v('S3_BUCKET');
-  if (!bucket) throw new Error(`S3_BUCKET is not set, but ${set.join(', ')} ${set.length > 1 ? 'are' : 'is'}: set S3_BUCKET to use an S3 bucket for the uploaded files, or unset the S3_* variables to use the local folder`);
+  if (!bucket)
+    throw new Error(
+      `S3_BUCKET is not set, but ${set.join(', ')} ${set.length > 1 ? 'are' : 'is'}: set S3_BUCKET to use an S3 bucket for the uploaded files, or unset the S3_* variables to use the local folder`,
+    );
   const accessKeyId = v('S3_ACCESS_KEY_ID');
   const secretAccessKey = v('S3_SECRET_ACCESS_KEY');
-  if (!accessKeyId !== !secretAccessKey) throw new Error(`${accessKeyId ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'} is not set: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together`);
+  if (!accessKeyId !== !secretAccessKey)
+    throw new Error(
+      `${accessKeyId ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'} is not set: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together`,
+    );
   const endpoint = v('S3_ENDPOINT');
-  if (endpoint && (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol))) throw new Error(`S3_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
+  if (endpoint && (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol)))
+    throw new Error(`S3_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
   return {
     ...(endpoint ? { endpoint } : {}),
     bucket,
@@ -245,14 +282,20 @@ function isProxyAddress(v: string): boolean {
 export function trustProxyOf(v: string | undefined): false | string[] {
   const raw = (v ?? '').trim();
   if (raw === '' || ['false', '0', 'no', 'off'].includes(raw.toLowerCase())) return false;
-  const help = 'set TRUST_PROXY to the address(es) of your reverse proxy, comma separated (e.g. 10.0.0.5 or 172.28.0.0/24; loopback for a proxy on this host)';
+  const help =
+    'set TRUST_PROXY to the address(es) of your reverse proxy, comma separated (e.g. 10.0.0.5 or 172.28.0.0/24; loopback for a proxy on this host)';
   if (['true', 'yes', 'on', '*', 'all'].includes(raw.toLowerCase())) {
     throw new Error(`TRUST_PROXY=${raw} would trust an X-Forwarded-For sent by anyone: ${help}`);
   }
   if (/^\d+$/.test(raw)) {
-    throw new Error(`TRUST_PROXY=${raw}: a hop count cannot tell the proxy from a client that connects directly (Fastify ignores it); ${help}`);
+    throw new Error(
+      `TRUST_PROXY=${raw}: a hop count cannot tell the proxy from a client that connects directly (Fastify ignores it); ${help}`,
+    );
   }
-  const list = raw.split(',').map((x) => x.trim()).filter(Boolean);
+  const list = raw
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   const bad = list.filter((x) => !isProxyAddress(x));
   if (bad.length) throw new Error(`TRUST_PROXY: not an IP address or CIDR: ${bad.join(', ')}; ${help}`);
   return list;
@@ -267,16 +310,23 @@ export function metricsAllowOf(v: string | undefined): string[] {
   const raw = (v ?? '').trim();
   if (raw === '') return ['loopback'];
   if (raw.toLowerCase() === 'none') return [];
-  const list = raw.split(',').map((x) => x.trim()).filter(Boolean);
+  const list = raw
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   const bad = list.filter((x) => !isProxyAddress(x));
-  if (bad.length) throw new Error(`METRICS_ALLOW: not an IP address or CIDR: ${bad.join(', ')}; list the addresses of your Prometheus, comma separated (e.g. 10.0.0.7 or 172.28.0.0/24; loopback for this host; none for the token only)`);
+  if (bad.length)
+    throw new Error(
+      `METRICS_ALLOW: not an IP address or CIDR: ${bad.join(', ')}; list the addresses of your Prometheus, comma separated (e.g. 10.0.0.7 or 172.28.0.0/24; loopback for this host; none for the token only)`,
+    );
   return list;
 }
 
 /** METRICS_TOKEN: long enough that it cannot be guessed by trying (it opens the metrics from any address). */
 export function metricsTokenOf(v: string | undefined): string | undefined {
   if (v === undefined || v === '') return undefined;
-  if (v.length < 16 || /\s/.test(v)) throw new Error('METRICS_TOKEN must be at least 16 characters without spaces (e.g. openssl rand -hex 24)');
+  if (v.length < 16 || /\s/.test(v))
+    throw new Error('METRICS_TOKEN must be at least 16 characters without spaces (e.g. openssl rand -hex 24)');
   return v;
 }
 
@@ -297,7 +347,10 @@ function sessionSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
   }
   // Several processes on one Postgres server each generating their own secret would not accept
   // each other's cookies: behind a load balancer users were signed out at random.
-  if (databaseUrlOf(env)) throw new Error('SESSION_SECRET is not set: with DATABASE_URL every api process must use the same secret (32 or more characters), or sessions signed by one are refused by another');
+  if (databaseUrlOf(env))
+    throw new Error(
+      'SESSION_SECRET is not set: with DATABASE_URL every api process must use the same secret (32 or more characters), or sessions signed by one are refused by another',
+    );
   const file = path.join(dataDir, 'session-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });

@@ -26,7 +26,18 @@
  * Only node's own modules: server.ts takes the lock before it loads anything else.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -120,10 +131,22 @@ const parse = (text: string): LockOwner | null => {
  * DataDirLockedError naming the process that holds it. A lock of another host whose heartbeat
  * is fresh is waited for up to `waitMs` (default: until it would go stale) before giving up.
  */
-export async function lockDataDir(dataDir: string, command: string, opts: { waitMs?: number } = {}): Promise<DataDirLock> {
+export async function lockDataDir(
+  dataDir: string,
+  command: string,
+  opts: { waitMs?: number } = {},
+): Promise<DataDirLock> {
   mkdirSync(dataDir, { recursive: true });
   const file = lockFileOf(dataDir);
-  const me: LockOwner = { pid: process.pid, hostname: os.hostname(), bootId: bootId(), procStart: procStartOf(process.pid), startedAt: new Date().toISOString(), command, nonce: randomBytes(8).toString('hex') };
+  const me: LockOwner = {
+    pid: process.pid,
+    hostname: os.hostname(),
+    bootId: bootId(),
+    procStart: procStartOf(process.pid),
+    startedAt: new Date().toISOString(),
+    command,
+    nonce: randomBytes(8).toString('hex'),
+  };
   const text = `${JSON.stringify(me)}\n`;
   const deadline = Date.now() + (opts.waitMs ?? STALE_MS + HEARTBEAT_MS);
   for (;;) {
@@ -158,7 +181,11 @@ export async function lockDataDir(dataDir: string, command: string, opts: { wait
       await new Promise((r) => setTimeout(r, HEARTBEAT_MS / 2));
       continue;
     }
-    throw new DataDirLockedError(file, owner ?? { ...me, pid: 0, hostname: '?', command: 'an unknown process', startedAt: '?' }, dataDir);
+    throw new DataDirLockedError(
+      file,
+      owner ?? { ...me, pid: 0, hostname: '?', command: 'an unknown process', startedAt: '?' },
+      dataDir,
+    );
   }
 }
 

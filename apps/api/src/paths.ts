@@ -26,7 +26,8 @@ export const dataDirOf = (env: NodeJS.ProcessEnv): string => path.resolve(root, 
 export const databaseUrlOf = (env: NodeJS.ProcessEnv): string | undefined => env.DATABASE_URL || undefined;
 
 /** STORAGE_DIR (default `<data dir>/files`), resolved against the repository's root: the uploaded files' store. */
-export const storageDirOf = (env: NodeJS.ProcessEnv, dataDir: string): string => path.resolve(root, env.STORAGE_DIR ?? path.join(dataDir, 'files'));
+export const storageDirOf = (env: NodeJS.ProcessEnv, dataDir: string): string =>
+  path.resolve(root, env.STORAGE_DIR ?? path.join(dataDir, 'files'));
 
 /** A yes/no setting: 1/true/yes/on (any case) is yes, any other value no, unset or empty the default. */
 export function flag(v: string | undefined, dflt: boolean): boolean {
@@ -51,7 +52,8 @@ export const startTraceOf = (env: NodeJS.ProcessEnv): boolean => flag(env.START_
  * A path given on a command line, resolved against where the operator ran the command: pnpm runs
  * a package's scripts in the package's folder and names the caller's in INIT_CWD.
  */
-export const givenPathOf = (env: NodeJS.ProcessEnv, p: string): string => path.resolve(env.INIT_CWD ?? process.cwd(), p);
+export const givenPathOf = (env: NodeJS.ProcessEnv, p: string): string =>
+  path.resolve(env.INIT_CWD ?? process.cwd(), p);
 
 /** The embedded database's cluster inside the data directory. */
 export const pgdataOf = (dataDir: string): string => path.join(dataDir, 'pgdata');

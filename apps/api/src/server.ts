@@ -12,7 +12,15 @@
  */
 import { mkdirSync } from 'node:fs';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { dataDirOf, databaseUrlOf, demoImageOf, pgdataOf, sizeThreadPool, startTraceOf, storageDirOf } from './paths.ts';
+import {
+  dataDirOf,
+  databaseUrlOf,
+  demoImageOf,
+  pgdataOf,
+  sizeThreadPool,
+  startTraceOf,
+  storageDirOf,
+} from './paths.ts';
 import { traceStart } from './lib/start-trace.ts';
 import { hasCluster, restoreDemoImage, restoreImage, type ImageManifest } from './db/image.ts';
 import { openEmbedded, type EarlyEmbedded } from './db/embedded.ts';
@@ -49,7 +57,9 @@ sizeThreadPool(process.env);
 const task = workerData as Task | null;
 if (!isMainThread && task?.task === TASK) {
   mkdirSync(task.pgdata, { recursive: true });
-  parentPort?.postMessage((task.demoStorage !== null ? restoreDemoImage(task.pgdata, task.demoStorage) : null) ?? restoreImage(task.pgdata));
+  parentPort?.postMessage(
+    (task.demoStorage !== null ? restoreDemoImage(task.pgdata, task.demoStorage) : null) ?? restoreImage(task.pgdata),
+  );
 } else {
   const env = process.env;
   traceStart(startTraceOf(env));
@@ -66,7 +76,9 @@ if (!isMainThread && task?.task === TASK) {
       console.error(e.message);
       process.exit(1);
     }
-    const restored = hasCluster(pgdata) ? Promise.resolve(null) : restoreInWorker({ task: TASK, pgdata, demoStorage: demoImageOf(env) ? storageDirOf(env, dataDir) : null });
+    const restored = hasCluster(pgdata)
+      ? Promise.resolve(null)
+      : restoreInWorker({ task: TASK, pgdata, demoStorage: demoImageOf(env) ? storageDirOf(env, dataDir) : null });
     early = { restored, pglite: restored.then(() => openEmbedded(pgdata)) };
     // awaited by openDatabase; not an unhandled rejection meanwhile
     early.pglite.catch(() => undefined);

@@ -23,7 +23,10 @@ export async function start(early?: EarlyEmbedded): Promise<void> {
   const db = await openDatabase(config, early);
   startPhase(db.restoredFromImage ? 'image unpacked, db opened' : 'db opened');
   const image = db.restoredFromImage;
-  if (image?.demo) log.info(`database created from the prepared demo image (${image.migrations.length} migrations; the demo data of the build's seed at ${image.demo.seededAt})`);
+  if (image?.demo)
+    log.info(
+      `database created from the prepared demo image (${image.migrations.length} migrations; the demo data of the build's seed at ${image.demo.seededAt})`,
+    );
   else if (image) log.info(`database created from the prepared image (${image.migrations.length} migrations)`);
   if (config.migrateOnStart) {
     const applied = await db.migrate();
@@ -34,8 +37,12 @@ export async function start(early?: EarlyEmbedded): Promise<void> {
   // Before the seed writes a file and before listening: a store that belongs to another database
   // stops the start (the message names both and what to do).
   const claim = await claimStore(db.sql, storage, { adopt: config.storageAdopt });
-  if (claim.marker === 'written') console.log(`file store ${storage.description} marked as database ${claim.databaseId}'s`);
-  if (claim.marker === 'adopted') console.warn(`STORAGE_ADOPT: file store ${storage.description} now belongs to database ${claim.databaseId} (it was ${claim.previous?.databaseId}'s)`);
+  if (claim.marker === 'written')
+    console.log(`file store ${storage.description} marked as database ${claim.databaseId}'s`);
+  if (claim.marker === 'adopted')
+    console.warn(
+      `STORAGE_ADOPT: file store ${storage.description} now belongs to database ${claim.databaseId} (it was ${claim.previous?.databaseId}'s)`,
+    );
   startPhase('file store checked');
   // Reference data (menu, first agreement) for every installation; seedDemo includes it.
   if (!config.seedDemo) await seedReference(db.prisma, undefined, db.sql);
@@ -51,7 +58,10 @@ export async function start(early?: EarlyEmbedded): Promise<void> {
   async function shutdown(signal: string) {
     if (closing) return;
     closing = true;
-    app.log.info({ signal, graceSeconds: config.shutdownGraceMs / 1000 }, 'stopping: health answers 503, no new connections, requests in flight finish');
+    app.log.info(
+      { signal, graceSeconds: config.shutdownGraceMs / 1000 },
+      'stopping: health answers 503, no new connections, requests in flight finish',
+    );
     try {
       const { cut } = await stopGracefully(app, config.shutdownGraceMs);
       await db.close();
@@ -87,5 +97,7 @@ export async function start(early?: EarlyEmbedded): Promise<void> {
         (err: unknown) => app.log.warn({ err }, 'prisma warm-up failed'),
       );
   }, PRISMA_WARM_UP_DELAY_MS).unref();
-  app.log.info(`ESM portal on http://localhost:${config.port}/esm (${db.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'Postgres'})`);
+  app.log.info(
+    `ESM portal on http://localhost:${config.port}/esm (${db.kind === 'embedded' ? `embedded database in ${config.dataDir}` : 'Postgres'})`,
+  );
 }

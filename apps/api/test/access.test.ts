@@ -64,7 +64,8 @@ describe('the route table', () => {
     expect(new Set(declared).size).toBe(declared.length);
     const registered = t.app.apiRoutes.map((r) => `${r.method} ${r.url}`);
     expect([...registered].sort()).toEqual([...declared].sort());
-    for (const e of ALL_ENDPOINTS) expect(t.app.apiRoutes.find((r) => r.url === `${API_BASE}/${e.path}`)?.access, e.path).toEqual(e.access);
+    for (const e of ALL_ENDPOINTS)
+      expect(t.app.apiRoutes.find((r) => r.url === `${API_BASE}/${e.path}`)?.access, e.path).toEqual(e.access);
   });
 
   it('manufacturer (haier/) routes are never open to suppliers, supplier/ routes never to internal users', () => {

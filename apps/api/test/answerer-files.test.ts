@@ -7,7 +7,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filesApi } from '@esm/contracts';
 import { buildTestApp, callApi, createUser, login } from './helpers.ts';
-import { createFileVersion, createMaterial, createProductLine, createSupplier, logsOf, samplePdf, tempStorage, unique } from './factories.ts';
+import {
+  createFileVersion,
+  createMaterial,
+  createProductLine,
+  createSupplier,
+  logsOf,
+  samplePdf,
+  tempStorage,
+  unique,
+} from './factories.ts';
 
 const files = await tempStorage();
 const t = await buildTestApp({ storage: files.storage });
@@ -39,11 +48,20 @@ beforeAll(async () => {
   f.me = { id: me.id, cookie: await login(t.app, me.account) };
   f.other = { id: other.id, name: '测试用户5' };
   const type = await db.problemType.create({ data: { name: `图纸问题${unique()}`, role: 'SQE', responseDays: 3 } });
-  const file = async (standardCode?: string) => (await createFileVersion(db, files.storage, { materialCode: material.code, type: 'pdf', bytes: pdf, standardCode })).id;
+  const file = async (standardCode?: string) =>
+    (await createFileVersion(db, files.storage, { materialCode: material.code, type: 'pdf', bytes: pdf, standardCode }))
+      .id;
   const standardCode = `Q/ESM-${unique()}`;
   f.olderOfMine = await file(standardCode);
   f.mine = await file(standardCode);
-  [f.answered, f.pooled, f.othersQuestion, f.closed, f.draft, f.noQuestion] = [await file(), await file(), await file(), await file(), await file(), await file()];
+  [f.answered, f.pooled, f.othersQuestion, f.closed, f.draft, f.noQuestion] = [
+    await file(),
+    await file(),
+    await file(),
+    await file(),
+    await file(),
+    await file(),
+  ];
   const question = async (fileId: number, status: string, assigneeId: number | null) => {
     const v = await db.standardFile.findUniqueOrThrow({ where: { id: fileId } });
     await db.documentIssue.create({
@@ -81,7 +99,8 @@ afterAll(async () => {
   await files.remove();
 });
 
-const act = (action: 'view' | 'print' | 'download', id: number) => callApi(t.app, filesApi[action], { id }, f.me.cookie);
+const act = (action: 'view' | 'print' | 'download', id: number) =>
+  callApi(t.app, filesApi[action], { id }, f.me.cookie);
 
 describe('an answerer opens the drawings of its questions', () => {
   it.each([
@@ -104,17 +123,22 @@ describe('an answerer is refused every other file, as if it did not exist', () =
     ['only its closed question is about', 'closed'],
     ['only a supplier’s draft is about', 'draft'],
     ['is another version of the drawing its question is about', 'olderOfMine'],
-  ] as const)('a file %s: 404 文件不存在 on view, print and download, each a REFUSED row with the real reason', async (_, which) => {
-    const before = (await logsOf(db, f.me.id)).length;
-    for (const action of ['view', 'print', 'download'] as const) {
-      const res = await act(action, f[which]);
-      expect(res.statusCode, action).toBe(404);
-      expect(res.json()).toMatchObject({ success: false, message: '文件不存在' });
-    }
-    const rows = (await logsOf(db, f.me.id)).slice(before);
-    expect(rows.map((r) => `${r.action}:${r.outcome}:${r.fileId}`)).toEqual(['VIEW', 'PRINT', 'DOWNLOAD'].map((a) => `${a}:REFUSED:${f[which]}`));
-    for (const r of rows) expect(r.reason).toBe('该图纸版本不是分派给本人或待分派的问题所涉及的图纸，无权查看');
-  });
+  ] as const)(
+    'a file %s: 404 文件不存在 on view, print and download, each a REFUSED row with the real reason',
+    async (_, which) => {
+      const before = (await logsOf(db, f.me.id)).length;
+      for (const action of ['view', 'print', 'download'] as const) {
+        const res = await act(action, f[which]);
+        expect(res.statusCode, action).toBe(404);
+        expect(res.json()).toMatchObject({ success: false, message: '文件不存在' });
+      }
+      const rows = (await logsOf(db, f.me.id)).slice(before);
+      expect(rows.map((r) => `${r.action}:${r.outcome}:${r.fileId}`)).toEqual(
+        ['VIEW', 'PRINT', 'DOWNLOAD'].map((a) => `${a}:REFUSED:${f[which]}`),
+      );
+      for (const r of rows) expect(r.reason).toBe('该图纸版本不是分派给本人或待分派的问题所涉及的图纸，无权查看');
+    },
+  );
 
   it('says the same for a file that does not exist', async () => {
     const res = await act('view', 2_000_000_000);

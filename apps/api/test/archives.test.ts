@@ -116,10 +116,25 @@ describe('the tree', () => {
     const res = await callApi(t.app, archivesApi.materials, { productLineCode: f.pl, results: 3 }, admin);
     expect(res.json()).toMatchObject({ success: true, total: 5, totalCapped: false });
     expect(res.json().data.map((m: { code: string }) => m.code)).toEqual([f.m.A, f.m.B, f.m.C].sort());
-    expect(res.json().data[0]).toMatchObject({ spec: 'Φ20×100', purchaser: '采购员甲', productLineCode: f.pl, productLineName: expect.stringContaining('测试产品线') });
+    expect(res.json().data[0]).toMatchObject({
+      spec: 'Φ20×100',
+      purchaser: '采购员甲',
+      productLineCode: f.pl,
+      productLineName: expect.stringContaining('测试产品线'),
+    });
 
-    const desc = await callApi(t.app, archivesApi.materials, { productLineCode: f.pl, sortField: 'code', sortOrder: 'descend' }, admin);
-    expect(desc.json().data.map((m: { code: string }) => m.code)).toEqual(Object.values(f.m).filter((c) => c !== f.m.F).sort().reverse());
+    const desc = await callApi(
+      t.app,
+      archivesApi.materials,
+      { productLineCode: f.pl, sortField: 'code', sortOrder: 'descend' },
+      admin,
+    );
+    expect(desc.json().data.map((m: { code: string }) => m.code)).toEqual(
+      Object.values(f.m)
+        .filter((c) => c !== f.m.F)
+        .sort()
+        .reverse(),
+    );
 
     const kw = await callApi(t.app, archivesApi.materials, { keyword: f.m.C.toLowerCase() }, admin);
     expect(kw.json().data.map((m: { code: string }) => m.code)).toEqual([f.m.C]);
@@ -156,7 +171,10 @@ describe('haier/standardFile/getStandardFilePager', () => {
     expect(ids(await list({ standardCode: f.code, version: 'A' }))).toEqual([f.ids.a1]);
     expect(ids(await list({ productLineCode: f.pl, name: '总装' }))).toEqual([f.ids.a2, f.ids.a1]);
     expect(ids(await list({ productLineCode: f.pl, dateFrom: '2025-06-30', dateTo: '2025-06-30' }))).toEqual([f.ids.b]);
-    expect(ids(await list({ productLineCode: f.pl, dateFrom: '2025-06-01', dateTo: '2025-07-31' }))).toEqual([f.ids.c, f.ids.b]);
+    expect(ids(await list({ productLineCode: f.pl, dateFrom: '2025-06-01', dateTo: '2025-07-31' }))).toEqual([
+      f.ids.c,
+      f.ids.b,
+    ]);
     // a blank filter from a cleared input is no filter
     expect((await list({ productLineCode: f.pl, status: '', name: '  ' })).json().total).toBe(7);
     // wildcards in the name are taken literally
@@ -176,7 +194,13 @@ describe('haier/standardFile/getStandardFilePager', () => {
     expect(ids(asc)).toEqual([f.ids.b, f.ids.c, f.ids.a1, f.ids.a2, f.ids.aObs, f.ids.d, f.ids.e]);
     const desc = await list({ productLineCode: f.pl, sortField: 'effectiveDate', sortOrder: 'descend', results: 50 });
     expect(ids(desc)).toEqual([f.ids.e, f.ids.d, f.ids.aObs, f.ids.a2, f.ids.a1, f.ids.c, f.ids.b]);
-    const page2 = await list({ productLineCode: f.pl, sortField: 'effectiveDate', sortOrder: 'ascend', results: 3, page: 2 });
+    const page2 = await list({
+      productLineCode: f.pl,
+      sortField: 'effectiveDate',
+      sortOrder: 'ascend',
+      results: 3,
+      page: 2,
+    });
     expect(ids(page2)).toEqual([f.ids.a2, f.ids.aObs, f.ids.d]);
     expect(page2.json().total).toBe(7);
     // a sort field without an order keeps the default
@@ -186,7 +210,11 @@ describe('haier/standardFile/getStandardFilePager', () => {
   it('refuses a page beyond the 10 000-row window, and a sort field it does not declare', async () => {
     const res = await list({ page: 1001, results: 10 });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ success: false, message: '最多可查看前 10000 条，请缩小查询范围', errors: [{ field: 'page' }] });
+    expect(res.json()).toMatchObject({
+      success: false,
+      message: '最多可查看前 10000 条，请缩小查询范围',
+      errors: [{ field: 'page' }],
+    });
     expect((await list({ page: 100, results: 100, productLineCode: f.pl })).statusCode).toBe(200);
     const bad = await list({ sortField: 'sha256', sortOrder: 'ascend' });
     expect(bad.statusCode).toBe(400);
@@ -208,7 +236,12 @@ describe('haier/standardFileHistory/getStandardFilePager', () => {
     expect(ids(res)).toEqual([f.ids.aObs, f.ids.a1]);
     expect(res.json()).toMatchObject({ total: 2, totalCapped: false });
     // a status in the body does not widen it
-    const widened = await callApi(t.app, archivesApi.history, unchecked({ productLineCode: f.pl, status: 'EFFECTIVE' }), admin);
+    const widened = await callApi(
+      t.app,
+      archivesApi.history,
+      unchecked({ productLineCode: f.pl, status: 'EFFECTIVE' }),
+      admin,
+    );
     expect(ids(widened)).toEqual([f.ids.aObs, f.ids.a1]);
   });
 });
@@ -216,21 +249,45 @@ describe('haier/standardFileHistory/getStandardFilePager', () => {
 describe('suppliers and who can see a file', () => {
   it('pages suppliers with how many materials each supplies', async () => {
     const res = await callApi(t.app, archivesApi.suppliers, { keyword: f.sa }, admin);
-    expect(res.json()).toMatchObject({ total: 1, totalCapped: false, data: [{ code: f.sa, name: expect.stringContaining('甲精密制造'), materialCount: 4 }] });
+    expect(res.json()).toMatchObject({
+      total: 1,
+      totalCapped: false,
+      data: [{ code: f.sa, name: expect.stringContaining('甲精密制造'), materialCount: 4 }],
+    });
   });
 
   it('tells the grant state of every supplier of the material and whether it can open the file now', async () => {
     const of = async (id: number) => (await callApi(t.app, archivesApi.fileSuppliers, { id }, admin)).json().data;
     expect(await of(f.ids.a2)).toEqual([
-      expect.objectContaining({ supplierCode: f.sa, grantState: 'VALID', canAccess: true, validFrom: expect.any(String), validUntil: expect.any(String) }),
+      expect.objectContaining({
+        supplierCode: f.sa,
+        grantState: 'VALID',
+        canAccess: true,
+        validFrom: expect.any(String),
+        validUntil: expect.any(String),
+      }),
       expect.objectContaining({ supplierCode: f.sb, grantState: 'VALID', canAccess: true }),
     ]);
-    expect(await of(f.ids.b)).toEqual([expect.objectContaining({ supplierCode: f.sa, grantState: 'EXPIRED', canAccess: false })]);
-    expect(await of(f.ids.c)).toEqual([expect.objectContaining({ supplierCode: f.sa, grantState: 'NOT_YET', canAccess: false })]);
+    expect(await of(f.ids.b)).toEqual([
+      expect.objectContaining({ supplierCode: f.sa, grantState: 'EXPIRED', canAccess: false }),
+    ]);
+    expect(await of(f.ids.c)).toEqual([
+      expect.objectContaining({ supplierCode: f.sa, grantState: 'NOT_YET', canAccess: false }),
+    ]);
     // a revoked grant counts as none
-    expect(await of(f.ids.d)).toEqual([expect.objectContaining({ supplierCode: f.sa, grantState: 'NONE', canAccess: false, validFrom: null, validUntil: null })]);
+    expect(await of(f.ids.d)).toEqual([
+      expect.objectContaining({
+        supplierCode: f.sa,
+        grantState: 'NONE',
+        canAccess: false,
+        validFrom: null,
+        validUntil: null,
+      }),
+    ]);
     // A holds a grant on mE but does not supply it: not listed
-    expect(await of(f.ids.e)).toEqual([expect.objectContaining({ supplierCode: f.sb, grantState: 'VALID', canAccess: true })]);
+    expect(await of(f.ids.e)).toEqual([
+      expect.objectContaining({ supplierCode: f.sb, grantState: 'VALID', canAccess: true }),
+    ]);
     // an obsolete version: nobody opens it, whatever the grant
     expect((await of(f.ids.aObs)).map((r: { canAccess: boolean }) => r.canAccess)).toEqual([false, false]);
     const missing = await callApi(t.app, archivesApi.fileSuppliers, { id: 2_000_000_000 }, admin);
@@ -240,7 +297,8 @@ describe('suppliers and who can see a file', () => {
 });
 
 describe('the supplier side', () => {
-  const sup = <E extends EndpointDef>(endpoint: E, body: CallBody<E>, cookie: string) => callApi(t.app, endpoint, body, cookie);
+  const sup = <E extends EndpointDef>(endpoint: E, body: CallBody<E>, cookie: string) =>
+    callApi(t.app, endpoint, body, cookie);
 
   it('shows a supplier only the effective files of materials it supplies AND holds a valid grant for', async () => {
     const a = await sup(archivesApi.supplierFiles, {}, supA);
@@ -265,28 +323,47 @@ describe('the supplier side', () => {
     }
     for (const body of [{ status: 'HISTORY' }, { supplierCode: f.sb }, { materialCodes: [f.m.E, f.m.F] }]) {
       // fields a supplier may not filter by are ignored, not obeyed
-      expect(ids(await sup(archivesApi.supplierFiles, unchecked(body), supA)), JSON.stringify(body)).toEqual([f.ids.a2]);
+      expect(ids(await sup(archivesApi.supplierFiles, unchecked(body), supA)), JSON.stringify(body)).toEqual([
+        f.ids.a2,
+      ]);
     }
   });
 
   it('the tree holds only what the supplier may see', async () => {
-    const lines = (await sup(archivesApi.supplierProductLines, undefined, supA)).json().data as { code: string; materialCount: number }[];
+    const lines = (await sup(archivesApi.supplierProductLines, undefined, supA)).json().data as {
+      code: string;
+      materialCount: number;
+    }[];
     expect(lines.find((l) => l.code === f.pl)).toMatchObject({ materialCount: 1 });
     expect(lines.find((l) => l.code === f.pl2)).toBeUndefined();
     const mats = await sup(archivesApi.supplierMaterials, { productLineCode: f.pl }, supA);
     expect(mats.json()).toMatchObject({ total: 1, data: [{ code: f.m.A }] });
-    expect((await sup(archivesApi.supplierMaterials, { productLineCode: f.pl2 }, supA)).json()).toMatchObject({ total: 0, data: [] });
-    const linesB = (await sup(archivesApi.supplierProductLines, undefined, supB)).json().data as { code: string; materialCount: number }[];
+    expect((await sup(archivesApi.supplierMaterials, { productLineCode: f.pl2 }, supA)).json()).toMatchObject({
+      total: 0,
+      data: [],
+    });
+    const linesB = (await sup(archivesApi.supplierProductLines, undefined, supB)).json().data as {
+      code: string;
+      materialCount: number;
+    }[];
     expect(linesB.find((l) => l.code === f.pl)).toMatchObject({ materialCount: 2 });
     expect(linesB.find((l) => l.code === f.pl2)).toMatchObject({ materialCount: 1 });
   });
 
   it('hasEmpower says why a material is closed', async () => {
     const of = async (materialCode: string) => (await sup(empowerApi.hasEmpower, { materialCode }, supA)).json().data;
-    expect(await of(f.m.A)).toMatchObject({ empowered: true, validFrom: expect.any(String), validUntil: expect.any(String), reason: null });
+    expect(await of(f.m.A)).toMatchObject({
+      empowered: true,
+      validFrom: expect.any(String),
+      validUntil: expect.any(String),
+      reason: null,
+    });
     expect(await of(f.m.B)).toMatchObject({ empowered: false, reason: expect.stringContaining('过期') });
     expect(await of(f.m.C)).toMatchObject({ empowered: false, reason: expect.stringContaining('起生效') });
-    expect(await of(f.m.D)).toMatchObject({ empowered: false, reason: expect.stringMatching(/^该物料的图纸授权已于 \S+ \d\d:\d\d 被撤销，如需查看请重新申请授权$/) });
+    expect(await of(f.m.D)).toMatchObject({
+      empowered: false,
+      reason: expect.stringMatching(/^该物料的图纸授权已于 \S+ \d\d:\d\d 被撤销，如需查看请重新申请授权$/),
+    });
     expect(await of(f.m.E)).toMatchObject({ empowered: false, reason: expect.stringContaining('不是该物料的供应商') });
   });
 
@@ -305,7 +382,13 @@ describe('the supplier side', () => {
       data: [
         { ...base, action: 'CONFIRM', outcome: 'OK', userId: f.saUserId, createdAt: early },
         { ...base, action: 'CONFIRM', outcome: 'OK', userId: f.saUserId, createdAt: late },
-        { ...base, action: 'CONFIRM', outcome: 'REFUSED', userId: f.saUserId, createdAt: new Date('2026-04-01T08:00:00Z') },
+        {
+          ...base,
+          action: 'CONFIRM',
+          outcome: 'REFUSED',
+          userId: f.saUserId,
+          createdAt: new Date('2026-04-01T08:00:00Z'),
+        },
         { ...base, action: 'VIEW', outcome: 'OK', userId: f.saUserId, createdAt: new Date('2026-04-02T08:00:00Z') },
       ],
     });
@@ -315,7 +398,9 @@ describe('the supplier side', () => {
     const rowB = (await sup(archivesApi.supplierFiles, { materialCode: f.m.A }, supB)).json().data[0];
     expect(rowB).toMatchObject({ id: f.ids.a2, confirmedAt: null });
     // the internal list's rows are nobody's confirmations: they carry no such field
-    const internalRow = (await list({ materialCode: f.m.A })).json().data.find((r: { id: number }) => r.id === f.ids.a2);
+    const internalRow = (await list({ materialCode: f.m.A }))
+      .json()
+      .data.find((r: { id: number }) => r.id === f.ids.a2);
     expect(internalRow).toBeDefined();
     expect(internalRow).not.toHaveProperty('confirmedAt');
   });
@@ -323,10 +408,26 @@ describe('the supplier side', () => {
   it('the history rows say whether this user confirmed each earlier version', async () => {
     const at = new Date('2026-01-15T08:00:00Z');
     await t.db.prisma.accessLog.create({
-      data: { userAccount: 'x', userName: '测试', userType: 2, supplierCode: f.sa, fileId: f.ids.a1, action: 'CONFIRM', outcome: 'OK', userId: f.saUserId, createdAt: at },
+      data: {
+        userAccount: 'x',
+        userName: '测试',
+        userType: 2,
+        supplierCode: f.sa,
+        fileId: f.ids.a1,
+        action: 'CONFIRM',
+        outcome: 'OK',
+        userId: f.saUserId,
+        createdAt: at,
+      },
     });
-    expect((await sup(archivesApi.supplierHistory, {}, supA)).json().data[0]).toMatchObject({ id: f.ids.a1, confirmedAt: at.toISOString() });
-    expect((await sup(archivesApi.supplierHistory, { materialCode: f.m.A }, supB)).json().data[0]).toMatchObject({ id: f.ids.a1, confirmedAt: null });
+    expect((await sup(archivesApi.supplierHistory, {}, supA)).json().data[0]).toMatchObject({
+      id: f.ids.a1,
+      confirmedAt: at.toISOString(),
+    });
+    expect((await sup(archivesApi.supplierHistory, { materialCode: f.m.A }, supB)).json().data[0]).toMatchObject({
+      id: f.ids.a1,
+      confirmedAt: null,
+    });
   });
 
   it('internal calls refuse suppliers', async () => {
@@ -356,11 +457,17 @@ function fields(over: Record<string, string | undefined> = {}): Part[] {
 
 async function upload(parts: Part[], cookie = admin) {
   const { payload, headers } = multipart(parts);
-  return t.app.inject({ method: 'POST', url: '/esm-server/api/haier/standardFile/upload', payload, headers: { ...headers, cookie } });
+  return t.app.inject({
+    method: 'POST',
+    url: '/esm-server/api/haier/standardFile/upload',
+    payload,
+    headers: { ...headers, cookie },
+  });
 }
 
 const fileOf = (filename: string, bytes: Uint8Array): Part => ({ name: 'file', file: { filename, bytes } });
-const rowsOf = (standardCode: string) => t.db.prisma.standardFile.findMany({ where: { standardCode }, orderBy: { versionNo: 'asc' } });
+const rowsOf = (standardCode: string) =>
+  t.db.prisma.standardFile.findMany({ where: { standardCode }, orderBy: { versionNo: 'asc' } });
 
 describe('haier/standardFile/upload', () => {
   it('creates version 1 EFFECTIVE of a new standard code, keeps the bytes and the file name (without its path)', async () => {
@@ -369,7 +476,18 @@ describe('haier/standardFile/upload', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
       success: true,
-      data: { standardCode, version: 'A', versionNo: 1, status: 'EFFECTIVE', fileName: '图纸 总装.PDF', fileType: 'pdf', fileSize: pdf.byteLength, effectiveDate: '2026-03-15', remark: '首次发布', uploaderName: '李娜' },
+      data: {
+        standardCode,
+        version: 'A',
+        versionNo: 1,
+        status: 'EFFECTIVE',
+        fileName: '图纸 总装.PDF',
+        fileType: 'pdf',
+        fileSize: pdf.byteLength,
+        effectiveDate: '2026-03-15',
+        remark: '首次发布',
+        uploaderName: '李娜',
+      },
     });
     const [row] = await rowsOf(standardCode);
     expect(Buffer.from(await files.storage.read(row!.sha256)).equals(Buffer.from(pdf))).toBe(true);
@@ -379,7 +497,10 @@ describe('haier/standardFile/upload', () => {
     const standardCode = `Q/UP-${unique()}`;
     expect((await upload([...fields({ standardCode }), fileOf('v1.pdf', pdf)])).statusCode).toBe(200);
     const png = await samplePng();
-    const v2 = await upload([...fields({ standardCode, version: 'B', name: '上传测试图纸（修订）' }), fileOf('v2.png', png)]);
+    const v2 = await upload([
+      ...fields({ standardCode, version: 'B', name: '上传测试图纸（修订）' }),
+      fileOf('v2.png', png),
+    ]);
     expect(v2.statusCode, v2.body).toBe(200);
     expect(v2.json().data).toMatchObject({ versionNo: 2, version: 'B', status: 'EFFECTIVE', fileType: 'png' });
     const v3 = await upload([...fields({ standardCode, version: 'C' }), fileOf('v3.dxf', sampleDxf())]);
@@ -402,14 +523,23 @@ describe('haier/standardFile/upload', () => {
     const standardCode = `Q/UP-${unique()}`;
     const res = await upload([...fields({ standardCode }), fileOf(filename, bytes())]);
     expect(res.statusCode).toBe(415);
-    expect(res.json()).toMatchObject({ success: false, message: '文件类型不支持，仅支持 PDF、PNG、JPG、DWG、DXF', data: null });
+    expect(res.json()).toMatchObject({
+      success: false,
+      message: '文件类型不支持，仅支持 PDF、PNG、JPG、DWG、DXF',
+      data: null,
+    });
     expect(await rowsOf(standardCode)).toHaveLength(0);
   });
 
   it.each([
     ['a JPEG', 'photo.JPEG', createCanvas(64, 48).encodeSync('jpeg'), 'jpg'],
     ['a DWG', 'part.dwg', Buffer.from('AC1032\0\0\0\0\0\0'), 'dwg'],
-    ['a DXF with a BOM, spaces and CRLF', 'plate.dxf', Buffer.from('\ufeff  0\r\nSECTION\r\n  2\r\nENTITIES\r\n  0\r\nENDSEC\r\n  0\r\nEOF\r\n'), 'dxf'],
+    [
+      'a DXF with a BOM, spaces and CRLF',
+      'plate.dxf',
+      Buffer.from('\ufeff  0\r\nSECTION\r\n  2\r\nENTITIES\r\n  0\r\nENDSEC\r\n  0\r\nEOF\r\n'),
+      'dxf',
+    ],
   ])('accepts %s', async (_label, filename, bytes, type) => {
     const res = await upload([...fields(), fileOf(filename, bytes)]);
     expect(res.statusCode, res.body).toBe(200);
@@ -424,8 +554,16 @@ describe('haier/standardFile/upload', () => {
     png.writeUInt32BE(1_000, 16);
     png.writeUInt32BE(1_000_000, 20);
     for (const [name, bytes, reason] of [
-      ['damaged.pdf', Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000)]), 'PDF 文件已损坏，无法添加水印，未上传；请检查文件后重新上传'],
-      ['broken.jpg', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]), '图片文件已损坏，无法添加水印，未上传；请检查文件后重新上传'],
+      [
+        'damaged.pdf',
+        Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000)]),
+        'PDF 文件已损坏，无法添加水印，未上传；请检查文件后重新上传',
+      ],
+      [
+        'broken.jpg',
+        Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]),
+        '图片文件已损坏，无法添加水印，未上传；请检查文件后重新上传',
+      ],
       ['huge.png', png, '图片尺寸过大（1000×1000000），无法添加水印，未上传；请检查文件后重新上传'],
     ] as const) {
       const res = await upload([...fields({ standardCode, version: 'B' }), fileOf(name, bytes)]);
@@ -443,16 +581,27 @@ describe('haier/standardFile/upload', () => {
     expect(res.json()).toMatchObject({ success: false, message: '文件过大：上限为 1 MB' });
     expect(await rowsOf(standardCode)).toHaveLength(0);
     // exactly at the limit is fine (a real PDF, then a comment filling it up)
-    const atLimit = Buffer.concat([Buffer.from(pdf), Buffer.from('\n%'), Buffer.alloc(UPLOAD_LIMIT - pdf.byteLength - 3, 0x78), Buffer.from('\n')]);
+    const atLimit = Buffer.concat([
+      Buffer.from(pdf),
+      Buffer.from('\n%'),
+      Buffer.alloc(UPLOAD_LIMIT - pdf.byteLength - 3, 0x78),
+      Buffer.from('\n'),
+    ]);
     expect(atLimit.length).toBe(UPLOAD_LIMIT);
     expect((await upload([...fields(), fileOf('limit.pdf', atLimit)])).statusCode).toBe(200);
   });
 
   it('names each missing or wrong field (400), and keeps nothing', async () => {
-    const res = await upload([{ name: 'version', value: 'A' }, { name: 'effectiveDate', value: '2026/01/01' }, fileOf('a.pdf', pdf)]);
+    const res = await upload([
+      { name: 'version', value: 'A' },
+      { name: 'effectiveDate', value: '2026/01/01' },
+      fileOf('a.pdf', pdf),
+    ]);
     expect(res.statusCode).toBe(400);
     const errs = res.json().errors.map((e: { field: string }) => e.field);
-    expect(errs).toEqual(expect.arrayContaining(['standardCode', 'name', 'materialCode', 'category', 'secretLevel', 'effectiveDate']));
+    expect(errs).toEqual(
+      expect.arrayContaining(['standardCode', 'name', 'materialCode', 'category', 'secretLevel', 'effectiveDate']),
+    );
     for (const e of res.json().errors) expect(hasChinese(e.message)).toBe(true);
 
     const impossible = await upload([...fields({ effectiveDate: '2026-02-30' }), fileOf('a.pdf', pdf)]);
@@ -510,12 +659,30 @@ describe('haier/standardFile/obsolete', () => {
     const db = t.db.prisma;
     const mat = (await createMaterial(db, f.pl2)).code;
     const code = `Q/OB-${unique()}`;
-    const v1 = await createFileVersion(db, files.storage, { materialCode: mat, type: 'pdf', bytes: pdf, standardCode: code, status: 'HISTORY', version: 'A' });
-    const v2 = await createFileVersion(db, files.storage, { materialCode: mat, type: 'pdf', bytes: pdf, standardCode: code, version: 'B' });
+    const v1 = await createFileVersion(db, files.storage, {
+      materialCode: mat,
+      type: 'pdf',
+      bytes: pdf,
+      standardCode: code,
+      status: 'HISTORY',
+      version: 'A',
+    });
+    const v2 = await createFileVersion(db, files.storage, {
+      materialCode: mat,
+      type: 'pdf',
+      bytes: pdf,
+      standardCode: code,
+      version: 'B',
+    });
 
     const res = await callApi(t.app, archivesApi.obsolete, { id: v2.id, reason: ' 设计变更，停止使用 ' }, admin);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ id: v2.id, status: 'OBSOLETE', obsoleteReason: '设计变更，停止使用', obsoletedAt: expect.any(String) });
+    expect(res.json().data).toMatchObject({
+      id: v2.id,
+      status: 'OBSOLETE',
+      obsoleteReason: '设计变更，停止使用',
+      obsoletedAt: expect.any(String),
+    });
     expect(res.json().message).toBe('已作废，A 版已恢复为生效');
     expect((await rowsOf(code)).map((r) => r.status)).toEqual(['EFFECTIVE', 'OBSOLETE']);
     const events = await db.archiveEvent.findMany({ where: { standardCode: code }, orderBy: { id: 'asc' } });
@@ -537,23 +704,53 @@ describe('haier/standardFile/obsolete', () => {
     const db = t.db.prisma;
     const mat = (await createMaterial(db, f.pl2)).code;
     const code = `Q/OS-${unique()}`;
-    await createFileVersion(db, files.storage, { materialCode: mat, type: 'pdf', bytes: pdf, standardCode: code, status: 'HISTORY', version: 'A' });
-    const v2 = await createFileVersion(db, files.storage, { materialCode: mat, type: 'pdf', bytes: pdf, standardCode: code, version: 'B' });
+    await createFileVersion(db, files.storage, {
+      materialCode: mat,
+      type: 'pdf',
+      bytes: pdf,
+      standardCode: code,
+      status: 'HISTORY',
+      version: 'A',
+    });
+    const v2 = await createFileVersion(db, files.storage, {
+      materialCode: mat,
+      type: 'pdf',
+      bytes: pdf,
+      standardCode: code,
+      version: 'B',
+    });
     const res = await callApi(t.app, archivesApi.obsolete, { id: v2.id, reason: '产品停产', scope: 'STANDARD' }, admin);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('已作废该标准的 2 个版本');
     expect((await rowsOf(code)).map((r) => r.status)).toEqual(['OBSOLETE', 'OBSOLETE']);
     expect(await db.archiveEvent.count({ where: { standardCode: code, action: 'OBSOLETE_STANDARD' } })).toBe(2);
-    expect((await callApi(t.app, archivesApi.obsolete, { id: v2.id, reason: '再次', scope: 'STANDARD' }, admin)).statusCode).toBe(409);
+    expect(
+      (await callApi(t.app, archivesApi.obsolete, { id: v2.id, reason: '再次', scope: 'STANDARD' }, admin)).statusCode,
+    ).toBe(409);
   });
 
   it('two 作废 of the same version at once: one succeeds, the other is a 409, one version restored', async () => {
     const db = t.db.prisma;
     const mat = (await createMaterial(db, f.pl2)).code;
     const code = `Q/OC-${unique()}`;
-    await createFileVersion(db, files.storage, { materialCode: mat, type: 'pdf', bytes: pdf, standardCode: code, status: 'HISTORY', version: 'A' });
-    const v2 = await createFileVersion(db, files.storage, { materialCode: mat, type: 'pdf', bytes: pdf, standardCode: code, version: 'B' });
-    const both = await Promise.all([1, 2].map((n) => callApi(t.app, archivesApi.obsolete, { id: v2.id, reason: `并发 ${n}` }, admin)));
+    await createFileVersion(db, files.storage, {
+      materialCode: mat,
+      type: 'pdf',
+      bytes: pdf,
+      standardCode: code,
+      status: 'HISTORY',
+      version: 'A',
+    });
+    const v2 = await createFileVersion(db, files.storage, {
+      materialCode: mat,
+      type: 'pdf',
+      bytes: pdf,
+      standardCode: code,
+      version: 'B',
+    });
+    const both = await Promise.all(
+      [1, 2].map((n) => callApi(t.app, archivesApi.obsolete, { id: v2.id, reason: `并发 ${n}` }, admin)),
+    );
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect((await rowsOf(code)).map((r) => r.status)).toEqual(['EFFECTIVE', 'OBSOLETE']);
     expect(await db.archiveEvent.count({ where: { standardCode: code } })).toBe(2);

@@ -19,7 +19,19 @@ import { CHAINED_TABLES, verifyChains, verifyTable } from '../src/modules/audit/
 import { dayHeads } from '../src/modules/audit/heads.ts';
 import { sessionApi } from '@esm/contracts';
 import { buildTestApp, callApi, DEMO_PASSWORD, login, pdfPages, post, type TestApp } from './helpers.ts';
-import { acceptCurrentAgreement, createFileVersion, createGrant, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, multipart, samplePdf, tempStorage } from './factories.ts';
+import {
+  acceptCurrentAgreement,
+  createFileVersion,
+  createGrant,
+  createMaterial,
+  createProductLine,
+  createSupplier,
+  createSupplierUser,
+  linkSupplier,
+  multipart,
+  samplePdf,
+  tempStorage,
+} from './factories.ts';
 import { createDatabase, dropDatabase, withDatabase } from './databases.ts';
 import { runCli } from './run-cli.ts';
 
@@ -83,7 +95,8 @@ describe('the audit chain', () => {
       INSERT INTO notification_delivery (notification_id, channel, address, state, updated_at) SELECT id, 'EMAIL', 'demo2@example.com', 'PENDING', now() FROM n`);
     const hashes = async () => {
       const out: Record<string, unknown[]> = {};
-      for (const c of CHAINED_TABLES) out[c.table] = (await sql.query(`SELECT id, chain_seq, prev_hash, row_hash FROM ${c.table} ORDER BY id`)).rows;
+      for (const c of CHAINED_TABLES)
+        out[c.table] = (await sql.query(`SELECT id, chain_seq, prev_hash, row_hash FROM ${c.table} ORDER BY id`)).rows;
       return out;
     };
     const written = await hashes();
@@ -97,7 +110,8 @@ describe('the audit chain', () => {
     };
     const unchain = () =>
       unlocked(async () => {
-        for (const c of CHAINED_TABLES) await sql.query(`UPDATE ${c.table} SET chain_seq = NULL, prev_hash = NULL, row_hash = NULL`);
+        for (const c of CHAINED_TABLES)
+          await sql.query(`UPDATE ${c.table} SET chain_seq = NULL, prev_hash = NULL, row_hash = NULL`);
       });
     const fill = (c: (typeof CHAINED_TABLES)[number]) =>
       unlocked(async () => {
@@ -119,7 +133,9 @@ describe('the audit chain', () => {
     // the trigger and the set-based fill hash alike (the delivery was written in time order)
     expect(rowByRow['notification_delivery_event']).toEqual(written['notification_delivery_event']);
     // in time order: each row happened no earlier than the one before it
-    const out = await sql.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT created_at < lag(created_at) OVER (ORDER BY chain_seq) AS back FROM notice_event WHERE chain_seq IS NOT NULL) x WHERE back`);
+    const out = await sql.query<{ n: string }>(
+      `SELECT count(*) AS n FROM (SELECT created_at < lag(created_at) OVER (ORDER BY chain_seq) AS back FROM notice_event WHERE chain_seq IS NOT NULL) x WHERE back`,
+    );
     expect(Number(out.rows[0]!.n)).toBe(0);
 
     // the set-based fill (one UPDATE per table) gives every table the same chain as the row-by-row one
@@ -137,22 +153,44 @@ describe('the audit chain', () => {
     const supplier = await createSupplier(db.prisma, '链测试');
     await linkSupplier(db.prisma, supplier.code, material.code);
     await createGrant(db.prisma, supplier.code, material.code, 'valid');
-    const file = await createFileVersion(db.prisma, files.storage, { materialCode: material.code, type: 'dwg', bytes: Buffer.from('AC1032 chained download') });
+    const file = await createFileVersion(db.prisma, files.storage, {
+      materialCode: material.code,
+      type: 'dwg',
+      bytes: Buffer.from('AC1032 chained download'),
+    });
     const user = await createSupplierUser(db, supplier.code, 2);
     await acceptCurrentAgreement(db.prisma, user.id, supplier.code);
     const cookie = await login(t.app, user.account);
     const head = (await verifyTable(db.prisma, accessLog)).head.seq;
 
-    const answers = await Promise.all(Array.from({ length: 50 }, () => t.app.inject({ method: 'POST', url: '/esm-server/api/file/download', payload: { id: file.id }, headers: { cookie } })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/esm-server/api/file/download',
+          payload: { id: file.id },
+          headers: { cookie },
+        }),
+      ),
+    );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(50).fill(200));
 
-    const rows = await db.prisma.accessLog.findMany({ where: { fileId: file.id, action: 'DOWNLOAD' }, orderBy: { chainSeq: 'asc' } });
+    const rows = await db.prisma.accessLog.findMany({
+      where: { fileId: file.id, action: 'DOWNLOAD' },
+      orderBy: { chainSeq: 'asc' },
+    });
     expect(rows).toHaveLength(50);
     // consecutive places after the head before them, each linked to the one before
     expect(rows.map((r) => r.chainSeq)).toEqual(Array.from({ length: 50 }, (_, i) => head + 1 + i));
     for (let i = 1; i < rows.length; i++) expect(rows[i]!.prevHash).toBe(rows[i - 1]!.rowHash);
-    await expect.poll(() => db.prisma.accessDelivery.count({ where: { accessLogId: { in: rows.map((r) => r.id) } } }), { timeout: 30_000 }).toBe(50);
-    const deliveries = await db.prisma.accessDelivery.findMany({ where: { accessLogId: { in: rows.map((r) => r.id) } } });
+    await expect
+      .poll(() => db.prisma.accessDelivery.count({ where: { accessLogId: { in: rows.map((r) => r.id) } } }), {
+        timeout: 30_000,
+      })
+      .toBe(50);
+    const deliveries = await db.prisma.accessDelivery.findMany({
+      where: { accessLogId: { in: rows.map((r) => r.id) } },
+    });
     expect(deliveries.every((d) => d.chainSeq !== null && d.rowHash !== null)).toBe(true);
     expect((await verifyChains(db.prisma)).problems).toEqual([]);
   });
@@ -168,10 +206,19 @@ describe('the audit chain', () => {
     const signIns = CHAINED_TABLES.find((c) => c.table === 'sign_in_log')!;
     // the 50 password checks share the cores: give them the time they take on a busy machine
     const patient = await buildTestApp({ db, storage: files.storage, config: { loginCheckMs: 600_000 } });
-    const answers = await Promise.all(users.map((u, i) => callApi(patient.app, sessionApi.login, { account: u.account, password: DEMO_PASSWORD }, undefined, { remoteAddress: `10.38.0.${i + 1}` })));
+    const answers = await Promise.all(
+      users.map((u, i) =>
+        callApi(patient.app, sessionApi.login, { account: u.account, password: DEMO_PASSWORD }, undefined, {
+          remoteAddress: `10.38.0.${i + 1}`,
+        }),
+      ),
+    );
     expect(answers.map((a) => `${a.json().code} ${a.json().message}`)).toEqual(Array(50).fill('10000000 登陆成功'));
     await patient.close();
-    const rows = await db.prisma.signInLog.findMany({ where: { account: { in: users.map((u) => u.account) }, success: true }, orderBy: { chainSeq: 'asc' } });
+    const rows = await db.prisma.signInLog.findMany({
+      where: { account: { in: users.map((u) => u.account) }, success: true },
+      orderBy: { chainSeq: 'asc' },
+    });
     expect(rows).toHaveLength(50);
     const seqs = rows.map((r) => r.chainSeq!);
     expect(seqs[49]! - seqs[0]!).toBe(49);
@@ -199,7 +246,9 @@ describe('the audit chain', () => {
     };
 
     // changed: someone rewrites who downloaded
-    const { rows: [was] } = await sql.query<{ user_name: string }>('SELECT user_name FROM access_log WHERE id = $1', [a.id]);
+    const {
+      rows: [was],
+    } = await sql.query<{ user_name: string }>('SELECT user_name FROM access_log WHERE id = $1', [a.id]);
     await sql.query(`UPDATE access_log SET user_name = '张三' WHERE id = $1`, [a.id]);
     let run = await auditVerify();
     expect(run.code).toBe(1);
@@ -208,7 +257,9 @@ describe('the audit chain', () => {
     expect((await verifyTable(db.prisma, accessLog)).problems).toEqual([]);
 
     // deleted: a row of the middle goes
-    await sql.query('CREATE TEMP TABLE keep_middle AS SELECT * FROM access_log WHERE id = $1'.replace('$1', String(b.id)));
+    await sql.query(
+      'CREATE TEMP TABLE keep_middle AS SELECT * FROM access_log WHERE id = $1'.replace('$1', String(b.id)),
+    );
     await sql.query('DELETE FROM access_log WHERE id = $1', [b.id]);
     run = await auditVerify();
     expect(run.code).toBe(1);
@@ -219,7 +270,9 @@ describe('the audit chain', () => {
     // inserted: a view that never happened, written past the chain (its trigger bypassed)
     await sql.query('BEGIN');
     await sql.query('SET LOCAL session_replication_role = replica');
-    const { rows: [fake] } = await sql.query<{ id: number }>(
+    const {
+      rows: [fake],
+    } = await sql.query<{ id: number }>(
       `INSERT INTO access_log (action, user_id, user_account, user_name, user_type, created_at) SELECT 'VIEW', user_id, user_account, user_name, user_type, created_at FROM access_log WHERE id = $1 RETURNING id`,
       [a.id],
     );
@@ -233,7 +286,9 @@ describe('the audit chain', () => {
     await sql.query('BEGIN');
     await sql.query('SET LOCAL session_replication_role = replica');
     const max = Number((await sql.query<{ m: number }>('SELECT max(chain_seq) AS m FROM access_log')).rows[0]!.m);
-    const { rows: [forged] } = await sql.query<{ id: number }>(
+    const {
+      rows: [forged],
+    } = await sql.query<{ id: number }>(
       `INSERT INTO access_log (action, user_id, user_account, user_name, user_type, chain_seq, prev_hash, row_hash)
        SELECT 'VIEW', user_id, user_account, user_name, user_type, $2, repeat('a', 64), repeat('b', 64) FROM access_log WHERE id = $1 RETURNING id`,
       [a.id, max + 1],
@@ -246,9 +301,15 @@ describe('the audit chain', () => {
     expect((await verifyTable(db.prisma, accessLog)).problems).toEqual([]);
 
     // the last row removed (with its delivery): no gap behind it, but the last passed verification's head is gone
-    const { rows: [tail] } = await sql.query<{ id: number; chain_seq: number }>('SELECT id, chain_seq FROM access_log ORDER BY chain_seq DESC LIMIT 1');
+    const {
+      rows: [tail],
+    } = await sql.query<{ id: number; chain_seq: number }>(
+      'SELECT id, chain_seq FROM access_log ORDER BY chain_seq DESC LIMIT 1',
+    );
     await sql.query(`CREATE TEMP TABLE keep_tail AS SELECT * FROM access_log WHERE id = ${tail!.id}`);
-    await sql.query(`CREATE TEMP TABLE keep_tail_delivery AS SELECT * FROM access_delivery WHERE access_log_id = ${tail!.id}`);
+    await sql.query(
+      `CREATE TEMP TABLE keep_tail_delivery AS SELECT * FROM access_delivery WHERE access_log_id = ${tail!.id}`,
+    );
     await sql.query('DELETE FROM access_delivery WHERE access_log_id = $1', [tail!.id]);
     await sql.query('DELETE FROM access_log WHERE id = $1', [tail!.id]);
     run = await auditVerify();
@@ -262,28 +323,48 @@ describe('the audit chain', () => {
 
   it('deliveries of notifications: each fact chained, the row the latest of them; a fact changed or deleted, a row changed or inserted past the trigger → named', async () => {
     const demo2 = await db.prisma.user.findUniqueOrThrow({ where: { account: 'demo2' } });
-    const { rows: [d] } = await sql.query<{ id: number }>(
+    const {
+      rows: [d],
+    } = await sql.query<{ id: number }>(
       `WITH n AS (INSERT INTO notification (user_id, kind, subject, link_path) VALUES ($1, 'NOTICE_PUBLISHED', '链测试通知', '/esm/x') RETURNING id)
        INSERT INTO notification_delivery (notification_id, channel, address, state, updated_at) SELECT id, 'EMAIL', 'demo2@example.com', 'PENDING', now() FROM n RETURNING id`,
       [demo2.id],
     );
     const id = d!.id;
     // the outbox's moves as outbox.ts writes them: a try refused, then one accepted
-    await db.prisma.notificationDelivery.updateMany({ where: { id, state: 'PENDING' }, data: { tries: { increment: 1 }, lastAnswer: '451 稍后再试' } });
-    await db.prisma.notificationDelivery.updateMany({ where: { id, state: 'PENDING' }, data: { state: 'SENT', tries: { increment: 1 }, lastAnswer: '250 OK', sentAt: new Date() } });
-    const facts = await db.prisma.notificationDeliveryEvent.findMany({ where: { deliveryId: id }, orderBy: { chainSeq: 'asc' } });
+    await db.prisma.notificationDelivery.updateMany({
+      where: { id, state: 'PENDING' },
+      data: { tries: { increment: 1 }, lastAnswer: '451 稍后再试' },
+    });
+    await db.prisma.notificationDelivery.updateMany({
+      where: { id, state: 'PENDING' },
+      data: { state: 'SENT', tries: { increment: 1 }, lastAnswer: '250 OK', sentAt: new Date() },
+    });
+    const facts = await db.prisma.notificationDeliveryEvent.findMany({
+      where: { deliveryId: id },
+      orderBy: { chainSeq: 'asc' },
+    });
     expect(facts.map((e) => [e.event, e.state, e.tries, e.answer])).toEqual([
       ['QUEUED', 'PENDING', 0, null],
       ['TRIED', 'PENDING', 1, '451 稍后再试'],
       ['SENT', 'SENT', 2, '250 OK'],
     ]);
-    expect(facts[0]).toMatchObject({ userId: demo2.id, kind: 'NOTICE_PUBLISHED', subject: '链测试通知', address: 'demo2@example.com' });
+    expect(facts[0]).toMatchObject({
+      userId: demo2.id,
+      kind: 'NOTICE_PUBLISHED',
+      subject: '链测试通知',
+      address: 'demo2@example.com',
+    });
     const [, tried, sent] = facts as [unknown, { id: number; chainSeq: number }, { id: number; chainSeq: number }];
     expect((await auditVerify()).code).toBe(0);
 
     // the facts are append-only
-    await expect(sql.query(`UPDATE notification_delivery_event SET answer = '550' WHERE id = $1`, [sent.id])).rejects.toThrow(/append-only/);
-    await expect(sql.query('DELETE FROM notification_delivery_event WHERE id = $1', [tried.id])).rejects.toThrow(/append-only/);
+    await expect(
+      sql.query(`UPDATE notification_delivery_event SET answer = '550' WHERE id = $1`, [sent.id]),
+    ).rejects.toThrow(/append-only/);
+    await expect(sql.query('DELETE FROM notification_delivery_event WHERE id = $1', [tried.id])).rejects.toThrow(
+      /append-only/,
+    );
     /** a statement with every trigger bypassed, as someone with write access can */
     const bypass = async (q: string, params: unknown[] = []) => {
       await sql.query('BEGIN');
@@ -304,7 +385,9 @@ describe('the audit chain', () => {
     await bypass(`UPDATE notification_delivery SET state = 'FAILED' WHERE id = $1`, [id]);
     run = await auditVerify();
     expect(run.code).toBe(1);
-    expect(run.out).toContain(`notification_delivery：id ${id} 的状态与链中最后一条发送记录（id ${sent.id}）不符：已被修改`);
+    expect(run.out).toContain(
+      `notification_delivery：id ${id} 的状态与链中最后一条发送记录（id ${sent.id}）不符：已被修改`,
+    );
     await bypass(`UPDATE notification_delivery SET state = 'SENT' WHERE id = $1`, [id]);
 
     // a fact deleted: the refused try
@@ -312,11 +395,16 @@ describe('the audit chain', () => {
     await bypass('DELETE FROM notification_delivery_event WHERE id = $1', [tried.id]);
     run = await auditVerify();
     expect(run.code).toBe(1);
-    expect(run.out).toContain(`notification_delivery_event：链位置 ${tried.chainSeq} 的 1 行已被删除（其后一行 id ${sent.id}）`);
+    expect(run.out).toContain(
+      `notification_delivery_event：链位置 ${tried.chainSeq} 的 1 行已被删除（其后一行 id ${sent.id}）`,
+    );
     await bypass('INSERT INTO notification_delivery_event SELECT * FROM keep_fact');
 
     // a delivery inserted past the trigger: no fact of it in the chain
-    const [forged] = await bypass(`INSERT INTO notification_delivery (notification_id, channel, address, state, updated_at) SELECT notification_id, channel, address, 'SENT', now() FROM notification_delivery WHERE id = $1 RETURNING id`, [id]);
+    const [forged] = await bypass(
+      `INSERT INTO notification_delivery (notification_id, channel, address, state, updated_at) SELECT notification_id, channel, address, 'SENT', now() FROM notification_delivery WHERE id = $1 RETURNING id`,
+      [id],
+    );
     run = await auditVerify();
     expect(run.code).toBe(1);
     expect(run.out).toContain(`notification_delivery：id ${forged!.id} 没有链中的发送记录：绕过链写入`);
@@ -341,14 +429,22 @@ describe('the audit chain', () => {
 
       // a history row changed and every hash after it recomputed, the verification record too
       await sql.query('BEGIN');
-      const { rows: [first] } = await sql.query<{ id: number; chain_seq: number }>('SELECT id, chain_seq FROM notice_event ORDER BY chain_seq LIMIT 1');
+      const {
+        rows: [first],
+      } = await sql.query<{ id: number; chain_seq: number }>(
+        'SELECT id, chain_seq FROM notice_event ORDER BY chain_seq LIMIT 1',
+      );
       await sql.query(`UPDATE notice_event SET detail = '改写' WHERE id = $1`, [first!.id]);
       await sql.query(`UPDATE notice_event SET row_hash = NULL, prev_hash = NULL`);
-      const { rows: all } = await sql.query<{ id: number }>('SELECT id FROM notice_event WHERE chain_seq IS NOT NULL ORDER BY chain_seq');
+      const { rows: all } = await sql.query<{ id: number }>(
+        'SELECT id FROM notice_event WHERE chain_seq IS NOT NULL ORDER BY chain_seq',
+      );
       let prev = '0'.repeat(64);
       for (const r of all) {
         await sql.query('UPDATE notice_event SET prev_hash = $2 WHERE id = $1', [r.id, prev]);
-        const { rows: [h] } = await sql.query<{ h: string }>(
+        const {
+          rows: [h],
+        } = await sql.query<{ h: string }>(
           `SELECT encode(sha256(convert_to($2 || jsonb_strip_nulls(to_jsonb(x) - 'prev_hash' - 'row_hash')::text, 'UTF8')), 'hex') AS h FROM notice_event x WHERE id = $1`,
           [r.id, prev],
         );
@@ -371,18 +467,29 @@ describe('the audit chain', () => {
     const staff = await login(t.app, 'demo3');
     const run = await post(t.app, 'haier/audit/verify', undefined, staff);
     expect(run.statusCode, run.body).toBe(200);
-    expect(run.json()).toMatchObject({ message: '校验通过：审计链完整', data: { ok: true, source: 'PAGE', problems: [] } });
+    expect(run.json()).toMatchObject({
+      message: '校验通过：审计链完整',
+      data: { ok: true, source: 'PAGE', problems: [] },
+    });
     expect(run.json().data.heads).toHaveLength(CHAINED_TABLES.length);
     const status = await post(t.app, 'haier/audit/status', undefined, staff);
-    expect(status.json().data.last).toMatchObject({ id: run.json().data.id, userName: (await db.prisma.user.findUniqueOrThrow({ where: { account: 'demo3' } })).name });
+    expect(status.json().data.last).toMatchObject({
+      id: run.json().data.id,
+      userName: (await db.prisma.user.findUniqueOrThrow({ where: { account: 'demo3' } })).name,
+    });
 
     const heads = await post(t.app, 'haier/audit/dayHeads', {}, staff);
     expect(heads.statusCode).toBe(200);
     const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
     expect(heads.json().data.dateTo).toBe(today);
     // today's access_log head is the chain's head (the downloads above were written today)
-    const accessToday = heads.json().data.heads.find((h: { day: string; table: string }) => h.day === today && h.table === 'access_log');
-    expect(accessToday).toMatchObject({ seq: (await verifyTable(db.prisma, accessLog)).head.seq, label: accessLog.label });
+    const accessToday = heads
+      .json()
+      .data.heads.find((h: { day: string; table: string }) => h.day === today && h.table === 'access_log');
+    expect(accessToday).toMatchObject({
+      seq: (await verifyTable(db.prisma, accessLog)).head.seq,
+      label: accessLog.label,
+    });
 
     const tooLong = await post(t.app, 'haier/audit/dayHeads', { dateFrom: '2020-01-01', dateTo: today }, staff);
     expect(tooLong.statusCode).toBe(400);
@@ -398,11 +505,27 @@ describe('the audit chain', () => {
     const material = await createMaterial(db.prisma, pl.code);
     await linkSupplier(db.prisma, 'S001', material.code);
     await createGrant(db.prisma, 'S001', material.code, 'valid');
-    const file = await createFileVersion(db.prisma, files.storage, { materialCode: material.code, type: 'pdf', bytes: await samplePdf(1), name: '泄露追溯测试图' });
+    const file = await createFileVersion(db.prisma, files.storage, {
+      materialCode: material.code,
+      type: 'pdf',
+      bytes: await samplePdf(1),
+      name: '泄露追溯测试图',
+    });
     const demo2 = await db.prisma.user.findUniqueOrThrow({ where: { account: 'demo2' } });
-    if (!(await db.prisma.keepsecretAcceptance.findFirst({ where: { userId: demo2.id } }))) await acceptCurrentAgreement(db.prisma, demo2.id, 'S001');
+    if (!(await db.prisma.keepsecretAcceptance.findFirst({ where: { userId: demo2.id } })))
+      await acceptCurrentAgreement(db.prisma, demo2.id, 'S001');
     const cookie = await login(t.app, 'demo2');
-    const dl = (n: number) => Promise.all(Array.from({ length: n }, () => t.app.inject({ method: 'POST', url: '/esm-server/api/file/download', payload: { id: file.id }, headers: { cookie } })));
+    const dl = (n: number) =>
+      Promise.all(
+        Array.from({ length: n }, () =>
+          t.app.inject({
+            method: 'POST',
+            url: '/esm-server/api/file/download',
+            payload: { id: file.id },
+            headers: { cookie },
+          }),
+        ),
+      );
     const [copy, other] = await dl(2);
     expect(copy!.statusCode).toBe(200);
 
@@ -419,10 +542,29 @@ describe('the audit chain', () => {
     expect(otherCode).not.toBe(shown);
 
     const staff = await login(t.app, 'demo3');
-    const expected = { logId: row.id, copyCode: code, action: 'DOWNLOAD', userAccount: 'demo2', supplierCode: 'S001', supplierName: '青岛海达精密机械有限公司', standardCode: file.standardCode, version: file.version, ip: row.ip, chainSeq: row.chainSeq, rowHash: row.rowHash };
+    const expected = {
+      logId: row.id,
+      copyCode: code,
+      action: 'DOWNLOAD',
+      userAccount: 'demo2',
+      supplierCode: 'S001',
+      supplierName: '青岛海达精密机械有限公司',
+      standardCode: file.standardCode,
+      version: file.version,
+      ip: row.ip,
+      chainSeq: row.chainSeq,
+      rowHash: row.rowHash,
+    };
     // the file found outside, uploaded
-    const form = multipart([{ name: 'file', file: { filename: '外部发现.pdf', bytes: copy!.rawPayload, type: 'application/pdf' } }]);
-    const byFile = await t.app.inject({ method: 'POST', url: '/esm-server/api/haier/leakTrace/byFile', payload: form.payload, headers: { ...form.headers, cookie: staff } });
+    const form = multipart([
+      { name: 'file', file: { filename: '外部发现.pdf', bytes: copy!.rawPayload, type: 'application/pdf' } },
+    ]);
+    const byFile = await t.app.inject({
+      method: 'POST',
+      url: '/esm-server/api/haier/leakTrace/byFile',
+      payload: form.payload,
+      headers: { ...form.headers, cookie: staff },
+    });
     expect(byFile.statusCode, byFile.body).toBe(200);
     expect(byFile.json().data).toMatchObject({ ...expected, foundIn: 'PDF' });
     // the code read off a photo and typed by hand: lower case, a space for the dash, an O for the zero
@@ -437,8 +579,15 @@ describe('the audit chain', () => {
     expect(bad.json().errors).toEqual([expect.objectContaining({ field: 'code' })]);
     expect((await post(t.app, 'haier/leakTrace/byCode', { code: 'ZZZZZ-ZZZZZ' }, staff)).statusCode).toBe(404);
     // a PDF without a code (never sent by the portal)
-    const plain = multipart([{ name: 'file', file: { filename: 'x.pdf', bytes: await samplePdf(1), type: 'application/pdf' } }]);
-    const none = await t.app.inject({ method: 'POST', url: '/esm-server/api/haier/leakTrace/byFile', payload: plain.payload, headers: { ...plain.headers, cookie: staff } });
+    const plain = multipart([
+      { name: 'file', file: { filename: 'x.pdf', bytes: await samplePdf(1), type: 'application/pdf' } },
+    ]);
+    const none = await t.app.inject({
+      method: 'POST',
+      url: '/esm-server/api/haier/leakTrace/byFile',
+      payload: plain.payload,
+      headers: { ...plain.headers, cookie: staff },
+    });
     expect(none.statusCode).toBe(400);
     expect(none.json().errors).toEqual([expect.objectContaining({ field: 'file' })]);
     // suppliers cannot trace

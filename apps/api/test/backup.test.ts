@@ -45,7 +45,17 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
 }
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-const TABLES = ['app_user', 'supplier', 'material', 'standard_file', 'empower_grant', 'access_log', 'keepsecret_agreement', 'menu_entry', 'document_issue_attachment'] as const;
+const TABLES = [
+  'app_user',
+  'supplier',
+  'material',
+  'standard_file',
+  'empower_grant',
+  'access_log',
+  'keepsecret_agreement',
+  'menu_entry',
+  'document_issue_attachment',
+] as const;
 
 describe('a Postgres server', () => {
   it('backs up, restores into a fresh database and folder, and the portal opens every file on the copy', async () => {
@@ -59,7 +69,8 @@ describe('a Postgres server', () => {
     try {
       await src.migrate();
       await seedDemo(src.prisma, localStorage(srcFiles));
-      for (const t of TABLES) counts[t] = Number((await src.prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM ${t}`))[0]!.n);
+      for (const t of TABLES)
+        counts[t] = Number((await src.prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM ${t}`))[0]!.n);
       // a user signed in on the original: the backup holds their session
       const app = await buildTestApp({ db: src, storage: localStorage(srcFiles) });
       try {
@@ -79,7 +90,9 @@ describe('a Postgres server', () => {
     const made = await cli(['backup', backupDir], { DATABASE_URL: srcUrl, DATA_DIR: srcData, STORAGE_DIR: srcFiles });
     expect(made.code, made.out).toBe(0);
     expect(made.out).toMatch(/backup written to/);
-    const manifest = JSON.parse(await readFile(path.join(backupDir, 'manifest.json'), 'utf8')) as { tables: Record<string, number> };
+    const manifest = JSON.parse(await readFile(path.join(backupDir, 'manifest.json'), 'utf8')) as {
+      tables: Record<string, number>;
+    };
     expect(manifest.tables.standard_file).toBe(counts.standard_file);
     expect(manifest.tables.http_session).toBe(1);
 
@@ -88,7 +101,9 @@ describe('a Postgres server', () => {
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();
       try {
-        return (await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'esm_verify_%'`)).rows.map((r) => r.datname);
+        return (
+          await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'esm_verify_%'`)
+        ).rows.map((r) => r.datname);
       } finally {
         await c.end();
       }
@@ -96,7 +111,9 @@ describe('a Postgres server', () => {
     const before = await throwaways();
     const verified = await cli(['verify-backup', backupDir], { DATABASE_URL: serverUrl });
     expect(verified.code, verified.out).toBe(0);
-    expect(verified.out).toContain(`verified: ${Object.keys(manifest.tables).length} tables with the rows counted at backup, ${stored} files (sha256)`);
+    expect(verified.out).toContain(
+      `verified: ${Object.keys(manifest.tables).length} tables with the rows counted at backup, ${stored} files (sha256)`,
+    );
     expect(await throwaways()).toEqual(before);
 
     // a manifest that does not match the dump: the table is named
@@ -106,7 +123,9 @@ describe('a Postgres server', () => {
     await writeFile(path.join(miscounted, 'manifest.json'), JSON.stringify(manifest));
     const refused = await cli(['verify-backup', path.join(miscounted, 'manifest.json')], { DATABASE_URL: serverUrl });
     expect(refused.code).not.toBe(0);
-    expect(refused.out).toContain(`problem: table access_log: ${counts.access_log} rows restored, the manifest counted ${counts.access_log! + 1}`);
+    expect(refused.out).toContain(
+      `problem: table access_log: ${counts.access_log} rows restored, the manifest counted ${counts.access_log! + 1}`,
+    );
     expect(refused.out).toMatch(/does not restore as recorded: 1 problem\(s\)/);
     expect(await throwaways()).toEqual(before);
 
@@ -114,14 +133,22 @@ describe('a Postgres server', () => {
     const dstUrl = await freshDatabase('bk_dst');
     const dstData = await tempDir('bk-dst');
     const dstFiles = path.join(dstData, 'files');
-    const restored = await cli(['restore', backupDir], { DATABASE_URL: dstUrl, DATA_DIR: dstData, STORAGE_DIR: dstFiles });
+    const restored = await cli(['restore', backupDir], {
+      DATABASE_URL: dstUrl,
+      DATA_DIR: dstData,
+      STORAGE_DIR: dstFiles,
+    });
     expect(restored.code, restored.out).toBe(0);
     // the archive's files and the questions' attachments
     expect(restored.out).toContain(`verified ${stored} of ${stored} files (sha256)`);
     expect(restored.out).toContain('1 session(s) of the backup ended');
 
     // restoring over it again is refused: it is not empty any more
-    const twice = await cli(['restore', backupDir], { DATABASE_URL: dstUrl, DATA_DIR: dstData, STORAGE_DIR: path.join(dstData, 'other') });
+    const twice = await cli(['restore', backupDir], {
+      DATABASE_URL: dstUrl,
+      DATA_DIR: dstData,
+      STORAGE_DIR: path.join(dstData, 'other'),
+    });
     expect(twice.code).not.toBe(0);
     expect(twice.out).toMatch(/not empty/);
 
@@ -131,7 +158,11 @@ describe('a Postgres server', () => {
     const app = await buildTestApp({ db: dst, storage });
     try {
       expect(await dst.migrate()).toEqual([]); // nothing pending: the schema came with the data
-      for (const t of TABLES) expect(Number((await dst.prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM ${t}`))[0]!.n), t).toBe(counts[t]);
+      for (const t of TABLES)
+        expect(
+          Number((await dst.prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM ${t}`))[0]!.n),
+          t,
+        ).toBe(counts[t]);
       // the session signed in on the original is over on the copy: a session logged out after
       // the backup cannot come back by a restore
       const stale = await callApi(app.app, sessionApi.current, undefined, cookie!);
@@ -141,7 +172,12 @@ describe('a Postgres server', () => {
       const rows = await dst.prisma.standardFile.findMany({ select: { id: true, sha256: true, fileType: true } });
       for (const row of rows) {
         expect(sha256(await storage.read(row.sha256)), `file ${row.id}`).toBe(row.sha256);
-        const res = await app.app.inject({ method: 'POST', url: '/esm-server/api/file/download', payload: { id: row.id }, headers: { cookie } });
+        const res = await app.app.inject({
+          method: 'POST',
+          url: '/esm-server/api/file/download',
+          payload: { id: row.id },
+          headers: { cookie },
+        });
         expect(res.statusCode, `file ${row.id}: ${res.body.slice(0, 200)}`).toBe(200);
         expect(res.rawPayload.length).toBeGreaterThan(0);
       }
@@ -166,7 +202,12 @@ describe('retention', () => {
     await mkdir(path.join(backups, 'notes'));
     const written: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const made = await cli(['backup'], { DATABASE_URL: url, DATA_DIR: await tempDir('bk-keep-data'), BACKUP_DIR: backups, BACKUP_KEEP: '2' });
+      const made = await cli(['backup'], {
+        DATABASE_URL: url,
+        DATA_DIR: await tempDir('bk-keep-data'),
+        BACKUP_DIR: backups,
+        BACKUP_KEEP: '2',
+      });
       expect(made.code, made.out).toBe(0);
       written.push(path.basename(/backup written to (\S+)/.exec(made.out)![1]!));
     }
@@ -190,7 +231,10 @@ describe('the embedded database', () => {
       // a drawing whose bytes no other row shares
       const shared = await src.prisma.standardFile.groupBy({ by: ['sha256'], _count: { _all: true } });
       const single = shared.filter((g) => g._count._all === 1).map((g) => g.sha256);
-      drawing = await src.prisma.standardFile.findFirstOrThrow({ where: { sha256: { in: single } }, select: { id: true, sha256: true } });
+      drawing = await src.prisma.standardFile.findFirstOrThrow({
+        where: { sha256: { in: single } },
+        select: { id: true, sha256: true },
+      });
     } finally {
       await src.close();
     }
@@ -213,8 +257,12 @@ describe('the embedded database', () => {
     await unlink(inBackup(bad, drawing.sha256));
     const badVerify = await cli(['verify-backup', bad], { DATA_DIR: await tempDir('bk-emb-verify') });
     expect(badVerify.code).not.toBe(0);
-    expect(badVerify.out).toContain(`problem: file ${shown(attachment.sha256)} (document_issue_attachment ${attachment.id}): damaged, its bytes do not hash to its name`);
-    expect(badVerify.out).toContain(`problem: file ${shown(drawing.sha256)} (standard_file ${drawing.id}): missing from the backup`);
+    expect(badVerify.out).toContain(
+      `problem: file ${shown(attachment.sha256)} (document_issue_attachment ${attachment.id}): damaged, its bytes do not hash to its name`,
+    );
+    expect(badVerify.out).toContain(
+      `problem: file ${shown(drawing.sha256)} (standard_file ${drawing.id}): missing from the backup`,
+    );
     expect(badVerify.out).toMatch(/does not restore as recorded: 2 problem\(s\)/);
 
     const refused = await cli(['restore', bad], { DATA_DIR: await tempDir('bk-emb-bad-dst') });
@@ -236,5 +284,4 @@ describe('the embedded database', () => {
       await dst.close();
     }
   }, 480_000);
-
 });

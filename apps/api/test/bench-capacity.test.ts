@@ -1,13 +1,26 @@
 // The pure parts of the mixed-workload benchmark (bench/lib/capacity.ts): the rate search must
 // find the highest passing rate below every failing one, and the mix must be drawn as weighted.
 import { describe, expect, it } from 'vitest';
-import { arrivalGapMs, meetsGoal, nextRate, seededRandom, sustainedRate, weightedPicker, type SearchPlan, type StepOutcome } from '../bench/lib/capacity.ts';
+import {
+  arrivalGapMs,
+  meetsGoal,
+  nextRate,
+  seededRandom,
+  sustainedRate,
+  weightedPicker,
+  type SearchPlan,
+  type StepOutcome,
+} from '../bench/lib/capacity.ts';
 
 const plan: SearchPlan = { start: 10, factor: 2, resolution: 1.15, maxSteps: 10 };
 
 /** A server that meets the goal up to `capacity` arrivals per second. */
-const serverOf = (capacity: number) => (rate: number): StepOutcome =>
-  rate <= capacity ? { rate, achieved: rate, p95Ms: 120, errors: 0 } : { rate, achieved: capacity, p95Ms: 2000, errors: 0 };
+const serverOf =
+  (capacity: number) =>
+  (rate: number): StepOutcome =>
+    rate <= capacity
+      ? { rate, achieved: rate, p95Ms: 120, errors: 0 }
+      : { rate, achieved: capacity, p95Ms: 2000, errors: 0 };
 
 function runSearch(capacity: number, p = plan): StepOutcome[] {
   const steps: StepOutcome[] = [];
@@ -27,7 +40,11 @@ describe('the rate search', () => {
   });
 
   it('halves a first rate that misses, and gives up below 1/s', () => {
-    expect(runSearch(3).map((s) => s.rate).slice(0, 3)).toEqual([10, 5, 3]);
+    expect(
+      runSearch(3)
+        .map((s) => s.rate)
+        .slice(0, 3),
+    ).toEqual([10, 5, 3]);
     expect(sustainedRate(runSearch(0))).toBeUndefined();
   });
 

@@ -36,7 +36,13 @@ async function cookieFor(route: Route): Promise<string | undefined> {
   return cookies.get(type);
 }
 
-const doc = (t.app as unknown as { swagger(): { paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: object }> } }>> } }).swagger();
+const doc = (
+  t.app as unknown as {
+    swagger(): {
+      paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: object }> } }>>;
+    };
+  }
+).swagger();
 const ajv = new Ajv({ strict: false, allErrors: true });
 
 /** The route's published JSON body schema. */
@@ -53,7 +59,10 @@ function asJsonSchema(node: unknown): unknown {
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) out[k] = asJsonSchema(v);
-  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof out[flag] !== 'boolean') continue;
     if (out[flag] && typeof out[bound] === 'number') out[flag] = out[bound];
     else delete out[flag];
@@ -62,7 +71,8 @@ function asJsonSchema(node: unknown): unknown {
   return out;
 }
 /** A schema that constrains nothing (the route ignores its body, e.g. logout's legacy { a: 1 }). */
-const acceptsAnything = (schema: object) => Object.keys(schema).filter((k) => !['description', 'default'].includes(k)).length === 0;
+const acceptsAnything = (schema: object) =>
+  Object.keys(schema).filter((k) => !['description', 'default'].includes(k)).length === 0;
 
 const JSON_BODIES: [string, unknown][] = [
   ['an array', []],
@@ -76,7 +86,16 @@ const JSON_BODIES: [string, unknown][] = [
   ['bad sort', { sortField: 'password_hash', sortOrder: 'sideways' }],
   ['account as a number', { account: 123 }],
   ['operator injection', { account: { $ne: '' }, password: { $gt: '' }, menuName: { $gt: '' }, path: ['x'] }],
-  ['overlong strings', { account: 'a'.repeat(5000), password: 'p'.repeat(5000), menuName: 'm'.repeat(5000), path: '/'.repeat(5000), keyword: 'k'.repeat(5000) }],
+  [
+    'overlong strings',
+    {
+      account: 'a'.repeat(5000),
+      password: 'p'.repeat(5000),
+      menuName: 'm'.repeat(5000),
+      path: '/'.repeat(5000),
+      keyword: 'k'.repeat(5000),
+    },
+  ],
   ['deep nesting', JSON.parse('['.repeat(2000) + ']'.repeat(2000))],
 ];
 
@@ -102,14 +121,21 @@ function expectReadableRefusal(res: { statusCode: number; body: string; json(): 
   expect(hasChinese(body.message), body.message).toBe(true);
   // Nothing internal leaks into the message.
   expect(body.message).not.toMatch(/prisma|stack|at \w+ \(|undefined|\[object Object\]/i);
-  if (body.errors) for (const e of body.errors) expect(hasChinese(e.message) || /\d/.test(e.message), e.message).toBe(true);
+  if (body.errors)
+    for (const e of body.errors) expect(hasChinese(e.message) || /\d/.test(e.message), e.message).toBe(true);
 }
 
 const withBody = t.app.apiRoutes.filter((r) => r.hasBody);
 
 describe('routes with a body', () => {
   it('are the ones expected (the walk is not empty)', () => {
-    expect(withBody.map((r) => r.url)).toEqual(expect.arrayContaining(['/esm-server/api/user/login', '/esm-server/api/main/visit', '/esm-server/api/haier/visitLog/page']));
+    expect(withBody.map((r) => r.url)).toEqual(
+      expect.arrayContaining([
+        '/esm-server/api/user/login',
+        '/esm-server/api/main/visit',
+        '/esm-server/api/haier/visitLog/page',
+      ]),
+    );
   });
 });
 
@@ -132,7 +158,8 @@ describe.each(withBody.map((r) => [`${r.method} ${r.url}`, r] as const))('%s', (
       if (res.statusCode >= 400) expectReadableRefusal(res);
     } else {
       expectReadableRefusal(res);
-      if (res.statusCode === 400) expect(Array.isArray(res.json().errors) && res.json().errors.length > 0, res.body).toBe(true);
+      if (res.statusCode === 400)
+        expect(Array.isArray(res.json().errors) && res.json().errors.length > 0, res.body).toBe(true);
     }
   });
 
@@ -169,10 +196,20 @@ describe.each(withBody.map((r) => [`${r.method} ${r.url}`, r] as const))('%s', (
 // pattern but does not exist, an id beyond int4, a value coerced loosely into an integer — is a
 // 400 naming that property. The rest of the body is a minimal valid one made from the schema.
 
-type JsonSchema = { type?: string | string[]; anyOf?: JsonSchema[]; enum?: unknown[]; default?: unknown; minimum?: number; items?: JsonSchema; properties?: Record<string, JsonSchema>; required?: string[] };
+type JsonSchema = {
+  type?: string | string[];
+  anyOf?: JsonSchema[];
+  enum?: unknown[];
+  default?: unknown;
+  minimum?: number;
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+};
 
 const variants = (s: JsonSchema): JsonSchema[] => (s.anyOf ? s.anyOf.flatMap(variants) : [s]);
-const takes = (s: JsonSchema, type: string) => variants(s).some((v) => v.type === type || (Array.isArray(v.type) && v.type.includes(type)));
+const takes = (s: JsonSchema, type: string) =>
+  variants(s).some((v) => v.type === type || (Array.isArray(v.type) && v.type.includes(type)));
 
 /** A valid value for a schema node (the first enum value, a small number, 'x', a day for date fields). */
 function sample(s: JsonSchema, name = ''): unknown {
@@ -180,7 +217,8 @@ function sample(s: JsonSchema, name = ''): unknown {
   if (s.default !== undefined) return s.default;
   if (/date/i.test(name)) return '2026-01-01';
   const v = variants(s).find((x) => x.type !== 'null') ?? s;
-  if (v.type === 'object') return Object.fromEntries((v.required ?? []).map((k) => [k, sample(v.properties?.[k] ?? {}, k)]));
+  if (v.type === 'object')
+    return Object.fromEntries((v.required ?? []).map((k) => [k, sample(v.properties?.[k] ?? {}, k)]));
   if (v.type === 'array') return [sample(v.items ?? {}, name)];
   if (v.type === 'integer' || v.type === 'number') return Math.max(1, v.minimum ?? 1);
   if (v.type === 'boolean') return true;
@@ -210,32 +248,44 @@ const fieldCases: FieldCase[] = withBody.flatMap((route) => {
     const item = takes(s, 'array') ? (variants(s).find((v) => v.type === 'array')?.items ?? {}) : undefined;
     const wrap = (v: unknown) => (item ? [v] : v);
     const node = item ?? s;
-    if (takes(node, 'string') && !node.enum) out.push({ route, prop, label: 'a NUL character', value: wrap('a\u0000b') });
-    if (/date/i.test(prop)) for (const day of ['2026-02-30', '9999-99-99', '2025-13-01']) out.push({ route, prop, label: `impossible day ${day}`, value: day });
-    if (takes(node, 'integer') || takes(node, 'number')) for (const [label, value] of NUMBER_CLASSES) out.push({ route, prop, label, value: wrap(value) });
+    if (takes(node, 'string') && !node.enum)
+      out.push({ route, prop, label: 'a NUL character', value: wrap('a\u0000b') });
+    if (/date/i.test(prop))
+      for (const day of ['2026-02-30', '9999-99-99', '2025-13-01'])
+        out.push({ route, prop, label: `impossible day ${day}`, value: day });
+    if (takes(node, 'integer') || takes(node, 'number'))
+      for (const [label, value] of NUMBER_CLASSES) out.push({ route, prop, label, value: wrap(value) });
   }
   return out;
 });
 
 describe('field classes that once answered 500', () => {
   it('cover NUL, impossible days and loose integers on many routes', () => {
-    expect(new Set(fieldCases.filter((c) => c.label === 'a NUL character').map((c) => c.route.url)).size).toBeGreaterThan(10);
+    expect(
+      new Set(fieldCases.filter((c) => c.label === 'a NUL character').map((c) => c.route.url)).size,
+    ).toBeGreaterThan(10);
     expect(fieldCases.some((c) => c.label.startsWith('impossible day'))).toBe(true);
     expect(fieldCases.some((c) => c.label === 'an id beyond int4' && c.prop === 'id')).toBe(true);
   });
 
-  it.each(fieldCases.map((c) => [`${c.route.url} ${c.prop}: ${c.label}`, c] as const))('%s → 400 naming the field', async (_name, c) => {
-    const cookie = await cookieFor(c.route);
-    const body = { ...(sample(bodySchema(c.route) as JsonSchema) as object), [c.prop]: c.value };
-    const res = await t.app.inject({
-      method: c.route.method as 'POST',
-      url: c.route.url,
-      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-      payload: JSON.stringify(body),
-      remoteAddress: '10.40.0.1',
-    });
-    expect(res.statusCode, res.body).toBe(400);
-    expectReadableRefusal(res);
-    expect(res.json().errors.map((e: { field: string }) => e.field.split('.')[0]), res.body).toContain(c.prop);
-  });
+  it.each(fieldCases.map((c) => [`${c.route.url} ${c.prop}: ${c.label}`, c] as const))(
+    '%s → 400 naming the field',
+    async (_name, c) => {
+      const cookie = await cookieFor(c.route);
+      const body = { ...(sample(bodySchema(c.route) as JsonSchema) as object), [c.prop]: c.value };
+      const res = await t.app.inject({
+        method: c.route.method as 'POST',
+        url: c.route.url,
+        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        payload: JSON.stringify(body),
+        remoteAddress: '10.40.0.1',
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expectReadableRefusal(res);
+      expect(
+        res.json().errors.map((e: { field: string }) => e.field.split('.')[0]),
+        res.body,
+      ).toContain(c.prop);
+    },
+  );
 });

@@ -38,8 +38,20 @@ async function supplierWith(n: number) {
 }
 
 type Row = Partial<Record<(typeof BOM_COLUMNS)[number]['key'], string | number>>;
-const VENDOR_A = { vendorName: '宁波测试塑胶有限公司', vendorCreditCode: '91330206MA2CJ8L41B', vendorRegion: '浙江省宁波市', vendorContact: '俞海', vendorMobile: '13857402288' };
-const VENDOR_B = { vendorName: '青岛测试橡塑有限公司', vendorCreditCode: '91370214MA3D2N5P7C', vendorRegion: '山东省青岛市', vendorContact: '孙波', vendorMobile: '15063907711' };
+const VENDOR_A = {
+  vendorName: '宁波测试塑胶有限公司',
+  vendorCreditCode: '91330206MA2CJ8L41B',
+  vendorRegion: '浙江省宁波市',
+  vendorContact: '俞海',
+  vendorMobile: '13857402288',
+};
+const VENDOR_B = {
+  vendorName: '青岛测试橡塑有限公司',
+  vendorCreditCode: '91370214MA3D2N5P7C',
+  vendorRegion: '山东省青岛市',
+  vendorContact: '孙波',
+  vendorMobile: '15063907711',
+};
 
 const line = (materialCode: string, componentCode: string, over: Row = {}): Row => ({
   materialCode,
@@ -62,13 +74,24 @@ async function workbook(rows: Row[], headers: readonly string[] = BOM_COLUMNS.ma
 }
 
 async function upload(cookie: string, bytes: Uint8Array, opts: { confirm?: boolean; filename?: string } = {}) {
-  const parts: Part[] = [{ name: 'confirm', value: String(opts.confirm ?? false) }, { name: 'file', file: { filename: opts.filename ?? 'bom.xlsx', bytes } }];
+  const parts: Part[] = [
+    { name: 'confirm', value: String(opts.confirm ?? false) },
+    { name: 'file', file: { filename: opts.filename ?? 'bom.xlsx', bytes } },
+  ];
   const { payload, headers } = multipart(parts);
-  return t.app.inject({ method: 'POST', url: `/esm-server/api/${bomApi.import.path}`, payload, headers: { ...headers, cookie } });
+  return t.app.inject({
+    method: 'POST',
+    url: `/esm-server/api/${bomApi.import.path}`,
+    payload,
+    headers: { ...headers, cookie },
+  });
 }
 
 const linesOf = (supplierCode: string, materialCode?: string) =>
-  db.bomLine.findMany({ where: { supplierCode, ...(materialCode ? { materialCode } : {}) }, orderBy: [{ level: 'asc' }, { sortNo: 'asc' }] });
+  db.bomLine.findMany({
+    where: { supplierCode, ...(materialCode ? { materialCode } : {}) },
+    orderBy: [{ level: 'asc' }, { sortNo: 'asc' }],
+  });
 
 const tree = (cookie: string, body: object = {}) => callApi(t.app, bomApi.tree, body, cookie);
 
@@ -83,9 +106,13 @@ describe('template and import', () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     expect(book.worksheets.map((s) => s.name)).toEqual(['BOM导入', '填写说明', '供货物料']);
-    expect((book.getWorksheet('BOM导入')!.getRow(1).values as string[]).slice(1)).toEqual(BOM_COLUMNS.map((c) => c.header));
+    expect((book.getWorksheet('BOM导入')!.getRow(1).values as string[]).slice(1)).toEqual(
+      BOM_COLUMNS.map((c) => c.header),
+    );
     const materials = book.getWorksheet('供货物料')!;
-    expect([materials.getRow(2).getCell(1).text, materials.getRow(3).getCell(1).text].sort()).toEqual([...f.materials].sort());
+    expect([materials.getRow(2).getCell(1).text, materials.getRow(3).getCell(1).text].sort()).toEqual(
+      [...f.materials].sort(),
+    );
   });
 
   it('imports a good file: checked first, then written in one go; the tree and vendors show it', async () => {
@@ -127,8 +154,22 @@ describe('template and import', () => {
     const res = await tree(f.cookie, { materialCode: m1 });
     expect(res.statusCode).toBe(200);
     const node = (res.json().data as BomMaterialNode[])[0]!;
-    expect(node).toMatchObject({ materialCode: m1, lineCount: 4, level2Count: 2, level3Count: 2, vendorCount: 2, supplied: true });
-    expect(node.children![0]).toMatchObject({ componentCode: 'A100', quantity: 2, extendedQuantity: 2, hasDrawing: true, spec: 'ABS 白', vendorMobile: '138****2288' });
+    expect(node).toMatchObject({
+      materialCode: m1,
+      lineCount: 4,
+      level2Count: 2,
+      level3Count: 2,
+      vendorCount: 2,
+      supplied: true,
+    });
+    expect(node.children![0]).toMatchObject({
+      componentCode: 'A100',
+      quantity: 2,
+      extendedQuantity: 2,
+      hasDrawing: true,
+      spec: 'ABS 白',
+      vendorMobile: '138****2288',
+    });
     expect(node.children![0]!.children!.map((c) => [c.componentCode, c.extendedQuantity])).toEqual([
       ['A110', 3],
       ['A120', 0.5],
@@ -137,8 +178,19 @@ describe('template and import', () => {
 
     const vendors = await callApi(t.app, bomApi.vendors, {}, f.cookie);
     expect(vendors.json().data).toEqual([
-      expect.objectContaining({ creditCode: VENDOR_A.vendorCreditCode, name: VENDOR_A.vendorName, lineCount: 4, componentCount: 4, materialCount: 2, mobile: '138****2288' }),
-      expect.objectContaining({ creditCode: VENDOR_B.vendorCreditCode, lineCount: 1, components: [{ code: 'A110', name: '子件A110', level: 3, materialCode: m1 }] }),
+      expect.objectContaining({
+        creditCode: VENDOR_A.vendorCreditCode,
+        name: VENDOR_A.vendorName,
+        lineCount: 4,
+        componentCount: 4,
+        materialCount: 2,
+        mobile: '138****2288',
+      }),
+      expect.objectContaining({
+        creditCode: VENDOR_B.vendorCreditCode,
+        lineCount: 1,
+        components: [{ code: 'A110', name: '子件A110', level: 3, materialCode: m1 }],
+      }),
     ]);
     expect(vendors.body).not.toContain('15063907711');
   });
@@ -188,15 +240,23 @@ describe('template and import', () => {
     const f = await supplierWith(1);
     const wrong = await upload(f.cookie, await workbook([], ['物料', '名称']));
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().message).toContain('缺少列 一级物料编码、子件编码、子件名称、单位用量、单位、供应商名称、统一社会信用代码');
+    expect(wrong.json().message).toContain(
+      '缺少列 一级物料编码、子件编码、子件名称、单位用量、单位、供应商名称、统一社会信用代码',
+    );
     const empty = await upload(f.cookie, await workbook([]));
     expect(empty.json()).toMatchObject({ message: '文件中没有数据行（从第 2 行起填写）' });
     const csv = await upload(f.cookie, Buffer.from('a,b\n1,2\n'), { filename: 'bom.csv' });
     expect(csv.json()).toMatchObject({ message: '只能导入 .xlsx 文件（请使用下载的模板）' });
     const none = await upload(f.cookie, Buffer.alloc(0));
-    expect(none.json()).toMatchObject({ message: '文件内容为空，请使用下载的模板填写后导入', errors: [{ field: 'file', message: '文件内容为空' }] });
+    expect(none.json()).toMatchObject({
+      message: '文件内容为空，请使用下载的模板填写后导入',
+      errors: [{ field: 'file', message: '文件内容为空' }],
+    });
     // a control character in the name is dropped (the name goes into the audit row), the file is read
-    const nul = await upload(f.cookie, await workbook([line(f.materials[0]!, 'N-1')]), { filename: 'bom\u0000名.xlsx', confirm: true });
+    const nul = await upload(f.cookie, await workbook([line(f.materials[0]!, 'N-1')]), {
+      filename: 'bom\u0000名.xlsx',
+      confirm: true,
+    });
     expect(nul.statusCode, nul.body).toBe(200);
     const garbage = await upload(f.cookie, Buffer.from('not a zip at all'));
     expect(garbage.json()).toMatchObject({ message: '无法读取该文件，请使用下载的模板（.xlsx）填写后导入' });
@@ -212,16 +272,30 @@ describe('template and import', () => {
     const sheetName = [...good.keys()].find((k) => /^xl\/worksheets\/sheet\d+\.xml$/.test(k))!;
     // one merged range over ~70 million cells: loading the whole workbook expanded every one of them
     const merged = new Map(good);
-    merged.set(sheetName, Buffer.from(good.get(sheetName)!.toString().replace('</sheetData>', '</sheetData><mergeCells count="1"><mergeCell ref="A1:ZZ99999"/></mergeCells>')));
+    merged.set(
+      sheetName,
+      Buffer.from(
+        good
+          .get(sheetName)!
+          .toString()
+          .replace('</sheetData>', '</sheetData><mergeCells count="1"><mergeCell ref="A1:ZZ99999"/></mergeCells>'),
+      ),
+    );
     const m = await upload(f.cookie, zipOf(merged));
     expect(m.statusCode, m.body).toBe(400);
     expect(m.json()).toMatchObject({ errors: [{ field: 'file', message: '合并的单元格过多' }] });
     // 80 MB of shared strings in ~80 KB
     const bomb = new Map(good);
-    bomb.set('xl/sharedStrings.xml', Buffer.concat([good.get('xl/sharedStrings.xml')!, Buffer.alloc(80 * 1024 * 1024, 0x20)]));
+    bomb.set(
+      'xl/sharedStrings.xml',
+      Buffer.concat([good.get('xl/sharedStrings.xml')!, Buffer.alloc(80 * 1024 * 1024, 0x20)]),
+    );
     const b = await upload(f.cookie, zipOf(bomb));
     expect(b.statusCode).toBe(400);
-    expect(b.json()).toMatchObject({ message: expect.stringContaining('文件解压后过大'), errors: [{ field: 'file', message: '文件解压后过大' }] });
+    expect(b.json()).toMatchObject({
+      message: expect.stringContaining('文件解压后过大'),
+      errors: [{ field: 'file', message: '文件解压后过大' }],
+    });
     // the shared strings taken out: the headers read as numbers (this was a 500)
     const bare = new Map(good);
     bare.delete('xl/sharedStrings.xml');
@@ -234,14 +308,21 @@ describe('template and import', () => {
   it('re-import replaces that material’s BOM only, after saying how many lines change', async () => {
     const f = await supplierWith(2);
     const [m1, m2] = f.materials as [string, string];
-    await upload(f.cookie, await workbook([line(m1, 'R1'), line(m1, 'R11', { parentCode: 'R1' }), line(m1, 'R2'), line(m2, 'K1')]), { confirm: true });
+    await upload(
+      f.cookie,
+      await workbook([line(m1, 'R1'), line(m1, 'R11', { parentCode: 'R1' }), line(m1, 'R2'), line(m2, 'K1')]),
+      { confirm: true },
+    );
     const again = await workbook([line(m1, 'N1', { quantity: 3 }), line(m1, 'N11', { parentCode: 'N1', quantity: 2 })]);
     const checked = await upload(f.cookie, again);
     expect(checked.json().data.materials).toEqual([{ code: m1, name: expect.any(String), existing: 3, incoming: 2 }]);
     expect((await upload(f.cookie, again, { confirm: true })).statusCode).toBe(200);
     expect((await linesOf(f.supplier.code, m1)).map((r) => r.componentCode)).toEqual(['N1', 'N11']);
     expect((await linesOf(f.supplier.code, m2)).map((r) => r.componentCode)).toEqual(['K1']);
-    const events = await db.bomEvent.findMany({ where: { supplierCode: f.supplier.code, materialCode: m1 }, orderBy: { id: 'asc' } });
+    const events = await db.bomEvent.findMany({
+      where: { supplierCode: f.supplier.code, materialCode: m1 },
+      orderBy: { id: 'asc' },
+    });
     expect(events.map((e) => [e.action, e.removed, e.written])).toEqual([
       ['IMPORT', 0, 3],
       ['IMPORT', 3, 2],
@@ -252,7 +333,15 @@ describe('template and import', () => {
 // ---- the line form ----------------------------------------------------------------------------------------
 
 describe('lines: add, edit, delete', () => {
-  const fields = (componentCode: string, over: object = {}) => ({ componentCode, componentName: `子件${componentCode}`, quantity: '1.5', unit: '个', hasDrawing: false, ...VENDOR_A, ...over });
+  const fields = (componentCode: string, over: object = {}) => ({
+    componentCode,
+    componentName: `子件${componentCode}`,
+    quantity: '1.5',
+    unit: '个',
+    hasDrawing: false,
+    ...VENDOR_A,
+    ...over,
+  });
 
   it('adds levels 2 and 3, refuses a fourth level, a cycle and a duplicate code, each with a message', async () => {
     const f = await supplierWith(1);
@@ -260,22 +349,47 @@ describe('lines: add, edit, delete', () => {
     const l2 = await callApi(t.app, bomApi.add, { materialCode: m, ...fields('P1') }, f.cookie);
     expect(l2.statusCode).toBe(200);
     expect(l2.json().data).toMatchObject({ level: 2, parentCode: m, quantity: 1.5, vendorMobile: '138****2288' });
-    const l3 = await callApi(t.app, bomApi.add, { materialCode: m, parentId: l2.json().data.id, ...fields('P11', { quantity: '4' }) }, f.cookie);
+    const l3 = await callApi(
+      t.app,
+      bomApi.add,
+      { materialCode: m, parentId: l2.json().data.id, ...fields('P11', { quantity: '4' }) },
+      f.cookie,
+    );
     expect(l3.json().data).toMatchObject({ level: 3, parentCode: 'P1', extendedQuantity: 6 });
 
-    const fourth = await callApi(t.app, bomApi.add, { materialCode: m, parentId: l3.json().data.id, ...fields('P111') }, f.cookie);
+    const fourth = await callApi(
+      t.app,
+      bomApi.add,
+      { materialCode: m, parentId: l3.json().data.id, ...fields('P111') },
+      f.cookie,
+    );
     expect(fourth.statusCode).toBe(400);
     expect(fourth.json().errors).toEqual([{ field: 'parentId', message: '三级子件下不能再添加子件（BOM 最多三级）' }]);
-    const self = await callApi(t.app, bomApi.add, { materialCode: m, parentId: l2.json().data.id, ...fields('P1') }, f.cookie);
+    const self = await callApi(
+      t.app,
+      bomApi.add,
+      { materialCode: m, parentId: l2.json().data.id, ...fields('P1') },
+      f.cookie,
+    );
     expect(self.json().errors).toEqual([{ field: 'componentCode', message: '子件 P1 不能以自身为上级（循环引用）' }]);
     const material = await callApi(t.app, bomApi.add, { materialCode: m, ...fields(m) }, f.cookie);
     expect(material.json().errors[0].message).toBe(`子件编码不能与一级物料编码 ${m} 相同（循环引用）`);
     const dup = await callApi(t.app, bomApi.add, { materialCode: m, ...fields('P1') }, f.cookie);
     expect(dup.statusCode).toBe(409);
     expect(dup.json().message).toBe(`一级物料 ${m} 下已有子件 P1`);
-    const bad = await callApi(t.app, bomApi.add, { materialCode: m, ...fields('Q1', { quantity: '0', vendorCreditCode: 'abc' }) }, f.cookie);
+    const bad = await callApi(
+      t.app,
+      bomApi.add,
+      { materialCode: m, ...fields('Q1', { quantity: '0', vendorCreditCode: 'abc' }) },
+      f.cookie,
+    );
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['quantity', 'vendorCreditCode']);
+    expect(
+      bad
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['quantity', 'vendorCreditCode']);
     expect(await linesOf(f.supplier.code)).toHaveLength(2);
   });
 
@@ -286,7 +400,12 @@ describe('lines: add, edit, delete', () => {
     await callApi(t.app, bomApi.add, { materialCode: m, parentId: l2.id, ...fields('E11') }, f.cookie);
     const cycle = await callApi(t.app, bomApi.update, { id: l2.id, ...fields('E11') }, f.cookie);
     expect(cycle.json().errors[0].message).toBe('子件 E11 已是它的三级子件，不能再作为它自身的编码（循环引用）');
-    const edited = await callApi(t.app, bomApi.update, { id: l2.id, ...fields('E2', { quantity: '3', componentName: '改名' }) }, f.cookie);
+    const edited = await callApi(
+      t.app,
+      bomApi.update,
+      { id: l2.id, ...fields('E2', { quantity: '3', componentName: '改名' }) },
+      f.cookie,
+    );
     expect(edited.json().data).toMatchObject({ componentCode: 'E2', componentName: '改名', quantity: 3 });
     expect((await linesOf(f.supplier.code)).map((r) => [r.componentCode, r.parentCode])).toEqual([
       ['E2', m],
@@ -302,7 +421,9 @@ describe('lines: add, edit, delete', () => {
   it('a double add or delete sent at once makes one change; the other answers 409', async () => {
     const f = await supplierWith(1);
     const [m] = f.materials as [string];
-    const adds = await Promise.all([1, 2].map(() => callApi(t.app, bomApi.add, { materialCode: m, ...fields('D1') }, f.cookie)));
+    const adds = await Promise.all(
+      [1, 2].map(() => callApi(t.app, bomApi.add, { materialCode: m, ...fields('D1') }, f.cookie)),
+    );
     expect(adds.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect(await linesOf(f.supplier.code)).toHaveLength(1);
     const id = adds.find((r) => r.statusCode === 200)!.json().data.id;
@@ -325,24 +446,70 @@ describe('who sees what', () => {
     const theirs = (await linesOf(a.supplier.code)).find((r) => r.level === 2)!;
 
     // b's tree, vendors, materials, export and template do not show a's
-    expect((await tree(b.cookie)).json().data.map((n: { materialCode: string }) => n.materialCode)).toEqual(b.materials);
+    expect((await tree(b.cookie)).json().data.map((n: { materialCode: string }) => n.materialCode)).toEqual(
+      b.materials,
+    );
     expect((await tree(b.cookie, { materialCode: ma })).json()).toMatchObject({ total: 0, data: [] });
     expect((await callApi(t.app, bomApi.vendors, {}, b.cookie)).json()).toMatchObject({ total: 0 });
-    expect((await callApi(t.app, bomApi.materials, {}, b.cookie)).json().data.map((x: { code: string }) => x.code)).toEqual(b.materials);
+    expect(
+      (await callApi(t.app, bomApi.materials, {}, b.cookie)).json().data.map((x: { code: string }) => x.code),
+    ).toEqual(b.materials);
     const exported = await callApi(t.app, bomApi.exportLines, {}, b.cookie);
     expect(exported.headers['x-total-rows']).toBe('0');
 
     // a's line: the same 404 as an id that does not exist
-    const missing = await callApi(t.app, bomApi.update, { id: 2_000_000_000, componentCode: 'Z', componentName: 'Z', quantity: '1', unit: '个', hasDrawing: false, ...VENDOR_A }, b.cookie);
-    const update = await callApi(t.app, bomApi.update, { id: theirs.id, componentCode: 'Z', componentName: 'Z', quantity: '1', unit: '个', hasDrawing: false, ...VENDOR_A }, b.cookie);
+    const missing = await callApi(
+      t.app,
+      bomApi.update,
+      {
+        id: 2_000_000_000,
+        componentCode: 'Z',
+        componentName: 'Z',
+        quantity: '1',
+        unit: '个',
+        hasDrawing: false,
+        ...VENDOR_A,
+      },
+      b.cookie,
+    );
+    const update = await callApi(
+      t.app,
+      bomApi.update,
+      {
+        id: theirs.id,
+        componentCode: 'Z',
+        componentName: 'Z',
+        quantity: '1',
+        unit: '个',
+        hasDrawing: false,
+        ...VENDOR_A,
+      },
+      b.cookie,
+    );
     const remove = await callApi(t.app, bomApi.remove, { id: theirs.id }, b.cookie);
-    const addUnder = await callApi(t.app, bomApi.add, { materialCode: ma, parentId: theirs.id, componentCode: 'Z', componentName: 'Z', quantity: '1', unit: '个', hasDrawing: false, ...VENDOR_A }, b.cookie);
+    const addUnder = await callApi(
+      t.app,
+      bomApi.add,
+      {
+        materialCode: ma,
+        parentId: theirs.id,
+        componentCode: 'Z',
+        componentName: 'Z',
+        quantity: '1',
+        unit: '个',
+        hasDrawing: false,
+        ...VENDOR_A,
+      },
+      b.cookie,
+    );
     expect([missing.statusCode, update.statusCode, remove.statusCode]).toEqual([404, 404, 404]);
     expect(update.json().message).toBe(missing.json().message);
     expect(addUnder.statusCode).toBe(400);
     expect(addUnder.json().errors).toEqual([{ field: 'materialCode', message: `物料 ${ma} 不是本供应商供货的物料` }]);
     const imported = await upload(b.cookie, await workbook([line(ma, 'S1')]), { confirm: true });
-    expect(imported.json().errors).toEqual([{ field: '第 2 行 一级物料编码', message: `物料 ${ma} 不是本供应商供货的物料` }]);
+    expect(imported.json().errors).toEqual([
+      { field: '第 2 行 一级物料编码', message: `物料 ${ma} 不是本供应商供货的物料` },
+    ]);
     expect((await linesOf(a.supplier.code)).map((r) => r.componentCode)).toEqual(['S1', 'S11']);
 
     // internal users cannot use the supplier calls, suppliers not the internal ones
@@ -361,7 +528,9 @@ describe('who sees what', () => {
     const vendors = await callApi(t.app, bomApi.haierVendors, { supplierCode: 'S002' }, admin);
     expect(vendors.json().data.map((v: { name: string }) => v.name)).toContain('宁波金田塑胶制品有限公司');
     expect((await callApi(t.app, bomApi.haierTree, { supplierCode: 'NOPE' }, admin)).statusCode).toBe(404);
-    expect((await callApi(t.app, bomApi.haierTree, unchecked({}), admin)).json().errors).toEqual([{ field: 'supplierCode', message: '请选择供应商' }]);
+    expect((await callApi(t.app, bomApi.haierTree, unchecked({}), admin)).json().errors).toEqual([
+      { field: 'supplierCode', message: '请选择供应商' },
+    ]);
     const suppliers = await callApi(t.app, bomApi.suppliers, { keyword: 'S00' }, admin);
     expect(suppliers.json().data).toEqual(
       expect.arrayContaining([
@@ -378,22 +547,49 @@ describe('who sees what', () => {
     const a = await supplierWith(1);
     const b = await supplierWith(1);
     const shared = { vendorName: '北京共享芯片有限公司', vendorCreditCode: '91110108MA01B6D3RJ' };
-    await upload(a.cookie, await workbook([line(a.materials[0]!, 'W1', { quantity: 2 }), line(a.materials[0]!, 'WCHIP', { parentCode: 'W1', quantity: 3, ...shared })]), { confirm: true });
+    await upload(
+      a.cookie,
+      await workbook([
+        line(a.materials[0]!, 'W1', { quantity: 2 }),
+        line(a.materials[0]!, 'WCHIP', { parentCode: 'W1', quantity: 3, ...shared }),
+      ]),
+      { confirm: true },
+    );
     await upload(b.cookie, await workbook([line(b.materials[0]!, 'WCHIP', { ...shared })]), { confirm: true });
 
-    const byVendor = await callApi(t.app, bomApi.whereUsed, { vendor: '共享芯片', sortField: 'supplierCode', sortOrder: 'ascend' }, admin);
+    const byVendor = await callApi(
+      t.app,
+      bomApi.whereUsed,
+      { vendor: '共享芯片', sortField: 'supplierCode', sortOrder: 'ascend' },
+      admin,
+    );
     expect(byVendor.statusCode).toBe(200);
-    const rows = byVendor.json().data.filter((r: { supplierCode: string }) => [a.supplier.code, b.supplier.code].includes(r.supplierCode));
-    expect(rows.map((r: { supplierCode: string; materialCode: string; level: number; extendedQuantity: number }) => [r.supplierCode, r.materialCode, r.level, r.extendedQuantity]).sort()).toEqual(
+    const rows = byVendor
+      .json()
+      .data.filter((r: { supplierCode: string }) => [a.supplier.code, b.supplier.code].includes(r.supplierCode));
+    expect(
+      rows
+        .map((r: { supplierCode: string; materialCode: string; level: number; extendedQuantity: number }) => [
+          r.supplierCode,
+          r.materialCode,
+          r.level,
+          r.extendedQuantity,
+        ])
+        .sort(),
+    ).toEqual(
       [
         [a.supplier.code, a.materials[0], 3, 6],
         [b.supplier.code, b.materials[0], 2, 2],
       ].sort(),
     );
     const byComponent = await callApi(t.app, bomApi.whereUsed, { component: 'WCHIP' }, admin);
-    expect(new Set(byComponent.json().data.map((r: { supplierCode: string }) => r.supplierCode))).toEqual(new Set([a.supplier.code, b.supplier.code]));
+    expect(new Set(byComponent.json().data.map((r: { supplierCode: string }) => r.supplierCode))).toEqual(
+      new Set([a.supplier.code, b.supplier.code]),
+    );
     const demo = await callApi(t.app, bomApi.whereUsed, { vendor: '金田塑胶' }, admin);
-    expect(new Set(demo.json().data.map((r: { supplierCode: string }) => r.supplierCode))).toEqual(new Set(['S001', 'S002']));
+    expect(new Set(demo.json().data.map((r: { supplierCode: string }) => r.supplierCode))).toEqual(
+      new Set(['S001', 'S002']),
+    );
     const none = await callApi(t.app, bomApi.whereUsed, {}, admin);
     expect(none.json().errors).toEqual([{ field: 'vendor', message: '请输入次级供应商或子件' }]);
   });
@@ -405,7 +601,11 @@ describe('who sees what', () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const sheet = book.worksheets[0]!;
-    expect((sheet.getRow(1).values as string[]).slice(1, BOM_COLUMNS.length + 3)).toEqual([...BOM_COLUMNS.map((c) => c.header), '层级', '每一级物料用量']);
+    expect((sheet.getRow(1).values as string[]).slice(1, BOM_COLUMNS.length + 3)).toEqual([
+      ...BOM_COLUMNS.map((c) => c.header),
+      '层级',
+      '每一级物料用量',
+    ]);
     expect((sheet.getRow(3).values as unknown[]).slice(1, 4)).toEqual(['0064000101', 'HD-MK-01', 'GB-DC01-05']);
     expect(sheet.getRow(3).getCell(13).text).toBe('139****1234');
     const vendors = await callApi(t.app, bomApi.exportVendors, { keyword: '金田' }, demo2);
@@ -424,7 +624,12 @@ describe('who sees what', () => {
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
         expect(res.json().message).toBe('导出结果超过 9 条，请缩小查询范围后再导出');
       }
-      const level3 = await callApi(small.app, bomApi.exportLines, { materialCode: '0064000101', view: 'flat', level: '3' }, cookie);
+      const level3 = await callApi(
+        small.app,
+        bomApi.exportLines,
+        { materialCode: '0064000101', view: 'flat', level: '3' },
+        cookie,
+      );
       expect(level3.statusCode).toBe(200);
       expect(Number(level3.headers['x-total-rows'])).toBeLessThanOrEqual(9);
       const tiny = await buildTestApp({ config: { exportMaxRows: 1 }, db: t.db });
@@ -443,7 +648,17 @@ describe('who sees what', () => {
 
 // ---- the flat view --------------------------------------------------------------------------------------
 
-type Flat = { id: number; level: number; materialCode: string; materialName: string; parentCode: string; parentName: string; componentCode: string; extendedQuantity: number; vendorMobile: string | null };
+type Flat = {
+  id: number;
+  level: number;
+  materialCode: string;
+  materialName: string;
+  parentCode: string;
+  parentName: string;
+  componentCode: string;
+  extendedQuantity: number;
+  vendorMobile: string | null;
+};
 const codes = (res: { json: () => { data: unknown[] } }) => (res.json().data as Flat[]).map((r) => r.componentCode);
 
 describe('the flat view (平铺)', () => {
@@ -463,7 +678,14 @@ describe('the flat view (平铺)', () => {
       ]),
       { confirm: true },
     );
-    await upload(b.cookie, await workbook([line(b.materials[0]!, 'A100', { ...VENDOR_B }), line(b.materials[0]!, 'A130', { parentCode: 'A100', ...VENDOR_B })]), { confirm: true });
+    await upload(
+      b.cookie,
+      await workbook([
+        line(b.materials[0]!, 'A100', { ...VENDOR_B }),
+        line(b.materials[0]!, 'A130', { parentCode: 'A100', ...VENDOR_B }),
+      ]),
+      { confirm: true },
+    );
     return { a, b, m1, m2 };
   }
 
@@ -473,10 +695,18 @@ describe('the flat view (平铺)', () => {
     expect(all.statusCode).toBe(200);
     expect(all.json().total).toBe(5);
     // tree order by default: each level-2 line followed by its level-3 lines
-    const byMaterial = [m1, m2].sort()[0] === m1 ? ['A100', 'A110', 'A120', 'A200', 'B100'] : ['B100', 'A100', 'A110', 'A120', 'A200'];
+    const byMaterial =
+      [m1, m2].sort()[0] === m1 ? ['A100', 'A110', 'A120', 'A200', 'B100'] : ['B100', 'A100', 'A110', 'A120', 'A200'];
     expect(codes(all)).toEqual(byMaterial);
     const a110 = (all.json().data as Flat[]).find((r) => r.componentCode === 'A110')!;
-    expect(a110).toMatchObject({ level: 3, materialCode: m1, parentCode: 'A100', parentName: '子件A100', extendedQuantity: 3, vendorMobile: '150****7711' });
+    expect(a110).toMatchObject({
+      level: 3,
+      materialCode: m1,
+      parentCode: 'A100',
+      parentName: '子件A100',
+      extendedQuantity: 3,
+      vendorMobile: '150****7711',
+    });
     expect(all.body).not.toMatch(/1[3-9]\d{9}/);
 
     const page2 = await tree(a.cookie, { view: 'flat', results: 2, page: 2 });
@@ -492,15 +722,24 @@ describe('the flat view (平铺)', () => {
     const treeLevel3 = ((await tree(a.cookie, { level: '3', materialCode: m1 })).json().data as BomMaterialNode[])[0]!;
     expect(treeLevel3.children!.map((c) => c.componentCode)).toEqual(['A100']);
 
-    const sorted = await tree(a.cookie, { view: 'flat', materialCode: m1, sortField: 'extendedQuantity', sortOrder: 'descend' });
+    const sorted = await tree(a.cookie, {
+      view: 'flat',
+      materialCode: m1,
+      sortField: 'extendedQuantity',
+      sortOrder: 'descend',
+    });
     expect(codes(sorted)).toEqual(['A200', 'A110', 'A100', 'A120']);
-    expect(codes(await tree(a.cookie, { view: 'flat', materialCode: m1, sortField: 'componentCode', sortOrder: 'descend' }))).toEqual(['A200', 'A120', 'A110', 'A100']);
+    expect(
+      codes(await tree(a.cookie, { view: 'flat', materialCode: m1, sortField: 'componentCode', sortOrder: 'descend' })),
+    ).toEqual(['A200', 'A120', 'A110', 'A100']);
 
     // the tree sorts by material only; a view or sort field that is not one is a field error
     expect((await tree(a.cookie, { sortField: 'componentCode', sortOrder: 'ascend' })).json().errors).toEqual([
       { field: 'sortField', message: expect.stringContaining('树形视图只能按一级物料编码排序') },
     ]);
-    expect((await tree(a.cookie, { view: 'list' })).json().errors).toEqual([{ field: 'view', message: '视图只能是 tree（树形）或 flat（平铺）' }]);
+    expect((await tree(a.cookie, { view: 'list' })).json().errors).toEqual([
+      { field: 'view', message: '视图只能是 tree（树形）或 flat（平铺）' },
+    ]);
   });
 
   it('a supplier sees only its own lines; the manufacturer reads any supplier’s flat', async () => {
@@ -510,13 +749,23 @@ describe('the flat view (平铺)', () => {
     expect(codes(mine)).toEqual(['A100', 'A130']);
     expect((mine.json().data as Flat[]).every((r) => r.materialCode === b.materials[0])).toBe(true);
     expect(codes(await tree(b.cookie, { view: 'flat', vendor: VENDOR_B.vendorCreditCode }))).toEqual(['A100', 'A130']);
-    expect((await tree(b.cookie, { view: 'flat', materialCode: a.materials[0] })).json()).toMatchObject({ total: 0, data: [] });
+    expect((await tree(b.cookie, { view: 'flat', materialCode: a.materials[0] })).json()).toMatchObject({
+      total: 0,
+      data: [],
+    });
     expect((await tree(a.cookie, { view: 'flat', component: 'A130' })).json()).toMatchObject({ total: 0, data: [] });
 
-    const haier = await callApi(t.app, bomApi.haierTree, { supplierCode: b.supplier.code, view: 'flat', level: '3' }, admin);
+    const haier = await callApi(
+      t.app,
+      bomApi.haierTree,
+      { supplierCode: b.supplier.code, view: 'flat', level: '3' },
+      admin,
+    );
     expect(haier.statusCode).toBe(200);
     expect(codes(haier)).toEqual(['A130']);
-    expect((await callApi(t.app, bomApi.haierTree, { supplierCode: b.supplier.code, view: 'flat' }, a.cookie)).statusCode).toBe(403);
+    expect(
+      (await callApi(t.app, bomApi.haierTree, { supplierCode: b.supplier.code, view: 'flat' }, a.cookie)).statusCode,
+    ).toBe(403);
   });
 
   it('the export follows the view: flat only the matching lines, in the flat order', async () => {
@@ -532,7 +781,12 @@ describe('the flat view (平铺)', () => {
     };
     expect(await rowsOf({ materialCode: m1, level: '3' })).toEqual(['A100', 'A110', 'A120']);
     expect(await rowsOf({ materialCode: m1, level: '3', view: 'flat' })).toEqual(['A110', 'A120']);
-    expect(await rowsOf({ materialCode: m1, view: 'flat', sortField: 'quantity', sortOrder: 'ascend' })).toEqual(['A120', 'A110', 'A100', 'A200']);
+    expect(await rowsOf({ materialCode: m1, view: 'flat', sortField: 'quantity', sortOrder: 'ascend' })).toEqual([
+      'A120',
+      'A110',
+      'A100',
+      'A200',
+    ]);
   });
 });
 
@@ -540,15 +794,28 @@ describe('the flat view (平铺)', () => {
 
 describe('revealing a BOM vendor’s mobile (saveLookMobilePhoneLog, kind BOM_VENDOR)', () => {
   const reveal = (cookie: string, contactId: number, side: 'supplier' | 'haier' = 'supplier') =>
-    callApi(t.app, side === 'supplier' ? phoneLogApi.supplierReveal : phoneLogApi.reveal, { contactId, kind: 'BOM_VENDOR', page: '/esm/supplier/twoOrThreeLevelsBom' }, cookie);
+    callApi(
+      t.app,
+      side === 'supplier' ? phoneLogApi.supplierReveal : phoneLogApi.reveal,
+      { contactId, kind: 'BOM_VENDOR', page: '/esm/supplier/twoOrThreeLevelsBom' },
+      cookie,
+    );
   const logged = (contactId: number) => db.phoneViewLog.count({ where: { contactKind: 'BOM_VENDOR', contactId } });
 
   it('answers the full number of a vendor on the caller’s own line and writes exactly one log row', async () => {
     const a = await supplierWith(1);
-    await upload(a.cookie, await workbook([line(a.materials[0]!, 'R100'), line(a.materials[0]!, 'R200', { ...VENDOR_B })]), { confirm: true });
+    await upload(
+      a.cookie,
+      await workbook([line(a.materials[0]!, 'R100'), line(a.materials[0]!, 'R200', { ...VENDOR_B })]),
+      { confirm: true },
+    );
     const [r100] = await linesOf(a.supplier.code);
     // every list shows it masked; the vendor row names the line to reveal it through
-    const vendors = (await callApi(t.app, bomApi.vendors, {}, a.cookie)).json().data as { creditCode: string; lineId: number; mobile: string }[];
+    const vendors = (await callApi(t.app, bomApi.vendors, {}, a.cookie)).json().data as {
+      creditCode: string;
+      lineId: number;
+      mobile: string;
+    }[];
     const vendorA = vendors.find((v) => v.creditCode === VENDOR_A.vendorCreditCode)!;
     expect(vendorA).toMatchObject({ lineId: r100!.id, mobile: '138****2288' });
 
@@ -557,7 +824,14 @@ describe('revealing a BOM vendor’s mobile (saveLookMobilePhoneLog, kind BOM_VE
     expect(res.json().data).toMatchObject({ contactId: r100!.id, mobile: VENDOR_A.vendorMobile });
     expect(await logged(r100!.id)).toBe(1);
     const [row] = await db.phoneViewLog.findMany({ where: { contactKind: 'BOM_VENDOR', contactId: r100!.id } });
-    expect(row).toMatchObject({ contactName: VENDOR_A.vendorContact, contactSupplierName: VENDOR_A.vendorName, contactSupplierCode: a.supplier.code, maskedMobile: '138****2288', viewerSupplierCode: a.supplier.code, page: '/esm/supplier/twoOrThreeLevelsBom' });
+    expect(row).toMatchObject({
+      contactName: VENDOR_A.vendorContact,
+      contactSupplierName: VENDOR_A.vendorName,
+      contactSupplierCode: a.supplier.code,
+      maskedMobile: '138****2288',
+      viewerSupplierCode: a.supplier.code,
+      page: '/esm/supplier/twoOrThreeLevelsBom',
+    });
 
     // an internal user reveals any supplier's vendor; each look is its own row
     const byAdmin = await reveal(admin, r100!.id, 'haier');
@@ -565,10 +839,20 @@ describe('revealing a BOM vendor’s mobile (saveLookMobilePhoneLog, kind BOM_VE
     expect(await logged(r100!.id)).toBe(2);
 
     // the phone log page lists the BOM reveals, masked, and filters by the kind and the supplier
-    const log = await callApi(t.app, phoneLogApi.page, { contactKind: 'BOM_VENDOR', supplierCode: a.supplier.code }, admin);
+    const log = await callApi(
+      t.app,
+      phoneLogApi.page,
+      { contactKind: 'BOM_VENDOR', supplierCode: a.supplier.code },
+      admin,
+    );
     expect(log.statusCode).toBe(200);
     expect(log.json().total).toBe(2);
-    expect(log.json().data[0]).toMatchObject({ contactKind: 'BOM_VENDOR', contactName: '俞海', contactSupplierName: VENDOR_A.vendorName, maskedMobile: '138****2288' });
+    expect(log.json().data[0]).toMatchObject({
+      contactKind: 'BOM_VENDOR',
+      contactName: '俞海',
+      contactSupplierName: VENDOR_A.vendorName,
+      maskedMobile: '138****2288',
+    });
     expect(log.body).not.toContain(VENDOR_A.vendorMobile);
   });
 

@@ -53,14 +53,25 @@ describe('a file call', () => {
     const material = await createMaterial(t.db.prisma, line.code);
     // text-like bytes a compressor would shrink a lot
     const bytes = Buffer.from('0 SECTION 2 ENTITIES 0 LINE 8 0 10 0.0 20 0.0 11 1.0 21 1.0\n'.repeat(2000));
-    const file = await createFileVersion(t.db.prisma, files.storage, { materialCode: material.code, type: 'dxf', bytes });
+    const file = await createFileVersion(t.db.prisma, files.storage, {
+      materialCode: material.code,
+      type: 'dxf',
+      bytes,
+    });
     const res = await callApi(t.app, filesApi.download, { id: file.id }, staff, accepting('gzip, deflate, br, zstd'));
     expect(res.status).toBe(200);
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(Number(res.headers['content-length'])).toBe(bytes.byteLength);
     expect(res.rawPayload.equals(bytes)).toBe(true);
-    const log = await t.db.prisma.accessLog.findFirstOrThrow({ where: { fileId: file.id, action: 'DOWNLOAD' }, orderBy: { id: 'desc' } });
+    const log = await t.db.prisma.accessLog.findFirstOrThrow({
+      where: { fileId: file.id, action: 'DOWNLOAD' },
+      orderBy: { id: 'desc' },
+    });
     const delivery = await t.db.prisma.accessDelivery.findUniqueOrThrow({ where: { accessLogId: log.id } });
-    expect(delivery).toMatchObject({ complete: true, bytesSent: BigInt(bytes.byteLength), bytesTotal: BigInt(bytes.byteLength) });
+    expect(delivery).toMatchObject({
+      complete: true,
+      bytesSent: BigInt(bytes.byteLength),
+      bytesTotal: BigInt(bytes.byteLength),
+    });
   });
 });

@@ -10,7 +10,16 @@ import { countersignApi, noticesApi } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CountersignDecision, CountersignDetail } from '@esm/contracts';
 import { buildTestApp, hasChinese, holdInserts, login, pdfPages, apiCaller } from './helpers.ts';
-import { createFileVersion, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, samplePdf, tempStorage } from './factories.ts';
+import {
+  createFileVersion,
+  createMaterial,
+  createProductLine,
+  createSupplier,
+  createSupplierUser,
+  linkSupplier,
+  samplePdf,
+  tempStorage,
+} from './factories.ts';
 
 const files = await tempStorage();
 const t = await buildTestApp({ storage: files.storage });
@@ -32,25 +41,56 @@ let fileIds: number[] = [];
 let otherSupplier: { code: string };
 
 async function draft(extra: Record<string, unknown> = {}) {
-  const res = await call(countersignApi.create, { title: '门体钣金图纸会签', supplierCode: 'S001', items: '1. 公差按新版执行\n2. 首件送检', dueDate: day(7), fileIds, signerIds: [ids.demo8, ids.demo9], ...extra }, c.demo3);
+  const res = await call(
+    countersignApi.create,
+    {
+      title: '门体钣金图纸会签',
+      supplierCode: 'S001',
+      items: '1. 公差按新版执行\n2. 首件送检',
+      dueDate: day(7),
+      fileIds,
+      signerIds: [ids.demo8, ids.demo9],
+      ...extra,
+    },
+    c.demo3,
+  );
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as CountersignDetail;
 }
 
-const detail = async (id: number, cookie = c.demo3) => (await call(countersignApi.detail, { id }, cookie)).json().data as CountersignDetail;
-const sign = (id: number, round: number, step: number, cookie: string, decision: CountersignDecision = 'AGREE', comment?: string) => call(countersignApi.sign, { id, round, step, decision, comment }, cookie);
-const submit = (id: number, round: number, cookie = c.demo2, decision: CountersignDecision = 'AGREE', comment?: string) => call(countersignApi.submit, { id, round, step: 0, decision, comment }, cookie);
+const detail = async (id: number, cookie = c.demo3) =>
+  (await call(countersignApi.detail, { id }, cookie)).json().data as CountersignDetail;
+const sign = (
+  id: number,
+  round: number,
+  step: number,
+  cookie: string,
+  decision: CountersignDecision = 'AGREE',
+  comment?: string,
+) => call(countersignApi.sign, { id, round, step, decision, comment }, cookie);
+const submit = (
+  id: number,
+  round: number,
+  cookie = c.demo2,
+  decision: CountersignDecision = 'AGREE',
+  comment?: string,
+) => call(countersignApi.submit, { id, round, step: 0, decision, comment }, cookie);
 
 beforeAll(async () => {
   for (const a of ['demo3', 'demo7', 'demo8', 'demo9', 'demo2', 'demo4'] as const) c[a] = await login(t.app, a);
-  for (const a of ['demo3', 'demo8', 'demo9'] as const) ids[a] = (await db.user.findUniqueOrThrow({ where: { account: a } })).id;
+  for (const a of ['demo3', 'demo8', 'demo9'] as const)
+    ids[a] = (await db.user.findUniqueOrThrow({ where: { account: a } })).id;
   const line = await createProductLine(db);
   const m = await createMaterial(db, line.code);
   // a list's files are of materials its supplier supplies
   for (const s of ['S001', 'S002']) await linkSupplier(db, s, m.code);
   const pdf = await samplePdf(1);
   const a = await createFileVersion(db, files.storage, { materialCode: m.code, type: 'pdf', bytes: pdf });
-  const b = await createFileVersion(db, files.storage, { materialCode: m.code, type: 'pdf', bytes: await samplePdf(2) });
+  const b = await createFileVersion(db, files.storage, {
+    materialCode: m.code,
+    type: 'pdf',
+    bytes: await samplePdf(2),
+  });
   fileIds = [a.id, b.id];
   otherSupplier = await createSupplier(db, '会签');
   const other = await createSupplierUser(t.db, otherSupplier.code);
@@ -64,18 +104,46 @@ afterAll(async () => {
 
 describe('a draft', () => {
   it('refuses bad content with field errors in Chinese, all at once', async () => {
-    const res = await call(countersignApi.create, { title: '', supplierCode: 'NOPE', items: 'x', dueDate: day(-1), fileIds: [], signerIds: [ids.demo8, ids.demo8] }, c.demo3);
+    const res = await call(
+      countersignApi.create,
+      { title: '', supplierCode: 'NOPE', items: 'x', dueDate: day(-1), fileIds: [], signerIds: [ids.demo8, ids.demo8] },
+      c.demo3,
+    );
     expect(res.statusCode).toBe(400);
     const fields = (res.json().errors as { field: string }[]).map((e) => e.field);
     expect(fields).toEqual(expect.arrayContaining(['title', 'fileIds', 'signerIds']));
-    const db400 = await call(countersignApi.create, { title: '标题', supplierCode: 'NOPE', items: 'x', dueDate: day(-1), fileIds: [2_000_000_000], signerIds: [ids.demo8] }, c.demo3);
+    const db400 = await call(
+      countersignApi.create,
+      {
+        title: '标题',
+        supplierCode: 'NOPE',
+        items: 'x',
+        dueDate: day(-1),
+        fileIds: [2_000_000_000],
+        signerIds: [ids.demo8],
+      },
+      c.demo3,
+    );
     expect(db400.statusCode).toBe(400);
-    expect((db400.json().errors as { field: string; message: string }[]).map((e) => `${e.field}: ${e.message}`)).toEqual([
+    expect(
+      (db400.json().errors as { field: string; message: string }[]).map((e) => `${e.field}: ${e.message}`),
+    ).toEqual([
       'supplierCode: 供应商不存在：NOPE',
       'dueDate: 会签截止日期不能早于今天',
       'fileIds.0: 文件版本不存在（编号 2000000000）',
     ]);
-    const supplierAsSigner = await call(countersignApi.create, { title: '标题', supplierCode: 'S001', items: 'x', dueDate: day(3), fileIds, signerIds: [(await db.user.findUniqueOrThrow({ where: { account: 'demo2' } })).id] }, c.demo3);
+    const supplierAsSigner = await call(
+      countersignApi.create,
+      {
+        title: '标题',
+        supplierCode: 'S001',
+        items: 'x',
+        dueDate: day(3),
+        fileIds,
+        signerIds: [(await db.user.findUniqueOrThrow({ where: { account: 'demo2' } })).id],
+      },
+      c.demo3,
+    );
     expect(supplierAsSigner.statusCode).toBe(400);
     expect(supplierAsSigner.json().message).toContain('不能作为我方会签人');
   });
@@ -83,37 +151,104 @@ describe('a draft', () => {
   it('links only a published change notice', async () => {
     const draftNotice = await db.changeNotice.findFirst({ where: { status: 'DRAFT' }, select: { id: true } });
     if (draftNotice) {
-      const res = await call(countersignApi.create, { title: '标题', supplierCode: 'S001', items: 'x', dueDate: day(3), fileIds, signerIds: [ids.demo8], noticeId: draftNotice.id }, c.demo3);
+      const res = await call(
+        countersignApi.create,
+        {
+          title: '标题',
+          supplierCode: 'S001',
+          items: 'x',
+          dueDate: day(3),
+          fileIds,
+          signerIds: [ids.demo8],
+          noticeId: draftNotice.id,
+        },
+        c.demo3,
+      );
       expect(res.statusCode).toBe(400);
       expect(res.json().errors[0].field).toBe('noticeId');
     }
-    const published = await db.changeNotice.findFirstOrThrow({ where: { status: 'PUBLISHED', recipients: { some: { supplierCode: 'S001' } } }, select: { id: true, number: true } });
+    const published = await db.changeNotice.findFirstOrThrow({
+      where: { status: 'PUBLISHED', recipients: { some: { supplierCode: 'S001' } } },
+      select: { id: true, number: true },
+    });
     const d = await draft({ noticeId: published.id });
     expect(d.noticeNumber).toBe(published.number);
     // one that went to other suppliers only: another supplier's notice is not S001's to read
-    const elsewhere = await db.changeNotice.findFirst({ where: { status: 'PUBLISHED', recipients: { none: { supplierCode: 'S001' } } }, select: { id: true, number: true } });
+    const elsewhere = await db.changeNotice.findFirst({
+      where: { status: 'PUBLISHED', recipients: { none: { supplierCode: 'S001' } } },
+      select: { id: true, number: true },
+    });
     if (elsewhere) {
-      const res = await call(countersignApi.create, { title: '标题', supplierCode: 'S001', items: 'x', dueDate: day(3), fileIds, signerIds: [ids.demo8], noticeId: elsewhere.id }, c.demo3);
+      const res = await call(
+        countersignApi.create,
+        {
+          title: '标题',
+          supplierCode: 'S001',
+          items: 'x',
+          dueDate: day(3),
+          fileIds,
+          signerIds: [ids.demo8],
+          noticeId: elsewhere.id,
+        },
+        c.demo3,
+      );
       expect(res.statusCode).toBe(400);
-      expect(res.json().errors).toEqual([{ field: 'noticeId', message: `变更通知 ${elsewhere.number} 未发给该供应商，只能关联发给该供应商的通知` }]);
+      expect(res.json().errors).toEqual([
+        { field: 'noticeId', message: `变更通知 ${elsewhere.number} 未发给该供应商，只能关联发给该供应商的通知` },
+      ]);
     }
   });
 
   it('the form’s pickers offer only what a list for the chosen supplier may name', async () => {
-    const files = async (supplierCode?: string) => ((await call(countersignApi.files, { supplierCode }, c.demo3)).json().data as { fileId: number }[]).map((f) => f.fileId);
+    const files = async (supplierCode?: string) =>
+      ((await call(countersignApi.files, { supplierCode }, c.demo3)).json().data as { fileId: number }[]).map(
+        (f) => f.fileId,
+      );
     expect(await files('S001')).toEqual(expect.arrayContaining(fileIds));
     expect(await files(otherSupplier.code)).not.toEqual(expect.arrayContaining([fileIds[0]]));
-    const notices = async (recipientCode: string) => ((await call(noticesApi.page, { status: 'PUBLISHED', recipientCode, results: 50 }, c.demo3)).json().data as { id: number }[]).map((n) => n.id);
-    const sentTo = async (code: string) => (await db.noticeRecipient.findMany({ where: { supplierCode: code, notice: { status: 'PUBLISHED' } }, select: { noticeId: true } })).map((r) => r.noticeId).sort();
+    const notices = async (recipientCode: string) =>
+      (
+        (await call(noticesApi.page, { status: 'PUBLISHED', recipientCode, results: 50 }, c.demo3)).json().data as {
+          id: number;
+        }[]
+      ).map((n) => n.id);
+    const sentTo = async (code: string) =>
+      (
+        await db.noticeRecipient.findMany({
+          where: { supplierCode: code, notice: { status: 'PUBLISHED' } },
+          select: { noticeId: true },
+        })
+      )
+        .map((r) => r.noticeId)
+        .sort();
     expect((await notices('S001')).sort()).toEqual(await sentTo('S001'));
     expect(await notices(otherSupplier.code)).toEqual([]);
   });
 
   it('names only files of materials its supplier supplies', async () => {
-    const foreign = await db.standardFile.findUniqueOrThrow({ where: { id: fileIds[0] }, select: { standardCode: true, version: true, materialCode: true } });
-    const res = await call(countersignApi.create, { title: '标题', supplierCode: otherSupplier.code, items: 'x', dueDate: day(3), fileIds: [fileIds[0]], signerIds: [ids.demo8] }, c.demo3);
+    const foreign = await db.standardFile.findUniqueOrThrow({
+      where: { id: fileIds[0] },
+      select: { standardCode: true, version: true, materialCode: true },
+    });
+    const res = await call(
+      countersignApi.create,
+      {
+        title: '标题',
+        supplierCode: otherSupplier.code,
+        items: 'x',
+        dueDate: day(3),
+        fileIds: [fileIds[0]],
+        signerIds: [ids.demo8],
+      },
+      c.demo3,
+    );
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual([{ field: 'fileIds.0', message: `${foreign.standardCode} ${foreign.version} 属于物料 ${foreign.materialCode}，该供应商不供应此物料` }]);
+    expect(res.json().errors).toEqual([
+      {
+        field: 'fileIds.0',
+        message: `${foreign.standardCode} ${foreign.version} 属于物料 ${foreign.materialCode}，该供应商不供应此物料`,
+      },
+    ]);
   });
 
   it('is edited and issued only by its issuer; the supplier does not see it before issue', async () => {
@@ -139,7 +274,12 @@ describe('the round trip', () => {
     id = d.id;
     const issued = await call(countersignApi.issue, { id }, c.demo3);
     expect(issued.statusCode, issued.body).toBe(200);
-    expect(issued.json().data).toMatchObject({ status: 'SUPPLIER_SIGNING', round: 1, step: 0, waitingFor: '青岛海达精密机械有限公司' });
+    expect(issued.json().data).toMatchObject({
+      status: 'SUPPLIER_SIGNING',
+      round: 1,
+      step: 0,
+      waitingFor: '青岛海达精密机械有限公司',
+    });
 
     // out of turn: the internal signers before the supplier, demo9 before demo8
     const early = await sign(id, 1, 0, c.demo8);
@@ -190,17 +330,33 @@ describe('the round trip', () => {
       [c.demo3, countersignApi.sheet, 'demo3', '内部'],
       [c.demo2, countersignApi.supplierSheet, 'demo2', '青岛海达精密机械有限公司'],
     ] as const) {
-      const before = await db.accessLog.count({ where: { action: 'DOWNLOAD', userAccount: account, standardCode: done.number } });
+      const before = await db.accessLog.count({
+        where: { action: 'DOWNLOAD', userAccount: account, standardCode: done.number },
+      });
       const res = await call(path, { id }, cookie);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['content-type']).toBe('application/pdf');
-      expect(String(res.headers['content-disposition'])).toContain(encodeURIComponent(`会签单签核单_${done.number}.pdf`));
+      expect(String(res.headers['content-disposition'])).toContain(
+        encodeURIComponent(`会签单签核单_${done.number}.pdf`),
+      );
       const text = await pdfText(res.rawPayload);
-      for (const name of ['青岛海达', '首批交付前完成工装验证', ...done.rounds[0]!.signatures.map((s) => s.userName)]) expect(text).toContain(name);
+      for (const name of ['青岛海达', '首批交付前完成工装验证', ...done.rounds[0]!.signatures.map((s) => s.userName)])
+        expect(text).toContain(name);
       for (const f of done.files) expect(text).toContain(f.sha256);
       expect(text).toContain(done.rounds[0]!.contentSha256);
       expect(text).toContain(`${stampName} ${account}`); // the watermark of this taker
-      expect(await db.accessLog.count({ where: { action: 'DOWNLOAD', outcome: 'SENT', delivery: { complete: true }, userAccount: account, standardCode: done.number, fileName: `会签单签核单_${done.number}.pdf` } })).toBe(before + 1);
+      expect(
+        await db.accessLog.count({
+          where: {
+            action: 'DOWNLOAD',
+            outcome: 'SENT',
+            delivery: { complete: true },
+            userAccount: account,
+            standardCode: done.number,
+            fileName: `会签单签核单_${done.number}.pdf`,
+          },
+        }),
+      ).toBe(before + 1);
     }
     const events = (await detail(id)).events.filter((e) => e.action === 'DOWNLOAD');
     expect(events.map((e) => e.userAccount)).toEqual(['demo3', 'demo2']);
@@ -229,7 +385,19 @@ describe('return and reissue', () => {
     expect(after.actions).toEqual(['edit', 'issue', 'cancel']);
     expect((await submit(d.id, 1)).statusCode).toBe(409);
 
-    const edit = await call(countersignApi.update, { id: d.id, title: d.title, supplierCode: 'S001', items: '1. 公差按新版执行\n2. 首件送检，按 Q/ESM 检验标准', dueDate: day(10), fileIds: [fileIds[0]], signerIds: [ids.demo8, ids.demo9] }, c.demo3);
+    const edit = await call(
+      countersignApi.update,
+      {
+        id: d.id,
+        title: d.title,
+        supplierCode: 'S001',
+        items: '1. 公差按新版执行\n2. 首件送检，按 Q/ESM 检验标准',
+        dueDate: day(10),
+        fileIds: [fileIds[0]],
+        signerIds: [ids.demo8, ids.demo9],
+      },
+      c.demo3,
+    );
     expect(edit.statusCode, edit.body).toBe(200);
     const reissued = await call(countersignApi.issue, { id: d.id }, c.demo3);
     expect(reissued.json().data).toMatchObject({ status: 'SUPPLIER_SIGNING', round: 2, step: 0 });
@@ -238,7 +406,11 @@ describe('return and reissue', () => {
       [1, 'RETURNED', 2, 2],
       [2, null, 1, 0],
     ]);
-    expect(two.rounds[0]!.signatures[1]).toMatchObject({ userAccount: 'demo8', decision: 'RETURN', comment: '第2项需补充检验标准' });
+    expect(two.rounds[0]!.signatures[1]).toMatchObject({
+      userAccount: 'demo8',
+      decision: 'RETURN',
+      comment: '第2项需补充检验标准',
+    });
     expect(two.rounds[0]!.items).toBe('1. 公差按新版执行\n2. 首件送检');
     expect(two.rounds[1]!.contentSha256).not.toBe(two.rounds[0]!.contentSha256);
     // a signature of the old round is stale
@@ -257,15 +429,24 @@ describe('concurrency', () => {
     expect(refused.json().message).toMatch(/不能重复提交|已有新的进展|已会签/);
     expect(await db.countersignSignature.count({ where: { countersignId: d.id } })).toBe(1);
 
-    const internal = await Promise.all([sign(d.id, 1, 1, c.demo8), sign(d.id, 1, 1, c.demo8), sign(d.id, 1, 1, c.demo8, 'RETURN', '退回')]);
+    const internal = await Promise.all([
+      sign(d.id, 1, 1, c.demo8),
+      sign(d.id, 1, 1, c.demo8),
+      sign(d.id, 1, 1, c.demo8, 'RETURN', '退回'),
+    ]);
     expect(internal.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
     expect(await db.countersignSignature.count({ where: { countersignId: d.id } })).toBe(2);
-    expect(await db.countersignEvent.count({ where: { countersignId: d.id, action: { in: ['SIGN', 'RETURN'] } } })).toBe(2);
+    expect(
+      await db.countersignEvent.count({ where: { countersignId: d.id, action: { in: ['SIGN', 'RETURN'] } } }),
+    ).toBe(2);
   });
 
   it('a double issue issues once', async () => {
     const d = await draft();
-    const both = await Promise.all([call(countersignApi.issue, { id: d.id }, c.demo3), call(countersignApi.issue, { id: d.id }, c.demo3)]);
+    const both = await Promise.all([
+      call(countersignApi.issue, { id: d.id }, c.demo3),
+      call(countersignApi.issue, { id: d.id }, c.demo3),
+    ]);
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect(both.find((r) => r.statusCode === 409)!.json().message).toBe('该会签单已下发，不能重复下发');
     expect(await db.countersignRound.count({ where: { countersignId: d.id } })).toBe(1);
@@ -280,7 +461,19 @@ describe('an edit in flight', () => {
     let edit: ReturnType<typeof call>;
     let issue: typeof edit;
     try {
-      edit = call(countersignApi.update, { id: d.id, title: '改后的标题', supplierCode: 'S001', items: '1. 公差按新版执行', dueDate: day(7), fileIds: [fileIds[1]], signerIds: [ids.demo9] }, c.demo3);
+      edit = call(
+        countersignApi.update,
+        {
+          id: d.id,
+          title: '改后的标题',
+          supplierCode: 'S001',
+          items: '1. 公差按新版执行',
+          dueDate: day(7),
+          fileIds: [fileIds[1]],
+          signerIds: [ids.demo9],
+        },
+        c.demo3,
+      );
       const editing = await held.writer();
       issue = call(countersignApi.issue, { id: d.id }, c.demo3);
       await held.waitBehind(editing);
@@ -289,9 +482,15 @@ describe('an edit in flight', () => {
     }
     expect((await edit!).statusCode, (await edit!).body).toBe(200);
     expect((await issue!).statusCode, (await issue!).body).toBe(200);
-    const round = await db.countersignRound.findUniqueOrThrow({ where: { countersignId_round: { countersignId: d.id, round: 1 } } });
+    const round = await db.countersignRound.findUniqueOrThrow({
+      where: { countersignId_round: { countersignId: d.id, round: 1 } },
+    });
     const content = round.content as { title: string; files: { fileId: number }[]; signers: { userId: number }[] };
-    expect({ title: content.title, files: content.files.map((f) => f.fileId), signers: content.signers.map((x) => x.userId) }).toEqual({ title: '改后的标题', files: [fileIds[1]], signers: [ids.demo9] });
+    expect({
+      title: content.title,
+      files: content.files.map((f) => f.fileId),
+      signers: content.signers.map((x) => x.userId),
+    }).toEqual({ title: '改后的标题', files: [fileIds[1]], signers: [ids.demo9] });
     // and the round's signer is the one who may sign it after the supplier
     expect((await submit(d.id, 1)).statusCode).toBe(200);
     expect((await sign(d.id, 1, 1, c.demo9)).statusCode).toBe(200);
@@ -313,7 +512,9 @@ describe('supplier isolation', () => {
       const res = await submit(d.id, 1, cookie);
       expect(res.statusCode).toBe(404);
       // as for an id that does not exist
-      expect((await call(countersignApi.supplierDetail, { id: 2_000_000_000 }, cookie)).json().message).toBe('会签单不存在');
+      expect((await call(countersignApi.supplierDetail, { id: 2_000_000_000 }, cookie)).json().message).toBe(
+        '会签单不存在',
+      );
     }
     const own = (await call(countersignApi.supplierPage, { results: 100 }, c.demo2)).json();
     expect(own.data.every((r: { supplierCode: string }) => r.supplierCode === 'S001')).toBe(true);
@@ -324,7 +525,11 @@ describe('supplier isolation', () => {
   });
 
   it('the internal list filters by supplier, state, signer and overdue', async () => {
-    const page = async (body: object) => (await call(countersignApi.page, { results: 100, ...body }, c.demo3)).json() as { data: { supplierCode: string; status: string; signerNames: string; overdue: boolean }[]; total: number };
+    const page = async (body: object) =>
+      (await call(countersignApi.page, { results: 100, ...body }, c.demo3)).json() as {
+        data: { supplierCode: string; status: string; signerNames: string; overdue: boolean }[];
+        total: number;
+      };
     expect((await page({ supplierCode: 'S001' })).data.every((r) => r.supplierCode === 'S001')).toBe(true);
     expect((await page({ status: 'COMPLETED' })).data.every((r) => r.status === 'COMPLETED')).toBe(true);
     const demo9 = await db.user.findUniqueOrThrow({ where: { account: 'demo9' } });
@@ -344,7 +549,13 @@ describe("the demo seed's batch (writeCountersignHistories)", () => {
     // a row's id and its place in the audit chain (seq, hashes) depend on when it was written, not on what
     const strip = <T extends { id: number }>(rows: T[]) =>
       rows.map((row) => {
-        const { id: _id, chainSeq: _seq, prevHash: _prev, rowHash: _hash, ...rest } = row as T & { chainSeq?: unknown; prevHash?: unknown; rowHash?: unknown };
+        const {
+          id: _id,
+          chainSeq: _seq,
+          prevHash: _prev,
+          rowHash: _hash,
+          ...rest
+        } = row as T & { chainSeq?: unknown; prevHash?: unknown; rowHash?: unknown };
         return rest;
       });
     return {
@@ -356,7 +567,8 @@ describe("the demo seed's batch (writeCountersignHistories)", () => {
   }
 
   it('writes exactly the rows the calls write one after another, round hashes included', async () => {
-    const { createDraft, updateDraft, issueCountersign, submitSignature, cancelCountersign } = await import('../src/modules/countersign/transitions.ts');
+    const { createDraft, updateDraft, issueCountersign, submitSignature, cancelCountersign } =
+      await import('../src/modules/countersign/transitions.ts');
     const { sessionUsers, writeCountersignHistories } = await import('../src/modules/countersign/demo.ts');
     const { ALL_BUTTONS } = await import('../src/lib/permission-rules.ts');
     type Histories = Parameters<typeof writeCountersignHistories>[1];
@@ -364,8 +576,19 @@ describe("the demo seed's batch (writeCountersignHistories)", () => {
     const internal = { kind: 'internal', buttons: ALL_BUTTONS } as const;
     const client = { ip: IP, userAgent: 'vitest-countersign' };
     const at = (days: number, hours = 0) => new Date(Date.now() + days * DAY + hours * 3600_000);
-    const published = await db.changeNotice.findFirstOrThrow({ where: { status: 'PUBLISHED', recipients: { some: { supplierCode: 'S001' } } }, select: { id: true } });
-    const draft = { title: '批量写入与逐次调用一致', supplierCode: 'S001', items: '1. 首件送检', dueDate: day(6), fileIds, signerIds: [ids.demo8, ids.demo9], noticeId: published.id };
+    const published = await db.changeNotice.findFirstOrThrow({
+      where: { status: 'PUBLISHED', recipients: { some: { supplierCode: 'S001' } } },
+      select: { id: true },
+    });
+    const draft = {
+      title: '批量写入与逐次调用一致',
+      supplierCode: 'S001',
+      items: '1. 首件送检',
+      dueDate: day(6),
+      fileIds,
+      signerIds: [ids.demo8, ids.demo9],
+      noticeId: published.id,
+    };
     const histories: Histories = [
       {
         issuer: u.demo3,
@@ -374,23 +597,71 @@ describe("the demo seed's batch (writeCountersignHistories)", () => {
         createdAt: at(-10),
         steps: [
           { kind: 'issue', at: at(-9) },
-          { kind: 'sign', user: u.demo2, side: { kind: 'supplier', supplierCode: 'S001' }, client, submit: { round: 1, step: 0, decision: 'CONDITIONAL', comment: '两周内按抽检执行' }, at: at(-8) },
-          { kind: 'sign', user: u.demo8, side: internal, client, submit: { round: 1, step: 1, decision: 'RETURN', comment: '写明检测频次' }, at: at(-7) },
+          {
+            kind: 'sign',
+            user: u.demo2,
+            side: { kind: 'supplier', supplierCode: 'S001' },
+            client,
+            submit: { round: 1, step: 0, decision: 'CONDITIONAL', comment: '两周内按抽检执行' },
+            at: at(-8),
+          },
+          {
+            kind: 'sign',
+            user: u.demo8,
+            side: internal,
+            client,
+            submit: { round: 1, step: 1, decision: 'RETURN', comment: '写明检测频次' },
+            at: at(-7),
+          },
           { kind: 'edit', draft: { ...draft, items: '1. 首件送检；量产后每批抽检 5 件' }, at: at(-6) },
           { kind: 'issue', at: at(-5) },
-          { kind: 'sign', user: u.demo2, side: { kind: 'supplier', supplierCode: 'S001' }, client, submit: { round: 2, step: 0, decision: 'AGREE' }, at: at(-4) },
-          { kind: 'sign', user: u.demo8, side: internal, client, submit: { round: 2, step: 1, decision: 'AGREE' }, at: at(-3) },
-          { kind: 'sign', user: u.demo9, side: internal, client, submit: { round: 2, step: 2, decision: 'AGREE' }, at: at(-2) },
+          {
+            kind: 'sign',
+            user: u.demo2,
+            side: { kind: 'supplier', supplierCode: 'S001' },
+            client,
+            submit: { round: 2, step: 0, decision: 'AGREE' },
+            at: at(-4),
+          },
+          {
+            kind: 'sign',
+            user: u.demo8,
+            side: internal,
+            client,
+            submit: { round: 2, step: 1, decision: 'AGREE' },
+            at: at(-3),
+          },
+          {
+            kind: 'sign',
+            user: u.demo9,
+            side: internal,
+            client,
+            submit: { round: 2, step: 2, decision: 'AGREE' },
+            at: at(-2),
+          },
         ],
       },
       {
         issuer: u.demo3,
         client,
-        draft: { ...draft, title: '退回后取消', supplierCode: 'S002', noticeId: undefined, fileIds: [...fileIds].reverse() },
+        draft: {
+          ...draft,
+          title: '退回后取消',
+          supplierCode: 'S002',
+          noticeId: undefined,
+          fileIds: [...fileIds].reverse(),
+        },
         createdAt: at(-4),
         steps: [
           { kind: 'issue', at: at(-3, 1) },
-          { kind: 'sign', user: u.demo4, side: { kind: 'supplier', supplierCode: 'S002' }, client, submit: { round: 1, step: 0, decision: 'RETURN', comment: '已停产' }, at: at(-3, 2) },
+          {
+            kind: 'sign',
+            user: u.demo4,
+            side: { kind: 'supplier', supplierCode: 'S002' },
+            client,
+            submit: { round: 1, step: 0, decision: 'RETURN', comment: '已停产' },
+            at: at(-3, 2),
+          },
           { kind: 'cancel', reason: '已停产，取消', at: at(-3, 3) },
         ],
       },
@@ -434,19 +705,74 @@ describe("the demo seed's batch (writeCountersignHistories)", () => {
     const { ALL_BUTTONS } = await import('../src/lib/permission-rules.ts');
     const u = await sessionUsers(db, ['demo3', 'demo9'] as const);
     const before = await db.countersign.count();
-    const draft = { title: '越序会签', supplierCode: 'S001', items: 'x', dueDate: day(6), fileIds, signerIds: [ids.demo8, ids.demo9] };
+    const draft = {
+      title: '越序会签',
+      supplierCode: 'S001',
+      items: 'x',
+      dueDate: day(6),
+      fileIds,
+      signerIds: [ids.demo8, ids.demo9],
+    };
     // demo9 signs before the supplier
     const outOfTurn = writeCountersignHistories(db, [
-      { issuer: u.demo3, client: { ip: IP, userAgent: 'x' }, draft, createdAt: new Date(), steps: [{ kind: 'issue', at: new Date() }, { kind: 'sign', user: u.demo9, side: { kind: 'internal', buttons: ALL_BUTTONS }, client: { ip: IP, userAgent: 'x' }, submit: { round: 1, step: 1, decision: 'AGREE' }, at: new Date() }] },
+      {
+        issuer: u.demo3,
+        client: { ip: IP, userAgent: 'x' },
+        draft,
+        createdAt: new Date(),
+        steps: [
+          { kind: 'issue', at: new Date() },
+          {
+            kind: 'sign',
+            user: u.demo9,
+            side: { kind: 'internal', buttons: ALL_BUTTONS },
+            client: { ip: IP, userAgent: 'x' },
+            submit: { round: 1, step: 1, decision: 'AGREE' },
+            at: new Date(),
+          },
+        ],
+      },
     ]);
     await expect(outOfTurn).rejects.toThrow('尚未轮到我方会签，当前等待供应商会签');
     // a draft the calls would refuse
-    await expect(writeCountersignHistories(db, [{ issuer: u.demo3, client: { ip: IP, userAgent: 'x' }, draft: { ...draft, supplierCode: 'NOPE' }, createdAt: new Date(), steps: [] }])).rejects.toThrow('供应商不存在：NOPE');
+    await expect(
+      writeCountersignHistories(db, [
+        {
+          issuer: u.demo3,
+          client: { ip: IP, userAgent: 'x' },
+          draft: { ...draft, supplierCode: 'NOPE' },
+          createdAt: new Date(),
+          steps: [],
+        },
+      ]),
+    ).rejects.toThrow('供应商不存在：NOPE');
     expect(await db.countersign.count()).toBe(before);
   });
 
   it('seeded the demo lists in every state', async () => {
-    const seeded = await db.countersign.findMany({ where: { title: { in: ['冰箱门体钣金件图纸升版会签', '洗衣机内桶焊接工艺变更会签', '空调贯流风叶新图纸会签', '控制主板继电器替代料会签', '压缩机支架图纸会签（作废）', '冰箱抽屉导轨新图纸会签'] } }, orderBy: { id: 'asc' }, select: { status: true, round: true, step: true } });
-    expect(seeded.map((c) => `${c.status} ${c.round}/${c.step}`)).toEqual(['COMPLETED 2/3', 'INTERNAL_SIGNING 1/2', 'SUPPLIER_SIGNING 1/0', 'RETURNED 1/0', 'CANCELLED 1/0', 'DRAFT 0/0']);
+    const seeded = await db.countersign.findMany({
+      where: {
+        title: {
+          in: [
+            '冰箱门体钣金件图纸升版会签',
+            '洗衣机内桶焊接工艺变更会签',
+            '空调贯流风叶新图纸会签',
+            '控制主板继电器替代料会签',
+            '压缩机支架图纸会签（作废）',
+            '冰箱抽屉导轨新图纸会签',
+          ],
+        },
+      },
+      orderBy: { id: 'asc' },
+      select: { status: true, round: true, step: true },
+    });
+    expect(seeded.map((c) => `${c.status} ${c.round}/${c.step}`)).toEqual([
+      'COMPLETED 2/3',
+      'INTERNAL_SIGNING 1/2',
+      'SUPPLIER_SIGNING 1/0',
+      'RETURNED 1/0',
+      'CANCELLED 1/0',
+      'DRAFT 0/0',
+    ]);
   });
 });

@@ -20,13 +20,27 @@ it('without SMTP_URL the day’s run still writes the in-app reminder', async ()
   await linkSupplier(db, S.code, m.code);
   const u = await createSupplierUser(t.db, S.code);
   await db.user.update({ where: { id: u.id }, data: { email: `${u.account}@example.com`.toLowerCase() } });
-  const g = await db.empowerGrant.create({ data: { supplierCode: S.code, materialCode: m.code, validFrom: new Date(Date.now() - 86_400_000), validUntil: new Date(Date.now() + 5 * 86_400_000), createdBy: 'test' } });
+  const g = await db.empowerGrant.create({
+    data: {
+      supplierCode: S.code,
+      materialCode: m.code,
+      validFrom: new Date(Date.now() - 86_400_000),
+      validUntil: new Date(Date.now() + 5 * 86_400_000),
+      createdBy: 'test',
+    },
+  });
 
   // what the cron does at 01:00 UTC: one job of the reminders task, run by this process's worker
   await db.$queryRaw`SELECT count(graphile_worker.add_job(${REMINDERS_TASK}))::int AS n`;
   const end = Date.now() + 60_000;
   let found = 0;
-  while (Date.now() < end && !(found = await db.notification.count({ where: { userId: u.id, kind: 'GRANT_EXPIRING', dedupeKey: `grant-expiring-7:${g.id}` } }))) await new Promise((r) => setTimeout(r, 100));
+  while (
+    Date.now() < end &&
+    !(found = await db.notification.count({
+      where: { userId: u.id, kind: 'GRANT_EXPIRING', dedupeKey: `grant-expiring-7:${g.id}` },
+    }))
+  )
+    await new Promise((r) => setTimeout(r, 100));
   expect(found).toBe(1);
   expect(await db.notificationDelivery.count({ where: { notification: { userId: u.id } } })).toBe(0);
 });

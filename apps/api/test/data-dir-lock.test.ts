@@ -22,7 +22,11 @@ let releaseDist: (() => Promise<void>) | undefined;
 // the bundle is this file's until its end: server.test.ts rebuilds it too
 beforeAll(async () => {
   releaseDist = await holdDistFolder();
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: apiDir, stdio: 'pipe', env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', SEED_DEMO: 'false', DEMO_IMAGE: '' } });
+  execFileSync(process.execPath, ['scripts/build.mjs'], {
+    cwd: apiDir,
+    stdio: 'pipe',
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', SEED_DEMO: 'false', DEMO_IMAGE: '' },
+  });
 }, 600_000);
 
 afterAll(async () => {
@@ -31,7 +35,6 @@ afterAll(async () => {
   await releaseDist?.();
 });
 
-
 interface Proc {
   proc: ChildProcess;
   output(): string;
@@ -39,14 +42,22 @@ interface Proc {
 }
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Proc {
-  const full: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED_DEMO: 'false' };
+  const full: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'false',
+  };
   for (const k of ['DATABASE_URL', 'SESSION_SECRET', 'MIGRATE_ON_START', 'STORAGE_DIR', 'DEMO_IMAGE']) delete full[k];
   const proc = spawn(cmd, args, { cwd: apiDir, env: { ...full, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(proc);
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { proc, output: () => out, exited };
 }
 
@@ -78,7 +89,9 @@ describe('one process per embedded DATA_DIR', () => {
     const second = await server();
     // today: a second copy of the database answering writes
     expect(second.state, second.output()).toEqual({ code: 1 });
-    expect(second.output()).toContain(`DATA_DIR ${dataDir} is in use by another process: the portal server (pid ${first.proc.pid} on host ${os.hostname()}`);
+    expect(second.output()).toContain(
+      `DATA_DIR ${dataDir} is in use by another process: the portal server (pid ${first.proc.pid} on host ${os.hostname()}`,
+    );
     expect(second.output()).toMatch(/set DATABASE_URL to a PostgreSQL server/);
     // the first one is untouched
     expect((await fetch(`http://127.0.0.1:${first.port}/esm-server/health`)).status).toBe(200);

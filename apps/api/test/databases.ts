@@ -43,7 +43,10 @@ export function dropDatabase(serverUrl: string, name: string): Promise<void> {
  * fails while anyone is connected to the source, and nothing may connect to it by mistake.
  */
 export function sealTemplate(serverUrl: string, template: string): Promise<void> {
-  return onServer(serverUrl, async (c) => void (await c.query(`ALTER DATABASE "${template}" WITH ALLOW_CONNECTIONS false`)));
+  return onServer(
+    serverUrl,
+    async (c) => void (await c.query(`ALTER DATABASE "${template}" WITH ALLOW_CONNECTIONS false`)),
+  );
 }
 
 /**
@@ -65,6 +68,7 @@ export function setFileDatabaseUrl(url: string): void {
 
 /** The URL of the running test file's own database: a copy of the demo-seeded template. */
 export function testDatabaseUrl(): string {
-  if (!fileDatabase) throw new Error('no test database: test/file-database.ts is a setupFiles entry of the api project');
+  if (!fileDatabase)
+    throw new Error('no test database: test/file-database.ts is a setupFiles entry of the api project');
   return fileDatabase;
 }

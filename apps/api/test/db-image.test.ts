@@ -53,14 +53,18 @@ describe('prepared cluster image', () => {
     try {
       expect(await db.migrate()).toEqual(names.slice(-1));
       expect(await db.migrate()).toEqual([]);
-      expect(await db.sql.$queryRawUnsafe('SHOW shared_buffers')).toEqual([{ shared_buffers: EMBEDDED_SHARED_BUFFERS }]);
+      expect(await db.sql.$queryRawUnsafe('SHOW shared_buffers')).toEqual([
+        { shared_buffers: EMBEDDED_SHARED_BUFFERS },
+      ]);
       expect(await db.prisma.menuEntry.count()).toBe(MENU.length); // the reference data came with it
       const rows: QueryRows = (sql) => db.prisma.$queryRawUnsafe<Record<string, unknown>[]>(sql);
       const restored = await readCatalog(rows);
       const b = await PGlite.create({ extensions: await embeddedExtensions() });
       try {
         await b.exec(await declaredSchemaSql());
-        expect(catalogDiff(restored, await readCatalog(async (sql) => (await b.query<Record<string, unknown>>(sql)).rows))).toEqual([]);
+        expect(
+          catalogDiff(restored, await readCatalog(async (sql) => (await b.query<Record<string, unknown>>(sql)).rows)),
+        ).toEqual([]);
       } finally {
         await b.close();
       }
@@ -82,7 +86,9 @@ describe('prepared cluster image', () => {
       // an entry renamed, a grant gone and no agreement: as a newer build's reference data would find it
       const [first] = before.entries;
       await db.prisma.menuEntry.update({ where: { id: first!.id }, data: { cn: 'old name' } });
-      await db.prisma.menuGrant.delete({ where: { userType_menuId: { userType: before.grants[0]!.userType, menuId: before.grants[0]!.menuId } } });
+      await db.prisma.menuGrant.delete({
+        where: { userType_menuId: { userType: before.grants[0]!.userType, menuId: before.grants[0]!.menuId } },
+      });
       await db.prisma.keepsecretAgreement.deleteMany({});
       await seedReference(db.prisma);
       expect(await menu()).toEqual(before);
@@ -139,7 +145,8 @@ describe('demo image', () => {
     mkdirSync(path.join(dataDir, 'pgdata'), { recursive: true });
     return { dataDir, pgdata: path.join(dataDir, 'pgdata'), files: path.join(dataDir, 'files') };
   };
-  const stored = (dir: string) => (existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => /[0-9a-f]{64}$/.test(String(f))) : []);
+  const stored = (dir: string) =>
+    existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => /[0-9a-f]{64}$/.test(String(f))) : [];
 
   beforeAll(async () => {
     const all = await readMigrations();
@@ -153,27 +160,48 @@ describe('demo image', () => {
     expect(m.key).toBe('test-key');
     expect(m.demo!.day).toBe(cstDay(seededAt));
     expect(m.demo!.files.length).toBeGreaterThan(10);
-    for (const sha of m.demo!.files) expect(createHash('sha256').update(readFileSync(path.join(demoDir, 'files', sha))).digest('hex')).toBe(sha);
+    for (const sha of m.demo!.files)
+      expect(
+        createHash('sha256')
+          .update(readFileSync(path.join(demoDir, 'files', sha)))
+          .digest('hex'),
+      ).toBe(sha);
     expect(demoImageUnusable(m, new Date(seededAt.getTime() + 1000))).toBeNull();
   });
 
   it('a first start on the day of its seed has the demo data and its files, with nothing left to seed', async () => {
     const d = fresh();
-    expect(restoreDemoImage(d.pgdata, d.files, new Date(seededAt.getTime() + 60_000), demoDir)?.demo?.seededAt).toBe(seededAt.toISOString());
+    expect(restoreDemoImage(d.pgdata, d.files, new Date(seededAt.getTime() + 60_000), demoDir)?.demo?.seededAt).toBe(
+      seededAt.toISOString(),
+    );
     const db = await openDatabase({ dataDir: d.dataDir, databaseUrl: undefined });
     try {
       expect(await db.migrate()).toEqual([]);
       expect(await seedDemo(db.prisma, localStorage(d.files), db.sql)).toBe(false); // the users are there: no seed
-      const accounts = (await db.prisma.user.findMany({ where: { account: { in: DEMO_USERS.map((u) => u.account) } }, select: { account: true } })).map((u) => u.account);
+      const accounts = (
+        await db.prisma.user.findMany({
+          where: { account: { in: DEMO_USERS.map((u) => u.account) } },
+          select: { account: true },
+        })
+      ).map((u) => u.account);
       expect(accounts.sort()).toEqual(DEMO_USERS.map((u) => u.account).sort());
       // every stored file a row names is in the data dir's file store, with those bytes
-      const rows = await db.prisma.$queryRawUnsafe<{ sha256: string }[]>('SELECT sha256 FROM standard_file UNION SELECT sha256 FROM document_issue_attachment');
+      const rows = await db.prisma.$queryRawUnsafe<{ sha256: string }[]>(
+        'SELECT sha256 FROM standard_file UNION SELECT sha256 FROM document_issue_attachment',
+      );
       expect(rows.length).toBeGreaterThan(10);
       const storage = localStorage(d.files);
-      for (const { sha256 } of rows) expect(createHash('sha256').update(await storage.read(sha256)).digest('hex')).toBe(sha256);
+      for (const { sha256 } of rows)
+        expect(
+          createHash('sha256')
+            .update(await storage.read(sha256))
+            .digest('hex'),
+        ).toBe(sha256);
       expect(stored(d.files).length).toBe(readManifest(demoDir)!.demo!.files.length);
       // the demo's relative dates are today's: grants run
-      const [running] = await db.prisma.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM empower_grant WHERE valid_from <= now() AND valid_until > now()');
+      const [running] = await db.prisma.$queryRawUnsafe<{ n: number }[]>(
+        'SELECT count(*)::int AS n FROM empower_grant WHERE valid_from <= now() AND valid_until > now()',
+      );
       expect(running!.n).toBeGreaterThan(0);
     } finally {
       await db.close();
@@ -202,7 +230,11 @@ describe('demo image', () => {
     const m = readManifest(demoDir)!;
     writeFileSync(path.join(bad, 'manifest.json'), JSON.stringify(m));
     writeFileSync(path.join(bad, 'pgdata.tar.gz'), readFileSync(path.join(demoDir, 'pgdata.tar.gz')));
-    for (const [i, sha] of m.demo!.files.entries()) writeFileSync(path.join(bad, 'files', sha), i === 3 ? 'tampered' : readFileSync(path.join(demoDir, 'files', sha)));
+    for (const [i, sha] of m.demo!.files.entries())
+      writeFileSync(
+        path.join(bad, 'files', sha),
+        i === 3 ? 'tampered' : readFileSync(path.join(demoDir, 'files', sha)),
+      );
     const d = fresh();
     expect(restoreDemoImage(d.pgdata, d.files, seededAt, bad)).toBeNull();
     expect(readdirSync(d.pgdata)).toEqual([]);

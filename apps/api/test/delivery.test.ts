@@ -28,7 +28,11 @@ const material = await createMaterial(t.db.prisma, line.code);
 const BIG = 24 << 20;
 const bigBytes = Buffer.alloc(BIG);
 for (let i = 0; i < BIG; i += 4096) bigBytes.writeUInt32LE(i, i);
-const big = await createFileVersion(t.db.prisma, files.storage, { materialCode: material.code, type: 'dwg', bytes: bigBytes });
+const big = await createFileVersion(t.db.prisma, files.storage, {
+  materialCode: material.code,
+  type: 'dwg',
+  bytes: bigBytes,
+});
 
 const running: ChildProcess[] = [];
 afterAll(async () => {
@@ -58,7 +62,8 @@ async function logRows(filters: Record<string, string> = {}): Promise<LogRow[]> 
 const downloadRows = () => logRows({ standardCode: big.standardCode });
 
 /** The delivery row of access_log row `id`, once written. */
-const deliveryOf = (id: number) => until(`delivery row of ${id}`, () => t.db.prisma.accessDelivery.findUnique({ where: { accessLogId: id } }));
+const deliveryOf = (id: number) =>
+  until(`delivery row of ${id}`, () => t.db.prisma.accessDelivery.findUnique({ where: { accessLogId: id } }));
 
 interface Download {
   res: http.IncomingMessage;
@@ -69,18 +74,24 @@ interface Download {
 /** POST file/download over a real socket; the body is left paused until the caller resumes it. */
 function download(base: string, cookie: string, id: number, agent?: http.Agent): Promise<Download> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${API_BASE}/file/download`, { method: 'POST', agent: agent ?? false, headers: { cookie, 'content-type': 'application/json' } }, (res) => {
-      res.pause();
-      let received = 0;
-      const done = new Promise<{ received: number; complete: boolean }>((ok) => {
-        res.on('data', (c: Buffer) => (received += c.length));
-        res.once('end', () => ok({ received, complete: received === Number(res.headers['content-length']) }));
-        res.once('error', () => ok({ received, complete: false }));
-        res.once('aborted', () => ok({ received, complete: false }));
-        res.once('close', () => ok({ received, complete: res.complete && received === Number(res.headers['content-length']) }));
-      });
-      resolve({ res, done });
-    });
+    const req = http.request(
+      `${base}${API_BASE}/file/download`,
+      { method: 'POST', agent: agent ?? false, headers: { cookie, 'content-type': 'application/json' } },
+      (res) => {
+        res.pause();
+        let received = 0;
+        const done = new Promise<{ received: number; complete: boolean }>((ok) => {
+          res.on('data', (c: Buffer) => (received += c.length));
+          res.once('end', () => ok({ received, complete: received === Number(res.headers['content-length']) }));
+          res.once('error', () => ok({ received, complete: false }));
+          res.once('aborted', () => ok({ received, complete: false }));
+          res.once('close', () =>
+            ok({ received, complete: res.complete && received === Number(res.headers['content-length']) }),
+          );
+        });
+        resolve({ res, done });
+      },
+    );
     req.once('error', reject);
     req.end(JSON.stringify({ id }));
   });
@@ -105,7 +116,9 @@ describe('a download over a real socket (the app listening in this process)', { 
       });
       d.res.resume();
     });
-    const row = await until('the download row', async () => (await downloadRows()).length > before ? (await downloadRows())[0] : null);
+    const row = await until('the download row', async () =>
+      (await downloadRows()).length > before ? (await downloadRows())[0] : null,
+    );
     const delivery = await deliveryOf(row.id);
     expect(delivery.complete).toBe(false);
     expect(Number(delivery.bytesTotal)).toBe(BIG);
@@ -113,8 +126,13 @@ describe('a download over a real socket (the app listening in this process)', { 
 
     // the download log says so, in the words the page and its users read
     const shown = (await downloadRows()).find((r) => r.id === row.id)!;
-    expect(shown).toMatchObject({ outcome: 'PARTIAL', delivery: { bytesSent: Number(delivery.bytesSent), bytesTotal: BIG } });
-    expect(logOutcomeText(shown)).toBe(`不完整（已发送 ${Number(delivery.bytesSent).toLocaleString('en-US')} / ${BIG.toLocaleString('en-US')} 字节）`);
+    expect(shown).toMatchObject({
+      outcome: 'PARTIAL',
+      delivery: { bytesSent: Number(delivery.bytesSent), bytesTotal: BIG },
+    });
+    expect(logOutcomeText(shown)).toBe(
+      `不完整（已发送 ${Number(delivery.bytesSent).toLocaleString('en-US')} / ${BIG.toLocaleString('en-US')} 字节）`,
+    );
     const partial = await logRows({ standardCode: big.standardCode, outcome: 'PARTIAL' });
     expect(partial.map((r) => r.id)).toContain(row.id);
     const ok = await logRows({ standardCode: big.standardCode, outcome: 'OK' });
@@ -122,7 +140,15 @@ describe('a download over a real socket (the app listening in this process)', { 
   });
 
   it('N concurrent downloads — stamped PDFs queued for stamping, a streamed DWG — all complete, with N rows 成功', async () => {
-    const pdfs = await Promise.all([0, 1, 2].map(async () => createFileVersion(t.db.prisma, files.storage, { materialCode: material.code, type: 'pdf', bytes: await samplePdf(4) })));
+    const pdfs = await Promise.all(
+      [0, 1, 2].map(async () =>
+        createFileVersion(t.db.prisma, files.storage, {
+          materialCode: material.code,
+          type: 'pdf',
+          bytes: await samplePdf(4),
+        }),
+      ),
+    );
     const ids = [...pdfs.map((f) => f.id), ...pdfs.map((f) => f.id), big.id, big.id];
     const results = await Promise.all(
       ids.map(async (id) => {
@@ -134,7 +160,15 @@ describe('a download over a real socket (the app listening in this process)', { 
     expect(results.every((r) => r.status === 200 && r.complete)).toBe(true);
     // (a client can have its last bytes before the server hears that they left: the rows follow)
     const rows = await until('a complete delivery row for each', async () => {
-      const r = await t.db.prisma.accessLog.findMany({ where: { fileId: { in: ids }, action: 'DOWNLOAD', userAccount: 'demo3', outcome: 'SENT', delivery: { complete: true } } });
+      const r = await t.db.prisma.accessLog.findMany({
+        where: {
+          fileId: { in: ids },
+          action: 'DOWNLOAD',
+          userAccount: 'demo3',
+          outcome: 'SENT',
+          delivery: { complete: true },
+        },
+      });
       return r.length >= ids.length ? r : null;
     });
     // the big file's earlier cut-short download is not among them
@@ -174,29 +208,48 @@ async function startServer(grace: number): Promise<Server> {
     LOG_LEVEL: 'info',
     SHUTDOWN_GRACE_SECONDS: String(grace),
   };
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: apiDir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.push(proc);
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   // the port it listens on, from its own start-up line
-  const port = await until('the server listening', async () => {
-    if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}):\n${out}`);
-    return /"Server listening at http:\/\/127\.0\.0\.1:(\d+)"/.exec(out)?.[1] ?? null;
-  }, 120_000);
+  const port = await until(
+    'the server listening',
+    async () => {
+      if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}):\n${out}`);
+      return /"Server listening at http:\/\/127\.0\.0\.1:(\d+)"/.exec(out)?.[1] ?? null;
+    },
+    120_000,
+  );
   return { proc, base: `http://127.0.0.1:${port}`, output: () => out, exited };
 }
 
 /** POSTs over `agent`; answers the status, or the error's code when the request failed, and whether its bytes had left before `signalled()`. */
-function listCall(base: string, agent: http.Agent, cookie: string, signalled: () => boolean): Promise<{ sentBefore: boolean; result: number | string }> {
+function listCall(
+  base: string,
+  agent: http.Agent,
+  cookie: string,
+  signalled: () => boolean,
+): Promise<{ sentBefore: boolean; result: number | string }> {
   return new Promise((resolve) => {
     let sentBefore = false;
-    const req = http.request(`${base}${API_BASE}/haier/standardDownLoad/searchStandardDownLoad`, { method: 'POST', agent, headers: { cookie, 'content-type': 'application/json' } }, (res) => {
-      res.resume();
-      res.once('end', () => resolve({ sentBefore, result: res.statusCode ?? 0 }));
-      res.once('error', (e) => resolve({ sentBefore, result: (e as NodeJS.ErrnoException).code ?? e.message }));
-    });
+    const req = http.request(
+      `${base}${API_BASE}/haier/standardDownLoad/searchStandardDownLoad`,
+      { method: 'POST', agent, headers: { cookie, 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.once('end', () => resolve({ sentBefore, result: res.statusCode ?? 0 }));
+        res.once('error', (e) => resolve({ sentBefore, result: (e as NodeJS.ErrnoException).code ?? e.message }));
+      },
+    );
     // every byte of the request handed to this side's socket before the signal was sent
     req.once('finish', () => (sentBefore = !signalled()));
     req.once('error', (e) => resolve({ sentBefore, result: (e as NodeJS.ErrnoException).code ?? e.message }));
@@ -288,6 +341,9 @@ describe('SIGTERM on a real server process', { timeout: 240_000 }, () => {
     expect(delivery.complete).toBe(false);
     expect(Number(delivery.bytesSent)).toBeGreaterThan(0);
     expect(Number(delivery.bytesSent)).toBeLessThan(BIG);
-    expect(row).toMatchObject({ outcome: 'PARTIAL', delivery: { bytesSent: Number(delivery.bytesSent), bytesTotal: BIG } });
+    expect(row).toMatchObject({
+      outcome: 'PARTIAL',
+      delivery: { bytesSent: Number(delivery.bytesSent), bytesTotal: BIG },
+    });
   });
 });

@@ -55,7 +55,10 @@ describe('docker-compose.yml', () => {
     expect(init).toMatch(/mc mb --ignore-existing "local\/\$\$S3_BUCKET"/);
     expect(init).toMatch(/mc version enable/);
     expect(services['minio-init']!.depends_on!.minio).toEqual({ condition: 'service_healthy' });
-    expect(services.api!.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, 'minio-init': { condition: 'service_completed_successfully' } });
+    expect(services.api!.depends_on).toEqual({
+      postgres: { condition: 'service_healthy' },
+      'minio-init': { condition: 'service_completed_successfully' },
+    });
   });
 
   it('runs the api from a named image (build optional) as 2 replicas that only Caddy reaches', () => {
@@ -72,13 +75,23 @@ describe('docker-compose.yml', () => {
   it('configures the api for replicas: Postgres, S3, a shared secret, the proxy trusted by its network range', () => {
     const env = services.api!.environment!;
     expect(env.DATABASE_URL).toMatch(/^postgres:\/\/esm:\$\{POSTGRES_PASSWORD:\?[^}]+\}@postgres:5432\/esm$/);
-    for (const v of ['SESSION_SECRET', 'S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE']) expect(env[v], v).toBeTruthy();
+    for (const v of [
+      'SESSION_SECRET',
+      'S3_ENDPOINT',
+      'S3_BUCKET',
+      'S3_REGION',
+      'S3_ACCESS_KEY_ID',
+      'S3_SECRET_ACCESS_KEY',
+      'S3_FORCE_PATH_STYLE',
+    ])
+      expect(env[v], v).toBeTruthy();
     expect(env.S3_ENDPOINT).toBe('http://minio:9000');
     expect(env.S3_FORCE_PATH_STYLE).toBe('true');
     expect(env.SECURE_COOKIES).toBe('true');
     // the range the network is given, not "true"
     expect(env.TRUST_PROXY).toBe(compose.networks.esm!.ipam.config[0]!.subnet);
-    for (const s of ['postgres', 'minio', 'minio-init', 'api', 'caddy']) expect(services[s]!.networks, s).toEqual(['esm']);
+    for (const s of ['postgres', 'minio', 'minio-init', 'api', 'caddy'])
+      expect(services[s]!.networks, s).toEqual(['esm']);
     expect(Number(env.SHUTDOWN_GRACE_SECONDS)).toBeGreaterThan(0);
     expect(env.BACKUP_DIR).toBe('/backups');
   });
@@ -108,7 +121,10 @@ describe('docker-compose.yml', () => {
         if (source.startsWith('./')) expect(v, `${name}: ${v}`).toMatch(/:ro$/);
         else expect(declared, `${name}: ${v}`).toContain(source);
       }
-      expect(s.logging, name).toMatchObject({ driver: 'json-file', options: { 'max-size': expect.stringMatching(/^\d+m$/), 'max-file': expect.stringMatching(/^\d+$/) } });
+      expect(s.logging, name).toMatchObject({
+        driver: 'json-file',
+        options: { 'max-size': expect.stringMatching(/^\d+m$/), 'max-file': expect.stringMatching(/^\d+$/) },
+      });
       const oneShot = name === 'minio-init' || s.profiles !== undefined;
       expect(s.restart, name).toBe(oneShot ? 'no' : 'unless-stopped');
     }
@@ -141,7 +157,10 @@ describe('Dockerfile and .dockerignore', () => {
   const dockerfile = read('Dockerfile');
   it('builds in one stage and runs the runtime folder in another, on Node 24, as a non-root user', () => {
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24-/m);
-    expect(dockerfile.match(/^FROM \$\{NODE_IMAGE\} AS (\w+)/gm)).toEqual(['FROM ${NODE_IMAGE} AS build', 'FROM ${NODE_IMAGE} AS runtime']);
+    expect(dockerfile.match(/^FROM \$\{NODE_IMAGE\} AS (\w+)/gm)).toEqual([
+      'FROM ${NODE_IMAGE} AS build',
+      'FROM ${NODE_IMAGE} AS runtime',
+    ]);
     // the install layer sees only the manifests: a source change does not reinstall
     const install = dockerfile.indexOf('RUN pnpm install --frozen-lockfile');
     expect(install).toBeGreaterThan(0);
@@ -155,7 +174,19 @@ describe('Dockerfile and .dockerignore', () => {
   });
 
   it('keeps secrets, history, local data, installed packages and tests out of the build context', () => {
-    const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
-    for (const p of ['.env', '.git', '.data', 'node_modules', '**/node_modules', 'apps/api/test', 'apps/api/bench', 'e2e']) expect(ignored, p).toContain(p);
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
+    for (const p of [
+      '.env',
+      '.git',
+      '.data',
+      'node_modules',
+      '**/node_modules',
+      'apps/api/test',
+      'apps/api/bench',
+      'e2e',
+    ])
+      expect(ignored, p).toContain(p);
   });
 });

@@ -6,12 +6,35 @@
  * and the role table.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ATTACHMENT_MAX_BYTES, ISSUE_SORT_FIELDS, addWorkingDays, documentIssuesApi, logsApi, problemTypesApi, type EndpointDef, type HandlingRole } from '@esm/contracts';
+import {
+  ATTACHMENT_MAX_BYTES,
+  ISSUE_SORT_FIELDS,
+  addWorkingDays,
+  documentIssuesApi,
+  logsApi,
+  problemTypesApi,
+  type EndpointDef,
+  type HandlingRole,
+} from '@esm/contracts';
 import { Prisma } from '../src/generated/prisma/client.ts';
 import { listPage } from '../src/lib/list.ts';
 import { issueListParts } from '../src/modules/documentIssues/query.ts';
 import { api, buildTestApp, createUser, hasChinese, holdInserts, login, apiCaller } from './helpers.ts';
-import { acceptCurrentAgreement, createFileVersion, createGrant, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, multipart, samplePdf, samplePng, tempStorage, unique } from './factories.ts';
+import {
+  acceptCurrentAgreement,
+  createFileVersion,
+  createGrant,
+  createMaterial,
+  createProductLine,
+  createSupplier,
+  createSupplierUser,
+  linkSupplier,
+  multipart,
+  samplePdf,
+  samplePng,
+  tempStorage,
+  unique,
+} from './factories.ts';
 
 const files = await tempStorage();
 const t = await buildTestApp({ storage: files.storage });
@@ -22,7 +45,12 @@ const png = await samplePng(40, 30);
 const call = apiCaller(t.app);
 async function upload(side: 'supplier' | 'haier', cookie: string, filename: string, bytes: Uint8Array) {
   const { payload, headers } = multipart([{ name: 'file', file: { filename, bytes } }]);
-  return t.app.inject({ method: 'POST', url: api(`${side}/documentissue/upload`), payload, headers: { ...headers, cookie } });
+  return t.app.inject({
+    method: 'POST',
+    url: api(`${side}/documentissue/upload`),
+    payload,
+    headers: { ...headers, cookie },
+  });
 }
 
 // the fixture: product line `pl` (one answerer for PRODUCT_LINE, two for SQE), `pl2` (nobody)
@@ -70,11 +98,18 @@ beforeAll(async () => {
   f.h1 = { id: h1.id, cookie: await login(t.app, h1.account), account: h1.account };
   f.h2 = { id: h2.id, cookie: await login(t.app, h2.account) };
   f.admin7 = await login(t.app, 'demo7');
-  const type = async (name: string, role: HandlingRole, enabled = true) => (await call(problemTypesApi.create, { name: `${name}${unique()}`, role, responseDays: 3, enabled }, f.admin7)).json().data.id as number;
+  const type = async (name: string, role: HandlingRole, enabled = true) =>
+    (
+      await call(problemTypesApi.create, { name: `${name}${unique()}`, role, responseDays: 3, enabled }, f.admin7)
+    ).json().data.id as number;
   f.typeLine = await type('产品线问题', 'PRODUCT_LINE');
   f.typeSqe = await type('SQE问题', 'SQE');
   f.typeOff = await type('停用类型', 'SQE', false);
-  for (const [productLineCode, role, userId] of [[f.pl, 'PRODUCT_LINE', h1.id], [f.pl, 'SQE', h1.id], [f.pl, 'SQE', h2.id]] as const) {
+  for (const [productLineCode, role, userId] of [
+    [f.pl, 'PRODUCT_LINE', h1.id],
+    [f.pl, 'SQE', h1.id],
+    [f.pl, 'SQE', h2.id],
+  ] as const) {
     expect((await call(problemTypesApi.addRole, { productLineCode, role, userId }, f.admin7)).statusCode).toBe(200);
   }
 });
@@ -83,7 +118,14 @@ afterAll(async () => {
   await files.remove();
 });
 
-const draft = (over: Record<string, unknown> = {}) => ({ fileId: f.file, problemTypeId: f.typeLine, title: '孔位公差', description: '请确认孔位公差', purchaser: '采购员甲', ...over });
+const draft = (over: Record<string, unknown> = {}) => ({
+  fileId: f.file,
+  problemTypeId: f.typeLine,
+  title: '孔位公差',
+  description: '请确认孔位公差',
+  purchaser: '采购员甲',
+  ...over,
+});
 async function ask(over: Record<string, unknown> = {}, who = f.supA.cookie): Promise<number> {
   const res = await call(documentIssuesApi.add, draft(over), who);
   expect(res.statusCode, res.body).toBe(200);
@@ -148,7 +190,16 @@ describe('the state machine', () => {
     expect(r.json().data.status).toBe('CLOSED');
     r = await call(documentIssuesApi.reopen, { id, text: '关闭后追问' }, f.supA.cookie);
     expect(r.json().data.status).toBe('PROCESSING');
-    expect(r.json().data.messages.map((x: { action: string }) => x.action)).toEqual(['CREATE', 'SUBMIT', 'ROUTE', 'REPLY', 'REOPEN', 'REPLY', 'CLOSE', 'REOPEN']);
+    expect(r.json().data.messages.map((x: { action: string }) => x.action)).toEqual([
+      'CREATE',
+      'SUBMIT',
+      'ROUTE',
+      'REPLY',
+      'REOPEN',
+      'REPLY',
+      'CLOSE',
+      'REOPEN',
+    ]);
     expect(r.json().data.messages[4].text).toBe('还有一个问题');
   });
 
@@ -166,12 +217,16 @@ describe('the state machine', () => {
       expect(res.statusCode, endpoint.path).toBe(409);
       expect(hasChinese(res.json().message), endpoint.path).toBe(true);
     }
-    expect((await call(documentIssuesApi.submit, { id }, f.supA.cookie)).json().message).toBe('该问题已提交，不能重复提交');
+    expect((await call(documentIssuesApi.submit, { id }, f.supA.cookie)).json().message).toBe(
+      '该问题已提交，不能重复提交',
+    );
     await call(documentIssuesApi.reply, { id, text: '答复' }, f.h1.cookie);
     const again = await call(documentIssuesApi.reply, { id, text: '答复' }, f.h1.cookie);
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('该问题已回复，请勿重复回复');
-    expect((await call(documentIssuesApi.assign, { id, userId: f.h2.id, reason: '改派' }, f.h1.cookie)).statusCode).toBe(409);
+    expect(
+      (await call(documentIssuesApi.assign, { id, userId: f.h2.id, reason: '改派' }, f.h1.cookie)).statusCode,
+    ).toBe(409);
   });
 
   it('only the assignee replies; reassigning needs a reason; take from the pool', async () => {
@@ -185,7 +240,11 @@ describe('the state machine', () => {
     const re = await call(documentIssuesApi.assign, { id, userId: f.h2.id, reason: '休假' }, f.h1.cookie);
     expect(re.json().data.assigneeId).toBe(f.h2.id);
     expect(re.json().data.messages.at(-1)!.text).toMatch(/原因：休假/);
-    const notAnswerer = await call(documentIssuesApi.assign, { id, userId: (await db.user.findUniqueOrThrow({ where: { account: 'demo7' } })).id, reason: 'x' }, f.h2.cookie);
+    const notAnswerer = await call(
+      documentIssuesApi.assign,
+      { id, userId: (await db.user.findUniqueOrThrow({ where: { account: 'demo7' } })).id, reason: 'x' },
+      f.h2.cookie,
+    );
     expect(notAnswerer.statusCode).toBe(400);
 
     const pool = (await submitted({ problemTypeId: f.typeSqe })).id;
@@ -201,7 +260,9 @@ describe('the state machine', () => {
     expect(await db.documentIssueMessage.count({ where: { issueId: id, action: 'SUBMIT' } })).toBe(1);
 
     const pool = (await submitted({ problemTypeId: f.typeSqe })).id;
-    const takes = await Promise.all([f.h1, f.h2].map((h) => call(documentIssuesApi.assign, { id: pool, userId: h.id }, h.cookie)));
+    const takes = await Promise.all(
+      [f.h1, f.h2].map((h) => call(documentIssuesApi.assign, { id: pool, userId: h.id }, h.cookie)),
+    );
     expect(takes.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     // the loser's take read after the winner's commit (as it may under load): still a stale take, 409
     const loser = takes[0]!.statusCode === 409 ? f.h1 : f.h2;
@@ -210,7 +271,9 @@ describe('the state machine', () => {
     expect(late.json().message).toMatch(/已由 .+ 领取，请刷新后重试/);
     expect(await db.documentIssueMessage.count({ where: { issueId: pool, action: 'ASSIGN' } })).toBe(1);
 
-    const replies = await Promise.all([1, 2].map(() => call(documentIssuesApi.reply, { id, text: '同时回复' }, f.h1.cookie)));
+    const replies = await Promise.all(
+      [1, 2].map(() => call(documentIssuesApi.reply, { id, text: '同时回复' }, f.h1.cookie)),
+    );
     expect(replies.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect(await db.documentIssueMessage.count({ where: { issueId: id, action: 'REPLY' } })).toBe(1);
   });
@@ -243,8 +306,14 @@ describe('a move sent while another action on the question is still writing', ()
     expect(submit.statusCode, submit.body).toBe(200);
     // typeSqe has two answerers: the question waits in the pool
     const q = await db.documentIssue.findUniqueOrThrow({ where: { id } });
-    expect({ status: q.status, type: q.problemTypeId, assignee: q.assigneeId }).toEqual({ status: 'PENDING', type: f.typeSqe, assignee: null });
-    expect((await db.documentIssueMessage.findMany({ where: { issueId: id }, orderBy: { id: 'asc' } })).map((m) => m.action)).toEqual(['CREATE', 'UPDATE', 'SUBMIT']);
+    expect({ status: q.status, type: q.problemTypeId, assignee: q.assigneeId }).toEqual({
+      status: 'PENDING',
+      type: f.typeSqe,
+      assignee: null,
+    });
+    expect(
+      (await db.documentIssueMessage.findMany({ where: { issueId: id }, orderBy: { id: 'asc' } })).map((m) => m.action),
+    ).toEqual(['CREATE', 'UPDATE', 'SUBMIT']);
   });
 
   it('a reopen racing a close reads the closed question: the thread chains ANSWERED → CLOSED → PROCESSING', async () => {
@@ -256,7 +325,10 @@ describe('a move sent while another action on the question is still writing', ()
     );
     expect(close.statusCode, close.body).toBe(200);
     expect(reopen.statusCode, reopen.body).toBe(200);
-    const thread = await db.documentIssueMessage.findMany({ where: { issueId: id, action: { in: ['CLOSE', 'REOPEN'] } }, orderBy: { id: 'asc' } });
+    const thread = await db.documentIssueMessage.findMany({
+      where: { issueId: id, action: { in: ['CLOSE', 'REOPEN'] } },
+      orderBy: { id: 'asc' },
+    });
     expect(thread.map((m) => [m.action, m.fromStatus, m.toStatus])).toEqual([
       ['CLOSE', 'ANSWERED', 'CLOSED'],
       ['REOPEN', 'CLOSED', 'PROCESSING'],
@@ -308,7 +380,12 @@ describe('attachments', () => {
     // the caller's stamped copy (see 'every download is stamped and logged'), still a PNG
     expect(dl.rawPayload.subarray(0, 8).equals(Buffer.from(png).subarray(0, 8))).toBe(true);
     // an Office file is recognised by its signature
-    const docx = await upload('supplier', f.supA.cookie, '说明.docx', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100)]));
+    const docx = await upload(
+      'supplier',
+      f.supA.cookie,
+      '说明.docx',
+      Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100)]),
+    );
     expect(docx.statusCode).toBe(200);
   });
 
@@ -326,15 +403,24 @@ describe('attachments', () => {
     const empty = await upload('supplier', f.supA.cookie, 'empty.pdf', Buffer.alloc(0));
     expect(empty.statusCode).toBe(400);
     // what could not be stamped for the one who downloads it: refused at upload, the huge image from its header
-    const damaged = await upload('supplier', f.supA.cookie, 'damaged.pdf', Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(500)]));
-    expect(damaged.json()).toMatchObject({ errors: [{ field: 'file', message: 'PDF 文件已损坏，无法添加水印，未上传；请检查文件后重新上传' }] });
+    const damaged = await upload(
+      'supplier',
+      f.supA.cookie,
+      'damaged.pdf',
+      Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(500)]),
+    );
+    expect(damaged.json()).toMatchObject({
+      errors: [{ field: 'file', message: 'PDF 文件已损坏，无法添加水印，未上传；请检查文件后重新上传' }],
+    });
     const huge = Buffer.from(png);
     huge.writeUInt32BE(16_000, 16);
     huge.writeUInt32BE(16_000, 20);
     const bomb = await upload('supplier', f.supA.cookie, 'huge.png', huge);
     expect(bomb.statusCode).toBe(400);
     expect(bomb.json().message).toMatch(/^图片尺寸过大（16000×16000）/);
-    const count = await db.documentIssueAttachment.count({ where: { fileName: { in: ['big.pdf', 'tool.exe', 'drawing.pdf', 'empty.pdf', 'damaged.pdf', 'huge.png'] } } });
+    const count = await db.documentIssueAttachment.count({
+      where: { fileName: { in: ['big.pdf', 'tool.exe', 'drawing.pdf', 'empty.pdf', 'damaged.pdf', 'huge.png'] } },
+    });
     expect(count).toBe(0);
   });
 
@@ -343,39 +429,75 @@ describe('attachments', () => {
     const number = (await db.documentIssue.findUniqueOrThrow({ where: { id } })).number;
     const big = await samplePng(400, 300); // room for the watermark's tiles (a 40×30 image has none)
     const answer = (await upload('haier', f.h1.cookie, '标注图.png', big)).json().data;
-    const sheet = (await upload('haier', f.h1.cookie, '说明.docx', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100)]))).json().data;
-    expect((await call(documentIssuesApi.reply, { id, text: '见附件', attachmentIds: [answer.id, sheet.id] }, f.h1.cookie)).statusCode).toBe(200);
+    const sheet = (
+      await upload(
+        'haier',
+        f.h1.cookie,
+        '说明.docx',
+        Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100)]),
+      )
+    ).json().data;
+    expect(
+      (await call(documentIssuesApi.reply, { id, text: '见附件', attachmentIds: [answer.id, sheet.id] }, f.h1.cookie))
+        .statusCode,
+    ).toBe(200);
     const rowsOf = (fileName: string) =>
-      db.accessLog.findMany({ where: { action: 'DOWNLOAD', fileName, standardCode: number }, orderBy: { id: 'asc' }, select: { outcome: true, userAccount: true, supplierCode: true, fileId: true, version: true, reason: true } });
+      db.accessLog.findMany({
+        where: { action: 'DOWNLOAD', fileName, standardCode: number },
+        orderBy: { id: 'asc' },
+        select: { outcome: true, userAccount: true, supplierCode: true, fileId: true, version: true, reason: true },
+      });
 
     // a PNG: a stamped copy (not the stored bytes), named with who and when
     const png1 = await call(documentIssuesApi.supplierDownload, { id: answer.id }, f.supA.cookie);
     expect(png1.statusCode).toBe(200);
     expect(png1.headers['content-type']).toBe('image/png');
     expect(Buffer.compare(png1.rawPayload, Buffer.from(big))).not.toBe(0);
-    expect(decodeURIComponent(String(png1.headers['content-disposition']))).toMatch(/^attachment; .*filename\*=UTF-8''标注图_问题附件_.+_\d{12}\.png$/);
+    expect(decodeURIComponent(String(png1.headers['content-disposition']))).toMatch(
+      /^attachment; .*filename\*=UTF-8''标注图_问题附件_.+_\d{12}\.png$/,
+    );
     // an Office file cannot be stamped: the stored bytes, the stamp in its name
     const doc1 = await call(documentIssuesApi.download, { id: sheet.id }, f.h1.cookie);
     expect(doc1.statusCode).toBe(200);
     expect(doc1.rawPayload.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))).toBe(true);
-    expect(decodeURIComponent(String(doc1.headers['content-disposition']))).toMatch(new RegExp(`说明_问题附件_${f.h1.account}_\\d{12}\\.docx$`));
+    expect(decodeURIComponent(String(doc1.headers['content-disposition']))).toMatch(
+      new RegExp(`说明_问题附件_${f.h1.account}_\\d{12}\\.docx$`),
+    );
 
-    expect(await rowsOf('标注图.png')).toEqual([{ outcome: 'SENT', userAccount: f.supA.account, supplierCode: f.supA.code, fileId: null, version: '问题附件', reason: null }]);
-    expect((await rowsOf('说明.docx')).map((r) => [r.outcome, r.userAccount, r.supplierCode])).toEqual([['SENT', f.h1.account, null]]);
+    expect(await rowsOf('标注图.png')).toEqual([
+      {
+        outcome: 'SENT',
+        userAccount: f.supA.account,
+        supplierCode: f.supA.code,
+        fileId: null,
+        version: '问题附件',
+        reason: null,
+      },
+    ]);
+    expect((await rowsOf('说明.docx')).map((r) => [r.outcome, r.userAccount, r.supplierCode])).toEqual([
+      ['SENT', f.h1.account, null],
+    ]);
 
     // another supplier: 404 as for an id that does not exist, and a REFUSED row for each
-    const before = await db.accessLog.count({ where: { action: 'DOWNLOAD', outcome: 'REFUSED', userAccount: f.supB.account } });
+    const before = await db.accessLog.count({
+      where: { action: 'DOWNLOAD', outcome: 'REFUSED', userAccount: f.supB.account },
+    });
     const theirs = await call(documentIssuesApi.supplierDownload, { id: answer.id }, f.supB.cookie);
     const none = await call(documentIssuesApi.supplierDownload, { id: 2_000_000_000 }, f.supB.cookie);
     expect([theirs.statusCode, none.statusCode]).toEqual([404, 404]);
     expect(theirs.json().message).toBe(none.json().message);
-    expect(await db.accessLog.count({ where: { action: 'DOWNLOAD', outcome: 'REFUSED', userAccount: f.supB.account } })).toBe(before + 2);
+    expect(
+      await db.accessLog.count({ where: { action: 'DOWNLOAD', outcome: 'REFUSED', userAccount: f.supB.account } }),
+    ).toBe(before + 2);
     expect(await rowsOf('标注图.png')).toHaveLength(1); // nothing about A's attachment in B's refusal
     // the download log page lists it for the auditors, found by the question's number
     const page = await call(logsApi.DOWNLOAD, { results: 10, standardCode: number }, await login(t.app, 'demo3'));
     expect(page.statusCode, page.body).toBe(200);
     expect(page.json().data.map((r) => [r.fileName, r.version, r.userAccount])).toEqual(
-      expect.arrayContaining([['标注图.png', '问题附件', f.supA.account], ['说明.docx', '问题附件', f.h1.account]]),
+      expect.arrayContaining([
+        ['标注图.png', '问题附件', f.supA.account],
+        ['说明.docx', '问题附件', f.h1.account],
+      ]),
     );
   });
 
@@ -421,8 +543,18 @@ describe('supplier isolation', () => {
     expect((await call(documentIssuesApi.find, { id: draftId }, f.h1.cookie)).statusCode).toBe(404);
     expect((await call(documentIssuesApi.download, { id: up.id }, f.h1.cookie)).statusCode).toBe(404);
     // the purchaser picker is scoped too
-    expect((await call(documentIssuesApi.purchasers, { materialCode: (await db.standardFile.findUniqueOrThrow({ where: { id: f.hidden } })).materialCode }, f.supA.cookie)).statusCode).toBe(404);
-    const drawings = (await call(documentIssuesApi.drawings, {}, f.supA.cookie)).json().data.map((d: { fileId: number }) => d.fileId);
+    expect(
+      (
+        await call(
+          documentIssuesApi.purchasers,
+          { materialCode: (await db.standardFile.findUniqueOrThrow({ where: { id: f.hidden } })).materialCode },
+          f.supA.cookie,
+        )
+      ).statusCode,
+    ).toBe(404);
+    const drawings = (await call(documentIssuesApi.drawings, {}, f.supA.cookie))
+      .json()
+      .data.map((d: { fileId: number }) => d.fileId);
     expect(drawings).toContain(f.file);
     expect(drawings).not.toContain(f.hidden);
   });
@@ -433,7 +565,9 @@ describe('problem types and the role table', () => {
     const used = await call(problemTypesApi.remove, { id: f.typeLine }, f.admin7);
     expect(used.statusCode).toBe(409);
     expect(used.json().message).toMatch(/个问题使用，不能删除；如不再使用请停用/);
-    const fresh = (await call(problemTypesApi.create, { name: `临时${unique()}`, role: 'SQE', responseDays: 2 }, f.admin7)).json().data.id;
+    const fresh = (
+      await call(problemTypesApi.create, { name: `临时${unique()}`, role: 'SQE', responseDays: 2 }, f.admin7)
+    ).json().data.id;
     expect((await call(problemTypesApi.remove, { id: fresh }, f.admin7)).statusCode).toBe(200);
     expect((await call(problemTypesApi.remove, { id: fresh }, f.admin7)).statusCode).toBe(404);
   });
@@ -444,23 +578,40 @@ describe('problem types and the role table', () => {
     expect(dup.json().errors[0].field).toBe('name');
     const days = await call(problemTypesApi.create, { name: `x${unique()}`, role: 'SQE', responseDays: 0 }, f.admin7);
     expect(days.json().errors[0]).toEqual({ field: 'responseDays', message: '响应时间至少 1 个工作日' });
-    const again = await call(problemTypesApi.addRole, { productLineCode: f.pl, role: 'SQE', userId: f.h1.id }, f.admin7);
+    const again = await call(
+      problemTypesApi.addRole,
+      { productLineCode: f.pl, role: 'SQE', userId: f.h1.id },
+      f.admin7,
+    );
     expect(again.statusCode).toBe(409);
     const users = (await call(problemTypesApi.selectUser, {}, f.admin7)).json().data;
     expect(users.every((u: { type: number }) => u.type === 5)).toBe(true);
     // LIKE's wildcards are taken literally, as in every other search
-    for (const keyword of ['%', 'd_mo', 'd%5', 'demo_']) expect((await call(problemTypesApi.selectUser, { keyword }, f.admin7)).json().data, keyword).toEqual([]);
-    expect((await call(problemTypesApi.selectUser, { keyword: 'demo5' }, f.admin7)).json().data.map((u: { account: string }) => u.account)).toEqual(['demo5']);
+    for (const keyword of ['%', 'd_mo', 'd%5', 'demo_'])
+      expect((await call(problemTypesApi.selectUser, { keyword }, f.admin7)).json().data, keyword).toEqual([]);
+    expect(
+      (await call(problemTypesApi.selectUser, { keyword: 'demo5' }, f.admin7))
+        .json()
+        .data.map((u: { account: string }) => u.account),
+    ).toEqual(['demo5']);
     const supplierUser = await db.user.findUniqueOrThrow({ where: { account: 'demo2' } });
-    const bad = await call(problemTypesApi.addRole, { productLineCode: f.pl, role: 'SQE', userId: supplierUser.id }, f.admin7);
+    const bad = await call(
+      problemTypesApi.addRole,
+      { productLineCode: f.pl, role: 'SQE', userId: supplierUser.id },
+      f.admin7,
+    );
     expect(bad.statusCode).toBe(400);
     // the supplier form offers enabled types only
-    const options = (await call(problemTypesApi.supplierList, {}, f.supA.cookie)).json().data.map((o: { id: number }) => o.id);
+    const options = (await call(problemTypesApi.supplierList, {}, f.supA.cookie))
+      .json()
+      .data.map((o: { id: number }) => o.id);
     expect(options).toContain(f.typeLine);
     expect(options).not.toContain(f.typeOff);
   });
   it('a role row added routes the next question, and deleting it sends the next one to the pool', async () => {
-    const row = (await call(problemTypesApi.addRole, { productLineCode: f.pl2, role: 'SQE', userId: f.h2.id }, f.admin7)).json().data;
+    const row = (
+      await call(problemTypesApi.addRole, { productLineCode: f.pl2, role: 'SQE', userId: f.h2.id }, f.admin7)
+    ).json().data;
     const routed = await submitted({ fileId: f.file2, problemTypeId: f.typeSqe });
     expect(routed.data.assigneeId).toBe(f.h2.id);
     await call(problemTypesApi.deleteRole, { id: row.id }, f.admin7);
@@ -473,15 +624,27 @@ describe('the lookups the lists join', () => {
   it('a question can only point at an existing file, material and product line (the LEFT JOINs of the lists rely on it)', async () => {
     const id = await ask();
     const row = await db.documentIssue.findUniqueOrThrow({ where: { id } });
-    for (const change of [{ file_id: -1 }, { material_code: `无此物料${unique()}` }, { product_line_code: `无此产线${unique()}` }]) {
+    for (const change of [
+      { file_id: -1 },
+      { material_code: `无此物料${unique()}` },
+      { product_line_code: `无此产线${unique()}` },
+    ]) {
       const [col, value] = Object.entries(change)[0]!;
-      await expect(db.$executeRawUnsafe(`UPDATE document_issue SET ${col} = $1 WHERE id = $2`, value, id)).rejects.toThrow(/foreign key/i);
+      await expect(
+        db.$executeRawUnsafe(`UPDATE document_issue SET ${col} = $1 WHERE id = $2`, value, id),
+      ).rejects.toThrow(/foreign key/i);
     }
     // and the lists still find it, with its lookups
     const page = (await call(documentIssuesApi.supplierPage, { page: 1, results: 50 }, f.supA.cookie)).json();
     const listed = page.data.find((r: { id: number }) => r.id === id);
-    expect(listed).toMatchObject({ fileId: row.fileId, materialCode: row.materialCode, productLineCode: row.productLineCode });
-    expect(listed!.fileTitle && listed!.materialName && listed!.productLineName && listed!.problemTypeName).toBeTruthy();
+    expect(listed).toMatchObject({
+      fileId: row.fileId,
+      materialCode: row.materialCode,
+      productLineCode: row.productLineCode,
+    });
+    expect(
+      listed!.fileTitle && listed!.materialName && listed!.productLineName && listed!.problemTypeName,
+    ).toBeTruthy();
   });
 });
 
@@ -489,7 +652,12 @@ describe('the lists look their rows up after choosing the page (ListParts.lookup
   it('gives the same pages as joining every lookup first: both readers, every sort, a filter, later pages', async () => {
     for (let i = 0; i < 12; i++) await (i % 3 ? submitted({ title: `排序${i}` }) : ask({ title: `排序${i}` }));
     const readers = [{ supplierCode: f.supA.code }, { handlerId: f.h1.id }] as const;
-    const sorts = [{}, ...ISSUE_SORT_FIELDS.flatMap((sortField) => (['ascend', 'descend'] as const).map((sortOrder) => ({ sortField, sortOrder })))];
+    const sorts = [
+      {},
+      ...ISSUE_SORT_FIELDS.flatMap((sortField) =>
+        (['ascend', 'descend'] as const).map((sortOrder) => ({ sortField, sortOrder })),
+      ),
+    ];
     let compared = 0;
     for (const reader of readers) {
       for (const sort of sorts) {

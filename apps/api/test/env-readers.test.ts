@@ -20,7 +20,11 @@ describe('environment readers', () => {
     const readers = files.flatMap((f) =>
       readFileSync(`${paths.root}/${f}`, 'utf8')
         .split('\n')
-        .flatMap((line, i) => (/process\.env\s*(\.|\[|\?\.)|\{[^}]*\}\s*=\s*process\.env/.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+        .flatMap((line, i) =>
+          /process\.env\s*(\.|\[|\?\.)|\{[^}]*\}\s*=\s*process\.env/.test(line)
+            ? [`${f}:${i + 1}: ${line.trim()}`]
+            : [],
+        ),
     );
     expect(readers).toEqual([]);
   });

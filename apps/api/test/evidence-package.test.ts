@@ -60,11 +60,20 @@ interface Unpacked {
 async function unpack(bytes: Buffer): Promise<Unpacked> {
   const zip = await JSZip.loadAsync(bytes);
   const read = async <T>(n: string) => JSON.parse(await zip.file(n)!.async('string')) as T;
-  return { zip, manifest: await read<EvidenceManifest>('manifest.json'), chain: (table) => read(`chain/${table}.json`), records: (n) => read(`records/${n}.json`) };
+  return {
+    zip,
+    manifest: await read<EvidenceManifest>('manifest.json'),
+    chain: (table) => read(`chain/${table}.json`),
+    records: (n) => read(`records/${n}.json`),
+  };
 }
 
 /** Every row a log page lists for `filters` (all pages). */
-async function logPageIds(session: string, action: (typeof LOG_ACTIONS)[number], filters: Record<string, string>): Promise<number[]> {
+async function logPageIds(
+  session: string,
+  action: (typeof LOG_ACTIONS)[number],
+  filters: Record<string, string>,
+): Promise<number[]> {
   const ids: number[] = [];
   for (let page = 1; ; page++) {
     const res = await callApi(t.app, logsApi[action], { ...filters, results: 100, page }, session);
@@ -76,7 +85,12 @@ async function logPageIds(session: string, action: (typeof LOG_ACTIONS)[number],
 }
 
 async function exportSubject(session: string) {
-  const res = await callApi(t.app, auditApi.subjectEvidence, { supplierCode: 'S001', materialCode: '0064000101' }, session);
+  const res = await callApi(
+    t.app,
+    auditApi.subjectEvidence,
+    { supplierCode: 'S001', materialCode: '0064000101' },
+    session,
+  );
   expect(res.status, res.body.slice(0, 200)).toBe(200);
   expect(res.headers['content-type']).toBe('application/zip');
   return res.rawPayload;
@@ -90,60 +104,90 @@ describe('the evidence package of a supplier and a material', { timeout: 180_000
     // demo2 (S001) accepts the agreement, as a supplier must first, and downloads a drawing of
     // 0064000101: a stamped copy with its copy code
     const demo2 = await db.prisma.user.findUniqueOrThrow({ where: { account: 'demo2' } });
-    if (!(await db.prisma.keepsecretAcceptance.findFirst({ where: { userId: demo2.id } }))) await acceptCurrentAgreement(db.prisma, demo2.id, 'S001');
-    const file = await db.prisma.standardFile.findFirstOrThrow({ where: { materialCode: '0064000101', status: 'EFFECTIVE' }, orderBy: { versionNo: 'desc' } });
+    if (!(await db.prisma.keepsecretAcceptance.findFirst({ where: { userId: demo2.id } })))
+      await acceptCurrentAgreement(db.prisma, demo2.id, 'S001');
+    const file = await db.prisma.standardFile.findFirstOrThrow({
+      where: { materialCode: '0064000101', status: 'EFFECTIVE' },
+      orderBy: { versionNo: 'desc' },
+    });
     const got = await callApi(t.app, filesApi.download, { id: file.id }, await as('demo2'));
     expect(got.status, got.body.slice(0, 200)).toBe(200);
-    const row = await db.prisma.accessLog.findFirstOrThrow({ where: { action: 'DOWNLOAD', userAccount: 'demo2', fileId: file.id }, orderBy: { id: 'desc' } });
+    const row = await db.prisma.accessLog.findFirstOrThrow({
+      where: { action: 'DOWNLOAD', userAccount: 'demo2', fileId: file.id },
+      orderBy: { id: 'desc' },
+    });
     copyCode = row.copyCode!;
     bytes = await exportSubject(await as('demo3'));
   }, 180_000);
 
-  it('holds exactly the access-log rows the five log pages show for the supplier and the material', { timeout: 180_000 }, async () => {
-    const p = await unpack(bytes);
-    const session = await as('demo3');
-    const shown: number[] = [];
-    for (const action of LOG_ACTIONS) {
-      const filters: Record<string, string> = action === 'KEEPSECRET' ? { supplierCode: 'S001' } : { supplierCode: 'S001', materialCode: '0064000101' };
-      shown.push(...(await logPageIds(session, action, filters)));
-    }
-    const packaged = (await p.chain('access_log')).rows;
-    expect(packaged.map((r) => r.id).sort((a, b) => a - b)).toEqual(shown.sort((a, b) => a - b));
-    expect(shown.length).toBeGreaterThan(1);
-    // demo2's download is there with its copy code
-    expect(packaged.some((r) => (JSON.parse(r.content) as { copy_code?: string }).copy_code === copyCode)).toBe(true);
-  });
+  it(
+    'holds exactly the access-log rows the five log pages show for the supplier and the material',
+    { timeout: 180_000 },
+    async () => {
+      const p = await unpack(bytes);
+      const session = await as('demo3');
+      const shown: number[] = [];
+      for (const action of LOG_ACTIONS) {
+        const filters: Record<string, string> =
+          action === 'KEEPSECRET' ? { supplierCode: 'S001' } : { supplierCode: 'S001', materialCode: '0064000101' };
+        shown.push(...(await logPageIds(session, action, filters)));
+      }
+      const packaged = (await p.chain('access_log')).rows;
+      expect(packaged.map((r) => r.id).sort((a, b) => a - b)).toEqual(shown.sort((a, b) => a - b));
+      expect(shown.length).toBeGreaterThan(1);
+      // demo2's download is there with its copy code
+      expect(packaged.some((r) => (JSON.parse(r.content) as { copy_code?: string }).copy_code === copyCode)).toBe(true);
+    },
+  );
 
   it('holds the grants, the versions with sha256, the agreement acceptances and the application trail', async () => {
     const p = await unpack(bytes);
     const grants = (await p.records('grants')).rows as { id: number }[];
-    const dbGrants = await db.prisma.empowerGrant.findMany({ where: { supplierCode: 'S001', materialCode: '0064000101' }, select: { id: true }, orderBy: { id: 'asc' } });
+    const dbGrants = await db.prisma.empowerGrant.findMany({
+      where: { supplierCode: 'S001', materialCode: '0064000101' },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+    });
     expect(grants.map((g) => g.id)).toEqual(dbGrants.map((g) => g.id));
     const versions = (await p.records('files')).rows as { id: number; sha256: string }[];
     expect(versions.length).toBeGreaterThan(0);
-    for (const v of versions) expect(v.sha256).toBe((await db.prisma.standardFile.findUniqueOrThrow({ where: { id: v.id } })).sha256);
-    const acceptances = await db.prisma.keepsecretAcceptance.findMany({ where: { supplierCode: 'S001' }, select: { id: true }, orderBy: { chainSeq: 'asc' } });
+    for (const v of versions)
+      expect(v.sha256).toBe((await db.prisma.standardFile.findUniqueOrThrow({ where: { id: v.id } })).sha256);
+    const acceptances = await db.prisma.keepsecretAcceptance.findMany({
+      where: { supplierCode: 'S001' },
+      select: { id: true },
+      orderBy: { chainSeq: 'asc' },
+    });
     expect((await p.chain('keepsecret_acceptance')).rows.map((r) => r.id)).toEqual(acceptances.map((a) => a.id));
     const apps = (await p.records('applications')).rows as { id: number }[];
     const audit = (await p.chain('empower_audit')).rows;
-    for (const r of audit) expect(apps.map((a) => a.id)).toContain((JSON.parse(r.content) as { application_id: number }).application_id);
+    for (const r of audit)
+      expect(apps.map((a) => a.id)).toContain((JSON.parse(r.content) as { application_id: number }).application_id);
   });
 
-  it('verifies offline, names the heads it was made against, and its report is a PDF in Chinese', { timeout: 180_000 }, async () => {
-    const report = await verifyPackage(bytes);
-    expect(report.problems).toEqual([]);
-    const file = path.join(work, 'package.zip');
-    await writeFile(file, bytes);
-    const cli = await runCli('src/modules/audit/cli.ts', ['verify', '--package', file], {});
-    expect(cli.out).toContain('evidence package verified');
-    expect(cli.out).toContain(`access_log: ${report.manifest!.heads.find((h) => h.table === 'access_log')!.seq} rows, head`);
-    expect(cli.code).toBe(0);
-    const pdf = await pdfPages(Buffer.from(await (await JSZip.loadAsync(bytes)).file('report.pdf')!.async('uint8array')));
-    const text = pdf.join('\n');
-    expect(text).toContain('证据包报告');
-    expect(text).toContain('S001');
-    expect(text).toContain(report.manifest!.headsDigest);
-  });
+  it(
+    'verifies offline, names the heads it was made against, and its report is a PDF in Chinese',
+    { timeout: 180_000 },
+    async () => {
+      const report = await verifyPackage(bytes);
+      expect(report.problems).toEqual([]);
+      const file = path.join(work, 'package.zip');
+      await writeFile(file, bytes);
+      const cli = await runCli('src/modules/audit/cli.ts', ['verify', '--package', file], {});
+      expect(cli.out).toContain('evidence package verified');
+      expect(cli.out).toContain(
+        `access_log: ${report.manifest!.heads.find((h) => h.table === 'access_log')!.seq} rows, head`,
+      );
+      expect(cli.code).toBe(0);
+      const pdf = await pdfPages(
+        Buffer.from(await (await JSZip.loadAsync(bytes)).file('report.pdf')!.async('uint8array')),
+      );
+      const text = pdf.join('\n');
+      expect(text).toContain('证据包报告');
+      expect(text).toContain('S001');
+      expect(text).toContain(report.manifest!.headsDigest);
+    },
+  );
 
   it('a row altered inside the package is named by the verify command', { timeout: 180_000 }, async () => {
     const p = await unpack(bytes);
@@ -173,31 +217,57 @@ describe('the evidence package of a supplier and a material', { timeout: 180_000
 
   it('the export is logged in the chained access log', async () => {
     const p = await unpack(bytes);
-    const row = await db.prisma.accessLog.findFirstOrThrow({ where: { userAccount: 'demo3', action: 'DOWNLOAD', version: p.manifest.manifestSha256.slice(0, 16) } });
+    const row = await db.prisma.accessLog.findFirstOrThrow({
+      where: { userAccount: 'demo3', action: 'DOWNLOAD', version: p.manifest.manifestSha256.slice(0, 16) },
+    });
     expect(row.fileName).toMatch(/^证据包_S001_0064000101_\d{14}\.zip$/);
     expect(row.chainSeq).not.toBeNull();
   });
 });
 
 describe('the evidence package of a change notice', () => {
-  it('holds exactly the events of the notice detail and the recipients of its matrix, with the confirmed versions’ sha256', { timeout: 180_000 }, async () => {
-    const recipient = await db.prisma.noticeRecipient.findFirstOrThrow({ where: { status: 'CONFIRMED' }, orderBy: { id: 'asc' } });
-    const session = await as('demo3');
-    const res = await callApi(t.app, auditApi.noticeEvidence, { id: recipient.noticeId }, session);
-    expect(res.status, res.body.slice(0, 200)).toBe(200);
-    const p = await unpack(res.rawPayload);
-    const detail = await callApi(t.app, noticesApi.detail, { id: recipient.noticeId }, session);
-    expect((await p.chain('notice_event')).rows.map((r) => r.id).sort((a, b) => a - b)).toEqual(detail.json().data.events.map((e) => e.id).sort((a, b) => a - b));
-    const matrix = await callApi(t.app, noticesApi.recipients, { id: recipient.noticeId, results: 100 }, session);
-    const packaged = (await p.records('notice_recipients')).rows as { supplierCode: string; status: string }[];
-    expect(packaged.map((r) => r.supplierCode).sort()).toEqual(matrix.json().data.map((r) => r.supplierCode).sort());
-    const confirmed = (await p.records('notice_confirmed_files')).rows as { fileId: number; sha256: string; viewLogId: number }[];
-    expect(confirmed.length).toBeGreaterThan(0);
-    for (const c of confirmed) expect(c.sha256).toBe((await db.prisma.standardFile.findUniqueOrThrow({ where: { id: c.fileId } })).sha256);
-    // the views each confirmation rests on are in the package, chained
-    expect((await p.chain('access_log')).rows.map((r) => r.id).sort((a, b) => a - b)).toEqual(confirmed.map((c) => c.viewLogId).sort((a, b) => a - b));
-    expect((await verifyPackage(res.rawPayload)).problems).toEqual([]);
-  });
+  it(
+    'holds exactly the events of the notice detail and the recipients of its matrix, with the confirmed versions’ sha256',
+    { timeout: 180_000 },
+    async () => {
+      const recipient = await db.prisma.noticeRecipient.findFirstOrThrow({
+        where: { status: 'CONFIRMED' },
+        orderBy: { id: 'asc' },
+      });
+      const session = await as('demo3');
+      const res = await callApi(t.app, auditApi.noticeEvidence, { id: recipient.noticeId }, session);
+      expect(res.status, res.body.slice(0, 200)).toBe(200);
+      const p = await unpack(res.rawPayload);
+      const detail = await callApi(t.app, noticesApi.detail, { id: recipient.noticeId }, session);
+      expect((await p.chain('notice_event')).rows.map((r) => r.id).sort((a, b) => a - b)).toEqual(
+        detail
+          .json()
+          .data.events.map((e) => e.id)
+          .sort((a, b) => a - b),
+      );
+      const matrix = await callApi(t.app, noticesApi.recipients, { id: recipient.noticeId, results: 100 }, session);
+      const packaged = (await p.records('notice_recipients')).rows as { supplierCode: string; status: string }[];
+      expect(packaged.map((r) => r.supplierCode).sort()).toEqual(
+        matrix
+          .json()
+          .data.map((r) => r.supplierCode)
+          .sort(),
+      );
+      const confirmed = (await p.records('notice_confirmed_files')).rows as {
+        fileId: number;
+        sha256: string;
+        viewLogId: number;
+      }[];
+      expect(confirmed.length).toBeGreaterThan(0);
+      for (const c of confirmed)
+        expect(c.sha256).toBe((await db.prisma.standardFile.findUniqueOrThrow({ where: { id: c.fileId } })).sha256);
+      // the views each confirmation rests on are in the package, chained
+      expect((await p.chain('access_log')).rows.map((r) => r.id).sort((a, b) => a - b)).toEqual(
+        confirmed.map((c) => c.viewLogId).sort((a, b) => a - b),
+      );
+      expect((await verifyPackage(res.rawPayload)).problems).toEqual([]);
+    },
+  );
 
   it('answers a notice that does not exist with a clear refusal', async () => {
     const res = await callApi(t.app, auditApi.noticeEvidence, { id: 999999 }, await as('demo3'));
@@ -226,7 +296,12 @@ describe('who may export a package', () => {
     const res = await callApi(t.app, auditApi.subjectEvidence, { supplierCode: 'S001' }, await as('demo3'));
     expect(res.status).toBe(400);
     expect(res.json().message).toContain('请输入物料编码或标准编号');
-    const none = await callApi(t.app, auditApi.subjectEvidence, { supplierCode: 'NOPE', materialCode: '0064000101' }, await as('demo3'));
+    const none = await callApi(
+      t.app,
+      auditApi.subjectEvidence,
+      { supplierCode: 'NOPE', materialCode: '0064000101' },
+      await as('demo3'),
+    );
     expect(none.status).toBe(400);
     expect(none.json().message).toBe('供应商 NOPE 不存在');
   });

@@ -45,10 +45,23 @@ beforeAll(async () => {
   await createGrant(db, b.code, m2.code);
   const pdf = await samplePdf(1);
   mine = (await createFileVersion(db, files.storage, { materialCode: m1.code, type: 'pdf', bytes: pdf })).id;
-  theirs.effective = (await createFileVersion(db, files.storage, { materialCode: m2.code, type: 'pdf', bytes: pdf })).id;
-  theirs.obsolete = (await createFileVersion(db, files.storage, { materialCode: m2.code, type: 'pdf', bytes: pdf, status: 'OBSOLETE' })).id;
-  theirs.history = (await createFileVersion(db, files.storage, { materialCode: m2.code, type: 'pdf', bytes: pdf, status: 'HISTORY' })).id;
-  theirs.missing = (await createFileVersion(db, files.storage, { materialCode: m2.code, type: 'pdf', bytes: Buffer.from('%PDF-1.7 never stored'), skipStorage: true })).id;
+  theirs.effective = (
+    await createFileVersion(db, files.storage, { materialCode: m2.code, type: 'pdf', bytes: pdf })
+  ).id;
+  theirs.obsolete = (
+    await createFileVersion(db, files.storage, { materialCode: m2.code, type: 'pdf', bytes: pdf, status: 'OBSOLETE' })
+  ).id;
+  theirs.history = (
+    await createFileVersion(db, files.storage, { materialCode: m2.code, type: 'pdf', bytes: pdf, status: 'HISTORY' })
+  ).id;
+  theirs.missing = (
+    await createFileVersion(db, files.storage, {
+      materialCode: m2.code,
+      type: 'pdf',
+      bytes: Buffer.from('%PDF-1.7 never stored'),
+      skipStorage: true,
+    })
+  ).id;
 });
 afterAll(async () => {
   await t.close();
@@ -62,14 +75,17 @@ async function userOfA() {
   return { ...u, cookie: await login(t.app, u.account) };
 }
 
-const call = <E extends EndpointDef>(endpoint: E, body: CallBody<E>, cookie: string) => callApi(t.app, endpoint, body, cookie);
+const call = <E extends EndpointDef>(endpoint: E, body: CallBody<E>, cookie: string) =>
+  callApi(t.app, endpoint, body, cookie);
 const answer = (r: { statusCode: number; json(): unknown }) => ({ status: r.statusCode, body: r.json() });
 
-const BY_FILE_ID: [string, EndpointDef, (id: number) => unknown][] = [filesApi.view, filesApi.print, filesApi.download, standardlogApi.hasConfirmLog, standardlogApi.insertConfirmLog].map((e) => [
-  e.path,
-  e,
-  (id: number) => ({ id }),
-]);
+const BY_FILE_ID: [string, EndpointDef, (id: number) => unknown][] = [
+  filesApi.view,
+  filesApi.print,
+  filesApi.download,
+  standardlogApi.hasConfirmLog,
+  standardlogApi.insertConfirmLog,
+].map((e) => [e.path, e, (id: number) => ({ id })]);
 
 describe('not yours = does not exist', () => {
   it.each(BY_FILE_ID)('%s: every file of another supplier answers as an unknown id', async (path, endpoint, body) => {
@@ -94,7 +110,7 @@ describe('not yours = does not exist', () => {
     expect(await t.db.prisma.accessLog.count({ where: { userId: u.id, outcome: 'OK' } })).toBe(0);
   });
 
-  it('hasEmpower: another supplier\'s material answers as a material that does not exist', async () => {
+  it("hasEmpower: another supplier's material answers as a material that does not exist", async () => {
     const u = await userOfA();
     const a = await call(empowerApi.hasEmpower, { materialCode: theirMaterial }, u.cookie);
     const b = await call(empowerApi.hasEmpower, { materialCode: 'M-NO-SUCH-MATERIAL' }, u.cookie);
@@ -119,16 +135,29 @@ describe('refused file calls are logged', () => {
 
   it(`a flood of unknown ids at once: every call refused, at most ${REFUSED_UNKNOWN_PER_MINUTE} rows a minute`, async () => {
     const u = await userOfA();
-    const all = await Promise.all(Array.from({ length: REFUSED_UNKNOWN_PER_MINUTE + 15 }, (_, i) => call(filesApi.view, { id: UNKNOWN + i }, u.cookie)));
+    const all = await Promise.all(
+      Array.from({ length: REFUSED_UNKNOWN_PER_MINUTE + 15 }, (_, i) =>
+        call(filesApi.view, { id: UNKNOWN + i }, u.cookie),
+      ),
+    );
     expect(all.every((r) => r.statusCode === 404)).toBe(true);
-    expect(await t.db.prisma.accessLog.count({ where: { userId: u.id, outcome: 'REFUSED', fileId: null } })).toBe(REFUSED_UNKNOWN_PER_MINUTE);
+    expect(await t.db.prisma.accessLog.count({ where: { userId: u.id, outcome: 'REFUSED', fileId: null } })).toBe(
+      REFUSED_UNKNOWN_PER_MINUTE,
+    );
     // a refusal of a real file is always logged, bound or not
     expect((await call(filesApi.view, { id: theirs.effective }, u.cookie)).statusCode).toBe(404);
-    expect(await t.db.prisma.accessLog.count({ where: { userId: u.id, outcome: 'REFUSED', fileId: theirs.effective } })).toBe(1);
+    expect(
+      await t.db.prisma.accessLog.count({ where: { userId: u.id, outcome: 'REFUSED', fileId: theirs.effective } }),
+    ).toBe(1);
     // a minute later there is room again
-    await t.db.prisma.accessLog.updateMany({ where: { userId: u.id }, data: { createdAt: new Date(Date.now() - 61_000) } });
+    await t.db.prisma.accessLog.updateMany({
+      where: { userId: u.id },
+      data: { createdAt: new Date(Date.now() - 61_000) },
+    });
     await call(filesApi.view, { id: UNKNOWN }, u.cookie);
-    expect(await t.db.prisma.accessLog.count({ where: { userId: u.id, outcome: 'REFUSED', fileId: null } })).toBe(REFUSED_UNKNOWN_PER_MINUTE + 1);
+    expect(await t.db.prisma.accessLog.count({ where: { userId: u.id, outcome: 'REFUSED', fileId: null } })).toBe(
+      REFUSED_UNKNOWN_PER_MINUTE + 1,
+    );
   });
 
   it('refusals of documents that exist (an attachment that could not be stamped) leave a probe its room', async () => {
@@ -136,11 +165,23 @@ describe('refused file calls are logged', () => {
     const user = await t.db.prisma.user.findUniqueOrThrow({ where: { id: u.id } });
     await t.db.prisma.accessLog.createMany({
       data: Array.from({ length: REFUSED_UNKNOWN_PER_MINUTE }, () => ({
-        action: 'DOWNLOAD' as const, outcome: 'REFUSED' as const, reason: '文件无法加水印', userId: u.id, userAccount: user.account, userName: user.name, userType: user.type,
-        standardCode: 'WT-0000001', fileName: '附件.pdf', version: '问题附件',
+        action: 'DOWNLOAD' as const,
+        outcome: 'REFUSED' as const,
+        reason: '文件无法加水印',
+        userId: u.id,
+        userAccount: user.account,
+        userName: user.name,
+        userType: user.type,
+        standardCode: 'WT-0000001',
+        fileName: '附件.pdf',
+        version: '问题附件',
       })),
     });
     expect((await call(filesApi.view, { id: UNKNOWN }, u.cookie)).statusCode).toBe(404);
-    expect(await t.db.prisma.accessLog.count({ where: { userId: u.id, outcome: 'REFUSED', fileId: null, standardCode: null } })).toBe(1);
+    expect(
+      await t.db.prisma.accessLog.count({
+        where: { userId: u.id, outcome: 'REFUSED', fileId: null, standardCode: null },
+      }),
+    ).toBe(1);
   });
 });

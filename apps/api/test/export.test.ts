@@ -14,7 +14,24 @@ import { drainOrClose, readAhead, sheetEntry } from '../src/lib/workbook.ts';
 import { buildTestApp, login, type TestApp, callApi } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, samplePdf, tempStorage, unique } from './factories.ts';
 
-const HEADERS = ['标准编号', '名称', '版本', '物料编码', '物料名称', '产品线', '类别', '保密等级', '状态', '生效日期', '文件名', '文件大小(KB)', '上传人', '上传时间', '作废时间', '作废原因'];
+const HEADERS = [
+  '标准编号',
+  '名称',
+  '版本',
+  '物料编码',
+  '物料名称',
+  '产品线',
+  '类别',
+  '保密等级',
+  '状态',
+  '生效日期',
+  '文件名',
+  '文件大小(KB)',
+  '上传人',
+  '上传时间',
+  '作废时间',
+  '作废原因',
+];
 
 let t: TestApp;
 let small: TestApp;
@@ -37,7 +54,14 @@ beforeAll(async () => {
   const pdf = await samplePdf(1);
   // ties on purpose (same name, version, date) so every sort needs its id tie-breaker
   const codes = [`E-${unique()}`, `E-${unique()}`, `E-${unique()}`];
-  const specs: { code: string; material: string; version: string; name: string; date: string; status?: 'HISTORY' | 'OBSOLETE' }[] = [
+  const specs: {
+    code: string;
+    material: string;
+    version: string;
+    name: string;
+    date: string;
+    status?: 'HISTORY' | 'OBSOLETE';
+  }[] = [
     { code: codes[0]!, material: m1, version: 'A', name: '底盘零件图', date: '2025-05-01', status: 'HISTORY' },
     { code: codes[0]!, material: m1, version: 'B', name: '底盘零件图', date: '2025-08-01' },
     { code: codes[1]!, material: m1, version: 'A', name: '风叶零件图', date: '2025-08-01' },
@@ -47,14 +71,24 @@ beforeAll(async () => {
     { code: `E-${unique()}`, material: m2, version: 'V1.0', name: '检验规范', date: '2026-01-15' },
   ];
   for (const s of specs) {
-    const row = await createFileVersion(db, files.storage, { materialCode: s.material, type: 'pdf', bytes: pdf, standardCode: s.code, version: s.version, name: s.name, status: s.status });
+    const row = await createFileVersion(db, files.storage, {
+      materialCode: s.material,
+      type: 'pdf',
+      bytes: pdf,
+      standardCode: s.code,
+      version: s.version,
+      name: s.name,
+      status: s.status,
+    });
     await db.standardFile.update({
       where: { id: row.id },
       data: {
         effectiveDate: new Date(`${s.date}T00:00:00Z`),
         // 2026-01-02 00:00:00 in UTC+8
         createdAt: new Date('2026-01-01T16:00:00Z'),
-        ...(s.status === 'OBSOLETE' ? { obsoletedAt: new Date('2026-02-03T04:05:06Z'), obsoleteReason: '结构变更，停用' } : {}),
+        ...(s.status === 'OBSOLETE'
+          ? { obsoletedAt: new Date('2026-02-03T04:05:06Z'), obsoleteReason: '结构变更，停用' }
+          : {}),
       },
     });
     if (s.status === 'OBSOLETE') obsoleteId = row.id;
@@ -70,7 +104,12 @@ afterAll(async () => {
 });
 
 async function exportXlsx(body: object, app = t.app, cookie = admin) {
-  const res = await app.inject({ method: 'POST', url: '/esm-server/api/searchDrawingFileInformations/drawingExportExcel', payload: body, headers: { cookie } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/esm-server/api/searchDrawingFileInformations/drawingExportExcel',
+    payload: body,
+    headers: { cookie },
+  });
   return res;
 }
 
@@ -90,7 +129,9 @@ describe('drawingExportExcel', () => {
     const res = await exportXlsx(filters);
     expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
     expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="[\x20-\x7e]+\.xlsx"; filename\*=UTF-8''/);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="[\x20-\x7e]+\.xlsx"; filename\*=UTF-8''/,
+    );
     const name = decodeURIComponent(/filename\*=UTF-8''(.+)$/.exec(String(res.headers['content-disposition']))![1]!);
     expect(name).toMatch(/^图纸档案信息_\d{14}\.xlsx$/);
     expect(res.headers['x-total-rows']).toBe('7');
@@ -100,7 +141,14 @@ describe('drawingExportExcel', () => {
     expect(sheet.header).toEqual(HEADERS);
 
     const list = await callApi(t.app, archivesApi.files, { ...filters, results: 100 }, admin);
-    const expected = list.json().data as { standardCode: string; version: string; id: number; materialCode: string; fileSize: number; fileName: string }[];
+    const expected = list.json().data as {
+      standardCode: string;
+      version: string;
+      id: number;
+      materialCode: string;
+      fileSize: number;
+      fileName: string;
+    }[];
     expect(sheet.rows.map((r) => `${r[0]} ${r[2]}`)).toEqual(expected.map((r) => `${r.standardCode} ${r.version}`));
     expect(sheet.rows.map((r) => r[3])).toEqual(expected.map((r) => r.materialCode));
 
@@ -143,7 +191,11 @@ describe('drawingExportExcel', () => {
   it('refuses an export over the row cap with a message, and serves one at the cap', async () => {
     const over = await exportXlsx({ productLineCode: pl.code }, small.app, adminSmall);
     expect(over.statusCode).toBe(400);
-    expect(over.json()).toMatchObject({ success: false, message: '导出结果超过 3 条，请缩小查询范围后再导出', data: null });
+    expect(over.json()).toMatchObject({
+      success: false,
+      message: '导出结果超过 3 条，请缩小查询范围后再导出',
+      data: null,
+    });
     const at = await exportXlsx({ materialCode: m2 }, small.app, adminSmall);
     expect(at.statusCode).toBe(200);
     expect((await sheetRows(at.rawPayload)).rows).toHaveLength(3);
@@ -158,20 +210,19 @@ describe('drawingExportExcel', () => {
 });
 
 describe('keyset batches', () => {
-  it.each(FILE_SORT_FIELDS.flatMap((field) => (['ascend', 'descend'] as const).map((order) => [field, order] as const)))(
-    'read in batches of 2, sorted by %s %s, give exactly the list',
-    async (sortField, sortOrder) => {
-      const filter = { productLineCode: pl.code };
-      const listed = await pageFiles(t.db.prisma, filter, { sortField, sortOrder, page: 1, results: 100 });
-      const batched: number[] = [];
-      for await (const batch of fileBatches(t.db.prisma, filter, { sortField, sortOrder }, 2)) {
-        expect(batch.length).toBeLessThanOrEqual(2);
-        batched.push(...batch.map((r) => r.id));
-      }
-      expect(batched).toEqual(listed.rows.map((r) => r.id));
-      expect(batched).toHaveLength(7);
-    },
-  );
+  it.each(
+    FILE_SORT_FIELDS.flatMap((field) => (['ascend', 'descend'] as const).map((order) => [field, order] as const)),
+  )('read in batches of 2, sorted by %s %s, give exactly the list', async (sortField, sortOrder) => {
+    const filter = { productLineCode: pl.code };
+    const listed = await pageFiles(t.db.prisma, filter, { sortField, sortOrder, page: 1, results: 100 });
+    const batched: number[] = [];
+    for await (const batch of fileBatches(t.db.prisma, filter, { sortField, sortOrder }, 2)) {
+      expect(batch.length).toBeLessThanOrEqual(2);
+      batched.push(...batch.map((r) => r.id));
+    }
+    expect(batched).toEqual(listed.rows.map((r) => r.id));
+    expect(batched).toHaveLength(7);
+  });
 
   it('the workbook written in small batches equals the one written in one', async () => {
     const write = async (batchSize: number) => {
@@ -179,7 +230,13 @@ describe('keyset batches', () => {
       const chunks: Buffer[] = [];
       out.on('data', (c: Buffer) => chunks.push(c));
       const done = new Promise((r) => out.on('end', r));
-      await writeArchiveWorkbook(t.db.prisma, { productLineCode: pl.code }, { sortField: 'name', sortOrder: 'descend' }, out, batchSize);
+      await writeArchiveWorkbook(
+        t.db.prisma,
+        { productLineCode: pl.code },
+        { sortField: 'name', sortOrder: 'descend' },
+        out,
+        batchSize,
+      );
       await done;
       return (await sheetRows(Buffer.concat(chunks))).rows;
     };
@@ -261,7 +318,11 @@ describe('readAhead', () => {
     }
     const seen: [batch: number, asked: number][] = [];
     for await (const b of readAhead(source())) seen.push([b, asked.length]);
-    expect(seen).toEqual([[0, 2], [1, 3], [2, 3]]);
+    expect(seen).toEqual([
+      [0, 2],
+      [1, 3],
+      [2, 3],
+    ]);
   });
 
   it('closes its source when the caller stops early', async () => {

@@ -83,7 +83,32 @@ export async function samplePng(width = 640, height = 400): Promise<Buffer> {
 
 /** A minimal ASCII DXF (one line entity). */
 export function sampleDxf(): Buffer {
-  return Buffer.from(['0', 'SECTION', '2', 'ENTITIES', '0', 'LINE', '8', '0', '10', '0.0', '20', '0.0', '11', '100.0', '21', '50.0', '0', 'ENDSEC', '0', 'EOF', ''].join('\r\n'), 'ascii');
+  return Buffer.from(
+    [
+      '0',
+      'SECTION',
+      '2',
+      'ENTITIES',
+      '0',
+      'LINE',
+      '8',
+      '0',
+      '10',
+      '0.0',
+      '20',
+      '0.0',
+      '11',
+      '100.0',
+      '21',
+      '50.0',
+      '0',
+      'ENDSEC',
+      '0',
+      'EOF',
+      '',
+    ].join('\r\n'),
+    'ascii',
+  );
 }
 
 // ---- archive data --------------------------------------------------------------------------------
@@ -95,7 +120,9 @@ export async function createProductLine(db: Db) {
 
 export async function createMaterial(db: Db, productLineCode: string) {
   const code = `M${unique()}`;
-  return db.material.create({ data: { code, name: `测试物料${code}`, spec: 'Φ20×100', productLineCode, purchaser: '采购员甲' } });
+  return db.material.create({
+    data: { code, name: `测试物料${code}`, spec: 'Φ20×100', productLineCode, purchaser: '采购员甲' },
+  });
 }
 
 export async function createSupplier(db: Db, label = '测试') {
@@ -159,10 +186,17 @@ export interface FileVersionInput {
 /** A file version whose bytes are put into `storage` (content-addressed, as an upload would). */
 export async function createFileVersion(db: Db, storage: Storage, input: FileVersionInput) {
   const { sha256, size } = input.skipStorage
-    ? { sha256: (await import('node:crypto')).createHash('sha256').update(input.bytes).digest('hex'), size: input.bytes.byteLength }
+    ? {
+        sha256: (await import('node:crypto')).createHash('sha256').update(input.bytes).digest('hex'),
+        size: input.bytes.byteLength,
+      }
     : await storage.put(Readable.from([Buffer.from(input.bytes)]), 50 << 20);
   const standardCode = input.standardCode ?? `Q/ESM-${unique()}`;
-  const last = await db.standardFile.findFirst({ where: { standardCode }, orderBy: { versionNo: 'desc' }, select: { versionNo: true } });
+  const last = await db.standardFile.findFirst({
+    where: { standardCode },
+    orderBy: { versionNo: 'desc' },
+    select: { versionNo: true },
+  });
   const versionNo = (last?.versionNo ?? 0) + 1;
   // any drawing administrator uploads (demo3 in the seeded demo data)
   const uploader = await db.user.findFirstOrThrow({ where: { type: { in: [3, 7, 8, 9] } }, orderBy: { id: 'asc' } });
@@ -207,7 +241,11 @@ export async function acceptCurrentAgreement(db: Db, userId: number, supplierCod
 export async function publishAgreement(db: Db) {
   const last = await currentAgreement(db);
   const agreement = await db.keepsecretAgreement.create({
-    data: { version: (last?.version ?? 0) + 1, title: '图纸及技术资料保密协议（修订版）', content: '第一条 修订后的保密条款……' },
+    data: {
+      version: (last?.version ?? 0) + 1,
+      title: '图纸及技术资料保密协议（修订版）',
+      content: '第一条 修订后的保密条款……',
+    },
   });
   return {
     agreement,
@@ -238,10 +276,16 @@ export function multipart(parts: Part[]): { payload: Buffer; headers: Record<str
   const chunks: Buffer[] = [];
   for (const p of parts) {
     if (p.file) {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.file.filename}"\r\nContent-Type: ${p.file.type ?? 'application/octet-stream'}\r\n\r\n`));
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.file.filename}"\r\nContent-Type: ${p.file.type ?? 'application/octet-stream'}\r\n\r\n`,
+        ),
+      );
       chunks.push(Buffer.from(p.file.bytes), Buffer.from('\r\n'));
     } else {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`));
+      chunks.push(
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`),
+      );
     }
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));

@@ -33,7 +33,10 @@ async function appOn(url: string): Promise<{ t: TestApp; cookie: string }> {
 
 const roleFunction = (t: TestApp, cookie: string) => callApi(t.app, menuApi.roleFunction, {}, cookie);
 let address = 0;
-const signIn = (t: TestApp) => callApi(t.app, sessionApi.login, { account: 'demo3', password: 'Esm@2026' }, undefined, { remoteAddress: `10.72.0.${(address++ % 250) + 1}` });
+const signIn = (t: TestApp) =>
+  callApi(t.app, sessionApi.login, { account: 'demo3', password: 'Esm@2026' }, undefined, {
+    remoteAddress: `10.72.0.${(address++ % 250) + 1}`,
+  });
 
 /** Requests from `workers` loops (reads and sign-ins, which run transactions) until stopped; every status seen. */
 function traffic(t: TestApp, cookie: string, workers = 6) {
@@ -69,8 +72,12 @@ describe('a Postgres restart', () => {
     await admin.end();
     // the run's migrated and seeded database, copied into the cluster
     const bin = postgresBin()!;
-    const dump = execFileSync(path.join(bin, 'pg_dump'), ['--format=custom', '--no-owner', testDatabaseUrl()], { maxBuffer: 1 << 30 });
-    execFileSync(path.join(bin, 'pg_restore'), ['--no-owner', '--exit-on-error', '-d', cluster.url('esm')], { input: dump });
+    const dump = execFileSync(path.join(bin, 'pg_dump'), ['--format=custom', '--no-owner', testDatabaseUrl()], {
+      maxBuffer: 1 << 30,
+    });
+    execFileSync(path.join(bin, 'pg_restore'), ['--no-owner', '--exit-on-error', '-d', cluster.url('esm')], {
+      input: dump,
+    });
     ({ t, cookie } = await appOn(cluster.url('esm')));
   }, 300_000);
 
@@ -84,7 +91,10 @@ describe('a Postgres restart', () => {
       while (load.statuses.length < during + 6) await new Promise((r) => setTimeout(r, 20));
       cluster.start(); // returns once the server accepts connections
       await load.stop();
-      expect(load.statuses.every((s) => s === 200 || s === 503), load.statuses.join(',')).toBe(true);
+      expect(
+        load.statuses.every((s) => s === 200 || s === 503),
+        load.statuses.join(','),
+      ).toBe(true);
       expect(load.statuses.slice(during)).toContain(503);
       // no dead connection kept in the pool: the first request after the return is served
       const first = await roleFunction(t, cookie);
@@ -153,10 +163,14 @@ describe('a server gone silent (failover, a host restarting)', () => {
     while (load.statuses.filter((s) => s === 200).length < 6) await new Promise((r) => setTimeout(r, 20));
     relay.goSilent();
     // the pool's slots taken by connects nobody answers, and requests failing meanwhile
-    while (relay.unanswered.length < POOL_SETTINGS.max || !load.statuses.slice(-3).every((s) => s === 503)) await new Promise((r) => setTimeout(r, 20));
+    while (relay.unanswered.length < POOL_SETTINGS.max || !load.statuses.slice(-3).every((s) => s === 503))
+      await new Promise((r) => setTimeout(r, 20));
     relay.silent = false; // the server is back
     await load.stop();
-    expect(load.statuses.every((s) => s === 200 || s === 503), load.statuses.join(',')).toBe(true);
+    expect(
+      load.statuses.every((s) => s === 200 || s === 503),
+      load.statuses.join(','),
+    ).toBe(true);
 
     // the api answers again (a bounded number of tries, each bounded by the pool's timeout)
     let res = await roleFunction(t, cookie);

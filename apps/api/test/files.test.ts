@@ -35,7 +35,10 @@ type Action = 'view' | 'print' | 'download';
 const ACTION_LOG = { view: 'VIEW', print: 'PRINT', download: 'DOWNLOAD' } as const;
 
 function act(action: Action, body: unknown, cookie: string) {
-  return callApi<EndpointDef>(t.app, filesApi[action], body, cookie, { headers: { 'user-agent': 'vitest-files' }, remoteAddress: IP });
+  return callApi<EndpointDef>(t.app, filesApi[action], body, cookie, {
+    headers: { 'user-agent': 'vitest-files' },
+    remoteAddress: IP,
+  });
 }
 
 /**
@@ -101,7 +104,21 @@ let cookieA: string;
 let cookieB: string;
 let pdfBytes: Uint8Array;
 let pngBytes: Buffer;
-const file = {} as Record<'brokenPdf' | 'brokenPng' | 'pdf' | 'png' | 'sidewaysJpg' | 'dxf' | 'dwg' | 'history' | 'obsolete' | 'missing' | 'bOnly' | 'bOnlyObsolete', { id: number; standardCode: string; name: string; version: string; fileName: string }>;
+const file = {} as Record<
+  | 'brokenPdf'
+  | 'brokenPng'
+  | 'pdf'
+  | 'png'
+  | 'sidewaysJpg'
+  | 'dxf'
+  | 'dwg'
+  | 'history'
+  | 'obsolete'
+  | 'missing'
+  | 'bOnly'
+  | 'bOnlyObsolete',
+  { id: number; standardCode: string; name: string; version: string; fileName: string }
+>;
 
 beforeAll(async () => {
   const pl = await createProductLine(db);
@@ -119,19 +136,66 @@ beforeAll(async () => {
   pdfBytes = await samplePdf(3);
   pngBytes = await samplePng(640, 400);
   const s = files.storage;
-  const history = await createFileVersion(db, s, { materialCode: shared.code, type: 'pdf', bytes: await samplePdf(2), status: 'HISTORY' });
+  const history = await createFileVersion(db, s, {
+    materialCode: shared.code,
+    type: 'pdf',
+    bytes: await samplePdf(2),
+    status: 'HISTORY',
+  });
   file.history = history;
-  file.pdf = await createFileVersion(db, s, { materialCode: shared.code, type: 'pdf', bytes: pdfBytes, standardCode: history.standardCode, name: '法兰盘总装图' });
+  file.pdf = await createFileVersion(db, s, {
+    materialCode: shared.code,
+    type: 'pdf',
+    bytes: pdfBytes,
+    standardCode: history.standardCode,
+    name: '法兰盘总装图',
+  });
   file.png = await createFileVersion(db, s, { materialCode: shared.code, type: 'png', bytes: pngBytes });
-  file.sidewaysJpg = await createFileVersion(db, s, { materialCode: shared.code, type: 'jpg', bytes: await sidewaysJpeg(6) });
-  file.dxf = await createFileVersion(db, s, { materialCode: shared.code, type: 'dxf', bytes: sampleDxf(), name: '底座平面图' });
-  file.dwg = await createFileVersion(db, s, { materialCode: shared.code, type: 'dwg', bytes: Buffer.from('AC1032 fake dwg bytes') });
-  file.obsolete = await createFileVersion(db, s, { materialCode: shared.code, type: 'pdf', bytes: await samplePdf(1), status: 'OBSOLETE' });
-  file.missing = await createFileVersion(db, s, { materialCode: shared.code, type: 'pdf', bytes: Buffer.from('%PDF-1.7 never stored'), skipStorage: true });
+  file.sidewaysJpg = await createFileVersion(db, s, {
+    materialCode: shared.code,
+    type: 'jpg',
+    bytes: await sidewaysJpeg(6),
+  });
+  file.dxf = await createFileVersion(db, s, {
+    materialCode: shared.code,
+    type: 'dxf',
+    bytes: sampleDxf(),
+    name: '底座平面图',
+  });
+  file.dwg = await createFileVersion(db, s, {
+    materialCode: shared.code,
+    type: 'dwg',
+    bytes: Buffer.from('AC1032 fake dwg bytes'),
+  });
+  file.obsolete = await createFileVersion(db, s, {
+    materialCode: shared.code,
+    type: 'pdf',
+    bytes: await samplePdf(1),
+    status: 'OBSOLETE',
+  });
+  file.missing = await createFileVersion(db, s, {
+    materialCode: shared.code,
+    type: 'pdf',
+    bytes: Buffer.from('%PDF-1.7 never stored'),
+    skipStorage: true,
+  });
   file.bOnly = await createFileVersion(db, s, { materialCode: bOnly.code, type: 'pdf', bytes: await samplePdf(1) });
-  file.brokenPdf = await createFileVersion(db, s, { materialCode: shared.code, type: 'pdf', bytes: Buffer.from('%PDF-1.7 cut off in the middle of its first obj') });
-  file.brokenPng = await createFileVersion(db, s, { materialCode: shared.code, type: 'png', bytes: Buffer.concat([pngBytes.subarray(0, 8), Buffer.from('not a png after its signature')]) });
-  file.bOnlyObsolete = await createFileVersion(db, s, { materialCode: bOnly.code, type: 'pdf', bytes: await samplePdf(1), status: 'OBSOLETE' });
+  file.brokenPdf = await createFileVersion(db, s, {
+    materialCode: shared.code,
+    type: 'pdf',
+    bytes: Buffer.from('%PDF-1.7 cut off in the middle of its first obj'),
+  });
+  file.brokenPng = await createFileVersion(db, s, {
+    materialCode: shared.code,
+    type: 'png',
+    bytes: Buffer.concat([pngBytes.subarray(0, 8), Buffer.from('not a png after its signature')]),
+  });
+  file.bOnlyObsolete = await createFileVersion(db, s, {
+    materialCode: bOnly.code,
+    type: 'pdf',
+    bytes: await samplePdf(1),
+    status: 'OBSOLETE',
+  });
 
   userA = await createSupplierUser(t.db, supplierA.code, 2);
   await acceptCurrentAgreement(db, userA.id, supplierA.code);
@@ -174,9 +238,24 @@ async function expectOneRefusal(userId: number, action: Action, fileId: number, 
 describe('a supplier is refused, with one REFUSED row', () => {
   const cases: [string, SupplierState, string | RegExp, string][] = [
     ['no grant', { grant: null }, '贵公司没有该物料的图纸授权，请先申请授权', '403'],
-    ['an expired grant', { grant: 'expired' }, /^该物料的图纸授权已于 \d{4}\/\d{1,2}\/\d{1,2} 过期，请重新申请授权$/, '403'],
-    ['a grant not yet valid', { grant: 'future' }, /^该物料的图纸授权自 \d{4}\/\d{1,2}\/\d{1,2} 起生效，目前无权查看$/, '403'],
-    ['only a revoked grant', { grant: 'revoked' }, /^该物料的图纸授权已于 \d{4}\/\d{1,2}\/\d{1,2} \d\d:\d\d 被撤销，如需查看请重新申请授权$/, '403'],
+    [
+      'an expired grant',
+      { grant: 'expired' },
+      /^该物料的图纸授权已于 \d{4}\/\d{1,2}\/\d{1,2} 过期，请重新申请授权$/,
+      '403',
+    ],
+    [
+      'a grant not yet valid',
+      { grant: 'future' },
+      /^该物料的图纸授权自 \d{4}\/\d{1,2}\/\d{1,2} 起生效，目前无权查看$/,
+      '403',
+    ],
+    [
+      'only a revoked grant',
+      { grant: 'revoked' },
+      /^该物料的图纸授权已于 \d{4}\/\d{1,2}\/\d{1,2} \d\d:\d\d 被撤销，如需查看请重新申请授权$/,
+      '403',
+    ],
     ['the agreement not accepted', { accepted: false }, '请先阅读并签署保密协议', '40301'],
   ];
 
@@ -230,11 +309,18 @@ describe('a supplier is refused, with one REFUSED row', () => {
       const refused = await act('view', { id: file.pdf.id }, cookie);
       expect(refused.statusCode).toBe(403);
       expect(refused.json()).toMatchObject({ code: '40301', message: '请先阅读并签署保密协议' });
-      const accept = await callApi(t.app, standardlogApi.insertKeepsecret, { agreementId: v2.agreement.id }, cookie, { remoteAddress: IP });
+      const accept = await callApi(t.app, standardlogApi.insertKeepsecret, { agreementId: v2.agreement.id }, cookie, {
+        remoteAddress: IP,
+      });
       expect(accept.statusCode).toBe(200);
       expect((await act('view', { id: file.pdf.id }, cookie)).statusCode).toBe(200);
       const rows = await logsOf(db, user.id);
-      expect(rows.map((r) => `${r.action}:${r.outcome}`)).toEqual(['VIEW:SENT', 'VIEW:REFUSED', 'KEEPSECRET:OK', 'VIEW:SENT']);
+      expect(rows.map((r) => `${r.action}:${r.outcome}`)).toEqual([
+        'VIEW:SENT',
+        'VIEW:REFUSED',
+        'KEEPSECRET:OK',
+        'VIEW:SENT',
+      ]);
     } finally {
       await v2.withdraw();
     }
@@ -246,8 +332,14 @@ describe('a supplier is refused, with one REFUSED row', () => {
     expect(view.json().message).toBe('DWG/DXF 文件不支持在线预览，请下载后查看');
     const print = await act('print', { id: file.dxf.id }, cookieA);
     expect(print.statusCode).toBe(415);
-    const rows = await db.accessLog.findMany({ where: { userId: userA.id, fileId: { in: [file.dwg.id, file.dxf.id] } }, orderBy: { id: 'asc' } });
-    expect(rows.map((r) => `${r.action}:${r.outcome}:${r.fileId}`)).toEqual([`VIEW:REFUSED:${file.dwg.id}`, `PRINT:REFUSED:${file.dxf.id}`]);
+    const rows = await db.accessLog.findMany({
+      where: { userId: userA.id, fileId: { in: [file.dwg.id, file.dxf.id] } },
+      orderBy: { id: 'asc' },
+    });
+    expect(rows.map((r) => `${r.action}:${r.outcome}:${r.fileId}`)).toEqual([
+      `VIEW:REFUSED:${file.dwg.id}`,
+      `PRINT:REFUSED:${file.dxf.id}`,
+    ]);
   });
 
   it('an unknown id is a 404 and a malformed body a 400, each logged as REFUSED naming what was asked', async () => {
@@ -267,16 +359,27 @@ describe('a supplier is refused, with one REFUSED row', () => {
 });
 
 describe("supplier A and supplier B's material", () => {
-  it.each(['view', 'download', 'print'] as const)('A cannot %s a file of a material only B supplies', async (action) => {
-    const before = await db.accessLog.count({ where: { userId: userA.id, fileId: file.bOnly.id, action: ACTION_LOG[action] } });
-    const res = await act(action, { id: file.bOnly.id }, cookieA);
-    expect(res.statusCode).toBe(404);
-    expect(res.json().message).toBe('文件不存在');
-    expect(res.headers['content-type']).toMatch(/json/);
-    const rows = await db.accessLog.findMany({ where: { userId: userA.id, fileId: file.bOnly.id, action: ACTION_LOG[action] } });
-    expect(rows).toHaveLength(before + 1);
-    expect(rows.at(-1)).toMatchObject({ outcome: 'REFUSED', supplierCode: supplierA.code, reason: '贵公司不是该物料的供应商，无权查看其图纸' });
-  });
+  it.each(['view', 'download', 'print'] as const)(
+    'A cannot %s a file of a material only B supplies',
+    async (action) => {
+      const before = await db.accessLog.count({
+        where: { userId: userA.id, fileId: file.bOnly.id, action: ACTION_LOG[action] },
+      });
+      const res = await act(action, { id: file.bOnly.id }, cookieA);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().message).toBe('文件不存在');
+      expect(res.headers['content-type']).toMatch(/json/);
+      const rows = await db.accessLog.findMany({
+        where: { userId: userA.id, fileId: file.bOnly.id, action: ACTION_LOG[action] },
+      });
+      expect(rows).toHaveLength(before + 1);
+      expect(rows.at(-1)).toMatchObject({
+        outcome: 'REFUSED',
+        supplierCode: supplierA.code,
+        reason: '贵公司不是该物料的供应商，无权查看其图纸',
+      });
+    },
+  );
 
   it('B can view it', async () => {
     const res = await act('view', { id: file.bOnly.id }, cookieB);
@@ -292,7 +395,9 @@ describe('a supplier with access gets a stamped copy and one SENT row, delivered
   async function expectOneOkRow(action: Action, f: (typeof file)[keyof typeof file]) {
     const rows = await db.accessLog.findMany({ where: { userId: userA.id, fileId: f.id, action: ACTION_LOG[action] } });
     expect(rows).toHaveLength(1);
-    expect(await db.accessDelivery.findUnique({ where: { accessLogId: rows[0]!.id } })).toMatchObject({ complete: true });
+    expect(await db.accessDelivery.findUnique({ where: { accessLogId: rows[0]!.id } })).toMatchObject({
+      complete: true,
+    });
     expect(rows[0]).toMatchObject({
       outcome: 'SENT',
       reason: null,
@@ -384,7 +489,12 @@ describe('a supplier with access gets a stamped copy and one SENT row, delivered
     const isRed = ([r, g, b]: number[]) => r! > 200 && g! < 90 && b! < 90;
     // the stored top-left red square is now top-right; the other corners are white under the stamp
     expect(isRed(rgb(95, 4))).toBe(true);
-    for (const [x, y] of [[4, 4], [4, 195], [95, 195]] as const) expect(isRed(rgb(x, y))).toBe(false);
+    for (const [x, y] of [
+      [4, 4],
+      [4, 195],
+      [95, 195],
+    ] as const)
+      expect(isRed(rgb(x, y))).toBe(false);
     await expectOneOkRow('view', file.sidewaysJpg);
   });
 
@@ -416,9 +526,16 @@ describe('stamping: damaged files and calls at once', () => {
 
   it('concurrent calls are each stamped for their own caller, one OK row each', async () => {
     const calls = [cookieA, cookieB, cookieA, cookieB, cookieA, cookieB];
-    const okRows = () => db.accessLog.count({ where: { outcome: 'SENT', delivery: { complete: true }, fileId: { in: [file.pdf.id, file.png.id] } } });
+    const okRows = () =>
+      db.accessLog.count({
+        where: { outcome: 'SENT', delivery: { complete: true }, fileId: { in: [file.pdf.id, file.png.id] } },
+      });
     const before = await okRows();
-    const answers = await Promise.all(calls.map((cookie, i) => act(i % 3 === 2 ? 'download' : 'view', { id: i % 2 ? file.png.id : file.pdf.id }, cookie)));
+    const answers = await Promise.all(
+      calls.map((cookie, i) =>
+        act(i % 3 === 2 ? 'download' : 'view', { id: i % 2 ? file.png.id : file.pdf.id }, cookie),
+      ),
+    );
     for (const [i, res] of answers.entries()) {
       expect(res.statusCode).toBe(200);
       const who = calls[i] === cookieA ? supplierA.name : supplierB.name;
@@ -444,7 +561,18 @@ describe('internal users', () => {
     expect(fileNameOf(download)).toMatch(new RegExp(`_${staff.account}_\\d{12}\\.dwg$`));
 
     const rows = await logsOf(db, staff.id);
-    expect(rows.map((r) => `${r.action}:${r.outcome}:${r.fileId}`)).toEqual([`VIEW:SENT:${file.bOnlyObsolete.id}`, `DOWNLOAD:SENT:${file.dwg.id}`]);
-    for (const r of rows) expect(r).toMatchObject({ userAccount: staff.account, userName: '测试用户8', userType: 8, supplierCode: null, supplierName: null, ip: IP });
+    expect(rows.map((r) => `${r.action}:${r.outcome}:${r.fileId}`)).toEqual([
+      `VIEW:SENT:${file.bOnlyObsolete.id}`,
+      `DOWNLOAD:SENT:${file.dwg.id}`,
+    ]);
+    for (const r of rows)
+      expect(r).toMatchObject({
+        userAccount: staff.account,
+        userName: '测试用户8',
+        userType: 8,
+        supplierCode: null,
+        supplierName: null,
+        ip: IP,
+      });
   });
 });

@@ -7,7 +7,14 @@ import { expect } from 'vitest';
 import pg from 'pg';
 import type { z } from 'zod';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { API_BASE, sessionApi, type EndpointBody, type EndpointDef, type EndpointResponse, type FieldError } from '@esm/contracts';
+import {
+  API_BASE,
+  sessionApi,
+  type EndpointBody,
+  type EndpointDef,
+  type EndpointResponse,
+  type FieldError,
+} from '@esm/contracts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { DEMO_PASSWORD } from '../src/db/seed.ts';
@@ -25,7 +32,16 @@ export const USER_TYPES_UNDER_TEST = [2, 3, 4, 5, 6, 7, 8, 9] as const;
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // no daily-jobs worker unless a test asks (dailyJobs, or mail): most tests never reach the cron's hour
-  return loadConfig({}, { databaseUrl: testDatabaseUrl(), sessionSecret: SESSION_SECRET, logLevel: 'silent', dailyJobs: false, ...overrides });
+  return loadConfig(
+    {},
+    {
+      databaseUrl: testDatabaseUrl(),
+      sessionSecret: SESSION_SECRET,
+      logLevel: 'silent',
+      dailyJobs: false,
+      ...overrides,
+    },
+  );
 }
 
 export function openTestDatabase(): Promise<Database> {
@@ -42,9 +58,17 @@ export interface TestApp {
  * An app over the test file's database. Pass `db` to build a second instance over the same client,
  * `storage` to keep a test file's uploads in a folder of its own.
  */
-export async function buildTestApp(opts: { config?: Partial<Config>; db?: Database; storage?: Storage } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  opts: { config?: Partial<Config>; db?: Database; storage?: Storage } = {},
+): Promise<TestApp> {
   const db = opts.db ?? (await openTestDatabase());
-  const app = await buildApp({ config: testConfig(opts.config), db: db.prisma, dbKind: 'postgres', logger: false, storage: opts.storage });
+  const app = await buildApp({
+    config: testConfig(opts.config),
+    db: db.prisma,
+    dbKind: 'postgres',
+    logger: false,
+    storage: opts.storage,
+  });
   await app.ready();
   return {
     app,
@@ -74,7 +98,13 @@ export function sidOf(cookie: string): string {
 }
 
 /** A raw POST to a path no contract declares (an unknown route, a walk over the registered routes); otherwise use callApi. */
-export async function post(app: FastifyInstance, path: string, body?: unknown, cookie?: string, headers: Record<string, string> = {}) {
+export async function post(
+  app: FastifyInstance,
+  path: string,
+  body?: unknown,
+  cookie?: string,
+  headers: Record<string, string> = {},
+) {
   return app.inject({
     method: 'POST',
     url: api(path),
@@ -151,7 +181,10 @@ export async function callApi<E extends EndpointDef>(
  */
 export function apiCaller(app: FastifyInstance, opts: CallOptions = {}) {
   return <E extends EndpointDef>(endpoint: E, body?: CallBody<E>, session?: string, more: CallOptions = {}) =>
-    callApi(app, endpoint, body, session, { remoteAddress: more.remoteAddress ?? opts.remoteAddress, headers: { ...opts.headers, ...more.headers } });
+    callApi(app, endpoint, body, session, {
+      remoteAddress: more.remoteAddress ?? opts.remoteAddress,
+      headers: { ...opts.headers, ...more.headers },
+    });
 }
 
 /** A body not checked against the call's contract: one a test sends malformed on purpose (a missing field, a wrong type). */
@@ -218,7 +251,6 @@ export async function pdfPages(bytes: Buffer): Promise<string[]> {
   return pages;
 }
 
-
 /**
  * Holds back every insert into `table` (a second connection keeps `LOCK TABLE … IN SHARE MODE`
  * open; reads pass) until `release`, so that a call writing that table stops inside its
@@ -234,7 +266,12 @@ export async function holdInserts(table: string) {
   const waitingOn = async (pid: number) =>
     // pg_locks, not pg_stat_activity: the latter is a snapshot taken once per transaction, and this
     // connection stays in its transaction while it holds the lock
-    (await client.query<{ pid: number }>('SELECT DISTINCT pid FROM pg_locks WHERE NOT granted AND $1 = ANY(pg_blocking_pids(pid))', [pid])).rows.map((r) => r.pid);
+    (
+      await client.query<{ pid: number }>(
+        'SELECT DISTINCT pid FROM pg_locks WHERE NOT granted AND $1 = ANY(pg_blocking_pids(pid))',
+        [pid],
+      )
+    ).rows.map((r) => r.pid);
   /** The first backend found waiting on `pid`, once there is one. */
   const firstWaitingOn = async (pid: number) => {
     let found: number | undefined;

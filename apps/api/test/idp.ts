@@ -10,7 +10,12 @@ import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 
 /** Claims of the provider's accounts, by account id (= `sub`). */
-export type IdpAccount = { preferred_username?: string; name?: string; esm_user_type?: number | string; esm_supplier_code?: string };
+export type IdpAccount = {
+  preferred_username?: string;
+  name?: string;
+  esm_user_type?: number | string;
+  esm_supplier_code?: string;
+};
 
 export const IDP_CLIENT = { id: 'esm-portal', secret: 'esm-portal-test-secret-0123456789' } as const;
 
@@ -36,10 +41,20 @@ export interface TestIdp {
 }
 
 interface Stored {
-  payload: Record<string, unknown> & { uid?: string; grantId?: string; userCode?: string; exp?: number; consumed?: number };
+  payload: Record<string, unknown> & {
+    uid?: string;
+    grantId?: string;
+    userCode?: string;
+    exp?: number;
+    consumed?: number;
+  };
 }
 
-export async function startIdp(opts: { port?: number; redirectUris: string[]; postLogoutRedirectUris: string[] }): Promise<TestIdp> {
+export async function startIdp(opts: {
+  port?: number;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+}): Promise<TestIdp> {
   const store = new Map<string, Stored>();
   const now = () => Math.floor(Date.now() / 1000);
   /** oidc-provider's storage interface, in memory, so a test can reach the codes it issued. */
@@ -106,7 +121,17 @@ export async function startIdp(opts: { port?: number; redirectUris: string[]; po
     },
     // consent implied for the portal: the grant the user would have confirmed
     async loadExistingGrant(ctx: {
-      oidc: { client: { clientId: string }; session: { accountId: string; grantIdFor(c: string): string | undefined }; result?: { consent?: { grantId?: string } }; provider: { Grant: { find(id: string): Promise<unknown>; new (a: object): { addOIDCScope(s: string): void; save(): Promise<string> } } } };
+      oidc: {
+        client: { clientId: string };
+        session: { accountId: string; grantIdFor(c: string): string | undefined };
+        result?: { consent?: { grantId?: string } };
+        provider: {
+          Grant: {
+            find(id: string): Promise<unknown>;
+            new (a: object): { addOIDCScope(s: string): void; save(): Promise<string> };
+          };
+        };
+      };
     }) {
       const { oidc } = ctx;
       const grantId = oidc.result?.consent?.grantId || oidc.session.grantIdFor(oidc.client.clientId);
@@ -132,7 +157,11 @@ export async function startIdp(opts: { port?: number; redirectUris: string[]; po
   const callback = provider.callback();
   server.on('request', (req, res) => {
     if (userinfoError && req.url?.startsWith('/me')) {
-      res.writeHead(401, { 'www-authenticate': `Bearer error="${userinfoError}", error_description="test idp: token refused"` }).end();
+      res
+        .writeHead(401, {
+          'www-authenticate': `Bearer error="${userinfoError}", error_description="test idp: token refused"`,
+        })
+        .end();
       return;
     }
     callback(req, res);

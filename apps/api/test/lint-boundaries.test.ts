@@ -27,42 +27,91 @@ const rulesOf = (messages: Linter.LintMessage[]) => messages.map((m) => m.ruleId
 
 describe('lint boundaries', { timeout: 120_000 }, () => {
   it('a shared component importing a feature is refused', async () => {
-    const messages = await problems('apps/web/src/components/LintProbe.tsx', "export { NoticeSummary } from '../features/notices/index.ts';\n");
+    const messages = await problems(
+      'apps/web/src/components/LintProbe.tsx',
+      "export { NoticeSummary } from '../features/notices/index.ts';\n",
+    );
     expect(rulesOf(messages)).toContain('import-x/no-restricted-paths');
-    expect(messages.find((m) => m.ruleId === 'import-x/no-restricted-paths')?.message).toMatch(/components\/ and lib\/ are shared by every page/);
+    expect(messages.find((m) => m.ruleId === 'import-x/no-restricted-paths')?.message).toMatch(
+      /components\/ and lib\/ are shared by every page/,
+    );
   });
 
   it('a feature importing another feature through its index.ts passes, its internal file does not', async () => {
-    expect(rulesOf(await problems('apps/web/src/features/archives/LintProbe.tsx', "export { NoticeSummary } from '../notices/index.ts';\n"))).not.toContain('import-x/no-restricted-paths');
-    expect(rulesOf(await problems('apps/web/src/features/archives/LintProbe.tsx', "export { NoticeSummary } from '../notices/NoticeSummary.tsx';\n"))).toContain('import-x/no-restricted-paths');
+    expect(
+      rulesOf(
+        await problems(
+          'apps/web/src/features/archives/LintProbe.tsx',
+          "export { NoticeSummary } from '../notices/index.ts';\n",
+        ),
+      ),
+    ).not.toContain('import-x/no-restricted-paths');
+    expect(
+      rulesOf(
+        await problems(
+          'apps/web/src/features/archives/LintProbe.tsx',
+          "export { NoticeSummary } from '../notices/NoticeSummary.tsx';\n",
+        ),
+      ),
+    ).toContain('import-x/no-restricted-paths');
   });
 
   it('an import cycle is refused (api and web)', async () => {
     // lib/list.ts imports lib/envelope.ts: envelope.ts importing list.ts closes a cycle
-    expect(rulesOf(await problems('apps/api/src/lib/envelope.ts', "export { cappedCount } from './list.ts';\n"))).toContain('import-x/no-cycle');
+    expect(
+      rulesOf(await problems('apps/api/src/lib/envelope.ts', "export { cappedCount } from './list.ts';\n")),
+    ).toContain('import-x/no-cycle');
     // components/ListPage.tsx imports PagedTable.tsx
-    expect(rulesOf(await problems('apps/web/src/components/PagedTable.tsx', "export { ListPage } from './ListPage.tsx';\n"))).toContain('import-x/no-cycle');
+    expect(
+      rulesOf(await problems('apps/web/src/components/PagedTable.tsx', "export { ListPage } from './ListPage.tsx';\n")),
+    ).toContain('import-x/no-cycle');
   });
 
   it("a deep import into another api module's internal file is refused, its index.ts is not", async () => {
-    const deep = await problems('apps/api/src/modules/bom/lint-probe.ts', "export { materialAccess } from '../empower/grants.ts';\n");
+    const deep = await problems(
+      'apps/api/src/modules/bom/lint-probe.ts',
+      "export { materialAccess } from '../empower/grants.ts';\n",
+    );
     expect(rulesOf(deep)).toContain('import-x/no-restricted-paths');
-    expect(deep.find((m) => m.ruleId === 'import-x/no-restricted-paths')?.message).toMatch(/only through its index\.ts/);
-    expect(rulesOf(await problems('apps/api/src/modules/bom/lint-probe.ts', "export { materialAccess } from '../empower/index.ts';\n"))).toEqual([]);
+    expect(deep.find((m) => m.ruleId === 'import-x/no-restricted-paths')?.message).toMatch(
+      /only through its index\.ts/,
+    );
+    expect(
+      rulesOf(
+        await problems(
+          'apps/api/src/modules/bom/lint-probe.ts',
+          "export { materialAccess } from '../empower/index.ts';\n",
+        ),
+      ),
+    ).toEqual([]);
   });
 
   it('infrastructure (lib/) importing a module is refused', async () => {
-    expect(rulesOf(await problems('apps/api/src/lib/lint-probe.ts', "export { materialAccess } from '../modules/empower/index.ts';\n"))).toContain('import-x/no-restricted-paths');
+    expect(
+      rulesOf(
+        await problems(
+          'apps/api/src/lib/lint-probe.ts',
+          "export { materialAccess } from '../modules/empower/index.ts';\n",
+        ),
+      ),
+    ).toContain('import-x/no-restricted-paths');
   });
 
   it('the web importing @esm/api is refused, in a page, a component and the shell alike', async () => {
-    for (const file of ['apps/web/src/features/notices/pages/LintProbe.tsx', 'apps/web/src/components/LintProbe.tsx', 'apps/web/src/app/LintProbe.tsx', 'apps/web/src/lib/lint-probe.ts']) {
+    for (const file of [
+      'apps/web/src/features/notices/pages/LintProbe.tsx',
+      'apps/web/src/components/LintProbe.tsx',
+      'apps/web/src/app/LintProbe.tsx',
+      'apps/web/src/lib/lint-probe.ts',
+    ]) {
       const messages = await problems(file, "export { buildApp } from '@esm/api';\n");
       expect(rulesOf(messages), file).toContain('no-restricted-imports');
     }
   });
 
   it('contracts importing the api is refused', async () => {
-    expect(rulesOf(await problems('packages/contracts/src/lint-probe.ts', "export { buildApp } from '@esm/api';\n"))).toContain('no-restricted-imports');
+    expect(
+      rulesOf(await problems('packages/contracts/src/lint-probe.ts', "export { buildApp } from '@esm/api';\n")),
+    ).toContain('no-restricted-imports');
   });
 });

@@ -16,7 +16,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const account of created) await deleteUser(t.db, account);
-  await t.db.prisma.loginAttempt.deleteMany({ where: { OR: [{ ip: { startsWith: '10.50.' } }, { account: { startsWith: 'ghost-' } }] } });
+  await t.db.prisma.loginAttempt.deleteMany({
+    where: { OR: [{ ip: { startsWith: '10.50.' } }, { account: { startsWith: 'ghost-' } }] },
+  });
   await t.close();
 });
 
@@ -60,7 +62,9 @@ describe('concurrent logins cannot beat the per-account limit', () => {
 
   it('20 wrong passwords at once from 20 addresses: still 5 checks for the account', async () => {
     const u = await freshUser();
-    const all = await burst(Array.from({ length: 20 }, (_, i) => () => loginFrom(`10.50.2.${i + 1}`, u.account, `wrong-${i}`)));
+    const all = await burst(
+      Array.from({ length: 20 }, (_, i) => () => loginFrom(`10.50.2.${i + 1}`, u.account, `wrong-${i}`)),
+    );
     const statuses = all.map((r) => r.statusCode);
     expect(checked(statuses), statuses.join(',')).toBe(5);
     expect(await failuresOf(u.account)).toBe(5);
@@ -73,7 +77,10 @@ describe('concurrent logins cannot beat the per-account limit', () => {
     const ip = '10.50.3.1';
     for (let i = 0; i < 5; i++) expect((await loginFrom(ip, u.account, 'nope')).statusCode).toBe(401);
     expect((await loginFrom(ip, u.account, u.password)).statusCode).toBe(429);
-    await t.db.prisma.loginAttempt.updateMany({ where: { account: u.account }, data: { createdAt: new Date(Date.now() - 16 * 60_000) } });
+    await t.db.prisma.loginAttempt.updateMany({
+      where: { account: u.account },
+      data: { createdAt: new Date(Date.now() - 16 * 60_000) },
+    });
     expect((await loginFrom(ip, u.account, u.password)).statusCode).toBe(200);
   });
 });
@@ -81,7 +88,9 @@ describe('concurrent logins cannot beat the per-account limit', () => {
 describe('one address cannot lock out everyone behind it', () => {
   it('spraying from one address: 40 accounts at once, only 30 checked', async () => {
     const ip = '10.50.4.1';
-    const all = await burst(Array.from({ length: 40 }, (_, i) => () => loginFrom(ip, `ghost-spray-${i}`, 'Winter2026!')));
+    const all = await burst(
+      Array.from({ length: 40 }, (_, i) => () => loginFrom(ip, `ghost-spray-${i}`, 'Winter2026!')),
+    );
     const statuses = all.map((r) => r.statusCode);
     expect(checked(statuses), statuses.join(',')).toBe(30);
     expect(await t.db.prisma.loginAttempt.count({ where: { ip } })).toBe(30);
@@ -106,11 +115,13 @@ describe('one address cannot lock out everyone behind it', () => {
     expect((await loginFrom('10.50.5.2', newcomer.account, newcomer.password)).statusCode).toBe(200);
   });
 
-  it("guessing an account from elsewhere does not lock its owner out at the address they sign in from", async () => {
+  it('guessing an account from elsewhere does not lock its owner out at the address they sign in from', async () => {
     const owner = await freshUser('owner');
     const home = '10.50.6.1';
     expect((await loginFrom(home, owner.account, owner.password)).statusCode).toBe(200);
-    const guesses = await burst(Array.from({ length: 8 }, (_, i) => () => loginFrom(`10.50.6.${i + 10}`, owner.account, `guess-${i}`)));
+    const guesses = await burst(
+      Array.from({ length: 8 }, (_, i) => () => loginFrom(`10.50.6.${i + 10}`, owner.account, `guess-${i}`)),
+    );
     expect(checked(guesses.map((r) => r.statusCode))).toBe(5);
     expect((await loginFrom('10.50.6.99', owner.account, owner.password)).statusCode).toBe(429);
     expect((await loginFrom(home, owner.account, owner.password)).statusCode).toBe(200);
@@ -128,11 +139,17 @@ describe('one address cannot lock out everyone behind it', () => {
 
 describe('TRUST_PROXY names proxies, never "anyone"', () => {
   it('TRUST_PROXY=true, a hop count or a non-address stops the start with a message', () => {
-    expect(() => loadConfig({ TRUST_PROXY: 'true', SESSION_SECRET: 'x'.repeat(32) })).toThrow(/TRUST_PROXY=true would trust an X-Forwarded-For sent by anyone/);
+    expect(() => loadConfig({ TRUST_PROXY: 'true', SESSION_SECRET: 'x'.repeat(32) })).toThrow(
+      /TRUST_PROXY=true would trust an X-Forwarded-For sent by anyone/,
+    );
     expect(() => loadConfig({ TRUST_PROXY: '1', SESSION_SECRET: 'x'.repeat(32) })).toThrow(/hop count/);
-    expect(() => loadConfig({ TRUST_PROXY: 'proxy.internal', SESSION_SECRET: 'x'.repeat(32) })).toThrow(/not an IP address or CIDR: proxy.internal/);
+    expect(() => loadConfig({ TRUST_PROXY: 'proxy.internal', SESSION_SECRET: 'x'.repeat(32) })).toThrow(
+      /not an IP address or CIDR: proxy.internal/,
+    );
     expect(loadConfig({ TRUST_PROXY: '', SESSION_SECRET: 'x'.repeat(32) }).trustProxy).toBe(false);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.5, 172.28.0.0/24,loopback', SESSION_SECRET: 'x'.repeat(32) }).trustProxy).toEqual(['10.0.0.5', '172.28.0.0/24', 'loopback']);
+    expect(
+      loadConfig({ TRUST_PROXY: '10.0.0.5, 172.28.0.0/24,loopback', SESSION_SECRET: 'x'.repeat(32) }).trustProxy,
+    ).toEqual(['10.0.0.5', '172.28.0.0/24', 'loopback']);
   });
 
   it('40 wrong passwords with 40 invented X-Forwarded-For from a client that is not the proxy: limited by its real address', async () => {
@@ -141,16 +158,27 @@ describe('TRUST_PROXY names proxies, never "anyone"', () => {
       const u = await freshUser();
       const all = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
-          callApi(proxied.app, sessionApi.login, { account: `ghost-xff-${i}`, password: 'x' }, undefined, { remoteAddress: '10.50.8.77', headers: { 'x-forwarded-for': `203.0.113.${i + 1}` } }),
+          callApi(proxied.app, sessionApi.login, { account: `ghost-xff-${i}`, password: 'x' }, undefined, {
+            remoteAddress: '10.50.8.77',
+            headers: { 'x-forwarded-for': `203.0.113.${i + 1}` },
+          }),
         ),
       );
       expect(checked(all.map((r) => r.statusCode))).toBe(30);
       expect(await t.db.prisma.loginAttempt.count({ where: { ip: '10.50.8.77' } })).toBe(30);
       expect(await t.db.prisma.loginAttempt.count({ where: { ip: { startsWith: '203.0.113.' } } })).toBe(0);
       // through the real proxy the client's own address counts: the last hop the proxy added
-      const via = await callApi(proxied.app, sessionApi.login, { account: u.account, password: u.password }, undefined, { remoteAddress: '10.50.8.1', headers: { 'x-forwarded-for': '8.8.8.8, 10.50.8.200' } });
+      const via = await callApi(
+        proxied.app,
+        sessionApi.login,
+        { account: u.account, password: u.password },
+        undefined,
+        { remoteAddress: '10.50.8.1', headers: { 'x-forwarded-for': '8.8.8.8, 10.50.8.200' } },
+      );
       expect(via.statusCode).toBe(200);
-      expect(await t.db.prisma.loginAttempt.findFirst({ where: { account: u.account }, select: { ip: true } })).toEqual({ ip: '10.50.8.200' });
+      expect(await t.db.prisma.loginAttempt.findFirst({ where: { account: u.account }, select: { ip: true } })).toEqual(
+        { ip: '10.50.8.200' },
+      );
     } finally {
       await proxied.close();
     }

@@ -5,7 +5,17 @@
  */
 import { sessionApi, type EndpointBody } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, buildTestApp, createUser, deleteUser, hasChinese, sessionCookie, type TestApp, callApi, unchecked } from './helpers.ts';
+import {
+  api,
+  buildTestApp,
+  createUser,
+  deleteUser,
+  hasChinese,
+  sessionCookie,
+  type TestApp,
+  callApi,
+  unchecked,
+} from './helpers.ts';
 
 let t: TestApp;
 const created: string[] = [];
@@ -96,14 +106,26 @@ describe('malformed bodies', () => {
   });
 
   it('non-JSON text sent as JSON → 400 "not valid JSON"', async () => {
-    const res = await t.app.inject({ method: 'POST', url: api('user/login'), headers: { 'content-type': 'application/json' }, payload: 'account=demo3&password=x', ...from(BAD_IP) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: api('user/login'),
+      headers: { 'content-type': 'application/json' },
+      payload: 'account=demo3&password=x',
+      ...from(BAD_IP),
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ success: false, code: '400', data: null });
     expect(res.json().message).toBe('请求内容不是有效的 JSON');
   });
 
   it('empty body declared as JSON → 400', async () => {
-    const res = await t.app.inject({ method: 'POST', url: api('user/login'), headers: { 'content-type': 'application/json' }, payload: '', ...from(BAD_IP) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: api('user/login'),
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+      ...from(BAD_IP),
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().success).toBe(false);
     expect(hasChinese(res.json().message)).toBe(true);
@@ -117,14 +139,26 @@ describe('malformed bodies', () => {
   });
 
   it('a plain-text body → 400: the text is not a login form', async () => {
-    const res = await t.app.inject({ method: 'POST', url: api('user/login'), headers: { 'content-type': 'text/plain' }, payload: 'demo3 Esm@2026', ...from(BAD_IP) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: api('user/login'),
+      headers: { 'content-type': 'text/plain' },
+      payload: 'demo3 Esm@2026',
+      ...from(BAD_IP),
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ success: false, code: '400', data: null });
     expect(hasChinese(res.json().message), res.json().message).toBe(true);
   });
 
   it('an unsupported content type → 415, asks for JSON', async () => {
-    const res = await t.app.inject({ method: 'POST', url: api('user/login'), headers: { 'content-type': 'application/xml' }, payload: '<login account="demo3"/>', ...from(BAD_IP) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: api('user/login'),
+      headers: { 'content-type': 'application/xml' },
+      payload: '<login account="demo3"/>',
+      ...from(BAD_IP),
+    });
     expect(res.statusCode).toBe(415);
     expect(res.json()).toMatchObject({ success: false, code: '415', data: null });
     expect(res.json().message).toMatch(/JSON/);
@@ -218,7 +252,10 @@ describe('rate limit', () => {
     expect((await loginFrom('10.20.1.3', { account: u.account, password: u.password })).statusCode).toBe(429);
 
     // Once the failures leave the window the account may sign in again.
-    await t.db.prisma.loginAttempt.updateMany({ where: { account: u.account, success: false }, data: { createdAt: new Date(Date.now() - 16 * 60_000) } });
+    await t.db.prisma.loginAttempt.updateMany({
+      where: { account: u.account, success: false },
+      data: { createdAt: new Date(Date.now() - 16 * 60_000) },
+    });
     const later = await loginFrom(ip, { account: u.account, password: u.password });
     expect(later.statusCode).toBe(200);
     expect(later.json().code).toBe('10000000');
@@ -232,7 +269,13 @@ describe('rate limit', () => {
         const res = await callApi(strict.app, sessionApi.login, { account, password: 'x' }, undefined, from(ip));
         expect(res.statusCode).toBe(401);
       }
-      const res = await callApi(strict.app, sessionApi.login, { account: 'demo3', password: 'Esm@2026' }, undefined, from(ip));
+      const res = await callApi(
+        strict.app,
+        sessionApi.login,
+        { account: 'demo3', password: 'Esm@2026' },
+        undefined,
+        from(ip),
+      );
       expect(res.statusCode).toBe(429);
       expect(res.json().code).toBe('10000003');
     } finally {

@@ -30,10 +30,34 @@ beforeAll(async () => {
   for (const action of ACTIONS) {
     const rows = [
       // 2026-03-01 23:30 in UTC+8
-      { supplierCode: S1, materialCode: M1, standardCode: C1, userAccount: 'sup_alpha', userName: '海达-张伟', outcome: 'OK', createdAt: new Date('2026-03-01T15:30:00Z') },
+      {
+        supplierCode: S1,
+        materialCode: M1,
+        standardCode: C1,
+        userAccount: 'sup_alpha',
+        userName: '海达-张伟',
+        outcome: 'OK',
+        createdAt: new Date('2026-03-01T15:30:00Z'),
+      },
       // 2026-03-02 00:30 in UTC+8 (still 1 March in UTC)
-      { supplierCode: S1, materialCode: M2, standardCode: null, userAccount: 'sup_beta', userName: '海达-李雷', outcome: 'REFUSED', createdAt: new Date('2026-03-01T16:30:00Z') },
-      { supplierCode: S2, materialCode: M1, standardCode: C1, userAccount: 'sup_gamma', userName: '东方-王强', outcome: 'OK', createdAt: new Date('2026-03-05T02:00:00Z') },
+      {
+        supplierCode: S1,
+        materialCode: M2,
+        standardCode: null,
+        userAccount: 'sup_beta',
+        userName: '海达-李雷',
+        outcome: 'REFUSED',
+        createdAt: new Date('2026-03-01T16:30:00Z'),
+      },
+      {
+        supplierCode: S2,
+        materialCode: M1,
+        standardCode: C1,
+        userAccount: 'sup_gamma',
+        userName: '东方-王强',
+        outcome: 'OK',
+        createdAt: new Date('2026-03-05T02:00:00Z'),
+      },
     ];
     for (const r of rows) {
       const row = await db.accessLog.create({
@@ -61,7 +85,8 @@ afterAll(async () => {
   await t.close();
 });
 
-const page = (action: LogAction, body: object, cookie = admin) => callApi<EndpointDef>(t.app, logsApi[action], body, cookie);
+const page = (action: LogAction, body: object, cookie = admin) =>
+  callApi<EndpointDef>(t.app, logsApi[action], body, cookie);
 const ids = (res: { json(): { data: { id: number }[] } }) => res.json().data.map((r) => r.id);
 /** Our rows only: both suppliers of this file, in the order the page gives them. */
 const ours = async (action: LogAction, body: object) => {

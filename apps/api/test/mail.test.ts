@@ -18,7 +18,18 @@ import { EMAIL_CHANNEL, useChannels } from '../src/modules/notifications/index.t
 import { CHAINED_TABLES, verifyDeliveries, verifyTable } from '../src/modules/audit/chain.ts';
 import { gatherDigests } from '../src/modules/notifications/digest.ts';
 import { notify } from '../src/modules/notifications/service.ts';
-import { createFileVersion, createGrant, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, samplePdf, tempStorage, unique } from './factories.ts';
+import {
+  createFileVersion,
+  createGrant,
+  createMaterial,
+  createProductLine,
+  createSupplier,
+  createSupplierUser,
+  linkSupplier,
+  samplePdf,
+  tempStorage,
+  unique,
+} from './factories.ts';
 import { api, buildTestApp, login, openTestDatabase, post, type TestApp } from './helpers.ts';
 import { smtpRecorder } from './smtp-recorder.ts';
 
@@ -77,10 +88,31 @@ async function publishToSuppliers(t: TestApp, n: number) {
   const outsider = await createSupplier(db, '邮件外');
   await linkSupplier(db, outsider.code, m.code);
   const stranger = await createSupplierUser(database, outsider.code);
-  await db.user.update({ where: { id: stranger.id }, data: { email: `${stranger.account}@example.com`.toLowerCase() } });
-  const file = await createFileVersion(db, files.storage, { materialCode: m.code, type: 'pdf', bytes: pdf, standardCode: `Q/ML-${unique()}`, status: 'EFFECTIVE', version: 'A' });
+  await db.user.update({
+    where: { id: stranger.id },
+    data: { email: `${stranger.account}@example.com`.toLowerCase() },
+  });
+  const file = await createFileVersion(db, files.storage, {
+    materialCode: m.code,
+    type: 'pdf',
+    bytes: pdf,
+    standardCode: `Q/ML-${unique()}`,
+    status: 'EFFECTIVE',
+    version: 'A',
+  });
   const admin = await login(t.app, 'demo3');
-  const d = await post(t.app, noticesApi.create.path, { title: '箱体图纸变更', reason: '结构优化', productLineCode: line.code, dueDate: addDays(today(), 5), newFileIds: [file.id] }, admin);
+  const d = await post(
+    t.app,
+    noticesApi.create.path,
+    {
+      title: '箱体图纸变更',
+      reason: '结构优化',
+      productLineCode: line.code,
+      dueDate: addDays(today(), 5),
+      newFileIds: [file.id],
+    },
+    admin,
+  );
   expect(d.statusCode, d.body).toBe(200);
   const id = d.json().data.id as number;
   const p = await post(t.app, noticesApi.publish.path, { id }, admin);
@@ -89,12 +121,19 @@ async function publishToSuppliers(t: TestApp, n: number) {
 }
 
 const mailsTo = (addresses: string[]) => smtp.received.filter((m) => m.to.some((a) => addresses.includes(a)));
-const deliveriesOf = (noticeId: number) => db.notificationDelivery.findMany({ where: { notification: { linkPath: `/esm/supplier/noticeOfChangeOfDrawings?id=${noticeId}` } }, orderBy: { id: 'asc' } });
+const deliveriesOf = (noticeId: number) =>
+  db.notificationDelivery.findMany({
+    where: { notification: { linkPath: `/esm/supplier/noticeOfChangeOfDrawings?id=${noticeId}` } },
+    orderBy: { id: 'asc' },
+  });
 /** A delivery's chained facts (written by the trigger on its row), oldest first, as `event state tries`; each in the chain, in order. */
 async function factsOf(deliveryId: number): Promise<string[]> {
   const rows = await db.notificationDeliveryEvent.findMany({ where: { deliveryId }, orderBy: { id: 'asc' } });
   const seqs = rows.map((r) => r.chainSeq ?? 0);
-  expect(seqs.every((s, i) => s > 0 && (i === 0 || s > seqs[i - 1]!)), 'chained in order').toBe(true);
+  expect(
+    seqs.every((s, i) => s > 0 && (i === 0 || s > seqs[i - 1]!)),
+    'chained in order',
+  ).toBe(true);
   expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.rowHash ?? ''))).toBe(true);
   return rows.map((r) => `${r.event} ${r.state} ${r.tries}`);
 }
@@ -155,12 +194,33 @@ describe('mail', () => {
       // the delivery log shows it to the drawing admins (not to a supplier); 重新发送 once the server accepts again
       smtp.refuse(0);
       const admin = await login(strict.app, 'demo3');
-      const log = await post(strict.app, notificationsApi.deliveries.path, { state: 'FAILED', recipient: n.to[0] }, admin);
+      const log = await post(
+        strict.app,
+        notificationsApi.deliveries.path,
+        { state: 'FAILED', recipient: n.to[0] },
+        admin,
+      );
       expect(log.statusCode, log.body).toBe(200);
-      expect(log.json().data).toEqual([expect.objectContaining({ id: row!.id, state: 'FAILED', address: n.to[0], kind: 'NOTICE_PUBLISHED', tries: 2, lastAnswer: expect.stringMatching(/451/) })]);
-      expect((await post(strict.app, notificationsApi.deliveries.path, {}, await login(strict.app, 'demo2'))).statusCode).toBe(403);
+      expect(log.json().data).toEqual([
+        expect.objectContaining({
+          id: row!.id,
+          state: 'FAILED',
+          address: n.to[0],
+          kind: 'NOTICE_PUBLISHED',
+          tries: 2,
+          lastAnswer: expect.stringMatching(/451/),
+        }),
+      ]);
+      expect(
+        (await post(strict.app, notificationsApi.deliveries.path, {}, await login(strict.app, 'demo2'))).statusCode,
+      ).toBe(403);
       // 导出Excel: the same rows as the filtered list, with the server's answer
-      const xlsx = await post(strict.app, notificationsApi.exportExcel.path, { state: 'FAILED', recipient: n.to[0] }, admin);
+      const xlsx = await post(
+        strict.app,
+        notificationsApi.exportExcel.path,
+        { state: 'FAILED', recipient: n.to[0] },
+        admin,
+      );
       expect(xlsx.statusCode).toBe(200);
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
@@ -178,7 +238,13 @@ describe('mail', () => {
       const twice = await post(strict.app, notificationsApi.resend.path, { ids: [row!.id] }, admin);
       expect(twice.statusCode).toBe(409);
       // every fact of it is in the chain, 重新发送 included; the row is the latest of them
-      expect(await factsOf(row!.id)).toEqual(['QUEUED PENDING 0', 'TRIED PENDING 1', 'FAILED FAILED 2', 'REQUEUED PENDING 0', 'SENT SENT 1']);
+      expect(await factsOf(row!.id)).toEqual([
+        'QUEUED PENDING 0',
+        'TRIED PENDING 1',
+        'FAILED FAILED 2',
+        'REQUEUED PENDING 0',
+        'SENT SENT 1',
+      ]);
       expect((await verifyTable(db, deliveryChain)).problems).toEqual([]);
       expect(await verifyDeliveries(db)).toEqual([]);
     } finally {
@@ -195,7 +261,12 @@ describe('daily digest and 已退回', () => {
   let now: { id: number; account: string };
   let outsider: { id: number; account: string };
   const addressOf = (u: { account: string }) => `${u.account}@example.com`.toLowerCase();
-  const items = [1, 2, 3].map((i) => ({ kind: 'APPLICATION_DECIDED' as const, subject: `图纸授权申请 ${900_000 + i} 已批准`, body: `授权有效期至 2030-01-0${i}。`, linkPath: `/esm/supplier/supplierDrawingEmpowerApply?digest=${unique()}` }));
+  const items = [1, 2, 3].map((i) => ({
+    kind: 'APPLICATION_DECIDED' as const,
+    subject: `图纸授权申请 ${900_000 + i} 已批准`,
+    body: `授权有效期至 2030-01-0${i}。`,
+    linkPath: `/esm/supplier/supplierDrawingEmpowerApply?digest=${unique()}`,
+  }));
 
   beforeAll(async () => {
     t = await app(mailConfig({ bounceToken: TOKEN }));
@@ -207,7 +278,12 @@ describe('daily digest and 已退回', () => {
     outsider = await createSupplierUser(database, other.code);
     for (const u of [now, outsider]) await db.user.update({ where: { id: u.id }, data: { email: addressOf(u) } });
     // 个人设置: the digest user chooses 每日汇总 with their own address
-    const saved = await post(t.app, notificationsApi.saveSettings.path, { email: addressOf(digestUser), mutedKinds: [], digest: true }, await login(t.app, digestUser.account));
+    const saved = await post(
+      t.app,
+      notificationsApi.saveSettings.path,
+      { email: addressOf(digestUser), mutedKinds: [], digest: true },
+      await login(t.app, digestUser.account),
+    );
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().data).toMatchObject({ digest: true, email: addressOf(digestUser) });
     for (const item of items) await db.$transaction((tx) => notify(tx, [digestUser.id, now.id], item));
@@ -222,9 +298,13 @@ describe('daily digest and 已退回', () => {
     expect(await db.notification.count({ where: { userId: digestUser.id, readAt: null } })).toBe(3);
 
     // the day's run, twice at once and once more (a retry, a second replica): one digest
-    const made = (await Promise.all([gatherDigests(db), gatherDigests(db)])).reduce((a, b) => a + b, 0) + (await gatherDigests(db));
+    const made =
+      (await Promise.all([gatherDigests(db), gatherDigests(db)])).reduce((a, b) => a + b, 0) +
+      (await gatherDigests(db));
     expect(made).toBe(1);
-    const [mail] = await until('the digest mail', async () => (mailsTo([addressOf(digestUser)]).length ? mailsTo([addressOf(digestUser)]) : false));
+    const [mail] = await until('the digest mail', async () =>
+      mailsTo([addressOf(digestUser)]).length ? mailsTo([addressOf(digestUser)]) : false,
+    );
     expect(mail!.subject).toBe(`【ESM 图纸档案门户】${today()} 通知汇总（3 条）`);
     for (const item of items) {
       expect(mail!.text).toContain(item.subject);
@@ -232,7 +312,10 @@ describe('daily digest and 已退回', () => {
       expect(mail!.html).toContain(`href="${PUBLIC_URL}${item.linkPath}"`);
     }
     const carried = await until('carried rows SENT', async () => {
-      const r = await db.notificationDelivery.findMany({ where: { notification: { userId: digestUser.id } }, orderBy: { id: 'asc' } });
+      const r = await db.notificationDelivery.findMany({
+        where: { notification: { userId: digestUser.id } },
+        orderBy: { id: 'asc' },
+      });
       return r.every((d) => d.state === 'SENT') ? r : false;
     });
     const digest = await db.notificationDigest.findFirstOrThrow({ where: { userId: digestUser.id } });
@@ -253,9 +336,16 @@ describe('daily digest and 已退回', () => {
   });
 
   it('标记为已退回: only from 已发送, with the bounce text; twice → 409; counted as 未送达 and exported', async () => {
-    const [row] = await db.notificationDelivery.findMany({ where: { notification: { userId: now.id }, state: 'SENT' }, orderBy: { id: 'asc' }, take: 1 });
+    const [row] = await db.notificationDelivery.findMany({
+      where: { notification: { userId: now.id }, state: 'SENT' },
+      orderBy: { id: 'asc' },
+      take: 1,
+    });
     const reason = '550 5.1.1 <x@example.com>: Recipient address rejected: User unknown';
-    expect((await post(t.app, notificationsApi.bounce.path, { id: row!.id, reason }, await login(t.app, now.account))).statusCode).toBe(403);
+    expect(
+      (await post(t.app, notificationsApi.bounce.path, { id: row!.id, reason }, await login(t.app, now.account)))
+        .statusCode,
+    ).toBe(403);
     const blank = await post(t.app, notificationsApi.bounce.path, { id: row!.id, reason: '  ' }, admin);
     expect(blank.statusCode).toBe(400);
     expect(blank.json().errors).toEqual([expect.objectContaining({ field: 'reason', message: '请输入退信内容' })]);
@@ -263,18 +353,37 @@ describe('daily digest and 已退回', () => {
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().data).toMatchObject({ id: row!.id, state: 'BOUNCED', lastAnswer: reason });
     const moves = await db.notificationDeliveryMove.findMany({ where: { deliveryId: row!.id } });
-    expect(moves).toEqual([expect.objectContaining({ fromState: 'SENT', toState: 'BOUNCED', byName: 'demo3', note: reason })]);
+    expect(moves).toEqual([
+      expect.objectContaining({ fromState: 'SENT', toState: 'BOUNCED', byName: 'demo3', note: reason }),
+    ]);
     // and the move is a chained fact, with the bounce text as its answer
-    const facts = await db.notificationDeliveryEvent.findMany({ where: { deliveryId: row!.id }, orderBy: { id: 'asc' } });
+    const facts = await db.notificationDeliveryEvent.findMany({
+      where: { deliveryId: row!.id },
+      orderBy: { id: 'asc' },
+    });
     expect(facts.at(-1)).toMatchObject({ event: 'BOUNCED', state: 'BOUNCED', answer: reason });
     const twice = await post(t.app, notificationsApi.bounce.path, { id: row!.id, reason }, admin);
     expect(twice.statusCode).toBe(409);
     expect(twice.json().message).toBe('该记录为「已退回」，只有「已发送」的记录才能标记为已退回');
-    expect((await post(t.app, notificationsApi.bounce.path, { id: 2_000_000_000, reason }, admin)).statusCode).toBe(404);
+    expect((await post(t.app, notificationsApi.bounce.path, { id: 2_000_000_000, reason }, admin)).statusCode).toBe(
+      404,
+    );
 
-    const undelivered = await post(t.app, notificationsApi.deliveries.path, { state: 'UNDELIVERED', recipient: now.account }, admin);
-    expect(undelivered.json().data.map((r: { id: number; state: string }) => [r.id, r.state])).toEqual([[row!.id, 'BOUNCED']]);
-    const xlsx = await post(t.app, notificationsApi.exportExcel.path, { state: 'BOUNCED', recipient: now.account }, admin);
+    const undelivered = await post(
+      t.app,
+      notificationsApi.deliveries.path,
+      { state: 'UNDELIVERED', recipient: now.account },
+      admin,
+    );
+    expect(undelivered.json().data.map((r: { id: number; state: string }) => [r.id, r.state])).toEqual([
+      [row!.id, 'BOUNCED'],
+    ]);
+    const xlsx = await post(
+      t.app,
+      notificationsApi.exportExcel.path,
+      { state: 'BOUNCED', recipient: now.account },
+      admin,
+    );
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
     const lines: string[] = [];
@@ -287,17 +396,36 @@ describe('daily digest and 已退回', () => {
     const digest = await db.notificationDigest.findFirstOrThrow({ where: { userId: digestUser.id } });
     expect(digest.messageId).toMatch(/^<.+@.+>$/);
     const report = { messageId: digest.messageId!.slice(1, -1), reason: '552 mailbox full' };
-    const call = (auth?: string) => t.app.inject({ method: 'POST', url: api(notificationsApi.bounceReport.path), payload: report, headers: auth ? { authorization: auth } : {} });
+    const call = (auth?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: api(notificationsApi.bounceReport.path),
+        payload: report,
+        headers: auth ? { authorization: auth } : {},
+      });
     expect((await call()).statusCode).toBe(403);
     expect((await call('Bearer wrong-token-wrong-token-wrong-token')).statusCode).toBe(403);
     const done = await call(`Bearer ${TOKEN}`);
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().data).toEqual({ bounced: 3 });
-    expect((await db.notificationDelivery.findMany({ where: { digestId: digest.id } })).map((d) => d.state)).toEqual(['BOUNCED', 'BOUNCED', 'BOUNCED']);
+    expect((await db.notificationDelivery.findMany({ where: { digestId: digest.id } })).map((d) => d.state)).toEqual([
+      'BOUNCED',
+      'BOUNCED',
+      'BOUNCED',
+    ]);
     expect((await call(`Bearer ${TOKEN}`)).statusCode).toBe(409);
     // a portal without the token has no webhook
     const plain = await app();
-    expect((await plain.app.inject({ method: 'POST', url: api(notificationsApi.bounceReport.path), payload: report, headers: { authorization: `Bearer ${TOKEN}` } })).statusCode).toBe(404);
+    expect(
+      (
+        await plain.app.inject({
+          method: 'POST',
+          url: api(notificationsApi.bounceReport.path),
+          payload: report,
+          headers: { authorization: `Bearer ${TOKEN}` },
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 });
 
@@ -308,7 +436,11 @@ describe('across processes', () => {
     const n = await publishToSuppliers(a, 6);
     await until('six mails', async () => mailsTo(n.to).length >= 6);
     await until('all SENT', async () => (await deliveriesOf(n.id)).every((d) => d.state === 'SENT'));
-    expect(mailsTo(n.to).flatMap((m) => m.to).sort()).toEqual(n.to);
+    expect(
+      mailsTo(n.to)
+        .flatMap((m) => m.to)
+        .sort(),
+    ).toEqual(n.to);
   });
 
   it('a message committed while no worker runs is sent by the next process that starts', async () => {

@@ -122,16 +122,27 @@ describe.each([2, 3, 4, 5, 6, 7, 8, 9])('user type %i', (type) => {
     if (type !== 7) for (const r of routers) expect(r.startsWith('/esm/personManagement'), r).toBe(false);
     if (type === 5) {
       for (const r of routers) expect(r.startsWith('/esm/drawingAuthorization'), r).toBe(false);
-      expect(routers.filter((r) => r.startsWith('/esm/drawingManagement/'))).toEqual(['/esm/drawingManagement/documentIssueH']);
+      expect(routers.filter((r) => r.startsWith('/esm/drawingManagement/'))).toEqual([
+        '/esm/drawingManagement/documentIssueH',
+      ]);
       expect(routers).not.toContain('/esm/dashboard');
     }
     if (type === 6) {
-      expect(new Set(routers)).toEqual(new Set(['/esm/drawingAuthorization', '/esm/drawingAuthorization/drawingEmpowerApprove']));
+      expect(new Set(routers)).toEqual(
+        new Set(['/esm/drawingAuthorization', '/esm/drawingAuthorization/drawingEmpowerApprove']),
+      );
     }
     if (type !== 5) expect(routers).not.toContain('/esm/drawingManagement/documentIssueH');
     // type 6 decides applications; the drawing admins (3/7/8/9) read every page of the group, this one too
-    if (![3, 6, 7, 8, 9].includes(type)) expect(routers).not.toContain('/esm/drawingAuthorization/drawingEmpowerApprove');
-    if ([3, 7, 8, 9].includes(type)) expect(routers).toEqual(expect.arrayContaining(['/esm/drawingAuthorization/drawingEmpowerApprove', '/esm/drawingAuthorization/drawingAccessReport']));
+    if (![3, 6, 7, 8, 9].includes(type))
+      expect(routers).not.toContain('/esm/drawingAuthorization/drawingEmpowerApprove');
+    if ([3, 7, 8, 9].includes(type))
+      expect(routers).toEqual(
+        expect.arrayContaining([
+          '/esm/drawingAuthorization/drawingEmpowerApprove',
+          '/esm/drawingAuthorization/drawingAccessReport',
+        ]),
+      );
   });
 
   it('forms a tree: every child points at a group of the same list, or is hidden (-1) / top level', () => {
@@ -175,24 +186,53 @@ describe('menu without a session', () => {
   });
 });
 
-describe('the seeded menu is the pages\' declaration (PAGES, GROUPS)', () => {
+describe("the seeded menu is the pages' declaration (PAGES, GROUPS)", () => {
   it('one row per group and per page, with its title, icon, parent and user types', async () => {
     const rows = await t.db.prisma.menuEntry.findMany({ include: { grants: true }, orderBy: { id: 'asc' } });
-    const seeded = rows.map((r) => ({ id: r.id, cn: r.cn, name: r.name, icon: r.icon, router: r.router, mpid: r.mpid, types: r.grants.map((g) => g.userType).sort() }));
+    const seeded = rows.map((r) => ({
+      id: r.id,
+      cn: r.cn,
+      name: r.name,
+      icon: r.icon,
+      router: r.router,
+      mpid: r.mpid,
+      types: r.grants.map((g) => g.userType).sort(),
+    }));
     const declared = [
-      ...Object.entries(GROUPS).map(([key, g]) => ({ id: g.id, cn: g.title, name: key, icon: g.icon, router: groupPath(key as keyof typeof GROUPS), mpid: null, types: [...g.types].sort() })),
-      ...ROUTES.map((p) => ({ id: p.menu.id, cn: p.title, name: p.page, icon: p.menu.icon, router: p.path, mpid: p.menu.parent, types: [...p.menu.types].sort() })),
+      ...Object.entries(GROUPS).map(([key, g]) => ({
+        id: g.id,
+        cn: g.title,
+        name: key,
+        icon: g.icon,
+        router: groupPath(key as keyof typeof GROUPS),
+        mpid: null,
+        types: [...g.types].sort(),
+      })),
+      ...ROUTES.map((p) => ({
+        id: p.menu.id,
+        cn: p.title,
+        name: p.page,
+        icon: p.menu.icon,
+        router: p.path,
+        mpid: p.menu.parent,
+        types: [...p.menu.types].sort(),
+      })),
     ].sort((a, b) => a.id - b.id);
     expect(seeded).toEqual(declared);
   });
 
-  it('in the declaration\'s order, each group just before its first page', async () => {
-    const rows = await t.db.prisma.menuEntry.findMany({ orderBy: [{ sort: 'asc' }, { id: 'asc' }], select: { id: true, mpid: true } });
+  it("in the declaration's order, each group just before its first page", async () => {
+    const rows = await t.db.prisma.menuEntry.findMany({
+      orderBy: [{ sort: 'asc' }, { id: 'asc' }],
+      select: { id: true, mpid: true },
+    });
     const groupIds = new Set<number>(Object.values(GROUPS).map((g) => g.id));
     expect(rows.filter((r) => !groupIds.has(r.id)).map((r) => r.id)).toEqual(ROUTES.map((p) => p.menu.id));
     for (const g of groupIds) {
       const at = rows.findIndex((r) => r.id === g);
-      expect(ROUTES.find((p) => p.menu.id === rows[at + 1]!.id)?.group, `group ${g}`).toBe(Object.entries(GROUPS).find(([, x]) => x.id === g)![0]);
+      expect(ROUTES.find((p) => p.menu.id === rows[at + 1]!.id)?.group, `group ${g}`).toBe(
+        Object.entries(GROUPS).find(([, x]) => x.id === g)![0],
+      );
     }
   });
 });

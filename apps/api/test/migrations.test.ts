@@ -16,8 +16,14 @@ import { applyMigrations, readMigrations } from '../src/db/migrations.ts';
 import { declaredSchemaSql } from '../src/db/schema-engine.ts';
 import { createDatabase, dropDatabase, withDatabase } from './databases.ts';
 
-const pgliteRows = (db: PGlite): QueryRows => async (sql) => (await db.query<Record<string, unknown>>(sql)).rows;
-const prismaRows = (db: Database): QueryRows => (sql) => db.prisma.$queryRawUnsafe<Record<string, unknown>[]>(sql);
+const pgliteRows =
+  (db: PGlite): QueryRows =>
+  async (sql) =>
+    (await db.query<Record<string, unknown>>(sql)).rows;
+const prismaRows =
+  (db: Database): QueryRows =>
+  (sql) =>
+    db.prisma.$queryRawUnsafe<Record<string, unknown>[]>(sql);
 
 let fromSchema: Catalog;
 
@@ -40,7 +46,17 @@ describe('schema drift', () => {
   }, 180_000);
 
   it('the catalog is not empty (the check compares something)', () => {
-    expect(fromSchema.tables).toEqual(expect.arrayContaining(['app_user', 'http_session', 'login_attempt', 'menu_entry', 'menu_grant', 'supplier', 'visit_event']));
+    expect(fromSchema.tables).toEqual(
+      expect.arrayContaining([
+        'app_user',
+        'http_session',
+        'login_attempt',
+        'menu_entry',
+        'menu_grant',
+        'supplier',
+        'visit_event',
+      ]),
+    );
     expect(fromSchema.columns.length).toBeGreaterThan(30);
     expect(fromSchema.indexes.length).toBeGreaterThan(5);
     expect(fromSchema.constraints.some((c) => c.includes('FOREIGN KEY'))).toBe(true);
@@ -49,15 +65,25 @@ describe('schema drift', () => {
 
   it('has pg_trgm and the trigram indexes of the "contains" filters', () => {
     expect(fromSchema.extensions).toContain('pg_trgm');
-    for (const [table, column] of [['standard_file', 'name'], ['access_log', 'user_account'], ['access_log', 'user_name']]) {
-      expect(fromSchema.indexes.some((i) => i.startsWith(`${table} `) && i.includes(`USING gin (${column} gin_trgm_ops)`))).toBe(true);
+    for (const [table, column] of [
+      ['standard_file', 'name'],
+      ['access_log', 'user_account'],
+      ['access_log', 'user_name'],
+    ]) {
+      expect(
+        fromSchema.indexes.some((i) => i.startsWith(`${table} `) && i.includes(`USING gin (${column} gin_trgm_ops)`)),
+      ).toBe(true);
     }
   });
 
   it('has the bigram indexes of the short "contains" filters, one per trigram index', () => {
     const columnOf = (index: string, re: RegExp) => `${index.split(' ')[0]}.${re.exec(index)?.[1]}`;
-    const trigram = fromSchema.indexes.filter((i) => i.includes('gin_trgm_ops')).map((i) => columnOf(i, /USING gin \((\w+) gin_trgm_ops\)/));
-    const bigram = fromSchema.indexes.filter((i) => i.includes('text_bigrams(')).map((i) => columnOf(i, /text_bigrams\(\(?(\w+)/));
+    const trigram = fromSchema.indexes
+      .filter((i) => i.includes('gin_trgm_ops'))
+      .map((i) => columnOf(i, /USING gin \((\w+) gin_trgm_ops\)/));
+    const bigram = fromSchema.indexes
+      .filter((i) => i.includes('text_bigrams('))
+      .map((i) => columnOf(i, /text_bigrams\(\(?(\w+)/));
     expect(trigram.length).toBeGreaterThanOrEqual(4);
     expect(bigram.sort()).toEqual(trigram.sort());
     expect(fromMigrations.indexes.filter((i) => i.includes('text_bigrams('))).toHaveLength(bigram.length);
@@ -77,7 +103,12 @@ describe('schema drift', () => {
   });
 
   it('catalogDiff reports a difference', () => {
-    const changed = { ...fromSchema, columns: fromSchema.columns.map((c) => (c.startsWith('app_user.mobile ') ? c.replace(' NULL ', ' NOT NULL ') : c)) };
+    const changed = {
+      ...fromSchema,
+      columns: fromSchema.columns.map((c) =>
+        c.startsWith('app_user.mobile ') ? c.replace(' NULL ', ' NOT NULL ') : c,
+      ),
+    };
     const diff = catalogDiff(fromSchema, changed);
     expect(diff).toHaveLength(2);
     expect(diff[0]).toMatch(/^- columns: app_user\.mobile /);
@@ -104,13 +135,25 @@ describe('applyMigrations on a Postgres server', () => {
   it('records each migration with checksum = sha256(migration.sql) and applies nothing twice', async () => {
     const db = await fresh();
     open.push(db);
-    const folders = (await readdir(paths.migrations, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    const folders = (await readdir(paths.migrations, { withFileTypes: true }))
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
     expect(folders.length).toBeGreaterThan(0);
 
     const applied = await db.migrate();
     expect(applied).toEqual(folders);
 
-    const rows = await db.prisma.$queryRawUnsafe<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null; applied_steps_count: number; logs: string | null }[]>(
+    const rows = await db.prisma.$queryRawUnsafe<
+      {
+        migration_name: string;
+        checksum: string;
+        finished_at: Date | null;
+        rolled_back_at: Date | null;
+        applied_steps_count: number;
+        logs: string | null;
+      }[]
+    >(
       'SELECT migration_name, checksum, finished_at, rolled_back_at, applied_steps_count, logs FROM "_prisma_migrations" ORDER BY migration_name',
     );
     expect(rows.map((r) => r.migration_name)).toEqual(folders);
@@ -147,7 +190,11 @@ describe('applyMigrations on a Postgres server', () => {
     const db = open[0]!;
     const broken = [
       ...(await readMigrations()),
-      { name: '99999999999999_broken', sql: 'CREATE TABLE "mig_probe" (id int);\nSELECT 1/0;\n', checksum: 'b'.repeat(64) },
+      {
+        name: '99999999999999_broken',
+        sql: 'CREATE TABLE "mig_probe" (id int);\nSELECT 1/0;\n',
+        checksum: 'b'.repeat(64),
+      },
     ];
     await expect(applyMigrations(db.sql, broken)).rejects.toThrow(/division by zero/);
     const left = await db.sql.$queryRawUnsafe<{ probe: string | null; recorded: number }[]>(

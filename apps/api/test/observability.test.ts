@@ -10,7 +10,18 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../src/config.ts';
 import { buildApp } from '../src/app.ts';
 import { METRICS_PATH } from '../src/plugins/observability.ts';
-import { DEMO_PASSWORD, api, buildTestApp, hasChinese, login, openTestDatabase, post, testConfig, type TestApp, callApi } from './helpers.ts';
+import {
+  DEMO_PASSWORD,
+  api,
+  buildTestApp,
+  hasChinese,
+  login,
+  openTestDatabase,
+  post,
+  testConfig,
+  type TestApp,
+  callApi,
+} from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, sampleDxf, tempStorage } from './factories.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
@@ -29,7 +40,10 @@ afterAll(async () => {
   await db.close();
 });
 
-const scrape = (a: FastifyInstance, opts: { remoteAddress?: string; token?: string; headers?: Record<string, string> } = {}) =>
+const scrape = (
+  a: FastifyInstance,
+  opts: { remoteAddress?: string; token?: string; headers?: Record<string, string> } = {},
+) =>
   a.inject({
     method: 'GET',
     url: METRICS_PATH,
@@ -52,10 +66,17 @@ describe('the metrics endpoint', () => {
   it('METRICS_ALLOW and METRICS_TOKEN: a setting that cannot work stops the start, naming the variable', () => {
     const env = { SESSION_SECRET: 'x'.repeat(32) };
     expect(loadConfig(env)).toMatchObject({ metricsAllow: ['loopback'], metricsToken: undefined });
-    expect(loadConfig({ ...env, METRICS_ALLOW: '10.0.0.7, 172.18.0.0/16', METRICS_TOKEN: TOKEN })).toMatchObject({ metricsAllow: ['10.0.0.7', '172.18.0.0/16'], metricsToken: TOKEN });
+    expect(loadConfig({ ...env, METRICS_ALLOW: '10.0.0.7, 172.18.0.0/16', METRICS_TOKEN: TOKEN })).toMatchObject({
+      metricsAllow: ['10.0.0.7', '172.18.0.0/16'],
+      metricsToken: TOKEN,
+    });
     expect(loadConfig({ ...env, METRICS_ALLOW: 'none' }).metricsAllow).toEqual([]);
-    expect(() => loadConfig({ ...env, METRICS_ALLOW: 'prometheus.internal' })).toThrow(/METRICS_ALLOW: not an IP address or CIDR: prometheus.internal/);
-    expect(() => loadConfig({ ...env, METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
+    expect(() => loadConfig({ ...env, METRICS_ALLOW: 'prometheus.internal' })).toThrow(
+      /METRICS_ALLOW: not an IP address or CIDR: prometheus.internal/,
+    );
+    expect(() => loadConfig({ ...env, METRICS_TOKEN: 'short' })).toThrow(
+      /METRICS_TOKEN must be at least 16 characters/,
+    );
   });
 
   it('refuses a stranger: another address, no token or a wrong one — 403 in the envelope', async () => {
@@ -75,7 +96,10 @@ describe('the metrics endpoint', () => {
 
   it('answers an allowed address, or anyone with the token', async () => {
     const a = await app({ metricsAllow: ['10.1.0.0/16'], metricsToken: TOKEN });
-    for (const res of [await scrape(a, { remoteAddress: '10.1.2.3' }), await scrape(a, { remoteAddress: '203.0.113.9', token: TOKEN })]) {
+    for (const res of [
+      await scrape(a, { remoteAddress: '10.1.2.3' }),
+      await scrape(a, { remoteAddress: '203.0.113.9', token: TOKEN }),
+    ]) {
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
       expect(res.body).toContain('# TYPE esm_http_requests_total counter');
@@ -95,7 +119,9 @@ describe('the metrics endpoint', () => {
     expect(res.statusCode).toBe(403);
     // …and an untrusted peer cannot pretend to be local
     const b = await app({});
-    expect((await scrape(b, { remoteAddress: '203.0.113.9', headers: { 'x-forwarded-for': '127.0.0.1' } })).statusCode).toBe(403);
+    expect(
+      (await scrape(b, { remoteAddress: '203.0.113.9', headers: { 'x-forwarded-for': '127.0.0.1' } })).statusCode,
+    ).toBe(403);
   });
 
   it('counts a request just made, under its route pattern and status', async () => {
@@ -129,11 +155,17 @@ describe('the metrics endpoint', () => {
       apps.push(t);
       const line = await createProductLine(db.prisma);
       const material = await createMaterial(db.prisma, line.code);
-      const file = await createFileVersion(db.prisma, files.storage, { materialCode: material.code, type: 'dxf', bytes: sampleDxf() });
+      const file = await createFileVersion(db.prisma, files.storage, {
+        materialCode: material.code,
+        type: 'dxf',
+        bytes: sampleDxf(),
+      });
       const before = valueOf((await scrape(t.app)).body, 'esm_file_bytes_served_total', { action: 'download' });
       const res = await callApi(t.app, filesApi.download, { id: file.id }, await login(t.app, 'demo3'));
       expect(res.statusCode, res.body).toBe(200);
-      expect(valueOf((await scrape(t.app)).body, 'esm_file_bytes_served_total', { action: 'download' })).toBe(before + res.rawPayload.byteLength);
+      expect(valueOf((await scrape(t.app)).body, 'esm_file_bytes_served_total', { action: 'download' })).toBe(
+        before + res.rawPayload.byteLength,
+      );
     } finally {
       await files.remove();
     }
@@ -167,7 +199,12 @@ describe('request ids', () => {
       await post(a, 'no/such/route', {}), // 404 of the api
       await a.inject({ method: 'GET', url: '/esm/assets/no-such-file.js' }), // static 404
       await a.inject({ method: 'GET', url: '/esm/login' }), // the SPA's page (or 503 without a build)
-      await a.inject({ method: 'POST', url: api('user/login'), headers: { 'content-type': 'application/json' }, payload: '{"account":' }), // bad JSON
+      await a.inject({
+        method: 'POST',
+        url: api('user/login'),
+        headers: { 'content-type': 'application/json' },
+        payload: '{"account":',
+      }), // bad JSON
       await a.inject({ method: 'GET', url: '/esm-server/%E0%A4%A' }), // a URL Fastify cannot decode
     ];
     expect(answers.map((r) => r.statusCode)).toEqual([401, 404, 404, expect.any(Number), 400, 400]);
@@ -177,7 +214,15 @@ describe('request ids', () => {
   it("take a trusted proxy's X-Request-Id, and nobody else's", async () => {
     const a = await app({ trustProxy: ['10.0.0.5'] });
     const idOf = async (remoteAddress: string, id: string) =>
-      (await a.inject({ method: 'POST', url: api('user/current'), payload: {}, remoteAddress, headers: { 'x-request-id': id } })).headers['x-request-id'];
+      (
+        await a.inject({
+          method: 'POST',
+          url: api('user/current'),
+          payload: {},
+          remoteAddress,
+          headers: { 'x-request-id': id },
+        })
+      ).headers['x-request-id'];
     expect(await idOf('10.0.0.5', 'proxy-4f9c2e7a1b3d')).toBe('proxy-4f9c2e7a1b3d');
     expect(await idOf('10.0.0.6', 'proxy-4f9c2e7a1b3d')).toMatch(UUID);
     // from the trusted proxy too, an id that could split a log line or a header is replaced
@@ -185,7 +230,10 @@ describe('request ids', () => {
     expect(await idOf('10.0.0.5', 'x'.repeat(129))).toMatch(UUID);
     // no proxy trusted: the header is a client's word
     const b = await app({});
-    expect((await callApi(b, sessionApi.current, {}, undefined, { headers: { 'x-request-id': 'client-chosen-id-1' } })).headers['x-request-id']).toMatch(UUID);
+    expect(
+      (await callApi(b, sessionApi.current, {}, undefined, { headers: { 'x-request-id': 'client-chosen-id-1' } }))
+        .headers['x-request-id'],
+    ).toMatch(UUID);
   });
 
   it("the answer's id is the one in the request's log line, which names the signed-in account — never its cookie or password", async () => {
@@ -196,16 +244,29 @@ describe('request ids', () => {
         done();
       },
     });
-    const a = await buildApp({ config: testConfig({ logLevel: 'info' }), db: db.prisma, dbKind: 'postgres', logger: { level: 'info', stream } });
+    const a = await buildApp({
+      config: testConfig({ logLevel: 'info' }),
+      db: db.prisma,
+      dbKind: 'postgres',
+      logger: { level: 'info', stream },
+    });
     apps.push({ close: () => a.close() });
     await a.ready();
     const cookie = await login(a, 'demo3');
-    const res = await callApi(a, sessionApi.current, {}, cookie, { headers: { 'x-client-request-id': 'page-7d1e0c55' } });
+    const res = await callApi(a, sessionApi.current, {}, cookie, {
+      headers: { 'x-client-request-id': 'page-7d1e0c55' },
+    });
     const id = res.headers['x-request-id'];
     expect(id).toMatch(UUID);
     const mine = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.reqId === id);
     const completed = mine.find((l) => l.msg === 'request completed');
-    expect(completed).toMatchObject({ reqId: id, account: 'demo3', userType: 3, clientReqId: 'page-7d1e0c55', res: { statusCode: 200 } });
+    expect(completed).toMatchObject({
+      reqId: id,
+      account: 'demo3',
+      userType: 3,
+      clientReqId: 'page-7d1e0c55',
+      res: { statusCode: 200 },
+    });
     const all = lines.join('\n');
     expect(all).not.toContain(DEMO_PASSWORD);
     expect(all).not.toContain(cookie.replace(/^esm_sid=/, ''));

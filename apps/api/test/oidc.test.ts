@@ -7,7 +7,18 @@
 import { menuApi, noticesApi, sessionApi } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { buildTestApp, createUser, deleteUser, login, sessionCookie, sidOf, LEGACY_LOGOUT_BODY, type TestApp, callApi, testDatabaseUrl } from './helpers.ts';
+import {
+  buildTestApp,
+  createUser,
+  deleteUser,
+  login,
+  sessionCookie,
+  sidOf,
+  LEGACY_LOGOUT_BODY,
+  type TestApp,
+  callApi,
+  testDatabaseUrl,
+} from './helpers.ts';
 import { IDP_CLIENT, startIdp, type TestIdp } from './idp.ts';
 
 const REDIRECT_URI = 'http://portal.test/esm';
@@ -86,7 +97,13 @@ class Browser {
     const html = await (await this.go(form)).text();
     const action = /action="([^"]+)"/.exec(html)?.[1];
     if (!action) throw new Error(`no login form: ${html.slice(0, 300)}`);
-    return this.follow(await this.go(new URL(action, form), { method: 'POST', form: { prompt: 'login', login: accountId, password: 'any' } }), form.href);
+    return this.follow(
+      await this.go(new URL(action, form), {
+        method: 'POST',
+        form: { prompt: 'login', login: accountId, password: 'any' },
+      }),
+      form.href,
+    );
   }
 }
 
@@ -100,7 +117,8 @@ async function start(app = t.app): Promise<{ url: string; cookie: string }> {
 }
 
 /** The session check as the SPA sends it: the page's query parameters. */
-const check = (params: Record<string, string>, cookie?: string, app = t.app) => callApi(app, sessionApi.current, params, cookie);
+const check = (params: Record<string, string>, cookie?: string, app = t.app) =>
+  callApi(app, sessionApi.current, params, cookie);
 const paramsOf = (u: URL) => Object.fromEntries(u.searchParams) as Record<string, string>;
 
 async function handOff(accountId: string, browser = new Browser()) {
@@ -163,21 +181,37 @@ describe('the round trip through the provider', () => {
     expect(h.params.state).toBeDefined();
     const res = await check({ ...h.params, standardCode: 'GB-1' }, h.cookie);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ success: true, code: '0', data: { account: 'demo3', type: 3, defaultPath: '/esm/dashboard' } });
+    expect(res.json()).toMatchObject({
+      success: true,
+      code: '0',
+      data: { account: 'demo3', type: 3, defaultPath: '/esm/dashboard' },
+    });
     const cookie = sessionCookie(res)!;
     expect(sidOf(cookie)).not.toBe(sidOf(h.cookie));
     expect(await t.db.prisma.session.count({ where: { sid: sidOf(h.cookie) } })).toBe(0);
     const row = await t.db.prisma.session.findUniqueOrThrow({ where: { sid: sidOf(cookie) } });
     expect(row.data).toMatchObject({ source: 'oidc' });
-    expect((await callApi(t.app, sessionApi.current, undefined, cookie)).json()).toMatchObject({ code: '0', data: { account: 'demo3' } });
+    expect((await callApi(t.app, sessionApi.current, undefined, cookie)).json()).toMatchObject({
+      code: '0',
+      data: { account: 'demo3' },
+    });
     expect((await callApi(t.app, menuApi.roleFunction, {}, cookie)).statusCode).toBe(200);
-    expect(await lastSignIn()).toMatchObject({ account: 'demo3', source: 'oidc', success: true, code: '0', ip: '127.0.0.1' });
+    expect(await lastSignIn()).toMatchObject({
+      account: 'demo3',
+      source: 'oidc',
+      success: true,
+      code: '0',
+      ip: '127.0.0.1',
+    });
   });
 
   it('a supplier: type 2 with its supplier, scoped as with a password', async () => {
     const h = await handOff('li.demo2');
     const res = await check(h.params, h.cookie);
-    expect(res.json()).toMatchObject({ code: '0', data: { account: 'demo2', type: 2, supplierCode: 'S001', defaultPath: '/esm/supplier/dashboardS' } });
+    expect(res.json()).toMatchObject({
+      code: '0',
+      data: { account: 'demo2', type: 2, supplierCode: 'S001', defaultPath: '/esm/supplier/dashboardS' },
+    });
     expect((await callApi(t.app, noticesApi.unread, {}, sessionCookie(res)!)).statusCode).toBe(200);
   });
 });
@@ -199,7 +233,14 @@ describe('back to the page asked for before the sign-in (returnTo)', () => {
   });
 
   it('another type’s page, another site or the login page do not: the type’s landing page instead', async () => {
-    for (const returnTo of ['/esm/drawingManagement/changeNoticeList', '//evil.example/esm/', 'https://evil.example/esm/x', '/esm/login?redirect=/esm/x', '/esm/\\evil', undefined]) {
+    for (const returnTo of [
+      '/esm/drawingManagement/changeNoticeList',
+      '//evil.example/esm/',
+      'https://evil.example/esm/x',
+      '/esm/login?redirect=/esm/x',
+      '/esm/\\evil',
+      undefined,
+    ]) {
       const answer = await signInReturning(returnTo, 'li.demo2');
       expect(answer.code).toBe('0');
       expect(answer.returnTo, String(returnTo)).toBeUndefined();
@@ -222,7 +263,12 @@ describe('a bad hand-off: 202 登录错误, nobody signed in, logged', () => {
     expectRefused(res, '202', '登录错误');
     expect(sessionCookie(res)).toBeUndefined();
     expect(await t.db.prisma.session.count({ where: { sid: sidOf(h.cookie) } })).toBe(0);
-    expect(await lastSignIn()).toMatchObject({ source: 'oidc', success: false, code: '202', reason: expect.stringContaining('state') });
+    expect(await lastSignIn()).toMatchObject({
+      source: 'oidc',
+      success: false,
+      code: '202',
+      reason: expect.stringContaining('state'),
+    });
     // the pending session's cookie is cleared: afterwards the browser is simply not signed in
     const cleared = res.cookies.find((c) => c.name === 'esm_sid');
     expect(cleared?.value).toBe('');
@@ -245,7 +291,11 @@ describe('a bad hand-off: 202 登录错误, nobody signed in, logged', () => {
 
   it('the same hand-off sent twice at once: exactly one sign-in', async () => {
     const h = await handOff('zhang.demo3');
-    const answers = await Promise.all([check(h.params, h.cookie), check(h.params, h.cookie), check(h.params, h.cookie)]);
+    const answers = await Promise.all([
+      check(h.params, h.cookie),
+      check(h.params, h.cookie),
+      check(h.params, h.cookie),
+    ]);
     expect(answers.map((r) => r.json().code).sort()).toEqual(['0', '202', '202']);
   });
 
@@ -258,20 +308,30 @@ describe('a bad hand-off: 202 登录错误, nobody signed in, logged', () => {
     const state = new URL(again.url).searchParams.get('state')!;
     const res = await check({ ...h.params, state }, again.cookie);
     expectRefused(res, '202', '登录错误');
-    expect(await lastSignIn()).toMatchObject({ account: '', reason: '登录回传校验失败：授权码无效或已使用（invalid_grant）' });
+    expect(await lastSignIn()).toMatchObject({
+      account: '',
+      reason: '登录回传校验失败：授权码无效或已使用（invalid_grant）',
+    });
   });
 
   it('an expired code (the provider refuses it)', async () => {
     const h = await handOff('zhang.demo3');
     idp.expireCodes();
     expectRefused(await check(h.params, h.cookie), '202', '登录错误');
-    expect(await lastSignIn()).toMatchObject({ account: '', reason: '登录回传校验失败：授权码无效或已使用（invalid_grant）' });
+    expect(await lastSignIn()).toMatchObject({
+      account: '',
+      reason: '登录回传校验失败：授权码无效或已使用（invalid_grant）',
+    });
   });
 
   it('a hand-off older than the portal waits for (10 minutes)', async () => {
     const h = await handOff('zhang.demo3');
     const sid = sidOf(h.cookie);
-    await t.db.prisma.$executeRawUnsafe(`UPDATE http_session SET data = jsonb_set(data, '{oidc,at}', to_jsonb(($1)::bigint)) WHERE sid = $2`, Date.now() - 11 * 60_000, sid);
+    await t.db.prisma.$executeRawUnsafe(
+      `UPDATE http_session SET data = jsonb_set(data, '{oidc,at}', to_jsonb(($1)::bigint)) WHERE sid = $2`,
+      Date.now() - 11 * 60_000,
+      sid,
+    );
     expectRefused(await check(h.params, h.cookie), '202', '登录错误');
     expect((await lastSignIn()).reason).toBe('登录回传已过期');
   });
@@ -279,14 +339,23 @@ describe('a bad hand-off: 202 登录错误, nobody signed in, logged', () => {
   it('the provider answers with an error (the user cancelled)', async () => {
     const s = await start();
     const state = new URL(s.url).searchParams.get('state')!;
-    expectRefused(await check({ error: 'access_denied', error_description: 'End-User aborted interaction', state }, s.cookie), '202', '登录错误');
-    expect((await lastSignIn()).reason).toBe('身份提供方拒绝登录：用户取消了登录，或身份提供方拒绝了登录（access_denied）');
+    expectRefused(
+      await check({ error: 'access_denied', error_description: 'End-User aborted interaction', state }, s.cookie),
+      '202',
+      '登录错误',
+    );
+    expect((await lastSignIn()).reason).toBe(
+      '身份提供方拒绝登录：用户取消了登录，或身份提供方拒绝了登录（access_denied）',
+    );
   });
 
   it('an identity without the account claim: the reason names the provider’s user', async () => {
     const h = await handOff('qian.noaccount');
     expectRefused(await check(h.params, h.cookie), '202', '登录错误');
-    expect(await lastSignIn()).toMatchObject({ account: '', reason: '身份提供方未给出账号（声明 preferred_username），其用户标识为 qian.noaccount' });
+    expect(await lastSignIn()).toMatchObject({
+      account: '',
+      reason: '身份提供方未给出账号（声明 preferred_username），其用户标识为 qian.noaccount',
+    });
   });
 
   it('the provider’s userinfo failing after its ID token named the user: logged with the account, in Chinese', async () => {
@@ -297,7 +366,12 @@ describe('a bad hand-off: 202 登录错误, nobody signed in, logged', () => {
     } finally {
       idp.failUserinfo(undefined);
     }
-    expect(await lastSignIn()).toMatchObject({ account: 'demo3', success: false, code: '202', reason: '读取身份提供方的用户信息失败：访问令牌无效（invalid_token）' });
+    expect(await lastSignIn()).toMatchObject({
+      account: 'demo3',
+      success: false,
+      code: '202',
+      reason: '读取身份提供方的用户信息失败：访问令牌无效（invalid_token）',
+    });
   });
 
   it('every refusal of a hand-off is logged in Chinese: English only as the code in brackets', async () => {
@@ -346,11 +420,19 @@ describe('the identity does not map to a usable portal user', () => {
     try {
       const account = `oidc_new_${Date.now().toString(36)}`;
       created.push(account);
-      idp.accounts['new.supplier'] = { preferred_username: account, name: '新供应商用户', esm_user_type: 4, esm_supplier_code: 'S002' };
+      idp.accounts['new.supplier'] = {
+        preferred_username: account,
+        name: '新供应商用户',
+        esm_user_type: 4,
+        esm_supplier_code: 'S002',
+      };
       const s = await start(made.app);
       const back = await new Browser().signIn(s.url, 'new.supplier');
       const res = await check(paramsOf(back), s.cookie, made.app);
-      expect(res.json()).toMatchObject({ code: '0', data: { account, type: 4, supplierCode: 'S002', name: '新供应商用户' } });
+      expect(res.json()).toMatchObject({
+        code: '0',
+        data: { account, type: 4, supplierCode: 'S002', name: '新供应商用户' },
+      });
       // no usable password: the form does not open this account
       expect((await callApi(made.app, sessionApi.login, { account, password: '' + 'x' })).statusCode).toBe(401);
 
@@ -395,7 +477,10 @@ describe('logout', () => {
 
   it('a password session logs out as before (no provider involved)', async () => {
     const cookie = await login(t.app, 'demo3');
-    expect((await callApi(t.app, sessionApi.logout, LEGACY_LOGOUT_BODY, cookie)).json()).toMatchObject({ success: true, data: null });
+    expect((await callApi(t.app, sessionApi.logout, LEGACY_LOGOUT_BODY, cookie)).json()).toMatchObject({
+      success: true,
+      data: null,
+    });
   });
 });
 
@@ -403,8 +488,17 @@ describe('the sign-in log covers the password form too', () => {
   it('a success and a refusal, with source and address', async () => {
     await login(t.app, 'demo8');
     expect(await lastSignIn()).toMatchObject({ account: 'demo8', source: 'password', success: true, code: '10000000' });
-    await callApi(t.app, sessionApi.login, { account: 'demo8', password: 'wrong' }, undefined, { remoteAddress: '10.60.0.9' });
-    expect(await lastSignIn()).toMatchObject({ account: 'demo8', source: 'password', success: false, code: '10000001', ip: '10.60.0.9', reason: '密码错误' });
+    await callApi(t.app, sessionApi.login, { account: 'demo8', password: 'wrong' }, undefined, {
+      remoteAddress: '10.60.0.9',
+    });
+    expect(await lastSignIn()).toMatchObject({
+      account: 'demo8',
+      source: 'password',
+      success: false,
+      code: '10000001',
+      ip: '10.60.0.9',
+      reason: '密码错误',
+    });
     await t.db.prisma.loginAttempt.deleteMany({ where: { ip: '10.60.0.9' } });
   });
 });
@@ -420,7 +514,14 @@ describe('logout while other requests are in flight (rolling sessions)', () => {
       await client.query('LOCK TABLE menu_entry IN ACCESS EXCLUSIVE MODE');
       const inFlight = callApi(plain.app, menuApi.roleFunction, {}, cookie);
       await expect
-        .poll(async () => (await client.query(`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'menu_entry' AND NOT l.granted`)).rows[0].n)
+        .poll(
+          async () =>
+            (
+              await client.query(
+                `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'menu_entry' AND NOT l.granted`,
+              )
+            ).rows[0].n,
+        )
         .toBeGreaterThan(0);
       const out = await callApi(plain.app, sessionApi.logout, LEGACY_LOGOUT_BODY, cookie);
       expect(out.statusCode).toBe(200);
@@ -440,7 +541,11 @@ describe('logout while other requests are in flight (rolling sessions)', () => {
     const cookie = await login(plain.app, 'demo3');
     const sid = sidOf(cookie);
     // less than an idle period left: the next request rewrites the row and renews the cookie
-    await t.db.prisma.$executeRawUnsafe(`UPDATE http_session SET data = jsonb_set(data, '{_exp}', to_jsonb(($1)::bigint)) WHERE sid = $2`, Date.now() + 60_000, sid);
+    await t.db.prisma.$executeRawUnsafe(
+      `UPDATE http_session SET data = jsonb_set(data, '{_exp}', to_jsonb(($1)::bigint)) WHERE sid = $2`,
+      Date.now() + 60_000,
+      sid,
+    );
     const renewed = await callApi(plain.app, menuApi.roleFunction, {}, cookie);
     expect(sessionCookie(renewed)).toBe(cookie);
     // an ordinary request: nothing written, no cookie

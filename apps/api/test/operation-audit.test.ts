@@ -32,9 +32,39 @@ beforeAll(async () => {
   const application = await db.empowerApplication.findFirstOrThrow({ orderBy: { id: 'asc' } });
   const countersign = await db.countersign.findFirstOrThrow({ orderBy: { id: 'asc' } });
   // three acts of one operator, on three days of 2020 (UTC+8 days): one per workflow
-  await db.noticeEvent.create({ data: { ...who, noticeId: notice.id, action: 'WITHDRAW', ip: '10.9.9.1', detail: `${MARK} 撤回原因`, createdAt: new Date('2020-01-05T04:00:00Z') } });
-  await db.empowerAudit.create({ data: { ...who, applicationId: application.id, action: 'APPROVE', fromStatus: 'SUBMITTED', toStatus: 'APPROVED', userType: 3, ip: '10.9.9.2', comment: '同意', createdAt: new Date('2020-01-06T04:00:00Z') } });
-  await db.countersignEvent.create({ data: { ...who, countersignId: countersign.id, round: 1, action: 'ISSUE', ip: '10.9.9.3', createdAt: new Date('2020-01-07T04:00:00Z') } });
+  await db.noticeEvent.create({
+    data: {
+      ...who,
+      noticeId: notice.id,
+      action: 'WITHDRAW',
+      ip: '10.9.9.1',
+      detail: `${MARK} 撤回原因`,
+      createdAt: new Date('2020-01-05T04:00:00Z'),
+    },
+  });
+  await db.empowerAudit.create({
+    data: {
+      ...who,
+      applicationId: application.id,
+      action: 'APPROVE',
+      fromStatus: 'SUBMITTED',
+      toStatus: 'APPROVED',
+      userType: 3,
+      ip: '10.9.9.2',
+      comment: '同意',
+      createdAt: new Date('2020-01-06T04:00:00Z'),
+    },
+  });
+  await db.countersignEvent.create({
+    data: {
+      ...who,
+      countersignId: countersign.id,
+      round: 1,
+      action: 'ISSUE',
+      ip: '10.9.9.3',
+      createdAt: new Date('2020-01-07T04:00:00Z'),
+    },
+  });
 });
 afterAll(() => t.close());
 
@@ -42,7 +72,9 @@ describe('操作审计', () => {
   it('is read by the internal admin types only', async () => {
     for (const type of USER_TYPES_UNDER_TEST) {
       const res = await page({ operator: OPERATOR }, type);
-      expect(res.statusCode, `type ${type}`).toBe((DRAWING_ADMIN_TYPES as readonly number[]).includes(type) ? 200 : 403);
+      expect(res.statusCode, `type ${type}`).toBe(
+        (DRAWING_ADMIN_TYPES as readonly number[]).includes(type) ? 200 : 403,
+      );
     }
   });
 
@@ -55,7 +87,13 @@ describe('操作审计', () => {
       ['NOTICE', '撤回'],
     ]);
     const notice = data.find((r) => r.kind === 'NOTICE')!;
-    expect(notice).toMatchObject({ subject: noticeNumber, userAccount: OPERATOR, userName: '审计测试员', ip: '10.9.9.1', detail: `${MARK} 撤回原因` });
+    expect(notice).toMatchObject({
+      subject: noticeNumber,
+      userAccount: OPERATOR,
+      userName: '审计测试员',
+      ip: '10.9.9.1',
+      detail: `${MARK} 撤回原因`,
+    });
     expect(data.find((r) => r.kind === 'APPLICATION')!.subject).toMatch(/^#\d+$/);
   });
 

@@ -10,7 +10,16 @@ import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
-import { buildTestApp, createUser, deleteUser, hasChinese, login, type TestApp, callApi, testDatabaseUrl } from './helpers.ts';
+import {
+  buildTestApp,
+  createUser,
+  deleteUser,
+  hasChinese,
+  login,
+  type TestApp,
+  callApi,
+  testDatabaseUrl,
+} from './helpers.ts';
 
 /** A TCP relay to the test database's server that can be taken down and brought back on the same port. */
 class Relay {
@@ -70,7 +79,9 @@ function expect503(res: { statusCode: number; headers: Record<string, unknown>; 
 }
 
 const calls = () => [
-  callApi(t.app, sessionApi.login, { account: 'demo3', password: 'Esm@2026' }, undefined, { remoteAddress: '10.70.0.1' }),
+  callApi(t.app, sessionApi.login, { account: 'demo3', password: 'Esm@2026' }, undefined, {
+    remoteAddress: '10.70.0.1',
+  }),
   callApi(t.app, sessionApi.current, undefined, cookie),
   callApi(t.app, menuApi.roleFunction, {}, cookie),
   callApi(t.app, archivesApi.files, {}, cookie),
@@ -97,7 +108,10 @@ describe('the database unreachable', () => {
     expect(Number(health.headers['retry-after'])).toBeGreaterThan(0);
 
     await relay.up();
-    const back = await until(() => t.app.inject({ method: 'GET', url: '/esm-server/health' }), (r) => r.statusCode === 200);
+    const back = await until(
+      () => t.app.inject({ method: 'GET', url: '/esm-server/health' }),
+      (r) => r.statusCode === 200,
+    );
     expect(back.statusCode).toBe(200);
     for (const res of await Promise.all(calls())) expect(res.statusCode, res.body).toBe(200);
     // the session signed in before the outage is still good
@@ -109,14 +123,22 @@ describe('the database unreachable', () => {
     const admin = new pg.Client({ connectionString: testDatabaseUrl() });
     await admin.connect();
     try {
-      const killed = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'esm_outage_test' AND datname = current_database()`);
+      const killed = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'esm_outage_test' AND datname = current_database()`,
+      );
       expect(killed.rowCount).toBeGreaterThan(0);
     } finally {
       await admin.end();
     }
     const statuses = (await Promise.all(calls())).map((r) => r.statusCode);
-    expect(statuses.every((s) => s === 200 || s === 503), statuses.join(',')).toBe(true);
-    const ok = await until(() => callApi(t.app, menuApi.roleFunction, {}, cookie), (r) => r.statusCode === 200);
+    expect(
+      statuses.every((s) => s === 200 || s === 503),
+      statuses.join(','),
+    ).toBe(true);
+    const ok = await until(
+      () => callApi(t.app, menuApi.roleFunction, {}, cookie),
+      (r) => r.statusCode === 200,
+    );
     expect(ok.statusCode).toBe(200);
   });
 
@@ -154,7 +176,12 @@ async function holdAccountReads() {
   return {
     async waiting() {
       await expect
-        .poll(async () => (await client.query('SELECT pid FROM pg_locks WHERE NOT granted AND $1 = ANY(pg_blocking_pids(pid))', [me])).rowCount, { timeout: 30_000, interval: 20 })
+        .poll(
+          async () =>
+            (await client.query('SELECT pid FROM pg_locks WHERE NOT granted AND $1 = ANY(pg_blocking_pids(pid))', [me]))
+              .rowCount,
+          { timeout: 30_000, interval: 20 },
+        )
         .toBeGreaterThan(0);
     },
     async release() {
@@ -168,7 +195,10 @@ describe('the database gone in the middle of a sign-in', () => {
   it('an attempt the outage cut short is no password failure: after five of them the right password signs in', async () => {
     const user = await createUser(t.db, { type: 3, prefix: 'outage' });
     const from = '10.70.2.1';
-    const signIn = () => callApi(t.app, sessionApi.login, { account: user.account, password: user.password }, undefined, { remoteAddress: from });
+    const signIn = () =>
+      callApi(t.app, sessionApi.login, { account: user.account, password: user.password }, undefined, {
+        remoteAddress: from,
+      });
     try {
       for (let i = 0; i < 5; i++) {
         const hold = await holdAccountReads();
@@ -178,7 +208,14 @@ describe('the database gone in the middle of a sign-in', () => {
         expect503(await attempt);
         await relay.up();
         await hold.release();
-        expect((await until(() => t.app.inject({ method: 'GET', url: '/esm-server/health' }), (r) => r.statusCode === 200)).statusCode).toBe(200);
+        expect(
+          (
+            await until(
+              () => t.app.inject({ method: 'GET', url: '/esm-server/health' }),
+              (r) => r.statusCode === 200,
+            )
+          ).statusCode,
+        ).toBe(200);
       }
       const res = await signIn();
       expect(res.statusCode, res.body).toBe(200);
@@ -192,7 +229,8 @@ describe('the database gone in the middle of a sign-in', () => {
   it('a wrong password still counts: after five, even the right one waits', async () => {
     const user = await createUser(t.db, { type: 3, prefix: 'outage' });
     const from = '10.70.2.2';
-    const signIn = (password: string) => callApi(t.app, sessionApi.login, { account: user.account, password }, undefined, { remoteAddress: from });
+    const signIn = (password: string) =>
+      callApi(t.app, sessionApi.login, { account: user.account, password }, undefined, { remoteAddress: from });
     try {
       for (let i = 0; i < 5; i++) expect((await signIn('wrong-password')).statusCode).toBe(401);
       const refused = await signIn(user.password);
@@ -221,7 +259,8 @@ describe('two processes: the slots of attempts an outage cut short', () => {
     const b = await buildTestApp();
     const user = await createUser(b.db, { type: 3, prefix: 'twoproc' });
     const from = '10.70.3.1';
-    const signIn = (app: TestApp, password = user.password) => callApi(app.app, sessionApi.login, { account: user.account, password }, undefined, { remoteAddress: from });
+    const signIn = (app: TestApp, password = user.password) =>
+      callApi(app.app, sessionApi.login, { account: user.account, password }, undefined, { remoteAddress: from });
     let relayDown = false;
     const rows = () => b.db.prisma.loginAttempt.findMany({ where: { account: user.account }, orderBy: { id: 'asc' } });
     try {
@@ -253,12 +292,27 @@ describe('two processes: the slots of attempts an outage cut short', () => {
       // A back: a check that outlives its slot cannot settle — neither 401 nor 200 is told
       await relay.up();
       relayDown = false;
-      expect((await until(() => a.app.inject({ method: 'GET', url: '/esm-server/health' }), (r) => r.statusCode === 200)).statusCode).toBe(200);
+      expect(
+        (
+          await until(
+            () => a.app.inject({ method: 'GET', url: '/esm-server/health' }),
+            (r) => r.statusCode === 200,
+          )
+        ).statusCode,
+      ).toBe(200);
       const hold2 = await holdAccountReads();
       const late = signIn(a, 'wrong-again');
       await hold2.waiting();
       await expect
-        .poll(async () => (await b.db.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM login_attempt WHERE account = ${user.account} AND check_until < (clock_timestamp() AT TIME ZONE 'UTC')`)[0]!.n, { timeout: 30_000, interval: 100 })
+        .poll(
+          async () =>
+            (
+              await b.db.prisma.$queryRaw<
+                { n: number }[]
+              >`SELECT count(*)::int AS n FROM login_attempt WHERE account = ${user.account} AND check_until < (clock_timestamp() AT TIME ZONE 'UTC')`
+            )[0]!.n,
+          { timeout: 30_000, interval: 100 },
+        )
         .toBe(1);
       await hold2.release();
       expect503(await late);

@@ -11,7 +11,27 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_REPORT_PAGE, COUNTERSIGN_LIST_PAGE, EMPOWER_APPROVE_PAGE, GRANT_PAGE, ISSUE_ANSWER_PAGE, NOTICE_LIST_PAGE, PHONE_LOG_PAGE, SUPPLIER_APPLY_PAGE, USER_TYPES, REDACTED_NAME_TEXT, buttonRefusedText, type PermissionItem, countersignApi, documentIssuesApi, empowerApi, noticesApi, permissionsApi, phoneLogApi, type EndpointDef } from '@esm/contracts';
+import {
+  ACCESS_REPORT_PAGE,
+  COUNTERSIGN_LIST_PAGE,
+  EMPOWER_APPROVE_PAGE,
+  GRANT_PAGE,
+  ISSUE_ANSWER_PAGE,
+  NOTICE_LIST_PAGE,
+  PHONE_LOG_PAGE,
+  SUPPLIER_APPLY_PAGE,
+  USER_TYPES,
+  REDACTED_NAME_TEXT,
+  buttonRefusedText,
+  type PermissionItem,
+  countersignApi,
+  documentIssuesApi,
+  empowerApi,
+  noticesApi,
+  permissionsApi,
+  phoneLogApi,
+  type EndpointDef,
+} from '@esm/contracts';
 import { buildTestApp, login, callApi, pdfPages, unchecked, type CallBody } from './helpers.ts';
 import { cstDay } from '../src/lib/dates.ts';
 
@@ -22,7 +42,8 @@ const ALL = [...USER_TYPES];
 const allBut = (type: number) => ALL.filter((x) => x !== type);
 
 /** A call as the demo account `who` (signed in once in beforeAll). */
-const call = <E extends EndpointDef>(endpoint: E, body: CallBody<E>, who: string) => callApi(t.app, endpoint, body, cookies[who]!);
+const call = <E extends EndpointDef>(endpoint: E, body: CallBody<E>, who: string) =>
+  callApi(t.app, endpoint, body, cookies[who]!);
 
 async function item(kind: 'BUTTON' | 'COLUMN', page: string, code: string): Promise<PermissionItem> {
   const res = await call(permissionsApi.list, { kind, menuPage: page }, 'demo7');
@@ -32,9 +53,19 @@ async function item(kind: 'BUTTON' | 'COLUMN', page: string, code: string): Prom
   return found;
 }
 
-async function setTypes(kind: 'BUTTON' | 'COLUMN', page: string, code: string, allowedTypes: number[], maskedTypes: number[] = []) {
+async function setTypes(
+  kind: 'BUTTON' | 'COLUMN',
+  page: string,
+  code: string,
+  allowedTypes: number[],
+  maskedTypes: number[] = [],
+) {
   const it = await item(kind, page, code);
-  const res = await call(permissionsApi.update, { id: it.id, version: it.version, label: it.label, allowedTypes, maskedTypes }, 'demo7');
+  const res = await call(
+    permissionsApi.update,
+    { id: it.id, version: it.version, label: it.label, allowedTypes, maskedTypes },
+    'demo7',
+  );
   expect(res.statusCode, res.body).toBe(200);
 }
 
@@ -72,18 +103,30 @@ describe('the change-notice list (发布人 hidden, 撤回原因 masked for type
 
   it('is reported to the page', async () => {
     const res = await call(permissionsApi.columns, { page: NOTICE_LIST_PAGE }, 'demo3');
-    const modes = Object.fromEntries((res.json().data.columns as { field: string; mode: string }[]).map((c) => [c.field, c.mode]));
-    expect(modes).toMatchObject({ publishedByName: 'HIDDEN', withdrawReason: 'MASKED', readIp: 'VISIBLE', confirmedIp: 'VISIBLE' });
+    const modes = Object.fromEntries(
+      (res.json().data.columns as { field: string; mode: string }[]).map((c) => [c.field, c.mode]),
+    );
+    expect(modes).toMatchObject({
+      publishedByName: 'HIDDEN',
+      withdrawReason: 'MASKED',
+      readIp: 'VISIBLE',
+      confirmedIp: 'VISIBLE',
+    });
   });
 
   it('drops and masks in the list', async () => {
     const rows = rowsOf(await call(noticesApi.page, { results: 100 }, 'demo3'));
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) expect(r).not.toHaveProperty('publishedByName');
-    expect(rows.find((r) => r.id === withdrawn.id)!.withdrawReason).toBe(`${[...withdrawn.withdrawReason][0]}${'*'.repeat(Math.min([...withdrawn.withdrawReason].length - 1, 4))}`);
+    expect(rows.find((r) => r.id === withdrawn.id)!.withdrawReason).toBe(
+      `${[...withdrawn.withdrawReason][0]}${'*'.repeat(Math.min([...withdrawn.withdrawReason].length - 1, 4))}`,
+    );
     // type 7 keeps both in full
     const full = rowsOf(await call(noticesApi.page, { results: 100 }, 'demo7')).find((r) => r.id === withdrawn.id)!;
-    expect(full).toMatchObject({ publishedByName: withdrawn.publishedByName, withdrawReason: withdrawn.withdrawReason });
+    expect(full).toMatchObject({
+      publishedByName: withdrawn.publishedByName,
+      withdrawReason: withdrawn.withdrawReason,
+    });
   });
 
   it('drops and masks in the detail', async () => {
@@ -129,7 +172,9 @@ const TRAIL_CASES = [
     who: 'demo3',
     call: countersignApi.detail,
     full: countersignApi.detail,
-    body: async () => ({ id: (await db.countersignSignature.findFirstOrThrow({ where: { ip: { not: null } } })).countersignId }),
+    body: async () => ({
+      id: (await db.countersignSignature.findFirstOrThrow({ where: { ip: { not: null } } })).countersignId,
+    }),
   },
   {
     name: "an application's 审批记录 (the approvers')",
@@ -139,7 +184,13 @@ const TRAIL_CASES = [
     who: 'demo3',
     call: empowerApi.audit,
     full: empowerApi.audit,
-    body: async () => ({ id: (await db.empowerAudit.findFirstOrThrow({ where: { ip: { not: null }, application: { status: { not: 'DRAFT' } } } })).applicationId }),
+    body: async () => ({
+      id: (
+        await db.empowerAudit.findFirstOrThrow({
+          where: { ip: { not: null }, application: { status: { not: 'DRAFT' } } },
+        })
+      ).applicationId,
+    }),
   },
   {
     name: "an application's 审批记录 (the supplier's own)",
@@ -149,7 +200,13 @@ const TRAIL_CASES = [
     who: 'demo2',
     call: empowerApi.supplierAudit,
     full: empowerApi.audit,
-    body: async () => ({ id: (await db.empowerAudit.findFirstOrThrow({ where: { ip: { not: null }, application: { supplierCode: 'S001', status: { not: 'DRAFT' } } } })).applicationId }),
+    body: async () => ({
+      id: (
+        await db.empowerAudit.findFirstOrThrow({
+          where: { ip: { not: null }, application: { supplierCode: 'S001', status: { not: 'DRAFT' } } },
+        })
+      ).applicationId,
+    }),
   },
   {
     name: "the access report's 访问记录",
@@ -195,8 +252,16 @@ describe('audit trails inside an answer, governed by path', () => {
     for (const e of masked.entries) if (e[masked.field] != null) expect(String(e[masked.field])).toMatch(/^.\*+$/u);
     // the same answer for a type the rules leave alone: both in full
     const full = (await call(c.full, unchecked(bodies.get(c.name)), 'demo7')).json().data;
-    expect(entriesAt(full, c.hidden).entries.some((e) => typeof e[hidden.field] === 'string' && !String(e[hidden.field]).includes('*'))).toBe(true);
-    expect(entriesAt(full, c.masked).entries.some((e) => typeof e[masked.field] === 'string' && !String(e[masked.field]).includes('*'))).toBe(true);
+    expect(
+      entriesAt(full, c.hidden).entries.some(
+        (e) => typeof e[hidden.field] === 'string' && !String(e[hidden.field]).includes('*'),
+      ),
+    ).toBe(true);
+    expect(
+      entriesAt(full, c.masked).entries.some(
+        (e) => typeof e[masked.field] === 'string' && !String(e[masked.field]).includes('*'),
+      ),
+    ).toBe(true);
   });
 
   it("and in the access report's Excel export alike (姓名 masked, IP left out)", async () => {
@@ -207,7 +272,9 @@ describe('audit trails inside an answer, governed by path', () => {
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
       const rows: string[][] = [];
-      wb.getWorksheet('访问记录')!.eachRow((r) => rows.push((r.values as unknown[]).slice(1).map((v) => String(v ?? ''))));
+      wb.getWorksheet('访问记录')!.eachRow((r) =>
+        rows.push((r.values as unknown[]).slice(1).map((v) => String(v ?? ''))),
+      );
       return rows;
     };
     const governed = await sheet('demo3');
@@ -222,8 +289,15 @@ describe('audit trails inside an answer, governed by path', () => {
 
   it('are listed on their pages for the 按钮与列权限 page', async () => {
     const res = await call(permissionsApi.columns, { page: COUNTERSIGN_LIST_PAGE }, 'demo3');
-    const modes = Object.fromEntries((res.json().data.columns as { field: string; mode: string }[]).map((c) => [c.field, c.mode]));
-    expect(modes).toMatchObject({ 'rounds.signatures.ip': 'HIDDEN', 'events.userAccount': 'MASKED', 'events.ip': 'VISIBLE', createdByName: 'VISIBLE' });
+    const modes = Object.fromEntries(
+      (res.json().data.columns as { field: string; mode: string }[]).map((c) => [c.field, c.mode]),
+    );
+    expect(modes).toMatchObject({
+      'rounds.signatures.ip': 'HIDDEN',
+      'events.userAccount': 'MASKED',
+      'events.ip': 'VISIBLE',
+      createdByName: 'VISIBLE',
+    });
   });
 });
 
@@ -237,9 +311,16 @@ describe('the recipients matrix (阅读IP and 确认人账号 hidden, 确认IP a
   let noticeId: number;
   let full: Record<string, string>;
   beforeAll(async () => {
-    const r = await db.noticeRecipient.findFirstOrThrow({ where: { confirmedIp: { not: null }, readIp: { not: null }, confirmedByName: { not: null } } });
+    const r = await db.noticeRecipient.findFirstOrThrow({
+      where: { confirmedIp: { not: null }, readIp: { not: null }, confirmedByName: { not: null } },
+    });
     noticeId = r.noticeId;
-    full = { readIp: r.readIp!, confirmedIp: r.confirmedIp!, confirmedByAccount: r.confirmedByAccount!, confirmedByName: r.confirmedByName! };
+    full = {
+      readIp: r.readIp!,
+      confirmedIp: r.confirmedIp!,
+      confirmedByAccount: r.confirmedByAccount!,
+      confirmedByName: r.confirmedByName!,
+    };
     // the audit trail's columns govern the same facts (a reading's address is its READ entry's):
     // visible here, so that each matrix column is seen on its own
     await setTypes('COLUMN', NOTICE_LIST_PAGE, 'events.ip', [...USER_TYPES]);
@@ -250,33 +331,45 @@ describe('the recipients matrix (阅读IP and 确认人账号 hidden, 确认IP a
     }
   });
 
-  it.each(MATRIX_CASES)('drops $hidden.0 and masks $masked.0 in the list', async ({ hidden: [gone], masked: [field] }) => {
-    const rows = rowsOf(await call(noticesApi.recipients, { id: noticeId, results: 100 }, 'demo3'));
-    for (const r of rows) expect(r).not.toHaveProperty(gone);
-    const confirmed = rows.filter((r) => r.confirmedAt);
-    expect(confirmed.length).toBeGreaterThan(0);
-    for (const r of confirmed) expect(String(r[field])).toMatch(/^.\*+$/u);
-    const all = rowsOf(await call(noticesApi.recipients, { id: noticeId, results: 100 }, 'demo7'));
-    expect(all.some((r) => r[gone] === full[gone] && r[field] === full[field])).toBe(true);
-  });
+  it.each(MATRIX_CASES)(
+    'drops $hidden.0 and masks $masked.0 in the list',
+    async ({ hidden: [gone], masked: [field] }) => {
+      const rows = rowsOf(await call(noticesApi.recipients, { id: noticeId, results: 100 }, 'demo3'));
+      for (const r of rows) expect(r).not.toHaveProperty(gone);
+      const confirmed = rows.filter((r) => r.confirmedAt);
+      expect(confirmed.length).toBeGreaterThan(0);
+      for (const r of confirmed) expect(String(r[field])).toMatch(/^.\*+$/u);
+      const all = rowsOf(await call(noticesApi.recipients, { id: noticeId, results: 100 }, 'demo7'));
+      expect(all.some((r) => r[gone] === full[gone] && r[field] === full[field])).toBe(true);
+    },
+  );
 
-  it.each(MATRIX_CASES)('drops $hidden.1 and masks $masked.1 in the Excel export, the same way', async ({ hidden: [gone, goneHeader], masked: [field, header] }) => {
-    const masked = await sheetOf(await call(noticesApi.exportRecipients, { id: noticeId }, 'demo3'));
-    expect(masked[0]).not.toContain(goneHeader);
-    const col = masked[0]!.indexOf(header);
-    expect(col).toBeGreaterThan(-1);
-    expect(masked.slice(1).some((r) => /^.\*+$/u.test(r[col]!))).toBe(true);
-    expect(masked.slice(1).map((r) => r[col])).not.toContain(full[field]);
-    const all = await sheetOf(await call(noticesApi.exportRecipients, { id: noticeId }, 'demo7'));
-    expect(all[0]).toEqual(expect.arrayContaining([goneHeader, header]));
-    expect(all.slice(1).map((r) => r[all[0]!.indexOf(goneHeader)])).toContain(full[gone]);
-  });
+  it.each(MATRIX_CASES)(
+    'drops $hidden.1 and masks $masked.1 in the Excel export, the same way',
+    async ({ hidden: [gone, goneHeader], masked: [field, header] }) => {
+      const masked = await sheetOf(await call(noticesApi.exportRecipients, { id: noticeId }, 'demo3'));
+      expect(masked[0]).not.toContain(goneHeader);
+      const col = masked[0]!.indexOf(header);
+      expect(col).toBeGreaterThan(-1);
+      expect(masked.slice(1).some((r) => /^.\*+$/u.test(r[col]!))).toBe(true);
+      expect(masked.slice(1).map((r) => r[col])).not.toContain(full[field]);
+      const all = await sheetOf(await call(noticesApi.exportRecipients, { id: noticeId }, 'demo7'));
+      expect(all[0]).toEqual(expect.arrayContaining([goneHeader, header]));
+      expect(all.slice(1).map((r) => r[all[0]!.indexOf(goneHeader)])).toContain(full[gone]);
+    },
+  );
 });
 
 describe('the mobile-number view log (IP hidden for type 8, masked for type 3)', () => {
   beforeAll(async () => {
     expect(await db.phoneViewLog.count({ where: { ip: { not: null } } })).toBeGreaterThan(0);
-    await setTypes('COLUMN', PHONE_LOG_PAGE, 'ip', allBut(3).filter((x) => x !== 8), [3]);
+    await setTypes(
+      'COLUMN',
+      PHONE_LOG_PAGE,
+      'ip',
+      allBut(3).filter((x) => x !== 8),
+      [3],
+    );
   });
 
   it('drops it in the list for one type and masks it for another', async () => {
@@ -295,7 +388,10 @@ describe('the mobile-number view log (IP hidden for type 8, masked for type 3)',
     const masked = await sheetOf(await call(phoneLogApi.exportExcel, {}, 'demo3'));
     const col = masked[0]!.indexOf('IP');
     expect(col).toBeGreaterThan(-1);
-    const ips = masked.slice(1).map((r) => r[col]!).filter(Boolean);
+    const ips = masked
+      .slice(1)
+      .map((r) => r[col]!)
+      .filter(Boolean);
     expect(ips.length).toBeGreaterThan(0);
     for (const ip of ips) expect(ip).toMatch(/^.\*+$/u);
   });
@@ -399,14 +495,21 @@ describe('the same facts served by other calls and fields of a governed page (fo
     for (const a of apps) expect(a).not.toHaveProperty('deciderAccount');
     const grants = rowsOf(await call(empowerApi.grants, { results: 100 }, 'demo3')).filter((g) => g.approverName);
     expect(grants.length).toBeGreaterThan(0);
-    for (const g of grants) expect([g.approverName, g.approverAccount].every((v) => /^.\*+$/u.test(String(v)))).toBe(true);
+    for (const g of grants)
+      expect([g.approverName, g.approverAccount].every((v) => /^.\*+$/u.test(String(v)))).toBe(true);
     const full = rowsOf(await call(empowerApi.applications, { results: 100 }, 'demo7'));
     expect(full.some((a) => a.deciderAccount === 'demo6')).toBe(true);
   });
 
   it('签署记录·IP地址 hidden is not printed on the sign-off sheet either', async () => {
     const done = await db.countersign.findFirstOrThrow({ where: { status: 'COMPLETED' } });
-    const ips = [...new Set((await db.countersignSignature.findMany({ where: { countersignId: done.id } })).map((x) => x.ip).filter(Boolean))] as string[];
+    const ips = [
+      ...new Set(
+        (await db.countersignSignature.findMany({ where: { countersignId: done.id } }))
+          .map((x) => x.ip)
+          .filter(Boolean),
+      ),
+    ] as string[];
     expect(ips.length).toBeGreaterThan(0);
     const text = async (who: string) => {
       const res = await call(countersignApi.sheet, { id: done.id }, who);
@@ -421,7 +524,10 @@ describe('the same facts served by other calls and fields of a governed page (fo
   });
 
   it('创建人 and 操作记录·操作人 hidden: the sign-off sheet names neither the creator nor the issuer nor a signer', async () => {
-    const done = await db.countersign.findFirstOrThrow({ where: { status: 'COMPLETED' }, include: { signatures: true } });
+    const done = await db.countersign.findFirstOrThrow({
+      where: { status: 'COMPLETED' },
+      include: { signatures: true },
+    });
     const names = [...new Set([done.createdByName, ...done.signatures.map((x) => x.userName)])];
     const text = async (who: string) => {
       const res = await call(countersignApi.sheet, { id: done.id }, who);

@@ -35,14 +35,24 @@ import {
   type PermissionItem,
 } from '@esm/contracts';
 import { api, buildTestApp, createUser, login } from './helpers.ts';
-import { createFileVersion, createMaterial, createProductLine, createSupplier, linkSupplier, samplePdf, tempStorage, unique } from './factories.ts';
+import {
+  createFileVersion,
+  createMaterial,
+  createProductLine,
+  createSupplier,
+  linkSupplier,
+  samplePdf,
+  tempStorage,
+  unique,
+} from './factories.ts';
 
 const files = await tempStorage();
 const t = await buildTestApp({ storage: files.storage });
 const db = t.db.prisma;
 let admin = '';
 
-const call = (path: string, body: unknown, cookie: string) => t.app.inject({ method: 'POST', url: api(path), payload: body as object, headers: { cookie } });
+const call = (path: string, body: unknown, cookie: string) =>
+  t.app.inject({ method: 'POST', url: api(path), payload: body as object, headers: { cookie } });
 
 async function columnItem(page: string, code: string): Promise<PermissionItem> {
   const res = await call('button/list', { kind: 'COLUMN', menuPage: page }, admin);
@@ -53,7 +63,11 @@ async function columnItem(page: string, code: string): Promise<PermissionItem> {
 }
 async function setColumn(page: string, code: string, allowedTypes: number[], maskedTypes: number[] = []) {
   const it = await columnItem(page, code);
-  const res = await call('button/update', { id: it.id, version: it.version, label: it.label, allowedTypes, maskedTypes }, admin);
+  const res = await call(
+    'button/update',
+    { id: it.id, version: it.version, label: it.label, allowedTypes, maskedTypes },
+    admin,
+  );
   expect(res.statusCode, res.body).toBe(200);
 }
 const ALL_TYPES = [2, 3, 4, 5, 6, 7, 8, 9];
@@ -64,7 +78,8 @@ function valuesAt(node: unknown, path: string[]): string[] {
   if (!node || typeof node !== 'object') return [];
   const [head = '', ...rest] = path;
   const v = (node as Record<string, unknown>)[head];
-  if (rest.length === 0) return (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && x.length >= 2);
+  if (rest.length === 0)
+    return (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && x.length >= 2);
   return valuesAt(v, rest);
 }
 const rowsOf = (json: { data: unknown }) => (Array.isArray(json.data) ? json.data : [json.data]);
@@ -120,17 +135,26 @@ function walk(w: Walk) {
       const leaks: string[] = [];
       for (const code of codes) {
         const visible = await answers(w);
-        const values = [...new Set(visible.flatMap((a) => rowsOf(a.json).flatMap((r) => valuesAt(r, code.split('.')))))];
+        const values = [
+          ...new Set(visible.flatMap((a) => rowsOf(a.json).flatMap((r) => valuesAt(r, code.split('.'))))),
+        ];
         // the fixture shows every column (but those the page's reads never carry)
         if (w.notShown?.[code]) expect(values, `${w.page} ${code}: ${w.notShown[code]}`).toEqual([]);
         else expect(values, `${w.page} ${code}: the fixture shows no value`).not.toEqual([]);
         // hidden, then masked: in neither may the full value appear
         for (const masked of [[], [w.type]]) {
-          await setColumn(w.page, code, ALL_TYPES.filter((x) => x !== w.type), masked);
+          await setColumn(
+            w.page,
+            code,
+            ALL_TYPES.filter((x) => x !== w.type),
+            masked,
+          );
           try {
             for (const a of await answers(w)) {
               const text = JSON.stringify(a.json);
-              for (const v of values) if (text.includes(v)) leaks.push(`${code} ${masked.length ? 'masked' : 'hidden'}: ${a.path} still answers "${v}"`);
+              for (const v of values)
+                if (text.includes(v))
+                  leaks.push(`${code} ${masked.length ? 'masked' : 'hidden'}: ${a.path} still answers "${v}"`);
             }
           } finally {
             await setColumn(w.page, code, ALL_TYPES);
@@ -168,7 +192,11 @@ beforeAll(async () => {
   const supplier = await createSupplier(db, '事实');
   await linkSupplier(db, supplier.code, material.code);
   f.supplier = { code: supplier.code, name: supplier.name };
-  const file = await createFileVersion(db, files.storage, { materialCode: material.code, type: 'pdf', bytes: await samplePdf(1) });
+  const file = await createFileVersion(db, files.storage, {
+    materialCode: material.code,
+    type: 'pdf',
+    bytes: await samplePdf(1),
+  });
   const asker = await createUser(t.db, { type: 2, supplierCode: supplier.code, prefix: 'sup' });
   const reader = await createUser(t.db, { type: 5, prefix: 'wt' });
   const answererUser = await createUser(t.db, { type: 5, prefix: 'wt' });
@@ -208,8 +236,26 @@ beforeAll(async () => {
       answeredAt: new Date(),
     },
   });
-  const message = (action: string, from: string | null, to: string, who: { id: number; account: string; name: string; type: number }, text: string | null) =>
-    db.documentIssueMessage.create({ data: { issueId: issue.id, action, fromStatus: from, toStatus: to, userId: who.id, userAccount: who.account, userName: who.name, userType: who.type, text } });
+  const message = (
+    action: string,
+    from: string | null,
+    to: string,
+    who: { id: number; account: string; name: string; type: number },
+    text: string | null,
+  ) =>
+    db.documentIssueMessage.create({
+      data: {
+        issueId: issue.id,
+        action,
+        fromStatus: from,
+        toStatus: to,
+        userId: who.id,
+        userAccount: who.account,
+        userName: who.name,
+        userType: who.type,
+        text,
+      },
+    });
   const askerWho = { id: asker.id, account: asker.account, name: `提问人${tag}`, type: 2 };
   const answerer = { id: answererUser.id, account: answererUser.account, name: answererName, type: 5 };
   await message('CREATE', null, 'DRAFT', askerWho, null);
@@ -219,7 +265,19 @@ beforeAll(async () => {
   const reply = await message('REPLY', 'PROCESSING', 'ANSWERED', answerer, `公差按图纸标注执行（${answererName}）`);
   // the answerer's reply came with an attachment, the question with the supplier's own
   const attachment = (messageId: number | null, by: { id: number; name: string }, supplierCode: string | null) =>
-    db.documentIssueAttachment.create({ data: { issueId: issue.id, messageId, fileName: `附件${by.id}.pdf`, fileSize: 10, fileType: 'pdf', sha256: 'b'.repeat(64), uploadedById: by.id, uploadedByName: by.name, supplierCode } });
+    db.documentIssueAttachment.create({
+      data: {
+        issueId: issue.id,
+        messageId,
+        fileName: `附件${by.id}.pdf`,
+        fileSize: 10,
+        fileType: 'pdf',
+        sha256: 'b'.repeat(64),
+        uploadedById: by.id,
+        uploadedByName: by.name,
+        supplierCode,
+      },
+    });
   await attachment(reply.id, { id: answererUser.id, name: answererName }, null);
   await attachment(null, { id: asker.id, name: `提问人${tag}` }, supplier.code);
   f.issue = { id: issue.id, number, answerer: { id: answererUser.id, name: answererName } };
@@ -252,7 +310,11 @@ beforeAll(async () => {
 
   // a withdrawn notice: created, published, read and confirmed by one supplier, withdrawn — each by someone else
   const noticeNumber = `BG-T-${tag}`.slice(0, 20);
-  const person = (role: string) => ({ userId: asker.id, userAccount: `${role}${tag}`.toLowerCase().slice(0, 60), userName: `${role}人${tag}` });
+  const person = (role: string) => ({
+    userId: asker.id,
+    userAccount: `${role}${tag}`.toLowerCase().slice(0, 60),
+    userName: `${role}人${tag}`,
+  });
   const notice = await db.changeNotice.create({
     data: {
       number: noticeNumber,
@@ -289,12 +351,29 @@ beforeAll(async () => {
       confirmedIp: ip(12),
     },
   });
-  const event = (action: string, who: { userId: number; userAccount: string; userName: string }, at: string, detail: string | null = null, supplierCode: string | null = null) =>
-    db.noticeEvent.create({ data: { noticeId: notice.id, action, supplierCode, ...who, ip: at, detail } });
+  const event = (
+    action: string,
+    who: { userId: number; userAccount: string; userName: string },
+    at: string,
+    detail: string | null = null,
+    supplierCode: string | null = null,
+  ) => db.noticeEvent.create({ data: { noticeId: notice.id, action, supplierCode, ...who, ip: at, detail } });
   await event('CREATE', person('创建'), ip(13));
   await event('PUBLISH', person('发布'), ip(14));
-  await event('READ', { userId: asker.id, userAccount: `reader${tag}`.toLowerCase(), userName: `阅读人${tag}` }, ip(11), null, supplier.code);
-  await event('CONFIRM', { userId: asker.id, userAccount: `confirmer${tag}`.toLowerCase(), userName: `确认人${tag}` }, ip(12), null, supplier.code);
+  await event(
+    'READ',
+    { userId: asker.id, userAccount: `reader${tag}`.toLowerCase(), userName: `阅读人${tag}` },
+    ip(11),
+    null,
+    supplier.code,
+  );
+  await event(
+    'CONFIRM',
+    { userId: asker.id, userAccount: `confirmer${tag}`.toLowerCase(), userName: `确认人${tag}` },
+    ip(12),
+    null,
+    supplier.code,
+  );
   await event('WITHDRAW', person('撤回'), ip(15), `撤回原因${tag}`);
   f.notice = { id: notice.id, number: noticeNumber };
 
@@ -318,20 +397,78 @@ beforeAll(async () => {
       materials: { create: [{ materialCode: material.code }] },
     },
   });
-  const audit = (action: string, from: string | null, to: string, who: { account: string; name: string; type: number }, at: string, comment: string | null = null) =>
-    db.empowerAudit.create({ data: { applicationId: application.id, action, fromStatus: from, toStatus: to, userId: asker.id, userAccount: who.account, userName: who.name, userType: who.type, ip: at, comment } });
+  const audit = (
+    action: string,
+    from: string | null,
+    to: string,
+    who: { account: string; name: string; type: number },
+    at: string,
+    comment: string | null = null,
+  ) =>
+    db.empowerAudit.create({
+      data: {
+        applicationId: application.id,
+        action,
+        fromStatus: from,
+        toStatus: to,
+        userId: asker.id,
+        userAccount: who.account,
+        userName: who.name,
+        userType: who.type,
+        ip: at,
+        comment,
+      },
+    });
   const applicant = { account: `applicant${tag}`.toLowerCase(), name: `申请人${tag}`, type: 2 };
   await audit('CREATE', null, 'DRAFT', applicant, ip(21));
   await audit('SUBMIT', 'DRAFT', 'SUBMITTED', applicant, ip(21));
-  await audit('REJECT', 'SUBMITTED', 'REJECTED', { account: `decider${tag}`.toLowerCase(), name: `审批人${tag}`, type: 6 }, ip(22), `驳回意见${tag}`);
+  await audit(
+    'REJECT',
+    'SUBMITTED',
+    'REJECTED',
+    { account: `decider${tag}`.toLowerCase(), name: `审批人${tag}`, type: 6 },
+    ip(22),
+    `驳回意见${tag}`,
+  );
   f.application = { id: application.id };
 
   // a BOM with a level-2 and a level-3 line, each with its vendor's contact
   const l2 = await db.bomLine.create({
-    data: { supplierCode: supplier.code, materialCode: material.code, parentCode: material.code, level: 2, componentCode: `C2${tag}`.slice(0, 40), componentName: '门体骨架', quantity: 1, unit: '件', vendorName: `二级供应商${tag}`, vendorCreditCode: `91330200${tag}`.slice(0, 18).padEnd(18, '0'), vendorContact: `联系人甲${tag}`, vendorMobile: '13900005601', sortNo: 1, updatedBy: 'demo2' },
+    data: {
+      supplierCode: supplier.code,
+      materialCode: material.code,
+      parentCode: material.code,
+      level: 2,
+      componentCode: `C2${tag}`.slice(0, 40),
+      componentName: '门体骨架',
+      quantity: 1,
+      unit: '件',
+      vendorName: `二级供应商${tag}`,
+      vendorCreditCode: `91330200${tag}`.slice(0, 18).padEnd(18, '0'),
+      vendorContact: `联系人甲${tag}`,
+      vendorMobile: '13900005601',
+      sortNo: 1,
+      updatedBy: 'demo2',
+    },
   });
   await db.bomLine.create({
-    data: { supplierCode: supplier.code, materialCode: material.code, parentId: l2.id, parentCode: l2.componentCode, level: 3, componentCode: `C3${tag}`.slice(0, 40), componentName: '铆钉', quantity: 8, unit: '个', vendorName: `三级供应商${tag}`, vendorCreditCode: `91330201${tag}`.slice(0, 18).padEnd(18, '1'), vendorContact: `联系人乙${tag}`, vendorMobile: '13900005602', sortNo: 1, updatedBy: 'demo2' },
+    data: {
+      supplierCode: supplier.code,
+      materialCode: material.code,
+      parentId: l2.id,
+      parentCode: l2.componentCode,
+      level: 3,
+      componentCode: `C3${tag}`.slice(0, 40),
+      componentName: '铆钉',
+      quantity: 8,
+      unit: '个',
+      vendorName: `三级供应商${tag}`,
+      vendorCreditCode: `91330201${tag}`.slice(0, 18).padEnd(18, '1'),
+      vendorContact: `联系人乙${tag}`,
+      vendorMobile: '13900005602',
+      sortNo: 1,
+      updatedBy: 'demo2',
+    },
   });
 });
 beforeAll(async () => {
@@ -343,16 +480,43 @@ beforeAll(async () => {
 
   // 企业标准档案: an obsolete version and its effective successor, each uploaded by someone of its own
   const standardCode = `Q/WT-${tag}`.slice(0, 60);
-  const v1 = await createFileVersion(db, files.storage, { materialCode: f.material, type: 'pdf', bytes: await samplePdf(1), standardCode, status: 'OBSOLETE' });
-  await db.standardFile.update({ where: { id: v1.id }, data: { uploaderName: `旧版上传人${tag}`, obsoleteReason: `作废原因${tag}`, remark: `旧版备注${tag}` } });
-  const v2 = await createFileVersion(db, files.storage, { materialCode: f.material, type: 'pdf', bytes: await samplePdf(2), standardCode });
-  await db.standardFile.update({ where: { id: v2.id }, data: { uploaderName: `新版上传人${tag}`, remark: `新版备注${tag}` } });
+  const v1 = await createFileVersion(db, files.storage, {
+    materialCode: f.material,
+    type: 'pdf',
+    bytes: await samplePdf(1),
+    standardCode,
+    status: 'OBSOLETE',
+  });
+  await db.standardFile.update({
+    where: { id: v1.id },
+    data: { uploaderName: `旧版上传人${tag}`, obsoleteReason: `作废原因${tag}`, remark: `旧版备注${tag}` },
+  });
+  const v2 = await createFileVersion(db, files.storage, {
+    materialCode: f.material,
+    type: 'pdf',
+    bytes: await samplePdf(2),
+    standardCode,
+  });
+  await db.standardFile.update({
+    where: { id: v2.id },
+    data: { uploaderName: `新版上传人${tag}`, remark: `新版备注${tag}` },
+  });
   f.archive = { standardCode, fileId: v2.id };
 
   // 授权中的图纸 / 授权历史: a grant in force and a revoked one, approved and revoked by people of their own
   const day = 86_400_000;
   await db.empowerGrant.create({
-    data: { supplierCode: supplier.code, materialCode: f.material, validFrom: new Date(Date.now() - 30 * day), validUntil: new Date(Date.now() + 30 * day), createdBy: 'demo6', approverId: asker.id, approverAccount: `grantok${tag}`.toLowerCase(), approverName: `在期审批人${tag}`, approvedAt: new Date(Date.now() - 30 * day) },
+    data: {
+      supplierCode: supplier.code,
+      materialCode: f.material,
+      validFrom: new Date(Date.now() - 30 * day),
+      validUntil: new Date(Date.now() + 30 * day),
+      createdBy: 'demo6',
+      approverId: asker.id,
+      approverAccount: `grantok${tag}`.toLowerCase(),
+      approverName: `在期审批人${tag}`,
+      approvedAt: new Date(Date.now() - 30 * day),
+    },
   });
   await db.empowerGrant.create({
     data: {
@@ -396,11 +560,46 @@ beforeAll(async () => {
   }
 
   // 访问日志, 登录日志, 手机号查看日志
-  f.logUsers = { visit: `visit${tag}`.toLowerCase(), signIn: `signin${tag}`.toLowerCase(), phone: `phone${tag}`.toLowerCase() };
-  await db.visitEvent.create({ data: { userId: asker.id, userType: 2, userCode: f.logUsers.visit, userName: `访问人${tag}`, menuName: '企业标准档案', path: '/esm/supplier/archive', ip: ip(51) } });
-  await db.signInLog.create({ data: { userId: asker.id, account: f.logUsers.signIn, source: 'password', ip: ip(52), success: true, code: '10000000', reason: '登录成功' } });
+  f.logUsers = {
+    visit: `visit${tag}`.toLowerCase(),
+    signIn: `signin${tag}`.toLowerCase(),
+    phone: `phone${tag}`.toLowerCase(),
+  };
+  await db.visitEvent.create({
+    data: {
+      userId: asker.id,
+      userType: 2,
+      userCode: f.logUsers.visit,
+      userName: `访问人${tag}`,
+      menuName: '企业标准档案',
+      path: '/esm/supplier/archive',
+      ip: ip(51),
+    },
+  });
+  await db.signInLog.create({
+    data: {
+      userId: asker.id,
+      account: f.logUsers.signIn,
+      source: 'password',
+      ip: ip(52),
+      success: true,
+      code: '10000000',
+      reason: '登录成功',
+    },
+  });
   await db.phoneViewLog.create({
-    data: { viewerId: asker.id, viewerAccount: f.logUsers.phone, viewerName: `查看人${tag}`, viewerType: 7, contactId: 1, contactKind: 'SUPPLIER', contactName: `联系人丙${tag}`, maskedMobile: '139****5603', page: '/esm/system/contacts', ip: ip(53) },
+    data: {
+      viewerId: asker.id,
+      viewerAccount: f.logUsers.phone,
+      viewerName: `查看人${tag}`,
+      viewerType: 7,
+      contactId: 1,
+      contactKind: 'SUPPLIER',
+      contactName: `联系人丙${tag}`,
+      maskedMobile: '139****5603',
+      page: '/esm/system/contacts',
+      ip: ip(53),
+    },
   });
 
   // 会签单: issued, returned by the supplier's signer, cancelled — each step by someone of its own
@@ -425,13 +624,55 @@ beforeAll(async () => {
   });
   const sha = 'a'.repeat(64);
   await db.countersignRound.create({
-    data: { countersignId: cs.id, round: 1, content: { title: `会签${tag}`, items: '确认图纸变更', dueDate: '2027-01-01', supplierCode: supplier.code, supplierName: supplier.name, noticeNumber: null, files: [], signers: [] }, contentSha256: sha, issuedAt: new Date(), issuedByName: `会签下发人${tag}`, outcome: 'RETURNED', endedAt: new Date() },
+    data: {
+      countersignId: cs.id,
+      round: 1,
+      content: {
+        title: `会签${tag}`,
+        items: '确认图纸变更',
+        dueDate: '2027-01-01',
+        supplierCode: supplier.code,
+        supplierName: supplier.name,
+        noticeNumber: null,
+        files: [],
+        signers: [],
+      },
+      contentSha256: sha,
+      issuedAt: new Date(),
+      issuedByName: `会签下发人${tag}`,
+      outcome: 'RETURNED',
+      endedAt: new Date(),
+    },
   });
   await db.countersignSignature.create({
-    data: { countersignId: cs.id, round: 1, step: 0, userId: asker.id, userAccount: `cssigner${tag}`.toLowerCase(), userName: `会签签署人${tag}`, supplierCode: supplier.code, supplierName: supplier.name, decision: 'RETURN', comment: '请补充尺寸', contentSha256: sha, ip: ip(61) },
+    data: {
+      countersignId: cs.id,
+      round: 1,
+      step: 0,
+      userId: asker.id,
+      userAccount: `cssigner${tag}`.toLowerCase(),
+      userName: `会签签署人${tag}`,
+      supplierCode: supplier.code,
+      supplierName: supplier.name,
+      decision: 'RETURN',
+      comment: '请补充尺寸',
+      contentSha256: sha,
+      ip: ip(61),
+    },
   });
   const csEvent = (action: string, round: number, who: string, at: string, detail: string | null = null) =>
-    db.countersignEvent.create({ data: { countersignId: cs.id, round, action, userId: asker.id, userAccount: `cs${who}${tag}`.toLowerCase(), userName: `会签${who}人${tag}`, ip: at, detail } });
+    db.countersignEvent.create({
+      data: {
+        countersignId: cs.id,
+        round,
+        action,
+        userId: asker.id,
+        userAccount: `cs${who}${tag}`.toLowerCase(),
+        userName: `会签${who}人${tag}`,
+        ip: at,
+        detail,
+      },
+    });
   await csEvent('CREATE', 0, '创建', ip(62));
   await csEvent('ISSUE', 1, '下发', ip(63));
   await csEvent('RETURN', 1, '签署', ip(61));
@@ -465,7 +706,13 @@ walk({
     'haier/tableChangeLog/getSuppliersById': [{ id: f.notice.id }],
     'haier/standardChange/searchSupplierDetail': [{ supplierCode: f.supplier.code }],
   }),
-  moves: ['haier/tableChangeLog/create', 'haier/tableChangeLog/update', 'haier/tableChangeLog/publish', 'haier/tableChangeLog/withdraw', 'haier/tableChangeLog/close'],
+  moves: [
+    'haier/tableChangeLog/create',
+    'haier/tableChangeLog/update',
+    'haier/tableChangeLog/publish',
+    'haier/tableChangeLog/withdraw',
+    'haier/tableChangeLog/close',
+  ],
 });
 
 walk({
@@ -491,7 +738,9 @@ walk({
     'haier/bomlevel/searchBomVenderList': [{ supplierCode: f.supplier.code }],
   }),
   moves: [],
-  extras: () => ({ 'haier/bomlevel/searchWhereUsed': [{ vendor: `二级供应商${tag}` }, { vendor: `三级供应商${tag}` }] }),
+  extras: () => ({
+    'haier/bomlevel/searchWhereUsed': [{ vendor: `二级供应商${tag}` }, { vendor: `三级供应商${tag}` }],
+  }),
 });
 
 const today = () => new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
@@ -516,8 +765,16 @@ walk({
     'haier/countersign/getCountersignHaierPager': [{ supplierCode: f.supplier.code }],
     'haier/countersign/getCountersignHaierInfo': [{ id: f.countersign.id }],
   }),
-  moves: ['haier/countersign/create', 'haier/countersign/update', 'haier/countersign/issue', 'haier/countersign/cancel'],
-  extras: () => ({ 'haier/countersign/selectFiles': [{ supplierCode: f.supplier.code }], 'haier/countersign/selectSigners': [{}] }),
+  moves: [
+    'haier/countersign/create',
+    'haier/countersign/update',
+    'haier/countersign/issue',
+    'haier/countersign/cancel',
+  ],
+  extras: () => ({
+    'haier/countersign/selectFiles': [{ supplierCode: f.supplier.code }],
+    'haier/countersign/selectSigners': [{}],
+  }),
 });
 
 walk({
@@ -589,16 +846,23 @@ walk({
 
 describe('coverage', () => {
   it('every page with governed columns (as the calls declare them) is walked: a new one fails here until it is', () => {
-    const declaredPages = [...new Set(ALL_ENDPOINTS.flatMap((e: EndpointDef) => (e.columns ? [e.columns.page] : [])))].sort();
+    const declaredPages = [
+      ...new Set(ALL_ENDPOINTS.flatMap((e: EndpointDef) => (e.columns ? [e.columns.page] : []))),
+    ].sort();
     expect([...new Set(walked)].sort()).toEqual(declaredPages);
   });
 });
 
 describe('what a thread shows with 回复人 hidden or masked (the answerers’ page)', () => {
-  const detail = async () => (await call('haier/documentissue/findById', { id: f.issue.id }, f.cookies.reader5!)).json().data;
+  const detail = async () =>
+    (await call('haier/documentissue/findById', { id: f.issue.id }, f.cookies.reader5!)).json().data;
 
   it('hidden: no assignee id, the answerer’s messages without author, the texts name （已隐藏）, the reason stays', async () => {
-    await setColumn(ISSUE_ANSWER_PAGE, 'assigneeName', ALL_TYPES.filter((x) => x !== 5));
+    await setColumn(
+      ISSUE_ANSWER_PAGE,
+      'assigneeName',
+      ALL_TYPES.filter((x) => x !== 5),
+    );
     try {
       const d = await detail();
       expect(d).not.toHaveProperty('assigneeId');
@@ -615,7 +879,12 @@ describe('what a thread shows with 回复人 hidden or masked (the answerers’ 
   });
 
   it('masked: names masked in the fields and inside the texts', async () => {
-    await setColumn(ISSUE_ANSWER_PAGE, 'assigneeName', ALL_TYPES.filter((x) => x !== 5), [5]);
+    await setColumn(
+      ISSUE_ANSWER_PAGE,
+      'assigneeName',
+      ALL_TYPES.filter((x) => x !== 5),
+      [5],
+    );
     try {
       const d = await detail();
       expect(d.assigneeName).toBe('回****');
@@ -629,16 +898,39 @@ describe('what a thread shows with 回复人 hidden or masked (the answerers’ 
 });
 
 describe('what the answerers’ page says of who holds a question, with 回复人 hidden or masked', () => {
-  const hidden = () => setColumn(ISSUE_ANSWER_PAGE, 'assigneeName', ALL_TYPES.filter((x) => x !== 5));
-  const masked = () => setColumn(ISSUE_ANSWER_PAGE, 'assigneeName', ALL_TYPES.filter((x) => x !== 5), [5]);
+  const hidden = () =>
+    setColumn(
+      ISSUE_ANSWER_PAGE,
+      'assigneeName',
+      ALL_TYPES.filter((x) => x !== 5),
+    );
+  const masked = () =>
+    setColumn(
+      ISSUE_ANSWER_PAGE,
+      'assigneeName',
+      ALL_TYPES.filter((x) => x !== 5),
+      [5],
+    );
   const visible = () => setColumn(ISSUE_ANSWER_PAGE, 'assigneeName', ALL_TYPES);
   /** Another answerer's refused moves on a question 处理中 held by 回复人<tag>. */
   const refusals = async () => {
-    const reply = await call('haier/documentissue/reply', { id: f.held.id, text: '我来回答', attachmentIds: [] }, f.cookies.reader5!);
+    const reply = await call(
+      'haier/documentissue/reply',
+      { id: f.held.id, text: '我来回答', attachmentIds: [] },
+      f.cookies.reader5!,
+    );
     const take = await call('haier/documentissue/assign', { id: f.held.id, userId: f.readerId }, f.cookies.reader5!);
-    const same = await call('haier/documentissue/assign', { id: f.held.id, userId: f.issue.answerer.id, reason: '仍由原处理人处理' }, f.cookies.reader5!);
+    const same = await call(
+      'haier/documentissue/assign',
+      { id: f.held.id, userId: f.issue.answerer.id, reason: '仍由原处理人处理' },
+      f.cookies.reader5!,
+    );
     for (const r of [reply, take, same]) expect(r.statusCode, r.body).toBe(409);
-    return { reply: reply.json().message as string, take: take.json().message as string, same: same.json().message as string };
+    return {
+      reply: reply.json().message as string,
+      take: take.json().message as string,
+      same: same.json().message as string,
+    };
   };
 
   it('visible: the 409s name who holds it', async () => {
@@ -682,10 +974,14 @@ describe('what the answerers’ page says of who holds a question, with 回复�
       expect(mine).toMatchObject({ assignedToMe: true });
       expect(theirs).toMatchObject({ assignedToMe: false });
       for (const d of [mine, theirs]) expect(d).not.toHaveProperty('assigneeId');
-      const rows = (await call('haier/documentissue/paging', { scope: 'ALL', keyword: f.held.number }, f.answererCookie)).json().data;
+      const rows = (
+        await call('haier/documentissue/paging', { scope: 'ALL', keyword: f.held.number }, f.answererCookie)
+      ).json().data;
       expect(rows).toEqual([expect.objectContaining({ id: f.held.id, assignedToMe: true })]);
       expect(rows[0]).not.toHaveProperty('assigneeId');
-      const pool = (await call('haier/documentissue/paging', { scope: 'ALL', keyword: f.held.number }, f.cookies.reader5!)).json().data;
+      const pool = (
+        await call('haier/documentissue/paging', { scope: 'ALL', keyword: f.held.number }, f.cookies.reader5!)
+      ).json().data;
       expect(pool).toEqual([expect.objectContaining({ id: f.held.id, assignedToMe: false })]);
     } finally {
       await visible();
@@ -701,7 +997,9 @@ describe('what the answerers’ page says of who holds a question, with 回复�
       expect(list.length).toBeGreaterThan(0);
       for (const h of list) expect(Object.keys(h).sort()).toEqual(['account', 'id', 'name']);
       // and no answer of the page carries an id or a name the picker would resolve
-      const detail = JSON.stringify((await call('haier/documentissue/findById', { id: f.held.id }, f.cookies.reader5!)).json());
+      const detail = JSON.stringify(
+        (await call('haier/documentissue/findById', { id: f.held.id }, f.cookies.reader5!)).json(),
+      );
       expect(detail).not.toContain(f.issue.answerer.name);
       expect(detail).not.toMatch(new RegExp(`"assigneeId":${f.issue.answerer.id}\\b`));
     } finally {
@@ -712,11 +1010,21 @@ describe('what the answerers’ page says of who holds a question, with 回复�
 
 describe('what the approvers’ page says of who decided an application, with 审批人 hidden or masked', () => {
   const approveAgain = async () => {
-    const res = await call('haier/drawingEmpowerApply/approveApplyEmpower', { ids: [f.application.id], decision: 'APPROVE' }, f.cookies.approver6!);
+    const res = await call(
+      'haier/drawingEmpowerApply/approveApplyEmpower',
+      { ids: [f.application.id], decision: 'APPROVE' },
+      f.cookies.approver6!,
+    );
     expect(res.statusCode, res.body).toBe(409);
     return res.json().message as string;
   };
-  const set = (masked: number[]) => setColumn(EMPOWER_APPROVE_PAGE, 'deciderName', ALL_TYPES.filter((x) => x !== 6), masked);
+  const set = (masked: number[]) =>
+    setColumn(
+      EMPOWER_APPROVE_PAGE,
+      'deciderName',
+      ALL_TYPES.filter((x) => x !== 6),
+      masked,
+    );
 
   it('visible: the 409 of a second decision names the decider', async () => {
     expect(await approveAgain()).toMatch(new RegExp(`^该申请已审批：已驳回（审批人${tag}，.+），不能再次审批$`));

@@ -8,7 +8,17 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARCHIVE_PAGE, PHONE_LOG_PAGE, buttonRefusedText, type PermissionItem, archivesApi, exportApi, permissionsApi, phoneLogApi, type EndpointDef } from '@esm/contracts';
+import {
+  ARCHIVE_PAGE,
+  PHONE_LOG_PAGE,
+  buttonRefusedText,
+  type PermissionItem,
+  archivesApi,
+  exportApi,
+  permissionsApi,
+  phoneLogApi,
+  type EndpointDef,
+} from '@esm/contracts';
 import { buildTestApp, hasChinese, login, callApi, type CallBody } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, samplePdf, tempStorage } from './factories.ts';
 
@@ -18,7 +28,8 @@ const db = t.db.prisma;
 const cookies: Record<string, string> = {};
 
 /** A call as the demo account `who` (signed in once in beforeAll). */
-const call = <E extends EndpointDef>(endpoint: E, body: CallBody<E>, who: string) => callApi(t.app, endpoint, body, cookies[who]!);
+const call = <E extends EndpointDef>(endpoint: E, body: CallBody<E>, who: string) =>
+  callApi(t.app, endpoint, body, cookies[who]!);
 
 async function item(kind: 'BUTTON' | 'COLUMN', page: string, code: string): Promise<PermissionItem> {
   const res = await call(permissionsApi.page, { kind, menuPage: page, keyword: code, results: 100 }, 'demo7');
@@ -29,7 +40,11 @@ async function item(kind: 'BUTTON' | 'COLUMN', page: string, code: string): Prom
 }
 
 async function setTypes(it: PermissionItem, allowedTypes: number[], maskedTypes: number[] = []) {
-  const res = await call(permissionsApi.update, { id: it.id, version: it.version, label: it.label, allowedTypes, maskedTypes }, 'demo7');
+  const res = await call(
+    permissionsApi.update,
+    { id: it.id, version: it.version, label: it.label, allowedTypes, maskedTypes },
+    'demo7',
+  );
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as PermissionItem;
 }
@@ -50,11 +65,19 @@ afterAll(async () => {
 
 describe('declared defaults', () => {
   it('seeds a row for every declared button with its call access, and the columns visible to all', async () => {
-    expect(exportButton).toMatchObject({ kind: 'BUTTON', label: '导出Excel', allowedTypes: [3, 7, 8, 9], declared: true });
+    expect(exportButton).toMatchObject({
+      kind: 'BUTTON',
+      label: '导出Excel',
+      allowedTypes: [3, 7, 8, 9],
+      declared: true,
+    });
     const upload = await item('BUTTON', ARCHIVE_PAGE, 'upload');
     expect(upload.allowedTypes).toEqual([3, 7, 8, 9]);
-    for (const code of ['publish', 'withdraw', 'close', 'remind', 'export']) await item('BUTTON', '/esm/drawingManagement/changeNoticeList', code);
-    expect((await item('BUTTON', '/esm/drawingAuthorization/drawingEmpowerApprove', 'approve')).allowedTypes).toEqual([6]);
+    for (const code of ['publish', 'withdraw', 'close', 'remind', 'export'])
+      await item('BUTTON', '/esm/drawingManagement/changeNoticeList', code);
+    expect((await item('BUTTON', '/esm/drawingAuthorization/drawingEmpowerApprove', 'approve')).allowedTypes).toEqual([
+      6,
+    ]);
     expect(columns.uploaderName!.allowedTypes).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
@@ -62,7 +85,11 @@ describe('declared defaults', () => {
     const res = await call(permissionsApi.buttons, { page: ARCHIVE_PAGE }, 'demo3');
     expect(res.statusCode).toBe(200);
     const buttons = res.json().data.buttons as { code: string; allowed: boolean }[];
-    expect(Object.fromEntries(buttons.map((b) => [b.code, b.allowed]))).toMatchObject({ upload: true, obsolete: true, export: true });
+    expect(Object.fromEntries(buttons.map((b) => [b.code, b.allowed]))).toMatchObject({
+      upload: true,
+      obsolete: true,
+      export: true,
+    });
     const supplier = await call(permissionsApi.buttons, { page: ARCHIVE_PAGE }, 'demo2');
     expect((supplier.json().data.buttons as { allowed: boolean }[]).every((b) => !b.allowed)).toBe(true);
   });
@@ -70,7 +97,11 @@ describe('declared defaults', () => {
   it('lets only type 7 administer, and refuses a bad body field by field', async () => {
     const refused = await call(permissionsApi.page, {}, 'demo3');
     expect(refused.statusCode).toBe(403);
-    const bad = await call(permissionsApi.insert, { kind: 'BUTTON', page: 'dashboard', code: '1x', label: '', allowedTypes: [1] }, 'demo7');
+    const bad = await call(
+      permissionsApi.insert,
+      { kind: 'BUTTON', page: 'dashboard', code: '1x', label: '', allowedTypes: [1] },
+      'demo7',
+    );
     expect(bad.statusCode).toBe(400);
     const fields = (bad.json().errors as { field: string; message: string }[]).map((e) => e.field);
     expect(fields).toEqual(expect.arrayContaining(['page', 'code', 'label']));
@@ -96,21 +127,40 @@ describe('a button removed for a type', () => {
   });
 
   it('writes every change to the change log, before → after, and the log refuses rewrites', async () => {
-    const res = await call(permissionsApi.changes, { menuPage: PHONE_LOG_PAGE, action: 'UPDATE', results: 100 }, 'demo7');
+    const res = await call(
+      permissionsApi.changes,
+      { menuPage: PHONE_LOG_PAGE, action: 'UPDATE', results: 100 },
+      'demo7',
+    );
     const rows = res.json().data as { before: string; after: string; userAccount: string; code: string }[];
     expect(rows.length).toBeGreaterThanOrEqual(2);
     const removal = rows.find((r) => JSON.parse(r.after).allowedTypes.join() === '3,7,9')!;
     expect(JSON.parse(removal.before).allowedTypes).toEqual([3, 7, 8, 9]);
     expect(removal).toMatchObject({ userAccount: 'demo7', code: 'export' });
-    await expect(db.$executeRawUnsafe('UPDATE permission_change_log SET label = $1', 'x')).rejects.toThrow(/append-only/);
+    await expect(db.$executeRawUnsafe('UPDATE permission_change_log SET label = $1', 'x')).rejects.toThrow(
+      /append-only/,
+    );
     await expect(db.$executeRawUnsafe('DELETE FROM permission_change_log')).rejects.toThrow(/append-only/);
   });
 
   it('answers 409 to a stale edit and to the loser of two concurrent edits', async () => {
-    const stale = await call(permissionsApi.update, { id: exportButton.id, version: exportButton.version - 1, label: '导出Excel', allowedTypes: [3] }, 'demo7');
+    const stale = await call(
+      permissionsApi.update,
+      { id: exportButton.id, version: exportButton.version - 1, label: '导出Excel', allowedTypes: [3] },
+      'demo7',
+    );
     expect(stale.statusCode).toBe(409);
     const both = await Promise.all(
-      [[3, 7], [7, 8]].map((types) => call(permissionsApi.update, { id: exportButton.id, version: exportButton.version, label: '导出Excel', allowedTypes: types }, 'demo7')),
+      [
+        [3, 7],
+        [7, 8],
+      ].map((types) =>
+        call(
+          permissionsApi.update,
+          { id: exportButton.id, version: exportButton.version, label: '导出Excel', allowedTypes: types },
+          'demo7',
+        ),
+      ),
     );
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect(hasChinese(both.find((r) => r.statusCode === 409)!.json().message)).toBe(true);
@@ -118,19 +168,29 @@ describe('a button removed for a type', () => {
   });
 
   it('adds and batch-deletes buttons of a page, refusing a duplicate', async () => {
-    const body = { kind: 'BUTTON' as const, page: '/esm/system/visitLog', code: 'printReport', label: '打印报表', allowedTypes: [3, 7] };
+    const body = {
+      kind: 'BUTTON' as const,
+      page: '/esm/system/visitLog',
+      code: 'printReport',
+      label: '打印报表',
+      allowedTypes: [3, 7],
+    };
     const a = await call(permissionsApi.insert, body, 'demo7');
     expect(a.statusCode, a.body).toBe(200);
     expect((await call(permissionsApi.insert, body, 'demo7')).statusCode).toBe(409);
     const b = await call(permissionsApi.insert, { ...body, code: 'archive', label: '归档' }, 'demo7');
     const seen = await call(permissionsApi.buttons, { page: '/esm/system/visitLog' }, 'demo3');
-    expect(seen.json().data.buttons).toEqual(expect.arrayContaining([{ code: 'printReport', label: '打印报表', allowed: true }]));
+    expect(seen.json().data.buttons).toEqual(
+      expect.arrayContaining([{ code: 'printReport', label: '打印报表', allowed: true }]),
+    );
     const del = await call(permissionsApi.deleteByIds, { ids: [a.json().data.id, b.json().data.id] }, 'demo7');
     expect(del.json().data.deleted).toBe(2);
     expect((await call(permissionsApi.deleteById, { id: a.json().data.id }, 'demo7')).statusCode).toBe(404);
     const log = await call(permissionsApi.changes, { menuPage: '/esm/system/visitLog', results: 100 }, 'demo7');
     // this test's two buttons only: this file's other tests change the page's column rules too
-    const mine = (log.json().data as { action: string; code: string }[]).filter((r) => r.code === 'printReport' || r.code === 'archive');
+    const mine = (log.json().data as { action: string; code: string }[]).filter(
+      (r) => r.code === 'printReport' || r.code === 'archive',
+    );
     expect(mine.map((r) => r.action).sort()).toEqual(['DELETE', 'DELETE', 'INSERT', 'INSERT']);
   });
 });
@@ -140,7 +200,11 @@ describe('governed columns', () => {
   beforeAll(async () => {
     const line = await createProductLine(db);
     const material = await createMaterial(db, line.code);
-    const f = await createFileVersion(db, files.storage, { materialCode: material.code, type: 'pdf', bytes: await samplePdf(1) });
+    const f = await createFileVersion(db, files.storage, {
+      materialCode: material.code,
+      type: 'pdf',
+      bytes: await samplePdf(1),
+    });
     await db.standardFile.update({ where: { id: f.id }, data: { remark: '加强筋位置调整' } });
     fileId = f.id;
     // type 8: 上传人 hidden, 备注 and 作废原因 masked; the others unchanged
@@ -151,7 +215,9 @@ describe('governed columns', () => {
 
   it('are reported to the page per type', async () => {
     const res = await call(permissionsApi.columns, { page: ARCHIVE_PAGE }, 'demo8');
-    expect(Object.fromEntries((res.json().data.columns as { field: string; mode: string }[]).map((c) => [c.field, c.mode]))).toEqual({
+    expect(
+      Object.fromEntries((res.json().data.columns as { field: string; mode: string }[]).map((c) => [c.field, c.mode])),
+    ).toEqual({
       uploaderName: 'HIDDEN',
       remark: 'MASKED',
       obsoleteReason: 'MASKED',

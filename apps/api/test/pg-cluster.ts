@@ -15,10 +15,11 @@ export function postgresBin(): string | null {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return null;
-  const majors = readdirSync(root).filter((d) => existsSync(path.join(root, d, 'bin/pg_ctl'))).sort((a, b) => Number(b) - Number(a));
+  const majors = readdirSync(root)
+    .filter((d) => existsSync(path.join(root, d, 'bin/pg_ctl')))
+    .sort((a, b) => Number(b) - Number(a));
   return majors[0] ? path.join(root, majors[0], 'bin') : null;
 }
-
 
 export interface Cluster {
   port: number;
@@ -35,11 +36,19 @@ export async function startCluster(): Promise<Cluster> {
   if (!bin) throw new Error('no PostgreSQL server binaries (install postgresql, or set PG_BIN)');
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'esm-pg-'));
-  if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+  if (asRoot)
+    chownSync(
+      dir,
+      Number(execFileSync('id', ['-u', 'postgres']).toString()),
+      Number(execFileSync('id', ['-g', 'postgres']).toString()),
+    );
   const data = path.join(dir, 'data');
   const run = (cmd: string, args: string[]) => {
     const file = path.join(bin, cmd);
-    execFileSync(asRoot ? 'runuser' : file, asRoot ? ['-u', 'postgres', '--', file, ...args] : args, { stdio: 'pipe', cwd: dir });
+    execFileSync(asRoot ? 'runuser' : file, asRoot ? ['-u', 'postgres', '--', file, ...args] : args, {
+      stdio: 'pipe',
+      cwd: dir,
+    });
   };
   run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
   const port = await freePort();

@@ -19,7 +19,8 @@ const cookies: Record<string, string> = {};
 const IP = '10.7.7.7';
 
 /** A call as the demo account `who` (signed in once in beforeAll). */
-const call = <E extends EndpointDef>(endpoint: E, body: CallBody<E>, who: string) => callApi(t.app, endpoint, body, cookies[who]!, { headers: { 'user-agent': 'vitest-phones' }, remoteAddress: IP });
+const call = <E extends EndpointDef>(endpoint: E, body: CallBody<E>, who: string) =>
+  callApi(t.app, endpoint, body, cookies[who]!, { headers: { 'user-agent': 'vitest-phones' }, remoteAddress: IP });
 
 const contactId = async (name: string) => (await db.phoneContact.findFirstOrThrow({ where: { name } })).id;
 const logCount = (contactIdValue: number) => db.phoneViewLog.count({ where: { contactId: contactIdValue } });
@@ -38,7 +39,11 @@ describe('contacts', () => {
     expect(rows.length).toBe(DEMO_CONTACTS.length);
     for (const r of rows) expect(r.mobile).toMatch(MASKED);
     const liu = rows.find((r) => r.name === '刘海涛')!;
-    expect(liu).toMatchObject({ mobile: '139****5601', supplierCode: 'S001', supplierName: '青岛海达精密机械有限公司' });
+    expect(liu).toMatchObject({
+      mobile: '139****5601',
+      supplierCode: 'S001',
+      supplierName: '青岛海达精密机械有限公司',
+    });
     const s002 = await call(phoneLogApi.contacts, { supplierCode: 'S002' }, 'demo3');
     expect((s002.json().data as ContactRow[]).map((r) => r.name).sort()).toEqual(['周婷', '李明']);
   });
@@ -46,7 +51,9 @@ describe('contacts', () => {
   it("gives a supplier its own contacts and its materials' purchasers, masked", async () => {
     const res = await call(phoneLogApi.supplierContacts, { results: 100 }, 'demo2');
     const rows = res.json().data as ContactRow[];
-    expect(rows.map((r) => r.name).sort()).toEqual(['刘海涛', '吴刚', '周俊', '孙丽', '王建国', '陈晓燕', '马超'].sort());
+    expect(rows.map((r) => r.name).sort()).toEqual(
+      ['刘海涛', '吴刚', '周俊', '孙丽', '王建国', '陈晓燕', '马超'].sort(),
+    );
     for (const r of rows) expect(r.mobile).toMatch(MASKED);
   });
 });
@@ -60,7 +67,15 @@ describe('saveLookMobilePhoneLog', () => {
     expect(res.json().data.mobile).toBe('13912345601');
     expect(await logCount(id)).toBe(before + 1);
     const row = await db.phoneViewLog.findUniqueOrThrow({ where: { id: res.json().data.logId } });
-    expect(row).toMatchObject({ viewerAccount: 'demo2', viewerType: 2, viewerSupplierCode: 'S001', contactName: '刘海涛', maskedMobile: '139****5601', page: '/esm/supplier/dashboardS', ip: IP });
+    expect(row).toMatchObject({
+      viewerAccount: 'demo2',
+      viewerType: 2,
+      viewerSupplierCode: 'S001',
+      contactName: '刘海涛',
+      maskedMobile: '139****5601',
+      page: '/esm/supplier/dashboardS',
+      ip: IP,
+    });
   });
 
   it('refuses a number outside the caller scope like one that does not exist, and logs nothing', async () => {
@@ -77,12 +92,21 @@ describe('saveLookMobilePhoneLog', () => {
       expect(res.body).not.toContain('137');
       expect(await logCount(id)).toBe(before);
     }
-    const missing = await call(phoneLogApi.supplierReveal, { contactId: 99_999_999, page: '/esm/supplier/dashboardS' }, 'demo2');
+    const missing = await call(
+      phoneLogApi.supplierReveal,
+      { contactId: 99_999_999, page: '/esm/supplier/dashboardS' },
+      'demo2',
+    );
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe('联系人不存在');
     // each side calls its own path
-    expect((await call(phoneLogApi.reveal, { contactId: await contactId('刘海涛'), page: '/x' }, 'demo2')).statusCode).toBe(403);
-    expect((await call(phoneLogApi.supplierReveal, { contactId: await contactId('刘海涛'), page: '/x' }, 'demo3')).statusCode).toBe(403);
+    expect(
+      (await call(phoneLogApi.reveal, { contactId: await contactId('刘海涛'), page: '/x' }, 'demo2')).statusCode,
+    ).toBe(403);
+    expect(
+      (await call(phoneLogApi.supplierReveal, { contactId: await contactId('刘海涛'), page: '/x' }, 'demo3'))
+        .statusCode,
+    ).toBe(403);
     const bad = await call(phoneLogApi.reveal, unchecked({ contactId: 'x' }), 'demo3');
     expect(bad.statusCode).toBe(400);
   });
@@ -98,7 +122,9 @@ describe('saveLookMobilePhoneLog', () => {
   it('logs each of several concurrent reveals exactly once', async () => {
     const id = await contactId('王建国');
     const before = await logCount(id);
-    const results = await Promise.all(Array.from({ length: 6 }, () => call(phoneLogApi.reveal, { contactId: id, page: '/esm/dashboard' }, 'demo3')));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => call(phoneLogApi.reveal, { contactId: id, page: '/esm/dashboard' }, 'demo3')),
+    );
     expect(results.map((r) => r.statusCode)).toEqual(Array(6).fill(200));
     expect(new Set(results.map((r) => r.json().data.logId)).size).toBe(6);
     expect(await logCount(id)).toBe(before + 6);
@@ -111,8 +137,16 @@ describe('the view log', () => {
     expect(res.statusCode).toBe(200);
     const rows = res.json().data as { viewerAccount: string; maskedMobile: string; contactSupplierName: string }[];
     expect(rows.length).toBeGreaterThanOrEqual(1);
-    expect(rows[0]).toMatchObject({ viewerAccount: 'demo2', maskedMobile: '139****5601', contactSupplierName: '青岛海达精密机械有限公司' });
-    const none = await call(phoneLogApi.page, { viewer: 'demo2', dateFrom: '2020-01-01', dateTo: '2020-01-02' }, 'demo3');
+    expect(rows[0]).toMatchObject({
+      viewerAccount: 'demo2',
+      maskedMobile: '139****5601',
+      contactSupplierName: '青岛海达精密机械有限公司',
+    });
+    const none = await call(
+      phoneLogApi.page,
+      { viewer: 'demo2', dateFrom: '2020-01-01', dateTo: '2020-01-02' },
+      'demo3',
+    );
     expect(none.json().total).toBe(0);
     const badRange = await call(phoneLogApi.page, { dateFrom: '2026-02-01', dateTo: '2026-01-01' }, 'demo3');
     expect(badRange.statusCode).toBe(400);
@@ -147,7 +181,11 @@ describe('no response carries a full number', () => {
     return cells.join('\n');
   }
   // the one path that returns a number, and the calls that end the walk's own session
-  const SKIP = new Set(['haier/saveLookMobilePhoneLog', 'supplier/saveLookMobilePhoneLog', 'user/logout', 'user/login'].map((p) => `${API_BASE}/${p}`));
+  const SKIP = new Set(
+    ['haier/saveLookMobilePhoneLog', 'supplier/saveLookMobilePhoneLog', 'user/logout', 'user/login'].map(
+      (p) => `${API_BASE}/${p}`,
+    ),
+  );
 
   it.each(['demo2', 'demo3'])('walks every route as %s', async (who) => {
     const routes = t.app.apiRoutes.filter((r) => r.method === 'POST' && !SKIP.has(r.url));
@@ -161,7 +199,11 @@ describe('no response carries a full number', () => {
     }
     expect(answered).toBeGreaterThan(10);
     // the search itself finds a full number where one is sent: the skipped reveal does send it
-    const shown = await call(who === 'demo2' ? phoneLogApi.supplierReveal : phoneLogApi.reveal, { contactId: await contactId('陈晓燕'), page: '/esm/dashboard' }, who);
+    const shown = await call(
+      who === 'demo2' ? phoneLogApi.supplierReveal : phoneLogApi.reveal,
+      { contactId: await contactId('陈晓燕'), page: '/esm/dashboard' },
+      who,
+    );
     expect((await textOf(shown)).includes('13912345602')).toBe(true);
     // and the contacts the walk saw were there, masked
     const contacts = await call(who === 'demo2' ? phoneLogApi.supplierContacts : phoneLogApi.contacts, {}, who);

@@ -27,7 +27,11 @@ describe('references outside the repository', () => {
     const found = files.flatMap((f) =>
       readFileSync(`${paths.root}/${f}`, 'utf8')
         .split('\n')
-        .flatMap((line, i) => FORBIDDEN.filter(([, re]) => re.test(line)).map(([what]) => `${f}:${i + 1}: ${what}: ${line.trim().slice(0, 120)}`)),
+        .flatMap((line, i) =>
+          FORBIDDEN.filter(([, re]) => re.test(line)).map(
+            ([what]) => `${f}:${i + 1}: ${what}: ${line.trim().slice(0, 120)}`,
+          ),
+        ),
     );
     expect(found).toEqual([]);
   });

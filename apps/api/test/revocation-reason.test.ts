@@ -7,7 +7,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { empowerApi, filesApi } from '@esm/contracts';
 import { buildTestApp, login, apiCaller } from './helpers.ts';
-import { acceptCurrentAgreement, createFileVersion, createMaterial, createProductLine, createSupplier, createSupplierUser, linkSupplier, samplePdf, tempStorage } from './factories.ts';
+import {
+  acceptCurrentAgreement,
+  createFileVersion,
+  createMaterial,
+  createProductLine,
+  createSupplier,
+  createSupplierUser,
+  linkSupplier,
+  samplePdf,
+  tempStorage,
+} from './factories.ts';
 
 const DAY = 86_400_000;
 const files = await tempStorage();
@@ -43,7 +53,14 @@ async function supplierWith(...grants: Window[]) {
   const ids = [];
   for (const [from, until] of grants) {
     const g = await db.empowerGrant.create({
-      data: { supplierCode: supplier.code, materialCode: material.code, validFrom: new Date(now + from * DAY), validUntil: new Date(now + until * DAY), createdBy: 'demo3', imported: true },
+      data: {
+        supplierCode: supplier.code,
+        materialCode: material.code,
+        validFrom: new Date(now + from * DAY),
+        validUntil: new Date(now + until * DAY),
+        createdBy: 'demo3',
+        imported: true,
+      },
     });
     ids.push(g.id);
   }
@@ -54,7 +71,11 @@ async function supplierWith(...grants: Window[]) {
     async told(): Promise<{ view: number; viewMessage: string | null; reason: string | null }> {
       const view = await call(filesApi.view, { id: file.id }, cookie);
       const has = (await call(empowerApi.hasEmpower, { materialCode: material.code }, cookie)).json().data;
-      return { view: view.statusCode, viewMessage: view.statusCode === 200 ? null : view.json().message, reason: has.reason };
+      return {
+        view: view.statusCode,
+        viewMessage: view.statusCode === 200 ? null : view.json().message,
+        reason: has.reason,
+      };
     },
   };
 }
@@ -65,7 +86,10 @@ async function revoke(id: number, reason: string) {
 }
 
 /** A revocation's words: day and minute in UTC+8, then the reason. */
-const revokedText = (reason: string) => new RegExp(`^该物料的图纸授权已于 \\d{4}/\\d{1,2}/\\d{1,2} \\d{2}:\\d{2} 被撤销（原因：${reason}），如需查看请重新申请授权$`);
+const revokedText = (reason: string) =>
+  new RegExp(
+    `^该物料的图纸授权已于 \\d{4}/\\d{1,2}/\\d{1,2} \\d{2}:\\d{2} 被撤销（原因：${reason}），如需查看请重新申请授权$`,
+  );
 
 describe('after a revocation the supplier is told it was revoked, when and why', () => {
   it('its only grant revoked: file/view and hasEmpower name the revocation with its reason', async () => {
@@ -99,7 +123,10 @@ describe('after a revocation the supplier is told it was revoked, when and why',
 describe('with several grants, the one that ended last decides', () => {
   it('a grant revoked long ago, then a later one that ran out: the expiry', async () => {
     const s = await supplierWith([-100, 100], [-20, -2]);
-    await db.empowerGrant.update({ where: { id: s.grants[0]! }, data: { revokedAt: new Date(Date.now() - 50 * DAY), revokeReason: '旧的撤销' } });
+    await db.empowerGrant.update({
+      where: { id: s.grants[0]! },
+      data: { revokedAt: new Date(Date.now() - 50 * DAY), revokeReason: '旧的撤销' },
+    });
     const told = await s.told();
     expect(told.viewMessage).toMatch(/^该物料的图纸授权已于 \d{4}\/\d{1,2}\/\d{1,2} 过期，请重新申请授权$/);
     expect(told.reason).toBe(told.viewMessage);

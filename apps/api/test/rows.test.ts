@@ -48,7 +48,9 @@ describe('readRows (direct pg reads) answers what $queryRaw answers', () => {
   }
 
   it('goes through the pool on Postgres and through Prisma inside a transaction', async () => {
-    const rows = await db.prisma.$transaction(async (tx) => readRows<{ n: number }>(tx as never, Prisma.sql`SELECT 1::int AS n`));
+    const rows = await db.prisma.$transaction(async (tx) =>
+      readRows<{ n: number }>(tx as never, Prisma.sql`SELECT 1::int AS n`),
+    );
     expect(rows).toEqual([{ n: 1 }]);
   });
 });
@@ -68,6 +70,7 @@ describe('a family of prepared statements (familyName)', () => {
   it('a prepared statement answers for the values of each call, whichever came first', async () => {
     const q = (n: number) => Prisma.sql`SELECT ${n}::int + 1 AS next`;
     const name = familyName('esm_test_values', q(0).text);
-    for (const n of [1, 41, 7, 1000]) expect(await readRows<{ next: number }>(db.prisma, q(n), name)).toEqual([{ next: n + 1 }]);
+    for (const n of [1, 41, 7, 1000])
+      expect(await readRows<{ next: number }>(db.prisma, q(n), name)).toEqual([{ next: n + 1 }]);
   });
 });

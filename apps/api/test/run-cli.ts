@@ -9,7 +9,11 @@ import { fileURLToPath } from 'node:url';
 export const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const TSX = path.join(API_DIR, 'node_modules/.bin/tsx');
 
-export function runCli(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
+export function runCli(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; out: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, [script, ...args], {
       cwd: API_DIR,

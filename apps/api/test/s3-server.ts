@@ -35,11 +35,24 @@ export interface TestS3Server {
 export async function startS3Server(opts: { bucket?: string } = {}): Promise<TestS3Server> {
   const bucket = opts.bucket ?? 'esm-test';
   const directory = await mkdtemp(path.join(tmpdir(), 'esm-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   // s3rver checks signatures against its fixed development credentials
-  const settings: S3Settings = { endpoint, bucket, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true };
+  const settings: S3Settings = {
+    endpoint,
+    bucket,
+    region: 'us-east-1',
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    forcePathStyle: true,
+  };
   let running = true;
   const stop = async () => {
     if (!running) return;

@@ -3,7 +3,16 @@ declare module 's3rver' {
   import type { AddressInfo } from 'node:net';
   import type { Server } from 'node:http';
   export default class S3rver {
-    constructor(options: { address?: string; port?: number; silent?: boolean; directory?: string; configureBuckets?: { name: string }[]; resetOnClose?: boolean; allowMismatchedSignatures?: boolean; vhostBuckets?: boolean });
+    constructor(options: {
+      address?: string;
+      port?: number;
+      silent?: boolean;
+      directory?: string;
+      configureBuckets?: { name: string }[];
+      resetOnClose?: boolean;
+      allowMismatchedSignatures?: boolean;
+      vhostBuckets?: boolean;
+    });
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
     httpServer?: Server;

@@ -16,7 +16,16 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { errorsPlugin, frameworkErrorOptions } from '../src/plugins/errors.ts';
 import { securityPlugin } from '../src/plugins/security.ts';
 import { webPlugin } from '../src/plugins/web.ts';
-import { api, buildTestApp, hasChinese, login, testConfig, type TestApp, callApi, LEGACY_LOGOUT_BODY } from './helpers.ts';
+import {
+  api,
+  buildTestApp,
+  hasChinese,
+  login,
+  testConfig,
+  type TestApp,
+  callApi,
+  LEGACY_LOGOUT_BODY,
+} from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, samplePdf, tempStorage } from './factories.ts';
 
 const files = await tempStorage();
@@ -29,7 +38,13 @@ beforeAll(async () => {
   t = await buildTestApp({ storage: files.storage });
   const pl = await createProductLine(t.db.prisma);
   const m = await createMaterial(t.db.prisma, pl.code);
-  pdfId = (await createFileVersion(t.db.prisma, files.storage, { materialCode: m.code, type: 'pdf', bytes: await samplePdf(1) })).id;
+  pdfId = (
+    await createFileVersion(t.db.prisma, files.storage, {
+      materialCode: m.code,
+      type: 'pdf',
+      bytes: await samplePdf(1),
+    })
+  ).id;
   staff = await login(t.app, 'demo3');
   supplier = await login(t.app, 'demo2');
 });
@@ -62,16 +77,26 @@ describe('the address that logs and watermarks carry', () => {
     const proxied = await buildTestApp({ db: t.db, storage: files.storage, config: { trustProxy: ['10.60.0.1'] } });
     try {
       const cookie = await login(proxied.app, 'demo8');
-      const direct = await callApi(proxied.app, filesApi.download, { id: pdfId }, cookie, { headers: { 'x-forwarded-for': '8.8.8.8' }, remoteAddress: '10.60.0.9' });
+      const direct = await callApi(proxied.app, filesApi.download, { id: pdfId }, cookie, {
+        headers: { 'x-forwarded-for': '8.8.8.8' },
+        remoteAddress: '10.60.0.9',
+      });
       expect(direct.statusCode).toBe(200);
       const text = await pdfText(direct.rawPayload);
       expect(text).toContain('10.60.0.9');
       expect(text).not.toContain('8.8.8.8');
-      const viaProxy = await callApi(proxied.app, filesApi.download, { id: pdfId }, cookie, { headers: { 'x-forwarded-for': '8.8.8.8, 198.51.100.23' }, remoteAddress: '10.60.0.1' });
+      const viaProxy = await callApi(proxied.app, filesApi.download, { id: pdfId }, cookie, {
+        headers: { 'x-forwarded-for': '8.8.8.8, 198.51.100.23' },
+        remoteAddress: '10.60.0.1',
+      });
       expect(viaProxy.statusCode).toBe(200);
       expect(await pdfText(viaProxy.rawPayload)).toContain('198.51.100.23');
       const demo8 = await t.db.prisma.user.findUniqueOrThrow({ where: { account: 'demo8' } });
-      const rows = await t.db.prisma.accessLog.findMany({ where: { userId: demo8.id, fileId: pdfId }, orderBy: { id: 'asc' }, select: { ip: true } });
+      const rows = await t.db.prisma.accessLog.findMany({
+        where: { userId: demo8.id, fileId: pdfId },
+        orderBy: { id: 'asc' },
+        select: { ip: true },
+      });
       expect(rows.map((r) => r.ip)).toEqual(['10.60.0.9', '198.51.100.23']);
     } finally {
       await proxied.close();
@@ -84,10 +109,14 @@ describe('the address that logs and watermarks carry', () => {
 describe('cross-site requests are refused', () => {
   function multipart(fields: Record<string, string>, file: { name: string; bytes: Buffer }) {
     const boundary = '----esm-security-test';
-    const parts = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
+    const parts = Object.entries(fields).map(
+      ([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`,
+    );
     const body = Buffer.concat([
       Buffer.from(parts.join('')),
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/pdf\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/pdf\r\n\r\n`,
+      ),
       file.bytes,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
@@ -99,11 +128,27 @@ describe('cross-site requests are refused', () => {
     const m = await createMaterial(t.db.prisma, pl.code);
     const standardCode = `Q/XSITE-${Date.now()}`;
     const { body, contentType } = multipart(
-      { standardCode, name: '跨站上传', version: 'V1.0', materialCode: m.code, category: 'DRAWING', secretLevel: 'SECRET', effectiveDate: '2026-01-01' },
+      {
+        standardCode,
+        name: '跨站上传',
+        version: 'V1.0',
+        materialCode: m.code,
+        category: 'DRAWING',
+        secretLevel: 'SECRET',
+        effectiveDate: '2026-01-01',
+      },
       { name: 'evil.pdf', bytes: Buffer.from(await samplePdf(1)) },
     );
-    for (const headers of [{ origin: 'http://evil.example' }, { 'sec-fetch-site': 'cross-site', origin: 'http://evil.example' }]) {
-      const res = await t.app.inject({ method: 'POST', url: api('haier/standardFile/upload'), payload: body, headers: { cookie: staff, 'content-type': contentType, ...headers } });
+    for (const headers of [
+      { origin: 'http://evil.example' },
+      { 'sec-fetch-site': 'cross-site', origin: 'http://evil.example' },
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: api('haier/standardFile/upload'),
+        payload: body,
+        headers: { cookie: staff, 'content-type': contentType, ...headers },
+      });
       expect(expectEnvelope(res, 403).message).toBe('已拒绝跨站请求：请在本站页面中操作');
     }
     expect(await t.db.prisma.standardFile.count({ where: { standardCode } })).toBe(0);
@@ -111,10 +156,17 @@ describe('cross-site requests are refused', () => {
 
   it('a cross-origin text/plain logout is refused and the session lives on; the same logout from our page works', async () => {
     const cookie = await login(t.app, 'demo9');
-    const evil = await t.app.inject({ method: 'POST', url: api('user/logout'), payload: 'a=1', headers: { cookie, 'content-type': 'text/plain', origin: 'http://evil.example' } });
+    const evil = await t.app.inject({
+      method: 'POST',
+      url: api('user/logout'),
+      payload: 'a=1',
+      headers: { cookie, 'content-type': 'text/plain', origin: 'http://evil.example' },
+    });
     expectEnvelope(evil, 403);
     expect((await callApi(t.app, sessionApi.current, undefined, cookie)).json().code).toBe('0');
-    const ours = await callApi(t.app, sessionApi.logout, LEGACY_LOGOUT_BODY, cookie, { headers: { 'sec-fetch-site': 'same-origin', origin: 'http://localhost:80' } });
+    const ours = await callApi(t.app, sessionApi.logout, LEGACY_LOGOUT_BODY, cookie, {
+      headers: { 'sec-fetch-site': 'same-origin', origin: 'http://localhost:80' },
+    });
     expect(ours.statusCode).toBe(200);
   });
 
@@ -134,12 +186,17 @@ describe('cross-site requests are refused', () => {
     ['Origin of our own host', { origin: 'http://localhost:80' }],
     ['neither header (not a browser)', {}],
   ])('%s → allowed', async (_label, headers) => {
-    const res = await callApi(t.app, menuApi.roleFunction, {}, staff, { headers: { host: 'localhost:80', ...headers } });
+    const res = await callApi(t.app, menuApi.roleFunction, {}, staff, {
+      headers: { host: 'localhost:80', ...headers },
+    });
     expect(res.statusCode, res.body).toBe(200);
   });
 
   it('reads (GET) are not state-changing: a cross-site GET of health is answered', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/esm-server/health', headers: { 'sec-fetch-site': 'cross-site' } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/esm-server/health', headers: { 'sec-fetch-site': 'cross-site' } }))
+        .statusCode,
+    ).toBe(200);
   });
 });
 
@@ -244,7 +301,9 @@ describe('every refusal in the envelope, in Chinese', () => {
   });
 
   it('hashed assets are cached for a year, immutable; index.html is revalidated', async () => {
-    expect((await w.app.inject({ method: 'GET', url: '/esm/assets/app.js' })).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await w.app.inject({ method: 'GET', url: '/esm/assets/app.js' })).headers['cache-control']).toBe(
+      'public, max-age=31536000, immutable',
+    );
     for (const url of ['/esm/', '/esm/login', '/esm/drawingManagement/changeNoticeList'])
       expect((await w.app.inject({ method: 'GET', url })).headers['cache-control'], url).toBe('no-cache');
   });
@@ -262,7 +321,11 @@ describe('every refusal in the envelope, in Chinese', () => {
   });
 
   it('an asset goes out pre-compressed in the encoding the browser accepts, brotli first', async () => {
-    const br = await w.app.inject({ method: 'GET', url: '/esm/assets/app.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const br = await w.app.inject({
+      method: 'GET',
+      url: '/esm/assets/app.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers.vary).toMatch(/accept-encoding/i);
     expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
@@ -270,17 +333,28 @@ describe('every refusal in the envelope, in Chinese', () => {
     const gz = await w.app.inject({ method: 'GET', url: '/esm/assets/app.js', headers: { 'accept-encoding': 'gzip' } });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.rawPayload).toString()).toBe('console.log(1)');
-    const plain = await w.app.inject({ method: 'GET', url: '/esm/assets/app.js', headers: { 'accept-encoding': 'identity' } });
+    const plain = await w.app.inject({
+      method: 'GET',
+      url: '/esm/assets/app.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe('console.log(1)');
   });
 
   it('a URL that cannot be decoded (/esm/%) → 400', async () => {
-    expect(expectEnvelope(await w.app.inject({ method: 'GET', url: '/esm/%' }), 400).message).toBe('请求地址无效，请检查链接是否完整');
+    expect(expectEnvelope(await w.app.inject({ method: 'GET', url: '/esm/%' }), 400).message).toBe(
+      '请求地址无效，请检查链接是否完整',
+    );
     expectEnvelope(await w.app.inject({ method: 'GET', url: '/esm-server/api/thing/%E0%A4%A' }), 400);
   });
 
-  it.each(['/esm/assets/..%2f..%2f..%2fetc%2fpasswd', '/esm/assets/%2e%2e/%2e%2e/index.html', '/esm/assets/.env', '/esm/assets/nope.js'])('a static path outside the build or missing (%s) → 403/404 envelope', async (url) => {
+  it.each([
+    '/esm/assets/..%2f..%2f..%2fetc%2fpasswd',
+    '/esm/assets/%2e%2e/%2e%2e/index.html',
+    '/esm/assets/.env',
+    '/esm/assets/nope.js',
+  ])('a static path outside the build or missing (%s) → 403/404 envelope', async (url) => {
     const res = await w.app.inject({ method: 'GET', url });
     expect([403, 404]).toContain(res.statusCode);
     expectEnvelope(res, res.statusCode);
@@ -310,7 +384,12 @@ describe('every refusal in the envelope, in Chinese', () => {
   it('a URL longer than the parser takes → 431 in the envelope, from a real socket', async () => {
     const res = await raw(w.app, `GET /esm/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
     expect(res.status).toBe(431);
-    expect(JSON.parse(res.body)).toMatchObject({ success: false, code: '431', message: '请求地址或请求头过长', data: null });
+    expect(JSON.parse(res.body)).toMatchObject({
+      success: false,
+      code: '431',
+      message: '请求地址或请求头过长',
+      data: null,
+    });
   });
 
   it('a malformed request line → 400, from a real socket', async () => {
@@ -331,7 +410,13 @@ describe('values the database refuses are a 400, never a 500 (the schemas are to
     ['an id of 2^31', 'haier/standardFile/getStandardFileSupplier', { id: 2 ** 31 }, 'staff'],
     ['a file id of 2^31', 'file/view', { id: 2 ** 31 }, 'staff'],
   ] as const)('%s', async (_label, path, body, who) => {
-    const res = await t.app.inject({ method: 'POST', url: api(path), payload: body, headers: who ? { cookie: staff } : {}, remoteAddress: '10.60.9.9' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: api(path),
+      payload: body,
+      headers: who ? { cookie: staff } : {},
+      remoteAddress: '10.60.9.9',
+    });
     expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
     expect(res.statusCode, res.body).toBeLessThan(500);
     expect(hasChinese(res.json().message)).toBe(true);
@@ -344,7 +429,10 @@ describe('API documentation', () => {
   it('needs an internal sign-in: none → 401, a supplier → 403, staff → the page and the document', async () => {
     expectEnvelope(await t.app.inject({ method: 'GET', url: '/esm-server/docs' }), 401);
     expectEnvelope(await t.app.inject({ method: 'GET', url: '/esm-server/docs/json' }), 401);
-    expectEnvelope(await t.app.inject({ method: 'GET', url: '/esm-server/docs/json', headers: { cookie: supplier } }), 403);
+    expectEnvelope(
+      await t.app.inject({ method: 'GET', url: '/esm-server/docs/json', headers: { cookie: supplier } }),
+      403,
+    );
     const page = await t.app.inject({ method: 'GET', url: '/esm-server/docs/', headers: { cookie: staff } });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/html/);
@@ -352,16 +440,30 @@ describe('API documentation', () => {
     expect(doc.statusCode).toBe(200);
     expect(doc.json().paths['/esm-server/api/user/login']).toBeDefined();
     // swagger-ui is loaded on the first visit and answers through the guarded routes (plugins/docs.ts)
-    const css = await t.app.inject({ method: 'GET', url: '/esm-server/docs/static/swagger-ui.css', headers: { cookie: staff } });
+    const css = await t.app.inject({
+      method: 'GET',
+      url: '/esm-server/docs/static/swagger-ui.css',
+      headers: { cookie: staff },
+    });
     expect(css.statusCode).toBe(200);
     expect(css.headers['content-type']).toMatch(/css/);
     expect(css.body.length).toBeGreaterThan(1000);
-    expectEnvelope(await t.app.inject({ method: 'GET', url: '/esm-server/docs/static/swagger-ui.css', headers: { cookie: supplier } }), 403);
+    expectEnvelope(
+      await t.app.inject({
+        method: 'GET',
+        url: '/esm-server/docs/static/swagger-ui.css',
+        headers: { cookie: supplier },
+      }),
+      403,
+    );
     const yaml = await t.app.inject({ method: 'GET', url: '/esm-server/docs/yaml', headers: { cookie: staff } });
     expect(yaml.statusCode).toBe(200);
     expect(yaml.body).toContain('/esm-server/api/user/login');
     // a path swagger-ui does not serve: the portal's own 404
-    expectEnvelope(await t.app.inject({ method: 'GET', url: '/esm-server/docs/no-such-file', headers: { cookie: staff } }), 404);
+    expectEnvelope(
+      await t.app.inject({ method: 'GET', url: '/esm-server/docs/no-such-file', headers: { cookie: staff } }),
+      404,
+    );
   });
 
   it('API_DOCS_PUBLIC=true shows them to anyone', async () => {

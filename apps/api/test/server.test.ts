@@ -24,7 +24,11 @@ let releaseDist: (() => Promise<void>) | undefined;
 beforeAll(async () => {
   releaseDist = await holdDistFolder();
   // built for the start below (its empty DATA_DIR): with the demo image, seeded today
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: apiDir, stdio: 'pipe', env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', SEED_DEMO: '', DEMO_IMAGE: '' } });
+  execFileSync(process.execPath, ['scripts/build.mjs'], {
+    cwd: apiDir,
+    stdio: 'pipe',
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', SEED_DEMO: '', DEMO_IMAGE: '' },
+  });
 }, 600_000);
 
 afterAll(async () => {
@@ -32,7 +36,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
   await releaseDist?.();
 });
-
 
 interface Server {
   proc: ChildProcess;
@@ -43,15 +46,28 @@ interface Server {
 
 async function start(dir = dataDir, extra: NodeJS.ProcessEnv = {}): Promise<Server> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' }; // info: the start-up lines asserted below
-  for (const k of ['DATABASE_URL', 'SESSION_SECRET', 'SEED_DEMO', 'MIGRATE_ON_START', 'STORAGE_DIR', 'DEMO_IMAGE']) delete env[k];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+  }; // info: the start-up lines asserted below
+  for (const k of ['DATABASE_URL', 'SESSION_SECRET', 'SEED_DEMO', 'MIGRATE_ON_START', 'STORAGE_DIR', 'DEMO_IMAGE'])
+    delete env[k];
   Object.assign(env, extra);
-  const proc = spawn(process.execPath, ['--max-semi-space-size=4', '--heap-growing-percent=50', 'dist/server.mjs'], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--max-semi-space-size=4', '--heap-growing-percent=50', 'dist/server.mjs'], {
+    cwd: apiDir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.push(proc);
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -95,12 +111,21 @@ describe('embedded server', () => {
       expect(s.output()).toMatch(/database created from the prepared demo image/);
       expect(s.output()).not.toMatch(/demo data seeded/);
       // start-up lines are JSON like every later line (a log collector parses them all)
-      const startLine = s.output().split('\n').find((l) => l.includes('database created from the prepared demo image'))!;
-      expect(JSON.parse(startLine)).toMatchObject({ level: 30, msg: expect.stringMatching(/^database created from the prepared demo image/) });
+      const startLine = s
+        .output()
+        .split('\n')
+        .find((l) => l.includes('database created from the prepared demo image'))!;
+      expect(JSON.parse(startLine)).toMatchObject({
+        level: 30,
+        msg: expect.stringMatching(/^database created from the prepared demo image/),
+      });
       // its stored files (the demo drawings and attachments) went into the data dir's file store
-      const demo = JSON.parse(readFileSync(path.join(apiDir, 'dist/db-image-demo/manifest.json'), 'utf8')) as { demo: { files: string[] } };
+      const demo = JSON.parse(readFileSync(path.join(apiDir, 'dist/db-image-demo/manifest.json'), 'utf8')) as {
+        demo: { files: string[] };
+      };
       expect(demo.demo.files.length).toBeGreaterThan(10);
-      for (const sha of demo.demo.files) expect(existsSync(path.join(dataDir, 'files', sha.slice(0, 2), sha.slice(2, 4), sha))).toBe(true);
+      for (const sha of demo.demo.files)
+        expect(existsSync(path.join(dataDir, 'files', sha.slice(0, 2), sha.slice(2, 4), sha))).toBe(true);
       const res = await postJson(s.base, 'user/login', { account: 'demo3', password: 'Esm@2026' });
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ success: true, code: '10000000', data: { account: 'demo3', type: 3 } });

@@ -24,7 +24,10 @@ const rowOf = (sid: string) => t.db.prisma.session.findUniqueOrThrow({ where: { 
 /** Pretends the row was last written so that `exp` is what it stores (data._exp and expires_at alike). */
 async function storedExpiry(sid: string, exp: number, extra: Record<string, unknown> = {}) {
   const row = await rowOf(sid);
-  await t.db.prisma.session.update({ where: { sid }, data: { data: { ...(row.data as object), _exp: exp, ...extra }, expiresAt: new Date(exp) } });
+  await t.db.prisma.session.update({
+    where: { sid },
+    data: { data: { ...(row.data as object), _exp: exp, ...extra }, expiresAt: new Date(exp) },
+  });
 }
 
 describe('idle limit', () => {
@@ -71,7 +74,9 @@ describe('idle limit', () => {
 describe('absolute lifetime', () => {
   it('SESSION_ABSOLUTE_HOURS defaults to 12 hours', () => {
     expect(loadConfig({ SESSION_SECRET: 'x'.repeat(32) }).sessionAbsoluteMs).toBe(12 * 3_600_000);
-    expect(loadConfig({ SESSION_SECRET: 'x'.repeat(32), SESSION_ABSOLUTE_HOURS: '8' }).sessionAbsoluteMs).toBe(8 * 3_600_000);
+    expect(loadConfig({ SESSION_SECRET: 'x'.repeat(32), SESSION_ABSOLUTE_HOURS: '8' }).sessionAbsoluteMs).toBe(
+      8 * 3_600_000,
+    );
   });
 
   it('a session signed in 12 hours ago ends however active it is: 201 on user/current, 10000007 elsewhere', async () => {

@@ -8,7 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMenu } from '../src/db/seed.ts';
 import { Signer } from '@fastify/cookie';
 import { CachedSigner, PrismaSessionStore, stableJson } from '../src/plugins/session.ts';
-import { buildTestApp, createUser, deleteUser, login, sessionCookie, sidOf, LEGACY_LOGOUT_BODY, type TestApp, callApi } from './helpers.ts';
+import {
+  buildTestApp,
+  createUser,
+  deleteUser,
+  login,
+  sessionCookie,
+  sidOf,
+  LEGACY_LOGOUT_BODY,
+  type TestApp,
+  callApi,
+} from './helpers.ts';
 
 let t: TestApp;
 const created: string[] = [];
@@ -41,7 +51,7 @@ describe('no session', () => {
     expect(res.json().message).toBe('请先登录');
   });
 
-  it('user/current without a session answers 200 with 10000007 and no homeUrl (the login page\'s ordinary check)', async () => {
+  it("user/current without a session answers 200 with 10000007 and no homeUrl (the login page's ordinary check)", async () => {
     const res = await callApi(t.app, sessionApi.current);
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -95,7 +105,10 @@ describe('session writes', () => {
 describe('expired session', () => {
   it('a protected route answers 401 10000007', async () => {
     const cookie = await login(t.app, 'demo3');
-    const n = await t.db.prisma.session.updateMany({ where: { sid: sidOf(cookie) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const n = await t.db.prisma.session.updateMany({
+      where: { sid: sidOf(cookie) },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     expect(n.count).toBe(1);
     const res = await expectSessionExpired(cookie);
     expect(res.json().message).toMatch(/登录已过期/);
@@ -103,7 +116,10 @@ describe('expired session', () => {
 
   it('user/current answers code 201 (登录超时) with homeUrl', async () => {
     const cookie = await login(t.app, 'demo3');
-    await t.db.prisma.session.updateMany({ where: { sid: sidOf(cookie) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await t.db.prisma.session.updateMany({
+      where: { sid: sidOf(cookie) },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const res = await callApi(t.app, sessionApi.current, undefined, cookie);
     expect(res.statusCode).toBe(401);
     const body = res.json();
@@ -219,7 +235,9 @@ describe('logout', () => {
     expect(res.json()).toMatchObject({ success: true, data: null });
     const cleared = res.cookies.find((c) => c.name === 'esm_sid');
     expect(cleared).toBeDefined();
-    expect(cleared!.value === '' || (cleared!.expires !== undefined && cleared!.expires.getTime() <= Date.now())).toBe(true);
+    expect(cleared!.value === '' || (cleared!.expires !== undefined && cleared!.expires.getTime() <= Date.now())).toBe(
+      true,
+    );
     expect(await t.db.prisma.session.count({ where: { sid: sidOf(cookie) } })).toBe(0);
     await expectSessionExpired(cookie);
     await expectSessionExpired(cookie, visitsApi.page);
@@ -249,7 +267,9 @@ describe('no resurrection', () => {
     const row = await t.db.prisma.session.findUniqueOrThrow({ where: { sid } });
     await t.db.prisma.session.delete({ where: { sid } });
     const store = new PrismaSessionStore(t.db.prisma, 60_000);
-    await new Promise<void>((resolve, reject) => store.set(sid, { ...(row.data as object), userId: u.id }, (e) => (e ? reject(e) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      store.set(sid, { ...(row.data as object), userId: u.id }, (e) => (e ? reject(e) : resolve())),
+    );
     expect(await t.db.prisma.session.count({ where: { sid } })).toBe(0);
     await expectSessionExpired(cookie);
   });
@@ -286,7 +306,13 @@ describe('login rotates the session id', () => {
 
   it('a failed login leaves the presented session as it was', async () => {
     const cookie = await login(t.app, 'demo3');
-    const res = await t.app.inject({ method: 'POST', url: '/esm-server/api/user/login', payload: { account: 'demo3', password: 'wrong' }, headers: { cookie }, remoteAddress: '10.30.0.1' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/esm-server/api/user/login',
+      payload: { account: 'demo3', password: 'wrong' },
+      headers: { cookie },
+      remoteAddress: '10.30.0.1',
+    });
     expect(res.statusCode).toBe(401);
     expect((await callApi(t.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
     await t.db.prisma.loginAttempt.deleteMany({ where: { ip: '10.30.0.1' } });
@@ -300,7 +326,10 @@ describe('two api processes over one database', () => {
       const cookie = await login(t.app, 'demo4');
       const cur = await callApi(b.app, sessionApi.current, undefined, cookie);
       expect(cur.statusCode).toBe(200);
-      expect(cur.json()).toMatchObject({ code: '0', data: { account: 'demo4', type: 4, supplierName: '宁波东方电子科技有限公司' } });
+      expect(cur.json()).toMatchObject({
+        code: '0',
+        data: { account: 'demo4', type: 4, supplierName: '宁波东方电子科技有限公司' },
+      });
       expect((await callApi(b.app, PROTECTED, {}, cookie)).statusCode).toBe(200);
       await callApi(b.app, sessionApi.logout, LEGACY_LOGOUT_BODY, cookie);
       const after = await callApi(t.app, PROTECTED, {}, cookie);
@@ -312,7 +341,10 @@ describe('two api processes over one database', () => {
   });
 
   it('an app with another session secret does not accept the cookie', async () => {
-    const other = await buildTestApp({ db: t.db, config: { sessionSecret: 'another-secret-0123456789-0123456789-xyz' } });
+    const other = await buildTestApp({
+      db: t.db,
+      config: { sessionSecret: 'another-secret-0123456789-0123456789-xyz' },
+    });
     try {
       const cookie = await login(t.app, 'demo3');
       const res = await callApi(other.app, PROTECTED, {}, cookie);

@@ -16,7 +16,11 @@ export interface ReceivedMail {
   html: string;
 }
 
-const qp = (s: string) => Buffer.from(s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+const qp = (s: string) =>
+  Buffer.from(
+    s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+    'latin1',
+  ).toString('utf8');
 
 /** The decoded body of the first part of this content type. */
 function part(raw: string, type: string): string {
@@ -24,7 +28,8 @@ function part(raw: string, type: string): string {
     const [head = '', ...rest] = p.split(/\r?\n\r?\n/);
     if (!new RegExp(`content-type:\\s*${type}`, 'i').test(head)) continue;
     const body = rest.join('\r\n\r\n').replace(/\r?\n--[^\r\n]*--\s*$/, '');
-    if (/content-transfer-encoding:\s*base64/i.test(head)) return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
+    if (/content-transfer-encoding:\s*base64/i.test(head))
+      return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
     if (/content-transfer-encoding:\s*quoted-printable/i.test(head)) return qp(body);
     return body;
   }
@@ -39,7 +44,14 @@ function decodeHeader(raw: string, name: string): string {
     .replace(/\r?\n[ \t]/g, ' ')
     .trim()
     .replace(/=\?utf-8\?([bq])\?([^?]*)\?=\s*/gi, (_, enc: string, text: string) =>
-      enc.toLowerCase() === 'b' ? Buffer.from(text, 'base64').toString('utf8') : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9a-f]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8'),
+      enc.toLowerCase() === 'b'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : Buffer.from(
+            text
+              .replace(/_/g, ' ')
+              .replace(/=([0-9a-f]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+            'latin1',
+          ).toString('utf8'),
     );
 }
 
@@ -63,7 +75,13 @@ export async function smtpRecorder(onMail?: (m: ReceivedMail) => void) {
           return callback(err);
         }
         const raw = Buffer.concat(chunks).toString('utf8');
-        const mail = { to: session.envelope.rcptTo.map((r) => r.address), raw, subject: decodeHeader(raw, 'Subject'), text: part(raw, 'text/plain'), html: part(raw, 'text/html') };
+        const mail = {
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          subject: decodeHeader(raw, 'Subject'),
+          text: part(raw, 'text/plain'),
+          html: part(raw, 'text/html'),
+        };
         received.push(mail);
         onMail?.(mail);
         callback();

@@ -55,7 +55,12 @@ beforeAll(async () => {
   ok1 = await createFileVersion(db, files.storage, { materialCode: shared.code, type: 'pdf', bytes: pdf });
   ok2 = await createFileVersion(db, files.storage, { materialCode: shared.code, type: 'pdf', bytes: pdf });
   ok3 = await createFileVersion(db, files.storage, { materialCode: shared.code, type: 'pdf', bytes: pdf });
-  obsolete = await createFileVersion(db, files.storage, { materialCode: shared.code, type: 'pdf', bytes: pdf, status: 'OBSOLETE' });
+  obsolete = await createFileVersion(db, files.storage, {
+    materialCode: shared.code,
+    type: 'pdf',
+    bytes: pdf,
+    status: 'OBSOLETE',
+  });
   bOnlyFile = await createFileVersion(db, files.storage, { materialCode: bOnly.code, type: 'pdf', bytes: pdf });
 });
 
@@ -77,15 +82,27 @@ describe('the confidentiality agreement', () => {
     const before = await call(standardlogApi.hasKeepsecret, {}, u.cookie);
     expect(before.statusCode).toBe(200);
     const state = before.json().data;
-    expect(state).toMatchObject({ accepted: false, acceptedAt: null, agreement: { version: 1, title: AGREEMENT_V1_TITLE } });
+    expect(state).toMatchObject({
+      accepted: false,
+      acceptedAt: null,
+      agreement: { version: 1, title: AGREEMENT_V1_TITLE },
+    });
     expect(state.agreement.content).toContain('第一条');
 
     const first = await call(standardlogApi.insertKeepsecret, { agreementId: state.agreement.id }, u.cookie);
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toMatchObject({ success: true, message: '签署成功', data: { accepted: true, agreement: { id: state.agreement.id } } });
+    expect(first.json()).toMatchObject({
+      success: true,
+      message: '签署成功',
+      data: { accepted: true, agreement: { id: state.agreement.id } },
+    });
     const again = await call(standardlogApi.insertKeepsecret, { agreementId: state.agreement.id }, u.cookie);
     expect(again.statusCode).toBe(200);
-    expect(again.json()).toMatchObject({ success: true, message: '已签署', data: { accepted: true, acceptedAt: first.json().data.acceptedAt } });
+    expect(again.json()).toMatchObject({
+      success: true,
+      message: '已签署',
+      data: { accepted: true, acceptedAt: first.json().data.acceptedAt },
+    });
 
     expect(await db.keepsecretAcceptance.count({ where: { userId: u.id } })).toBe(1);
     const rows = await logsOf(db, u.id);
@@ -113,7 +130,10 @@ describe('the confidentiality agreement', () => {
     const v2 = await publishAgreement(db);
     try {
       const state = (await call(standardlogApi.hasKeepsecret, {}, u.cookie)).json().data;
-      expect(state).toMatchObject({ accepted: false, agreement: { id: v2.agreement.id, version: v2.agreement.version } });
+      expect(state).toMatchObject({
+        accepted: false,
+        agreement: { id: v2.agreement.id, version: v2.agreement.version },
+      });
       const stale = await call(standardlogApi.insertKeepsecret, { agreementId: v1.id }, u.cookie);
       expect(stale.statusCode).toBe(409);
       expect(stale.json().message).toBe('保密协议已更新，请阅读新版本后再签署');
@@ -143,7 +163,11 @@ describe('the confidentiality agreement', () => {
         const m = await createMaterial(own.prisma, pl.code);
         await linkSupplier(own.prisma, supplier.code, m.code);
         await createGrant(own.prisma, supplier.code, m.code, 'valid');
-        const f = await createFileVersion(own.prisma, ownFiles.storage, { materialCode: m.code, type: 'pdf', bytes: await samplePdf(1) });
+        const f = await createFileVersion(own.prisma, ownFiles.storage, {
+          materialCode: m.code,
+          type: 'pdf',
+          bytes: await samplePdf(1),
+        });
         const user = await createSupplierUser(own, supplier.code);
         const cookie = await login(app.app, user.account);
         const has = await callApi(app.app, standardlogApi.hasKeepsecret, {}, cookie);
@@ -168,22 +192,39 @@ describe('the confidentiality agreement', () => {
 describe('confirming one drawing', () => {
   it('confirms once: one CONFIRM row; confirming again answers 已确认 and writes nothing', async () => {
     const u = await userOfA(true);
-    expect((await call(standardlogApi.hasConfirmLog, { id: ok1.id }, u.cookie)).json().data).toEqual({ confirmed: false, confirmedAt: null });
+    expect((await call(standardlogApi.hasConfirmLog, { id: ok1.id }, u.cookie)).json().data).toEqual({
+      confirmed: false,
+      confirmedAt: null,
+    });
     const first = await call(standardlogApi.insertConfirmLog, { id: ok1.id }, u.cookie);
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({ success: true, message: '确认成功', data: { confirmed: true } });
     const again = await call(standardlogApi.insertConfirmLog, { id: ok1.id }, u.cookie);
-    expect(again.json()).toMatchObject({ success: true, message: '已确认', data: { confirmed: true, confirmedAt: first.json().data.confirmedAt } });
+    expect(again.json()).toMatchObject({
+      success: true,
+      message: '已确认',
+      data: { confirmed: true, confirmedAt: first.json().data.confirmedAt },
+    });
     expect((await call(standardlogApi.hasConfirmLog, { id: ok1.id }, u.cookie)).json().data).toEqual(first.json().data);
 
     const rows = await logsOf(db, u.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ action: 'CONFIRM', outcome: 'OK', fileId: ok1.id, materialCode: shared.code, supplierCode: supplierA.code, ip: IP });
+    expect(rows[0]).toMatchObject({
+      action: 'CONFIRM',
+      outcome: 'OK',
+      fileId: ok1.id,
+      materialCode: shared.code,
+      supplierCode: supplierA.code,
+      ip: IP,
+    });
   });
 
   it('two confirmations at once still leave one row', async () => {
     const u = await userOfA(true);
-    const both = await Promise.all([call(standardlogApi.insertConfirmLog, { id: ok2.id }, u.cookie), call(standardlogApi.insertConfirmLog, { id: ok2.id }, u.cookie)]);
+    const both = await Promise.all([
+      call(standardlogApi.insertConfirmLog, { id: ok2.id }, u.cookie),
+      call(standardlogApi.insertConfirmLog, { id: ok2.id }, u.cookie),
+    ]);
     expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
     expect(await db.accessLog.count({ where: { userId: u.id, action: 'CONFIRM' } })).toBe(1);
   });
@@ -234,7 +275,9 @@ describe('supplierConfirm (a batch)', () => {
     const second = await call(standardlogApi.supplierConfirm, { ids: [ok1.id, ok2.id, ok3.id] }, u.cookie);
     expect(second.json().data).toEqual({ confirmed: 1, alreadyConfirmed: 2 });
     const rows = await logsOf(db, u.id);
-    expect(rows.map((r) => `${r.action}:${r.outcome}:${r.fileId}`).sort()).toEqual([`CONFIRM:OK:${ok1.id}`, `CONFIRM:OK:${ok2.id}`, `CONFIRM:OK:${ok3.id}`].sort());
+    expect(rows.map((r) => `${r.action}:${r.outcome}:${r.fileId}`).sort()).toEqual(
+      [`CONFIRM:OK:${ok1.id}`, `CONFIRM:OK:${ok2.id}`, `CONFIRM:OK:${ok3.id}`].sort(),
+    );
   });
 
   it("is all or nothing: one of supplier B's files refuses the batch, names it, confirms none", async () => {
@@ -244,7 +287,12 @@ describe('supplierConfirm (a batch)', () => {
     expect(res.json().message).toBe(`编号为 ${bOnlyFile.id} 的文件不存在`);
     const rows = await logsOf(db, u.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ action: 'CONFIRM', outcome: 'REFUSED', fileId: bOnlyFile.id, reason: '贵公司不是该物料的供应商，无权查看其图纸' });
+    expect(rows[0]).toMatchObject({
+      action: 'CONFIRM',
+      outcome: 'REFUSED',
+      fileId: bOnlyFile.id,
+      reason: '贵公司不是该物料的供应商，无权查看其图纸',
+    });
   });
 
   it('without the agreement the batch is refused with the agreement code', async () => {

@@ -23,8 +23,16 @@ describe('SESSION_SECRET', () => {
   it('DATABASE_URL without SESSION_SECRET stops the start, naming the variable; the embedded database makes one', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'esm-secret-'));
     cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1/esm', DATA_DIR: dataDir })).toThrow(/^SESSION_SECRET is not set: with DATABASE_URL every api process must use the same secret/);
-    expect(loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1/esm', DATA_DIR: dataDir, SESSION_SECRET: 's'.repeat(32) }).sessionSecret).toBe('s'.repeat(32));
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1/esm', DATA_DIR: dataDir })).toThrow(
+      /^SESSION_SECRET is not set: with DATABASE_URL every api process must use the same secret/,
+    );
+    expect(
+      loadConfig({
+        DATABASE_URL: 'postgres://postgres@127.0.0.1/esm',
+        DATA_DIR: dataDir,
+        SESSION_SECRET: 's'.repeat(32),
+      }).sessionSecret,
+    ).toBe('s'.repeat(32));
     const embedded = loadConfig({ DATA_DIR: dataDir });
     expect(embedded.sessionSecret).toMatch(/^[0-9a-f]{64}$/);
     expect(readFileSync(path.join(dataDir, 'session-secret'), 'utf8')).toBe(embedded.sessionSecret);
@@ -51,7 +59,8 @@ describe('the demo seed', () => {
     expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))).toEqual(['ok', 'ok', 'ok']);
     expect(results.map((r) => (r as PromiseFulfilledResult<boolean>).value).sort()).toEqual([false, false, true]);
 
-    const count = async (table: string) => Number((await dbs[0]!.prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM ${table}`))[0]!.n);
+    const count = async (table: string) =>
+      Number((await dbs[0]!.prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM ${table}`))[0]!.n);
     expect(await count('supplier')).toBe(DEMO_SUPPLIERS.length);
     const accounts = DEMO_USERS.map((u) => `'${u.account}'`).join(',');
     expect(await count(`app_user WHERE account IN (${accounts})`)).toBe(DEMO_USERS.length);

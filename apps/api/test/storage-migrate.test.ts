@@ -59,15 +59,27 @@ describe('storage:migrate', () => {
     await mkdir(path.join(broken, name.slice(0, 2), name.slice(2, 4)), { recursive: true });
     await writeFile(path.join(broken, name.slice(0, 2), name.slice(2, 4), name), 'bit rot');
     const settings = await s3.newBucket(`migrate-${randomUUID().slice(0, 8)}`);
-    const env = { ...process.env, ...s3.env, S3_BUCKET: settings.bucket, STORAGE_DIR: broken, DATABASE_URL: 'postgres://unused', SESSION_SECRET: 'x'.repeat(32) };
-    const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/lib/storage/cli.ts', 'migrate'], { cwd: apiDir, env });
+    const env = {
+      ...process.env,
+      ...s3.env,
+      S3_BUCKET: settings.bucket,
+      STORAGE_DIR: broken,
+      DATABASE_URL: 'postgres://unused',
+      SESSION_SECRET: 'x'.repeat(32),
+    };
+    const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/lib/storage/cli.ts', 'migrate'], {
+      cwd: apiDir,
+      env,
+    });
     const failed = await run.then(
       () => null,
       (e: { code: number; stdout: string; stderr: string }) => e,
     );
     expect(failed?.code).toBe(1);
     expect(failed?.stdout).toContain('copied 1, already there 0, failed 1');
-    expect(failed?.stderr).toContain(`not copied: ${path.join(broken, name.slice(0, 2), name.slice(2, 4), name)}: its bytes hash to ${sha('bit rot')}`);
+    expect(failed?.stderr).toContain(
+      `not copied: ${path.join(broken, name.slice(0, 2), name.slice(2, 4), name)}: its bytes hash to ${sha('bit rot')}`,
+    );
     expect(await s3Storage(settings).exists(good.sha256)).toBe(true);
     expect(await s3Storage(settings).exists(name)).toBe(false);
   });

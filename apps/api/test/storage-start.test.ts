@@ -27,13 +27,21 @@ afterAll(async () => {
   await s3.remove();
 });
 
-
 /** Starts the server; answers once it listens (its health answers) or once it has exited. */
 async function start(env: Record<string, string>) {
   const port = await freePort();
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: apiDir,
-    env: { ...process.env, DATABASE_URL: testDatabaseUrl(), SESSION_SECRET, SEED_DEMO: 'false', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: testDatabaseUrl(),
+      SESSION_SECRET,
+      SEED_DEMO: 'false',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(proc);
@@ -104,7 +112,11 @@ describe('a start on an S3 bucket', () => {
   }, 300_000); // three starts from source (tsx) on a shared machine
 
   it('incomplete S3 settings stop the start naming the missing variable', async () => {
-    const noBucket = await start({ S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' });
+    const noBucket = await start({
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+    });
     expect(noBucket.exitCode).not.toBe(0);
     expect(noBucket.output).toContain('S3_BUCKET is not set');
     const noSecret = await start({ S3_BUCKET: 'esm', S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY_ID: 'S3RVER' });

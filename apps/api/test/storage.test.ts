@@ -99,7 +99,14 @@ const drivers: { name: string; make(): Promise<Store> }[] = [
 /** A source that sends `size` random bytes in 64 KiB chunks. */
 function randomSource(size: number) {
   const bytes = randomBytes(size);
-  return { bytes, source: Readable.from((function* () { for (let i = 0; i < size; i += 65_536) yield bytes.subarray(i, i + 65_536); })()) };
+  return {
+    bytes,
+    source: Readable.from(
+      (function* () {
+        for (let i = 0; i < size; i += 65_536) yield bytes.subarray(i, i + 65_536);
+      })(),
+    ),
+  };
 }
 
 beforeAll(async () => {
@@ -141,7 +148,10 @@ describe.each(drivers)('the file store contract: $name', (driver) => {
   it('refuses a file past the limit with 413 and keeps nothing of it', async () => {
     const before = await store.keys();
     const { source } = randomSource(6 * 1024 * 1024);
-    await expect(store.storage.put(source, 5 * 1024 * 1024)).rejects.toMatchObject({ statusCode: 413, message: '文件过大：上限为 5 MB' });
+    await expect(store.storage.put(source, 5 * 1024 * 1024)).rejects.toMatchObject({
+      statusCode: 413,
+      message: '文件过大：上限为 5 MB',
+    });
     expect(await store.keys()).toEqual(before);
   });
 
@@ -163,7 +173,10 @@ describe.each(drivers)('the file store contract: $name', (driver) => {
       await expect(store.storage.stream(key)).rejects.toMatchObject({ statusCode: 404 });
     }
     const unknown = sha(Buffer.from(randomUUID()));
-    await expect(store.storage.read(unknown)).rejects.toMatchObject({ statusCode: 404, message: '文件不存在或已被移除，请联系管理员' });
+    await expect(store.storage.read(unknown)).rejects.toMatchObject({
+      statusCode: 404,
+      message: '文件不存在或已被移除，请联系管理员',
+    });
     await expect(store.storage.stream(unknown)).rejects.toMatchObject({ statusCode: 404 });
     expect(await store.storage.exists(unknown)).toBe(false);
     expect(await store.storage.size(unknown)).toBe(null);
@@ -175,7 +188,13 @@ describe.each(drivers)('the file store contract: $name', (driver) => {
     await store.writeRaw(`tmp/${randomUUID()}`, 'half an upload');
     // every other file of this store (the tests above) counts as referenced
     const unreferenced = new Set([orphan.sha256]);
-    const sweep = (now: number) => store.storage.sweep({ olderThanMs: STORAGE_LITTER_AGE_MS, quarantineMs: 30 * DAY, isReferenced: async (k) => !unreferenced.has(k), now });
+    const sweep = (now: number) =>
+      store.storage.sweep({
+        olderThanMs: STORAGE_LITTER_AGE_MS,
+        quarantineMs: 30 * DAY,
+        isReferenced: async (k) => !unreferenced.has(k),
+        now,
+      });
     const quarantined = (k: string) => store.keys().then((keys) => keys.includes(`quarantine/${k}`));
 
     // nothing is old enough yet
@@ -240,7 +259,10 @@ describe.each(drivers)('a store belongs to one database: $name', (driver) => {
     expect(await databaseIdOf(sql)).toBe(ours); // made once
     expect(await store.storage.readMarker()).toBe(null); // a store of an earlier version: no marker yet
 
-    expect(await claimStore(sql, store.storage, { adopt: false, host: 'api-1' })).toMatchObject({ databaseId: ours, marker: 'written' });
+    expect(await claimStore(sql, store.storage, { adopt: false, host: 'api-1' })).toMatchObject({
+      databaseId: ours,
+      marker: 'written',
+    });
     expect(await store.storage.readMarker()).toMatchObject({ databaseId: ours, host: 'api-1' });
     expect(await claimStore(sql, store.storage, { adopt: false, host: 'api-2' })).toMatchObject({ marker: 'kept' });
 
@@ -249,10 +271,15 @@ describe.each(drivers)('a store belongs to one database: $name', (driver) => {
     await store.storage.writeMarker({ databaseId: theirs, writtenAt: '2026-01-02T03:04:05.000Z', host: 'prod-1' });
     const refused = claimStore(sql, store.storage, { adopt: false });
     await expect(refused).rejects.toBeInstanceOf(StoreOfAnotherDatabaseError);
-    await expect(refused).rejects.toThrow(new RegExp(`belongs to database ${theirs}.*prod-1.*this database is ${ours}.*STORAGE_ADOPT=true`));
+    await expect(refused).rejects.toThrow(
+      new RegExp(`belongs to database ${theirs}.*prod-1.*this database is ${ours}.*STORAGE_ADOPT=true`),
+    );
     expect((await store.storage.readMarker())?.databaseId).toBe(theirs); // untouched
 
-    expect(await claimStore(sql, store.storage, { adopt: true, host: 'api-1' })).toMatchObject({ marker: 'adopted', previous: { databaseId: theirs } });
+    expect(await claimStore(sql, store.storage, { adopt: true, host: 'api-1' })).toMatchObject({
+      marker: 'adopted',
+      previous: { databaseId: theirs },
+    });
     expect(await store.storage.readMarker()).toMatchObject({ databaseId: ours, adoptedFrom: theirs, host: 'api-1' });
   });
 });
@@ -274,7 +301,11 @@ describe.each(drivers)('the maintenance sweep over the database: $name', (driver
   it('a file only another database references is quarantined, not deleted, and restored once a row here names it', async () => {
     const bytes = Buffer.from(`drawing of another database ${randomUUID()}`);
     const put = await store.storage.put(Readable.from([bytes]), 1 << 20);
-    const mine = await createFileVersion(t.db.prisma, store.storage, { materialCode, type: 'pdf', bytes: Buffer.from(`mine ${randomUUID()}`) });
+    const mine = await createFileVersion(t.db.prisma, store.storage, {
+      materialCode,
+      type: 'pdf',
+      bytes: Buffer.from(`mine ${randomUUID()}`),
+    });
     const later = Date.now() + STORAGE_LITTER_AGE_MS + 60_000;
     const opts = { quarantineDays: 30, lock: true, now: later };
 
@@ -296,7 +327,12 @@ describe.each(drivers)('the maintenance sweep over the database: $name', (driver
       await other.query(`SELECT pg_advisory_lock(${STORAGE_SWEEP_LOCK})`);
       expect(await sweepStorage(t.db.prisma, store.storage, { quarantineDays: 30, lock: true })).toBe(null);
       await other.query(`SELECT pg_advisory_unlock(${STORAGE_SWEEP_LOCK})`);
-      expect(await sweepStorage(t.db.prisma, store.storage, { quarantineDays: 30, lock: true })).toEqual({ moved: 0, restored: 0, purged: 0, temporary: 0 });
+      expect(await sweepStorage(t.db.prisma, store.storage, { quarantineDays: 30, lock: true })).toEqual({
+        moved: 0,
+        restored: 0,
+        purged: 0,
+        temporary: 0,
+      });
     } finally {
       await other.end();
     }
@@ -319,7 +355,12 @@ describe.each(drivers)('health: $name', (driver) => {
           const res = await t2.app.inject({ method: 'GET', url });
           expect(res.statusCode).toBe(503);
           expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-          expect(res.json()).toEqual({ status: 'unavailable', database: 'postgres', storage: 'unavailable', failed: ['storage'] });
+          expect(res.json()).toEqual({
+            status: 'unavailable',
+            database: 'postgres',
+            storage: 'unavailable',
+            failed: ['storage'],
+          });
         }
         const live = await t2.app.inject({ method: 'GET', url: '/esm-server/health/live' });
         expect(live.statusCode).toBe(200);

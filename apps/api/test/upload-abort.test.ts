@@ -67,7 +67,8 @@ describe('a client that hangs up in the middle of the file', () => {
         ['effectiveDate', '2026-03-15'],
       ]
         .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
-        .join('') + `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+        .join('') +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
     );
     const firstBytes = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(512 * 1024, 0x20)]);
     const socket = net.connect(port, '127.0.0.1');
@@ -80,7 +81,12 @@ describe('a client that hangs up in the middle of the file', () => {
     socket.write(head);
     socket.write(firstBytes);
     // the bytes are on their way into the store …
-    await until(async () => (await tmpFiles()).length > 0 && (await stat(path.join(files.dir, (await tmpFiles())[0]!)).catch(() => null))?.size !== 0, 'a temporary file with bytes');
+    await until(
+      async () =>
+        (await tmpFiles()).length > 0 &&
+        (await stat(path.join(files.dir, (await tmpFiles())[0]!)).catch(() => null))?.size !== 0,
+      'a temporary file with bytes',
+    );
     // … when the client goes away
     socket.destroy();
     await until(async () => (await tmpFiles()).length === 0, 'the temporary file removed');
@@ -90,7 +96,12 @@ describe('a client that hangs up in the middle of the file', () => {
     // the server is fine: the same upload, complete, goes through
     const pdf = Buffer.from(await samplePdf(1));
     const body = Buffer.concat([head, pdf, Buffer.from(`\r\n--${boundary}--\r\n`)]);
-    const ok = await t.app.inject({ method: 'POST', url: '/esm-server/api/haier/standardFile/upload', payload: body, headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/esm-server/api/haier/standardFile/upload',
+      payload: body,
+      headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(await t.db.prisma.standardFile.count({ where: { standardCode } })).toBe(1);
     expect(await tmpFiles()).toEqual([]);
@@ -106,14 +117,29 @@ describe('what a crash leaves behind is swept once old', () => {
     await utimes(path.join(tmpDir, 'crashed-upload'), old, old);
     await writeFile(path.join(tmpDir, 'upload-in-progress'), 'still coming');
 
-    const orphan = await files.storage.put((await import('node:stream')).Readable.from([Buffer.from('bytes whose row never committed')]), 1 << 20);
-    const fresh = await files.storage.put((await import('node:stream')).Readable.from([Buffer.from('bytes whose row is being written')]), 1 << 20);
-    const kept = await createFileVersion(t.db.prisma, files.storage, { materialCode, type: 'pdf', bytes: await samplePdf(1) });
+    const orphan = await files.storage.put(
+      (await import('node:stream')).Readable.from([Buffer.from('bytes whose row never committed')]),
+      1 << 20,
+    );
+    const fresh = await files.storage.put(
+      (await import('node:stream')).Readable.from([Buffer.from('bytes whose row is being written')]),
+      1 << 20,
+    );
+    const kept = await createFileVersion(t.db.prisma, files.storage, {
+      materialCode,
+      type: 'pdf',
+      bytes: await samplePdf(1),
+    });
     const at = (sha: string) => path.join(files.dir, sha.slice(0, 2), sha.slice(2, 4), sha);
     await utimes(at(orphan.sha256), old, old);
     await utimes(at(kept.sha256), old, old);
 
-    expect(await sweepStorage(t.db.prisma, files.storage, { quarantineDays: 30, lock: true })).toEqual({ temporary: 1, moved: 1, restored: 0, purged: 0 });
+    expect(await sweepStorage(t.db.prisma, files.storage, { quarantineDays: 30, lock: true })).toEqual({
+      temporary: 1,
+      moved: 1,
+      restored: 0,
+      purged: 0,
+    });
     // quarantined, not deleted (removed only after STORAGE_QUARANTINE_DAYS: test/storage.test.ts)
     expect(await files.storage.size(orphan.sha256)).toBe(null);
     expect(await readdir(path.join(files.dir, 'quarantine'))).toEqual([orphan.sha256]);
@@ -121,6 +147,15 @@ describe('what a crash leaves behind is swept once old', () => {
     expect(await files.storage.exists(kept.sha256)).toBe(true);
     expect((await readdir(tmpDir)).sort()).toEqual(['upload-in-progress']);
     // the file with a row still opens
-    expect((await t.app.inject({ method: 'POST', url: '/esm-server/api/file/view', payload: { id: kept.id }, headers: { cookie } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/esm-server/api/file/view',
+          payload: { id: kept.id },
+          headers: { cookie },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 });

@@ -15,7 +15,9 @@ beforeAll(async () => {
   for (const a of ['demo2', 'demo3', 'demo5', 'demo7', 'demo9']) cookies[a] = await login(t.app, a);
 });
 afterAll(async () => {
-  await t.db.prisma.visitEvent.deleteMany({ where: { OR: [{ menuName: { startsWith: MARK } }, { userAgent: 'vitest-agent' }] } });
+  await t.db.prisma.visitEvent.deleteMany({
+    where: { OR: [{ menuName: { startsWith: MARK } }, { userAgent: 'vitest-agent' }] },
+  });
   await t.close();
 });
 
@@ -26,7 +28,15 @@ describe('main/visit', () => {
     const res = await callApi(
       t.app,
       visitsApi.visit,
-      unchecked({ menuName: `  ${MARK}-self `, path: ' /esm/supplier/dashboardS ', userCode: 'demo9', userId: 1, userType: 9, userName: '冒充者', ip: '1.2.3.4' }),
+      unchecked({
+        menuName: `  ${MARK}-self `,
+        path: ' /esm/supplier/dashboardS ',
+        userCode: 'demo9',
+        userId: 1,
+        userType: 9,
+        userName: '冒充者',
+        ip: '1.2.3.4',
+      }),
       cookies.demo2,
       { headers: { 'user-agent': 'vitest-agent' } },
     );
@@ -34,7 +44,9 @@ describe('main/visit', () => {
     expect(res.json()).toMatchObject({ success: true, data: null });
     // a menu page is recorded under the menu's own name, not the one the body claims
     expect(await t.db.prisma.visitEvent.count({ where: { menuName: `${MARK}-self` } })).toBe(0);
-    const rows = await t.db.prisma.visitEvent.findMany({ where: { userAgent: 'vitest-agent', path: '/esm/supplier/dashboardS' } });
+    const rows = await t.db.prisma.visitEvent.findMany({
+      where: { userAgent: 'vitest-agent', path: '/esm/supplier/dashboardS' },
+    });
     expect(rows).toHaveLength(1);
     const demo2 = await t.db.prisma.user.findUniqueOrThrow({ where: { account: 'demo2' } });
     expect(rows[0]).toMatchObject({
@@ -89,9 +101,17 @@ describe('haier/visitLog/page', () => {
   beforeAll(async () => {
     for (const f of FIXTURE) {
       // a path outside the menu: its visit keeps the name sent (a menu page would take the menu's own)
-      const res = await callApi(t.app, visitsApi.visit, { menuName: menu(f.menu), path: '/esm/visit-fixture' }, cookies[f.who]);
+      const res = await callApi(
+        t.app,
+        visitsApi.visit,
+        { menuName: menu(f.menu), path: '/esm/visit-fixture' },
+        cookies[f.who],
+      );
       expect(res.statusCode).toBe(200);
-      await t.db.prisma.visitEvent.updateMany({ where: { menuName: menu(f.menu) }, data: { createdAt: new Date(f.at) } });
+      await t.db.prisma.visitEvent.updateMany({
+        where: { menuName: menu(f.menu) },
+        data: { createdAt: new Date(f.at) },
+      });
     }
   });
 
@@ -150,7 +170,13 @@ describe('haier/visitLog/page', () => {
     const codes = asc.data.map((r: { userCode: string }) => r.userCode);
     expect(codes).toEqual(['demo2', 'demo3', 'demo7', 'demo7', 'demo9']);
     const desc = (await page({ ...mine, sortField: 'userCode', sortOrder: 'descend' })).json();
-    expect(desc.data.map((r: { userCode: string }) => r.userCode)).toEqual(['demo9', 'demo7', 'demo7', 'demo3', 'demo2']);
+    expect(desc.data.map((r: { userCode: string }) => r.userCode)).toEqual([
+      'demo9',
+      'demo7',
+      'demo7',
+      'demo3',
+      'demo2',
+    ]);
   });
 
   it('filters by keyword on account or name, case-insensitively', async () => {
@@ -176,7 +202,10 @@ describe('haier/visitLog/page', () => {
   });
 
   it('filters by day range in China time (to-day inclusive)', async () => {
-    const names = async (body: object) => (await page({ ...mine, sortField: 'createdAt', sortOrder: 'ascend', ...body })).json().data.map((r: { menuName: string }) => r.menuName);
+    const names = async (body: object) =>
+      (await page({ ...mine, sortField: 'createdAt', sortOrder: 'ascend', ...body }))
+        .json()
+        .data.map((r: { menuName: string }) => r.menuName);
     expect(await names({ dateFrom: '2025-03-02', dateTo: '2025-03-02' })).toEqual([menu('B')]);
     expect(await names({ dateFrom: '2025-03-03', dateTo: '2025-03-03' })).toEqual([menu('C')]);
     expect(await names({ dateFrom: '2025-03-02', dateTo: '2025-03-04' })).toEqual(['B', 'C', 'D'].map(menu));
@@ -228,9 +257,34 @@ describe('haier/signInLog/page (登录日志)', () => {
     const demo2 = await t.db.prisma.user.findUniqueOrThrow({ where: { account: 'demo2' } });
     await t.db.prisma.signInLog.createMany({
       data: [
-        { userId: demo2.id, account: 'demo2', source: 'password', ip: '10.1.1.1', success: true, code: '10000000', reason: '登录成功', createdAt: new Date('2024-06-01T09:00:00+08:00') },
-        { account: WHO, source: 'password', ip: '10.1.1.2', success: false, code: '10000001', reason: '账号不存在', createdAt: new Date('2024-06-02T09:00:00+08:00') },
-        { account: '', source: 'oidc', ip: '10.1.1.3', success: false, code: '202', reason: '公司门户未给出账号', createdAt: new Date('2024-06-03T09:00:00+08:00') },
+        {
+          userId: demo2.id,
+          account: 'demo2',
+          source: 'password',
+          ip: '10.1.1.1',
+          success: true,
+          code: '10000000',
+          reason: '登录成功',
+          createdAt: new Date('2024-06-01T09:00:00+08:00'),
+        },
+        {
+          account: WHO,
+          source: 'password',
+          ip: '10.1.1.2',
+          success: false,
+          code: '10000001',
+          reason: '账号不存在',
+          createdAt: new Date('2024-06-02T09:00:00+08:00'),
+        },
+        {
+          account: '',
+          source: 'oidc',
+          ip: '10.1.1.3',
+          success: false,
+          code: '202',
+          reason: '公司门户未给出账号',
+          createdAt: new Date('2024-06-03T09:00:00+08:00'),
+        },
       ],
     });
   });
@@ -257,7 +311,13 @@ describe('haier/signInLog/page (登录日志)', () => {
       ip: '10.1.1.1',
       createdAt: new Date('2024-06-01T09:00:00+08:00').toISOString(),
     });
-    expect(body.data[1]).toMatchObject({ account: WHO, userName: null, userType: null, success: false, reason: '账号不存在' });
+    expect(body.data[1]).toMatchObject({
+      account: WHO,
+      userName: null,
+      userType: null,
+      success: false,
+      reason: '账号不存在',
+    });
   });
 
   it('filters by result, source and keyword', async () => {
@@ -274,7 +334,14 @@ describe('haier/signInLog/page (登录日志)', () => {
     const res = await callApi(t.app, sessionApi.login, { account: 'demo9', password: 'wrong-Password1' });
     expect(res.statusCode).toBe(401);
     const body = (await signIns({ keyword: 'demo9', result: '0' })).json();
-    expect(body.data[0]).toMatchObject({ account: 'demo9', userName: '黄涛', userType: 9, source: 'password', success: false, reason: '密码错误' });
+    expect(body.data[0]).toMatchObject({
+      account: 'demo9',
+      userName: '黄涛',
+      userType: 9,
+      source: 'password',
+      success: false,
+      reason: '密码错误',
+    });
   });
 
   it.each([

@@ -10,17 +10,63 @@ import { PassThrough } from 'node:stream';
 import { inflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { addRowsViaExceljs, addSheet, appendRows, openWorkbook, rowXml, xmlText, type Cell } from '../src/lib/workbook.ts';
+import {
+  addRowsViaExceljs,
+  addSheet,
+  appendRows,
+  openWorkbook,
+  rowXml,
+  xmlText,
+  type Cell,
+} from '../src/lib/workbook.ts';
 
-const COLUMNS = Array.from({ length: 30 }, (_, i) => ({ header: i % 3 ? `列${i + 1}` : `<H&${i}>`, width: 5 + (i % 7) * 3 }));
+const COLUMNS = Array.from({ length: 30 }, (_, i) => ({
+  header: i % 3 ? `列${i + 1}` : `<H&${i}>`,
+  width: 5 + (i % 7) * 3,
+}));
 
 const CONTROL = Array.from({ length: 32 }, (_, c) => String.fromCharCode(c)).join('') + '\x7f';
 const SPECIAL: Cell[][] = [
-  ['a & b < c > d " e \' f', '&amp; &lt; already escaped', '<![CDATA[x]]>', '</v></c></row>', "'quoted'", '"dq"', '&', '<', '>', '"', "'"],
+  [
+    'a & b < c > d " e \' f',
+    '&amp; &lt; already escaped',
+    '<![CDATA[x]]>',
+    '</v></c></row>',
+    "'quoted'",
+    '"dq"',
+    '&',
+    '<',
+    '>',
+    '"',
+    "'",
+  ],
   [`ctl:${CONTROL}:end`, 'tab\there', 'line1\nline2', 'cr\r\nlf', '\u0000', '\u001f\u007f', ' lead and trail ', ''],
-  ['😀 emoji 👨‍👩‍👧‍👦 family', '底盘零件图（冷柜）', '𠮷 outside the BMP', 'é composed é', '\u200b zero width', '\ufeff bom', 'ß Ä', 'נ rtl'],
+  [
+    '😀 emoji 👨‍👩‍👧‍👦 family',
+    '底盘零件图（冷柜）',
+    '𠮷 outside the BMP',
+    'é composed é',
+    '\u200b zero width',
+    '\ufeff bom',
+    'ß Ä',
+    'נ rtl',
+  ],
   ['x'.repeat(40_000), '图'.repeat(20_000), '&'.repeat(5_000)],
-  [0, -0, 1, -1.5, 0.1 + 0.2, 123456789012345, 2 ** 53 + 1, 1e21, 1e-7, -3.25e-10, Number.MAX_SAFE_INTEGER, 5e-324, 12.34],
+  [
+    0,
+    -0,
+    1,
+    -1.5,
+    0.1 + 0.2,
+    123456789012345,
+    2 ** 53 + 1,
+    1e21,
+    1e-7,
+    -3.25e-10,
+    Number.MAX_SAFE_INTEGER,
+    5e-324,
+    12.34,
+  ],
   ['00123', '=SUM(A1:A2)', '1e5', 'true', 'null', '2024-03-01', '2024-03-01 12:34:56', '-', '+1'],
   Array.from({ length: 30 }, (_, i) => (i % 2 ? i * 1.5 : `c${i}`)),
   [],
@@ -73,7 +119,9 @@ async function read(bytes: Buffer) {
   await wb.xlsx.load(bytes as unknown as ArrayBuffer);
   const ws = wb.worksheets[0]!;
   const cells: [string, unknown, number][] = [];
-  ws.eachRow({ includeEmpty: true }, (row) => row.eachCell({ includeEmpty: true }, (cell) => void cells.push([cell.address, cell.value, cell.type])));
+  ws.eachRow({ includeEmpty: true }, (row) =>
+    row.eachCell({ includeEmpty: true }, (cell) => void cells.push([cell.address, cell.value, cell.type])),
+  );
   return {
     name: ws.name,
     rowCount: ws.rowCount,
@@ -90,7 +138,11 @@ const sheetXml = (bytes: Buffer) => unzip(bytes).get('xl/worksheets/sheet1.xml')
 
 describe('xlsx rows written by the export', () => {
   it('gives the same worksheet, byte for byte, and the same cells, header, frozen row and widths as exceljs', async () => {
-    const batches = [SPECIAL, SPECIAL.slice(2), Array.from({ length: 1000 }, (_, i) => [`Q/HR ${i}`, i * 0.01, i % 5 ? '' : '作废 & <停用>'])];
+    const batches = [
+      SPECIAL,
+      SPECIAL.slice(2),
+      Array.from({ length: 1000 }, (_, i) => [`Q/HR ${i}`, i * 0.01, i % 5 ? '' : '作废 & <停用>']),
+    ];
     const ours = await workbook(batches, 'appendRows');
     const theirs = await workbook(batches, 'exceljs');
     const xml = sheetXml(ours)!;
@@ -117,7 +169,14 @@ describe('xlsx rows written by the export', () => {
   });
 
   it('leaves a batch it cannot render to exceljs, and the file is still the same', async () => {
-    const batches: Cell[][][] = [[['before', 1]], [['a', null as unknown as Cell, 'c'], ['d', new Date(Date.UTC(2024, 0, 2)) as unknown as Cell]], [['after', 2]]];
+    const batches: Cell[][][] = [
+      [['before', 1]],
+      [
+        ['a', null as unknown as Cell, 'c'],
+        ['d', new Date(Date.UTC(2024, 0, 2)) as unknown as Cell],
+      ],
+      [['after', 2]],
+    ];
     expect(rowXml(3, batches[1]![0]!)).toBeUndefined();
     const ours = await workbook(batches, 'appendRows');
     const theirs = await workbook(batches, 'exceljs');
@@ -129,7 +188,9 @@ describe('xlsx rows written by the export', () => {
     expect(xmlText('plain 文本')).toBe('plain 文本');
     expect(xmlText(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;');
     expect(xmlText(CONTROL)).toBe('\t\n\r');
-    expect(rowXml(7, ['x', 1])).toBe('<row r="7" spans="1:2" x14ac:dyDescent="0.25"><c r="A7" t="str"><v>x</v></c><c r="B7"><v>1</v></c></row>');
+    expect(rowXml(7, ['x', 1])).toBe(
+      '<row r="7" spans="1:2" x14ac:dyDescent="0.25"><c r="A7" t="str"><v>x</v></c><c r="B7"><v>1</v></c></row>',
+    );
     expect(rowXml(7, [])).toBe('');
   });
 });

@@ -64,10 +64,13 @@ export function LoginFirst({ root }: { root: Root }) {
     <LoginPage
       session={session}
       onFirstInput={() =>
-        void loadShell().then((s) => {
-          s.warm();
-          prefetchLanding(s);
-        }, () => {})
+        void loadShell().then(
+          (s) => {
+            s.warm();
+            prefetchLanding(s);
+          },
+          () => {},
+        )
       }
       onSending={(on) => {
         sending.current = on;
@@ -75,7 +78,9 @@ export function LoginFirst({ root }: { root: Root }) {
         // the sent form cut short is fetched meanwhile
         if (!on) void loadShell().then(prefetchLanding, () => {});
       }}
-      onSignedIn={(user) => enter(root, user, new URLSearchParams(window.location.search).get('redirect'), LOGIN_SUCCESS_TEXT)}
+      onSignedIn={(user) =>
+        enter(root, user, new URLSearchParams(window.location.search).get('redirect'), LOGIN_SUCCESS_TEXT)
+      }
     />
   );
 }

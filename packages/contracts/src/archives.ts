@@ -100,7 +100,14 @@ export const ARCHIVE_PAGE = PAGES.dashboard.path;
 /** The archive rows' governed columns: list, detail responses and the Excel export. */
 export const ARCHIVE_FILE_COLUMNS = governedColumns(PAGES.dashboard, ['uploaderName', 'obsoleteReason', 'remark']);
 
-export const FILE_SORT_FIELDS = ['standardCode', 'name', 'version', 'effectiveDate', 'createdAt', 'materialCode'] as const;
+export const FILE_SORT_FIELDS = [
+  'standardCode',
+  'name',
+  'version',
+  'effectiveDate',
+  'createdAt',
+  'materialCode',
+] as const;
 /** Codes (product line, material, standard) and the version match exactly — they are identifiers,
  * indexed as such; the name matches a part of it, case-insensitively. */
 const fileFilters = {
@@ -235,7 +242,8 @@ export const archivesApi = {
     button: PAGES.dashboard.buttons.upload,
     columns: ARCHIVE_FILE_COLUMNS,
     summary: '上传新文件或新版本',
-    description: 'multipart/form-data：ZUploadFieldsSchema 的各字段，最后是文件部分 file（PDF、PNG、JPG、DWG、DXF，按扩展名和文件头识别）。',
+    description:
+      'multipart/form-data：ZUploadFieldsSchema 的各字段，最后是文件部分 file（PDF、PNG、JPG、DWG、DXF，按扩展名和文件头识别）。',
     response: ZEnvelope(ZStandardFileRow),
   }),
   obsolete: endpoint({

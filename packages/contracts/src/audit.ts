@@ -44,7 +44,13 @@ export const ZAuditVerification = z.object({
 });
 export type AuditVerification = z.infer<typeof ZAuditVerification>;
 
-export const ZDayHead = z.object({ day: z.string(), table: z.string(), label: z.string(), seq: z.number().int(), hash: z.string() });
+export const ZDayHead = z.object({
+  day: z.string(),
+  table: z.string(),
+  label: z.string(),
+  seq: z.number().int(),
+  hash: z.string(),
+});
 export type DayHead = z.infer<typeof ZDayHead>;
 
 export const ZDayHeadsRequestSchema = withDateRange(z.object({ dateFrom: zOptionalDate, dateTo: zOptionalDate }));
@@ -124,7 +130,12 @@ export type NoticeEvidenceRequest = z.input<typeof ZNoticeEvidenceRequestSchema>
 // ---- 操作审计: every act recorded by a workflow (notices, authorization applications, questions on
 // drawings, countersigns), newest first — who did what to which record, in one list
 
-export const OPERATION_KIND_LABELS = { NOTICE: '变更通知', APPLICATION: '授权申请', QUESTION: '图纸问题', COUNTERSIGN: '会签单' } as const;
+export const OPERATION_KIND_LABELS = {
+  NOTICE: '变更通知',
+  APPLICATION: '授权申请',
+  QUESTION: '图纸问题',
+  COUNTERSIGN: '会签单',
+} as const;
 export type OperationKind = keyof typeof OPERATION_KIND_LABELS;
 export const OPERATION_KINDS = Object.keys(OPERATION_KIND_LABELS) as [OperationKind, ...OperationKind[]];
 
@@ -159,7 +170,12 @@ export const ZOperationAuditRow = z.object({
   createdAt: z.string(),
 });
 export type OperationAuditRow = z.infer<typeof ZOperationAuditRow>;
-export const OPERATION_AUDIT_COLUMNS = governedColumns(PAGES.operationAudit, ['userName', 'userAccount', 'ip', 'detail']);
+export const OPERATION_AUDIT_COLUMNS = governedColumns(PAGES.operationAudit, [
+  'userName',
+  'userAccount',
+  'ip',
+  'detail',
+]);
 
 export const auditApi = {
   status: endpoint({
@@ -217,7 +233,8 @@ export const auditApi = {
     tag,
     kind: 'bytes',
     summary: '证据包：某供应商与某物料或图纸的全部记录（PDF 报告 + JSON 行及其审计链哈希，ZIP）',
-    description: '可用 pnpm audit:verify --package FILE.zip 离线校验。行内容完整（不按列权限隐藏或脱敏：链哈希覆盖整行），因此仅限图纸管理员类型（3/7/8/9）。',
+    description:
+      '可用 pnpm audit:verify --package FILE.zip 离线校验。行内容完整（不按列权限隐藏或脱敏：链哈希覆盖整行），因此仅限图纸管理员类型（3/7/8/9）。',
     body: ZSubjectEvidenceRequestSchema,
   }),
   noticeEvidence: endpoint({

@@ -15,4 +15,3 @@ export * from './page-paths.ts';
 export type * from './endpoint.ts';
 export type { FieldError } from './envelope.ts';
 export type { CurrentUser, LoginRequest } from './session.ts';
-

@@ -67,7 +67,9 @@ export const bomLineFields = {
   unit: zText('单位', 16),
   hasDrawing: z.boolean({ error: '请选择是否有图纸' }),
   vendorName: zText('供应商名称', 200),
-  vendorCreditCode: zText('统一社会信用代码', 18).refine((s) => CREDIT_CODE.test(s.toUpperCase()), '统一社会信用代码应为 18 位数字或大写字母').transform((s) => s.toUpperCase()),
+  vendorCreditCode: zText('统一社会信用代码', 18)
+    .refine((s) => CREDIT_CODE.test(s.toUpperCase()), '统一社会信用代码应为 18 位数字或大写字母')
+    .transform((s) => s.toUpperCase()),
   vendorRegion: zOptionalText(100),
   vendorContact: zOptionalText(50),
   vendorMobile: zMobile,
@@ -82,7 +84,13 @@ export type BomLineFields = z.input<typeof ZBomLineFieldsSchema>;
  */
 export const BOM_COLUMNS = [
   { key: 'materialCode', header: '一级物料编码', width: 16, required: true, note: '本供应商供货的物料编码' },
-  { key: 'parentCode', header: '上级编码', width: 16, required: false, note: '空或一级物料编码：二级子件；填二级子件编码：三级子件' },
+  {
+    key: 'parentCode',
+    header: '上级编码',
+    width: 16,
+    required: false,
+    note: '空或一级物料编码：二级子件；填二级子件编码：三级子件',
+  },
   { key: 'componentCode', header: '子件编码', width: 16, required: true, note: '同一上级下不能重复' },
   { key: 'componentName', header: '子件名称', width: 20, required: true, note: '' },
   { key: 'spec', header: '规格型号', width: 18, required: false, note: '' },
@@ -96,7 +104,10 @@ export const BOM_COLUMNS = [
   { key: 'vendorMobile', header: '联系电话', width: 16, required: false, note: '' },
 ] as const;
 export type BomColumnKey = (typeof BOM_COLUMNS)[number]['key'];
-export const BOM_COLUMN_HEADERS = Object.fromEntries(BOM_COLUMNS.map((c) => [c.key, c.header])) as Record<BomColumnKey, string>;
+export const BOM_COLUMN_HEADERS = Object.fromEntries(BOM_COLUMNS.map((c) => [c.key, c.header])) as Record<
+  BomColumnKey,
+  string
+>;
 
 // ---- rows ------------------------------------------------------------------------------------------
 
@@ -175,7 +186,9 @@ export const ZBomVendorRow = z.object({
   componentCount: z.number().int(),
   materialCount: z.number().int(),
   /** The components it supplies (up to 50), with the level-1 material each goes into. */
-  components: z.array(z.object({ code: z.string(), name: z.string(), level: z.number().int(), materialCode: z.string() })),
+  components: z.array(
+    z.object({ code: z.string(), name: z.string(), level: z.number().int(), materialCode: z.string() }),
+  ),
   materials: z.array(z.object({ code: z.string(), name: z.string() })),
 });
 export type BomVendorRow = z.infer<typeof ZBomVendorRow>;
@@ -185,7 +198,12 @@ export const BOM_VENDOR_COLUMNS = governedColumns(PAGES.supplierBomTrace, ['cont
   contact: ['vendorContact', 'children.vendorContact', 'children.children.vendorContact'],
 });
 
-export const ZBomMaterialOption = z.object({ code: z.string(), name: z.string(), spec: z.string().nullable(), lineCount: z.number().int() });
+export const ZBomMaterialOption = z.object({
+  code: z.string(),
+  name: z.string(),
+  spec: z.string().nullable(),
+  lineCount: z.number().int(),
+});
 export type BomMaterialOption = z.infer<typeof ZBomMaterialOption>;
 
 // ---- requests --------------------------------------------------------------------------------------
@@ -208,12 +226,32 @@ const zSupplierCode = zText('供应商', 32, { verb: '请选择' });
 
 /** The tree pages by material; the flat view sorts its lines by any of these. */
 export const BOM_TREE_SORT_FIELDS = ['materialCode'] as const;
-export const BOM_FLAT_SORT_FIELDS = ['materialCode', 'level', 'componentCode', 'componentName', 'quantity', 'extendedQuantity', 'vendorName', 'updatedAt'] as const;
-const treeSortOnly = { message: `树形视图只能按一级物料编码排序（平铺视图可按：${BOM_FLAT_SORT_FIELDS.join('、')}）`, path: ['sortField'] };
-const sortFitsView = (v: { view?: BomView; sortField?: string }) => v.view === 'flat' || !v.sortField || (BOM_TREE_SORT_FIELDS as readonly string[]).includes(v.sortField);
-export const ZBomTreeRequestSchema = ZPageRequest(BOM_FLAT_SORT_FIELDS, { ...treeFilters, view: zView }).refine(sortFitsView, treeSortOnly);
+export const BOM_FLAT_SORT_FIELDS = [
+  'materialCode',
+  'level',
+  'componentCode',
+  'componentName',
+  'quantity',
+  'extendedQuantity',
+  'vendorName',
+  'updatedAt',
+] as const;
+const treeSortOnly = {
+  message: `树形视图只能按一级物料编码排序（平铺视图可按：${BOM_FLAT_SORT_FIELDS.join('、')}）`,
+  path: ['sortField'],
+};
+const sortFitsView = (v: { view?: BomView; sortField?: string }) =>
+  v.view === 'flat' || !v.sortField || (BOM_TREE_SORT_FIELDS as readonly string[]).includes(v.sortField);
+export const ZBomTreeRequestSchema = ZPageRequest(BOM_FLAT_SORT_FIELDS, { ...treeFilters, view: zView }).refine(
+  sortFitsView,
+  treeSortOnly,
+);
 export type BomTreeRequest = z.input<typeof ZBomTreeRequestSchema>;
-export const ZHaierBomTreeRequestSchema = ZPageRequest(BOM_FLAT_SORT_FIELDS, { ...treeFilters, view: zView, supplierCode: zSupplierCode }).refine(sortFitsView, treeSortOnly);
+export const ZHaierBomTreeRequestSchema = ZPageRequest(BOM_FLAT_SORT_FIELDS, {
+  ...treeFilters,
+  view: zView,
+  supplierCode: zSupplierCode,
+}).refine(sortFitsView, treeSortOnly);
 
 export const BOM_VENDOR_SORT_FIELDS = ['name', 'creditCode', 'lineCount', 'componentCount', 'materialCount'] as const;
 const vendorFilters = {
@@ -225,7 +263,10 @@ const vendorFilters = {
 };
 export const ZBomVendorRequestSchema = ZPageRequest(BOM_VENDOR_SORT_FIELDS, vendorFilters);
 export type BomVendorRequest = z.input<typeof ZBomVendorRequestSchema>;
-export const ZHaierBomVendorRequestSchema = ZPageRequest(BOM_VENDOR_SORT_FIELDS, { ...vendorFilters, supplierCode: zSupplierCode });
+export const ZHaierBomVendorRequestSchema = ZPageRequest(BOM_VENDOR_SORT_FIELDS, {
+  ...vendorFilters,
+  supplierCode: zSupplierCode,
+});
 
 /**
  * A line exports with the view's filters (every page): tree, the lines in tree order (a matched
@@ -240,10 +281,15 @@ export const ZBomExportRequestSchema = z.object({
 });
 export const ZBomVendorExportRequestSchema = z.object(vendorFilters);
 
-const zOptionalId = (label: string) => z.preprocess((v) => (v === '' || v === null ? undefined : v), zId(label).optional());
+const zOptionalId = (label: string) =>
+  z.preprocess((v) => (v === '' || v === null ? undefined : v), zId(label).optional());
 
 /** A new line: under the material (level 2) or under a level-2 line (`parentId`, level 3). */
-export const ZAddBomLineRequestSchema = z.object({ materialCode: zText('一级物料', 40, { verb: '请选择' }), parentId: zOptionalId('上级子件'), ...bomLineFields });
+export const ZAddBomLineRequestSchema = z.object({
+  materialCode: zText('一级物料', 40, { verb: '请选择' }),
+  parentId: zOptionalId('上级子件'),
+  ...bomLineFields,
+});
 export type AddBomLineRequest = z.input<typeof ZAddBomLineRequestSchema>;
 /** A line's fields changed; where it sits stays. The mobile left out keeps the one on record (the form only ever sees it masked). */
 export const ZUpdateBomLineRequestSchema = z.object({ id: zId('BOM 行'), ...bomLineFields });
@@ -254,11 +300,15 @@ export const ZBomLineIdRequestSchema = z.object({ id: zId('BOM 行') });
 export const ZBomImportResult = z.object({
   applied: z.boolean(),
   lines: z.number().int(),
-  materials: z.array(z.object({ code: z.string(), name: z.string(), existing: z.number().int(), incoming: z.number().int() })),
+  materials: z.array(
+    z.object({ code: z.string(), name: z.string(), existing: z.number().int(), incoming: z.number().int() }),
+  ),
 });
 export type BomImportResult = z.infer<typeof ZBomImportResult>;
 /** The multipart fields before the file: `confirm` true writes, otherwise the file is only checked. */
-export const ZBomImportFieldsSchema = z.object({ confirm: z.enum(['true', 'false'], { error: 'confirm 只能是 true 或 false' }).default('false') });
+export const ZBomImportFieldsSchema = z.object({
+  confirm: z.enum(['true', 'false'], { error: 'confirm 只能是 true 或 false' }).default('false'),
+});
 
 // ---- the manufacturer's views ------------------------------------------------------------------------
 
@@ -314,7 +364,8 @@ export const bomApi = {
     path: 'supplier/bomlevel/searchBomLevelList',
     access: SUPPLIER_TYPES,
     tag: tagSupplier,
-    summary: '本供应商的二三级BOM：树形（view=tree，默认，按一级物料分页）或平铺（view=flat，按行分页、可排序）；可按物料、子件、次级供应商、层级筛选',
+    summary:
+      '本供应商的二三级BOM：树形（view=tree，默认，按一级物料分页）或平铺（view=flat，按行分页、可排序）；可按物料、子件、次级供应商、层级筛选',
     body: ZBomTreeRequestSchema,
     response: ZCappedPage(ZBomLevelListRow),
   }),
@@ -379,7 +430,8 @@ export const bomApi = {
     access: SUPPLIER_TYPES,
     tag: tagSupplier,
     kind: 'bytes',
-    summary: '导出本供应商的 BOM（.xlsx，与当前视图相同的筛选和顺序：树形按树的顺序，平铺只含匹配行、按平铺的排序；列同导入模板，另加层级和累计用量）',
+    summary:
+      '导出本供应商的 BOM（.xlsx，与当前视图相同的筛选和顺序：树形按树的顺序，平铺只含匹配行、按平铺的排序；列同导入模板，另加层级和累计用量）',
     body: ZBomExportRequestSchema,
   }),
   exportVendors: endpoint({

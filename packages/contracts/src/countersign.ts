@@ -29,7 +29,10 @@ export const COUNTERSIGN_STATUS_LABELS = {
   CANCELLED: '已取消',
 } as const;
 export type CountersignStatus = keyof typeof COUNTERSIGN_STATUS_LABELS;
-export const COUNTERSIGN_STATUSES = Object.keys(COUNTERSIGN_STATUS_LABELS) as [CountersignStatus, ...CountersignStatus[]];
+export const COUNTERSIGN_STATUSES = Object.keys(COUNTERSIGN_STATUS_LABELS) as [
+  CountersignStatus,
+  ...CountersignStatus[],
+];
 
 /**
  * The moves: 草稿/已退回 → 待供应商会签 (issue; from 已退回 it opens the next round) → 待我方会签
@@ -53,7 +56,8 @@ export const COUNTERSIGN_EDITABLE: readonly CountersignStatus[] = ['DRAFT', 'RET
 export function countersignMoveRefusal(move: CountersignMove | 'edit', status: CountersignStatus): string {
   const now = `该会签单当前为「${COUNTERSIGN_STATUS_LABELS[status]}」`;
   if (move === 'edit') return `${now}，只有草稿或已退回的会签单可以编辑`;
-  if (move === 'issue' && (status === 'SUPPLIER_SIGNING' || status === 'INTERNAL_SIGNING')) return '该会签单已下发，不能重复下发';
+  if (move === 'issue' && (status === 'SUPPLIER_SIGNING' || status === 'INTERNAL_SIGNING'))
+    return '该会签单已下发，不能重复下发';
   if (move === 'cancel' && status === 'CANCELLED') return '该会签单已取消';
   return `${now}，不能${COUNTERSIGN_TRANSITIONS[move].label}`;
 }
@@ -61,16 +65,40 @@ export function countersignMoveRefusal(move: CountersignMove | 'edit', status: C
 /** A signer's decision. 有条件同意 and 退回 need a text (the condition, the reason). */
 export const COUNTERSIGN_DECISION_LABELS = { AGREE: '同意', CONDITIONAL: '有条件同意', RETURN: '退回' } as const;
 export type CountersignDecision = keyof typeof COUNTERSIGN_DECISION_LABELS;
-export const COUNTERSIGN_DECISIONS = Object.keys(COUNTERSIGN_DECISION_LABELS) as [CountersignDecision, ...CountersignDecision[]];
+export const COUNTERSIGN_DECISIONS = Object.keys(COUNTERSIGN_DECISION_LABELS) as [
+  CountersignDecision,
+  ...CountersignDecision[],
+];
 
-export const COUNTERSIGN_EVENT_LABELS = { CREATE: '创建草稿', UPDATE: '编辑', ISSUE: '下发', SIGN: '会签', RETURN: '退回', COMPLETE: '完成', CANCEL: '取消', DOWNLOAD: '下载签核单' } as const;
+export const COUNTERSIGN_EVENT_LABELS = {
+  CREATE: '创建草稿',
+  UPDATE: '编辑',
+  ISSUE: '下发',
+  SIGN: '会签',
+  RETURN: '退回',
+  COMPLETE: '完成',
+  CANCEL: '取消',
+  DOWNLOAD: '下载签核单',
+} as const;
 export type CountersignEventAction = keyof typeof COUNTERSIGN_EVENT_LABELS;
-export const COUNTERSIGN_EVENT_ACTIONS = Object.keys(COUNTERSIGN_EVENT_LABELS) as [CountersignEventAction, ...CountersignEventAction[]];
+export const COUNTERSIGN_EVENT_ACTIONS = Object.keys(COUNTERSIGN_EVENT_LABELS) as [
+  CountersignEventAction,
+  ...CountersignEventAction[],
+];
 
 /** What the current user may do on a list now (the server decides; the page shows these only). */
-export const COUNTERSIGN_ACTION_LABELS = { edit: '编辑', issue: '下发', cancel: '取消', sign: '会签', download: '下载签核单' } as const;
+export const COUNTERSIGN_ACTION_LABELS = {
+  edit: '编辑',
+  issue: '下发',
+  cancel: '取消',
+  sign: '会签',
+  download: '下载签核单',
+} as const;
 export type CountersignAction = keyof typeof COUNTERSIGN_ACTION_LABELS;
-export const COUNTERSIGN_ACTIONS = Object.keys(COUNTERSIGN_ACTION_LABELS) as [CountersignAction, ...CountersignAction[]];
+export const COUNTERSIGN_ACTIONS = Object.keys(COUNTERSIGN_ACTION_LABELS) as [
+  CountersignAction,
+  ...CountersignAction[],
+];
 
 export const COUNTERSIGN_FILES_MAX = 50;
 export const COUNTERSIGN_SIGNERS_MAX = 10;
@@ -97,7 +125,13 @@ export const ZCountersignFile = z.object({
 export type CountersignFile = z.infer<typeof ZCountersignFile>;
 
 /** An internal countersigner: its place in the order (1…n), and who. */
-export const ZCountersignSigner = z.object({ step: z.number().int(), userId: z.number().int(), account: z.string(), name: z.string(), department: z.string() });
+export const ZCountersignSigner = z.object({
+  step: z.number().int(),
+  userId: z.number().int(),
+  account: z.string(),
+  name: z.string(),
+  department: z.string(),
+});
 export type CountersignSigner = z.infer<typeof ZCountersignSigner>;
 
 /** One signature: who (user, supplier or department), the decision, when, from where, on which content. */
@@ -199,7 +233,12 @@ export const ZCountersignDetail = ZCountersignRow.extend({
 export type CountersignDetail = z.infer<typeof ZCountersignDetail>;
 
 /** An internal user that may countersign (types 3/7/8/9). */
-export const ZCountersignerOption = z.object({ id: z.number().int(), account: z.string(), name: z.string(), department: z.string() });
+export const ZCountersignerOption = z.object({
+  id: z.number().int(),
+  account: z.string(),
+  name: z.string(),
+  department: z.string(),
+});
 export type CountersignerOption = z.infer<typeof ZCountersignerOption>;
 
 // ---- requests ------------------------------------------------------------------------------------
@@ -208,7 +247,10 @@ export const COUNTERSIGN_SORT_FIELDS = ['number', 'dueDate', 'createdAt', 'issue
 const listFilters = {
   /** Number or title contains. */
   keyword: zOptionalText(100),
-  status: zOptionalEnum(COUNTERSIGN_STATUSES, '状态只能是 DRAFT、SUPPLIER_SIGNING、INTERNAL_SIGNING、RETURNED、COMPLETED 或 CANCELLED'),
+  status: zOptionalEnum(
+    COUNTERSIGN_STATUSES,
+    '状态只能是 DRAFT、SUPPLIER_SIGNING、INTERNAL_SIGNING、RETURNED、COMPLETED 或 CANCELLED',
+  ),
   /** Due date range, YYYY-MM-DD. */
   dateFrom: zOptionalDate,
   dateTo: zOptionalDate,
@@ -259,16 +301,28 @@ export const ZCountersignSubmitSchema = z
   .object({
     id: zId('会签单'),
     round: zId('轮次'),
-    step: z.number({ error: '缺少会签步骤' }).int('会签步骤无效').min(0, '会签步骤无效').max(COUNTERSIGN_SIGNERS_MAX, '会签步骤无效'),
+    step: z
+      .number({ error: '缺少会签步骤' })
+      .int('会签步骤无效')
+      .min(0, '会签步骤无效')
+      .max(COUNTERSIGN_SIGNERS_MAX, '会签步骤无效'),
     decision: z.enum(COUNTERSIGN_DECISIONS, { error: '请选择会签意见' }),
     comment: zOptionalText(500),
   })
   .superRefine((v, ctx) => {
-    if (v.decision !== 'AGREE' && !v.comment) ctx.addIssue({ code: 'custom', path: ['comment'], message: v.decision === 'RETURN' ? '请填写退回原因' : '请填写同意的条件' });
+    if (v.decision !== 'AGREE' && !v.comment)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['comment'],
+        message: v.decision === 'RETURN' ? '请填写退回原因' : '请填写同意的条件',
+      });
   });
 export type CountersignSubmit = z.input<typeof ZCountersignSubmitSchema>;
 
-export const ZCountersignCancelSchema = z.object({ id: zId('会签单'), reason: zText('取消原因', 200, { verb: '请填写' }) });
+export const ZCountersignCancelSchema = z.object({
+  id: zId('会签单'),
+  reason: zText('取消原因', 200, { verb: '请填写' }),
+});
 
 export const ZCountersignerRequestSchema = z.object({ keyword: zOptionalText(64) });
 /** File versions of the archive to pick from (any status: a sign-off may concern a version not yet effective). */
@@ -279,7 +333,11 @@ export const ZCountersignFileRequestSchema = z.object({
   ids: z.array(zId('文件')).max(COUNTERSIGN_FILES_MAX, `最多 ${COUNTERSIGN_FILES_MAX} 个文件`).optional(),
 });
 
-export const ZCountersignSubmitResult = z.object({ status: z.enum(COUNTERSIGN_STATUSES), round: z.number().int(), step: z.number().int() });
+export const ZCountersignSubmitResult = z.object({
+  status: z.enum(COUNTERSIGN_STATUSES),
+  round: z.number().int(),
+  step: z.number().int(),
+});
 
 // ---- calls -------------------------------------------------------------------------------------
 
@@ -317,15 +375,89 @@ export const countersignApi = {
     response: ZCappedPage(ZCountersignRow),
     columns: COUNTERSIGN_COLUMNS,
   }),
-  detail: endpoint({ path: 'haier/countersign/getCountersignHaierInfo', access: admin, tag, summary: '会签单详情：内容、文件、各轮签署记录与可做的操作', body: ZCountersignIdRequestSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
-  signers: endpoint({ path: 'haier/countersign/selectSigners', access: admin, tag, summary: '可选的我方会签人（内部用户）', body: ZCountersignerRequestSchema, response: ZEnvelope(z.array(ZCountersignerOption)) }),
-  files: endpoint({ path: 'haier/countersign/selectFiles', access: admin, tag, summary: '可选的文件版本（含 sha256）', body: ZCountersignFileRequestSchema, response: ZEnvelope(z.array(ZCountersignFile)) }),
-  create: endpoint({ path: 'haier/countersign/create', access: admin, tag, button: csButton.create, summary: '新建会签单草稿', body: ZCountersignDraftSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
-  update: endpoint({ path: 'haier/countersign/update', access: admin, tag, button: csButton.edit, summary: '编辑会签单（草稿，或已退回后下一轮的内容）', body: ZCountersignUpdateSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
-  issue: endpoint({ path: 'haier/countersign/issue', access: admin, tag, button: csButton.issue, summary: '下发给供应商会签（已退回的开始新一轮）', body: ZCountersignIdRequestSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
-  sign: endpoint({ path: 'haier/countersign/sign', access: admin, tag, button: csButton.sign, summary: '我方会签：同意、有条件同意或退回（按顺序，轮到本人时）', body: ZCountersignSubmitSchema, response: ZEnvelope(ZCountersignSubmitResult) }),
-  cancel: endpoint({ path: 'haier/countersign/cancel', access: admin, tag, button: csButton.cancel, summary: '取消草稿或已退回的会签单', body: ZCountersignCancelSchema, response: detail, columns: COUNTERSIGN_COLUMNS }),
-  sheet: endpoint({ path: 'haier/countersign/downloadSheet', access: admin, tag, kind: 'bytes', button: csButton.download, summary: '下载签核单 PDF（已完成的会签单，带本人水印，记入下载日志）', body: ZCountersignIdRequestSchema }),
+  detail: endpoint({
+    path: 'haier/countersign/getCountersignHaierInfo',
+    access: admin,
+    tag,
+    summary: '会签单详情：内容、文件、各轮签署记录与可做的操作',
+    body: ZCountersignIdRequestSchema,
+    response: detail,
+    columns: COUNTERSIGN_COLUMNS,
+  }),
+  signers: endpoint({
+    path: 'haier/countersign/selectSigners',
+    access: admin,
+    tag,
+    summary: '可选的我方会签人（内部用户）',
+    body: ZCountersignerRequestSchema,
+    response: ZEnvelope(z.array(ZCountersignerOption)),
+  }),
+  files: endpoint({
+    path: 'haier/countersign/selectFiles',
+    access: admin,
+    tag,
+    summary: '可选的文件版本（含 sha256）',
+    body: ZCountersignFileRequestSchema,
+    response: ZEnvelope(z.array(ZCountersignFile)),
+  }),
+  create: endpoint({
+    path: 'haier/countersign/create',
+    access: admin,
+    tag,
+    button: csButton.create,
+    summary: '新建会签单草稿',
+    body: ZCountersignDraftSchema,
+    response: detail,
+    columns: COUNTERSIGN_COLUMNS,
+  }),
+  update: endpoint({
+    path: 'haier/countersign/update',
+    access: admin,
+    tag,
+    button: csButton.edit,
+    summary: '编辑会签单（草稿，或已退回后下一轮的内容）',
+    body: ZCountersignUpdateSchema,
+    response: detail,
+    columns: COUNTERSIGN_COLUMNS,
+  }),
+  issue: endpoint({
+    path: 'haier/countersign/issue',
+    access: admin,
+    tag,
+    button: csButton.issue,
+    summary: '下发给供应商会签（已退回的开始新一轮）',
+    body: ZCountersignIdRequestSchema,
+    response: detail,
+    columns: COUNTERSIGN_COLUMNS,
+  }),
+  sign: endpoint({
+    path: 'haier/countersign/sign',
+    access: admin,
+    tag,
+    button: csButton.sign,
+    summary: '我方会签：同意、有条件同意或退回（按顺序，轮到本人时）',
+    body: ZCountersignSubmitSchema,
+    response: ZEnvelope(ZCountersignSubmitResult),
+  }),
+  cancel: endpoint({
+    path: 'haier/countersign/cancel',
+    access: admin,
+    tag,
+    button: csButton.cancel,
+    summary: '取消草稿或已退回的会签单',
+    body: ZCountersignCancelSchema,
+    response: detail,
+    columns: COUNTERSIGN_COLUMNS,
+  }),
+  sheet: endpoint({
+    path: 'haier/countersign/downloadSheet',
+    access: admin,
+    tag,
+    kind: 'bytes',
+    button: csButton.download,
+    summary: '下载签核单 PDF（已完成的会签单，带本人水印，记入下载日志）',
+    body: ZCountersignIdRequestSchema,
+  }),
 
   // supplier side: every call runs inside the caller's own supplier's scope
   supplierPage: endpoint({
@@ -336,9 +468,30 @@ export const countersignApi = {
     body: ZSupplierCountersignPageRequestSchema,
     response: ZCappedPage(ZCountersignRow),
   }),
-  supplierDetail: endpoint({ path: 'supplier/countersign/getCountersignInfo', access: supplier, tag: tagSupplier, summary: '本公司的会签单详情', body: ZCountersignIdRequestSchema, response: detail }),
-  submit: endpoint({ path: 'supplier/countersign/submitCountersign', access: supplier, tag: tagSupplier, summary: '供应商会签：同意、有条件同意或退回', body: ZCountersignSubmitSchema, response: ZEnvelope(ZCountersignSubmitResult) }),
-  supplierSheet: endpoint({ path: 'supplier/countersign/downloadSheet', access: supplier, tag: tagSupplier, kind: 'bytes', summary: '下载签核单 PDF（带本人水印，记入下载日志）', body: ZCountersignIdRequestSchema }),
+  supplierDetail: endpoint({
+    path: 'supplier/countersign/getCountersignInfo',
+    access: supplier,
+    tag: tagSupplier,
+    summary: '本公司的会签单详情',
+    body: ZCountersignIdRequestSchema,
+    response: detail,
+  }),
+  submit: endpoint({
+    path: 'supplier/countersign/submitCountersign',
+    access: supplier,
+    tag: tagSupplier,
+    summary: '供应商会签：同意、有条件同意或退回',
+    body: ZCountersignSubmitSchema,
+    response: ZEnvelope(ZCountersignSubmitResult),
+  }),
+  supplierSheet: endpoint({
+    path: 'supplier/countersign/downloadSheet',
+    access: supplier,
+    tag: tagSupplier,
+    kind: 'bytes',
+    summary: '下载签核单 PDF（带本人水印，记入下载日志）',
+    body: ZCountersignIdRequestSchema,
+  }),
 } as const;
 
 /**

@@ -20,7 +20,13 @@ import { PAGES } from './pages.ts';
 
 // ---- states and the transition table -------------------------------------------------------------
 
-export const ISSUE_STATUS_LABELS = { DRAFT: '草稿', PENDING: '待分派', PROCESSING: '处理中', ANSWERED: '已回复', CLOSED: '已关闭' } as const;
+export const ISSUE_STATUS_LABELS = {
+  DRAFT: '草稿',
+  PENDING: '待分派',
+  PROCESSING: '处理中',
+  ANSWERED: '已回复',
+  CLOSED: '已关闭',
+} as const;
 export type IssueStatus = keyof typeof ISSUE_STATUS_LABELS;
 export const ISSUE_STATUSES = Object.keys(ISSUE_STATUS_LABELS) as [IssueStatus, ...IssueStatus[]];
 
@@ -88,7 +94,20 @@ export function addWorkingDays(day: string, n: number): string {
 // ---- attachments ---------------------------------------------------------------------------------
 
 /** What an attachment may be: drawings and images like the archive, and Office files. */
-export const ATTACHMENT_EXTENSIONS = ['pdf', 'png', 'jpg', 'jpeg', 'dwg', 'dxf', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx'] as const;
+export const ATTACHMENT_EXTENSIONS = [
+  'pdf',
+  'png',
+  'jpg',
+  'jpeg',
+  'dwg',
+  'dxf',
+  'doc',
+  'docx',
+  'xls',
+  'xlsx',
+  'ppt',
+  'pptx',
+] as const;
 export const ATTACHMENT_TYPES_TEXT = 'PDF、图片（PNG/JPG）、DWG/DXF、Office 文件（Word/Excel/PowerPoint）';
 export const ATTACHMENT_MAX_BYTES = 20 * 1024 * 1024;
 /** Attachments one message (the question, a reply, a follow-up) may carry. */
@@ -173,22 +192,36 @@ export const ISSUE_ANSWER_PAGE = PAGES.documentIssueH.path;
  * ("按问题类型与产品线自动分派给 刘洋", "由 刘洋 改派给 赵丽。原因：…"): the names are replaced by
  * （已隐藏） or masked there, the rest of the text (a reason given) stays.
  */
-export const ISSUE_COLUMNS = governedColumns(PAGES.documentIssueH, ['assigneeName', 'description'], undefined, undefined, {
-  assigneeName: [
-    'assigneeId',
-    'messages.[userType=5].userName',
-    'messages.[userType=5].userAccount',
-    'messages.mentions',
-    // an answerer's reply attachments name their uploader
-    'messages.attachments.[byStaff=true].uploadedByName',
-    'attachments.[byStaff=true].uploadedByName',
-    { redact: 'messages.text', names: ['assigneeName', 'messages.[userType=5].userName', 'messages.mentions'] },
-  ],
-});
+export const ISSUE_COLUMNS = governedColumns(
+  PAGES.documentIssueH,
+  ['assigneeName', 'description'],
+  undefined,
+  undefined,
+  {
+    assigneeName: [
+      'assigneeId',
+      'messages.[userType=5].userName',
+      'messages.[userType=5].userAccount',
+      'messages.mentions',
+      // an answerer's reply attachments name their uploader
+      'messages.attachments.[byStaff=true].uploadedByName',
+      'attachments.[byStaff=true].uploadedByName',
+      { redact: 'messages.text', names: ['assigneeName', 'messages.[userType=5].userName', 'messages.mentions'] },
+    ],
+  },
+);
 /** A question's attachments on the answerers' page (findUploadFiles): one uploaded by an answerer names a 回复人. */
-export const ISSUE_ATTACHMENT_COLUMNS = governedColumns(PAGES.documentIssueH, [], undefined, undefined, { assigneeName: ['[byStaff=true].uploadedByName'] });
+export const ISSUE_ATTACHMENT_COLUMNS = governedColumns(PAGES.documentIssueH, [], undefined, undefined, {
+  assigneeName: ['[byStaff=true].uploadedByName'],
+});
 
-export const ZIssueNoticeRef = z.object({ id: z.number().int(), number: z.string(), title: z.string(), newVersion: z.string(), publishedAt: z.string().nullable() });
+export const ZIssueNoticeRef = z.object({
+  id: z.number().int(),
+  number: z.string(),
+  title: z.string(),
+  newVersion: z.string(),
+  publishedAt: z.string().nullable(),
+});
 export type IssueNoticeRef = z.infer<typeof ZIssueNoticeRef>;
 
 export const ZIssueMessage = z.object({
@@ -282,7 +315,11 @@ export const ZIssueIdSchema = z.object({ id: zId('问题') });
 export const ZIssueIdsSchema = z.object({
   ids: z.array(zId('问题'), { error: '请选择问题' }).min(1, '请选择要删除的问题').max(100, '一次最多删除 100 个问题'),
 });
-export const ZIssueReopenSchema = z.object({ id: zId('问题'), text: zText('追问内容', 2000, { verb: '请填写' }), attachmentIds: zAttachmentIds });
+export const ZIssueReopenSchema = z.object({
+  id: zId('问题'),
+  text: zText('追问内容', 2000, { verb: '请填写' }),
+  attachmentIds: zAttachmentIds,
+});
 export const ZIssueReplySchema = z.object({
   id: zId('问题'),
   text: zText('回复内容', 2000, { verb: '请填写' }),
@@ -310,11 +347,46 @@ const ZDetail = ZEnvelope(ZIssueDetail);
 
 export const documentIssuesApi = {
   // supplier side: every call acts within the caller's own supplier
-  supplierPage: endpoint({ path: 'supplier/documentissue/paging', access: supplier, tag: tagSupplier, summary: '本供应商的图纸问题分页', body: ZSupplierIssuePageRequestSchema, response: ZCappedPage(ZIssueRow) }),
-  supplierFind: endpoint({ path: 'supplier/documentissue/findById', access: supplier, tag: tagSupplier, summary: '问题详情与往来记录', body: ZIssueIdSchema, response: ZDetail }),
-  add: endpoint({ path: 'supplier/documentissue/add', access: supplier, tag: tagSupplier, summary: '新建问题（草稿）', body: ZIssueDraftSchema, response: ZDetail }),
-  update: endpoint({ path: 'supplier/documentissue/update', access: supplier, tag: tagSupplier, summary: '编辑草稿', body: ZIssueUpdateSchema, response: ZDetail }),
-  remove: endpoint({ path: 'supplier/documentissue/delete', access: supplier, tag: tagSupplier, summary: '删除草稿', body: ZIssueIdSchema, response: ZEnvelope(z.null()) }),
+  supplierPage: endpoint({
+    path: 'supplier/documentissue/paging',
+    access: supplier,
+    tag: tagSupplier,
+    summary: '本供应商的图纸问题分页',
+    body: ZSupplierIssuePageRequestSchema,
+    response: ZCappedPage(ZIssueRow),
+  }),
+  supplierFind: endpoint({
+    path: 'supplier/documentissue/findById',
+    access: supplier,
+    tag: tagSupplier,
+    summary: '问题详情与往来记录',
+    body: ZIssueIdSchema,
+    response: ZDetail,
+  }),
+  add: endpoint({
+    path: 'supplier/documentissue/add',
+    access: supplier,
+    tag: tagSupplier,
+    summary: '新建问题（草稿）',
+    body: ZIssueDraftSchema,
+    response: ZDetail,
+  }),
+  update: endpoint({
+    path: 'supplier/documentissue/update',
+    access: supplier,
+    tag: tagSupplier,
+    summary: '编辑草稿',
+    body: ZIssueUpdateSchema,
+    response: ZDetail,
+  }),
+  remove: endpoint({
+    path: 'supplier/documentissue/delete',
+    access: supplier,
+    tag: tagSupplier,
+    summary: '删除草稿',
+    body: ZIssueIdSchema,
+    response: ZEnvelope(z.null()),
+  }),
   removeMany: endpoint({
     path: 'supplier/documentissue/deletes',
     access: supplier,
@@ -323,10 +395,38 @@ export const documentIssuesApi = {
     body: ZIssueIdsSchema,
     response: ZEnvelope(z.object({ deleted: z.number().int() })),
   }),
-  submit: endpoint({ path: 'supplier/documentissue/submit', access: supplier, tag: tagSupplier, summary: '提交问题：按问题类型与产品线分派', body: ZIssueIdSchema, response: ZDetail }),
-  close: endpoint({ path: 'supplier/documentissue/close', access: supplier, tag: tagSupplier, summary: '关闭已回复的问题', body: ZIssueIdSchema, response: ZDetail }),
-  reopen: endpoint({ path: 'supplier/documentissue/reopen', access: supplier, tag: tagSupplier, summary: '追问并重新打开', body: ZIssueReopenSchema, response: ZDetail }),
-  supplierFiles: endpoint({ path: 'supplier/documentissue/findUploadFiles', access: supplier, tag: tagSupplier, summary: '问题的全部附件', body: ZIssueIdSchema, response: ZEnvelope(z.array(ZAttachmentRow)) }),
+  submit: endpoint({
+    path: 'supplier/documentissue/submit',
+    access: supplier,
+    tag: tagSupplier,
+    summary: '提交问题：按问题类型与产品线分派',
+    body: ZIssueIdSchema,
+    response: ZDetail,
+  }),
+  close: endpoint({
+    path: 'supplier/documentissue/close',
+    access: supplier,
+    tag: tagSupplier,
+    summary: '关闭已回复的问题',
+    body: ZIssueIdSchema,
+    response: ZDetail,
+  }),
+  reopen: endpoint({
+    path: 'supplier/documentissue/reopen',
+    access: supplier,
+    tag: tagSupplier,
+    summary: '追问并重新打开',
+    body: ZIssueReopenSchema,
+    response: ZDetail,
+  }),
+  supplierFiles: endpoint({
+    path: 'supplier/documentissue/findUploadFiles',
+    access: supplier,
+    tag: tagSupplier,
+    summary: '问题的全部附件',
+    body: ZIssueIdSchema,
+    response: ZEnvelope(z.array(ZAttachmentRow)),
+  }),
   supplierUpload: endpoint({
     path: 'supplier/documentissue/upload',
     access: supplier,
@@ -336,7 +436,14 @@ export const documentIssuesApi = {
     description: `multipart/form-data：一个文件部分 file（${ATTACHMENT_TYPES_TEXT}，按扩展名和文件头识别，最大 20 MB）。`,
     response: ZEnvelope(ZAttachmentRow),
   }),
-  supplierDownload: endpoint({ path: 'supplier/documentissue/downloadFile', access: supplier, tag: tagSupplier, kind: 'bytes', summary: '下载本供应商问题的附件', body: ZAttachmentIdSchema }),
+  supplierDownload: endpoint({
+    path: 'supplier/documentissue/downloadFile',
+    access: supplier,
+    tag: tagSupplier,
+    kind: 'bytes',
+    summary: '下载本供应商问题的附件',
+    body: ZAttachmentIdSchema,
+  }),
   purchasers: endpoint({
     path: 'supplier/documentissue/searchPursByMaterial',
     access: supplier,
@@ -355,11 +462,53 @@ export const documentIssuesApi = {
   }),
 
   // the answerers (type 5)
-  page: endpoint({ path: 'haier/documentissue/paging', access: handler, tag, summary: '图纸问题分页：分派给我、待分派、全部', body: ZIssuePageRequestSchema, response: ZCappedPage(ZIssueRow), columns: ISSUE_COLUMNS }),
-  find: endpoint({ path: 'haier/documentissue/findById', access: handler, tag, summary: '问题详情与往来记录', body: ZIssueIdSchema, response: ZDetail, columns: ISSUE_COLUMNS }),
-  assign: endpoint({ path: 'haier/documentissue/assign', access: handler, tag, button: PAGES.documentIssueH.buttons.assign, summary: '领取、分派或改派（改派须填写原因）', body: ZIssueAssignSchema, response: ZDetail, columns: ISSUE_COLUMNS }),
-  reply: endpoint({ path: 'haier/documentissue/reply', access: handler, tag, button: PAGES.documentIssueH.buttons.reply, summary: '回复（仅处理人），可附附件、关联变更通知', body: ZIssueReplySchema, response: ZDetail, columns: ISSUE_COLUMNS }),
-  files: endpoint({ path: 'haier/documentissue/findUploadFiles', access: handler, tag, summary: '问题的全部附件', body: ZIssueIdSchema, response: ZEnvelope(z.array(ZAttachmentRow)), columns: ISSUE_ATTACHMENT_COLUMNS }),
+  page: endpoint({
+    path: 'haier/documentissue/paging',
+    access: handler,
+    tag,
+    summary: '图纸问题分页：分派给我、待分派、全部',
+    body: ZIssuePageRequestSchema,
+    response: ZCappedPage(ZIssueRow),
+    columns: ISSUE_COLUMNS,
+  }),
+  find: endpoint({
+    path: 'haier/documentissue/findById',
+    access: handler,
+    tag,
+    summary: '问题详情与往来记录',
+    body: ZIssueIdSchema,
+    response: ZDetail,
+    columns: ISSUE_COLUMNS,
+  }),
+  assign: endpoint({
+    path: 'haier/documentissue/assign',
+    access: handler,
+    tag,
+    button: PAGES.documentIssueH.buttons.assign,
+    summary: '领取、分派或改派（改派须填写原因）',
+    body: ZIssueAssignSchema,
+    response: ZDetail,
+    columns: ISSUE_COLUMNS,
+  }),
+  reply: endpoint({
+    path: 'haier/documentissue/reply',
+    access: handler,
+    tag,
+    button: PAGES.documentIssueH.buttons.reply,
+    summary: '回复（仅处理人），可附附件、关联变更通知',
+    body: ZIssueReplySchema,
+    response: ZDetail,
+    columns: ISSUE_COLUMNS,
+  }),
+  files: endpoint({
+    path: 'haier/documentissue/findUploadFiles',
+    access: handler,
+    tag,
+    summary: '问题的全部附件',
+    body: ZIssueIdSchema,
+    response: ZEnvelope(z.array(ZAttachmentRow)),
+    columns: ISSUE_ATTACHMENT_COLUMNS,
+  }),
   upload: endpoint({
     path: 'haier/documentissue/upload',
     access: handler,
@@ -369,6 +518,19 @@ export const documentIssuesApi = {
     description: `multipart/form-data：一个文件部分 file（${ATTACHMENT_TYPES_TEXT}，最大 20 MB）。`,
     response: ZEnvelope(ZAttachmentRow),
   }),
-  download: endpoint({ path: 'haier/documentissue/downloadFile', access: handler, tag, kind: 'bytes', summary: '下载问题附件', body: ZAttachmentIdSchema }),
-  handlers: endpoint({ path: 'haier/documentissue/findHandlers', access: handler, tag, summary: '可分派的处理人（图纸问题回复人员）', response: ZEnvelope(z.array(ZIssueHandler)) }),
+  download: endpoint({
+    path: 'haier/documentissue/downloadFile',
+    access: handler,
+    tag,
+    kind: 'bytes',
+    summary: '下载问题附件',
+    body: ZAttachmentIdSchema,
+  }),
+  handlers: endpoint({
+    path: 'haier/documentissue/findHandlers',
+    access: handler,
+    tag,
+    summary: '可分派的处理人（图纸问题回复人员）',
+    response: ZEnvelope(z.array(ZIssueHandler)),
+  }),
 } as const;

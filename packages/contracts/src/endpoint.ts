@@ -109,7 +109,10 @@ export function governedColumns<P extends RouteDef, const F extends keyof P['col
 } {
   return {
     page: page.path,
-    columns: Object.fromEntries(fields.map((f) => [f, (page.columns as Record<string, string>)[f]])) as Record<F, string>,
+    columns: Object.fromEntries(fields.map((f) => [f, (page.columns as Record<string, string>)[f]])) as Record<
+      F,
+      string
+    >,
     ...(echoes ? { echoes: echoes as Record<string, string> } : {}),
     ...(companions ? { companions: companions as Record<string, readonly string[]> } : {}),
     ...(appears ? { appears } : {}),
@@ -122,7 +125,9 @@ export function endpoint<const E extends EndpointDef>(e: E): E {
 }
 
 /** The body a caller sends (before defaults and transforms). */
-export type EndpointBody<E extends EndpointDef> = E['body'] extends z.ZodType ? z.input<E['body']> : Record<string, never> | undefined;
+export type EndpointBody<E extends EndpointDef> = E['body'] extends z.ZodType
+  ? z.input<E['body']>
+  : Record<string, never> | undefined;
 /** The body a handler receives (validated, defaults applied). */
 export type EndpointParsedBody<E extends EndpointDef> = E['body'] extends z.ZodType ? z.output<E['body']> : undefined;
 /** What the call answers (the envelope). */

@@ -19,4 +19,23 @@ import { phoneLogApi } from './phoneLog.ts';
 import { auditApi } from './audit.ts';
 import { notificationsApi } from './notifications.ts';
 
-export const ALL_ENDPOINTS: readonly EndpointDef[] = [archivesApi, empowerApi, exportApi, filesApi, logsApi, menuApi, noticesApi, sessionApi, standardlogApi, visitsApi, documentIssuesApi, problemTypesApi, countersignApi, bomApi, permissionsApi, phoneLogApi, auditApi, notificationsApi].flatMap((api) => Object.values(api));
+export const ALL_ENDPOINTS: readonly EndpointDef[] = [
+  archivesApi,
+  empowerApi,
+  exportApi,
+  filesApi,
+  logsApi,
+  menuApi,
+  noticesApi,
+  sessionApi,
+  standardlogApi,
+  visitsApi,
+  documentIssuesApi,
+  problemTypesApi,
+  countersignApi,
+  bomApi,
+  permissionsApi,
+  phoneLogApi,
+  auditApi,
+  notificationsApi,
+].flatMap((api) => Object.values(api));

@@ -24,9 +24,12 @@ describe('statusErrorText', () => {
     expect(statusErrorText(status, '/esm-server/api/anything')).toBe(text);
   });
 
-  it.each([402, 411, 412, 415, 418, 429, 500, 502, 503, 504, 0, 200, 999])('%i is not in the catalogue: generic text', (status) => {
-    expect(statusErrorText(status)).toBe(GENERIC_ERROR_TEXT);
-  });
+  it.each([402, 411, 412, 415, 418, 429, 500, 502, 503, 504, 0, 200, 999])(
+    '%i is not in the catalogue: generic text',
+    (status) => {
+      expect(statusErrorText(status)).toBe(GENERIC_ERROR_TEXT);
+    },
+  );
 
   it('the generic text says retry later or contact the administrator', () => {
     expect(GENERIC_ERROR_TEXT).toMatch(/系统异常/);

@@ -29,7 +29,10 @@ export const GENERIC_ERROR_TEXT = '系统异常，请稍后重试或联系管理
 
 /** 404 texts of the legacy paths the legacy portal's catalogue names (kept for callers of those paths). */
 export const PATH_404_TEXTS: { match: (path: string) => boolean; text: string }[] = [
-  { match: (p) => p.includes('/excpRequire/findExcpRequirePage'), text: '定额异常需求数据获取失败，请稍后重试或联系管理员' },
+  {
+    match: (p) => p.includes('/excpRequire/findExcpRequirePage'),
+    text: '定额异常需求数据获取失败，请稍后重试或联系管理员',
+  },
   { match: (p) => p.includes('/api/module/list'), text: '获取模块数据失败' },
   { match: (p) => p.includes('/api/ftySupCapacity/paging'), text: '获取工厂数据失败' },
   { match: (p) => p.includes('/api/supplier/list'), text: '获取供应商数据失败' },

@@ -39,7 +39,9 @@ export const zOptionalText = (max = 100) =>
 /** A plain integer: a JSON number, or a string of decimal digits (multipart fields, links). Nothing else. */
 const plainInteger = (bad: string, missing = bad) =>
   z
-    .union([z.number(), z.string().regex(/^\d{1,10}$/, bad)], { error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? missing : bad) })
+    .union([z.number(), z.string().regex(/^\d{1,10}$/, bad)], {
+      error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? missing : bad),
+    })
     .transform((v) => Number(v));
 
 /** A row id (int4, ≥ 1): `label` is what it identifies, e.g. 文件编号. */
@@ -50,7 +52,10 @@ export function zId(label: string) {
 
 /** An optional small integer filter in [min, max] (e.g. a user type); blank counts as absent. */
 export const zOptionalInt = (min: number, max: number, message: string) =>
-  z.preprocess((v) => (v === '' || v === null ? undefined : v), plainInteger(message).pipe(z.number().int(message).min(min, message).max(max, message)).optional());
+  z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    plainInteger(message).pipe(z.number().int(message).min(min, message).max(max, message)).optional(),
+  );
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -85,5 +90,8 @@ export function zOptionalEnum<const T extends readonly [string, ...string[]]>(va
 
 /** A filter request with a date range: from ≤ to, reported on `dateTo`. */
 export function withDateRange<S extends z.ZodType<{ dateFrom?: string; dateTo?: string }>>(schema: S) {
-  return schema.refine((v) => !v.dateFrom || !v.dateTo || v.dateFrom <= v.dateTo, { message: '开始日期不能晚于结束日期', path: ['dateTo'] });
+  return schema.refine((v) => !v.dateFrom || !v.dateTo || v.dateFrom <= v.dateTo, {
+    message: '开始日期不能晚于结束日期',
+    path: ['dateTo'],
+  });
 }

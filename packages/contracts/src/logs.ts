@@ -10,7 +10,13 @@ import { ZCappedPage } from './envelope.ts';
 import { zOptionalDate, zOptionalEnum, zOptionalText, withDateRange } from './fields.ts';
 import { ZPageRequest } from './paging.ts';
 
-export const LOG_ACTION_LABELS = { VIEW: '查看', CONFIRM: '确认', DOWNLOAD: '下载', PRINT: '打印', KEEPSECRET: '签署保密协议' } as const;
+export const LOG_ACTION_LABELS = {
+  VIEW: '查看',
+  CONFIRM: '确认',
+  DOWNLOAD: '下载',
+  PRINT: '打印',
+  KEEPSECRET: '签署保密协议',
+} as const;
 export type LogAction = keyof typeof LOG_ACTION_LABELS;
 export const LOG_ACTIONS = Object.keys(LOG_ACTION_LABELS) as [LogAction, ...LogAction[]];
 /**
@@ -26,15 +32,15 @@ export const LOG_SORT_FIELDS = ['createdAt', 'standardCode', 'supplierCode', 'us
 /** The supplier, material and standard codes match exactly (indexed); the user matches a part. */
 export const ZLogRequestSchema = withDateRange(
   ZPageRequest(LOG_SORT_FIELDS, {
-  supplierCode: zOptionalText(32),
-  materialCode: zOptionalText(40),
-  standardCode: zOptionalText(64),
-  /** Account or name of the user. */
-  user: zOptionalText(100),
-  outcome: zOptionalEnum(LOG_OUTCOMES, '结果只能是 OK、PARTIAL 或 REFUSED'),
-  dateFrom: zOptionalDate,
-  dateTo: zOptionalDate,
-}),
+    supplierCode: zOptionalText(32),
+    materialCode: zOptionalText(40),
+    standardCode: zOptionalText(64),
+    /** Account or name of the user. */
+    user: zOptionalText(100),
+    outcome: zOptionalEnum(LOG_OUTCOMES, '结果只能是 OK、PARTIAL 或 REFUSED'),
+    dateFrom: zOptionalDate,
+    dateTo: zOptionalDate,
+  }),
 );
 export type LogRequest = z.input<typeof ZLogRequestSchema>;
 export const ZLogRow = z.object({

@@ -16,5 +16,11 @@ export const ZMenuEntry = z.object({
 export type MenuEntry = z.infer<typeof ZMenuEntry>;
 
 export const menuApi = {
-  roleFunction: endpoint({ path: 'main/getRoleFunction', access: USER_TYPES, tag: 'menu', summary: '当前用户类型的菜单', response: ZEnvelope(z.array(ZMenuEntry)) }),
+  roleFunction: endpoint({
+    path: 'main/getRoleFunction',
+    access: USER_TYPES,
+    tag: 'menu',
+    summary: '当前用户类型的菜单',
+    response: ZEnvelope(z.array(ZMenuEntry)),
+  }),
 } as const;

@@ -1,10 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { NOTICE_STATUSES, NOTICE_TRANSITIONS, RECIPIENT_STATUSES, RECIPIENT_TRANSITIONS, ZNoticeDraftSchema, canMove, noticeMoveRefusal } from './index.ts';
+import {
+  NOTICE_STATUSES,
+  NOTICE_TRANSITIONS,
+  RECIPIENT_STATUSES,
+  RECIPIENT_TRANSITIONS,
+  ZNoticeDraftSchema,
+  canMove,
+  noticeMoveRefusal,
+} from './index.ts';
 
 describe('the notice transition table', () => {
   it('草稿 → 已发布 → 已关闭, 已发布 → 已撤回, and nothing else', () => {
-    const moves = NOTICE_STATUSES.flatMap((s) => (Object.keys(NOTICE_TRANSITIONS) as (keyof typeof NOTICE_TRANSITIONS)[]).filter((m) => canMove(NOTICE_TRANSITIONS, m, s)).map((m) => `${s} -${m}-> ${NOTICE_TRANSITIONS[m].to}`));
-    expect(moves).toEqual(['DRAFT -publish-> PUBLISHED', 'PUBLISHED -close-> CLOSED', 'PUBLISHED -withdraw-> WITHDRAWN']);
+    const moves = NOTICE_STATUSES.flatMap((s) =>
+      (Object.keys(NOTICE_TRANSITIONS) as (keyof typeof NOTICE_TRANSITIONS)[])
+        .filter((m) => canMove(NOTICE_TRANSITIONS, m, s))
+        .map((m) => `${s} -${m}-> ${NOTICE_TRANSITIONS[m].to}`),
+    );
+    expect(moves).toEqual([
+      'DRAFT -publish-> PUBLISHED',
+      'PUBLISHED -close-> CLOSED',
+      'PUBLISHED -withdraw-> WITHDRAWN',
+    ]);
   });
 
   it('未读 → 已读 → 已确认; confirming an unread notice reads it too', () => {
@@ -24,7 +40,8 @@ describe('a draft', () => {
   const ok = { title: '标题', reason: '原因', productLineCode: 'BX', dueDate: '2026-12-01', newFileIds: [1] };
   it('needs a change, no repeats, a real day', () => {
     expect(ZNoticeDraftSchema.safeParse(ok).success).toBe(true);
-    const issues = (v: object) => ZNoticeDraftSchema.safeParse({ ...ok, ...v }).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    const issues = (v: object) =>
+      ZNoticeDraftSchema.safeParse({ ...ok, ...v }).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     expect(issues({ newFileIds: [] })).toEqual(['newFileIds: 请至少添加一项变更的图纸']);
     expect(issues({ newFileIds: [3, 3] })).toEqual(['newFileIds: 同一版本不能重复添加']);
     expect(issues({ dueDate: '2026-02-30' })).toEqual(['dueDate: 确认截止日期无效']);

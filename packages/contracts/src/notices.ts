@@ -18,7 +18,12 @@ import { PAGES } from './pages.ts';
 
 // ---- states and their transition tables ----------------------------------------------------------
 
-export const NOTICE_STATUS_LABELS = { DRAFT: '草稿', PUBLISHED: '已发布', CLOSED: '已关闭', WITHDRAWN: '已撤回' } as const;
+export const NOTICE_STATUS_LABELS = {
+  DRAFT: '草稿',
+  PUBLISHED: '已发布',
+  CLOSED: '已关闭',
+  WITHDRAWN: '已撤回',
+} as const;
 export type NoticeStatus = keyof typeof NOTICE_STATUS_LABELS;
 export const NOTICE_STATUSES = Object.keys(NOTICE_STATUS_LABELS) as [NoticeStatus, ...NoticeStatus[]];
 
@@ -30,7 +35,6 @@ export const RECIPIENT_STATUSES = Object.keys(RECIPIENT_STATUS_LABELS) as [Recip
 export const RECIPIENT_FILTER_LABELS = { ...RECIPIENT_STATUS_LABELS, OVERDUE: '逾期' } as const;
 export type RecipientFilter = keyof typeof RECIPIENT_FILTER_LABELS;
 export const RECIPIENT_FILTERS = Object.keys(RECIPIENT_FILTER_LABELS) as [RecipientFilter, ...RecipientFilter[]];
-
 
 /**
  * The notice's moves: 草稿 → 已发布 → 已关闭, or 已发布 → 已撤回 (with a reason). Editing is not a
@@ -53,7 +57,6 @@ export const RECIPIENT_TRANSITIONS = {
   confirm: { from: ['UNREAD', 'READ'], to: 'CONFIRMED', label: '确认' },
 } as const satisfies Record<string, Transition<RecipientStatus>>;
 export type RecipientMove = keyof typeof RECIPIENT_TRANSITIONS;
-
 
 /** Why a notice cannot make `move` (or be edited) from `status`: the 409's message. */
 export function noticeMoveRefusal(move: NoticeMove | 'edit', status: NoticeStatus): string {
@@ -204,7 +207,13 @@ export const ZRecipientBasis = z.object({ materialCode: z.string(), materialName
 export type RecipientBasis = z.infer<typeof ZRecipientBasis>;
 
 /** A file version a confirmation confirmed, and the logged view that proves it was seen. */
-export const ZConfirmedFile = z.object({ fileId: z.number().int(), standardCode: z.string(), version: z.string(), sha256: z.string(), viewedAt: z.string() });
+export const ZConfirmedFile = z.object({
+  fileId: z.number().int(),
+  standardCode: z.string(),
+  version: z.string(),
+  sha256: z.string(),
+  viewedAt: z.string(),
+});
 export type ConfirmedFile = z.infer<typeof ZConfirmedFile>;
 
 /** A recipient's state (its status is named by the row it is in: status, or recipientStatus). */
@@ -244,12 +253,20 @@ export const NOTICE_RECIPIENT_COLUMNS = governedColumns(
   undefined,
   undefined,
   // a reading and a confirmation are entries of the notice's audit trail too: who and from where
-  { 'events.userName': ['readByName', 'confirmedByName'], 'events.userAccount': ['readByAccount', 'confirmedByAccount'], 'events.ip': ['readIp', 'confirmedIp'] },
+  {
+    'events.userName': ['readByName', 'confirmedByName'],
+    'events.userAccount': ['readByAccount', 'confirmedByAccount'],
+    'events.ip': ['readIp', 'confirmedIp'],
+  },
 );
 export type RecipientRow = z.infer<typeof ZRecipientRow>;
 
 /** A supplier that would receive a draft if it were published now, and why. */
-export const ZRecipientPreview = z.object({ supplierCode: z.string(), supplierName: z.string(), basis: z.array(ZRecipientBasis) });
+export const ZRecipientPreview = z.object({
+  supplierCode: z.string(),
+  supplierName: z.string(),
+  basis: z.array(ZRecipientBasis),
+});
 export type RecipientPreview = z.infer<typeof ZRecipientPreview>;
 
 /** A change record: which version of which standard code replaced which, by which notice. */
@@ -273,11 +290,18 @@ export const ZChangeRecordRow = z.object({
 export type ChangeRecordRow = z.infer<typeof ZChangeRecordRow>;
 
 /** A change record as it concerns one supplier: with that supplier's state on its notice. */
-export const ZSupplierChangeRow = ZChangeRecordRow.extend({ recipientStatus: z.enum(RECIPIENT_STATUSES), overdue: z.boolean() });
+export const ZSupplierChangeRow = ZChangeRecordRow.extend({
+  recipientStatus: z.enum(RECIPIENT_STATUSES),
+  overdue: z.boolean(),
+});
 export type SupplierChangeRow = z.infer<typeof ZSupplierChangeRow>;
 
 /** One notice as one supplier stands on it (its inbox, and searchSupplierDetail). */
-export const ZSupplierNoticeRow = z.object({ ...noticeCore, recipientStatus: z.enum(RECIPIENT_STATUSES), ...recipientState });
+export const ZSupplierNoticeRow = z.object({
+  ...noticeCore,
+  recipientStatus: z.enum(RECIPIENT_STATUSES),
+  ...recipientState,
+});
 export type SupplierNoticeRow = z.infer<typeof ZSupplierNoticeRow>;
 
 /**
@@ -285,17 +309,25 @@ export type SupplierNoticeRow = z.infer<typeof ZSupplierNoticeRow>;
  * manufacturer reads it. Its rows repeat governed fields of the notice list and of the recipients
  * matrix, so they are governed as there (same page and fields: the same permission rows).
  */
-export const SUPPLIER_STANDING_COLUMNS = governedColumns(PAGES.changeNoticeList, ['publishedByName', 'withdrawReason', 'readByName', 'readByAccount', 'confirmedByName', 'confirmedByAccount'], undefined, undefined, {
-  // the rows carry the reading's and the confirmation's addresses and the trail's people as well
-  readIp: ['readIp'],
-  confirmedIp: ['confirmedIp'],
-  'events.userName': ['createdByName', 'publishedByName', 'readByName', 'confirmedByName'],
-  'events.userAccount': ['readByAccount', 'confirmedByAccount'],
-  'events.ip': ['readIp', 'confirmedIp'],
-});
+export const SUPPLIER_STANDING_COLUMNS = governedColumns(
+  PAGES.changeNoticeList,
+  ['publishedByName', 'withdrawReason', 'readByName', 'readByAccount', 'confirmedByName', 'confirmedByAccount'],
+  undefined,
+  undefined,
+  {
+    // the rows carry the reading's and the confirmation's addresses and the trail's people as well
+    readIp: ['readIp'],
+    confirmedIp: ['confirmedIp'],
+    'events.userName': ['createdByName', 'publishedByName', 'readByName', 'confirmedByName'],
+    'events.userAccount': ['readByAccount', 'confirmedByAccount'],
+    'events.ip': ['readIp', 'confirmedIp'],
+  },
+);
 /** A row of searchSupplierDetail: governed (SUPPLIER_STANDING_COLUMNS): absent when hidden for the caller, masked when masked. */
 export const ZSupplierStandingRow = ZSupplierNoticeRow.extend(
-  Object.fromEntries(Object.keys(SUPPLIER_STANDING_COLUMNS.columns).map((k) => [k, z.string().nullable().optional()])) as Record<keyof typeof SUPPLIER_STANDING_COLUMNS.columns, z.ZodOptional<z.ZodNullable<z.ZodString>>>,
+  Object.fromEntries(
+    Object.keys(SUPPLIER_STANDING_COLUMNS.columns).map((k) => [k, z.string().nullable().optional()]),
+  ) as Record<keyof typeof SUPPLIER_STANDING_COLUMNS.columns, z.ZodOptional<z.ZodNullable<z.ZodString>>>,
 );
 export type SupplierStandingRow = z.infer<typeof ZSupplierStandingRow>;
 
@@ -384,7 +416,11 @@ export const ZNoticeWithdrawSchema = z.object({ id: zId('通知'), reason: zText
 export const ZNoticeRemindSchema = z.object({
   id: zId('通知'),
   /** Only these suppliers (each must be an overdue recipient); absent: every overdue recipient. */
-  supplierCodes: z.array(zText('供应商编码', 32)).min(1, '请选择要催办的供应商').max(5000, '一次最多催办 5000 家供应商').optional(),
+  supplierCodes: z
+    .array(zText('供应商编码', 32))
+    .min(1, '请选择要催办的供应商')
+    .max(5000, '一次最多催办 5000 家供应商')
+    .optional(),
 });
 export const ZRemindResult = z.object({ reminded: z.number().int(), skipped: z.number().int() });
 
@@ -415,7 +451,9 @@ const changeFilters = {
 export const ZChangeRecordRequestSchema = withDateRange(ZPageRequest(CHANGE_SORT_FIELDS, changeFilters));
 export type ChangeRecordRequest = z.input<typeof ZChangeRecordRequestSchema>;
 /** The shared call: internal users name the supplier; a supplier always gets its own (the field is ignored). */
-export const ZSharedChangeListRequestSchema = withDateRange(ZPageRequest(CHANGE_SORT_FIELDS, { ...changeFilters, supplierCode: zOptionalText(32) }));
+export const ZSharedChangeListRequestSchema = withDateRange(
+  ZPageRequest(CHANGE_SORT_FIELDS, { ...changeFilters, supplierCode: zOptionalText(32) }),
+);
 
 export const SUPPLIER_NOTICE_SORT_FIELDS = ['publishedAt', 'dueDate'] as const;
 export const ZSupplierDetailRequestSchema = ZPageRequest(SUPPLIER_NOTICE_SORT_FIELDS, {
@@ -437,7 +475,12 @@ export const ZChangeCandidatesRequestSchema = z.object({
   ids: z.array(zId('文件')).max(NOTICE_CHANGES_MAX, `最多 ${NOTICE_CHANGES_MAX} 个文件`).optional(),
 });
 
-export const ZConfirmNoticeResult = z.object({ recipientStatus: z.enum(RECIPIENT_STATUSES), confirmedAt: z.string(), alreadyConfirmed: z.boolean(), confirmedFiles: z.array(ZConfirmedFile) });
+export const ZConfirmNoticeResult = z.object({
+  recipientStatus: z.enum(RECIPIENT_STATUSES),
+  confirmedAt: z.string(),
+  alreadyConfirmed: z.boolean(),
+  confirmedFiles: z.array(ZConfirmedFile),
+});
 
 // ---- calls -------------------------------------------------------------------------------------
 
@@ -455,7 +498,15 @@ export const noticesApi = {
     response: ZCappedPage(ZNoticeRow),
     columns: NOTICE_COLUMNS,
   }),
-  detail: endpoint({ path: 'haier/tableChangeLog/findById', access: admin, tag, summary: '变更通知详情：变更内容与操作记录', body: ZNoticeIdRequestSchema, response: ZEnvelope(ZNoticeDetail), columns: NOTICE_COLUMNS }),
+  detail: endpoint({
+    path: 'haier/tableChangeLog/findById',
+    access: admin,
+    tag,
+    summary: '变更通知详情：变更内容与操作记录',
+    body: ZNoticeIdRequestSchema,
+    response: ZEnvelope(ZNoticeDetail),
+    columns: NOTICE_COLUMNS,
+  }),
   recipients: endpoint({
     path: 'haier/tableChangeLog/getSuppliersById',
     access: admin,
@@ -491,8 +542,24 @@ export const noticesApi = {
     body: ZChangeCandidatesRequestSchema,
     response: ZEnvelope(z.array(ZChangeCandidate)),
   }),
-  create: endpoint({ path: 'haier/tableChangeLog/create', access: admin, tag, summary: '新建变更通知草稿', body: ZNoticeDraftSchema, response: ZEnvelope(ZNoticeDetail), columns: NOTICE_COLUMNS }),
-  update: endpoint({ path: 'haier/tableChangeLog/update', access: admin, tag, summary: '编辑变更通知草稿', body: ZNoticeUpdateSchema, response: ZEnvelope(ZNoticeDetail), columns: NOTICE_COLUMNS }),
+  create: endpoint({
+    path: 'haier/tableChangeLog/create',
+    access: admin,
+    tag,
+    summary: '新建变更通知草稿',
+    body: ZNoticeDraftSchema,
+    response: ZEnvelope(ZNoticeDetail),
+    columns: NOTICE_COLUMNS,
+  }),
+  update: endpoint({
+    path: 'haier/tableChangeLog/update',
+    access: admin,
+    tag,
+    summary: '编辑变更通知草稿',
+    body: ZNoticeUpdateSchema,
+    response: ZEnvelope(ZNoticeDetail),
+    columns: NOTICE_COLUMNS,
+  }),
   publish: endpoint({
     path: 'haier/tableChangeLog/publish',
     access: admin,
@@ -503,9 +570,35 @@ export const noticesApi = {
     response: ZEnvelope(ZNoticeDetail),
     columns: NOTICE_COLUMNS,
   }),
-  withdraw: endpoint({ path: 'haier/tableChangeLog/withdraw', access: admin, tag, button: noticeButton.withdraw, summary: '撤回已发布的变更通知（须填写原因）', body: ZNoticeWithdrawSchema, response: ZEnvelope(ZNoticeDetail), columns: NOTICE_COLUMNS }),
-  close: endpoint({ path: 'haier/tableChangeLog/close', access: admin, tag, button: noticeButton.close, summary: '关闭已发布的变更通知', body: ZNoticeIdRequestSchema, response: ZEnvelope(ZNoticeDetail), columns: NOTICE_COLUMNS }),
-  remind: endpoint({ path: 'haier/tableChangeLog/remind', access: admin, tag, button: noticeButton.remind, summary: '催办逾期未确认的供应商', body: ZNoticeRemindSchema, response: ZEnvelope(ZRemindResult) }),
+  withdraw: endpoint({
+    path: 'haier/tableChangeLog/withdraw',
+    access: admin,
+    tag,
+    button: noticeButton.withdraw,
+    summary: '撤回已发布的变更通知（须填写原因）',
+    body: ZNoticeWithdrawSchema,
+    response: ZEnvelope(ZNoticeDetail),
+    columns: NOTICE_COLUMNS,
+  }),
+  close: endpoint({
+    path: 'haier/tableChangeLog/close',
+    access: admin,
+    tag,
+    button: noticeButton.close,
+    summary: '关闭已发布的变更通知',
+    body: ZNoticeIdRequestSchema,
+    response: ZEnvelope(ZNoticeDetail),
+    columns: NOTICE_COLUMNS,
+  }),
+  remind: endpoint({
+    path: 'haier/tableChangeLog/remind',
+    access: admin,
+    tag,
+    button: noticeButton.remind,
+    summary: '催办逾期未确认的供应商',
+    body: ZNoticeRemindSchema,
+    response: ZEnvelope(ZRemindResult),
+  }),
   changes: endpoint({
     path: 'haier/standardChange/searchStandardChange',
     access: admin,
@@ -549,7 +642,13 @@ export const noticesApi = {
     body: ZNoticeIdRequestSchema,
     response: ZEnvelope(ZSupplierNoticeDetail),
   }),
-  unread: endpoint({ path: 'supplier/standardlog/getUnReadNotice', access: supplier, tag: tagSupplier, summary: '通知铃铛：未读、待确认、逾期数与最新几条', response: ZEnvelope(ZUnreadNotice) }),
+  unread: endpoint({
+    path: 'supplier/standardlog/getUnReadNotice',
+    access: supplier,
+    tag: tagSupplier,
+    summary: '通知铃铛：未读、待确认、逾期数与最新几条',
+    response: ZEnvelope(ZUnreadNotice),
+  }),
   inbox: endpoint({
     path: 'supplier/standardlog/getSupplierNoticeList',
     access: supplier,

@@ -45,10 +45,27 @@ const KIND_MESSAGE = `通知类型只能是 ${NOTIFICATION_KINDS.join('、')}`;
  * offers a user only the kinds their type receives.
  */
 export const NOTIFICATION_KINDS_BY_TYPE: Record<UserType, readonly NotificationKind[]> = (() => {
-  const supplier: NotificationKind[] = ['NOTICE_PUBLISHED', 'NOTICE_WITHDRAWN', 'NOTICE_DUE_SOON', 'NOTICE_OVERDUE', 'GRANT_EXPIRING', 'APPLICATION_DECIDED', 'QUESTION_REPLIED', 'COUNTERSIGN_WAITING', 'COUNTERSIGN_COMPLETED'];
+  const supplier: NotificationKind[] = [
+    'NOTICE_PUBLISHED',
+    'NOTICE_WITHDRAWN',
+    'NOTICE_DUE_SOON',
+    'NOTICE_OVERDUE',
+    'GRANT_EXPIRING',
+    'APPLICATION_DECIDED',
+    'QUESTION_REPLIED',
+    'COUNTERSIGN_WAITING',
+    'COUNTERSIGN_COMPLETED',
+  ];
   const admin: NotificationKind[] = ['COUNTERSIGN_WAITING', 'COUNTERSIGN_RETURNED', 'COUNTERSIGN_COMPLETED'];
   const byType = {} as Record<UserType, readonly NotificationKind[]>;
-  for (const t of USER_TYPES) byType[t] = (SUPPLIER_TYPES as readonly number[]).includes(t) ? supplier : (DRAWING_ADMIN_TYPES as readonly number[]).includes(t) ? admin : t === 5 ? ['QUESTION_ASSIGNED'] : ['APPLICATION_SUBMITTED'];
+  for (const t of USER_TYPES)
+    byType[t] = (SUPPLIER_TYPES as readonly number[]).includes(t)
+      ? supplier
+      : (DRAWING_ADMIN_TYPES as readonly number[]).includes(t)
+        ? admin
+        : t === 5
+          ? ['QUESTION_ASSIGNED']
+          : ['APPLICATION_SUBMITTED'];
   return byType;
 })();
 
@@ -99,7 +116,10 @@ export type NotificationBell = z.infer<typeof ZNotificationBell>;
 
 export const ZMarkReadSchema = z.object({
   /** The caller's own notifications; absent: all of them (全部已读). */
-  ids: z.array(z.number().int().min(1).max(2_147_483_647), { error: '通知编号无效' }).max(500, '一次最多 500 条').optional(),
+  ids: z
+    .array(z.number().int().min(1).max(2_147_483_647), { error: '通知编号无效' })
+    .max(500, '一次最多 500 条')
+    .optional(),
 });
 export type MarkReadRequest = z.input<typeof ZMarkReadSchema>;
 
@@ -121,7 +141,9 @@ export type NotificationSettings = z.infer<typeof ZNotificationSettings>;
 
 export const ZSaveNotificationSettingsSchema = z.object({
   email: zOptionalEmail,
-  mutedKinds: z.array(z.enum(NOTIFICATION_KINDS, { error: KIND_MESSAGE }), { error: '请选择不需要邮件的通知类型' }).max(NOTIFICATION_KINDS.length),
+  mutedKinds: z
+    .array(z.enum(NOTIFICATION_KINDS, { error: KIND_MESSAGE }), { error: '请选择不需要邮件的通知类型' })
+    .max(NOTIFICATION_KINDS.length),
   /** Absent: unchanged. */
   digest: z.boolean({ error: '请选择邮件发送方式：即时或每日汇总' }).optional(),
 });
@@ -141,8 +163,14 @@ export const DELIVERY_STATES = Object.keys(DELIVERY_STATE_LABELS) as [DeliverySt
 /** Not delivered: refused on every try, or bounced after the server accepted it. */
 export const UNDELIVERED_STATES: readonly DeliveryState[] = ['FAILED', 'BOUNCED'];
 /** The log's state filter: one state, or 未送达 (UNDELIVERED_STATES). */
-export const DELIVERY_STATE_FILTER_LABELS = { ...DELIVERY_STATE_LABELS, UNDELIVERED: '未送达（失败或已退回）' } as const;
-const DELIVERY_STATE_FILTERS = Object.keys(DELIVERY_STATE_FILTER_LABELS) as [keyof typeof DELIVERY_STATE_FILTER_LABELS, ...(keyof typeof DELIVERY_STATE_FILTER_LABELS)[]];
+export const DELIVERY_STATE_FILTER_LABELS = {
+  ...DELIVERY_STATE_LABELS,
+  UNDELIVERED: '未送达（失败或已退回）',
+} as const;
+const DELIVERY_STATE_FILTERS = Object.keys(DELIVERY_STATE_FILTER_LABELS) as [
+  keyof typeof DELIVERY_STATE_FILTER_LABELS,
+  ...(keyof typeof DELIVERY_STATE_FILTER_LABELS)[],
+];
 
 /**
  * The moves a person (or the bounce webhook) makes on a delivery; the outbox's own moves (PENDING →
@@ -188,7 +216,10 @@ export const ZDeliveryPageRequestSchema = withDateRange(
 export type DeliveryPageRequest = z.input<typeof ZDeliveryPageRequestSchema>;
 
 export const ZResendSchema = z.object({
-  ids: z.array(zId('发送记录'), { error: '请选择发送记录' }).min(1, '请选择要重新发送的记录').max(100, '一次最多重新发送 100 条'),
+  ids: z
+    .array(zId('发送记录'), { error: '请选择发送记录' })
+    .min(1, '请选择要重新发送的记录')
+    .max(100, '一次最多重新发送 100 条'),
 });
 
 export const ZBounceSchema = z.object({
@@ -216,8 +247,21 @@ export const ZUserEmailSchema = z.object({
 export type UserEmailRequest = z.input<typeof ZUserEmailSchema>;
 
 export const notificationsApi = {
-  bell: endpoint({ path: 'notification/bell', access: USER_TYPES, tag, summary: '通知铃铛：未读数与最新几条', response: ZEnvelope(ZNotificationBell) }),
-  page: endpoint({ path: 'notification/page', access: USER_TYPES, tag, summary: '我的通知分页', body: ZNotificationPageRequestSchema, response: ZCappedPage(ZNotificationRow) }),
+  bell: endpoint({
+    path: 'notification/bell',
+    access: USER_TYPES,
+    tag,
+    summary: '通知铃铛：未读数与最新几条',
+    response: ZEnvelope(ZNotificationBell),
+  }),
+  page: endpoint({
+    path: 'notification/page',
+    access: USER_TYPES,
+    tag,
+    summary: '我的通知分页',
+    body: ZNotificationPageRequestSchema,
+    response: ZCappedPage(ZNotificationRow),
+  }),
   markRead: endpoint({
     path: 'notification/markRead',
     access: USER_TYPES,
@@ -226,7 +270,13 @@ export const notificationsApi = {
     body: ZMarkReadSchema,
     response: ZEnvelope(z.object({ marked: z.number().int() })),
   }),
-  settings: endpoint({ path: 'notification/settings', access: USER_TYPES, tag, summary: '个人设置：我的邮箱与邮件通知选择', response: ZEnvelope(ZNotificationSettings) }),
+  settings: endpoint({
+    path: 'notification/settings',
+    access: USER_TYPES,
+    tag,
+    summary: '个人设置：我的邮箱与邮件通知选择',
+    response: ZEnvelope(ZNotificationSettings),
+  }),
   saveSettings: endpoint({
     path: 'notification/saveSettings',
     access: USER_TYPES,
@@ -235,7 +285,14 @@ export const notificationsApi = {
     body: ZSaveNotificationSettingsSchema,
     response: ZEnvelope(ZNotificationSettings),
   }),
-  deliveries: endpoint({ path: 'haier/notificationDelivery/page', access: DRAWING_ADMIN_TYPES, tag, summary: '通知发送记录分页', body: ZDeliveryPageRequestSchema, response: ZCappedPage(ZDeliveryRow) }),
+  deliveries: endpoint({
+    path: 'haier/notificationDelivery/page',
+    access: DRAWING_ADMIN_TYPES,
+    tag,
+    summary: '通知发送记录分页',
+    body: ZDeliveryPageRequestSchema,
+    response: ZCappedPage(ZDeliveryRow),
+  }),
   exportExcel: endpoint({
     path: 'haier/notificationDelivery/export',
     access: DRAWING_ADMIN_TYPES,

@@ -19,7 +19,11 @@ const DECLARATION = new Set(['packages/contracts/src/pages.ts', 'packages/contra
 
 const files = (dir: string): string[] =>
   readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? files(join(dir, e.name)) : /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
+    e.isDirectory()
+      ? files(join(dir, e.name))
+      : /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name)
+        ? [join(dir, e.name)]
+        : [],
   );
 
 /**
@@ -59,7 +63,8 @@ describe('PAGES', () => {
     for (const [key, g] of Object.entries(GROUPS)) {
       const pages = ROUTES.filter((p) => p.group === (key as GroupKey));
       expect(pages.length, key).toBeGreaterThan(0);
-      for (const p of pages) for (const t of p.menu.types) expect(g.types as readonly number[], `${p.key} type ${t}`).toContain(t);
+      for (const p of pages)
+        for (const t of p.menu.types) expect(g.types as readonly number[], `${p.key} type ${t}`).toContain(t);
     }
   });
 
@@ -79,9 +84,15 @@ describe('PAGES', () => {
 
   it('declares each button and governed column once, with its page: every call and row schema takes them from there, and each is used', () => {
     const declaredButtons = ROUTES.flatMap((p) => Object.values(p.buttons));
-    const declaredColumns = ROUTES.flatMap((p) => Object.entries(p.columns).map(([field, label]) => `${p.path} ${field} ${label}`));
+    const declaredColumns = ROUTES.flatMap((p) =>
+      Object.entries(p.columns).map(([field, label]) => `${p.path} ${field} ${label}`),
+    );
     const usedButtons = new Set(ALL_ENDPOINTS.flatMap((e) => (e.button ? [e.button] : [])));
-    const usedColumns = new Set(ALL_ENDPOINTS.flatMap((e) => Object.entries(e.columns?.columns ?? {}).map(([field, label]) => `${e.columns!.page} ${field} ${label}`)));
+    const usedColumns = new Set(
+      ALL_ENDPOINTS.flatMap((e) =>
+        Object.entries(e.columns?.columns ?? {}).map(([field, label]) => `${e.columns!.page} ${field} ${label}`),
+      ),
+    );
     // a call's button is the very object PAGES derived (not a copy that could drift), and no declared button goes unused
     for (const b of usedButtons) expect(declaredButtons, `${b.page} ${b.code}`).toContain(b);
     for (const b of declaredButtons) expect(usedButtons.has(b), `${b.page} ${b.code} has no call`).toBe(true);

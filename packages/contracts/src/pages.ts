@@ -109,7 +109,9 @@ export interface RouteDef<B extends string = string, C extends string = string> 
 }
 
 type KeysOf<L> = L extends Labels ? keyof L & string : never;
-type Derived<D extends Record<string, PageDecl>> = { [K in keyof D]: RouteDef<KeysOf<D[K]['buttons']>, KeysOf<D[K]['columns']>> };
+type Derived<D extends Record<string, PageDecl>> = {
+  [K in keyof D]: RouteDef<KeysOf<D[K]['buttons']>, KeysOf<D[K]['columns']>>;
+};
 
 const declare = <D extends Record<string, PageDecl>>(decls: D): Derived<D> => {
   const out: Record<string, RouteDef> = {};
@@ -132,7 +134,9 @@ const declare = <D extends Record<string, PageDecl>>(decls: D): Derived<D> => {
         types: d.types,
         ...(d.skipInSideMenu ? { skipInSideMenu: true } : {}),
       },
-      buttons: Object.fromEntries(Object.entries(d.buttons ?? {}).map(([code, label]) => [code, { page: path, code, label }])),
+      buttons: Object.fromEntries(
+        Object.entries(d.buttons ?? {}).map(([code, label]) => [code, { page: path, code, label }]),
+      ),
       columns: d.columns ?? {},
     };
   }
@@ -146,11 +150,30 @@ const declare = <D extends Record<string, PageDecl>>(decls: D): Derived<D> => {
  * permission and signInLog.
  */
 export const PAGES = declare({
-  dashboard: { group: '', title: '档案信息', menuId: 2, icon: 'HomeOutlined', types: ADMIN, buttons: { upload: '上传文件', obsolete: '作废', export: '导出Excel' }, columns: { uploaderName: '上传人', obsoleteReason: '作废原因', remark: '备注' } },
+  dashboard: {
+    group: '',
+    title: '档案信息',
+    menuId: 2,
+    icon: 'HomeOutlined',
+    types: ADMIN,
+    buttons: { upload: '上传文件', obsolete: '作废', export: '导出Excel' },
+    columns: { uploaderName: '上传人', obsoleteReason: '作废原因', remark: '备注' },
+  },
 
   countersignList: {
-    group: 'drawingManagement', title: '会签单列表', menuId: 3, icon: 'AuditOutlined', types: ADMIN,
-    buttons: { create: '新建会签单', edit: '编辑', issue: '下发', sign: '会签', cancel: '取消会签单', download: '下载签核单' },
+    group: 'drawingManagement',
+    title: '会签单列表',
+    menuId: 3,
+    icon: 'AuditOutlined',
+    types: ADMIN,
+    buttons: {
+      create: '新建会签单',
+      edit: '编辑',
+      issue: '下发',
+      sign: '会签',
+      cancel: '取消会签单',
+      download: '下载签核单',
+    },
     columns: {
       createdByName: '创建人',
       cancelReason: '取消原因',
@@ -163,7 +186,11 @@ export const PAGES = declare({
   },
   archivalHistory: { group: 'drawingManagement', title: '档案历史', menuId: 4, icon: 'HistoryOutlined', types: ADMIN },
   changeNoticeList: {
-    group: 'drawingManagement', title: '变更通知列表', menuId: 5, icon: 'NotificationOutlined', types: ADMIN,
+    group: 'drawingManagement',
+    title: '变更通知列表',
+    menuId: 5,
+    icon: 'NotificationOutlined',
+    types: ADMIN,
     buttons: { export: '导出', publish: '发布', withdraw: '撤回', close: '关闭', remind: '催办' },
     columns: {
       publishedByName: '发布人',
@@ -181,52 +208,263 @@ export const PAGES = declare({
       confirmedIp: '确认IP',
     },
   },
-  blueprintDownloadingLog: { group: 'drawingManagement', title: '蓝图下载日志', menuId: 6, icon: 'DownloadOutlined', types: ADMIN, columns: { ip: 'IP地址' } },
-  drawingViewLog: { group: 'drawingManagement', title: '图纸查看日志', menuId: 7, icon: 'EyeOutlined', types: ADMIN, columns: { ip: 'IP地址' } },
-  drawingConfirmationLog: { group: 'drawingManagement', title: '图纸确认日志', menuId: 8, icon: 'CheckSquareOutlined', types: ADMIN, columns: { ip: 'IP地址' } },
-  confidentialityAgreement: { group: 'drawingManagement', title: '保密协议记录', menuId: 9, icon: 'SafetyCertificateOutlined', types: ADMIN, columns: { ip: 'IP地址' } },
-  drawingPrintlog: { group: 'drawingManagement', title: '图纸打印日志', menuId: 10, icon: 'PrinterOutlined', types: ADMIN, columns: { ip: 'IP地址' } },
-  noticeOfChangeOfDrawingsHR: { group: 'drawingManagement', title: '图纸变更通知单', menuId: 11, icon: null, types: ADMIN, hidden: true, back: true },
-  documentIssueH: { group: 'drawingManagement', title: '图纸问题回复', menuId: 12, icon: 'QuestionCircleOutlined', types: [5], buttons: { assign: '领取/分派', reply: '回复' }, columns: { assigneeName: '回复人', description: '问题描述' } },
-  drawingsAndArchivesInformation: { group: 'drawingManagement', title: '图纸档案信息', menuId: 18, icon: null, types: ADMIN, skipInSideMenu: true, back: true },
+  blueprintDownloadingLog: {
+    group: 'drawingManagement',
+    title: '蓝图下载日志',
+    menuId: 6,
+    icon: 'DownloadOutlined',
+    types: ADMIN,
+    columns: { ip: 'IP地址' },
+  },
+  drawingViewLog: {
+    group: 'drawingManagement',
+    title: '图纸查看日志',
+    menuId: 7,
+    icon: 'EyeOutlined',
+    types: ADMIN,
+    columns: { ip: 'IP地址' },
+  },
+  drawingConfirmationLog: {
+    group: 'drawingManagement',
+    title: '图纸确认日志',
+    menuId: 8,
+    icon: 'CheckSquareOutlined',
+    types: ADMIN,
+    columns: { ip: 'IP地址' },
+  },
+  confidentialityAgreement: {
+    group: 'drawingManagement',
+    title: '保密协议记录',
+    menuId: 9,
+    icon: 'SafetyCertificateOutlined',
+    types: ADMIN,
+    columns: { ip: 'IP地址' },
+  },
+  drawingPrintlog: {
+    group: 'drawingManagement',
+    title: '图纸打印日志',
+    menuId: 10,
+    icon: 'PrinterOutlined',
+    types: ADMIN,
+    columns: { ip: 'IP地址' },
+  },
+  noticeOfChangeOfDrawingsHR: {
+    group: 'drawingManagement',
+    title: '图纸变更通知单',
+    menuId: 11,
+    icon: null,
+    types: ADMIN,
+    hidden: true,
+    back: true,
+  },
+  documentIssueH: {
+    group: 'drawingManagement',
+    title: '图纸问题回复',
+    menuId: 12,
+    icon: 'QuestionCircleOutlined',
+    types: [5],
+    buttons: { assign: '领取/分派', reply: '回复' },
+    columns: { assigneeName: '回复人', description: '问题描述' },
+  },
+  drawingsAndArchivesInformation: {
+    group: 'drawingManagement',
+    title: '图纸档案信息',
+    menuId: 18,
+    icon: null,
+    types: ADMIN,
+    skipInSideMenu: true,
+    back: true,
+  },
 
-  noDrawingMaterialCensus: { group: 'drawingAuthorization', title: '供应商统计', menuId: 15, icon: 'BarChartOutlined', types: ADMIN, buttons: { export: '导出Excel' } },
-  drawingAuthorizedFile: { group: 'drawingAuthorization', title: '已授权图纸', menuId: 16, icon: 'FileDoneOutlined', types: ADMIN, buttons: { revoke: '撤销授权' }, columns: { approverName: '审批人', revokeReason: '撤销原因' } },
-  drawingAuthorizedFileHistory: { group: 'drawingAuthorization', title: '授权图纸历史', menuId: 17, icon: 'FileSearchOutlined', types: ADMIN, columns: { approverName: '审批人', revokeReason: '撤销原因' } },
-  noDrawingAndArchivesInformation: { group: 'drawingAuthorization', title: '未授权图纸档案信息', menuId: 19, icon: null, types: ADMIN, skipInSideMenu: true, back: true },
+  noDrawingMaterialCensus: {
+    group: 'drawingAuthorization',
+    title: '供应商统计',
+    menuId: 15,
+    icon: 'BarChartOutlined',
+    types: ADMIN,
+    buttons: { export: '导出Excel' },
+  },
+  drawingAuthorizedFile: {
+    group: 'drawingAuthorization',
+    title: '已授权图纸',
+    menuId: 16,
+    icon: 'FileDoneOutlined',
+    types: ADMIN,
+    buttons: { revoke: '撤销授权' },
+    columns: { approverName: '审批人', revokeReason: '撤销原因' },
+  },
+  drawingAuthorizedFileHistory: {
+    group: 'drawingAuthorization',
+    title: '授权图纸历史',
+    menuId: 17,
+    icon: 'FileSearchOutlined',
+    types: ADMIN,
+    columns: { approverName: '审批人', revokeReason: '撤销原因' },
+  },
+  noDrawingAndArchivesInformation: {
+    group: 'drawingAuthorization',
+    title: '未授权图纸档案信息',
+    menuId: 19,
+    icon: null,
+    types: ADMIN,
+    skipInSideMenu: true,
+    back: true,
+  },
   // type 6 decides; the drawing admins read the applications too (they read every page of the group)
   drawingEmpowerApprove: {
-    group: 'drawingAuthorization', title: '供应商授权申请审批', menuId: 20, icon: 'SolutionOutlined', types: [6, ...ADMIN],
+    group: 'drawingAuthorization',
+    title: '供应商授权申请审批',
+    menuId: 20,
+    icon: 'SolutionOutlined',
+    types: [6, ...ADMIN],
     buttons: { approve: '审批（批准/驳回）' },
-    columns: { deciderName: '审批人', decisionComment: '审批意见', userName: '审批记录·操作人', userAccount: '审批记录·操作人账号', ip: '审批记录·IP地址' },
+    columns: {
+      deciderName: '审批人',
+      decisionComment: '审批意见',
+      userName: '审批记录·操作人',
+      userAccount: '审批记录·操作人账号',
+      ip: '审批记录·IP地址',
+    },
   },
-  drawingAccessReport: { group: 'drawingAuthorization', title: '授权访问报告', menuId: 21, icon: 'AuditOutlined', types: ADMIN, buttons: { export: '导出Excel' }, columns: { 'events.userName': '访问记录·姓名', 'events.userAccount': '访问记录·账号', 'events.ip': '访问记录·IP地址' } },
+  drawingAccessReport: {
+    group: 'drawingAuthorization',
+    title: '授权访问报告',
+    menuId: 21,
+    icon: 'AuditOutlined',
+    types: ADMIN,
+    buttons: { export: '导出Excel' },
+    columns: {
+      'events.userName': '访问记录·姓名',
+      'events.userAccount': '访问记录·账号',
+      'events.ip': '访问记录·IP地址',
+    },
+  },
 
   dashboardS: { group: 'supplier', title: '企业标准档案', menuId: 31, icon: 'FileTextOutlined', types: SUPPLIER },
-  supplierCountersignList: { group: 'supplier', segment: 'countersignList', title: '会签单列表', menuId: 32, icon: 'AuditOutlined', types: SUPPLIER },
+  supplierCountersignList: {
+    group: 'supplier',
+    segment: 'countersignList',
+    title: '会签单列表',
+    menuId: 32,
+    icon: 'AuditOutlined',
+    types: SUPPLIER,
+  },
   noticeList: { group: 'supplier', title: '图纸变更通知', menuId: 33, icon: 'NotificationOutlined', types: SUPPLIER },
-  drawingsAndArchivesInformationG: { group: 'supplier', title: '图纸档案信息', menuId: 34, icon: null, types: SUPPLIER, hidden: true, back: true },
-  dashboardSHistory: { group: 'supplier', title: '企业标准档案历史', menuId: 35, icon: null, types: SUPPLIER, hidden: true },
-  noticeOfChangeOfDrawings: { group: 'supplier', title: '图纸变更通知单', menuId: 36, icon: null, types: SUPPLIER, hidden: true, back: true },
-  twoOrThreeLevelsBom: { group: 'supplier', title: '二三级BOM', menuId: 37, icon: 'ApartmentOutlined', types: SUPPLIER, buttons: { import: '导入' } },
-  twoOrThreeLevelsSupplier: { group: 'supplier', title: '二三级供应商', menuId: 38, icon: 'TeamOutlined', types: SUPPLIER },
-  supplierDrawingEmpowerApply: { group: 'supplier', title: '图纸授权申请', menuId: 39, icon: 'FormOutlined', types: SUPPLIER, columns: { userName: '审批记录·操作人', userAccount: '审批记录·操作人账号', ip: '审批记录·IP地址' } },
+  drawingsAndArchivesInformationG: {
+    group: 'supplier',
+    title: '图纸档案信息',
+    menuId: 34,
+    icon: null,
+    types: SUPPLIER,
+    hidden: true,
+    back: true,
+  },
+  dashboardSHistory: {
+    group: 'supplier',
+    title: '企业标准档案历史',
+    menuId: 35,
+    icon: null,
+    types: SUPPLIER,
+    hidden: true,
+  },
+  noticeOfChangeOfDrawings: {
+    group: 'supplier',
+    title: '图纸变更通知单',
+    menuId: 36,
+    icon: null,
+    types: SUPPLIER,
+    hidden: true,
+    back: true,
+  },
+  twoOrThreeLevelsBom: {
+    group: 'supplier',
+    title: '二三级BOM',
+    menuId: 37,
+    icon: 'ApartmentOutlined',
+    types: SUPPLIER,
+    buttons: { import: '导入' },
+  },
+  twoOrThreeLevelsSupplier: {
+    group: 'supplier',
+    title: '二三级供应商',
+    menuId: 38,
+    icon: 'TeamOutlined',
+    types: SUPPLIER,
+  },
+  supplierDrawingEmpowerApply: {
+    group: 'supplier',
+    title: '图纸授权申请',
+    menuId: 39,
+    icon: 'FormOutlined',
+    types: SUPPLIER,
+    columns: { userName: '审批记录·操作人', userAccount: '审批记录·操作人账号', ip: '审批记录·IP地址' },
+  },
   documentIssue: { group: 'supplier', title: '图纸问题', menuId: 40, icon: 'QuestionCircleOutlined', types: SUPPLIER },
 
-  problemType: { group: 'personManagement', title: 'SQE及产品线管理', menuId: 51, icon: 'ClusterOutlined', types: [7], buttons: { delete: '删除问题类型' } },
+  problemType: {
+    group: 'personManagement',
+    title: 'SQE及产品线管理',
+    menuId: 51,
+    icon: 'ClusterOutlined',
+    types: [7],
+    buttons: { delete: '删除问题类型' },
+  },
 
-  visitLog: { group: 'system', title: '访问日志', menuId: 61, icon: 'LineChartOutlined', types: ADMIN, columns: { ip: 'IP地址' } },
+  visitLog: {
+    group: 'system',
+    title: '访问日志',
+    menuId: 61,
+    icon: 'LineChartOutlined',
+    types: ADMIN,
+    columns: { ip: 'IP地址' },
+  },
   // last of its group's menu: added after the system group existed, and the menu keeps its order
-  supplierBomTrace: { group: 'drawingManagement', title: '供应商BOM追溯', menuId: 13, icon: 'ApartmentOutlined', types: ADMIN, columns: { contact: '联系人' } },
-  mobilePhoneLog: { group: 'system', title: '手机号查看日志', menuId: 62, icon: 'EyeOutlined', types: ADMIN, buttons: { export: '导出Excel' }, columns: { ip: 'IP地址' } },
+  supplierBomTrace: {
+    group: 'drawingManagement',
+    title: '供应商BOM追溯',
+    menuId: 13,
+    icon: 'ApartmentOutlined',
+    types: ADMIN,
+    columns: { contact: '联系人' },
+  },
+  mobilePhoneLog: {
+    group: 'system',
+    title: '手机号查看日志',
+    menuId: 62,
+    icon: 'EyeOutlined',
+    types: ADMIN,
+    buttons: { export: '导出Excel' },
+    columns: { ip: 'IP地址' },
+  },
   permission: { group: 'system', title: '按钮与列权限', menuId: 63, icon: 'KeyOutlined', types: [7] },
-  signInLog: { group: 'system', title: '登录日志', menuId: 64, icon: 'LoginOutlined', types: ADMIN, columns: { ip: 'IP地址' } },
+  signInLog: {
+    group: 'system',
+    title: '登录日志',
+    menuId: 64,
+    icon: 'LoginOutlined',
+    types: ADMIN,
+    columns: { ip: 'IP地址' },
+  },
   // the tamper-evident chain: last verification and each day's chain head, kept elsewhere by an operator
-  auditVerify: { group: 'system', title: '审计校验', menuId: 65, icon: 'SafetyCertificateOutlined', types: ADMIN, buttons: { verify: '立即校验' } },
+  auditVerify: {
+    group: 'system',
+    title: '审计校验',
+    menuId: 65,
+    icon: 'SafetyCertificateOutlined',
+    types: ADMIN,
+    buttons: { verify: '立即校验' },
+  },
   // a copy found outside → who received it (its copy code or the PDF's metadata)
   leakTrace: { group: 'system', title: '泄露追溯', menuId: 66, icon: 'AuditOutlined', types: ADMIN },
   // every notification mail with its state, tries and the server's answer; 重新发送
-  notificationLog: { group: 'system', title: '通知发送记录', menuId: 67, icon: 'MailOutlined', types: ADMIN, buttons: { export: '导出Excel', resend: '重新发送', bounce: '标记为已退回', editEmail: '修改邮箱' } },
+  notificationLog: {
+    group: 'system',
+    title: '通知发送记录',
+    menuId: 67,
+    icon: 'MailOutlined',
+    types: ADMIN,
+    buttons: { export: '导出Excel', resend: '重新发送', bounce: '标记为已退回', editEmail: '修改邮箱' },
+  },
   // every act of the workflows (notices, applications, questions, countersigns): who did what to which record
   operationAudit: {
     group: 'system',
@@ -249,7 +487,9 @@ export const routeByPath = new Map(ROUTES.map((x) => [x.path, x]));
 
 /** A group's own route: its default page. */
 export const groupPath = (group: GroupKey) => `${BASE_PATH}/${group}`;
-export const GROUP_TITLES: Record<string, string> = Object.fromEntries(Object.entries(GROUPS).map(([k, g]) => [k, g.title]));
+export const GROUP_TITLES: Record<string, string> = Object.fromEntries(
+  Object.entries(GROUPS).map(([k, g]) => [k, g.title]),
+);
 
 /** Each user type's landing page. */
 export const DEFAULT_PAGE: Record<UserType, string> = {

@@ -1,10 +1,19 @@
 /** The paged request of the portal: results / page defaults and bounds, sort, blank filters. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_OPTIONS, ZPageRequest, ZVisitLogRequestSchema, zOptionalDate, zOptionalText } from './index.ts';
+import {
+  PAGE_SIZE_DEFAULT,
+  PAGE_SIZE_MAX,
+  PAGE_SIZE_OPTIONS,
+  ZPageRequest,
+  ZVisitLogRequestSchema,
+  zOptionalDate,
+  zOptionalText,
+} from './index.ts';
 
 const Z = ZPageRequest(['createdAt', 'name'] as const, { keyword: zOptionalText(10), day: zOptionalDate });
-const messages = (r: z.ZodSafeParseResult<unknown>) => (r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+const messages = (r: z.ZodSafeParseResult<unknown>) =>
+  r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
 
 describe('ZPageRequest', () => {
   it('defaults to page 1 of 10', () => {
@@ -40,8 +49,14 @@ describe('ZPageRequest', () => {
   });
 
   it('sorts only by the listed fields and ascend / descend', () => {
-    expect(Z.parse({ sortField: 'name', sortOrder: 'ascend' })).toMatchObject({ sortField: 'name', sortOrder: 'ascend' });
-    expect(Z.parse({ sortField: 'createdAt', sortOrder: 'descend' })).toMatchObject({ sortField: 'createdAt', sortOrder: 'descend' });
+    expect(Z.parse({ sortField: 'name', sortOrder: 'ascend' })).toMatchObject({
+      sortField: 'name',
+      sortOrder: 'ascend',
+    });
+    expect(Z.parse({ sortField: 'createdAt', sortOrder: 'descend' })).toMatchObject({
+      sortField: 'createdAt',
+      sortOrder: 'descend',
+    });
     expect(messages(Z.safeParse({ sortField: 'password' }))).toEqual(['sortField: 排序字段只能是：createdAt、name']);
     expect(messages(Z.safeParse({ sortOrder: 'asc' }))).toEqual(['sortOrder: 排序方向只能是 ascend 或 descend']);
   });
@@ -63,7 +78,9 @@ describe('ZPageRequest', () => {
 
 describe('ZVisitLogRequestSchema', () => {
   it('refuses a start day after the end day, on dateTo', () => {
-    expect(messages(ZVisitLogRequestSchema.safeParse({ dateFrom: '2025-03-02', dateTo: '2025-03-01' }))).toEqual(['dateTo: 开始日期不能晚于结束日期']);
+    expect(messages(ZVisitLogRequestSchema.safeParse({ dateFrom: '2025-03-02', dateTo: '2025-03-01' }))).toEqual([
+      'dateTo: 开始日期不能晚于结束日期',
+    ]);
     expect(ZVisitLogRequestSchema.safeParse({ dateFrom: '2025-03-01', dateTo: '2025-03-01' }).success).toBe(true);
   });
 

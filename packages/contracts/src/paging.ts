@@ -26,10 +26,19 @@ const pageInt = (message: string, min: number, max: number, minMessage: string, 
  * The paged request, as the legacy portal's: `results` (page size), `page`, `sortField`,
  * `sortOrder`, plus each page's filters. `sortField` is checked against the page's own list.
  */
-export function ZPageRequest<F extends readonly [string, ...string[]], S extends z.ZodRawShape>(sortFields: F, filters: S) {
+export function ZPageRequest<F extends readonly [string, ...string[]], S extends z.ZodRawShape>(
+  sortFields: F,
+  filters: S,
+) {
   return z
     .object({
-      results: pageInt('每页条数必须是整数', 1, PAGE_SIZE_MAX, '每页至少 1 条', `每页最多 ${PAGE_SIZE_MAX} 条`).transform((v) => v ?? PAGE_SIZE_DEFAULT),
+      results: pageInt(
+        '每页条数必须是整数',
+        1,
+        PAGE_SIZE_MAX,
+        '每页至少 1 条',
+        `每页最多 ${PAGE_SIZE_MAX} 条`,
+      ).transform((v) => v ?? PAGE_SIZE_DEFAULT),
       page: pageInt('页码必须是整数', 1, 1_000_000, '页码从 1 开始', '页码过大').transform((v) => v ?? 1),
       sortField: z.enum(sortFields, { error: `排序字段只能是：${sortFields.join('、')}` }).optional(),
       sortOrder: z.enum(SORT_ORDERS, { error: '排序方向只能是 ascend 或 descend' }).optional(),

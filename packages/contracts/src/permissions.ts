@@ -107,7 +107,8 @@ function textsAt(row: Obj, path: readonly string[]): string[] {
   return at(v);
 }
 
-const maskValue = (v: unknown): unknown => (v === null || v === undefined ? v : Array.isArray(v) ? v.map(maskValue) : maskText(String(v)));
+const maskValue = (v: unknown): unknown =>
+  v === null || v === undefined ? v : Array.isArray(v) ? v.map(maskValue) : maskText(String(v));
 
 /**
  * `row` with the field at `path` hidden or masked. A value that is no text (an id that resolves
@@ -131,7 +132,10 @@ const STRICTNESS: Record<ColumnMode, number> = { VISIBLE: 0, MASKED: 1, HIDDEN: 
  * export names its sheet columns by these fields, so a sheet hides what the answer hides.
  */
 export function placeModes(
-  set: { readonly companions?: Readonly<Record<string, readonly string[]>>; readonly appears?: Readonly<Record<string, readonly FactPlace[]>> },
+  set: {
+    readonly companions?: Readonly<Record<string, readonly string[]>>;
+    readonly appears?: Readonly<Record<string, readonly FactPlace[]>>;
+  },
   modes: ColumnModes,
 ): ColumnModes {
   const out: Record<string, ColumnMode> = { ...modes };
@@ -139,7 +143,8 @@ export function placeModes(
     if (mode && STRICTNESS[mode] > STRICTNESS[out[place] ?? 'VISIBLE']) out[place] = mode;
   };
   for (const [field, others] of Object.entries(set.companions ?? {})) for (const o of others) add(o, modes[field]);
-  for (const [field, places] of Object.entries(set.appears ?? {})) for (const p of places) if (typeof p === 'string') add(p, modes[field]);
+  for (const [field, places] of Object.entries(set.appears ?? {}))
+    for (const p of places) if (typeof p === 'string') add(p, modes[field]);
   return out;
 }
 
@@ -186,7 +191,9 @@ export function applyColumnSet<R extends Record<string, unknown>>(
   for (const [field, places] of Object.entries(set.appears ?? {})) {
     const mode = governed(field);
     if (!mode) continue;
-    for (const p of places) if (typeof p !== 'string') redactions.push({ path: p.redact, names: p.names.flatMap((n) => textsAt(row, segmentsOf(n))), mode });
+    for (const p of places)
+      if (typeof p !== 'string')
+        redactions.push({ path: p.redact, names: p.names.flatMap((n) => textsAt(row, segmentsOf(n))), mode });
   }
   let out: Obj = applyColumnModes(row, modes);
   for (const [field, others] of Object.entries(set.companions ?? {})) {
@@ -231,12 +238,16 @@ export function namedMessage(message: string, named: NamedFact, modes: ColumnMod
   if (mode === 'HIDDEN') return named.withoutName;
   if (mode !== 'MASKED') return message;
   let text = message;
-  for (const n of [...named.names].filter((x) => x.trim()).sort((a, b) => b.length - a.length)) text = text.split(n).join(maskText(n));
+  for (const n of [...named.names].filter((x) => x.trim()).sort((a, b) => b.length - a.length))
+    text = text.split(n).join(maskText(n));
   return text;
 }
 
 /** The mode of a column row for a user type. */
-export function columnModeOf(item: { allowedTypes: readonly number[]; maskedTypes: readonly number[] }, type: number): ColumnMode {
+export function columnModeOf(
+  item: { allowedTypes: readonly number[]; maskedTypes: readonly number[] },
+  type: number,
+): ColumnMode {
   if (item.allowedTypes.includes(type)) return 'VISIBLE';
   if (item.maskedTypes.includes(type)) return 'MASKED';
   return 'HIDDEN';
@@ -300,15 +311,25 @@ export const ZPermissionPageRequestSchema = ZPageRequest(PERMISSION_SORT_FIELDS,
 });
 export type PermissionPageRequest = z.input<typeof ZPermissionPageRequestSchema>;
 
-const itemRules = <S extends z.ZodType<{ kind?: PermissionKind; allowedTypes: number[]; maskedTypes: number[] }>>(schema: S) =>
+const itemRules = <S extends z.ZodType<{ kind?: PermissionKind; allowedTypes: number[]; maskedTypes: number[] }>>(
+  schema: S,
+) =>
   schema
-    .refine((v) => v.kind !== 'BUTTON' || v.maskedTypes.length === 0, { message: '按钮没有脱敏，只能选择允许的用户类型', path: ['maskedTypes'] })
-    .refine((v) => !v.maskedTypes.some((t) => v.allowedTypes.includes(t)), { message: '同一用户类型不能既可见又脱敏', path: ['maskedTypes'] });
+    .refine((v) => v.kind !== 'BUTTON' || v.maskedTypes.length === 0, {
+      message: '按钮没有脱敏，只能选择允许的用户类型',
+      path: ['maskedTypes'],
+    })
+    .refine((v) => !v.maskedTypes.some((t) => v.allowedTypes.includes(t)), {
+      message: '同一用户类型不能既可见又脱敏',
+      path: ['maskedTypes'],
+    });
 
 export const ZPermissionInsertSchema = itemRules(
   z.object({
     kind: z.enum(PERMISSION_KINDS, { error: '请选择类型' }),
-    page: zText('页面', 200).pipe(z.string().regex(/^\/esm\/[\w/]+$/, `页面为 ${BASE_PATH}/ 开头的路由，如 ${PAGES.dashboard.path}`)),
+    page: zText('页面', 200).pipe(
+      z.string().regex(/^\/esm\/[\w/]+$/, `页面为 ${BASE_PATH}/ 开头的路由，如 ${PAGES.dashboard.path}`),
+    ),
     code: zText('编码', 64).pipe(z.string().regex(/^[A-Za-z][\w.-]*$/, '编码以字母开头，只能包含字母、数字和 _ . -')),
     label: zText('名称', 100),
     allowedTypes: zTypes,
@@ -331,10 +352,16 @@ export type PermissionUpdate = z.input<typeof ZPermissionUpdateSchema>;
 
 export const ZPermissionIdSchema = z.object({ id: zId('权限编号') });
 export const ZPermissionIdsSchema = z.object({
-  ids: z.array(zId('权限编号'), { error: '请选择要删除的权限' }).min(1, '请选择要删除的权限').max(200, '一次最多删除 200 条'),
+  ids: z
+    .array(zId('权限编号'), { error: '请选择要删除的权限' })
+    .min(1, '请选择要删除的权限')
+    .max(200, '一次最多删除 200 条'),
 });
 
-export const ZPermissionListRequestSchema = z.object({ menuPage: zOptionalText(200), kind: zOptionalEnum(PERMISSION_KINDS, '类型只能是 BUTTON 或 COLUMN') });
+export const ZPermissionListRequestSchema = z.object({
+  menuPage: zOptionalText(200),
+  kind: zOptionalEnum(PERMISSION_KINDS, '类型只能是 BUTTON 或 COLUMN'),
+});
 
 /** One change: who, when, before → after (append-only). */
 export const ZPermissionChangeRow = z.object({
@@ -400,7 +427,14 @@ export const permissionsApi = {
     body: ZPermissionListRequestSchema,
     response: ZEnvelope(z.array(ZPermissionItem)),
   }),
-  insert: endpoint({ path: 'button/insert', access: admin, tag, summary: '新增按钮或列权限（页面 + 编码不可重复）', body: ZPermissionInsertSchema, response: ZEnvelope(ZPermissionItem) }),
+  insert: endpoint({
+    path: 'button/insert',
+    access: admin,
+    tag,
+    summary: '新增按钮或列权限（页面 + 编码不可重复）',
+    body: ZPermissionInsertSchema,
+    response: ZEnvelope(ZPermissionItem),
+  }),
   update: endpoint({
     path: 'button/update',
     access: admin,
@@ -409,8 +443,22 @@ export const permissionsApi = {
     body: ZPermissionUpdateSchema,
     response: ZEnvelope(ZPermissionItem),
   }),
-  deleteById: endpoint({ path: 'button/deleteById', access: admin, tag, summary: '删除一条权限（声明的按钮与列恢复默认）', body: ZPermissionIdSchema, response: ZEnvelope(z.object({ deleted: z.number().int() })) }),
-  deleteByIds: endpoint({ path: 'button/deleteByIds', access: admin, tag, summary: '批量删除权限', body: ZPermissionIdsSchema, response: ZEnvelope(z.object({ deleted: z.number().int() })) }),
+  deleteById: endpoint({
+    path: 'button/deleteById',
+    access: admin,
+    tag,
+    summary: '删除一条权限（声明的按钮与列恢复默认）',
+    body: ZPermissionIdSchema,
+    response: ZEnvelope(z.object({ deleted: z.number().int() })),
+  }),
+  deleteByIds: endpoint({
+    path: 'button/deleteByIds',
+    access: admin,
+    tag,
+    summary: '批量删除权限',
+    body: ZPermissionIdsSchema,
+    response: ZEnvelope(z.object({ deleted: z.number().int() })),
+  }),
   changes: endpoint({
     path: 'button/findChangeLog',
     access: admin,

@@ -22,7 +22,11 @@ export { PHONE_LOG_PAGE };
  * Whose number: a supplier's contact, a purchaser (采购员) named on materials, or the contact of a
  * sub-tier vendor on a BOM line (BOM_VENDOR: its `contactId` is the BOM line's id).
  */
-export const CONTACT_KIND_LABELS = { SUPPLIER: '供应商联系人', PURCHASER: '采购员', BOM_VENDOR: '次级供应商联系人' } as const;
+export const CONTACT_KIND_LABELS = {
+  SUPPLIER: '供应商联系人',
+  PURCHASER: '采购员',
+  BOM_VENDOR: '次级供应商联系人',
+} as const;
 export type ContactKind = keyof typeof CONTACT_KIND_LABELS;
 export const CONTACT_KINDS = Object.keys(CONTACT_KIND_LABELS) as [ContactKind, ...ContactKind[]];
 const CONTACT_KIND_MESSAGE = `联系人类型只能是 ${CONTACT_KINDS.join('、')}`;
@@ -144,7 +148,8 @@ export const phoneLogApi = {
     path: 'supplier/saveLookMobilePhoneLog',
     access: SUPPLIER_TYPES,
     tag: tagSupplier,
-    summary: '查看完整手机号（仅本公司联系人、所供物料的采购员与本公司BOM行上的次级供应商联系人；同一事务中写入查看日志）',
+    summary:
+      '查看完整手机号（仅本公司联系人、所供物料的采购员与本公司BOM行上的次级供应商联系人；同一事务中写入查看日志）',
     body: ZRevealRequestSchema,
     response: ZEnvelope(ZRevealResult),
   }),

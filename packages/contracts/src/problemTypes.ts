@@ -42,7 +42,12 @@ export const ZProblemTypeRow = z.object({
 export type ProblemTypeRow = z.infer<typeof ZProblemTypeRow>;
 
 /** A type as the supplier's form offers it (enabled ones only). */
-export const ZProblemTypeOption = z.object({ id: z.number().int(), name: z.string(), role: z.enum(HANDLING_ROLES), responseDays: z.number().int() });
+export const ZProblemTypeOption = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  role: z.enum(HANDLING_ROLES),
+  responseDays: z.number().int(),
+});
 export type ProblemTypeOption = z.infer<typeof ZProblemTypeOption>;
 
 export const ZRoleRow = z.object({
@@ -59,7 +64,12 @@ export const ZRoleRow = z.object({
 });
 export type RoleRow = z.infer<typeof ZRoleRow>;
 
-export const ZRoleUser = z.object({ id: z.number().int(), account: z.string(), name: z.string(), type: z.number().int() });
+export const ZRoleUser = z.object({
+  id: z.number().int(),
+  account: z.string(),
+  name: z.string(),
+  type: z.number().int(),
+});
 export type RoleUser = z.infer<typeof ZRoleUser>;
 
 export const ZRoleProductLine = z.object({ code: z.string(), name: z.string() });
@@ -69,7 +79,13 @@ export const ZRoleProductLine = z.object({ code: z.string(), name: z.string() })
 const zResponseDays = z
   .union([z.number(), z.string().regex(/^\d{1,3}$/, '响应时间必须是整数')], { error: '请输入响应时间（工作日）' })
   .transform((v) => Number(v))
-  .pipe(z.number().int('响应时间必须是整数').min(1, '响应时间至少 1 个工作日').max(RESPONSE_DAYS_MAX, `响应时间最多 ${RESPONSE_DAYS_MAX} 个工作日`));
+  .pipe(
+    z
+      .number()
+      .int('响应时间必须是整数')
+      .min(1, '响应时间至少 1 个工作日')
+      .max(RESPONSE_DAYS_MAX, `响应时间最多 ${RESPONSE_DAYS_MAX} 个工作日`),
+  );
 
 const problemTypeFields = {
   name: zText('问题类型名称', 50),
@@ -125,8 +141,22 @@ export const problemTypesApi = {
     body: ZProblemTypePageRequestSchema,
     response: ZCappedPage(ZProblemTypeRow),
   }),
-  create: endpoint({ path: 'haier/problemType/addProblemType', access: admin, tag, summary: '新增问题类型', body: ZProblemTypeCreateSchema, response: ZEnvelope(ZProblemTypeRow) }),
-  update: endpoint({ path: 'haier/problemType/updateProblemType', access: admin, tag, summary: '修改问题类型（名称、处理角色、响应时间、启用）', body: ZProblemTypeUpdateSchema, response: ZEnvelope(ZProblemTypeRow) }),
+  create: endpoint({
+    path: 'haier/problemType/addProblemType',
+    access: admin,
+    tag,
+    summary: '新增问题类型',
+    body: ZProblemTypeCreateSchema,
+    response: ZEnvelope(ZProblemTypeRow),
+  }),
+  update: endpoint({
+    path: 'haier/problemType/updateProblemType',
+    access: admin,
+    tag,
+    summary: '修改问题类型（名称、处理角色、响应时间、启用）',
+    body: ZProblemTypeUpdateSchema,
+    response: ZEnvelope(ZProblemTypeRow),
+  }),
   remove: endpoint({
     path: 'haier/problemType/deleteProblemType',
     access: admin,
@@ -136,10 +166,37 @@ export const problemTypesApi = {
     body: ZProblemTypeIdSchema,
     response: ZEnvelope(z.null()),
   }),
-  productLines: endpoint({ path: 'haier/sqegxRole/selectProductType', access: admin, tag, summary: '产品线（角色表的第一列）', response: ZEnvelope(z.array(ZRoleProductLine)) }),
-  roles: endpoint({ path: 'haier/sqegxRole/selectSqegxRole', access: admin, tag, summary: 'SQE / 产品线角色表分页', body: ZRolePageRequestSchema, response: ZCappedPage(ZRoleRow) }),
-  addRole: endpoint({ path: 'haier/sqegxRole/addSqegxRole', access: admin, tag, summary: '新增角色记录（产品线 × 角色 × 人员，唯一）', body: ZRoleCreateSchema, response: ZEnvelope(ZRoleRow) }),
-  deleteRole: endpoint({ path: 'haier/sqegxRole/deleteSqegxRole', access: admin, tag, summary: '删除角色记录', body: ZRoleIdSchema, response: ZEnvelope(z.null()) }),
+  productLines: endpoint({
+    path: 'haier/sqegxRole/selectProductType',
+    access: admin,
+    tag,
+    summary: '产品线（角色表的第一列）',
+    response: ZEnvelope(z.array(ZRoleProductLine)),
+  }),
+  roles: endpoint({
+    path: 'haier/sqegxRole/selectSqegxRole',
+    access: admin,
+    tag,
+    summary: 'SQE / 产品线角色表分页',
+    body: ZRolePageRequestSchema,
+    response: ZCappedPage(ZRoleRow),
+  }),
+  addRole: endpoint({
+    path: 'haier/sqegxRole/addSqegxRole',
+    access: admin,
+    tag,
+    summary: '新增角色记录（产品线 × 角色 × 人员，唯一）',
+    body: ZRoleCreateSchema,
+    response: ZEnvelope(ZRoleRow),
+  }),
+  deleteRole: endpoint({
+    path: 'haier/sqegxRole/deleteSqegxRole',
+    access: admin,
+    tag,
+    summary: '删除角色记录',
+    body: ZRoleIdSchema,
+    response: ZEnvelope(z.null()),
+  }),
   selectUser: endpoint({
     path: 'haier/sqegxRole/selectUser',
     access: admin,

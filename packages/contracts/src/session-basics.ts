@@ -42,7 +42,15 @@ export function checkLoginField(field: 'account' | 'password', value: unknown): 
 }
 
 /** The query parameters of a sign-in hand-off: removed from the address bar once it is done. */
-export const HANDOFF_PARAMS = ['code', 'state', 'iss', 'session_state', 'error', 'error_description', 'error_uri'] as const;
+export const HANDOFF_PARAMS = [
+  'code',
+  'state',
+  'iss',
+  'session_state',
+  'error',
+  'error_description',
+  'error_uri',
+] as const;
 /** A hand-off is present when the provider answered (code or error) with our state. */
 export const hasHandoff = (params: Record<string, string>) => Boolean(params.state && (params.code || params.error));
 
@@ -56,5 +64,11 @@ export const RETURN_PATH_MAX = 1000;
  * sign-in's returnTo both go through it (no open redirect).
  */
 export function isReturnPath(raw: string | null | undefined): raw is string {
-  return typeof raw === 'string' && raw.length <= RETURN_PATH_MAX && raw.startsWith(`${BASE_PATH}/`) && !raw.startsWith(LOGIN_PATH) && !/[\\\s]/.test(raw);
+  return (
+    typeof raw === 'string' &&
+    raw.length <= RETURN_PATH_MAX &&
+    raw.startsWith(`${BASE_PATH}/`) &&
+    !raw.startsWith(LOGIN_PATH) &&
+    !/[\\\s]/.test(raw)
+  );
 }

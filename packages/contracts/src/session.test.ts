@@ -20,7 +20,10 @@ const messages = (input: unknown) => {
 
 describe('ZLoginRequestSchema', () => {
   it('accepts an account and a password, trimming only the account', () => {
-    expect(ZLoginRequestSchema.parse({ account: ' demo3 ', password: ' Esm@2026 ' })).toEqual({ account: 'demo3', password: ' Esm@2026 ' });
+    expect(ZLoginRequestSchema.parse({ account: ' demo3 ', password: ' Esm@2026 ' })).toEqual({
+      account: 'demo3',
+      password: ' Esm@2026 ',
+    });
   });
 
   it.each([

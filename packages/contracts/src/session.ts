@@ -6,7 +6,17 @@ import { zOptionalText } from './fields.ts';
 import { LOGIN_FIELD_TEXT, LOGIN_LIMITS, RETURN_PATH_MAX, SESSION_PATHS } from './session-basics.ts';
 
 // the zod-free pieces live in session-basics.ts (the login page's first load); exported from here as before
-export { COMPANY_LOGIN_TEXT, HANDOFF_PARAMS, hasHandoff, SESSION_PATHS, LOGIN_FIELD_TEXT, LOGIN_LIMITS, checkLoginField, RETURN_PATH_MAX, isReturnPath } from './session-basics.ts';
+export {
+  COMPANY_LOGIN_TEXT,
+  HANDOFF_PARAMS,
+  hasHandoff,
+  SESSION_PATHS,
+  LOGIN_FIELD_TEXT,
+  LOGIN_LIMITS,
+  checkLoginField,
+  RETURN_PATH_MAX,
+  isReturnPath,
+} from './session-basics.ts';
 
 export const ZLoginRequestSchema = z.object({
   account: z
@@ -87,14 +97,35 @@ export const sessionApi = {
     path: SESSION_PATHS.current,
     access: 'public',
     tag,
-    summary: '会话检查（提交当前页面的查询参数，含公司门户登录回传时完成登录）：code "0" 返回当前用户；201-205 会话错误；10000007 未登录',
+    summary:
+      '会话检查（提交当前页面的查询参数，含公司门户登录回传时完成登录）：code "0" 返回当前用户；201-205 会话错误；10000007 未登录',
     body: ZSessionCheckRequestSchema,
     response: ZCurrentUserResponseSchema,
     alsoFor: [401, 403],
   }),
-  login: endpoint({ path: SESSION_PATHS.login, access: 'public', tag, summary: '登录：code "10000000" 成功', body: ZLoginRequestSchema, response: ZEnvelope(ZCurrentUser) }),
+  login: endpoint({
+    path: SESSION_PATHS.login,
+    access: 'public',
+    tag,
+    summary: '登录：code "10000000" 成功',
+    body: ZLoginRequestSchema,
+    response: ZEnvelope(ZCurrentUser),
+  }),
   /** The legacy page posts { a: 1 }; any body is accepted and ignored. */
-  logout: endpoint({ path: SESSION_PATHS.logout, access: 'public', tag, summary: '退出登录（公司门户登录的会话同时退出身份提供方）', response: ZLogoutResponseSchema }),
+  logout: endpoint({
+    path: SESSION_PATHS.logout,
+    access: 'public',
+    tag,
+    summary: '退出登录（公司门户登录的会话同时退出身份提供方）',
+    response: ZLogoutResponseSchema,
+  }),
   /** Starts the OpenID Connect sign-in (authorization code + PKCE); 404 when not configured. */
-  companyLogin: endpoint({ path: SESSION_PATHS.companyLogin, access: 'public', tag, summary: '从公司门户登录：返回身份提供方的登录地址（returnTo：登录后回到的页面）', body: ZCompanyLoginRequestSchema, response: ZCompanyLoginResponseSchema }),
+  companyLogin: endpoint({
+    path: SESSION_PATHS.companyLogin,
+    access: 'public',
+    tag,
+    summary: '从公司门户登录：返回身份提供方的登录地址（returnTo：登录后回到的页面）',
+    body: ZCompanyLoginRequestSchema,
+    response: ZCompanyLoginResponseSchema,
+  }),
 } as const;

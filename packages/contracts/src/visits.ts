@@ -15,13 +15,13 @@ export const ZVisitRequestSchema = z.object({
 export const VISIT_SORT_FIELDS = ['createdAt', 'userCode', 'userType', 'menuName'] as const;
 export const ZVisitLogRequestSchema = withDateRange(
   ZPageRequest(VISIT_SORT_FIELDS, {
-  /** Matches account or name. */
-  keyword: zOptionalText(64),
-  userType: zOptionalInt(2, 9, '用户类型为 2 到 9'),
-  menuName: zOptionalText(100),
-  dateFrom: zOptionalDate,
-  dateTo: zOptionalDate,
-}),
+    /** Matches account or name. */
+    keyword: zOptionalText(64),
+    userType: zOptionalInt(2, 9, '用户类型为 2 到 9'),
+    menuName: zOptionalText(100),
+    dateFrom: zOptionalDate,
+    dateTo: zOptionalDate,
+  }),
 );
 export type VisitLogRequest = z.input<typeof ZVisitLogRequestSchema>;
 
@@ -83,7 +83,14 @@ export const SIGN_IN_LOG_PAGE = PAGES.signInLog.path;
 export const SIGN_IN_LOG_COLUMNS = governedColumns(PAGES.signInLog, ['ip']);
 
 export const visitsApi = {
-  visit: endpoint({ path: 'main/visit', access: USER_TYPES, tag: 'visits', summary: '记录 user_visit 事件', body: ZVisitRequestSchema, response: ZNullData }),
+  visit: endpoint({
+    path: 'main/visit',
+    access: USER_TYPES,
+    tag: 'visits',
+    summary: '记录 user_visit 事件',
+    body: ZVisitRequestSchema,
+    response: ZNullData,
+  }),
   page: endpoint({
     path: 'haier/visitLog/page',
     access: DRAWING_ADMIN_TYPES,

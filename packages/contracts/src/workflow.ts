@@ -12,6 +12,10 @@ export interface Transition<S extends string> {
 }
 
 /** Whether `move` may start from `status` in `table`. */
-export function canMove<S extends string, T extends Record<string, Transition<S>>>(table: T, move: keyof T, status: S): boolean {
+export function canMove<S extends string, T extends Record<string, Transition<S>>>(
+  table: T,
+  move: keyof T,
+  status: S,
+): boolean {
   return (table[move]!.from as readonly string[]).includes(status);
 }

@@ -11,15 +11,26 @@ export interface ApiAnswer<T = unknown> {
   json: { success?: boolean; code?: string; message?: string; data?: T; total?: number; totalCapped?: boolean };
 }
 
-export async function apiPost<T = unknown>(http: Pool, path: string, body: unknown, cookie?: string): Promise<ApiAnswer<T>> {
-  const res = await http.request({ method: 'POST', path: `${API}/${path}`, headers: cookie ? { ...JSON_HEADERS, cookie } : JSON_HEADERS, body: JSON.stringify(body) });
+export async function apiPost<T = unknown>(
+  http: Pool,
+  path: string,
+  body: unknown,
+  cookie?: string,
+): Promise<ApiAnswer<T>> {
+  const res = await http.request({
+    method: 'POST',
+    path: `${API}/${path}`,
+    headers: cookie ? { ...JSON_HEADERS, cookie } : JSON_HEADERS,
+    body: JSON.stringify(body),
+  });
   return { status: res.statusCode, headers: res.headers, json: (await res.body.json()) as ApiAnswer<T>['json'] };
 }
 
 /** Signs in and answers the `esm_sid=…` cookie of a new session. */
 export async function login(http: Pool, account: string, password = DEMO_PASSWORD): Promise<string> {
   const res = await apiPost(http, 'user/login', { account, password });
-  if (res.status !== 200 || res.json.success !== true) throw new Error(`login ${account}: ${res.status} ${JSON.stringify(res.json)}`);
+  if (res.status !== 200 || res.json.success !== true)
+    throw new Error(`login ${account}: ${res.status} ${JSON.stringify(res.json)}`);
   const cookie = [res.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('esm_sid='));
   if (!cookie) throw new Error('login set no esm_sid cookie');
   return cookie.split(';')[0]!;
@@ -32,7 +43,17 @@ export function sidOf(cookie: string): string {
 }
 
 /** A call answering bytes (file/view, file/download, an export): its status and size; the body is read to the end. */
-export async function apiBytes(http: Pool, path: string, body: unknown, cookie: string): Promise<{ status: number; bytes: number }> {
-  const res = await http.request({ method: 'POST', path: `${API}/${path}`, headers: { ...JSON_HEADERS, cookie }, body: JSON.stringify(body) });
+export async function apiBytes(
+  http: Pool,
+  path: string,
+  body: unknown,
+  cookie: string,
+): Promise<{ status: number; bytes: number }> {
+  const res = await http.request({
+    method: 'POST',
+    path: `${API}/${path}`,
+    headers: { ...JSON_HEADERS, cookie },
+    body: JSON.stringify(body),
+  });
   return { status: res.statusCode, bytes: (await res.body.arrayBuffer()).byteLength };
 }

@@ -48,13 +48,25 @@ export interface BigShape {
 }
 
 /** The large data set: 2,000 suppliers, 20,000 materials, 1,000,000 files, 5,000,000 log rows. */
-export const FULL_SHAPE: BigShape = { suppliers: 2000, materials: 20_000, codes: 333_334, logs: 5_000_000, bigSupplierMaterials: 300 };
+export const FULL_SHAPE: BigShape = {
+  suppliers: 2000,
+  materials: 20_000,
+  codes: 333_334,
+  logs: 5_000_000,
+  bigSupplierMaterials: 300,
+};
 
 export function scaledShape(scale: number): BigShape {
   if (scale === 1) return FULL_SHAPE;
   const n = (x: number, min: number) => Math.max(min, Math.round(x * scale));
   // materials stay a multiple of the 20 product lines and below the number of codes
-  return { suppliers: n(2000, 4), materials: n(1000, 1) * 20, codes: n(333_334, 2000), logs: n(5_000_000, 1000), bigSupplierMaterials: n(300, 10) };
+  return {
+    suppliers: n(2000, 4),
+    materials: n(1000, 1) * 20,
+    codes: n(333_334, 2000),
+    logs: n(5_000_000, 1000),
+    bigSupplierMaterials: n(300, 10),
+  };
 }
 
 export const fileCount = (codes: number) => {
@@ -124,8 +136,14 @@ export function generationSteps(input: GenerationInput): Step[] {
   const gen = now.toISOString().replace('T', ' ').replace('Z', ''); // timestamp(3) columns hold UTC
   const G = `'${gen}'::timestamp`;
   const of = (t: StoredFile['type']) => files.filter((f) => f.type === t);
-  const shas = (t: StoredFile['type']) => `ARRAY[${of(t).map((f) => `'${f.sha256}'`).join(',')}]::text[]`;
-  const sizes = (t: StoredFile['type']) => `ARRAY[${of(t).map((f) => f.size).join(',')}]::int[]`;
+  const shas = (t: StoredFile['type']) =>
+    `ARRAY[${of(t)
+      .map((f) => `'${f.sha256}'`)
+      .join(',')}]::text[]`;
+  const sizes = (t: StoredFile['type']) =>
+    `ARRAY[${of(t)
+      .map((f) => f.size)
+      .join(',')}]::int[]`;
   for (const t of ['pdf', 'png', 'dxf'] as const) if (!of(t).length) throw new Error(`no stored ${t} file`);
 
   return [
@@ -154,9 +172,19 @@ export function generationSteps(input: GenerationInput): Step[] {
           pg_temp.pick($6, s, 5) || pg_temp.pick($7, s, 6) AS person,
           NULL::int AS user_id, NULL::text AS account, NULL::text AS user_name, NULL::smallint AS user_type
         FROM generate_series(0, ${NS - 1}) s`,
-      params: [...input.demoSupplierNames, SUPPLIER_CITIES, SUPPLIER_BRANDS, SUPPLIER_TRADES, PERSON_SURNAMES, PERSON_GIVEN],
+      params: [
+        ...input.demoSupplierNames,
+        SUPPLIER_CITIES,
+        SUPPLIER_BRANDS,
+        SUPPLIER_TRADES,
+        PERSON_SURNAMES,
+        PERSON_GIVEN,
+      ],
     },
-    { label: `${NS - 2} suppliers`, sql: `INSERT INTO supplier (code, name, created_at) SELECT code, name, ${G} - interval '6 years' FROM sup WHERE s >= 2 ORDER BY s` },
+    {
+      label: `${NS - 2} suppliers`,
+      sql: `INSERT INTO supplier (code, name, created_at) SELECT code, name, ${G} - interval '6 years' FROM sup WHERE s >= 2 ORDER BY s`,
+    },
     {
       label: 'supplier users',
       sql: `INSERT INTO app_user (account, name, nick, type, supplier_code, mobile, password_hash, enabled, created_at, updated_at)
@@ -176,7 +204,10 @@ export function generationSteps(input: GenerationInput): Step[] {
       sql: `CREATE TEMP TABLE sm AS
         SELECT sup.s, ((sup.s::bigint * 7919 + k::bigint * 4729) % ${NM})::int AS m FROM sup, generate_series(1, sup.n_materials) k`,
     },
-    { label: 'supplier_material', sql: `INSERT INTO supplier_material (supplier_code, material_code) SELECT sup.code, pg_temp.mcode(sm.m, ${PER}) FROM sm JOIN sup USING (s)` },
+    {
+      label: 'supplier_material',
+      sql: `INSERT INTO supplier_material (supplier_code, material_code) SELECT sup.code, pg_temp.mcode(sm.m, ${PER}) FROM sm JOIN sup USING (s)`,
+    },
     {
       label: 'grants (8 % expired)',
       sql: `INSERT INTO empower_grant (supplier_code, material_code, valid_from, valid_until, created_by, created_at)
@@ -247,7 +278,10 @@ export function generationSteps(input: GenerationInput): Step[] {
       params: [staff.map((s) => s.id), staff.map((s) => s.name), REVISION_REMARKS, OBSOLETE_REASONS],
     },
     { label: 'file index: statistics', sql: `ANALYZE gen_sf` },
-    { label: 'standard_file id sequence', sql: `SELECT setval(pg_get_serial_sequence('standard_file', 'id'), (SELECT max(id) FROM standard_file))` },
+    {
+      label: 'standard_file id sequence',
+      sql: `SELECT setval(pg_get_serial_sequence('standard_file', 'id'), (SELECT max(id) FROM standard_file))`,
+    },
     { label: 'standard_file statistics', sql: `ANALYZE standard_file` },
     {
       label: `access_log (${shape.logs} rows)`,
@@ -300,8 +334,19 @@ export function generationSteps(input: GenerationInput): Step[] {
           CASE WHEN staff THEN ($7::text[])[1] ELSE pg_temp.pick($7, s, 43) END,
           t
         FROM rows ORDER BY t, i`,
-      params: [REFUSAL_REASONS, staff.map((s) => s.id), staff.map((s) => s.account), staff.map((s) => s.name), staff.map((s) => s.type), agreement.title, USER_AGENTS],
+      params: [
+        REFUSAL_REASONS,
+        staff.map((s) => s.id),
+        staff.map((s) => s.account),
+        staff.map((s) => s.name),
+        staff.map((s) => s.type),
+        agreement.title,
+        USER_AGENTS,
+      ],
     },
-    { label: 'access_log id sequence', sql: `SELECT setval(pg_get_serial_sequence('access_log', 'id'), (SELECT max(id) FROM access_log))` },
+    {
+      label: 'access_log id sequence',
+      sql: `SELECT setval(pg_get_serial_sequence('access_log', 'id'), (SELECT max(id) FROM access_log))`,
+    },
   ];
 }

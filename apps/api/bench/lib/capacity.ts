@@ -53,7 +53,8 @@ export interface SearchGoal {
 
 export const ISSUE_GOAL: SearchGoal = { p95Ms: 300, keepUp: 0.95 };
 
-export const meetsGoal = (s: StepOutcome, goal: SearchGoal = ISSUE_GOAL) => s.errors === 0 && s.p95Ms <= goal.p95Ms && s.achieved >= goal.keepUp * (s.offered ?? s.rate);
+export const meetsGoal = (s: StepOutcome, goal: SearchGoal = ISSUE_GOAL) =>
+  s.errors === 0 && s.p95Ms <= goal.p95Ms && s.achieved >= goal.keepUp * (s.offered ?? s.rate);
 
 export interface SearchPlan {
   start: number;

@@ -42,7 +42,10 @@ export function cpuMeter(app: number | 'self', database?: { url: string; name: s
     const c = new pg.Client({ connectionString: database.url });
     await c.connect();
     try {
-      const { rows } = await c.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database.name]);
+      const { rows } = await c.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [database.name],
+      );
       return rows.map((r) => r.pid);
     } finally {
       await c.end();
@@ -84,7 +87,10 @@ export function postgresCpuByPid(database: string): Map<number, number> {
       const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
       // "postgres: [<cluster>: ]<user> <db> <host>(<port>) <state>" or "postgres: [<cluster>: ]autovacuum worker <db>"
       // (Debian's clusters name themselves: "postgres: 15/main: postgres esm_bench_big 127.0.0.1(5432) idle")
-      const db = /^postgres: (?:\S+: )?(?:autovacuum worker (\S+)|\S+ (\S+) \S+\(\d+\))/.exec(title)?.slice(1).find(Boolean);
+      const db = /^postgres: (?:\S+: )?(?:autovacuum worker (\S+)|\S+ (\S+) \S+\(\d+\))/
+        .exec(title)
+        ?.slice(1)
+        .find(Boolean);
       if (db === database) out.set(Number(entry), processCpuMs(Number(entry)));
     } catch {
       // gone meanwhile

@@ -16,7 +16,8 @@ import { openDatabase } from '../../src/db/database.ts';
 import { fileBatches, type FileFilter } from '../../src/modules/archives/file-query.ts';
 import { EXPORT_COLUMNS } from '../../src/modules/export/service.ts';
 
-const csvCell = (v: string | number) => (typeof v === 'number' ? String(v) : /[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+const csvCell = (v: string | number) =>
+  typeof v === 'number' ? String(v) : /[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 const csvLine = (cells: (string | number)[]) => `${cells.map(csvCell).join(',')}\r\n`;
 
 const filter = JSON.parse(process.env.EXPORT_FILTER ?? '{}') as FileFilter;

@@ -14,7 +14,11 @@ import { CONNECTION_OPTIONS } from '../../src/db/database.ts';
 import { sidOf } from './api-client.ts';
 import { withSessionStatements } from './session-sql.ts';
 
-const sql = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.FLOOR_POOL ?? 10), options: CONNECTION_OPTIONS });
+const sql = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.FLOOR_POOL ?? 10),
+  options: CONNECTION_OPTIONS,
+});
 let statements: pg.QueryConfig[] = [];
 
 const app = Fastify({ logger: false });

@@ -60,7 +60,12 @@ export async function rawPage(sql: pg.Pool, s: PageStatement): Promise<Page & { 
   const { rows } = await sql.query(pageAndCountQuery(s));
   const n = Number(rows[0]?.__total ?? 0);
   const page = rows[0]?.__ord == null ? [] : rows;
-  return { ids: page.map((r) => r.id as number), total: Math.min(n, LIST_WINDOW_MAX), totalCapped: n > LIST_WINDOW_MAX, rows: page };
+  return {
+    ids: page.map((r) => r.id as number),
+    total: Math.min(n, LIST_WINDOW_MAX),
+    totalCapped: n > LIST_WINDOW_MAX,
+    rows: page,
+  };
 }
 
 /** Only what the answers are compared on. */
@@ -68,12 +73,18 @@ export const pageOf = ({ ids, total, totalCapped }: Page): Page => ({ ids, total
 
 async function apiPage(http: Pool, c: ListCase, cookie: string): Promise<Page> {
   const res = await apiPost<{ id: number }[]>(http, c.path, c.body, cookie);
-  if (res.status !== 200 || res.json.success !== true || !Array.isArray(res.json.data)) throw new Error(`${c.path}: ${res.status} ${JSON.stringify(res.json).slice(0, 200)}`);
-  return { ids: res.json.data.map((r) => r.id), total: res.json.total ?? -1, totalCapped: res.json.totalCapped ?? false };
+  if (res.status !== 200 || res.json.success !== true || !Array.isArray(res.json.data))
+    throw new Error(`${c.path}: ${res.status} ${JSON.stringify(res.json).slice(0, 200)}`);
+  return {
+    ids: res.json.data.map((r) => r.id),
+    total: res.json.total ?? -1,
+    totalCapped: res.json.totalCapped ?? false,
+  };
 }
 
 function sameAnswer(c: ListCase, api: Page, raw: Page) {
-  if (JSON.stringify(api) !== JSON.stringify(pageOf(raw))) throw new Error(`${c.name}: raw SQL answers ${JSON.stringify(pageOf(raw))}, the api ${JSON.stringify(api)}`);
+  if (JSON.stringify(api) !== JSON.stringify(pageOf(raw)))
+    throw new Error(`${c.name}: raw SQL answers ${JSON.stringify(pageOf(raw))}, the api ${JSON.stringify(api)}`);
   if (api.ids.length === 0) throw new Error(`${c.name}: empty page, nothing to measure`);
 }
 
@@ -149,19 +160,40 @@ async function timeCases(r: ListRun, floor: Floor | undefined): Promise<Row[]> {
     const sent: pg.QueryConfig[] = [];
     sameAnswer(c, await apiPage(r.http, c, cookieOf(0)), await c.raw(recording(r.sql, sent)));
     progress(`${c.name}: api, ${r.seconds} s`);
-    const api = await closedLoop(async (client) => void (await apiPage(r.http, c, cookieOf(client))), { ...loop, meter: cpuMeter(r.serverPid, r.db) });
+    const api = await closedLoop(async (client) => void (await apiPage(r.http, c, cookieOf(client))), {
+      ...loop,
+      meter: cpuMeter(r.serverPid, r.db),
+    });
     progress(`${c.name}: raw page query, ${r.seconds} s`);
     const raw = await closedLoop(async () => void (await c.raw(r.sql)), { ...loop, meter: cpuMeter('self', r.db) });
     progress(`${c.name}: raw with the session statements, ${r.seconds} s`);
-    const withSession = await closedLoop(async (client) => void (await withSessionStatements(r.sql, sidOf(cookieOf(client)), () => c.raw(r.sql))), { ...loop, meter: cpuMeter('self', r.db) });
+    const withSession = await closedLoop(
+      async (client) => void (await withSessionStatements(r.sql, sidOf(cookieOf(client)), () => c.raw(r.sql))),
+      { ...loop, meter: cpuMeter('self', r.db) },
+    );
     let atFloor: LoadResult | undefined;
     if (floor) {
-      const set = await fetch(`${floor.server.base}/floor/statements`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sent) });
-      if (!set.ok) throw new Error(`floor server refused the statements of ${c.name}: ${set.status} ${await set.text()}`);
+      const set = await fetch(`${floor.server.base}/floor/statements`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(sent),
+      });
+      if (!set.ok)
+        throw new Error(`floor server refused the statements of ${c.name}: ${set.status} ${await set.text()}`);
       progress(`${c.name}: bare Fastify + the same statements, ${r.seconds} s`);
-      atFloor = await closedLoop(async (client) => floorCall(floor, c, cookieOf(client)), { ...loop, meter: cpuMeter(floor.server.proc.pid!, r.db) });
+      atFloor = await closedLoop(async (client) => floorCall(floor, c, cookieOf(client)), {
+        ...loop,
+        meter: cpuMeter(floor.server.proc.pid!, r.db),
+      });
     }
-    const alone = c.alone ? (progress(`${c.name}: api, one client, ${r.seconds} s`), await closedLoop(async () => void (await apiPage(r.http, c, cookieOf(0))), { ...loop, concurrency: 1, warmupOps: 16 })) : undefined;
+    const alone = c.alone
+      ? (progress(`${c.name}: api, one client, ${r.seconds} s`),
+        await closedLoop(async () => void (await apiPage(r.http, c, cookieOf(0))), {
+          ...loop,
+          concurrency: 1,
+          warmupOps: 16,
+        }))
+      : undefined;
     const row = (via: string, x: LoadResult, ratio: string): Row => ({
       case: c.name,
       via,
@@ -175,12 +207,25 @@ async function timeCases(r: ListRun, floor: Floor | undefined): Promise<Row[]> {
       errors: x.errors,
     });
     const pct = (x: LoadResult) => `${fmt((api.perSecond / x.perSecond) * 100)} %`;
-    for (const [via, x] of [['api', api], ['raw', raw], ['raw+session', withSession]] as const) if (x.errors) progress(`${c.name} (${via}): ${x.errors} errors, first: ${x.firstError}`);
-    progress(`${c.name}: api ${api.perSecond.toFixed(0)}/s, raw ${raw.perSecond.toFixed(0)}/s (${pct(raw)}), raw+session ${withSession.perSecond.toFixed(0)}/s`);
-    rows.push(row('api', api, '—'), row('raw page query', raw, pct(raw)), row('raw + session statements', withSession, pct(withSession)));
+    for (const [via, x] of [
+      ['api', api],
+      ['raw', raw],
+      ['raw+session', withSession],
+    ] as const)
+      if (x.errors) progress(`${c.name} (${via}): ${x.errors} errors, first: ${x.firstError}`);
+    progress(
+      `${c.name}: api ${api.perSecond.toFixed(0)}/s, raw ${raw.perSecond.toFixed(0)}/s (${pct(raw)}), raw+session ${withSession.perSecond.toFixed(0)}/s`,
+    );
+    rows.push(
+      row('api', api, '—'),
+      row('raw page query', raw, pct(raw)),
+      row('raw + session statements', withSession, pct(withSession)),
+    );
     if (atFloor) {
       if (atFloor.errors) progress(`${c.name} (floor): ${atFloor.errors} errors, first: ${atFloor.firstError}`);
-      progress(`${c.name}: bare Fastify ${atFloor.perSecond.toFixed(0)}/s (api ${pct(atFloor)} of it; it is ${fmt((atFloor.perSecond / raw.perSecond) * 100)} % of raw)`);
+      progress(
+        `${c.name}: bare Fastify ${atFloor.perSecond.toFixed(0)}/s (api ${pct(atFloor)} of it; it is ${fmt((atFloor.perSecond / raw.perSecond) * 100)} % of raw)`,
+      );
       rows.push(row('bare Fastify + the same statements', atFloor, pct(atFloor)));
     }
     if (alone) {

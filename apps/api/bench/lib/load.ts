@@ -142,7 +142,11 @@ export async function openLoop(
   let offered = 0;
   let overloaded = false;
   const t0 = performance.now();
-  for (let at = t0 + arrivalGapMs(opts.perSecond, opts.rand); at - t0 < opts.durationMs; at += arrivalGapMs(opts.perSecond, opts.rand)) {
+  for (
+    let at = t0 + arrivalGapMs(opts.perSecond, opts.rand);
+    at - t0 < opts.durationMs;
+    at += arrivalGapMs(opts.perSecond, opts.rand)
+  ) {
     const wait = at - performance.now();
     if (wait >= 1) await sleep(wait);
     if (pending.size > opts.maxBacklog) {
@@ -154,7 +158,13 @@ export async function openLoop(
     offered++;
     const p: Promise<void> = run().then(
       () => void samples.push({ what, ms: performance.now() - scheduled, ok: true }),
-      (err: unknown) => void samples.push({ what, ms: performance.now() - scheduled, ok: false, error: err instanceof Error ? err.message : String(err) }),
+      (err: unknown) =>
+        void samples.push({
+          what,
+          ms: performance.now() - scheduled,
+          ok: false,
+          error: err instanceof Error ? err.message : String(err),
+        }),
     );
     pending.add(p);
     void p.finally(() => pending.delete(p));

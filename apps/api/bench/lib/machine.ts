@@ -12,11 +12,19 @@ function sh(cmd: string, args: string[]): string {
   }
 }
 
-export const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' / ');
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
 
 export async function machineLines(): Promise<string[]> {
   const cpu = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? '?';
-  const mem = sh('free', ['-h']).split('\n').find((l) => l.startsWith('Mem:'))?.split(/\s+/) ?? [];
+  const mem =
+    sh('free', ['-h'])
+      .split('\n')
+      .find((l) => l.startsWith('Mem:'))
+      ?.split(/\s+/) ?? [];
   const pgv = await postgresVersion().catch((e: Error) => `(unreachable: ${e.message})`);
   return [
     `- CPU: ${cpu}, nproc ${sh('nproc', [])}`,

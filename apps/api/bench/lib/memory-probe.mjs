@@ -19,7 +19,8 @@ if (file) {
   process.on('SIGUSR2', () => {
     const now = sample();
     // with --expose-gc and MEM_PROBE_GC=1: also what survives a full collection (live vs garbage)
-    const afterGc = process.env.MEM_PROBE_GC === '1' && globalThis.gc ? (globalThis.gc(), process.memoryUsage()) : undefined;
+    const afterGc =
+      process.env.MEM_PROBE_GC === '1' && globalThis.gc ? (globalThis.gc(), process.memoryUsage()) : undefined;
     writeFileSync(file, JSON.stringify({ peak, now, afterGc }));
     peak = {};
   });

@@ -53,7 +53,11 @@ export function rssSplit(pid: number): RssSplit {
   for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
     const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ (\d+)\s*(.*)$/.exec(line);
     if (head) {
-      cur = { size: parseInt(head[2]!, 16) - parseInt(head[1]!, 16), perms: head[3]!, file: head[4] !== '0' && !head[5]!.startsWith('[') };
+      cur = {
+        size: parseInt(head[2]!, 16) - parseInt(head[1]!, 16),
+        perms: head[3]!,
+        file: head[4] !== '0' && !head[5]!.startsWith('['),
+      };
       continue;
     }
     const rss = /^Rss:\s+(\d+) kB/.exec(line);

@@ -36,7 +36,10 @@ const STEPS = (now: Date, hash: string): { label: string; sql: string; params?: 
   const S = NOTICE_SHAPE;
   const nowSql = `'${now.toISOString().replace('T', ' ').replace('Z', '')}'::timestamp`;
   return [
-    { label: 'product lines', sql: `INSERT INTO product_line (code, name, sort) SELECT 'PL' || lpad(i::text, 2, '0'), '产品线' || i, i FROM generate_series(1, 10) i` },
+    {
+      label: 'product lines',
+      sql: `INSERT INTO product_line (code, name, sort) SELECT 'PL' || lpad(i::text, 2, '0'), '产品线' || i, i FROM generate_series(1, 10) i`,
+    },
     {
       label: 'materials',
       sql: `INSERT INTO material (code, name, spec, product_line_code, purchaser)
@@ -127,7 +130,10 @@ const STEPS = (now: Date, hash: string): { label: string; sql: string; params?: 
               WHEN abs(hashtext(r.notice_id || r.supplier_code)) % 10 < 8 THEN 'READ' ELSE 'UNREAD' END AS status) st`,
     },
     { label: 'open-recipient counters', sql: RECOUNT_OPEN_RECIPIENTS_SQL },
-    { label: 'notice numbers', sql: `INSERT INTO notice_number (year, last) VALUES (extract(year FROM ${nowSql})::int, ${S.notices})` },
+    {
+      label: 'notice numbers',
+      sql: `INSERT INTO notice_number (year, last) VALUES (extract(year FROM ${nowSql})::int, ${S.notices})`,
+    },
   ];
 };
 
@@ -154,16 +160,29 @@ export async function createNoticeData(): Promise<NoticeData> {
     for (const step of STEPS(new Date(), hash)) {
       const s = performance.now();
       const res = await c.query(step.sql, step.params);
-      progress(`${bench.name}: ${step.label}: ${res.rowCount ?? 0} rows, ${((performance.now() - s) / 1000).toFixed(1)} s`);
+      progress(
+        `${bench.name}: ${step.label}: ${res.rowCount ?? 0} rows, ${((performance.now() - s) / 1000).toFixed(1)} s`,
+      );
     }
     await c.query('VACUUM (ANALYZE)');
     const counts: Record<string, number> = {};
-    for (const table of ['supplier', 'material', 'supplier_material', 'standard_file', 'change_notice', 'notice_change', 'notice_recipient']) {
+    for (const table of [
+      'supplier',
+      'material',
+      'supplier_material',
+      'standard_file',
+      'change_notice',
+      'notice_change',
+      'notice_recipient',
+    ]) {
       counts[table] = Number((await c.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
     }
-    const wide = await c.query(`SELECT notice_id, count(*)::int AS n FROM notice_recipient GROUP BY notice_id ORDER BY n DESC, notice_id LIMIT 1`);
+    const wide = await c.query(
+      `SELECT notice_id, count(*)::int AS n FROM notice_recipient GROUP BY notice_id ORDER BY n DESC, notice_id LIMIT 1`,
+    );
     const { notice_id: wideNoticeId, n } = wide.rows[0] as { notice_id: number; n: number };
-    if (n !== NOTICE_SHAPE.suppliers) throw new Error(`the widest notice reaches ${n} suppliers, expected ${NOTICE_SHAPE.suppliers}`);
+    if (n !== NOTICE_SHAPE.suppliers)
+      throw new Error(`the widest notice reaches ${n} suppliers, expected ${NOTICE_SHAPE.suppliers}`);
     return { ...bench, wideNoticeId, counts, seconds: (performance.now() - t0) / 1000 };
   } finally {
     await c.end();

@@ -45,6 +45,8 @@ export async function createBenchDatabase(): Promise<BenchDatabase> {
   await admin((c) => c.query(`CREATE DATABASE "${name}"`));
   const url = new URL(serverUrl());
   url.pathname = `/${name}`;
-  const drop = onCleanup(`drop database ${name}`, () => admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined));
+  const drop = onCleanup(`drop database ${name}`, () =>
+    admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+  );
   return { name, url: url.toString(), drop };
 }

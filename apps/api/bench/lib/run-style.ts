@@ -25,11 +25,13 @@ export function runStyle(words: string[]): RunStyle {
   return { flags, env };
 }
 
-export const describeStyle = (s: RunStyle) => [...Object.entries(s.env).map(([k, v]) => `${k}=${v}`), ...s.flags].join(' ') || '(none)';
+export const describeStyle = (s: RunStyle) =>
+  [...Object.entries(s.env).map(([k, v]) => `${k}=${v}`), ...s.flags].join(' ') || '(none)';
 
 /** What `pnpm --filter @esm/api start` runs after building: its env assignments and node flags. */
 export function startScriptStyle(): RunStyle {
-  const start = (JSON.parse(readFileSync(path.join(apiDir, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const start = (JSON.parse(readFileSync(path.join(apiDir, 'package.json'), 'utf8')) as { scripts: { start: string } })
+    .scripts.start;
   // "node scripts/build.mjs && NAME=value node --flag dist/server.mjs": the command after the build
   const words = start.split('&&').at(-1)!.trim().split(/\s+/);
   const node = words.indexOf('node');

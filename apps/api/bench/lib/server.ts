@@ -43,7 +43,6 @@ export function tempDir(prefix: string): { dir: string; remove: () => Promise<vo
   return { dir, remove };
 }
 
-
 export interface ServerOptions {
   dataDir: string;
   /** Absent: the embedded PGlite under dataDir. */
@@ -75,7 +74,13 @@ const POLL_MS = 10;
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: opts.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: opts.dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+  };
   for (const k of ['DATABASE_URL', 'SESSION_SECRET', 'STORAGE_DIR', 'MIGRATE_ON_START', 'DEMO_IMAGE']) delete env[k];
   Object.assign(env, opts.env);
   if (opts.databaseUrl) {
@@ -90,7 +95,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // BENCH_SERVER_ENTRY: another bundle beside dist/ (e.g. a copy of the previous build as dist-base/),
   // to compare before and after in the same time window on a shared machine
   const entry = opts.entry ?? [process.env.BENCH_SERVER_ENTRY ?? SERVER_ENTRY];
-  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...entry], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...entry], {
+    cwd: apiDir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   // Always drain the pipes (a full pipe would stall the server); keep the tail for error messages.
   let tail = '';
   const keep = (d: Buffer) => {
@@ -123,7 +132,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     try {
       const res = await fetch(`${base}/esm-server/health`);
       await res.arrayBuffer();
-      if (res.status === 200) return { base, readyMs: performance.now() - t0, readyCpuMs: processCpuMs(proc.pid!), proc, output: () => tail, stop };
+      if (res.status === 200)
+        return {
+          base,
+          readyMs: performance.now() - t0,
+          readyCpuMs: processCpuMs(proc.pid!),
+          proc,
+          output: () => tail,
+          stop,
+        };
     } catch {
       // not listening yet
     }

@@ -26,7 +26,8 @@ WHERE s.sid = $1 AND s.expires_at > $2`,
 
 /** Runs `work` between the session statements of one api call, as the server orders them. */
 export async function withSessionStatements<T>(sql: pg.Pool, sid: string, work: () => Promise<T>): Promise<T> {
-  const s = (await sql.query({ name: 'esm_session_read', text: SESSION_SQL.read, values: [sid, utc(new Date())] })).rows[0];
+  const s = (await sql.query({ name: 'esm_session_read', text: SESSION_SQL.read, values: [sid, utc(new Date())] }))
+    .rows[0];
   if (!s) throw new Error('session row missing');
   const out = await work();
   const now = new Date();

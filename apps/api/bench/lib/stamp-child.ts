@@ -13,7 +13,12 @@ const repeats = Number(repeatsArg ?? 20);
 /** No case may run away: at most this long for the repeats of one kind. */
 const BUDGET_MS = 120_000;
 
-const text = watermarkText({ supplierName: '青岛海达精密机械有限公司', account: 'demo2', at: new Date(), ip: '10.0.0.2' });
+const text = watermarkText({
+  supplierName: '青岛海达精密机械有限公司',
+  account: 'demo2',
+  at: new Date(),
+  ip: '10.0.0.2',
+});
 
 async function timed(fn: () => Promise<Uint8Array>): Promise<{ ms: number; bytes: number }> {
   const t0 = performance.now();

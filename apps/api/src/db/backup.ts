@@ -81,10 +81,11 @@ export interface VerifyReport {
   corrupt: FileRow[];
 }
 
-type Cfg = Pick<Config, 'databaseUrl' | 'dataDir' | 'storageDir'> & Partial<Pick<Config, 'pgDump' | 'pgRestore'>> & {
-  /** The file store; default the local folder storageDir. */
-  store?: FileStore;
-};
+type Cfg = Pick<Config, 'databaseUrl' | 'dataDir' | 'storageDir'> &
+  Partial<Pick<Config, 'pgDump' | 'pgRestore'>> & {
+    /** The file store; default the local folder storageDir. */
+    store?: FileStore;
+  };
 type Log = (line: string) => void;
 
 const KEY = /^[0-9a-f]{64}$/;
@@ -109,8 +110,16 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<void>
     const child = spawn(cmd, args, { env, stdio: ['ignore', 'inherit', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', (e) => reject(new Error(`${cmd}: ${e.message} (install the PostgreSQL client tools, or set ${cmd === 'pg_dump' || cmd.endsWith('pg_dump') ? 'PG_DUMP' : 'PG_RESTORE'} to their path)`)));
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} exited with ${code}: ${err.trim()}`))));
+    child.on('error', (e) =>
+      reject(
+        new Error(
+          `${cmd}: ${e.message} (install the PostgreSQL client tools, or set ${cmd === 'pg_dump' || cmd.endsWith('pg_dump') ? 'PG_DUMP' : 'PG_RESTORE'} to their path)`,
+        ),
+      ),
+    );
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} exited with ${code}: ${err.trim()}`)),
+    );
   });
 }
 
@@ -127,7 +136,8 @@ export async function storedKeys(root: string): Promise<string[]> {
   const list = async (d: string) => (existsSync(d) ? readdir(d) : []);
   for (const a of await list(root)) {
     if (!/^[0-9a-f]{2}$/.test(a)) continue;
-    for (const b of await list(path.join(root, a))) for (const k of await list(path.join(root, a, b))) if (KEY.test(k)) keys.push(k);
+    for (const b of await list(path.join(root, a)))
+      for (const k of await list(path.join(root, a, b))) if (KEY.test(k)) keys.push(k);
   }
   return keys;
 }
@@ -136,7 +146,9 @@ type Embedded = { query<T>(sql: string): Promise<{ rows: T[] }>; close(): Promis
 /** A connection that answers SQL: a pg client (inside the backup's snapshot) or an open embedded database. */
 type Queryable = Pick<Embedded, 'query'>;
 
-const asQueryable = (client: pg.Client): Queryable => ({ query: async <T>(sql: string) => ({ rows: (await client.query(sql)).rows as T[] }) });
+const asQueryable = (client: pg.Client): Queryable => ({
+  query: async <T>(sql: string) => ({ rows: (await client.query(sql)).rows as T[] }),
+});
 
 const storeOf = (cfg: Cfg): FileStore => cfg.store ?? { storage: localStorage(cfg.storageDir), dir: cfg.storageDir };
 
@@ -160,12 +172,18 @@ async function countTables(db: Queryable): Promise<Record<string, number>> {
   if (!names.length) return {};
   const literal = (n: string) => `'${n.replace(/'/g, "''")}'`;
   const ident = (n: string) => `"${n.replace(/"/g, '""')}"`;
-  const { rows } = await db.query<{ t: string; n: string }>(names.map((n) => `SELECT ${literal(n)} AS t, count(*)::text AS n FROM public.${ident(n)}`).join('\nUNION ALL '));
+  const { rows } = await db.query<{ t: string; n: string }>(
+    names.map((n) => `SELECT ${literal(n)} AS t, count(*)::text AS n FROM public.${ident(n)}`).join('\nUNION ALL '),
+  );
   return Object.fromEntries(rows.map((r) => [r.t, Number(r.n)]));
 }
 
 async function readCatalogue(db: Queryable): Promise<Catalogue> {
-  const rows = (await db.query<FileRow>(CATALOGUE.rows)).rows.map((r) => ({ table: r.table, id: Number(r.id), sha256: r.sha256 }));
+  const rows = (await db.query<FileRow>(CATALOGUE.rows)).rows.map((r) => ({
+    table: r.table,
+    id: Number(r.id),
+    sha256: r.sha256,
+  }));
   const m = (await db.query<{ migration_name: string }>(CATALOGUE.migration)).rows[0];
   return { rows, migration: m?.migration_name ?? null, tables: await countTables(db) };
 }
@@ -280,8 +298,19 @@ async function writeBackup(cfg: Cfg, dir: string, log: Log): Promise<Manifest> {
     // database_identity's row stays behind: a restored database is another database, which must
     // not take over a file store unnoticed (lib/storage/identity.ts; STORAGE_ADOPT says it may)
     const url = cfg.databaseUrl;
-    const dumpArgs = (snapshot: string) => ['--format=custom', '--no-owner', '--no-privileges', '--exclude-table-data=database_identity', `--snapshot=${snapshot}`, `--file=${path.join(dir, database.file)}`];
-    catalogue = await inSnapshot(url, async (db, snapshot) => (await Promise.all([readCatalogue(db), run(cfg.pgDump ?? 'pg_dump', dumpArgs(snapshot), libpqEnv(url))]))[0]);
+    const dumpArgs = (snapshot: string) => [
+      '--format=custom',
+      '--no-owner',
+      '--no-privileges',
+      '--exclude-table-data=database_identity',
+      `--snapshot=${snapshot}`,
+      `--file=${path.join(dir, database.file)}`,
+    ];
+    catalogue = await inSnapshot(
+      url,
+      async (db, snapshot) =>
+        (await Promise.all([readCatalogue(db), run(cfg.pgDump ?? 'pg_dump', dumpArgs(snapshot), libpqEnv(url))]))[0],
+    );
   } else {
     database = { kind: 'embedded', file: 'pgdata.tar.gz' };
     const db = (await openEmbedded(cfg)) as Embedded & { dumpDataDir(c: 'gzip'): Promise<Blob> };
@@ -311,7 +340,8 @@ async function writeBackup(cfg: Cfg, dir: string, log: Log): Promise<Manifest> {
     log(`${shas.length - unusable.size} files present in the object store (not copied: its versioning keeps them)`);
   }
   const missingAtBackup = catalogue.rows.filter((r) => unusable.has(r.sha256));
-  for (const m of missingAtBackup) log(`warning: file of ${rowName(m)} (${m.sha256}) was already ${unusable.get(m.sha256)} in the file store`);
+  for (const m of missingAtBackup)
+    log(`warning: file of ${rowName(m)} (${m.sha256}) was already ${unusable.get(m.sha256)} in the file store`);
 
   const manifest: Manifest = {
     format: 'esm-backup/1',
@@ -349,9 +379,16 @@ async function checkFiles(rows: FileRow[], storage: Storage, hash: boolean): Pro
 
 /** Removes every session of a restored database: a session logged out after the backup must not come back. */
 async function endSessions(db: Queryable): Promise<number> {
-  const exists = (await db.query<{ t: string | null }>(`SELECT to_regclass('public.http_session')::text AS t`)).rows[0]?.t;
+  const exists = (await db.query<{ t: string | null }>(`SELECT to_regclass('public.http_session')::text AS t`)).rows[0]
+    ?.t;
   if (!exists) return 0;
-  return Number((await db.query<{ n: string }>('WITH gone AS (DELETE FROM http_session RETURNING 1) SELECT count(*)::text AS n FROM gone')).rows[0]!.n);
+  return Number(
+    (
+      await db.query<{ n: string }>(
+        'WITH gone AS (DELETE FROM http_session RETURNING 1) SELECT count(*)::text AS n FROM gone',
+      )
+    ).rows[0]!.n,
+  );
 }
 
 async function readManifest(dir: string): Promise<Manifest> {
@@ -361,7 +398,8 @@ async function readManifest(dir: string): Promise<Manifest> {
   } catch {
     throw new Error(`${dir}: no readable manifest.json, not a complete backup of this portal`);
   }
-  if (manifest.format !== 'esm-backup/1') throw new Error(`${dir}: not a backup of this portal (manifest format ${manifest.format})`);
+  if (manifest.format !== 'esm-backup/1')
+    throw new Error(`${dir}: not a backup of this portal (manifest format ${manifest.format})`);
   return manifest;
 }
 
@@ -372,25 +410,42 @@ async function readManifest(dir: string): Promise<Manifest> {
  */
 export async function restore(cfg: Cfg, dir: string, log: Log = console.log): Promise<VerifyReport> {
   const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
-  if (manifest.format !== 'esm-backup/1') throw new Error(`${dir}: not a backup of this portal (manifest format ${manifest.format})`);
+  if (manifest.format !== 'esm-backup/1')
+    throw new Error(`${dir}: not a backup of this portal (manifest format ${manifest.format})`);
   const store = storeOf(cfg);
   const copied = manifest.store !== 'checked';
-  if (copied && store.dir !== undefined && !(await emptyOrAbsent(store.dir))) throw new Error(`the file store ${store.dir} is not empty: restore into an empty folder`);
+  if (copied && store.dir !== undefined && !(await emptyOrAbsent(store.dir)))
+    throw new Error(`the file store ${store.dir} is not empty: restore into an empty folder`);
   let embedded: Embedded | undefined;
 
   if (manifest.database.kind === 'postgres') {
-    if (!cfg.databaseUrl) throw new Error('this backup is of a Postgres database: set DATABASE_URL to a new, empty database');
+    if (!cfg.databaseUrl)
+      throw new Error('this backup is of a Postgres database: set DATABASE_URL to a new, empty database');
     const client = new pg.Client({ connectionString: cfg.databaseUrl });
     await client.connect();
     try {
-      const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'`);
-      if (rows[0]!.n > 0) throw new Error('the database named by DATABASE_URL is not empty: create a new one and restore into it');
+      const { rows } = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'`,
+      );
+      if (rows[0]!.n > 0)
+        throw new Error('the database named by DATABASE_URL is not empty: create a new one and restore into it');
     } finally {
       await client.end();
     }
-    await run(cfg.pgRestore ?? 'pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${libpqEnv(cfg.databaseUrl).PGDATABASE}`, path.join(dir, manifest.database.file)], libpqEnv(cfg.databaseUrl));
+    await run(
+      cfg.pgRestore ?? 'pg_restore',
+      [
+        '--no-owner',
+        '--no-privileges',
+        '--exit-on-error',
+        `--dbname=${libpqEnv(cfg.databaseUrl).PGDATABASE}`,
+        path.join(dir, manifest.database.file),
+      ],
+      libpqEnv(cfg.databaseUrl),
+    );
   } else {
-    if (cfg.databaseUrl) throw new Error('this backup is of the embedded database: unset DATABASE_URL (it restores into DATA_DIR/pgdata)');
+    if (cfg.databaseUrl)
+      throw new Error('this backup is of the embedded database: unset DATABASE_URL (it restores into DATA_DIR/pgdata)');
     const pgdata = path.join(cfg.dataDir, 'pgdata');
     if (!(await emptyOrAbsent(pgdata))) throw new Error(`${pgdata} is not empty: restore into a new DATA_DIR`);
     await mkdir(pgdata, { recursive: true });
@@ -399,7 +454,8 @@ export async function restore(cfg: Cfg, dir: string, log: Log = console.log): Pr
   log(`database ← ${path.join(dir, manifest.database.file)}`);
 
   try {
-    const inRestored = <T>(work: (db: Queryable) => Promise<T>) => (embedded ? work(embedded) : withClient(cfg.databaseUrl!, work));
+    const inRestored = <T>(work: (db: Queryable) => Promise<T>) =>
+      embedded ? work(embedded) : withClient(cfg.databaseUrl!, work);
     const ended = await inRestored(endSessions);
     log(`${ended} session(s) of the backup ended: everyone signs in again`);
 
@@ -425,8 +481,12 @@ export async function restore(cfg: Cfg, dir: string, log: Log = console.log): Pr
     // a row whose bytes were damaged in the backup is damaged, not merely missing
     report.corrupt.push(...report.missing.filter((r) => damagedInBackup.has(r.sha256)));
     report.missing = report.missing.filter((r) => !damagedInBackup.has(r.sha256));
-    const what = copied ? `verified ${report.ok} of ${report.rows} files (sha256)` : `found ${report.ok} of ${report.rows} files in the object store`;
-    log(`${what}${report.missing.length ? `; missing: ${report.missing.map(rowName).join(', ')}` : ''}${report.corrupt.length ? `; damaged: ${report.corrupt.map(rowName).join(', ')}` : ''}`);
+    const what = copied
+      ? `verified ${report.ok} of ${report.rows} files (sha256)`
+      : `found ${report.ok} of ${report.rows} files in the object store`;
+    log(
+      `${what}${report.missing.length ? `; missing: ${report.missing.map(rowName).join(', ')}` : ''}${report.corrupt.length ? `; damaged: ${report.corrupt.map(rowName).join(', ')}` : ''}`,
+    );
     return report;
   } finally {
     await embedded?.close();
@@ -452,7 +512,12 @@ export async function backupFolderOf(target: string): Promise<string> {
 }
 
 /** Runs `work` on the backup's database restored into a throwaway one, removed afterwards whatever happens. */
-async function inThrowaway<T>(cfg: Cfg, dir: string, manifest: Manifest, work: (db: Queryable) => Promise<T>): Promise<T> {
+async function inThrowaway<T>(
+  cfg: Cfg,
+  dir: string,
+  manifest: Manifest,
+  work: (db: Queryable) => Promise<T>,
+): Promise<T> {
   const source = path.join(dir, manifest.database.file);
   if (!existsSync(source)) throw new Error(`${source}: the database file of this backup is missing`);
   if (manifest.database.kind === 'embedded') {
@@ -468,13 +533,20 @@ async function inThrowaway<T>(cfg: Cfg, dir: string, manifest: Manifest, work: (
       await rm(tmp, { recursive: true, force: true });
     }
   }
-  if (!cfg.databaseUrl) throw new Error('this backup is of a Postgres database: set DATABASE_URL to a database on a server where a throwaway database may be created (it is dropped afterwards)');
+  if (!cfg.databaseUrl)
+    throw new Error(
+      'this backup is of a Postgres database: set DATABASE_URL to a database on a server where a throwaway database may be created (it is dropped afterwards)',
+    );
   const name = `esm_verify_${Date.now()}_${process.pid}`;
   const url = new URL(cfg.databaseUrl);
   url.pathname = `/${name}`;
   await withClient(cfg.databaseUrl, (db) => db.query(`CREATE DATABASE "${name}"`));
   try {
-    await run(cfg.pgRestore ?? 'pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${name}`, source], libpqEnv(url.toString()));
+    await run(
+      cfg.pgRestore ?? 'pg_restore',
+      ['--no-owner', '--no-privileges', '--exit-on-error', `--dbname=${name}`, source],
+      libpqEnv(url.toString()),
+    );
     return await withClient(url.toString(), work);
   } finally {
     await withClient(cfg.databaseUrl, (db) => db.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
@@ -497,19 +569,27 @@ export async function verifyBackup(cfg: Cfg, target: string, log: Log = console.
   // 1. the files the backup holds: each one's bytes hash to its name
   const present = new Set<string>();
   const damaged = new Set<string>();
-  if (copied) for (const key of await storedKeys(path.join(dir, 'files'))) ((await sha256Of(fileOf(path.join(dir, 'files'), key))) === key ? present : damaged).add(key);
+  if (copied)
+    for (const key of await storedKeys(path.join(dir, 'files')))
+      ((await sha256Of(fileOf(path.join(dir, 'files'), key))) === key ? present : damaged).add(key);
 
   // 2. the database, restored into a throwaway one
   const restored = await inThrowaway(cfg, dir, manifest, readCatalogue);
-  log(`database restores: ${Object.keys(restored.tables).length} tables, last migration ${restored.migration ?? '(none)'}`);
+  log(
+    `database restores: ${Object.keys(restored.tables).length} tables, last migration ${restored.migration ?? '(none)'}`,
+  );
   if (manifest.tables) {
     for (const [table, n] of Object.entries(manifest.tables)) {
       const actual = restored.tables[table];
-      if (actual === undefined) problems.push(`table ${table}: not in the restored database (the manifest counted ${n} rows)`);
+      if (actual === undefined)
+        problems.push(`table ${table}: not in the restored database (the manifest counted ${n} rows)`);
       else if (actual !== n) problems.push(`table ${table}: ${actual} rows restored, the manifest counted ${n}`);
     }
   } else log('note: this backup records no row counts (made by an older version): counts not checked');
-  if (restored.migration !== manifest.migration) problems.push(`migration: the restored database's last is ${restored.migration ?? '(none)'}, the manifest says ${manifest.migration ?? '(none)'}`);
+  if (restored.migration !== manifest.migration)
+    problems.push(
+      `migration: the restored database's last is ${restored.migration ?? '(none)'}, the manifest says ${manifest.migration ?? '(none)'}`,
+    );
 
   // 3. every file a row names
   const known = new Set(manifest.missingAtBackup.map((r) => r.sha256));
@@ -520,14 +600,16 @@ export async function verifyBackup(cfg: Cfg, target: string, log: Log = console.
     const named = rows.map(rowName).join(', ');
     let missing: string | undefined;
     if (copied) {
-      if (damaged.has(sha)) problems.push(`file ${relative(sha)} (${named}): damaged, its bytes do not hash to its name`);
+      if (damaged.has(sha))
+        problems.push(`file ${relative(sha)} (${named}): damaged, its bytes do not hash to its name`);
       else if (!present.has(sha)) missing = `file ${relative(sha)} (${named}): missing from the backup`;
     } else if (!(await store.storage.exists(sha))) missing = `file ${sha} (${named}): missing from the object store`;
     // a file already missing when the backup was taken is no fault of the backup: said, not failed
     if (missing && known.has(sha)) log(`note: ${missing} (already missing when the backup was taken)`);
     else if (missing) problems.push(missing);
   }
-  for (const sha of damaged) if (!byFile.has(sha)) problems.push(`file ${relative(sha)}: damaged, its bytes do not hash to its name`);
+  for (const sha of damaged)
+    if (!byFile.has(sha)) problems.push(`file ${relative(sha)}: damaged, its bytes do not hash to its name`);
   return { problems, tables: Object.keys(restored.tables).length, files: byFile.size };
 }
 

@@ -27,12 +27,18 @@ if (readManifest()?.key === referenceImageKey(migrations) && !process.argv.inclu
   console.log('db image: up to date');
 } else {
   const { bytes } = await buildImage(IMAGE_DIR, migrations);
-  console.log(`db image: ${migrations.length} migrations, ${(bytes / 1e6).toFixed(1)} MB, in ${Math.round(performance.now() - started)} ms`);
+  console.log(
+    `db image: ${migrations.length} migrations, ${(bytes / 1e6).toFixed(1)} MB, in ${Math.round(performance.now() - started)} ms`,
+  );
 }
 
 const drawingStarted = performance.now();
 const drew = await writeDemoFiles(DEMO_DRAWINGS, undefined, process.argv.includes('--force'));
-console.log(drew ? `demo files: ${DEMO_DRAWINGS.length} drawings in ${Math.round(performance.now() - drawingStarted)} ms` : 'demo files: up to date');
+console.log(
+  drew
+    ? `demo files: ${DEMO_DRAWINGS.length} drawings in ${Math.round(performance.now() - drawingStarted)} ms`
+    : 'demo files: up to date',
+);
 
 // The demo image's inputs: the reference image it starts from, the drawings it stores, and the
 // bundle it is built by (this file's folder: dist/, whose .mjs files hold the seed's code).
@@ -45,7 +51,12 @@ const demoKey = createHash('sha256')
     readdirSync(dist)
       .filter((f) => f.endsWith('.mjs'))
       .sort()
-      .map((f) => `${f}:${createHash('sha256').update(readFileSync(path.join(dist, f))).digest('hex')}`)
+      .map(
+        (f) =>
+          `${f}:${createHash('sha256')
+            .update(readFileSync(path.join(dist, f)))
+            .digest('hex')}`,
+      )
       .join(','),
   )
   .digest('hex');
@@ -54,7 +65,11 @@ const demo = readManifest(DEMO_IMAGE_DIR);
 // start cannot use a demo image — its DATA_DIR holds a cluster already (a usual restart), or it
 // seeds no demo data — seeding one (~3-5 s) would only slow every day's first `pnpm start`.
 const env = process.env;
-const unused = !demoImageOf(env) ? 'no demo data on the next start (DATABASE_URL, SEED_DEMO or DEMO_IMAGE)' : hasCluster(pgdataOf(dataDirOf(env))) ? `DATA_DIR ${dataDirOf(env)} holds a cluster already` : null;
+const unused = !demoImageOf(env)
+  ? 'no demo data on the next start (DATABASE_URL, SEED_DEMO or DEMO_IMAGE)'
+  : hasCluster(pgdataOf(dataDirOf(env)))
+    ? `DATA_DIR ${dataDirOf(env)} holds a cluster already`
+    : null;
 if (demo?.key === demoKey && demoImageUnusable(demo, new Date()) === null && !process.argv.includes('--force')) {
   console.log(`db demo image: up to date (seeded ${demo.demo?.seededAt})`);
 } else if (unused && !process.argv.includes('--force')) {
@@ -63,5 +78,7 @@ if (demo?.key === demoKey && demoImageUnusable(demo, new Date()) === null && !pr
   console.log(`db demo image: not built (${unused})`);
 } else {
   const { manifest, bytes } = await buildDemoImage(DEMO_IMAGE_DIR, IMAGE_DIR, demoKey);
-  console.log(`db demo image: seeded ${cstDay(new Date(manifest.demo!.seededAt))}, ${manifest.demo!.files.length} files, ${(bytes / 1e6).toFixed(1)} MB, in ${Math.round(performance.now() - demoStarted)} ms`);
+  console.log(
+    `db demo image: seeded ${cstDay(new Date(manifest.demo!.seededAt))}, ${manifest.demo!.files.length} files, ${(bytes / 1e6).toFixed(1)} MB, in ${Math.round(performance.now() - demoStarted)} ms`,
+  );
 }

@@ -34,7 +34,9 @@ const arg = process.argv[3];
  * rather than copies — the bucket's own versioning or replication keeps its history.
  */
 const fileStore = async (config: ReturnType<typeof loadConfig>): Promise<FileStore> =>
-  config.s3 ? { storage: await storageOf(config) } : { storage: localStorage(config.storageDir), dir: config.storageDir };
+  config.s3
+    ? { storage: await storageOf(config) }
+    : { storage: localStorage(config.storageDir), dir: config.storageDir };
 
 /** A path given on the command line, relative to where the operator ran the command (pnpm runs scripts elsewhere). */
 const given = (p: string) => givenPathOf(process.env, p);
@@ -44,15 +46,22 @@ async function main() {
   const config = loadConfig(process.env, { sessionSecret: '' });
   // The embedded database is one process's (data-dir-lock.ts): refused while the portal runs on
   // it, and the portal refused while this runs. Held until this command exits.
-  if (!config.databaseUrl && ['backup', 'restore', 'migrate', 'seed'].includes(cmd ?? '')) await lockDataDir(config.dataDir, `pnpm db:${cmd}`);
+  if (!config.databaseUrl && ['backup', 'restore', 'migrate', 'seed'].includes(cmd ?? ''))
+    await lockDataDir(config.dataDir, `pnpm db:${cmd}`);
   if ((cmd === 'backup' || cmd === 'restore') && config.s3) {
-    console.warn(`S3_BUCKET is set: db:${cmd} checks that every file the database names is in the bucket ${config.s3.bucket} but does not copy the bucket — keep its history with the object store's own tools (versioning, replication) (docs/operators.md)`);
+    console.warn(
+      `S3_BUCKET is set: db:${cmd} checks that every file the database names is in the bucket ${config.s3.bucket} but does not copy the bucket — keep its history with the object store's own tools (versioning, replication) (docs/operators.md)`,
+    );
   }
   if (cmd === 'backup') {
     // to the millisecond: two backups in one second are two folders
-    const dir = arg ? given(arg) : path.join(config.backupDir, new Date().toISOString().replace(/\D/g, '').slice(0, 17));
+    const dir = arg
+      ? given(arg)
+      : path.join(config.backupDir, new Date().toISOString().replace(/\D/g, '').slice(0, 17));
     const manifest = await backup({ ...config, store: await fileStore(config) }, dir);
-    console.log(`backup written to ${dir} (${manifest.database.kind} database, ${manifest.files} files ${manifest.store})`);
+    console.log(
+      `backup written to ${dir} (${manifest.database.kind} database, ${manifest.files} files ${manifest.store})`,
+    );
     // retention applies to BACKUP_DIR only: a folder named on the command line is a one-off
     if (!arg) await pruneBackups(config.backupDir, config.backupKeep);
     return;
@@ -61,8 +70,11 @@ async function main() {
     if (!arg) throw new Error('usage: pnpm db:verify-backup <backup folder, or a file in it>');
     const check = await verifyBackup({ ...config, store: await fileStore(config) }, given(arg));
     for (const p of check.problems) console.error(`problem: ${p}`);
-    if (check.problems.length) throw new Error(`backup ${given(arg)} does not restore as recorded: ${check.problems.length} problem(s) above`);
-    console.log(`backup ${given(arg)} verified: ${check.tables} tables with the rows counted at backup, ${check.files} files (sha256)`);
+    if (check.problems.length)
+      throw new Error(`backup ${given(arg)} does not restore as recorded: ${check.problems.length} problem(s) above`);
+    console.log(
+      `backup ${given(arg)} verified: ${check.tables} tables with the rows counted at backup, ${check.files} files (sha256)`,
+    );
     return;
   }
   if (cmd === 'restore') {
@@ -73,7 +85,9 @@ async function main() {
     const known = new Set(manifest.missingAtBackup.map(rowName));
     const lost = [...report.missing.filter((m) => !known.has(rowName(m))), ...report.corrupt];
     if (lost.length) throw new Error(`restore incomplete: ${lost.length} file(s) missing or damaged`);
-    console.log('restore complete: start the portal on this database and file store (sessions of the backup were ended: everyone signs in again)');
+    console.log(
+      'restore complete: start the portal on this database and file store (sessions of the backup were ended: everyone signs in again)',
+    );
     return;
   }
   if (cmd === 'diff') {
@@ -91,7 +105,9 @@ async function main() {
       return;
     }
     if (from === null && (await readMigrations()).length) {
-      throw new Error(`${path.relative(paths.root, paths.migrationsBase)} is missing: restore it (git) before writing a migration`);
+      throw new Error(
+        `${path.relative(paths.root, paths.migrationsBase)} is missing: restore it (git) before writing a migration`,
+      );
     }
     const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
     const dir = path.join(paths.migrations, `${stamp}_${name.replace(/[^a-z0-9_]/gi, '_')}`);
@@ -99,7 +115,10 @@ async function main() {
     await writeFile(path.join(dir, 'migration.sql'), sql);
     await writeFile(paths.migrationsBase, to);
     const lock = path.join(paths.migrations, 'migration_lock.toml');
-    await writeFile(lock, '# Please do not edit this file manually\n# It should be added in your version-control system (e.g., Git)\nprovider = "postgresql"\n');
+    await writeFile(
+      lock,
+      '# Please do not edit this file manually\n# It should be added in your version-control system (e.g., Git)\nprovider = "postgresql"\n',
+    );
     console.log(`wrote ${path.relative(paths.root, dir)}/migration.sql`);
     return;
   }
@@ -109,9 +128,15 @@ async function main() {
       const applied = await db.migrate();
       console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
     } else if (cmd === 'seed') {
-      console.log((await seedDemo(db.prisma, await storageOf(config))) ? 'demo data seeded' : 'database already has users: seed skipped');
+      console.log(
+        (await seedDemo(db.prisma, await storageOf(config)))
+          ? 'demo data seeded'
+          : 'database already has users: seed skipped',
+      );
     } else {
-      throw new Error(`unknown command "${cmd}" (migrate | diff <name> | seed | backup [folder] | restore <folder> | verify-backup <folder>)`);
+      throw new Error(
+        `unknown command "${cmd}" (migrate | diff <name> | seed | backup [folder] | restore <folder> | verify-backup <folder>)`,
+      );
     }
   } finally {
     await db.close();

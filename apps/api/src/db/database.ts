@@ -67,7 +67,13 @@ export const CONNECTION_OPTIONS = '-c jit=off';
  * (pg-pool drops a client that errored); TCP keep-alive makes the kernel notice idle ones whose
  * server vanished without closing them, instead of a request finding out.
  */
-export const POOL_SETTINGS = { max: 10, connectionTimeoutMillis: 3_000, idleTimeoutMillis: 10_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
+export const POOL_SETTINGS = {
+  max: 10,
+  connectionTimeoutMillis: 3_000,
+  idleTimeoutMillis: 10_000,
+  keepAlive: true,
+  keepAliveInitialDelayMillis: 10_000,
+} as const;
 
 /**
  * The Prisma client, made when it is first used. Making one deserializes its query plan cache's
@@ -102,7 +108,10 @@ export function lazyClient(make: () => PrismaClient): PrismaClient {
  * unpacking in a worker, then the open, while the server's modules load); otherwise an empty
  * embedded data directory is restored and the database opened here.
  */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, early?: EarlyEmbedded): Promise<Database> {
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  early?: EarlyEmbedded,
+): Promise<Database> {
   if (config.databaseUrl) {
     const url = config.databaseUrl;
     // loaded only for a Postgres server: an embedded start never needs pg or its adapter
@@ -113,7 +122,9 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     // An idle connection dropped by the server (a restart, pg_terminate_backend) makes the pool
     // emit 'error'; unheard, Node would end the process. The pool replaces the connection itself.
     pool.on('error', (err) => console.warn(`database connection lost (the pool reconnects): ${err.message}`));
-    const prisma = lazyClient(() => new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_LIMITS }));
+    const prisma = lazyClient(
+      () => new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_LIMITS }),
+    );
     useDirectReads(prisma, pool, pg.types);
     useAdvisoryLocks(prisma, pool);
     const sql = poolRunner(pool);
@@ -143,7 +154,9 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     pglite = await openEmbedded(dir);
   }
   const factory = new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
-  const prisma = lazyClient(() => new PrismaClient({ adapter: factory as never, transactionOptions: TRANSACTION_LIMITS }));
+  const prisma = lazyClient(
+    () => new PrismaClient({ adapter: factory as never, transactionOptions: TRANSACTION_LIMITS }),
+  );
   const sql = pgliteRunner(pglite);
   return {
     prisma,
@@ -157,4 +170,3 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     },
   };
 }
-

@@ -25,7 +25,11 @@ export function inInsertOrder<T extends { id: number }>(rows: T[], expected: num
  * lacks is NULL, not the column's default: every row must give every column that has a default.
  * Ids come from the sequence in the order of `rows`.
  */
-export async function insertRows(db: { $executeRawUnsafe: (sql: string, ...values: unknown[]) => Promise<number> }, table: string, rows: readonly object[]): Promise<number> {
+export async function insertRows(
+  db: { $executeRawUnsafe: (sql: string, ...values: unknown[]) => Promise<number> },
+  table: string,
+  rows: readonly object[],
+): Promise<number> {
   if (rows.length === 0) return 0;
   const written = await db.$executeRawUnsafe(...insertStatement(table, rows));
   if (written !== rows.length) throw new Error(`demo seed: ${rows.length} rows for ${table}, ${written} written`);
@@ -36,7 +40,11 @@ export async function insertRows(db: { $executeRawUnsafe: (sql: string, ...value
  * `insertRows` for a table whose new ids the seed needs next (what `createManyAndReturn` with
  * `select: { id: true }` gave): the ids in the order of `rows`.
  */
-export async function insertRowsReturningIds(db: { $queryRawUnsafe: <T = unknown>(sql: string, ...values: unknown[]) => Promise<T> }, table: string, rows: readonly object[]): Promise<number[]> {
+export async function insertRowsReturningIds(
+  db: { $queryRawUnsafe: <T = unknown>(sql: string, ...values: unknown[]) => Promise<T> },
+  table: string,
+  rows: readonly object[],
+): Promise<number[]> {
   if (rows.length === 0) return [];
   const [sql, json] = insertStatement(table, rows);
   const returned = await db.$queryRawUnsafe<{ id: number }[]>(`${sql} RETURNING id`, json);
@@ -46,7 +54,12 @@ export async function insertRowsReturningIds(db: { $queryRawUnsafe: <T = unknown
 function insertStatement(table: string, rows: readonly object[]): [string, string] {
   const fields = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const column = (f: string) => `"${f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}"`;
-  const json = rows.map((r) => Object.fromEntries(fields.map((f) => [column(f).slice(1, -1), (r as Record<string, unknown>)[f] ?? null])));
+  const json = rows.map((r) =>
+    Object.fromEntries(fields.map((f) => [column(f).slice(1, -1), (r as Record<string, unknown>)[f] ?? null])),
+  );
   const list = fields.map(column).join(', ');
-  return [`INSERT INTO "${table}" (${list}) SELECT ${list} FROM json_populate_recordset(NULL::"${table}", $1::json) WITH ORDINALITY AS r ORDER BY r.ordinality`, JSON.stringify(json)];
+  return [
+    `INSERT INTO "${table}" (${list}) SELECT ${list} FROM json_populate_recordset(NULL::"${table}", $1::json) WITH ORDINALITY AS r ORDER BY r.ordinality`,
+    JSON.stringify(json),
+  ];
 }

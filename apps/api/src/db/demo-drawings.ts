@@ -33,8 +33,10 @@ function frame(page: PDFPage, font: PDFFont) {
     // the title block sits on the bottom edge at the right
     if (x < w - 440) page.drawLine({ start: { x, y: 20 }, end: { x, y: 28 }, thickness: THIN, color: INK });
   }
-  for (let i = 0; i < 8; i++) page.drawText(String(i + 1), { x: 35 + ((w - 55) / 8) * (i + 0.5), y: h - 18, size: 7, font, color: INK });
-  for (let i = 0; i < 6; i++) page.drawText('ABCDEF'[i]!, { x: 24, y: 20 + ((h - 40) / 6) * (5 - i + 0.5), size: 7, font, color: INK });
+  for (let i = 0; i < 8; i++)
+    page.drawText(String(i + 1), { x: 35 + ((w - 55) / 8) * (i + 0.5), y: h - 18, size: 7, font, color: INK });
+  for (let i = 0; i < 6; i++)
+    page.drawText('ABCDEF'[i]!, { x: 24, y: 20 + ((h - 40) / 6) * (5 - i + 0.5), size: 7, font, color: INK });
 }
 
 function titleBlock(page: PDFPage, font: PDFFont, bold: PDFFont, info: DrawingSheetInfo, sheet: number) {
@@ -55,10 +57,27 @@ function titleBlock(page: PDFPage, font: PDFFont, bold: PDFFont, info: DrawingSh
     const y = y0 + rowH * (rows.length - 1 - i);
     page.drawLine({ start: { x: x0, y: y + rowH }, end: { x: x0 + 420, y: y + rowH }, thickness: THIN, color: INK });
     page.drawText(label, { x: x0 + 6, y: y + 5, size: 8, font, color: INK });
-    page.drawText(value, { x: x0 + 86, y: y + 5, size: label === 'DWG NO.' ? 11 : 9, font: label === 'DWG NO.' ? bold : font, color: INK });
+    page.drawText(value, {
+      x: x0 + 86,
+      y: y + 5,
+      size: label === 'DWG NO.' ? 11 : 9,
+      font: label === 'DWG NO.' ? bold : font,
+      color: INK,
+    });
   });
-  page.drawLine({ start: { x: x0 + 80, y: y0 }, end: { x: x0 + 80, y: y0 + rowH * rows.length }, thickness: THIN, color: INK });
-  page.drawText('ESM DRAWING ARCHIVE  -  CONFIDENTIAL', { x: x0 + 6, y: y0 + rowH * rows.length + 8, size: 10, font: bold, color: INK });
+  page.drawLine({
+    start: { x: x0 + 80, y: y0 },
+    end: { x: x0 + 80, y: y0 + rowH * rows.length },
+    thickness: THIN,
+    color: INK,
+  });
+  page.drawText('ESM DRAWING ARCHIVE  -  CONFIDENTIAL', {
+    x: x0 + 6,
+    y: y0 + rowH * rows.length + 8,
+    size: 10,
+    font: bold,
+    color: INK,
+  });
   page.drawText('SCALE 1:2   UNIT mm   TOLERANCE ISO 2768-m', { x: 45, y: 30, size: 8, font, color: INK });
 }
 
@@ -82,23 +101,74 @@ function partView(page: PDFPage, font: PDFFont, sheet: number, seed: number) {
   const w = 380 + (seed % 4) * 30;
   const h = 220 + (sheet % 3) * 30;
   page.drawRectangle({ x: cx - w / 2, y: cy - h / 2, width: w, height: h, borderColor: INK, borderWidth: 1.4 });
-  page.drawRectangle({ x: cx - w / 2 + 25, y: cy - h / 2 + 25, width: w - 50, height: h - 50, borderColor: INK, borderWidth: 0.5, borderDashArray: [6, 3] });
+  page.drawRectangle({
+    x: cx - w / 2 + 25,
+    y: cy - h / 2 + 25,
+    width: w - 50,
+    height: h - 50,
+    borderColor: INK,
+    borderWidth: 0.5,
+    borderDashArray: [6, 3],
+  });
   const holes = 2 + (seed % 3);
   for (let i = 0; i < holes; i++) {
     const x = cx - w / 2 + (w / (holes + 1)) * (i + 1);
     page.drawCircle({ x, y: cy, size: 14 + sheet * 2, borderColor: INK, borderWidth: 1 });
-    page.drawLine({ start: { x: x - 24, y: cy }, end: { x: x + 24, y: cy }, thickness: 0.3, color: INK, dashArray: [10, 2, 2, 2] });
-    page.drawLine({ start: { x, y: cy - 24 }, end: { x, y: cy + 24 }, thickness: 0.3, color: INK, dashArray: [10, 2, 2, 2] });
+    page.drawLine({
+      start: { x: x - 24, y: cy },
+      end: { x: x + 24, y: cy },
+      thickness: 0.3,
+      color: INK,
+      dashArray: [10, 2, 2, 2],
+    });
+    page.drawLine({
+      start: { x, y: cy - 24 },
+      end: { x, y: cy + 24 },
+      thickness: 0.3,
+      color: INK,
+      dashArray: [10, 2, 2, 2],
+    });
   }
-  page.drawLine({ start: { x: cx - w / 2 - 20, y: cy }, end: { x: cx + w / 2 + 20, y: cy }, thickness: 0.3, color: INK, dashArray: [14, 3, 2, 3] });
+  page.drawLine({
+    start: { x: cx - w / 2 - 20, y: cy },
+    end: { x: cx + w / 2 + 20, y: cy },
+    thickness: 0.3,
+    color: INK,
+    dashArray: [14, 3, 2, 3],
+  });
   arrowDimension(page, font, cx - w / 2, cx + w / 2, cy - h / 2 - 40, `${Math.round(w / 2)}`);
-  arrowDimension(page, font, cx - w / 2, cx - w / 2 + w / (holes + 1), cy + h / 2 + 30, `${Math.round(w / (holes + 1) / 2)}`);
+  arrowDimension(
+    page,
+    font,
+    cx - w / 2,
+    cx - w / 2 + w / (holes + 1),
+    cy + h / 2 + 30,
+    `${Math.round(w / (holes + 1) / 2)}`,
+  );
   // side view
   const sx = 900;
   page.drawRectangle({ x: sx, y: cy - h / 2, width: 60 + sheet * 10, height: h, borderColor: INK, borderWidth: 1.4 });
-  page.drawLine({ start: { x: sx - 15, y: cy }, end: { x: sx + 85 + sheet * 10, y: cy }, thickness: 0.3, color: INK, dashArray: [14, 3, 2, 3] });
-  page.drawText(sheet === 1 ? 'FRONT VIEW' : `SECTION ${'ABC'[(sheet - 2) % 3]}-${'ABC'[(sheet - 2) % 3]}`, { x: cx - 30, y: cy + h / 2 + 60, size: 10, font, color: INK });
-  page.drawText('NOTES: 1. DEBURR ALL EDGES.  2. UNTOLERANCED DIMENSIONS PER ISO 2768-m.  3. SURFACE Ra 3.2.', { x: 60, y: 140, size: 8, font, color: INK });
+  page.drawLine({
+    start: { x: sx - 15, y: cy },
+    end: { x: sx + 85 + sheet * 10, y: cy },
+    thickness: 0.3,
+    color: INK,
+    dashArray: [14, 3, 2, 3],
+  });
+  page.drawText(sheet === 1 ? 'FRONT VIEW' : `SECTION ${'ABC'[(sheet - 2) % 3]}-${'ABC'[(sheet - 2) % 3]}`, {
+    x: cx - 30,
+    y: cy + h / 2 + 60,
+    size: 10,
+    font,
+    color: INK,
+  });
+  page.drawText('NOTES: 1. DEBURR ALL EDGES.  2. UNTOLERANCED DIMENSIONS PER ISO 2768-m.  3. SURFACE Ra 3.2.', {
+    x: 60,
+    y: 140,
+    size: 8,
+    font,
+    color: INK,
+  });
 }
 
 export async function drawingPdf(info: DrawingSheetInfo): Promise<Uint8Array> {
@@ -149,8 +219,10 @@ export async function drawingPng(info: Pick<DrawingSheetInfo, 'standardCode' | '
 /** An ASCII DXF (R12 entities): a plate with bores and the drawing number as TEXT. */
 export function drawingDxf(info: Pick<DrawingSheetInfo, 'standardCode' | 'version'>): Buffer {
   const g = (code: number, value: string | number) => `${code}\r\n${value}\r\n`;
-  const line = (x1: number, y1: number, x2: number, y2: number) => g(0, 'LINE') + g(8, 'OUTLINE') + g(10, x1) + g(20, y1) + g(30, 0) + g(11, x2) + g(21, y2) + g(31, 0);
-  const circle = (x: number, y: number, r: number) => g(0, 'CIRCLE') + g(8, 'HOLES') + g(10, x) + g(20, y) + g(30, 0) + g(40, r);
+  const line = (x1: number, y1: number, x2: number, y2: number) =>
+    g(0, 'LINE') + g(8, 'OUTLINE') + g(10, x1) + g(20, y1) + g(30, 0) + g(11, x2) + g(21, y2) + g(31, 0);
+  const circle = (x: number, y: number, r: number) =>
+    g(0, 'CIRCLE') + g(8, 'HOLES') + g(10, x) + g(20, y) + g(30, 0) + g(40, r);
   const body = [
     line(0, 0, 400, 0),
     line(400, 0, 400, 200),
@@ -159,7 +231,13 @@ export function drawingDxf(info: Pick<DrawingSheetInfo, 'standardCode' | 'versio
     circle(80, 100, 20),
     circle(200, 100, 30),
     circle(320, 100, 20),
-    g(0, 'TEXT') + g(8, 'TITLE') + g(10, 0) + g(20, -40) + g(30, 0) + g(40, 10) + g(1, `${info.standardCode} REV ${info.version}`),
+    g(0, 'TEXT') +
+      g(8, 'TITLE') +
+      g(10, 0) +
+      g(20, -40) +
+      g(30, 0) +
+      g(40, 10) +
+      g(1, `${info.standardCode} REV ${info.version}`),
   ].join('');
   return Buffer.from(g(0, 'SECTION') + g(2, 'ENTITIES') + body + g(0, 'ENDSEC') + g(0, 'EOF'), 'ascii');
 }

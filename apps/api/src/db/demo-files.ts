@@ -29,7 +29,8 @@ export interface DemoDrawingSpec extends DrawingSheetInfo {
   type: 'pdf' | 'png' | 'dxf';
 }
 
-export const specKey = (s: DemoDrawingSpec) => JSON.stringify([s.type, s.standardCode, s.version, s.materialCode, s.caption, s.secretLevel, s.pages]);
+export const specKey = (s: DemoDrawingSpec) =>
+  JSON.stringify([s.type, s.standardCode, s.version, s.materialCode, s.caption, s.secretLevel, s.pages]);
 
 interface Manifest {
   key: string;
@@ -46,7 +47,10 @@ export async function drawDemoFile(s: DemoDrawingSpec): Promise<Uint8Array> {
 }
 
 function keyOf(specs: DemoDrawingSpec[]): string {
-  return createHash('sha256').update(JSON.stringify(specs.map(specKey))).update(readFileSync(DRAWING_SOURCE)).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(specs.map(specKey)))
+    .update(readFileSync(DRAWING_SOURCE))
+    .digest('hex');
 }
 
 function readManifest(dir: string): Manifest | null {

@@ -28,7 +28,10 @@ export const EMBEDDED_SHARED_BUFFERS = '32MB';
 /** Opens (starts) the embedded cluster in `pgdata`, which must hold one. */
 export async function openEmbedded(pgdata: string): Promise<PGlite> {
   const { PGlite } = await import('@electric-sql/pglite');
-  return PGlite.create(pgdata, { extensions: await embeddedExtensions(), startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`] });
+  return PGlite.create(pgdata, {
+    extensions: await embeddedExtensions(),
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
+  });
 }
 
 /**

@@ -37,10 +37,15 @@ async function settle(pglite: PGlite): Promise<void> {
   await pglite.exec('SET wal_recycle = off; SELECT pg_switch_wal(); CHECKPOINT;');
 }
 
-export async function buildImage(dir: string, migrations: Migration[]): Promise<{ manifest: ImageManifest; bytes: number }> {
+export async function buildImage(
+  dir: string,
+  migrations: Migration[],
+): Promise<{ manifest: ImageManifest; bytes: number }> {
   const pglite = await PGlite.create('memory://', { extensions: await embeddedExtensions() });
   try {
-    const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory as never });
+    const prisma = new PrismaClient({
+      adapter: new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory as never,
+    });
     await applyMigrations(prisma as never, migrations);
     await seedReference(prisma);
     await prisma.$disconnect();
@@ -67,15 +72,24 @@ export async function buildImage(dir: string, migrations: Migration[]): Promise<
  * crossed midnight (UTC+8) is run again on a fresh copy: every row of the image is dated from
  * one day.
  */
-export async function buildDemoImage(dir: string, referenceDir: string, key: string): Promise<{ manifest: ImageManifest; bytes: number }> {
+export async function buildDemoImage(
+  dir: string,
+  referenceDir: string,
+  key: string,
+): Promise<{ manifest: ImageManifest; bytes: number }> {
   const reference = readManifest(referenceDir);
   if (!reference) throw new Error(`no reference image in ${referenceDir}`);
   const tarball = readFileSync(path.join(referenceDir, 'pgdata.tar.gz'));
   for (;;) {
-    const pglite = await PGlite.create('memory://', { extensions: await embeddedExtensions(), loadDataDir: new Blob([tarball]) });
+    const pglite = await PGlite.create('memory://', {
+      extensions: await embeddedExtensions(),
+      loadDataDir: new Blob([tarball]),
+    });
     const storageDir = mkdtempSync(path.join(os.tmpdir(), 'esm-demo-image-'));
     try {
-      const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory as never });
+      const prisma = new PrismaClient({
+        adapter: new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory as never,
+      });
       const started = new Date();
       const storage = localStorage(storageDir);
       await seedDemo(prisma, storage);
@@ -84,7 +98,9 @@ export async function buildDemoImage(dir: string, referenceDir: string, key: str
       if (cstDay(started) !== cstDay(seededAt)) continue;
       await settle(pglite);
       const dump = new Uint8Array(await (await pglite.dumpDataDir('gzip')).arrayBuffer());
-      const files = new Map(await Promise.all((await storedKeys(storageDir)).map(async (sha) => [sha, await storage.read(sha)] as const)));
+      const files = new Map(
+        await Promise.all((await storedKeys(storageDir)).map(async (sha) => [sha, await storage.read(sha)] as const)),
+      );
       const manifest: ImageManifest = {
         ...reference,
         key,

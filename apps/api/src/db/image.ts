@@ -16,7 +16,16 @@
  * from source without a build — the server falls back to initdb and every migration.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -67,7 +76,14 @@ export function pgliteVersion(): string {
 
 export function imageKey(migrations: Migration[], reference: unknown): string {
   const h = createHash('sha256');
-  h.update(JSON.stringify({ format: IMAGE_FORMAT, pglite: pgliteVersion(), migrations: migrations.map((m) => [m.name, m.checksum]), reference }));
+  h.update(
+    JSON.stringify({
+      format: IMAGE_FORMAT,
+      pglite: pgliteVersion(),
+      migrations: migrations.map((m) => [m.name, m.checksum]),
+      reference,
+    }),
+  );
   return h.digest('hex');
 }
 
@@ -84,7 +100,12 @@ export function readManifest(dir = IMAGE_DIR): ImageManifest | null {
  * Writes the image into `dir` (replacing what is there): built beside it and renamed into place,
  * so a start never reads a half-written image. `files`: the demo image's stored files.
  */
-export function writeImage(dir: string, tarball: Uint8Array, manifest: ImageManifest, files: ReadonlyMap<string, Uint8Array> = new Map()): void {
+export function writeImage(
+  dir: string,
+  tarball: Uint8Array,
+  manifest: ImageManifest,
+  files: ReadonlyMap<string, Uint8Array> = new Map(),
+): void {
   const tmp = `${dir}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(path.join(tmp, FILES), { recursive: true });
@@ -116,7 +137,9 @@ function unpack(manifest: ImageManifest, dir: string, pgdata: string): ImageMani
     untar(gunzipSync(readFileSync(path.join(dir, TARBALL))), pgdata);
   } catch (err) {
     // a damaged image: leave the directory empty again and let the caller fall back
-    console.warn(`db image not used (${err instanceof Error ? err.message : String(err)}); creating the cluster instead`);
+    console.warn(
+      `db image not used (${err instanceof Error ? err.message : String(err)}); creating the cluster instead`,
+    );
     for (const f of readdirSync(pgdata)) rmSync(path.join(pgdata, f), { recursive: true, force: true });
     return null;
   }
@@ -149,7 +172,12 @@ export function demoImageUnusable(manifest: ImageManifest | null, now: Date): st
  * image and seeds. Each file is checked against its sha256 first; a damaged one means no demo
  * image.
  */
-export function restoreDemoImage(pgdata: string, storageDir: string, now = new Date(), dir = DEMO_IMAGE_DIR): ImageManifest | null {
+export function restoreDemoImage(
+  pgdata: string,
+  storageDir: string,
+  now = new Date(),
+  dir = DEMO_IMAGE_DIR,
+): ImageManifest | null {
   if (hasCluster(pgdata) || readdirSync(pgdata).length > 0) return null;
   const manifest = readManifest(dir);
   if (demoImageUnusable(manifest, now) !== null) return null;
@@ -157,7 +185,8 @@ export function restoreDemoImage(pgdata: string, storageDir: string, now = new D
   try {
     files = manifest!.demo!.files.map((sha) => {
       const bytes = SHA256.test(sha) ? readFileSync(path.join(dir, FILES, sha)) : null;
-      if (!bytes || createHash('sha256').update(bytes).digest('hex') !== sha) throw new Error(`stored file ${sha} damaged`);
+      if (!bytes || createHash('sha256').update(bytes).digest('hex') !== sha)
+        throw new Error(`stored file ${sha} damaged`);
       return [sha, bytes];
     });
   } catch (err) {
@@ -209,7 +238,8 @@ export function untar(buf: Uint8Array, target: string): void {
     const type = String.fromCharCode(buf[off + 156] || 48); // '\0' means a regular file
     const rel = (prefix ? `${prefix}/${name}` : name).replace(/^\/+/, '');
     const dest = path.resolve(target, rel);
-    if (rel === '' || rel.split('/').includes('..') || !dest.startsWith(path.resolve(target))) throw new Error(`db image: bad entry name ${JSON.stringify(rel)}`);
+    if (rel === '' || rel.split('/').includes('..') || !dest.startsWith(path.resolve(target)))
+      throw new Error(`db image: bad entry name ${JSON.stringify(rel)}`);
     const data = buf.subarray(off + 512, off + 512 + size);
     if (type === '5') mkdirSync(dest, { recursive: true, mode: 0o700 });
     else if (type === '0') {

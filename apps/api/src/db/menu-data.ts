@@ -22,9 +22,25 @@ function menuRows(): MenuSeed[] {
     if (p.group && !placed.has(p.group)) {
       placed.add(p.group);
       const g = GROUPS[p.group as GroupKey];
-      rows.push({ id: g.id, cn: g.title, name: p.group, icon: g.icon, router: groupPath(p.group), mpid: null, types: [...g.types] });
+      rows.push({
+        id: g.id,
+        cn: g.title,
+        name: p.group,
+        icon: g.icon,
+        router: groupPath(p.group),
+        mpid: null,
+        types: [...g.types],
+      });
     }
-    rows.push({ id: p.menu.id, cn: p.title, name: p.page, icon: p.menu.icon, router: p.path, mpid: p.menu.parent, types: [...p.menu.types] });
+    rows.push({
+      id: p.menu.id,
+      cn: p.title,
+      name: p.page,
+      icon: p.menu.icon,
+      router: p.path,
+      mpid: p.menu.parent,
+      types: [...p.menu.types],
+    });
   }
   return rows;
 }

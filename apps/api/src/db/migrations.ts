@@ -35,7 +35,10 @@ export async function readMigrations(dir = paths.migrations): Promise<Migration[
   } catch {
     return [];
   }
-  const names = entries.filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const names = entries
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
   return names.map((name) => {
     const sql = readFileSync(path.join(dir, name, 'migration.sql'), 'utf8');
     return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
@@ -82,7 +85,9 @@ async function allApplied(db: SqlRunner, list: Migration[]): Promise<boolean> {
   // failure here, the locked path below creates the table, applies or reports.
   let done: { migration_name: string; checksum: string }[];
   try {
-    done = await db.$queryRawUnsafe('SELECT migration_name, checksum FROM "_prisma_migrations" WHERE rolled_back_at IS NULL AND finished_at IS NOT NULL');
+    done = await db.$queryRawUnsafe(
+      'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE rolled_back_at IS NULL AND finished_at IS NOT NULL',
+    );
   } catch {
     return false;
   }

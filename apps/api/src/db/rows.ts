@@ -40,7 +40,11 @@ const param = (v: unknown) => (v instanceof Date ? v.toISOString().replace('T', 
 /** Lets `readRows(db, …)` go through `pool` (done by openDatabase for a Postgres server; `pgTypes`: pg's own parsers). */
 export function useDirectReads(db: Db, pool: pg.Pool, pgTypes: typeof pg.types): void {
   const types = typesOver(pgTypes);
-  readers.set(db, async (q, name) => (await pool.query({ name, text: q.text, values: q.values.map(param), types } as pg.QueryConfig)).rows);
+  readers.set(
+    db,
+    async (q, name) =>
+      (await pool.query({ name, text: q.text, values: q.values.map(param), types } as pg.QueryConfig)).rows,
+  );
 }
 
 /** How many texts one family of prepared statements may have (beyond: sent unprepared). */

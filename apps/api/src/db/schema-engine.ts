@@ -33,7 +33,9 @@ async function loadWasm(): Promise<{ SchemaEngine: { new: (o: unknown, cb: unkno
   const gluePath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
   const bg = await import(`${pathToFileURL(gluePath).href}?instance=${++instances}`);
   const wasmPath = path.join(path.dirname(gluePath), 'schema_engine_bg.wasm');
-  const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), { './schema_engine_bg.js': bg as never });
+  const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), {
+    './schema_engine_bg.js': bg as never,
+  });
   (bg as unknown as { __wbg_set_wasm(e: unknown): void }).__wbg_set_wasm(instance.exports);
   return bg as never;
 }
@@ -74,7 +76,11 @@ export async function openEngine(factory: SqlMigrationAwareDriverAdapterFactory)
   const { SchemaEngine } = await loadWasm();
   const schema = await readFile(paths.schema, 'utf8');
   const log = () => {};
-  return SchemaEngine.new({ datamodels: [[paths.schema, schema]] }, log, bindMigrationAwareSqlAdapterFactory(bound(factory)));
+  return SchemaEngine.new(
+    { datamodels: [[paths.schema, schema]] },
+    log,
+    bindMigrationAwareSqlAdapterFactory(bound(factory)),
+  );
 }
 
 /**
@@ -89,7 +95,8 @@ export async function diffSchemas(from: string | null, to: string): Promise<stri
   const engine = await openEngine(factory);
   try {
     const out = await engine.diff({
-      from: from === null ? { tag: 'empty' } : { tag: 'schemaDatamodel', files: [{ path: paths.schema, content: from }] },
+      from:
+        from === null ? { tag: 'empty' } : { tag: 'schemaDatamodel', files: [{ path: paths.schema, content: from }] },
       to: { tag: 'schemaDatamodel', files: [{ path: paths.schema, content: to }] },
       script: true,
       exitCode: false,

@@ -36,6 +36,9 @@ export const AGREEMENT_V1_CONTENT = `甲方（图纸及技术资料提供方）�
 /** Inserts agreement version 1 when no agreement exists yet (idempotent). */
 export async function seedAgreement(db: Db): Promise<boolean> {
   if ((await db.keepsecretAgreement.count()) > 0) return false;
-  await db.keepsecretAgreement.createMany({ data: [{ version: 1, title: AGREEMENT_V1_TITLE, content: AGREEMENT_V1_CONTENT }], skipDuplicates: true });
+  await db.keepsecretAgreement.createMany({
+    data: [{ version: 1, title: AGREEMENT_V1_TITLE, content: AGREEMENT_V1_CONTENT }],
+    skipDuplicates: true,
+  });
   return true;
 }

@@ -26,18 +26,90 @@ export const DEMO_SUPPLIERS = [
 ];
 
 export const DEMO_USERS = [
-  { account: 'demo2', type: 2, name: '张伟', nick: '海达精密-张伟', supplierCode: 'S001', mobile: '13800000002', email: 'demo2@example.com' },
-  { account: 'demo3', type: 3, name: '李娜', nick: '李娜', supplierCode: null, mobile: '13800000003', email: 'demo3@example.com' },
-  { account: 'demo4', type: 4, name: '王强', nick: '东方电子-王强', supplierCode: 'S002', mobile: '13800000004', email: 'demo4@example.com' },
-  { account: 'demo5', type: 5, name: '刘洋', nick: '刘洋', supplierCode: null, mobile: '13800000005', email: 'demo5@example.com' },
-  { account: 'demo6', type: 6, name: '陈静', nick: '陈静', supplierCode: null, mobile: '13800000006', email: 'demo6@example.com' },
-  { account: 'demo7', type: 7, name: '杨磊', nick: '杨磊', supplierCode: null, mobile: '13800000007', email: 'demo7@example.com' },
-  { account: 'demo8', type: 8, name: '赵敏', nick: '赵敏', supplierCode: null, mobile: '13800000008', email: 'demo8@example.com' },
-  { account: 'demo9', type: 9, name: '黄涛', nick: '黄涛', supplierCode: null, mobile: '13800000009', email: 'demo9@example.com' },
+  {
+    account: 'demo2',
+    type: 2,
+    name: '张伟',
+    nick: '海达精密-张伟',
+    supplierCode: 'S001',
+    mobile: '13800000002',
+    email: 'demo2@example.com',
+  },
+  {
+    account: 'demo3',
+    type: 3,
+    name: '李娜',
+    nick: '李娜',
+    supplierCode: null,
+    mobile: '13800000003',
+    email: 'demo3@example.com',
+  },
+  {
+    account: 'demo4',
+    type: 4,
+    name: '王强',
+    nick: '东方电子-王强',
+    supplierCode: 'S002',
+    mobile: '13800000004',
+    email: 'demo4@example.com',
+  },
+  {
+    account: 'demo5',
+    type: 5,
+    name: '刘洋',
+    nick: '刘洋',
+    supplierCode: null,
+    mobile: '13800000005',
+    email: 'demo5@example.com',
+  },
+  {
+    account: 'demo6',
+    type: 6,
+    name: '陈静',
+    nick: '陈静',
+    supplierCode: null,
+    mobile: '13800000006',
+    email: 'demo6@example.com',
+  },
+  {
+    account: 'demo7',
+    type: 7,
+    name: '杨磊',
+    nick: '杨磊',
+    supplierCode: null,
+    mobile: '13800000007',
+    email: 'demo7@example.com',
+  },
+  {
+    account: 'demo8',
+    type: 8,
+    name: '赵敏',
+    nick: '赵敏',
+    supplierCode: null,
+    mobile: '13800000008',
+    email: 'demo8@example.com',
+  },
+  {
+    account: 'demo9',
+    type: 9,
+    name: '黄涛',
+    nick: '黄涛',
+    supplierCode: null,
+    mobile: '13800000009',
+    email: 'demo9@example.com',
+  },
 ];
 
 interface StoredMenu {
-  entries: { id: number; cn: string; name: string; icon: string | null; router: string; mpid: number | null; sort: number }[];
+  entries: {
+    id: number;
+    cn: string;
+    name: string;
+    icon: string | null;
+    router: string;
+    mpid: number | null;
+    sort: number;
+  }[];
   grants: { userType: number; menuId: number }[];
 }
 
@@ -57,13 +129,20 @@ export type StateReader = Pick<SqlRunner, '$queryRawUnsafe'>;
  * server could listen. The first request that needs a model query pays that compilation instead.
  */
 async function startState(db: StateReader): Promise<StartState> {
-  const [row] = await db.$queryRawUnsafe<{ entries: unknown; grants: unknown; agreements: number; users: number }[]>(`SELECT
+  const [row] = await db.$queryRawUnsafe<
+    { entries: unknown; grants: unknown; agreements: number; users: number }[]
+  >(`SELECT
       (SELECT coalesce(json_agg(json_build_object('id', id, 'cn', cn, 'name', name, 'icon', icon, 'router', router, 'mpid', mpid, 'sort', sort)), '[]') FROM "menu_entry")::text AS entries,
       (SELECT coalesce(json_agg(json_build_object('userType', user_type, 'menuId', menu_id)), '[]') FROM "menu_grant")::text AS grants,
       (SELECT count(*)::int FROM (SELECT 1 FROM "keepsecret_agreement" LIMIT 1) a) AS agreements,
       (SELECT count(*)::int FROM (SELECT 1 FROM "app_user" LIMIT 1) u) AS users`);
   if (!row) throw new Error('start state: no row');
-  return { entries: JSON.parse(String(row.entries)) as StoredMenu['entries'], grants: JSON.parse(String(row.grants)) as StoredMenu['grants'], agreements: Number(row.agreements), users: Number(row.users) };
+  return {
+    entries: JSON.parse(String(row.entries)) as StoredMenu['entries'],
+    grants: JSON.parse(String(row.grants)) as StoredMenu['grants'],
+    agreements: Number(row.agreements),
+    users: Number(row.users),
+  };
 }
 
 /** True when the stored menu and its grants are exactly MENU's (the usual start): nothing to write. */
@@ -73,7 +152,15 @@ function menuUpToDate({ entries, grants }: StoredMenu): boolean {
     entries.length === MENU.length &&
     MENU.every((m, sort) => {
       const e = stored.get(m.id);
-      return !!e && e.cn === m.cn && e.name === m.name && e.icon === m.icon && e.router === m.router && e.mpid === m.mpid && e.sort === sort;
+      return (
+        !!e &&
+        e.cn === m.cn &&
+        e.name === m.name &&
+        e.icon === m.icon &&
+        e.router === m.router &&
+        e.mpid === m.mpid &&
+        e.sort === sort
+      );
     });
   if (!sameEntries) return false;
   const want = new Set(MENU.flatMap((m) => m.types.map((t) => `${t}:${m.id}`)));
@@ -90,7 +177,9 @@ export async function seedMenu(db: Db, stored?: StoredMenu): Promise<void> {
     }
     await tx.menuEntry.deleteMany({ where: { id: { notIn: MENU.map((m) => m.id) } } });
     await tx.menuGrant.deleteMany({});
-    await tx.menuGrant.createMany({ data: MENU.flatMap((m) => m.types.map((userType) => ({ userType, menuId: m.id }))) });
+    await tx.menuGrant.createMany({
+      data: MENU.flatMap((m) => m.types.map((userType) => ({ userType, menuId: m.id }))),
+    });
   });
 }
 
@@ -132,8 +221,16 @@ async function demoData(db: Db, storage: Storage, sql: StateReader): Promise<boo
   // the seed-only batch insert (demo-batch.ts): no Prisma query compiled for these shapes
   const now = new Date();
   const userIds = await db.$transaction(async (tx) => {
-    await insertRows(tx, 'supplier', DEMO_SUPPLIERS.map((s) => ({ ...s, createdAt: now })));
-    return insertRowsReturningIds(tx, 'app_user', DEMO_USERS.map((u) => ({ ...u, passwordHash, enabled: true, createdAt: now, updatedAt: now })));
+    await insertRows(
+      tx,
+      'supplier',
+      DEMO_SUPPLIERS.map((s) => ({ ...s, createdAt: now })),
+    );
+    return insertRowsReturningIds(
+      tx,
+      'app_user',
+      DEMO_USERS.map((u) => ({ ...u, passwordHash, enabled: true, createdAt: now, updatedAt: now })),
+    );
   });
   startPhase('seed: accounts');
   const uploaders = ['demo3', 'demo8'].map((account) => {

@@ -38,7 +38,10 @@ const onPool = (q: Pool | PoolClient) =>
 
 /** PGlite: one connection; its `transaction` holds it for the callback, as Prisma's does. */
 export function pgliteRunner(db: PGlite): SqlRunner {
-  return { ...onPglite(db), $transaction: (fn) => db.transaction((tx) => fn({ ...onPglite(tx), $transaction: noNesting })) };
+  return {
+    ...onPglite(db),
+    $transaction: (fn) => db.transaction((tx) => fn({ ...onPglite(tx), $transaction: noNesting })),
+  };
 }
 
 /**

@@ -11,10 +11,21 @@ const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 /** @prisma/adapter-pg's error kinds for a lost or refused connection. */
 const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 /** Node socket errors on the way to the server. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+]);
 /** Postgres: admin shutdown, crash shutdown, cannot connect now (starting / recovering), too many connections. */
 const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '53400']);
-const MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Can't reach database server|Server has closed the connection/i;
+const MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Can't reach database server|Server has closed the connection/i;
 
 function isUnavailableNode(e: Record<string, unknown>): boolean {
   const code = typeof e.code === 'string' ? e.code : undefined;
@@ -22,8 +33,10 @@ function isUnavailableNode(e: Record<string, unknown>): boolean {
   // a socket error of a connection we opened (a client that aborts its request has no syscall)
   if (code && SOCKET_CODES.has(code) && typeof e.syscall === 'string') return true;
   if (typeof e.kind === 'string' && ADAPTER_KINDS.has(e.kind)) return true;
-  if (e.kind === 'postgres' && typeof e.code === 'string' && (SQLSTATES.has(e.code) || /^08\d{3}$/.test(e.code))) return true;
-  if (typeof e.originalCode === 'string' && (SQLSTATES.has(e.originalCode) || /^08\d{3}$/.test(e.originalCode))) return true;
+  if (e.kind === 'postgres' && typeof e.code === 'string' && (SQLSTATES.has(e.code) || /^08\d{3}$/.test(e.code)))
+    return true;
+  if (typeof e.originalCode === 'string' && (SQLSTATES.has(e.originalCode) || /^08\d{3}$/.test(e.originalCode)))
+    return true;
   return typeof e.message === 'string' && MESSAGES.test(e.message) && !('statusCode' in e);
 }
 
@@ -39,7 +52,8 @@ function anyInChain(error: unknown, test: (node: Record<string, unknown>) => boo
     if (test(node)) return true;
     queue.push(node.cause);
     const meta = node.meta as Record<string, unknown> | undefined;
-    if (meta && typeof meta === 'object') queue.push(meta.driverAdapterError, (meta.driverAdapterError as Record<string, unknown> | undefined)?.cause);
+    if (meta && typeof meta === 'object')
+      queue.push(meta.driverAdapterError, (meta.driverAdapterError as Record<string, unknown> | undefined)?.cause);
   }
   return false;
 }

@@ -14,7 +14,12 @@
  */
 import { Prisma } from '../generated/prisma/client.ts';
 
-const TABLES = { notice: 'change_notice', countersign: 'countersign', application: 'empower_application', issue: 'document_issue' } as const;
+const TABLES = {
+  notice: 'change_notice',
+  countersign: 'countersign',
+  application: 'empower_application',
+  issue: 'document_issue',
+} as const;
 
 export type WorkflowRecord = keyof typeof TABLES;
 

@@ -28,7 +28,9 @@ import { finishBeforeStop } from './shutdown.ts';
  * said OK once authorised; they are read as they were written).
  */
 export const deliveredSql = (alias: string) =>
-  Prisma.raw(`(${alias}.outcome = 'OK' OR (${alias}.outcome = 'SENT' AND EXISTS (SELECT 1 FROM access_delivery ad WHERE ad.access_log_id = ${alias}.id AND ad.complete)))`);
+  Prisma.raw(
+    `(${alias}.outcome = 'OK' OR (${alias}.outcome = 'SENT' AND EXISTS (SELECT 1 FROM access_delivery ad WHERE ad.access_log_id = ${alias}.id AND ad.complete)))`,
+  );
 
 /** A delivery's bytes: a file in memory (a stamped copy) or a stream from storage of known size. */
 export type DeliveryBody = { bytes: Uint8Array } | { stream: Readable; size: number };
@@ -37,7 +39,8 @@ export type DeliveryBody = { bytes: Uint8Array } | { stream: Readable; size: num
 const CHUNK = 64 * 1024;
 
 function* chunksOf(bytes: Uint8Array) {
-  for (let i = 0; i < bytes.byteLength; i += CHUNK) yield Buffer.from(bytes.buffer, bytes.byteOffset + i, Math.min(CHUNK, bytes.byteLength - i));
+  for (let i = 0; i < bytes.byteLength; i += CHUNK)
+    yield Buffer.from(bytes.buffer, bytes.byteOffset + i, Math.min(CHUNK, bytes.byteLength - i));
 }
 
 /**
@@ -61,7 +64,9 @@ export function sendDelivery(db: Db, reply: FastifyReply, logId: number, body: D
     if (recorded) return Promise.resolve();
     recorded = true;
     const write = db.accessDelivery
-      .create({ data: { accessLogId: logId, complete, bytesSent: BigInt(complete ? total : handed), bytesTotal: BigInt(total) } })
+      .create({
+        data: { accessLogId: logId, complete, bytesSent: BigInt(complete ? total : handed), bytesTotal: BigInt(total) },
+      })
       .catch((err: unknown) => reply.log.error({ err, accessLogId: logId }, 'delivery record not written'));
     finishBeforeStop(write); // a stop closes the pool only after it
     return write;
@@ -72,7 +77,8 @@ export function sendDelivery(db: Db, reply: FastifyReply, logId: number, body: D
   // (the connection gone) leaves it uncounted.
   const write = res.write;
   res.write = function (this: typeof res, chunk: Buffer | string, ...rest: unknown[]) {
-    if (typeof chunk === 'string' || rest.length) return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+    if (typeof chunk === 'string' || rest.length)
+      return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
     const n = chunk.length;
     return (write as (chunk: Buffer, cb: (err?: Error | null) => void) => boolean).call(this, chunk, (err) => {
       if (err) return;

@@ -54,7 +54,10 @@ export interface AccessLogEntry extends ClientInfo {
 const cut = (s: string | null | undefined, max: number) => (s == null ? null : s.slice(0, max));
 
 /** Writes one row; answers its id and time (a confirmation's time is its row's). */
-export async function writeAccessLog(tx: Prisma.TransactionClient, e: AccessLogEntry): Promise<{ id: number; createdAt: Date }> {
+export async function writeAccessLog(
+  tx: Prisma.TransactionClient,
+  e: AccessLogEntry,
+): Promise<{ id: number; createdAt: Date }> {
   const { user, file, agreement, document } = e;
   return tx.accessLog.create({
     select: { id: true, createdAt: true },
@@ -96,8 +99,12 @@ const LOCK_REFUSED_UNKNOWN = 30501;
  * insert run under a per-user advisory lock, so a burst of probes cannot pass the bound
  * together. Answers whether a row was written.
  */
-export async function writeRefusedUnknown(db: Db, e: Omit<AccessLogEntry, 'outcome' | 'file' | 'agreement'>, requested: unknown): Promise<boolean> {
-  const shown = typeof requested === 'string' ? requested : JSON.stringify(requested) ?? String(requested);
+export async function writeRefusedUnknown(
+  db: Db,
+  e: Omit<AccessLogEntry, 'outcome' | 'file' | 'agreement'>,
+  requested: unknown,
+): Promise<boolean> {
+  const shown = typeof requested === 'string' ? requested : (JSON.stringify(requested) ?? String(requested));
   const reason = `${e.reason ?? '文件不存在'}（请求的编号：${shown.slice(0, 80)}）`;
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_REFUSED_UNKNOWN}::int, ${e.user.id}::int)`;
@@ -105,7 +112,14 @@ export async function writeRefusedUnknown(db: Db, e: Omit<AccessLogEntry, 'outco
       // only rows of this kind: no file, no agreement (KEEPSECRET) and no document of the portal's
       // own (a sign-off sheet, a question's attachment that could not be stamped) — those are
       // refusals of something that exists, always written, and must not use up a probe's room
-      where: { userId: e.user.id, outcome: 'REFUSED', fileId: null, standardCode: null, action: { not: 'KEEPSECRET' }, createdAt: { gte: new Date(Date.now() - 60_000) } },
+      where: {
+        userId: e.user.id,
+        outcome: 'REFUSED',
+        fileId: null,
+        standardCode: null,
+        action: { not: 'KEEPSECRET' },
+        createdAt: { gte: new Date(Date.now() - 60_000) },
+      },
     });
     if (recent >= REFUSED_UNKNOWN_PER_MINUTE) return false;
     await writeAccessLog(tx, { ...e, outcome: 'REFUSED', reason, file: null });

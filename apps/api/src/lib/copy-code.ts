@@ -28,7 +28,11 @@ export const formatCopyCode = (code: string): string => `${code.slice(0, 5)}-${c
  * Null when it cannot be a code.
  */
 export function normalizeCopyCode(typed: string): string | null {
-  const s = typed.toUpperCase().replace(/[\s\-_]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
+  const s = typed
+    .toUpperCase()
+    .replace(/[\s\-_]/g, '')
+    .replace(/O/g, '0')
+    .replace(/[IL]/g, '1');
   return s.length === COPY_CODE_LENGTH && [...s].every((c) => ALPHABET.includes(c)) ? s : null;
 }
 

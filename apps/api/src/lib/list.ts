@@ -38,7 +38,10 @@ export function capTotal(counted: number, cap = LIST_WINDOW_MAX): CappedTotal {
  * subquery), so the cost is bounded by the cap whatever the table size.
  */
 export async function cappedCount(db: Db, fromWhere: Prisma.Sql, cap = LIST_WINDOW_MAX): Promise<CappedTotal> {
-  const [row] = await readRows<{ n: number }>(db, Prisma.sql`SELECT count(*)::int AS n FROM (SELECT 1 ${fromWhere} LIMIT ${cap + 1}) AS capped`);
+  const [row] = await readRows<{ n: number }>(
+    db,
+    Prisma.sql`SELECT count(*)::int AS n FROM (SELECT 1 ${fromWhere} LIMIT ${cap + 1}) AS capped`,
+  );
   return capTotal(Number(row?.n ?? 0), cap);
 }
 
@@ -50,9 +53,19 @@ export async function cappedCount(db: Db, fromWhere: Prisma.Sql, cap = LIST_WIND
  * The page keeps its order: a sorted subquery is not flattened, row_number() numbers its rows
  * as they come, and the outer ORDER BY follows those numbers.
  */
-export async function pageAndCount<T extends object>(db: Db, page: Prisma.Sql, fromWhere: Prisma.Sql, cap = LIST_WINDOW_MAX, prepare?: string): Promise<{ rows: T[] } & CappedTotal> {
+export async function pageAndCount<T extends object>(
+  db: Db,
+  page: Prisma.Sql,
+  fromWhere: Prisma.Sql,
+  cap = LIST_WINDOW_MAX,
+  prepare?: string,
+): Promise<{ rows: T[] } & CappedTotal> {
   const statement = pageAndCountSql(page, fromWhere, cap);
-  const rows = await readRows<T & { __total: number; __ord: number | null }>(db, statement, prepare && familyName(prepare, statement.text));
+  const rows = await readRows<T & { __total: number; __ord: number | null }>(
+    db,
+    statement,
+    prepare && familyName(prepare, statement.text),
+  );
   const total = capTotal(Number(rows[0]?.__total ?? 0), cap);
   return { rows: rows[0]?.__ord == null ? [] : rows, ...total };
 }
@@ -118,7 +131,10 @@ export function containsText(column: TextColumn, text: string): Prisma.Sql {
 }
 
 /** A capped page in the envelope, plus `totalCapped`. */
-export const cappedPage = <T>(p: { rows: T[] } & CappedTotal) => ({ ...paged(p.rows, p.total), totalCapped: p.totalCapped });
+export const cappedPage = <T>(p: { rows: T[] } & CappedTotal) => ({
+  ...paged(p.rows, p.total),
+  totalCapped: p.totalCapped,
+});
 
 // ---- WHERE ---------------------------------------------------------------------------------------
 
@@ -163,11 +179,18 @@ export interface SortRequest<F extends string> {
  * `ORDER BY <column> <dir>, <tieBreak> <dir>` for the requested sort, so that pages never
  * overlap or skip rows with equal keys; `fallback` (e.g. 'id DESC') when none is requested.
  */
-export function orderBySql<F extends string>(columns: SortColumns<F>, s: SortRequest<F>, tieBreak: string, fallback: string): Prisma.Sql {
+export function orderBySql<F extends string>(
+  columns: SortColumns<F>,
+  s: SortRequest<F>,
+  tieBreak: string,
+  fallback: string,
+): Prisma.Sql {
   if (!s.sortField || !s.sortOrder) return Prisma.raw(`ORDER BY ${fallback}`);
   const dir = s.sortOrder === 'descend' ? 'DESC' : 'ASC';
   const column = columns[s.sortField];
-  return Prisma.raw(column === tieBreak ? `ORDER BY ${column} ${dir}` : `ORDER BY ${column} ${dir}, ${tieBreak} ${dir}`);
+  return Prisma.raw(
+    column === tieBreak ? `ORDER BY ${column} ${dir}` : `ORDER BY ${column} ${dir}, ${tieBreak} ${dir}`,
+  );
 }
 
 // ---- one page ------------------------------------------------------------------------------------
@@ -181,7 +204,11 @@ export interface PageRequest {
  * One page of a list and its capped total: `SELECT <select> FROM <from> <where> <order>` with
  * the request's window. Checks the window first.
  */
-export async function listPage<R extends object>(db: Db, q: PageRequest, parts: ListParts): Promise<{ rows: R[] } & CappedTotal> {
+export async function listPage<R extends object>(
+  db: Db,
+  q: PageRequest,
+  parts: ListParts,
+): Promise<{ rows: R[] } & CappedTotal> {
   checkWindow(q);
   const { page, fromWhere, prepare } = listPageStatement(q, parts);
   return pageAndCount<R>(db, page, fromWhere, undefined, prepare);
@@ -218,7 +245,8 @@ export function listPageStatement(q: PageRequest, parts: ListParts): PageStateme
   const window = Prisma.sql`LIMIT ${q.results} OFFSET ${(q.page - 1) * q.results}`;
   const fromWhere = Prisma.sql`FROM ${parts.from} ${parts.where}`;
   const prepare = parts.prepare;
-  if (!parts.lookups) return { page: Prisma.sql`SELECT ${parts.select} ${fromWhere} ${parts.orderBy} ${window}`, fromWhere, prepare };
+  if (!parts.lookups)
+    return { page: Prisma.sql`SELECT ${parts.select} ${fromWhere} ${parts.orderBy} ${window}`, fromWhere, prepare };
   const alias = Prisma.raw(parts.lookups.alias);
   return {
     page: Prisma.sql`SELECT ${parts.select} FROM (SELECT ${alias}.* ${fromWhere} ${parts.orderBy} ${window}) ${alias} ${parts.lookups.joins} ${parts.orderBy}`,
@@ -228,7 +256,10 @@ export function listPageStatement(q: PageRequest, parts: ListParts): PageStateme
 }
 
 /** Maps a page's rows, keeping its total. */
-export const mapPage = <A, B>(p: { rows: A[] } & CappedTotal, f: (row: A) => B): { rows: B[] } & CappedTotal => ({ ...p, rows: p.rows.map(f) });
+export const mapPage = <A, B>(p: { rows: A[] } & CappedTotal, f: (row: A) => B): { rows: B[] } & CappedTotal => ({
+  ...p,
+  rows: p.rows.map(f),
+});
 
 /**
  * A row read with camelCase aliases (`user_type AS "userType"`) as its JSON: timestamps become

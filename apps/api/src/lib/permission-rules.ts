@@ -20,7 +20,10 @@ export interface GovernedExportColumn<R> {
  * row as `applyColumnModes` masks it (an empty cell stays empty). `field` may be a path
  * (`events.ip`) when the sheet's rows are a nested list of the governed answer.
  */
-export function governExportColumns<R>(columns: readonly GovernedExportColumn<R>[], modes: ColumnModes): GovernedExportColumn<R>[] {
+export function governExportColumns<R>(
+  columns: readonly GovernedExportColumn<R>[],
+  modes: ColumnModes,
+): GovernedExportColumn<R>[] {
   return columns
     .filter((c) => !c.field || modes[c.field] !== 'HIDDEN')
     .map((c) => {

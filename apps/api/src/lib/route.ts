@@ -34,17 +34,27 @@ export type RouteInput<E extends EndpointDef> = Caller<E> & {
 };
 
 /** A JSON call answers its envelope (as the response schema takes it); a bytes call answers through `reply`. */
-type RouteOutput<E extends EndpointDef> = E['kind'] extends 'bytes' ? FastifyReply : E['response'] extends z.ZodType ? z.input<E['response']> | FastifyReply : never;
+type RouteOutput<E extends EndpointDef> = E['kind'] extends 'bytes'
+  ? FastifyReply
+  : E['response'] extends z.ZodType
+    ? z.input<E['response']> | FastifyReply
+    : never;
 
 export type RouteHandler<E extends EndpointDef> = (input: RouteInput<E>) => Promise<RouteOutput<E>>;
 
 export function route<const E extends EndpointDef>(app: FastifyInstance, e: E, handler: RouteHandler<E>): void {
-  const response = e.response ? Object.fromEntries([200, ...(e.alsoFor ?? [])].map((status) => [status, e.response])) : undefined;
+  const response = e.response
+    ? Object.fromEntries([200, ...(e.alsoFor ?? [])].map((status) => [status, e.response]))
+    : undefined;
   app.route({
     method: 'POST',
     url: `/${e.path}`,
     // access is checked by plugins/auth.ts; button and columns by modules/permissions/plugin.ts
-    config: { access: e.access, ...(e.button ? { button: e.button } : {}), ...(e.columns ? { columns: e.columns } : {}) },
+    config: {
+      access: e.access,
+      ...(e.button ? { button: e.button } : {}),
+      ...(e.columns ? { columns: e.columns } : {}),
+    },
     // a bytes call streams with its own length and counts what reached the socket (plugins/compression.ts)
     ...(e.kind === 'bytes' ? { compress: false as const } : {}),
     schema: {
@@ -56,6 +66,12 @@ export function route<const E extends EndpointDef>(app: FastifyInstance, e: E, h
       ...(e.kind === 'multipart' ? { consumes: ['multipart/form-data'] } : {}),
     },
     handler: (request, reply) =>
-      handler({ body: request.body as EndpointParsedBody<E>, request, reply, user: request.user, supplier: request.supplier } as unknown as RouteInput<E>),
+      handler({
+        body: request.body as EndpointParsedBody<E>,
+        request,
+        reply,
+        user: request.user,
+        supplier: request.supplier,
+      } as unknown as RouteInput<E>),
   });
 }

@@ -56,7 +56,11 @@ export const drainPlugin = fp(async (app: FastifyInstance) => {
     res.once('close', () => state.running.delete(res));
     if (state.stopping && isReadinessCheck(request)) {
       // a string body: the health routes' own response schemas do not know this answer
-      return reply.code(503).header('Connection', 'close').type('application/json; charset=utf-8').send(JSON.stringify({ status: 'unavailable', stopping: true }));
+      return reply
+        .code(503)
+        .header('Connection', 'close')
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ status: 'unavailable', stopping: true }));
     }
   });
   // A response that starts while stopping closes its connection after it: a keep-alive client

@@ -19,7 +19,9 @@ export function startPhase(name: string): void {
   const wall = performance.now();
   const cpu = process.cpuUsage();
   const cpuMs = (cpu.user + cpu.system - lastCpu.user - lastCpu.system) / 1000;
-  console.log(`start-trace ${name.padEnd(28)} ${String(Math.round(wall - lastWall)).padStart(6)} ms wall ${String(Math.round(cpuMs)).padStart(6)} ms cpu  (at ${Math.round(wall)} ms)`);
+  console.log(
+    `start-trace ${name.padEnd(28)} ${String(Math.round(wall - lastWall)).padStart(6)} ms wall ${String(Math.round(cpuMs)).padStart(6)} ms cpu  (at ${Math.round(wall)} ms)`,
+  );
   lastWall = wall;
   lastCpu = cpu;
 }

@@ -14,7 +14,10 @@ const MARGIN = 48;
 export type Line = [string, number, number?];
 
 /** Writes the lines; dated `date` (deterministic for the same lines and date). */
-export async function linesPdf(lines: readonly Line[], meta: { title: string; date: Date; keywords?: string[] }): Promise<Uint8Array> {
+export async function linesPdf(
+  lines: readonly Line[],
+  meta: { title: string; date: Date; keywords?: string[] },
+): Promise<Uint8Array> {
   const { doc, font, lib } = await newCjkPdf();
   doc.setTitle(meta.title);
   doc.setCreationDate(meta.date);

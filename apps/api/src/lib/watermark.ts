@@ -58,7 +58,10 @@ export function stampedFileName(name: string, version: string, ext: string, s: W
 export function contentDisposition(kind: 'inline' | 'attachment', fileName: string): string {
   // clients without RFC 8187 support get the ASCII parts (a run of Chinese becomes one "_")
   const fallback = fileName.replace(/[^\x20-\x7e]+/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
@@ -71,7 +74,9 @@ export class UnstampableError extends AppError {
 
 // ---- the font, loaded once -----------------------------------------------------------------
 
-const FONT_PATH = createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf');
+const FONT_PATH = createRequire(import.meta.url).resolve(
+  '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
+);
 const CANVAS_FONT_FAMILY = 'ESM Watermark Noto Sans SC';
 
 // The stamping libraries are loaded by the first stamp, not at start-up: pdf-lib with fontkit and
@@ -138,7 +143,8 @@ function withEvenGlyphRecords(font: FontkitFont): FontkitFont {
 let canvasFontRegistered = false;
 function registerCanvasFont({ GlobalFonts }: typeof import('@napi-rs/canvas')) {
   if (canvasFontRegistered) return;
-  if (!GlobalFonts.registerFromPath(FONT_PATH, CANVAS_FONT_FAMILY)) throw new Error(`cannot register watermark font ${FONT_PATH}`);
+  if (!GlobalFonts.registerFromPath(FONT_PATH, CANVAS_FONT_FAMILY))
+    throw new Error(`cannot register watermark font ${FONT_PATH}`);
   canvasFontRegistered = true;
 }
 
@@ -195,14 +201,18 @@ export async function stampPdf(bytes: Uint8Array, text: string, copyCode?: strin
   try {
     doc = await PDFDocument.load(bytes, { updateMetadata: false });
   } catch (e) {
-    if (e instanceof EncryptedPDFError) throw new UnstampableError('该 PDF 已加密，无法添加水印，请联系管理员上传未加密的版本');
+    if (e instanceof EncryptedPDFError)
+      throw new UnstampableError('该 PDF 已加密，无法添加水印，请联系管理员上传未加密的版本');
     throw new UnstampableError(PDF_DAMAGED);
   }
   const context = doc.context;
   // The q and Q streams pdf-lib wraps each page's own content in (normalize, below) are shared by
   // the document; given here uncompressed (a byte each), instead of deflated by pdf-lib's
   // JavaScript zlib, whose set-up alone costs more per call than these streams are worth.
-  const shared = context as unknown as { pushGraphicsStateContentStreamRef?: PDFRef; popGraphicsStateContentStreamRef?: PDFRef };
+  const shared = context as unknown as {
+    pushGraphicsStateContentStreamRef?: PDFRef;
+    popGraphicsStateContentStreamRef?: PDFRef;
+  };
   shared.pushGraphicsStateContentStreamRef ??= context.register(context.stream('q\n'));
   shared.popGraphicsStateContentStreamRef ??= context.register(context.stream('Q\n'));
   const fontRef = embedWatermarkFont(lib, context, program);
@@ -223,15 +233,32 @@ export async function stampPdf(bytes: Uint8Array, text: string, copyCode?: strin
     throw new UnstampableError(PDF_DAMAGED);
   }
   // the copy code in the document's metadata too: a copy whose watermark was cropped still names its row
-  if (copyCode) doc.setKeywords([...(doc.getKeywords()?.split(/\s+/).filter(Boolean) ?? []), `${COPY_CODE_KEYWORD}${copyCode}`]);
+  if (copyCode)
+    doc.setKeywords([...(doc.getKeywords()?.split(/\s+/).filter(Boolean) ?? []), `${COPY_CODE_KEYWORD}${copyCode}`]);
   // A form's field appearances are left as they are (regenerating them would embed other fonts).
   // No object streams: packing the objects into deflated streams (pdf-lib's JavaScript zlib) was
   // the largest single cost of a stamp; the page contents and the font stay compressed.
   return doc.save({ updateFieldAppearances: false, useObjectStreams: false });
 }
 
-function stampPages(lib: typeof import('pdf-lib'), pages: ReturnType<PDFDocument['getPages']>, program: WatermarkFontProgram, fontRef: PDFRef, gsRef: PDFRef, text: string) {
-  const { PDFContentStream, PDFHexString, degrees, drawText, grayscale, popGraphicsState, pushGraphicsState, setGraphicsState } = lib;
+function stampPages(
+  lib: typeof import('pdf-lib'),
+  pages: ReturnType<PDFDocument['getPages']>,
+  program: WatermarkFontProgram,
+  fontRef: PDFRef,
+  gsRef: PDFRef,
+  text: string,
+) {
+  const {
+    PDFContentStream,
+    PDFHexString,
+    degrees,
+    drawText,
+    grayscale,
+    popGraphicsState,
+    pushGraphicsState,
+    setGraphicsState,
+  } = lib;
   const encoded = PDFHexString.of(program.encode(text));
   const widthAt1 = program.widthOf(text);
   for (const page of pages) {
@@ -285,7 +312,15 @@ interface WatermarkFontProgram {
   toUnicode: Uint8Array;
   /** The CIDFont's W array: [first CID, [widths…]] runs, in 1/1000 em. */
   widths: (number | number[])[];
-  descriptor: { flags: number; bbox: number[]; italicAngle: number; ascent: number; descent: number; capHeight: number; xHeight: number };
+  descriptor: {
+    flags: number;
+    bbox: number[];
+    italicAngle: number;
+    ascent: number;
+    descent: number;
+    capHeight: number;
+    xHeight: number;
+  };
   /** Hex of the CIDs (the subset's glyph ids, CIDToGIDMap Identity) of a text drawn with it. */
   encode(text: string): string;
   /** The text's width at size 1. */
@@ -298,7 +333,9 @@ const programs = new Map<string, Promise<WatermarkFontProgram>>();
 
 /** The font program covering `text`, built on first use for its set of non-ASCII characters. */
 function watermarkFontProgram(text: string): Promise<WatermarkFontProgram> {
-  const extra = [...new Set(Array.from(text, (c) => c.codePointAt(0)!).filter((cp) => cp < 32 || cp > 126))].sort((a, b) => a - b);
+  const extra = [...new Set(Array.from(text, (c) => c.codePointAt(0)!).filter((cp) => cp < 32 || cp > 126))].sort(
+    (a, b) => a - b,
+  );
   const key = String.fromCodePoint(...extra);
   let program = programs.get(key);
   if (program) {
@@ -333,25 +370,36 @@ async function buildFontProgram(font: FontkitFont, codePoints: number[], key: st
       .on('error', reject);
   });
   // W: runs of consecutive CIDs
-  const byCid = [...new Map([...cidOf].map(([cp, cid]) => [cid, advanceOf.get(cp)!])).entries()].sort((a, b) => a[0] - b[0]);
+  const byCid = [...new Map([...cidOf].map(([cp, cid]) => [cid, advanceOf.get(cp)!])).entries()].sort(
+    (a, b) => a[0] - b[0],
+  );
   const widths: (number | number[])[] = [];
   for (const [i, [cid, w]] of byCid.entries()) {
     if (i === 0 || cid !== byCid[i - 1]![0] + 1) widths.push(cid, []);
     (widths.at(-1) as number[]).push(w);
   }
   const hex4 = (n: number) => n.toString(16).padStart(4, '0');
-  const utf16 = (cp: number) => (cp > 0xffff ? hex4(0xd800 + ((cp - 0x10000) >> 10)) + hex4(0xdc00 + ((cp - 0x10000) & 0x3ff)) : hex4(cp));
+  const utf16 = (cp: number) =>
+    cp > 0xffff ? hex4(0xd800 + ((cp - 0x10000) >> 10)) + hex4(0xdc00 + ((cp - 0x10000) & 0x3ff)) : hex4(cp);
   const pairs = [...unicodeOf].sort((a, b) => a[0] - b[0]).map(([cid, cp]) => `<${hex4(cid)}> <${utf16(cp)}>`);
   const blocks: string[] = [];
-  for (let i = 0; i < pairs.length; i += 100) blocks.push(`${Math.min(100, pairs.length - i)} beginbfchar\n${pairs.slice(i, i + 100).join('\n')}\nendbfchar`); // at most 100 a block
+  for (let i = 0; i < pairs.length; i += 100)
+    blocks.push(`${Math.min(100, pairs.length - i)} beginbfchar\n${pairs.slice(i, i + 100).join('\n')}\nendbfchar`); // at most 100 a block
   const cmap = `/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000> <ffff>\nendcodespacerange\n${blocks.join('\n')}\nendcmap\nCMapName currentdict /CMap defineresource pop\nend\nend`;
   // a subset's name carries a six-letter tag of its own (ISO 32000-1, 9.6.4)
-  const tag = Array.from(createHash('sha256').update(key).digest().subarray(0, 6), (b) => String.fromCharCode(65 + (b % 26))).join('');
+  const tag = Array.from(createHash('sha256').update(key).digest().subarray(0, 6), (b) =>
+    String.fromCharCode(65 + (b % 26)),
+  ).join('');
   const { bbox } = font;
   const os2 = (font as unknown as { 'OS/2'?: { sFamilyClass?: number } })['OS/2'];
   const familyClass = os2?.sFamilyClass ?? 0;
   // the FontDescriptor's flags as pdf-lib derives them: symbolic, plus fixed pitch, serif, script, italic
-  const flags = 4 | (font.post.isFixedPitch ? 1 : 0) | (familyClass >= 1 && familyClass <= 7 ? 2 : 0) | (familyClass === 10 ? 8 : 0) | (font.head.macStyle.italic ? 64 : 0);
+  const flags =
+    4 |
+    (font.post.isFixedPitch ? 1 : 0) |
+    (familyClass >= 1 && familyClass <= 7 ? 2 : 0) |
+    (familyClass === 10 ? 8 : 0) |
+    (font.head.macStyle.italic ? 64 : 0);
   return {
     baseFont: `${tag}+${font.postscriptName || 'Font'}`,
     fontFile: deflateSync(ttf),
@@ -373,12 +421,28 @@ async function buildFontProgram(font: FontkitFont, codePoints: number[], key: st
 }
 
 /** The font's objects in this document (as pdf-lib embeds a custom font: Type0, Identity-H); its reference. */
-function embedWatermarkFont(lib: typeof import('pdf-lib'), context: PDFDocument['context'], p: WatermarkFontProgram): PDFRef {
+function embedWatermarkFont(
+  lib: typeof import('pdf-lib'),
+  context: PDFDocument['context'],
+  p: WatermarkFontProgram,
+): PDFRef {
   const { PDFString } = lib;
   const fontFile = context.register(context.stream(p.fontFile, { Filter: 'FlateDecode', Length1: p.fontFileLength }));
   const { flags, bbox, italicAngle, ascent, descent, capHeight, xHeight } = p.descriptor;
   const descriptor = context.register(
-    context.obj({ Type: 'FontDescriptor', FontName: p.baseFont, Flags: flags, FontBBox: bbox, ItalicAngle: italicAngle, Ascent: ascent, Descent: descent, CapHeight: capHeight, XHeight: xHeight, StemV: 0, FontFile2: fontFile }),
+    context.obj({
+      Type: 'FontDescriptor',
+      FontName: p.baseFont,
+      Flags: flags,
+      FontBBox: bbox,
+      ItalicAngle: italicAngle,
+      Ascent: ascent,
+      Descent: descent,
+      CapHeight: capHeight,
+      XHeight: xHeight,
+      StemV: 0,
+      FontFile2: fontFile,
+    }),
   );
   const cidFont = context.register(
     context.obj({
@@ -392,7 +456,16 @@ function embedWatermarkFont(lib: typeof import('pdf-lib'), context: PDFDocument[
     }),
   );
   const toUnicode = context.register(context.stream(p.toUnicode, { Filter: 'FlateDecode' }));
-  return context.register(context.obj({ Type: 'Font', Subtype: 'Type0', BaseFont: p.baseFont, Encoding: 'Identity-H', DescendantFonts: [cidFont], ToUnicode: toUnicode }));
+  return context.register(
+    context.obj({
+      Type: 'Font',
+      Subtype: 'Type0',
+      BaseFont: p.baseFont,
+      Encoding: 'Identity-H',
+      DescendantFonts: [cidFont],
+      ToUnicode: toUnicode,
+    }),
+  );
 }
 
 /**
@@ -420,7 +493,8 @@ export const IMAGE_MAX_PIXELS = 64_000_000;
 export function imageDimensions(b: Uint8Array, type: 'png' | 'jpg'): { w: number; h: number } | null {
   const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
   // the IHDR chunk comes first, right after the 8-byte signature
-  if (type === 'png') return b.length >= 24 && v.getUint32(12) === 0x49484452 ? { w: v.getUint32(16), h: v.getUint32(20) } : null;
+  if (type === 'png')
+    return b.length >= 24 && v.getUint32(12) === 0x49484452 ? { w: v.getUint32(16), h: v.getUint32(20) } : null;
   let at = 2;
   while (at + 9 < b.length) {
     if (b[at] !== 0xff) return null;
@@ -430,7 +504,8 @@ export function imageDimensions(b: Uint8Array, type: 'png' | 'jpg'): { w: number
       continue;
     }
     // SOF0–SOF15 carry the frame's size; C4 (DHT), C8 (JPG) and CC (DAC) share the range but do not
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return { w: v.getUint16(at + 7), h: v.getUint16(at + 5) };
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
+      return { w: v.getUint16(at + 7), h: v.getUint16(at + 5) };
     if (marker === 0xd9 || marker === 0xda) return null; // end of image, or scan data before any frame
     at += 2 + v.getUint16(at + 2);
   }
@@ -438,7 +513,8 @@ export function imageDimensions(b: Uint8Array, type: 'png' | 'jpg'): { w: number
 }
 
 const IMAGE_DAMAGED = '图片文件已损坏，无法添加水印，请联系管理员';
-const tooLarge = (w: number, h: number) => new UnstampableError(`图片尺寸过大（${w}×${h}），无法添加水印，请联系管理员改为上传 PDF`);
+const tooLarge = (w: number, h: number) =>
+  new UnstampableError(`图片尺寸过大（${w}×${h}），无法添加水印，请联系管理员改为上传 PDF`);
 
 /**
  * Stamps a PNG or JPEG and encodes it back to the same format at the same size.
@@ -514,7 +590,12 @@ export async function refuseUnstampable(bytes: Uint8Array, type: string): Promis
 export const isStampedType = (type: FileType): boolean => type === 'pdf' || type === 'png' || type === 'jpg';
 
 /** The bytes to serve for a stored file: stamped PDFs and images; DWG/DXF unchanged (their name carries the stamp). */
-export async function stampFile(bytes: Uint8Array, type: FileType, text: string, copyCode?: string): Promise<Uint8Array> {
+export async function stampFile(
+  bytes: Uint8Array,
+  type: FileType,
+  text: string,
+  copyCode?: string,
+): Promise<Uint8Array> {
   switch (type) {
     case 'pdf':
       return stampPdf(bytes, text, copyCode);

@@ -107,7 +107,11 @@ export async function openWorkbook(out: Writable): Promise<stream.xlsx.WorkbookW
 }
 
 /** A sheet with its header row (bold, frozen) already written. */
-export function addSheet(workbook: stream.xlsx.WorkbookWriter, name: string, columns: readonly { header: string; width: number }[]): Worksheet {
+export function addSheet(
+  workbook: stream.xlsx.WorkbookWriter,
+  name: string,
+  columns: readonly { header: string; width: number }[],
+): Worksheet {
   const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = columns.map(({ header, width }) => ({ header, width }));
   sheet.getRow(1).font = { bold: true };
@@ -183,7 +187,14 @@ export function rowXml(number: number, cells: readonly unknown[]): string | unde
  */
 function writeRowsXml(sheet: Worksheet, rows: readonly Cell[][]): boolean {
   const state = sheet as unknown as SheetWriterState;
-  if (state.startedData !== true || !Array.isArray(state._rows) || state._rows.length !== 0 || typeof state._rowZero !== 'number' || typeof state.stream?.write !== 'function') return false;
+  if (
+    state.startedData !== true ||
+    !Array.isArray(state._rows) ||
+    state._rows.length !== 0 ||
+    typeof state._rowZero !== 'number' ||
+    typeof state.stream?.write !== 'function'
+  )
+    return false;
   let number = state._rowZero;
   let xml = '';
   for (const cells of rows) {
@@ -232,7 +243,13 @@ export async function writeWorkbook(out: Writable, sheets: Sheet[]): Promise<voi
 }
 
 /** Answers a streamed workbook named `name` (Chinese, with an ASCII fallback) of `rows` rows. */
-export function sendWorkbook(request: FastifyRequest, reply: FastifyReply, name: string, rows: number, sheets: Sheet[]) {
+export function sendWorkbook(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: string,
+  rows: number,
+  sheets: Sheet[],
+) {
   return sendXlsx(request, reply, name, rows, (out) => writeWorkbook(out, sheets));
 }
 
@@ -241,7 +258,13 @@ export function sendWorkbook(request: FastifyRequest, reply: FastifyReply, name:
  * fallback) with the row count in X-Total-Rows for the web's progress. A failure after the
  * headers went out can only cut the download short, and is logged.
  */
-export function sendXlsx(request: FastifyRequest, reply: FastifyReply, name: string, rows: number, write: (out: Writable) => Promise<unknown>) {
+export function sendXlsx(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: string,
+  rows: number,
+  write: (out: Writable) => Promise<unknown>,
+) {
   const out = new PassThrough();
   write(out).catch((err: unknown) => {
     request.log.error({ err }, 'export failed');

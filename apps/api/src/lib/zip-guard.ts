@@ -43,7 +43,8 @@ export function checkZip(b: Buffer, limits: ZipLimits, inspect?: (name: string, 
     const local = b.readUInt32LE(at + 42);
     const name = b.subarray(at + 46, at + 46 + b.readUInt16LE(at + 28)).toString();
     at += 46 + b.readUInt16LE(at + 28) + b.readUInt16LE(at + 30) + b.readUInt16LE(at + 32);
-    if (packed === 0xffffffff || local + 30 > b.length || b.readUInt32LE(local) !== LOCAL) return { ok: false, reason: 'not-zip' };
+    if (packed === 0xffffffff || local + 30 > b.length || b.readUInt32LE(local) !== LOCAL)
+      return { ok: false, reason: 'not-zip' };
     const start = local + 30 + b.readUInt16LE(local + 26) + b.readUInt16LE(local + 28);
     if (start + packed > b.length) return { ok: false, reason: 'not-zip' };
     const left = limits.maxUnpacked - unpacked;

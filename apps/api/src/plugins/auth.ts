@@ -7,7 +7,15 @@
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { API_BASE, CODES, isSupplierType, type Access, type SessionErrorCode, type UserType, SESSION_ERRORS } from '@esm/contracts';
+import {
+  API_BASE,
+  CODES,
+  isSupplierType,
+  type Access,
+  type SessionErrorCode,
+  type UserType,
+  SESSION_ERRORS,
+} from '@esm/contracts';
 import type { Db } from '../db/database.ts';
 import { AppError, forbidden } from './errors.ts';
 import { SESSION_COOKIE, type SessionUserRecord } from './session.ts';
@@ -72,15 +80,18 @@ export async function readSession(db: Db, request: FastifyRequest): Promise<Sess
   const userId = request.session?.userId;
   // A session without a user is nobody signed in when it only waits for a company sign-in's
   // hand-off (modules/session/company-login.ts); otherwise its cookie outlived it: timed out.
-  if (!userId) return { ok: false, reason: request.cookies[SESSION_COOKIE] && !request.session?.oidc ? 'expired' : 'none' };
+  if (!userId)
+    return { ok: false, reason: request.cookies[SESSION_COOKIE] && !request.session?.oidc ? 'expired' : 'none' };
   const row = await sessionUser(db, request, userId);
   if (!row) return { ok: false, reason: 'invalid', code: 202 };
   if (!row.enabled) return { ok: false, reason: 'invalid', code: 203 };
-  if (row.type !== request.session.userType || row.type < 2 || row.type > 9) return { ok: false, reason: 'invalid', code: 204 };
+  if (row.type !== request.session.userType || row.type < 2 || row.type > 9)
+    return { ok: false, reason: 'invalid', code: 204 };
   // signed in before the account was disabled, or its type or supplier changed (a trigger keeps the
   // time): over, even once the account is enabled again
   const loginAt = request.session.loginAt;
-  if (row.sessionsValidFrom && (loginAt === undefined || loginAt < row.sessionsValidFrom.getTime())) return { ok: false, reason: 'expired' };
+  if (row.sessionsValidFrom && (loginAt === undefined || loginAt < row.sessionsValidFrom.getTime()))
+    return { ok: false, reason: 'expired' };
   bindUser(request, row);
   return {
     ok: true,
@@ -124,7 +135,10 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
       throw sessionExpiredError(state.reason);
     }
     if (access !== 'session' && !access.includes(state.user.type)) {
-      request.log.info({ userId: state.user.id, type: state.user.type, route: request.routeOptions.url }, 'access refused');
+      request.log.info(
+        { userId: state.user.id, type: state.user.type, route: request.routeOptions.url },
+        'access refused',
+      );
       throw forbidden();
     }
     request.user = state.user;

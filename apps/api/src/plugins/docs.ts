@@ -41,7 +41,14 @@ export async function apiDocsPlugin(app: FastifyInstance, opts: { config: Config
       const { default: fastifySwaggerUi } = await import('@fastify/swagger-ui');
       const docs = Fastify();
       // stands in for @fastify/swagger, which swagger-ui names as a dependency
-      await docs.register(fp(async (d: FastifyInstance) => void d.decorate('swagger', ((o?: { yaml?: boolean }) => app.swagger(o as never)) as FastifyInstance['swagger']), { name: '@fastify/swagger' }));
+      await docs.register(
+        fp(
+          async (d: FastifyInstance) =>
+            void d.decorate('swagger', ((o?: { yaml?: boolean }) =>
+              app.swagger(o as never)) as FastifyInstance['swagger']),
+          { name: '@fastify/swagger' },
+        ),
+      );
       await docs.register(fastifySwaggerUi, { routePrefix: DOCS_PREFIX });
       await docs.ready();
       return docs;
@@ -51,10 +58,13 @@ export async function apiDocsPlugin(app: FastifyInstance, opts: { config: Config
     }));
 
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
-    const res = await (await docsApp()).inject({ method: request.method as 'GET' | 'HEAD', url: request.url, headers: request.headers });
+    const res = await (
+      await docsApp()
+    ).inject({ method: request.method as 'GET' | 'HEAD', url: request.url, headers: request.headers });
     if (res.statusCode === 404) return reply.callNotFound(); // the portal's own 404, as for any other path
     reply.code(res.statusCode);
-    for (const [name, value] of Object.entries(res.headers)) if (value !== undefined && !OWN_HEADERS.has(name)) reply.header(name, value);
+    for (const [name, value] of Object.entries(res.headers))
+      if (value !== undefined && !OWN_HEADERS.has(name)) reply.header(name, value);
     return reply.send(res.rawPayload);
   };
   const route = { schema: { hide: true }, ...(config.apiDocsPublic ? {} : { onRequest: guard }) };

@@ -42,12 +42,16 @@ export class AppError extends Error {
 export const badRequest = (message: string, errors?: FieldError[]) => new AppError(400, message, '400', errors);
 export const forbidden = (message = '您没有权限使用该功能') => new AppError(403, message);
 export const notFound = (message: string) => new AppError(404, message);
-export const conflict = (message: string, named?: NamedFact) => new AppError(409, message, '409', undefined, undefined, named);
+export const conflict = (message: string, named?: NamedFact) =>
+  new AppError(409, message, '409', undefined, undefined, named);
 
 /** While the database cannot be reached: how long a client should wait before retrying. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 export const DATABASE_UNAVAILABLE_TEXT = '服务暂时不可用，请稍后重试；如持续出现请联系管理员';
-export const databaseUnavailable = () => new AppError(503, DATABASE_UNAVAILABLE_TEXT, '503', undefined, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
+export const databaseUnavailable = () =>
+  new AppError(503, DATABASE_UNAVAILABLE_TEXT, '503', undefined, {
+    'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+  });
 
 export const BAD_INPUT_TEXT = '请求参数有误：含有无效的字符、日期或超出范围的数值';
 
@@ -110,10 +114,21 @@ export interface Refusal {
 /** What any error becomes on the wire. */
 export function refusalOf(error: unknown, bodyLimit: number): Refusal {
   if (error instanceof AppError) {
-    return { status: error.statusCode, code: error.code, message: error.message, errors: error.errors, headers: error.headers };
+    return {
+      status: error.statusCode,
+      code: error.code,
+      message: error.message,
+      errors: error.errors,
+      headers: error.headers,
+    };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
-    const errors = fieldErrors(error.validation.map((v) => ({ path: v.instancePath.replace(/^\//, '').replace(/\//g, '.'), message: v.message ?? '请求参数有误' })));
+    const errors = fieldErrors(
+      error.validation.map((v) => ({
+        path: v.instancePath.replace(/^\//, '').replace(/\//g, '.'),
+        message: v.message ?? '请求参数有误',
+      })),
+    );
     return { status: 400, code: '400', message: summary(errors), errors };
   }
   if (error instanceof ZodError) {
@@ -123,12 +138,18 @@ export function refusalOf(error: unknown, bodyLimit: number): Refusal {
   if (isDatabaseUnavailable(error)) return refusalOf(databaseUnavailable(), bodyLimit);
   if (isBadInputError(error)) return { status: 400, code: '400', message: BAD_INPUT_TEXT };
   const e = error as Partial<FastifyError> & { status?: number };
-  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, code: '413', message: `请求内容过大，上限为 ${humanBytes(bodyLimit)}` };
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return { status: 413, code: '413', message: `请求内容过大，上限为 ${humanBytes(bodyLimit)}` };
   const known = e.code ? FRAMEWORK_TEXTS[e.code] : undefined;
   if (known) return { status: known.status, code: String(known.status), message: known.message };
   const status = e.statusCode ?? e.status;
   if (status && status >= 400 && status < 500) {
-    const message = error instanceof SyntaxError ? '请求内容不是有效的 JSON' : e.message && hasChinese(e.message) ? e.message : statusText(status);
+    const message =
+      error instanceof SyntaxError
+        ? '请求内容不是有效的 JSON'
+        : e.message && hasChinese(e.message)
+          ? e.message
+          : statusText(status);
     return { status, code: String(status), message };
   }
   return { status: 500, code: '500', message: GENERIC_ERROR_TEXT };
@@ -167,7 +188,11 @@ export const frameworkErrorOptions: Pick<FastifyServerOptions, 'frameworkErrors'
     const r = refusalOf(error, request.server.initialConfig.bodyLimit ?? 1 << 20);
     logRefusal(request, error, r);
     // no hook runs for these requests: the headers the security plugin would add, by hand
-    void (reply as FastifyReply).status(r.status).headers(BARE_HEADERS).header('X-Request-Id', request.id).send(envelope(r));
+    void (reply as FastifyReply)
+      .status(r.status)
+      .headers(BARE_HEADERS)
+      .header('X-Request-Id', request.id)
+      .send(envelope(r));
   },
   clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
     if (err.code === 'ECONNRESET' || socket.destroyed || !socket.writable) {

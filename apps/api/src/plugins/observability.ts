@@ -59,42 +59,51 @@ export function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(h(a), h(b));
 }
 
-export const observabilityPlugin = fp(async (app: FastifyInstance, opts: { config: Pick<Config, 'metricsAllow' | 'metricsToken'> }) => {
-  const { metricsAllow, metricsToken } = opts.config;
-  const allowed = metricsAllow.length ? proxyAddr.compile(metricsAllow) : () => false;
+export const observabilityPlugin = fp(
+  async (app: FastifyInstance, opts: { config: Pick<Config, 'metricsAllow' | 'metricsToken'> }) => {
+    const { metricsAllow, metricsToken } = opts.config;
+    const allowed = metricsAllow.length ? proxyAddr.compile(metricsAllow) : () => false;
 
-  // First of all hooks: every answer carries the id, refusals and static files included.
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-    // The page's own id for the call (apps/web api/client.ts): what its toast shows when no answer
-    // came back, so that a request that did arrive can still be found by it.
-    const clientId = request.headers['x-client-request-id'];
-    if (typeof clientId === 'string' && SANE_ID.test(clientId)) bindLog(request, { clientReqId: clientId });
-  });
+    // First of all hooks: every answer carries the id, refusals and static files included.
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header('X-Request-Id', request.id);
+      // The page's own id for the call (apps/web api/client.ts): what its toast shows when no answer
+      // came back, so that a request that did arrive can still be found by it.
+      const clientId = request.headers['x-client-request-id'];
+      if (typeof clientId === 'string' && SANE_ID.test(clientId)) bindLog(request, { clientReqId: clientId });
+    });
 
-  app.addHook('onResponse', async (request, reply) => {
-    // the route's pattern (/esm/*, …/file/download): a raw URL would make one series per id
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'not_found', status: String(reply.statusCode) };
-    httpRequests.inc(labels);
-    httpDuration.observe(labels, reply.elapsedTime / 1000);
-  });
+    app.addHook('onResponse', async (request, reply) => {
+      // the route's pattern (/esm/*, …/file/download): a raw URL would make one series per id
+      const labels = {
+        method: request.method,
+        route: request.routeOptions.url ?? 'not_found',
+        status: String(reply.statusCode),
+      };
+      httpRequests.inc(labels);
+      httpDuration.observe(labels, reply.elapsedTime / 1000);
+    });
 
-  app.get(METRICS_PATH, {
-    // not a user's call: no session is read; who may see it is decided below
-    config: { access: 'public' },
-    schema: { hide: true },
-    // a scrape every few seconds would drown the request log; refusals are logged below
-    logLevel: 'warn',
-    handler: async (request, reply) => {
-      const auth = request.headers.authorization;
-      const bearer = typeof auth === 'string' && /^Bearer /i.test(auth) ? auth.slice(7).trim() : undefined;
-      // request.ip: the client as seen through the trusted proxies only (TRUST_PROXY)
-      const byToken = metricsToken !== undefined && bearer !== undefined && sameSecret(bearer, metricsToken);
-      if (!byToken && !allowed(request.ip, 0)) {
-        request.log.warn({ ip: request.ip, token: bearer === undefined ? 'none' : 'wrong' }, 'metrics refused');
-        throw forbidden(METRICS_REFUSED_TEXT);
-      }
-      return reply.header('Cache-Control', 'no-store').type(registry.contentType).send(await registry.metrics());
-    },
-  });
-});
+    app.get(METRICS_PATH, {
+      // not a user's call: no session is read; who may see it is decided below
+      config: { access: 'public' },
+      schema: { hide: true },
+      // a scrape every few seconds would drown the request log; refusals are logged below
+      logLevel: 'warn',
+      handler: async (request, reply) => {
+        const auth = request.headers.authorization;
+        const bearer = typeof auth === 'string' && /^Bearer /i.test(auth) ? auth.slice(7).trim() : undefined;
+        // request.ip: the client as seen through the trusted proxies only (TRUST_PROXY)
+        const byToken = metricsToken !== undefined && bearer !== undefined && sameSecret(bearer, metricsToken);
+        if (!byToken && !allowed(request.ip, 0)) {
+          request.log.warn({ ip: request.ip, token: bearer === undefined ? 'none' : 'wrong' }, 'metrics refused');
+          throw forbidden(METRICS_REFUSED_TEXT);
+        }
+        return reply
+          .header('Cache-Control', 'no-store')
+          .type(registry.contentType)
+          .send(await registry.metrics());
+      },
+    });
+  },
+);

@@ -86,11 +86,20 @@ export const securityPlugin = fp(async (app: FastifyInstance, opts: { config: Co
   // before any body is parsed — a cross-site upload is refused before a byte is stored.
   app.addHook('onRequest', async (request) => {
     if (!isCrossSite(request)) return;
-    request.log.warn({ method: request.method, url: request.url, origin: request.headers.origin, site: request.headers['sec-fetch-site'] }, 'cross-site request refused');
+    request.log.warn(
+      {
+        method: request.method,
+        url: request.url,
+        origin: request.headers.origin,
+        site: request.headers['sec-fetch-site'],
+      },
+      'cross-site request refused',
+    );
     throw new AppError(403, CROSS_SITE_TEXT);
   });
 
   app.addHook('onSend', async (request, reply) => {
-    if (request.url.startsWith(opts.apiPrefix) && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+    if (request.url.startsWith(opts.apiPrefix) && !reply.hasHeader('cache-control'))
+      reply.header('Cache-Control', 'no-store');
   });
 });

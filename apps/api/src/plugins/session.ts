@@ -96,12 +96,15 @@ export const TOUCH_INTERVAL_MS = 60_000;
 
 /** JSON with sorted keys: jsonb reorders keys, so a hash must not depend on their order. */
 export function stableJson(v: unknown): string {
-  if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') v = (v as { toJSON(): unknown }).toJSON();
+  if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function')
+    v = (v as { toJSON(): unknown }).toJSON();
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
   if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
   const o = v as Record<string, unknown>;
   // as JSON.stringify: keys whose value is undefined, a function or a symbol are left out
-  const keys = Object.keys(o).filter((k) => o[k] !== undefined && typeof o[k] !== 'function' && typeof o[k] !== 'symbol').sort();
+  const keys = Object.keys(o)
+    .filter((k) => o[k] !== undefined && typeof o[k] !== 'function' && typeof o[k] !== 'symbol')
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`).join(',')}}`;
 }
 
@@ -244,7 +247,9 @@ WHERE s.sid = ${sid} AND s.expires_at > ${new Date()}`,
     const data = JSON.parse(JSON.stringify({ ...rest, _h: hash, _exp: exp })) as object;
     const userId = session.userId ?? null;
     const write = fresh
-      ? this.db.session.upsert({ where: { sid }, create: { sid, data, expiresAt, userId }, update: { data, expiresAt, userId } }).then(() => 1)
+      ? this.db.session
+          .upsert({ where: { sid }, create: { sid, data, expiresAt, userId }, update: { data, expiresAt, userId } })
+          .then(() => 1)
       : this.db.session.updateMany({ where: { sid }, data: { data, expiresAt, userId } }).then((r) => r.count);
     write.then((n) => (confirm(n > 0), cb()), cb);
   }
@@ -279,7 +284,10 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { config: Con
     if (!session || session[COOKIE_CONFIRMED] !== false) return;
     const header = reply.getHeader('set-cookie');
     if (header === undefined) return;
-    const kept = [header].flat().map(String).filter((c) => !c.startsWith(`${SESSION_COOKIE}=`) || c.startsWith(`${SESSION_COOKIE}=;`));
+    const kept = [header]
+      .flat()
+      .map(String)
+      .filter((c) => !c.startsWith(`${SESSION_COOKIE}=`) || c.startsWith(`${SESSION_COOKIE}=;`));
     if (kept.length) reply.header('set-cookie', kept);
     else reply.removeHeader('set-cookie');
   });

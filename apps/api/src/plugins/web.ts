@@ -23,7 +23,10 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { webDist: string
       // Cache-Control, on by default, would overwrite this one with max-age=0.)
       cacheControl: false,
       setHeaders(res, file) {
-        res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.setHeader(
+          'Cache-Control',
+          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
         // the same URL answers br, gzip or plain by Accept-Encoding: a shared cache must key on it
         res.setHeader('Vary', 'Accept-Encoding');
       },
@@ -35,10 +38,14 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { webDist: string
       : reply.status(503).type('text/plain; charset=utf-8').send('前端尚未构建：请先运行 pnpm build');
 
   for (const url of ['/', '/login']) {
-    app.get(url, { config: { access: 'public' }, schema: { hide: true } }, async (req, reply) => reply.redirect(url === '/' ? `${BASE_PATH}/` : LOGIN_PATH));
+    app.get(url, { config: { access: 'public' }, schema: { hide: true } }, async (req, reply) =>
+      reply.redirect(url === '/' ? `${BASE_PATH}/` : LOGIN_PATH),
+    );
   }
   app.get(BASE_PATH, { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => sendIndex(reply));
-  app.get(`${BASE_PATH}/`, { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => sendIndex(reply));
+  app.get(`${BASE_PATH}/`, { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) =>
+    sendIndex(reply),
+  );
 
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '';
@@ -46,6 +53,13 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { webDist: string
     const read = request.method === 'GET' || request.method === 'HEAD';
     if (read && url.startsWith(`${BASE_PATH}/`) && !url.startsWith(`${BASE_PATH}/assets/`)) return sendIndex(reply);
     const api = url.startsWith(API_BASE);
-    return reply.status(404).send({ success: false, code: '404', message: api ? `接口不存在：${request.method} ${url}` : '页面不存在', data: null });
+    return reply
+      .status(404)
+      .send({
+        success: false,
+        code: '404',
+        message: api ? `接口不存在：${request.method} ${url}` : '页面不存在',
+        data: null,
+      });
   });
 });

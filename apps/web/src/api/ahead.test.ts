@@ -7,7 +7,13 @@ import { feedback } from './feedback.ts';
 /** A query whose function records the call options it would pass (quietAhead of its meta). */
 function recorded(key: string) {
   const calls: { silent?: boolean }[] = [];
-  return { calls, options: { queryKey: [key], queryFn: async ({ meta }: { meta?: Record<string, unknown> }) => (calls.push(quietAhead(meta)), calls.length) } };
+  return {
+    calls,
+    options: {
+      queryKey: [key],
+      queryFn: async ({ meta }: { meta?: Record<string, unknown> }) => (calls.push(quietAhead(meta)), calls.length),
+    },
+  };
 }
 
 const queryOf = (client: QueryClient, key: string) => client.getQueryCache().find({ queryKey: [key], exact: true })!;
@@ -72,7 +78,8 @@ describe('answers fetched ahead of their page', () => {
       };
       return { options, open, silent };
     }
-    const settled = (client: QueryClient, key: string) => vi.waitFor(() => expect(queryOf(client, key).state.fetchStatus).toBe('idle'));
+    const settled = (client: QueryClient, key: string) =>
+      vi.waitFor(() => expect(queryOf(client, key).state.fetchStatus).toBe('idle'));
 
     it('is toasted once when the page mounted while the fetch ahead was on its way', async () => {
       feedback.message = { error: toasts } as unknown as typeof feedback.message;

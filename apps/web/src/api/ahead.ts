@@ -23,16 +23,22 @@ const fetched = new Set<string>();
  * retries a failed query on mount) and shows the error once. A page that mounted while the fetch
  * was still on its way waits on this fetch instead of asking again: its failure is reported then.
  */
-export function ahead<T, K extends QueryKey>(queryClient: QueryClient, options: FetchQueryOptions<T, Error, T, K>): void {
+export function ahead<T, K extends QueryKey>(
+  queryClient: QueryClient,
+  options: FetchQueryOptions<T, Error, T, K>,
+): void {
   fetched.add(hashKey(options.queryKey));
   void queryClient.prefetchQuery({ ...options, meta: { ...options.meta, ahead: true } }).then(() => {
     const query = queryClient.getQueryCache().find({ queryKey: options.queryKey, exact: true });
-    if (query?.state.status === 'error' && query.getObserversCount() > 0 && query.state.error instanceof ApiError) report(query.state.error);
+    if (query?.state.status === 'error' && query.getObserversCount() > 0 && query.state.error instanceof ApiError)
+      report(query.state.error);
   });
 }
 
 /** The call options of a query's function: no error toast when it runs ahead of its page. */
-export const quietAhead = (meta: Record<string, unknown> | undefined): RequestOptions => ({ silent: meta?.ahead === true });
+export const quietAhead = (meta: Record<string, unknown> | undefined): RequestOptions => ({
+  silent: meta?.ahead === true,
+});
 
 /**
  * `refetchOnMount` of a query a page may have fetched ahead: a mount keeps an answer fetched ahead
@@ -40,7 +46,10 @@ export const quietAhead = (meta: Record<string, unknown> | undefined): RequestOp
  * as react-query's default does. Not a one-shot flag: react-query asks this during render as well
  * as when the query subscribes.
  */
-export function unlessFetchedAhead(query: { queryHash: string; state: { isInvalidated: boolean; dataUpdatedAt: number } }): boolean {
+export function unlessFetchedAhead(query: {
+  queryHash: string;
+  state: { isInvalidated: boolean; dataUpdatedAt: number };
+}): boolean {
   if (!fetched.has(query.queryHash) || query.state.isInvalidated) return true;
   return Date.now() - query.state.dataUpdatedAt > AHEAD_FRESH_MS;
 }

@@ -19,7 +19,14 @@ describe('the request id in error toasts', () => {
   it("a server error shows the answer's X-Request-Id, so the user can quote it", async () => {
     const shown = captureToasts();
     const id = '5b0e8d2c-4a1f-4c3e-9d7a-0f1e2d3c4b5a';
-    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ success: false, code: '500', message: '系统异常，请稍后重试或联系管理员', data: null }), { status: 500, headers: { 'x-request-id': id } }));
+    vi.stubGlobal(
+      'fetch',
+      async () =>
+        new Response(
+          JSON.stringify({ success: false, code: '500', message: '系统异常，请稍后重试或联系管理员', data: null }),
+          { status: 500, headers: { 'x-request-id': id } },
+        ),
+    );
     const err = await call(sessionApi.current).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).requestId).toBe(id);
@@ -41,7 +48,14 @@ describe('the request id in error toasts', () => {
 
   it('a refusal a user can act on (4xx) carries no id in its toast', async () => {
     const shown = captureToasts();
-    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ success: false, code: '403', message: '您没有权限使用该功能', data: null }), { status: 403, headers: { 'x-request-id': 'abc-123-def-456' } }));
+    vi.stubGlobal(
+      'fetch',
+      async () =>
+        new Response(JSON.stringify({ success: false, code: '403', message: '您没有权限使用该功能', data: null }), {
+          status: 403,
+          headers: { 'x-request-id': 'abc-123-def-456' },
+        }),
+    );
     await call(sessionApi.current).catch(() => undefined);
     expect(shown()).toHaveLength(1);
     expect(shown()[0]).not.toContain('请求编号');

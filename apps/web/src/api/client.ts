@@ -49,7 +49,9 @@ export function clientRequestId(): string {
 
 /** What the toast adds for a failure an operator must look into: a server error, or no answer. */
 function withRequestId(text: string, err: ApiError): string {
-  return err.requestId && (err.status >= 500 || err.status === NETWORK_ERROR_STATUS) ? `${text}（请求编号 ${err.requestId}）` : text;
+  return err.requestId && (err.status >= 500 || err.status === NETWORK_ERROR_STATUS)
+    ? `${text}（请求编号 ${err.requestId}）`
+    : text;
 }
 
 export interface RequestOptions {
@@ -61,7 +63,10 @@ export interface RequestOptions {
 
 function toast(err: ApiError) {
   const catalogue = statusErrorText(err.status, err.path);
-  const text = err.message && err.message !== catalogue && err.status !== NETWORK_ERROR_STATUS ? `${err.message}（${catalogue}）` : catalogue;
+  const text =
+    err.message && err.message !== catalogue && err.status !== NETWORK_ERROR_STATUS
+      ? `${err.message}（${catalogue}）`
+      : catalogue;
   // keyed without the id: the same failure repeated replaces its toast (showing the latest id)
   feedback.message?.error({ content: withRequestId(text, err), duration: TOAST_DURATION_SECONDS, key: text });
 }
@@ -94,7 +99,8 @@ async function post<E>(path: string, body: unknown = {}, opts: RequestOptions = 
   } catch (e) {
     clearTimeout(timer);
     if (opts.signal?.aborted) throw e;
-    const timedOut = controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError';
+    const timedOut =
+      controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError';
     return networkFailure(url, opts, timedOut ? timeoutMs : undefined, clientId);
   }
   clearTimeout(timer);
@@ -116,21 +122,48 @@ async function post<E>(path: string, body: unknown = {}, opts: RequestOptions = 
  */
 export function report(err: ApiError): void {
   if (err.code === CODES.SESSION_EXPIRED) goToLogin();
-  else if (err.status === NETWORK_ERROR_STATUS) feedback.message?.error({ content: withRequestId(err.message, err), duration: TOAST_DURATION_SECONDS, key: 'network' });
+  else if (err.status === NETWORK_ERROR_STATUS)
+    feedback.message?.error({
+      content: withRequestId(err.message, err),
+      duration: TOAST_DURATION_SECONDS,
+      key: 'network',
+    });
   else toast(err);
 }
 
 /** A refused call: reported (above) unless silent; then throws. `requestId`: the answer's X-Request-Id. */
-export function fail(status: number, json: Record<string, unknown> | undefined, url: string, opts: RequestOptions, requestId?: string): never {
+export function fail(
+  status: number,
+  json: Record<string, unknown> | undefined,
+  url: string,
+  opts: RequestOptions,
+  requestId?: string,
+): never {
   const code = typeof json?.code === 'string' ? json.code : String(status);
-  const err = new ApiError(status, code, typeof json?.message === 'string' ? json.message : '', url, (json?.errors as FieldError[]) ?? [], json, requestId);
+  const err = new ApiError(
+    status,
+    code,
+    typeof json?.message === 'string' ? json.message : '',
+    url,
+    (json?.errors as FieldError[]) ?? [],
+    json,
+    requestId,
+  );
   if (!opts.silent) report(err);
   throw err;
 }
 
 /** Nothing answered (status 600, 网络连接失败) or the time-out passed. */
 export function networkFailure(url: string, opts: RequestOptions, timeoutMs?: number, requestId?: string): never {
-  const err = new ApiError(NETWORK_ERROR_STATUS, String(NETWORK_ERROR_STATUS), timeoutMs ? timeoutText(timeoutMs) : NETWORK_ERROR_TEXT, url, [], undefined, requestId);
+  const err = new ApiError(
+    NETWORK_ERROR_STATUS,
+    String(NETWORK_ERROR_STATUS),
+    timeoutMs ? timeoutText(timeoutMs) : NETWORK_ERROR_TEXT,
+    url,
+    [],
+    undefined,
+    requestId,
+  );
   if (!opts.silent) report(err);
   throw err;
 }
@@ -167,12 +200,25 @@ async function postBlob(path: string, body: unknown, opts: BlobOptions = {}): Pr
   let res: Response;
   try {
     const headers = { 'content-type': 'application/json', 'x-client-request-id': clientId };
-    res = await fetch(url, { method: 'POST', credentials: 'same-origin', headers, body: JSON.stringify(body ?? {}), signal: opts.signal });
+    res = await fetch(url, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers,
+      body: JSON.stringify(body ?? {}),
+      signal: opts.signal,
+    });
   } catch (e) {
     if (opts.signal?.aborted) throw e;
     return networkFailure(url, opts, undefined, clientId);
   }
-  if (!res.ok) return fail(res.status, (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined, url, opts, res.headers.get('x-request-id') ?? clientId);
+  if (!res.ok)
+    return fail(
+      res.status,
+      (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined,
+      url,
+      opts,
+      res.headers.get('x-request-id') ?? clientId,
+    );
   const total = Number(res.headers.get('content-length')) || null;
   const type = res.headers.get('content-type') ?? 'application/octet-stream';
   const fileName = dispositionFileName(res.headers.get('content-disposition'), 'download');
@@ -252,7 +298,11 @@ export function saveBlob({ blob, fileName }: BlobResult) {
 // ---- the typed calls: a page names a declared call, never a path ---------------------------------
 
 /** Calls a JSON endpoint declared in contracts; resolves to its envelope, typed by the declaration. */
-export function call<E extends EndpointDef>(e: E, body?: EndpointBody<E>, opts?: RequestOptions): Promise<EndpointResponse<E>> {
+export function call<E extends EndpointDef>(
+  e: E,
+  body?: EndpointBody<E>,
+  opts?: RequestOptions,
+): Promise<EndpointResponse<E>> {
   return post<EndpointResponse<E>>(e.path, body ?? {}, opts);
 }
 
@@ -261,12 +311,20 @@ export function call<E extends EndpointDef>(e: E, body?: EndpointBody<E>, opts?:
  * session calls on the login page's first load, which must not load the declarations' zod
  * schemas (the path constant is the one the declaration uses, SESSION_PATHS).
  */
-export function callAt<E extends EndpointDef>(path: E['path'], body?: EndpointBody<E>, opts?: RequestOptions): Promise<EndpointResponse<E>> {
+export function callAt<E extends EndpointDef>(
+  path: E['path'],
+  body?: EndpointBody<E>,
+  opts?: RequestOptions,
+): Promise<EndpointResponse<E>> {
   return post<EndpointResponse<E>>(path, body ?? {}, opts);
 }
 
 /** Calls a bytes endpoint (a stamped file, an export): the bytes, their name and type. */
-export function callBlob<E extends EndpointDef & { kind: 'bytes' }>(e: E, body: EndpointBody<E>, opts?: BlobOptions): Promise<BlobResult> {
+export function callBlob<E extends EndpointDef & { kind: 'bytes' }>(
+  e: E,
+  body: EndpointBody<E>,
+  opts?: BlobOptions,
+): Promise<BlobResult> {
   return postBlob(e.path, body, opts);
 }
 

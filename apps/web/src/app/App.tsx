@@ -68,4 +68,3 @@ export function App({ welcome }: { welcome?: string }) {
     </ConfigProvider>
   );
 }
-

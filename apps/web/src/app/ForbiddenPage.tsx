@@ -10,7 +10,11 @@ export function ForbiddenPage() {
       status="403"
       title="没有权限"
       subTitle="您的账号没有访问该页面的权限，如需开通请联系管理员。"
-      extra={<Button type="primary" onClick={() => navigate(user.defaultPath)}>返回首页</Button>}
+      extra={
+        <Button type="primary" onClick={() => navigate(user.defaultPath)}>
+          返回首页
+        </Button>
+      }
     />
   );
 }

@@ -14,13 +14,20 @@ export function GroupDefault({ group, page }: { group: string; page?: string }) 
   const route = page ? ROUTES.find((r) => r.group === group && r.page === page) : undefined;
   const groupTitle = GROUP_TITLES[group] ?? '档案信息';
   const groupEntry = entries.find((e) => e.router === groupPath(group as GroupKey) && e.mpid === null);
-  const links = entries.filter((e) => e.mpid !== null && e.mpid !== -1 && (groupEntry ? e.mpid === groupEntry.id : e.router.startsWith(`${groupPath(group as GroupKey)}/`)));
+  const links = entries.filter(
+    (e) =>
+      e.mpid !== null &&
+      e.mpid !== -1 &&
+      (groupEntry ? e.mpid === groupEntry.id : e.router.startsWith(`${groupPath(group as GroupKey)}/`)),
+  );
   return (
     <div data-testid="group-default">
       <Result
         status="info"
         title={route ? route.title : groupTitle}
-        subTitle={route ? `「${route.title}」功能即将上线，敬请期待。您可以先使用本组的其他功能。` : '请选择要使用的功能。'}
+        subTitle={
+          route ? `「${route.title}」功能即将上线，敬请期待。您可以先使用本组的其他功能。` : '请选择要使用的功能。'
+        }
       />
       {links.length > 0 && (
         <>

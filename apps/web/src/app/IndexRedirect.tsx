@@ -19,7 +19,8 @@ export function IndexRedirect() {
   // re-renders from that before the navigation has happened — it must not change its mind
   const [returnTo] = useState(() => (session.data?.state === 'ok' ? session.data.returnTo : undefined));
   useEffect(() => {
-    if (returnTo) qc.setQueryData(sessionQuery.queryKey, (s) => (s?.state === 'ok' ? { state: 'ok' as const, user: s.user } : s));
+    if (returnTo)
+      qc.setQueryData(sessionQuery.queryKey, (s) => (s?.state === 'ok' ? { state: 'ok' as const, user: s.user } : s));
   }, [returnTo, qc]);
   if (returnTo) return <Navigate to={returnTo} replace />;
   const code = new URLSearchParams(search).get('standardCode');

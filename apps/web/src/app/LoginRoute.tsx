@@ -17,7 +17,8 @@ export default function LoginRoute() {
   const signingIn = useRef(false);
 
   // Already signed in (not by this form, which navigates itself): to one's own landing page.
-  if (session.data?.state === 'ok' && !signingIn.current) return <Navigate to={session.data.user.defaultPath} replace />;
+  if (session.data?.state === 'ok' && !signingIn.current)
+    return <Navigate to={session.data.user.defaultPath} replace />;
 
   async function onSignedIn(user: CurrentUser) {
     signingIn.current = true;

@@ -14,7 +14,8 @@ import { Button, Result } from 'antd';
 import { useRouteError } from 'react-router';
 
 /** The browsers' words for a dynamic import or its preload that failed (Chromium, Firefox, Safari, Vite's CSS preload). */
-const CHUNK_FAILURE = /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload CSS/i;
+const CHUNK_FAILURE =
+  /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload CSS/i;
 
 /** The automatic reload's guard: the chunk it was for, so a chunk still missing after it never loops. */
 export const CHUNK_RELOAD_KEY = 'esm.chunkReload';
@@ -113,7 +114,11 @@ export function RouteError({ standalone = false }: { standalone?: boolean }) {
       data-testid="route-error"
     />
   );
-  return standalone ? <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>{result}</div> : result;
+  return standalone ? (
+    <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>{result}</div>
+  ) : (
+    result
+  );
 }
 
 /** The top level's boundary: nothing of the portal rendered, so the message stands alone. */

@@ -5,7 +5,15 @@
 import { Suspense, createContext, lazy, useContext, useEffect } from 'react';
 import { App as AntApp } from 'antd';
 import { Outlet, Navigate, useLocation } from 'react-router';
-import { BASE_PATH, LOGIN_PATH, SESSION_ERRORS, SESSION_ERROR_BODY, UI, type CurrentUser, type SessionErrorCode } from '@esm/contracts/basics';
+import {
+  BASE_PATH,
+  LOGIN_PATH,
+  SESSION_ERRORS,
+  SESSION_ERROR_BODY,
+  UI,
+  type CurrentUser,
+  type SessionErrorCode,
+} from '@esm/contracts/basics';
 import { useSession, withoutHandoff } from '../features/session/index.ts';
 import { PageLoading } from '../components/PageLoading.tsx';
 
@@ -57,7 +65,8 @@ export function SessionGate() {
   // Signed in from the company home page: the hand-off's parameters leave the address bar (at
   // /esm the index redirect does it, keeping standardCode).
   const rest = withoutHandoff(location.search);
-  if (rest !== undefined && location.pathname.replace(/\/+$/, '') !== BASE_PATH) return <Navigate to={location.pathname + rest + location.hash} replace />;
+  if (rest !== undefined && location.pathname.replace(/\/+$/, '') !== BASE_PATH)
+    return <Navigate to={location.pathname + rest + location.hash} replace />;
   return (
     <UserContext.Provider value={s.user}>
       <Outlet />

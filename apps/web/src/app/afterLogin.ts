@@ -31,7 +31,11 @@ const pageOf = (target: string) => target.split(/[?#]/)[0]!.replace(/\/+$/, '');
  * their own menu's pages — another user's page left in ?redirect= (a shared browser) would only
  * say 没有权限 — else their type's landing page.
  */
-async function landingOf(user: CurrentUser, redirect: string | null, menu: () => Promise<{ router: string }[]>): Promise<string> {
+async function landingOf(
+  user: CurrentUser,
+  redirect: string | null,
+  menu: () => Promise<{ router: string }[]>,
+): Promise<string> {
   if (!isReturnPath(redirect)) return user.defaultPath;
   const target = redirect;
   const path = pageOf(target);
@@ -63,7 +67,10 @@ export async function prefetchLanding(typing: () => boolean): Promise<void> {
   for (const p of pages) {
     if (!typing()) return;
     // marked for traces (and e2e/shell.spec.ts): this page now renders without waiting
-    await PAGE_LOADERS[p]?.().then(() => performance.mark(`esm:prefetched ${p}`), () => {});
+    await PAGE_LOADERS[p]?.().then(
+      () => performance.mark(`esm:prefetched ${p}`),
+      () => {},
+    );
   }
 }
 

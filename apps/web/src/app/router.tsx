@@ -22,7 +22,9 @@ const GroupDefault = lazy(() => import('./GroupDefault.tsx').then((m) => ({ defa
 const BasicLayout = lazyLoaded(loadLayout, (m) => m.BasicLayout);
 
 /** Built pages by route path (lazy: each loads when first visited, or renders at once when prefetched). */
-const PAGE_COMPONENTS: Record<string, ComponentType> = Object.fromEntries(Object.entries(PAGE_LOADERS).map(([path, load]) => [path, lazyLoaded(load, (m) => m.default)]));
+const PAGE_COMPONENTS: Record<string, ComponentType> = Object.fromEntries(
+  Object.entries(PAGE_LOADERS).map(([path, load]) => [path, lazyLoaded(load, (m) => m.default)]),
+);
 
 const withSuspense = (C: ComponentType) => (
   <Suspense fallback={<PageLoading code />}>
@@ -64,7 +66,12 @@ export const router = createBrowserRouter([
                 errorElement: <RouteError />,
                 children: [
                   { index: true, element: <IndexRedirect /> },
-                  ...ROUTES.map((r) => ({ path: r.path, element: PAGE_COMPONENTS[r.path] ? withSuspense(PAGE_COMPONENTS[r.path]!) : groupDefault(r.group, r.page) })),
+                  ...ROUTES.map((r) => ({
+                    path: r.path,
+                    element: PAGE_COMPONENTS[r.path]
+                      ? withSuspense(PAGE_COMPONENTS[r.path]!)
+                      : groupDefault(r.group, r.page),
+                  })),
                   ...(Object.keys(GROUPS) as GroupKey[]).map((g) => ({ path: groupPath(g), element: groupDefault(g) })),
                   { path: '*', element: withSuspense(NotFoundPage) },
                 ],

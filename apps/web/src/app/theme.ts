@@ -13,7 +13,12 @@ import { theme as antdTheme, type ThemeConfig } from 'antd';
  * name's default won.
  */
 const shade7 = (colors: Record<string, string>) =>
-  Object.fromEntries(Object.entries(colors).flatMap(([name, hex]) => [[`${name}7`, hex], [`${name}-7`, hex]]));
+  Object.fromEntries(
+    Object.entries(colors).flatMap(([name, hex]) => [
+      [`${name}7`, hex],
+      [`${name}-7`, hex],
+    ]),
+  );
 
 const light: ThemeConfig['token'] = {
   // 6.2:1 on white; a primary button's white text on it too
@@ -29,7 +34,15 @@ const light: ThemeConfig['token'] = {
   colorTextPlaceholder: 'rgba(0, 0, 0, 0.6)',
   // tags print their text in shade 7 of their colour on shade 1: for these colours that is 2–4.4:1;
   // shade 8 (9 for the yellows) is ≥ 4.5:1, e.g. 已确认 green 5.4:1, 未读 orange 5.1:1
-  ...shade7({ green: '#237804', volcano: '#ad2102', orange: '#ad4e00', gold: '#874d00', cyan: '#006d75', lime: '#3f6600', yellow: '#876800' }),
+  ...shade7({
+    green: '#237804',
+    volcano: '#ad2102',
+    orange: '#ad4e00',
+    gold: '#874d00',
+    cyan: '#006d75',
+    lime: '#3f6600',
+    yellow: '#876800',
+  }),
   // success and warning tags print in the colour itself (#52c41a, #faad14: under 2.5:1)
   colorSuccess: '#237804',
   colorWarning: '#ad4e00',

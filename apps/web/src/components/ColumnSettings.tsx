@@ -11,10 +11,15 @@ import { useColumnChoice } from '../lib/preferences.ts';
 export const columnKey = (c: { key?: unknown; dataIndex?: unknown }) => String(c.key ?? c.dataIndex ?? '');
 
 /** The visible columns of a table with settings `table`, hiding `defaultHidden` unless the user showed them. */
-export function useVisibleColumns<Row>(table: string | undefined, columns: ColumnsType<Row>, defaultHidden: readonly string[] = []) {
+export function useVisibleColumns<Row>(
+  table: string | undefined,
+  columns: ColumnsType<Row>,
+  defaultHidden: readonly string[] = [],
+) {
   const [choice, setChoice] = useColumnChoice(table ?? '');
   if (!table) return { visible: columns, control: null };
-  const shown = (c: ColumnsType<Row>[number]) => Boolean(c.fixed) || (choice[columnKey(c)] ?? !defaultHidden.includes(columnKey(c)));
+  const shown = (c: ColumnsType<Row>[number]) =>
+    Boolean(c.fixed) || (choice[columnKey(c)] ?? !defaultHidden.includes(columnKey(c)));
   const optional = columns.filter((c) => !c.fixed);
   const control = (
     <Popover
@@ -24,7 +29,11 @@ export function useVisibleColumns<Row>(table: string | undefined, columns: Colum
       content={
         <Space orientation="vertical" size={4} data-testid="column-settings">
           {optional.map((c) => (
-            <Checkbox key={columnKey(c)} checked={shown(c)} onChange={(e) => setChoice({ ...choice, [columnKey(c)]: e.target.checked })}>
+            <Checkbox
+              key={columnKey(c)}
+              checked={shown(c)}
+              onChange={(e) => setChoice({ ...choice, [columnKey(c)]: e.target.checked })}
+            >
               {String(c.title)}
             </Checkbox>
           ))}

@@ -48,7 +48,7 @@ function toFilters(fields: readonly FilterField[], values: Record<string, unknow
       out[f.to] = range?.[1]?.format(DAY);
     } else {
       const v = values[f.name];
-      out[f.name] = typeof v === 'string' ? v.trim() || undefined : (v as number | undefined) ?? undefined;
+      out[f.name] = typeof v === 'string' ? v.trim() || undefined : ((v as number | undefined) ?? undefined);
     }
   }
   return out;
@@ -94,13 +94,25 @@ export function FilterForm({ fields, onChange, values, testId }: FilterFormProps
   };
   const submit = () => hand(toFilters(fields, form.getFieldsValue()));
   return (
-    <Form form={form} layout="inline" onFinish={submit} initialValues={values ? toValues(fields, values) : undefined} style={{ rowGap: 12, marginBottom: 16 }} data-testid={testId}>
+    <Form
+      form={form}
+      layout="inline"
+      onFinish={submit}
+      initialValues={values ? toValues(fields, values) : undefined}
+      style={{ rowGap: 12, marginBottom: 16 }}
+      data-testid={testId}
+    >
       {fields.map((f) => {
         switch (f.kind) {
           case 'text':
             return (
               <Form.Item key={f.name} name={f.name}>
-                <Input allowClear placeholder={f.placeholder ?? f.label} style={{ width: f.width ?? 150 }} aria-label={f.label} />
+                <Input
+                  allowClear
+                  placeholder={f.placeholder ?? f.label}
+                  style={{ width: f.width ?? 150 }}
+                  aria-label={f.label}
+                />
               </Form.Item>
             );
           case 'select':
@@ -122,13 +134,23 @@ export function FilterForm({ fields, onChange, values, testId }: FilterFormProps
           case 'remote':
             return (
               <Form.Item key={f.name} name={f.name}>
-                <RemoteSelect source={f.source} label={f.label} width={f.width ?? 180} onChange={() => setTimeout(submit)} />
+                <RemoteSelect
+                  source={f.source}
+                  label={f.label}
+                  width={f.width ?? 180}
+                  onChange={() => setTimeout(submit)}
+                />
               </Form.Item>
             );
           case 'dateRange':
             return (
               <Form.Item key={rangeKey(f)} name={rangeKey(f)}>
-                <DatePicker.RangePicker placeholder={f.placeholder ?? ['开始日期', '结束日期']} style={{ width: f.width ?? 240 }} aria-label={f.label} onChange={() => setTimeout(submit)} />
+                <DatePicker.RangePicker
+                  placeholder={f.placeholder ?? ['开始日期', '结束日期']}
+                  style={{ width: f.width ?? 240 }}
+                  aria-label={f.label}
+                  onChange={() => setTimeout(submit)}
+                />
               </Form.Item>
             );
         }

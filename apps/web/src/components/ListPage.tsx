@@ -29,7 +29,19 @@ export interface ListPageProps<E extends PagedEndpoint, Row = RowOf<E>> {
   rowClassName?: (row: Row) => string;
 }
 
-export function ListPage<E extends PagedEndpoint, Row extends object = RowOf<E> & object>({ endpoint, columns, fields, rowKey, filterTestId, fixed, extra, rowSelection, columnSettings, emptyText, rowClassName }: ListPageProps<E, Row>) {
+export function ListPage<E extends PagedEndpoint, Row extends object = RowOf<E> & object>({
+  endpoint,
+  columns,
+  fields,
+  rowKey,
+  filterTestId,
+  fixed,
+  extra,
+  rowSelection,
+  columnSettings,
+  emptyText,
+  rowClassName,
+}: ListPageProps<E, Row>) {
   const [filters, setFilters] = useState<Filters>({});
   // the page's own empty text says there is nothing at all; with a filter set, nothing matched it
   const filtered = Object.values(filters).some((v) => v !== undefined && v !== '');

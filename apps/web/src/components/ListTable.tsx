@@ -7,7 +7,9 @@ import { Table } from 'antd';
 import type { TableProps } from 'antd/es/table';
 import { useListColumns, type ListColumns } from './listColumns.tsx';
 
-export type ListTableProps<Row> = Omit<TableProps<Row>, 'columns' | 'expandable' | 'tableLayout' | 'scroll'> & { columns: ListColumns<Row> };
+export type ListTableProps<Row> = Omit<TableProps<Row>, 'columns' | 'expandable' | 'tableLayout' | 'scroll'> & {
+  columns: ListColumns<Row>;
+};
 
 export function ListTable<Row extends object>({ columns, size, ...rest }: ListTableProps<Row>) {
   const form = useListColumns(columns);

@@ -3,7 +3,11 @@ import { Spin } from 'antd';
 /** A page's spinner; `code`: its code is still loading (a Suspense fallback), else its data. */
 export function PageLoading({ code = false }: { code?: boolean }) {
   return (
-    <div data-testid="page-loading" data-loading={code ? 'code' : 'data'} style={{ display: 'flex', justifyContent: 'center', alignItems: 'center', minHeight: 240, height: '100%' }}>
+    <div
+      data-testid="page-loading"
+      data-loading={code ? 'code' : 'data'}
+      style={{ display: 'flex', justifyContent: 'center', alignItems: 'center', minHeight: 240, height: '100%' }}
+    >
       <Spin size="large" description="加载中…">
         <div style={{ width: 120, height: 80 }} />
       </Spin>

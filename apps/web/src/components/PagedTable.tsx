@@ -67,7 +67,10 @@ export const OVERDUE_ROW = 'esm-row-overdue';
 
 /** A paged call's page as PagedTable asks it (the call's path and the request are the cache key). */
 export const pagedListQuery = <E extends PagedEndpoint, Row = RowOf<E>>(endpoint: E, request: object) =>
-  queryOptions({ queryKey: [endpoint.path, request], queryFn: ({ meta }) => call(endpoint, request as EndpointBody<E>, quietAhead(meta)) as Promise<PagedEnvelope<Row>> });
+  queryOptions({
+    queryKey: [endpoint.path, request],
+    queryFn: ({ meta }) => call(endpoint, request as EndpointBody<E>, quietAhead(meta)) as Promise<PagedEnvelope<Row>>,
+  });
 
 /**
  * Asks the paged lists on screen again: a 搜索 or 重置 that leaves the filters as they were is the
@@ -85,13 +88,22 @@ export function refreshLists(queryClient: QueryClient) {
 }
 
 /** The request of a PagedTable's first render with `filters`: page 1, the default size, no sort. */
-export const firstPageRequest = <E extends PagedEndpoint>(filters: FiltersOf<E>) => ({ results: PAGE_SIZE_DEFAULT, page: 1, ...filters });
+export const firstPageRequest = <E extends PagedEndpoint>(filters: FiltersOf<E>) => ({
+  results: PAGE_SIZE_DEFAULT,
+  page: 1,
+  ...filters,
+});
 
 /**
  * A PagedTable's first answers for a page to fetch ahead of it (api/ahead.ts): the first page with
  * `filters`, the call's governed columns and the rules of the page's `buttons`.
  */
-export function fetchPagedTableAhead<E extends PagedEndpoint>(queryClient: QueryClient, endpoint: E, filters: FiltersOf<E>, buttons: readonly EndpointDef[] = []) {
+export function fetchPagedTableAhead<E extends PagedEndpoint>(
+  queryClient: QueryClient,
+  endpoint: E,
+  filters: FiltersOf<E>,
+  buttons: readonly EndpointDef[] = [],
+) {
   ahead(queryClient, pagedListQuery(endpoint, firstPageRequest(filters)));
   fetchPermissionsAhead(queryClient, buttons, endpoint.columns);
 }
@@ -107,7 +119,6 @@ function useLingering(loading: boolean, ms = UI.spinnerHideDelayMs): boolean {
   return shown;
 }
 
-
 /** A row's height by the table's size (one line of text and the cell padding). */
 const ROW_HEIGHT = { small: 39, middle: 47, medium: 47, large: 55 } as const;
 
@@ -122,7 +133,20 @@ function FirstPageSpace({ rows, size }: { rows: number; size: keyof typeof ROW_H
 }
 
 /** A response with `totalCapped` (counted only up to LIST_WINDOW_MAX) shows "共 10000+ 条". */
-export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E> & object>({ endpoint, columns, filters, rowKey, toolbar, size, rowSelection, emptyText, onSortChange, columnSettings, rowClassName, expandable }: PagedTableProps<E, Row>) {
+export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E> & object>({
+  endpoint,
+  columns,
+  filters,
+  rowKey,
+  toolbar,
+  size,
+  rowSelection,
+  emptyText,
+  onSortChange,
+  columnSettings,
+  rowClassName,
+  expandable,
+}: PagedTableProps<E, Row>) {
   // the call's governed columns: the server leaves hidden ones out, so the table does too
   const modes = useColumnModes(endpoint.columns);
   const permitted = useMemo(() => withoutHidden(columns, modes), [columns, modes]);
@@ -136,19 +160,32 @@ export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E
   useEffect(() => setPage(1), [filterKey]);
 
   const request = useMemo(
-    () => ({ results, page, ...(sort.field && sort.order ? { sortField: sort.field, sortOrder: sort.order } : {}), ...filters }),
+    () => ({
+      results,
+      page,
+      ...(sort.field && sort.order ? { sortField: sort.field, sortOrder: sort.order } : {}),
+      ...filters,
+    }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [results, page, sort.field, sort.order, filterKey],
   );
   // sortField comes from the table's columns; the server checks it against the call's list
-  const query = useQuery({ ...pagedListQuery<E, Row>(endpoint, request), placeholderData: keepPreviousData, refetchOnMount: unlessFetchedAhead });
+  const query = useQuery({
+    ...pagedListQuery<E, Row>(endpoint, request),
+    placeholderData: keepPreviousData,
+    refetchOnMount: unlessFetchedAhead,
+  });
   const spinning = useLingering(query.isFetching);
 
   const narrow = useNarrow();
   const sortedColumns: ListColumns<Row> = (visible as ListColumns<Row>).map((c) => {
     const key = (c as { dataIndex?: string }).dataIndex ?? c.key;
     if (!c.sorter) return c;
-    return { ...c, sortDirections: ['ascend', 'descend'] as SortOrder[], sortOrder: sort.field === key ? (sort.order ?? null) : null };
+    return {
+      ...c,
+      sortDirections: ['ascend', 'descend'] as SortOrder[],
+      sortOrder: sort.field === key ? (sort.order ?? null) : null,
+    };
   });
   const changeSort = (next: { field?: string; order?: SortOrder }) => {
     setSort(next.field && next.order ? next : {});
@@ -220,7 +257,13 @@ export function PagedTable<E extends PagedEndpoint, Row extends object = RowOf<E
         rowSelection={rowSelection}
         rowClassName={rowClassName ? (row) => rowClassName(row) : undefined}
         expandable={pageExpandable ?? narrowForm?.expandable}
-        locale={{ emptyText: query.isPending ? <FirstPageSpace rows={results} size={narrow ? 'small' : (size ?? 'large')} /> : (emptyText ?? EMPTY_TABLE_TEXT) }}
+        locale={{
+          emptyText: query.isPending ? (
+            <FirstPageSpace rows={results} size={narrow ? 'small' : (size ?? 'large')} />
+          ) : (
+            (emptyText ?? EMPTY_TABLE_TEXT)
+          ),
+        }}
         pagination={{
           current: page,
           pageSize: results,

@@ -43,7 +43,24 @@ export interface ReasonDialogProps<V extends { reason: string }> {
 }
 
 export function ReasonDialog<V extends { reason: string }>(props: ReasonDialogProps<V>) {
-  const { open, name, title, okText, reasonLabel, placeholder, reasonRule, maxLength = 200, description, fields, initialValues, onSubmit, failText, onClose, onDone, onFailed } = props;
+  const {
+    open,
+    name,
+    title,
+    okText,
+    reasonLabel,
+    placeholder,
+    reasonRule,
+    maxLength = 200,
+    description,
+    fields,
+    initialValues,
+    onSubmit,
+    failText,
+    onClose,
+    onDone,
+    onFailed,
+  } = props;
   const [form] = Form.useForm<V>();
   const [busy, setBusy] = useState(false);
   const { message } = App.useApp();

@@ -28,9 +28,27 @@ export function useSearchKeyword(): [keyword: string, setTyped: (typed: string) 
 }
 
 /** `id` comes from Form.Item: it ties the field's label to the input. */
-export function RemoteSelect({ source, label, id, value, onChange, width = 200 }: { source: RemoteSource; label: string; id?: string; value?: string; onChange?: (v: string | undefined) => void; width?: number }) {
+export function RemoteSelect({
+  source,
+  label,
+  id,
+  value,
+  onChange,
+  width = 200,
+}: {
+  source: RemoteSource;
+  label: string;
+  id?: string;
+  value?: string;
+  onChange?: (v: string | undefined) => void;
+  width?: number;
+}) {
   const [keyword, setTyped] = useSearchKeyword();
-  const search = useQuery({ queryKey: ['remote', source.key, keyword], queryFn: () => source.search(keyword), staleTime: 60_000 });
+  const search = useQuery({
+    queryKey: ['remote', source.key, keyword],
+    queryFn: () => source.search(keyword),
+    staleTime: 60_000,
+  });
   const options = [...(search.data ?? [])];
   if (value && !options.some((o) => o.value === value)) options.unshift({ value, label: value });
   return (

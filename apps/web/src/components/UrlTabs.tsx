@@ -12,5 +12,12 @@ export function UrlTabs({ items }: { items: Item[] }) {
   const [params, setParams] = useSearchParams();
   const first = items[0]?.key;
   const active = items.some((i) => i.key === params.get('tab')) ? params.get('tab')! : first;
-  return <Tabs activeKey={active} onChange={(key) => setParams(key === first ? {} : { tab: key }, { replace: true })} destroyOnHidden items={items} />;
+  return (
+    <Tabs
+      activeKey={active}
+      onChange={(key) => setParams(key === first ? {} : { tab: key }, { replace: true })}
+      destroyOnHidden
+      items={items}
+    />
+  );
 }

@@ -15,12 +15,23 @@ import {
 } from '@esm/contracts';
 
 const STATUS_COLORS: Record<FileStatus, string> = { EFFECTIVE: 'green', HISTORY: 'default', OBSOLETE: 'red' };
-const LEVEL_COLORS: Record<SecretLevel, string> = { PUBLIC: 'default', INTERNAL: 'blue', SECRET: 'orange', CONFIDENTIAL: 'red' };
+const LEVEL_COLORS: Record<SecretLevel, string> = {
+  PUBLIC: 'default',
+  INTERNAL: 'blue',
+  SECRET: 'orange',
+  CONFIDENTIAL: 'red',
+};
 const GRANT_COLORS: Record<GrantState, string> = { VALID: 'green', EXPIRED: 'red', NOT_YET: 'gold', NONE: 'default' };
 
-export const StatusTag = ({ status }: { status: FileStatus }) => <Tag color={STATUS_COLORS[status]}>{FILE_STATUS_LABELS[status]}</Tag>;
-export const SecretTag = ({ level }: { level: SecretLevel }) => <Tag color={LEVEL_COLORS[level]}>{SECRET_LEVEL_LABELS[level]}</Tag>;
-export const GrantTag = ({ state }: { state: GrantState }) => <Tag color={GRANT_COLORS[state]}>{GRANT_STATE_LABELS[state]}</Tag>;
+export const StatusTag = ({ status }: { status: FileStatus }) => (
+  <Tag color={STATUS_COLORS[status]}>{FILE_STATUS_LABELS[status]}</Tag>
+);
+export const SecretTag = ({ level }: { level: SecretLevel }) => (
+  <Tag color={LEVEL_COLORS[level]}>{SECRET_LEVEL_LABELS[level]}</Tag>
+);
+export const GrantTag = ({ state }: { state: GrantState }) => (
+  <Tag color={GRANT_COLORS[state]}>{GRANT_STATE_LABELS[state]}</Tag>
+);
 const OUTCOME_COLORS: Record<LogOutcome, string> = { OK: 'green', PARTIAL: 'orange', REFUSED: 'red' };
 /** `text`: the result in full where the label alone says too little (不完整（已发送 X / Y 字节）). */
 export const OutcomeTag = ({ outcome, text }: { outcome: LogOutcome; text?: string }) => (
@@ -36,7 +47,8 @@ export function formatFileSize(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-export const formatDateTime = (iso: string | null | undefined) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '—');
+export const formatDateTime = (iso: string | null | undefined) =>
+  iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '—';
 export const formatDate = (d: string | null | undefined) => (d ? dayjs(d).format('YYYY-MM-DD') : '—');
 
 /**

@@ -40,10 +40,19 @@ export function roleOf<Row>(c: ListColumn<Row>, index: number): ColumnRole {
 export function cellOf<Row>(c: ListColumn<Row>, row: Row, index: number): ReactNode {
   const dataIndex = (c as { dataIndex?: string | number | readonly (string | number)[] }).dataIndex;
   const path = dataIndex === undefined ? [] : Array.isArray(dataIndex) ? dataIndex : [dataIndex as string | number];
-  const value = path.length ? path.reduce<unknown>((o, k) => (o == null ? undefined : (o as Record<string | number, unknown>)[k]), row) : undefined;
+  const value = path.length
+    ? path.reduce<unknown>((o, k) => (o == null ? undefined : (o as Record<string | number, unknown>)[k]), row)
+    : undefined;
   const rendered: unknown = 'render' in c && c.render ? c.render(value, row, index) : value;
   // antd lets render answer { children, props }: the cell's content is its children
-  const content = rendered !== null && typeof rendered === 'object' && 'children' in rendered && 'props' in rendered && !('$$typeof' in rendered) ? (rendered as { children: ReactNode }).children : (rendered as ReactNode);
+  const content =
+    rendered !== null &&
+    typeof rendered === 'object' &&
+    'children' in rendered &&
+    'props' in rendered &&
+    !('$$typeof' in rendered)
+      ? (rendered as { children: ReactNode }).children
+      : (rendered as ReactNode);
   return content === undefined || content === null || content === '' ? '—' : content;
 }
 
@@ -119,7 +128,11 @@ export function narrowColumns<Row>(
         <Descriptions
           size="small"
           column={1}
-          items={details.map((c, k) => ({ key: String(c.key ?? k), label: titleText(c) || '—', children: cellOf(c, row, index) }))}
+          items={details.map((c, k) => ({
+            key: String(c.key ?? k),
+            label: titleText(c) || '—',
+            children: cellOf(c, row, index),
+          }))}
         />
       ),
     },
@@ -130,7 +143,13 @@ export function narrowColumns<Row>(
  * A list's columns for the screen it is on: the narrow form below the phone breakpoint, the wide
  * one (widths from the content) above it. For a table that is not a PagedTable (ListTable).
  */
-export function useListColumns<Row>(columns: ListColumns<Row>, treeData = false): { narrow: boolean; columns: ColumnsType<Row>; expandable?: TableProps<Row>['expandable'] } {
+export function useListColumns<Row>(
+  columns: ListColumns<Row>,
+  treeData = false,
+): { narrow: boolean; columns: ColumnsType<Row>; expandable?: TableProps<Row>['expandable'] } {
   const narrow = useNarrow();
-  return useMemo(() => (narrow ? { narrow, ...narrowColumns(columns, treeData) } : { narrow, columns: wideColumns(columns) }), [narrow, columns, treeData]);
+  return useMemo(
+    () => (narrow ? { narrow, ...narrowColumns(columns, treeData) } : { narrow, columns: wideColumns(columns) }),
+    [narrow, columns, treeData],
+  );
 }

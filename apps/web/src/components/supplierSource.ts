@@ -10,5 +10,8 @@ export const supplierSource: RemoteSource = {
   key: archivesApi.suppliers.path,
   notFound: '没有匹配的供应商',
   search: async (keyword) =>
-    (await call(archivesApi.suppliers, { keyword: keyword || undefined, results: 20 })).data.map((s) => ({ value: s.code, label: `${s.code} ${s.name}` })),
+    (await call(archivesApi.suppliers, { keyword: keyword || undefined, results: 20 })).data.map((s) => ({
+      value: s.code,
+      label: `${s.code} ${s.name}`,
+    })),
 };

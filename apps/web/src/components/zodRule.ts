@@ -17,7 +17,10 @@ export function zodRule(schema: z.ZodType): Rule {
  * (validateFields rejects with the field errors; awaited bare in a dialog's onOk, that rejection
  * went nowhere and surfaced as an uncaught "Object" page error.)
  */
-export async function validValues<T>(form: FormInstance<T>, names?: Parameters<FormInstance<T>['validateFields']>[0]): Promise<T | null> {
+export async function validValues<T>(
+  form: FormInstance<T>,
+  names?: Parameters<FormInstance<T>['validateFields']>[0],
+): Promise<T | null> {
   try {
     return (await (names ? form.validateFields(names) : form.validateFields())) as T;
   } catch {

@@ -20,7 +20,10 @@ export type PageLoaders = Partial<Record<PageKey, () => Promise<PageModule>>>;
 
 /** features/<feature>/pages/<key>.tsx, by key. */
 const pageFiles: PageLoaders = Object.fromEntries(
-  Object.entries(import.meta.glob<PageModule>('./*/pages/*.tsx')).map(([file, load]) => [file.slice(file.lastIndexOf('/') + 1, -'.tsx'.length), load]),
+  Object.entries(import.meta.glob<PageModule>('./*/pages/*.tsx')).map(([file, load]) => [
+    file.slice(file.lastIndexOf('/') + 1, -'.tsx'.length),
+    load,
+  ]),
 );
 
 /** The page files, and the pages that share one component (the five log pages). */

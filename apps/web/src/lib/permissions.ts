@@ -13,16 +13,29 @@ import { ahead } from '../api/ahead.ts';
 const STALE_MS = 5 * 60_000;
 
 export const pageButtonsQuery = (page: string) =>
-  queryOptions({ queryKey: [permissionsApi.buttons.path, page], queryFn: async () => (await call(permissionsApi.buttons, { page }, { silent: true })).data, staleTime: STALE_MS });
+  queryOptions({
+    queryKey: [permissionsApi.buttons.path, page],
+    queryFn: async () => (await call(permissionsApi.buttons, { page }, { silent: true })).data,
+    staleTime: STALE_MS,
+  });
 export const pageColumnsQuery = (page: string) =>
-  queryOptions({ queryKey: [permissionsApi.columns.path, page], queryFn: async () => (await call(permissionsApi.columns, { page }, { silent: true })).data, staleTime: STALE_MS });
+  queryOptions({
+    queryKey: [permissionsApi.columns.path, page],
+    queryFn: async () => (await call(permissionsApi.columns, { page }, { silent: true })).data,
+    staleTime: STALE_MS,
+  });
 
 /**
  * A page's button and column rules fetched ahead of it (api/ahead.ts): the pages of the buttons of
  * `endpoints` and of the governed `columns`, under the keys useButton and useColumnModes ask.
  */
-export function fetchPermissionsAhead(queryClient: QueryClient, endpoints: readonly EndpointDef[], columns?: ColumnSetDecl) {
-  for (const page of new Set(endpoints.flatMap((e) => (e.button ? [e.button.page] : [])))) ahead(queryClient, pageButtonsQuery(page));
+export function fetchPermissionsAhead(
+  queryClient: QueryClient,
+  endpoints: readonly EndpointDef[],
+  columns?: ColumnSetDecl,
+) {
+  for (const page of new Set(endpoints.flatMap((e) => (e.button ? [e.button.page] : []))))
+    ahead(queryClient, pageButtonsQuery(page));
   if (columns) ahead(queryClient, pageColumnsQuery(columns.page));
 }
 
@@ -48,11 +61,17 @@ export function usePageButtons(page: string): ReadonlySet<string> {
 /** The mode of each governed column of `set` for the user (all visible until the answer is in; none without a set). */
 export function useColumnModes(set: ColumnSetDecl | undefined): Record<string, ColumnMode> {
   const q = useQuery({ ...pageColumnsQuery(set?.page ?? ''), enabled: Boolean(set) });
-  return useMemo(() => Object.fromEntries((set ? (q.data?.columns ?? []) : []).map((c) => [c.field, c.mode])), [set, q.data]);
+  return useMemo(
+    () => Object.fromEntries((set ? (q.data?.columns ?? []) : []).map((c) => [c.field, c.mode])),
+    [set, q.data],
+  );
 }
 
 /** Table columns without the ones hidden from the user (matched by dataIndex). */
-export function withoutHidden<C extends { dataIndex?: unknown; key?: unknown }>(columns: C[], modes: Record<string, ColumnMode>): C[] {
+export function withoutHidden<C extends { dataIndex?: unknown; key?: unknown }>(
+  columns: C[],
+  modes: Record<string, ColumnMode>,
+): C[] {
   return columns.filter((c) => {
     const field = typeof c.dataIndex === 'string' ? c.dataIndex : typeof c.key === 'string' ? c.key : undefined;
     return !field || modes[field] !== 'HIDDEN';

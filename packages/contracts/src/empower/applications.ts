@@ -9,9 +9,18 @@ import { GRANT_STATES } from './state.ts';
 
 // ---- applications: states and their moves ------------------------------------------------------
 
-export const APPLICATION_STATUS_LABELS = { DRAFT: '草稿', SUBMITTED: '已提交', APPROVED: '已批准', REJECTED: '已驳回', WITHDRAWN: '已撤回' } as const;
+export const APPLICATION_STATUS_LABELS = {
+  DRAFT: '草稿',
+  SUBMITTED: '已提交',
+  APPROVED: '已批准',
+  REJECTED: '已驳回',
+  WITHDRAWN: '已撤回',
+} as const;
 export type ApplicationStatus = keyof typeof APPLICATION_STATUS_LABELS;
-export const APPLICATION_STATUSES = Object.keys(APPLICATION_STATUS_LABELS) as [ApplicationStatus, ...ApplicationStatus[]];
+export const APPLICATION_STATUSES = Object.keys(APPLICATION_STATUS_LABELS) as [
+  ApplicationStatus,
+  ...ApplicationStatus[],
+];
 
 /**
  * The state machine of an application: each move, the one state it leaves and the state it
@@ -27,12 +36,20 @@ export const APPLICATION_TRANSITIONS = {
 export type ApplicationMove = keyof typeof APPLICATION_TRANSITIONS;
 
 /** Whether `move` may leave `status` (the shared rule of workflow.ts over this table). */
-export const canMoveApplication = (status: ApplicationStatus, move: ApplicationMove): boolean => canMove(APPLICATION_TRANSITIONS, move, status);
+export const canMoveApplication = (status: ApplicationStatus, move: ApplicationMove): boolean =>
+  canMove(APPLICATION_TRANSITIONS, move, status);
 /** The supplier edits and deletes only drafts. */
 export const isEditable = (status: ApplicationStatus): boolean => status === 'DRAFT';
 
 /** What an audit row records: the moves, and the draft's creation and edits. */
-export const AUDIT_ACTION_LABELS = { CREATE: '创建草稿', UPDATE: '修改草稿', SUBMIT: '提交', WITHDRAW: '撤回', APPROVE: '批准', REJECT: '驳回' } as const;
+export const AUDIT_ACTION_LABELS = {
+  CREATE: '创建草稿',
+  UPDATE: '修改草稿',
+  SUBMIT: '提交',
+  WITHDRAW: '撤回',
+  APPROVE: '批准',
+  REJECT: '驳回',
+} as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as [AuditAction, ...AuditAction[]];
 
@@ -79,11 +96,17 @@ export type ApplicationRow = z.infer<typeof ZApplicationRow>;
 /** 图纸授权审批: the page of the application list. */
 export const EMPOWER_APPROVE_PAGE = PAGES.drawingEmpowerApprove.path;
 /** The internal application rows' governed columns. */
-export const APPLICATION_COLUMNS = governedColumns(PAGES.drawingEmpowerApprove, ['deciderName', 'decisionComment'], undefined, { deciderName: ['deciderAccount'] }, {
-  // the audit trail's people are the applicant and the decider the row names
-  userName: ['applicantName', 'deciderName'],
-  userAccount: ['applicantAccount', 'deciderAccount'],
-});
+export const APPLICATION_COLUMNS = governedColumns(
+  PAGES.drawingEmpowerApprove,
+  ['deciderName', 'decisionComment'],
+  undefined,
+  { deciderName: ['deciderAccount'] },
+  {
+    // the audit trail's people are the applicant and the decider the row names
+    userName: ['applicantName', 'deciderName'],
+    userAccount: ['applicantAccount', 'deciderAccount'],
+  },
+);
 
 export const ZAuditRow = z.object({
   id: z.number().int(),
@@ -101,14 +124,24 @@ export const ZAuditRow = z.object({
 });
 export type AuditRow = z.infer<typeof ZAuditRow>;
 /** Who did what from where in an application's 审批记录, as the approvers' page shows it. */
-export const APPLICATION_AUDIT_COLUMNS = governedColumns(PAGES.drawingEmpowerApprove, ['userName', 'userAccount', 'ip'], undefined, undefined, {
-  // a decision's entry names the decider (审批人) and repeats its comment (审批意见)
-  deciderName: ['[action=APPROVE|REJECT].userName', '[action=APPROVE|REJECT].userAccount'],
-  decisionComment: ['[action=APPROVE|REJECT].comment'],
-});
+export const APPLICATION_AUDIT_COLUMNS = governedColumns(
+  PAGES.drawingEmpowerApprove,
+  ['userName', 'userAccount', 'ip'],
+  undefined,
+  undefined,
+  {
+    // a decision's entry names the decider (审批人) and repeats its comment (审批意见)
+    deciderName: ['[action=APPROVE|REJECT].userName', '[action=APPROVE|REJECT].userAccount'],
+    decisionComment: ['[action=APPROVE|REJECT].comment'],
+  },
+);
 /** The same on the supplier's own 图纸授权申请 page. */
 export const SUPPLIER_APPLY_PAGE = PAGES.supplierDrawingEmpowerApply.path;
-export const SUPPLIER_AUDIT_COLUMNS = governedColumns(PAGES.supplierDrawingEmpowerApply, ['userName', 'userAccount', 'ip']);
+export const SUPPLIER_AUDIT_COLUMNS = governedColumns(PAGES.supplierDrawingEmpowerApply, [
+  'userName',
+  'userAccount',
+  'ip',
+]);
 
 // ---- the supplier's application form ------------------------------------------------------------
 
@@ -144,7 +177,8 @@ const zMaterialCodes = z
   .max(50, '一次最多申请 50 个物料');
 
 /** An optional id (blank counts as absent). */
-const zOptionalId = (label: string) => z.preprocess((v) => (v === '' || v === null ? undefined : v), zId(label).optional());
+const zOptionalId = (label: string) =>
+  z.preprocess((v) => (v === '' || v === null ? undefined : v), zId(label).optional());
 
 const applyFields = {
   materialCodes: zMaterialCodes,
@@ -159,14 +193,24 @@ const PERIOD_ORDER = { message: '截止日期不能早于开始日期', path: ['
 
 export const ZCreateApplyRequestSchema = z.object(applyFields).refine(periodInOrder, PERIOD_ORDER);
 export type CreateApplyRequest = z.input<typeof ZCreateApplyRequestSchema>;
-export const ZUpdateApplyRequestSchema = z.object({ id: zId('申请编号'), ...applyFields }).refine(periodInOrder, PERIOD_ORDER);
+export const ZUpdateApplyRequestSchema = z
+  .object({ id: zId('申请编号'), ...applyFields })
+  .refine(periodInOrder, PERIOD_ORDER);
 export type UpdateApplyRequest = z.input<typeof ZUpdateApplyRequestSchema>;
 export const ZApplyIdRequestSchema = z.object({ id: zId('申请编号') });
 export const ZWithdrawApplyRequestSchema = z.object({ id: zId('申请编号'), comment: zOptionalText(500) });
 
 // ---- lists ---------------------------------------------------------------------------------------
 
-export const APPLY_SORT_FIELDS = ['createdAt', 'submittedAt', 'validFrom', 'validUntil', 'status', 'supplierCode', 'decidedAt'] as const;
+export const APPLY_SORT_FIELDS = [
+  'createdAt',
+  'submittedAt',
+  'validFrom',
+  'validUntil',
+  'status',
+  'supplierCode',
+  'decidedAt',
+] as const;
 const applyFilters = {
   status: zOptionalEnum(APPLICATION_STATUSES, '状态只能是 DRAFT、SUBMITTED、APPROVED、REJECTED 或 WITHDRAWN'),
   /** Applications that include this material (exact code). */
@@ -176,7 +220,9 @@ const applyFilters = {
   dateTo: zOptionalDate,
 };
 export const ZSupplierApplyPageRequestSchema = withDateRange(ZPageRequest(APPLY_SORT_FIELDS, applyFilters));
-export const ZApplyPageRequestSchema = withDateRange(ZPageRequest(APPLY_SORT_FIELDS, { ...applyFilters, supplierCode: zOptionalText(32) }));
+export const ZApplyPageRequestSchema = withDateRange(
+  ZPageRequest(APPLY_SORT_FIELDS, { ...applyFilters, supplierCode: zOptionalText(32) }),
+);
 export type ApplyPageRequest = z.input<typeof ZApplyPageRequestSchema>;
 
 // ---- the decision ----------------------------------------------------------------------------------
@@ -193,18 +239,29 @@ export const ZApproveRequestSchema = z
   .object({
     ids: z.array(zId('申请编号'), { error: '请选择申请' }).min(1, '请选择申请').max(50, '一次最多审批 50 个申请'),
     decision: z.enum(DECISIONS, { error: '请选择审批结果' }),
-    materialCodes: z.array(zText('物料编码', 40, { verb: '请选择' }), { error: '请选择批准的物料' }).min(1, '至少批准一个物料').max(50).optional(),
+    materialCodes: z
+      .array(zText('物料编码', 40, { verb: '请选择' }), { error: '请选择批准的物料' })
+      .min(1, '至少批准一个物料')
+      .max(50)
+      .optional(),
     validFrom: zOptionalDate,
     validUntil: zOptionalDate,
     /** The reason of a rejection (required), or a remark on an approval. */
     comment: zOptionalText(500),
   })
   .superRefine((v, ctx) => {
-    if (v.decision === 'REJECT' && !v.comment) ctx.addIssue({ code: 'custom', message: '请填写驳回原因', path: ['comment'] });
+    if (v.decision === 'REJECT' && !v.comment)
+      ctx.addIssue({ code: 'custom', message: '请填写驳回原因', path: ['comment'] });
     const partial = v.materialCodes !== undefined || v.validFrom !== undefined || v.validUntil !== undefined;
-    if (partial && v.ids.length > 1) ctx.addIssue({ code: 'custom', message: '部分批准或调整期限时，一次只能审批一个申请', path: ['ids'] });
-    if (v.validFrom && v.validUntil && v.validFrom > v.validUntil) ctx.addIssue({ code: 'custom', message: '截止日期不能早于开始日期', path: ['validUntil'] });
+    if (partial && v.ids.length > 1)
+      ctx.addIssue({ code: 'custom', message: '部分批准或调整期限时，一次只能审批一个申请', path: ['ids'] });
+    if (v.validFrom && v.validUntil && v.validFrom > v.validUntil)
+      ctx.addIssue({ code: 'custom', message: '截止日期不能早于开始日期', path: ['validUntil'] });
   });
 export type ApproveRequest = z.input<typeof ZApproveRequestSchema>;
-export const ZDecisionResult = z.object({ decided: z.number().int(), grants: z.number().int(), applications: z.array(ZApplicationRow) });
+export const ZDecisionResult = z.object({
+  decided: z.number().int(),
+  grants: z.number().int(),
+  applications: z.array(ZApplicationRow),
+});
 export type DecisionResult = z.infer<typeof ZDecisionResult>;

@@ -4,9 +4,31 @@ import { DRAWING_ADMIN_TYPES, SUPPLIER_TYPES } from '../codes.ts';
 import { endpoint } from '../endpoint.ts';
 import { ZCappedPage, ZEnvelope } from '../envelope.ts';
 import { PAGES } from '../pages.ts';
-import { APPLICATION_AUDIT_COLUMNS, APPLICATION_COLUMNS, SUPPLIER_AUDIT_COLUMNS, ZApplicationRow, ZApplyIdRequestSchema, ZApplyOptions, ZApplyPageRequestSchema, ZApproveRequestSchema, ZAuditRow, ZCreateApplyRequestSchema, ZDecisionResult, ZSupplierApplyPageRequestSchema, ZUpdateApplyRequestSchema, ZWithdrawApplyRequestSchema } from './applications.ts';
+import {
+  APPLICATION_AUDIT_COLUMNS,
+  APPLICATION_COLUMNS,
+  SUPPLIER_AUDIT_COLUMNS,
+  ZApplicationRow,
+  ZApplyIdRequestSchema,
+  ZApplyOptions,
+  ZApplyPageRequestSchema,
+  ZApproveRequestSchema,
+  ZAuditRow,
+  ZCreateApplyRequestSchema,
+  ZDecisionResult,
+  ZSupplierApplyPageRequestSchema,
+  ZUpdateApplyRequestSchema,
+  ZWithdrawApplyRequestSchema,
+} from './applications.ts';
 import { ZCensusPageRequestSchema, ZCensusRow, ZUnauthorizedRequestSchema, ZUnauthorizedTree } from './census.ts';
-import { GRANT_COLUMNS, GRANT_HISTORY_COLUMNS, ZGrantPageRequestSchema, ZGrantRow, ZOverduePageRequestSchema, ZRevokeRequestSchema } from './grants.ts';
+import {
+  GRANT_COLUMNS,
+  GRANT_HISTORY_COLUMNS,
+  ZGrantPageRequestSchema,
+  ZGrantRow,
+  ZOverduePageRequestSchema,
+  ZRevokeRequestSchema,
+} from './grants.ts';
 import { ACCESS_REPORT_COLUMNS, ZAccessReport, ZAccessReportRequestSchema } from './report.ts';
 import { EMPOWER_APPROVER_TYPES, EMPOWER_READER_TYPES, ZEmpowerState, ZHasEmpowerRequestSchema } from './state.ts';
 

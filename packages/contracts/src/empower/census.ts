@@ -25,7 +25,17 @@ export const ZCensusRow = z.object({
   viewable: z.number().int(),
 });
 export type CensusRow = z.infer<typeof ZCensusRow>;
-export const CENSUS_SORT_FIELDS = ['supplierCode', 'supplierName', 'supplied', 'valid', 'expiring', 'expired', 'unauthorized', 'pending', 'viewable'] as const;
+export const CENSUS_SORT_FIELDS = [
+  'supplierCode',
+  'supplierName',
+  'supplied',
+  'valid',
+  'expiring',
+  'expired',
+  'unauthorized',
+  'pending',
+  'viewable',
+] as const;
 export const ZCensusPageRequestSchema = ZPageRequest(CENSUS_SORT_FIELDS, { keyword: zOptionalText(100) });
 export type CensusPageRequest = z.input<typeof ZCensusPageRequestSchema>;
 

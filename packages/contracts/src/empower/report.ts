@@ -73,14 +73,26 @@ export const ZAccessReport = z.object({
   standardCode: z.string().nullable(),
   materials: z.array(z.object({ code: z.string(), name: z.string() })),
   /** The drawing's versions (a standard code's), with when each was in effect. */
-  versions: z.array(z.object({ id: z.number().int(), version: z.string(), status: z.string(), effectiveDate: z.string(), obsoletedAt: z.string().nullable() })),
+  versions: z.array(
+    z.object({
+      id: z.number().int(),
+      version: z.string(),
+      status: z.string(),
+      effectiveDate: z.string(),
+      obsoletedAt: z.string().nullable(),
+    }),
+  ),
   grants: z.array(ZReportGrant),
   events: z.array(ZReportEvent),
   eventsTotal: z.number().int(),
 });
 export type AccessReport = z.infer<typeof ZAccessReport>;
 /** Who opened the drawing and from where in the report's 访问记录: on the page, in the answer and in its Excel export. */
-export const ACCESS_REPORT_COLUMNS = governedColumns(PAGES.drawingAccessReport, ['events.userName', 'events.userAccount', 'events.ip']);
+export const ACCESS_REPORT_COLUMNS = governedColumns(PAGES.drawingAccessReport, [
+  'events.userName',
+  'events.userAccount',
+  'events.ip',
+]);
 
 /** The access report's page (not in the legacy portal, under drawingAuthorization). */
 export { ACCESS_REPORT_PAGE };

@@ -4,12 +4,22 @@ import { zText } from '../fields.ts';
 
 // ---- the grant state of a supplier on a material ---------------------------------------------
 
-export const GRANT_STATE_LABELS = { VALID: '授权有效', EXPIRED: '授权已过期', NOT_YET: '授权未生效', NONE: '未授权' } as const;
+export const GRANT_STATE_LABELS = {
+  VALID: '授权有效',
+  EXPIRED: '授权已过期',
+  NOT_YET: '授权未生效',
+  NONE: '未授权',
+} as const;
 export type GrantState = keyof typeof GRANT_STATE_LABELS;
 export const GRANT_STATES = Object.keys(GRANT_STATE_LABELS) as [GrantState, ...GrantState[]];
 
 export const ZHasEmpowerRequestSchema = z.object({ materialCode: zText('物料编码', 40, { verb: '缺少' }) });
-export const ZEmpowerState = z.object({ empowered: z.boolean(), validFrom: z.string().nullable(), validUntil: z.string().nullable(), reason: z.string().nullable() });
+export const ZEmpowerState = z.object({
+  empowered: z.boolean(),
+  validFrom: z.string().nullable(),
+  validUntil: z.string().nullable(),
+  reason: z.string().nullable(),
+});
 export type EmpowerState = z.infer<typeof ZEmpowerState>;
 
 // ---- who ---------------------------------------------------------------------------------------

@@ -15,8 +15,13 @@ type Sql = Pick<SqlRunner, '$queryRawUnsafe' | '$executeRawUnsafe'>;
 
 /** This database's id, made on first use (two replicas starting at once agree on one). */
 export async function databaseIdOf(sql: Sql): Promise<string> {
-  await sql.$executeRawUnsafe('INSERT INTO database_identity (singleton, database_id) VALUES (true, $1::uuid) ON CONFLICT (singleton) DO NOTHING', randomUUID());
-  const rows = await sql.$queryRawUnsafe<{ id: string }[]>('SELECT database_id::text AS id FROM database_identity WHERE singleton');
+  await sql.$executeRawUnsafe(
+    'INSERT INTO database_identity (singleton, database_id) VALUES (true, $1::uuid) ON CONFLICT (singleton) DO NOTHING',
+    randomUUID(),
+  );
+  const rows = await sql.$queryRawUnsafe<{ id: string }[]>(
+    'SELECT database_id::text AS id FROM database_identity WHERE singleton',
+  );
   return rows[0]!.id;
 }
 
@@ -30,7 +35,11 @@ export interface Claim {
 }
 
 /** Checks the store's marker against this database before the server listens; writes it when absent. */
-export async function claimStore(sql: Sql, storage: Storage, opts: { adopt: boolean; host?: string; now?: Date }): Promise<Claim> {
+export async function claimStore(
+  sql: Sql,
+  storage: Storage,
+  opts: { adopt: boolean; host?: string; now?: Date },
+): Promise<Claim> {
   const databaseId = await databaseIdOf(sql);
   const previous = await storage.readMarker();
   if (previous?.databaseId === databaseId) return { databaseId, marker: 'kept', previous };

@@ -15,7 +15,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../../plugins/errors.ts';
-import { contentPath, FileTooLargeError, invalidKey, KEY, MARKER, meter, missing, QUARANTINE, TMP, truncated, type Storage, type StoreMarker } from './common.ts';
+import {
+  contentPath,
+  FileTooLargeError,
+  invalidKey,
+  KEY,
+  MARKER,
+  meter,
+  missing,
+  QUARANTINE,
+  TMP,
+  truncated,
+  type Storage,
+  type StoreMarker,
+} from './common.ts';
 
 /** Entries of a folder, or none when it does not exist. */
 async function entries(dir: string): Promise<string[]> {

@@ -39,7 +39,8 @@ async function* localFiles(dir: string): AsyncGenerator<{ sha256: string; file: 
       }
     }
   }
-  for (const key of await list(path.join(dir, QUARANTINE))) if (KEY.test(key)) yield { sha256: key, file: path.join(dir, QUARANTINE, key) };
+  for (const key of await list(path.join(dir, QUARANTINE)))
+    if (KEY.test(key)) yield { sha256: key, file: path.join(dir, QUARANTINE, key) };
 }
 
 const sha256Of = async (source: NodeJS.ReadableStream) => {
@@ -48,7 +49,12 @@ const sha256Of = async (source: NodeJS.ReadableStream) => {
   return hash.digest('hex');
 };
 
-export async function migrateToBucket(dir: string, settings: S3Settings, log: (line: string) => void = () => {}, client: S3Client = s3Client(settings)): Promise<MigrateReport> {
+export async function migrateToBucket(
+  dir: string,
+  settings: S3Settings,
+  log: (line: string) => void = () => {},
+  client: S3Client = s3Client(settings),
+): Promise<MigrateReport> {
   const local = localStorage(dir);
   const bucket = s3Storage(settings, client);
   const report: MigrateReport = { copied: 0, skipped: 0, failed: [] };
@@ -56,23 +62,32 @@ export async function migrateToBucket(dir: string, settings: S3Settings, log: (l
   const ours = await local.readMarker();
   const theirs = await bucket.readMarker();
   if (ours && theirs && ours.databaseId !== theirs.databaseId) {
-    throw new Error(`${bucket.description} belongs to database ${theirs.databaseId}, the folder ${dir} to database ${ours.databaseId}: copy into an empty bucket or the bucket of the same database`);
+    throw new Error(
+      `${bucket.description} belongs to database ${theirs.databaseId}, the folder ${dir} to database ${ours.databaseId}: copy into an empty bucket or the bucket of the same database`,
+    );
   }
 
   for await (const { sha256, file } of localFiles(dir)) {
     try {
       const size = (await stat(file)).size;
-      const there = await client.send(new HeadObjectCommand({ Bucket: settings.bucket, Key: contentPath(sha256) })).catch(() => null);
-      if (there?.ContentLength === size && (there.Metadata?.sha256 === sha256 || (await sha256Of(await bucket.stream(sha256))) === sha256)) {
+      const there = await client
+        .send(new HeadObjectCommand({ Bucket: settings.bucket, Key: contentPath(sha256) }))
+        .catch(() => null);
+      if (
+        there?.ContentLength === size &&
+        (there.Metadata?.sha256 === sha256 || (await sha256Of(await bucket.stream(sha256))) === sha256)
+      ) {
         report.skipped++;
         continue;
       }
       const put = await bucket.put(createReadStream(file), Number.MAX_SAFE_INTEGER);
-      if (put.sha256 !== sha256) throw new Error(`its bytes hash to ${put.sha256}: the local file is damaged (not copied under its name)`);
+      if (put.sha256 !== sha256)
+        throw new Error(`its bytes hash to ${put.sha256}: the local file is damaged (not copied under its name)`);
       const back = await sha256Of(await bucket.stream(sha256));
       if (back !== sha256) throw new Error(`read back from the bucket, its bytes hash to ${back}`);
       report.copied++;
-      if ((report.copied + report.skipped) % 500 === 0) log(`… ${report.copied} copied, ${report.skipped} already there`);
+      if ((report.copied + report.skipped) % 500 === 0)
+        log(`… ${report.copied} copied, ${report.skipped} already there`);
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
       report.failed.push({ file, reason });

@@ -25,7 +25,20 @@ import {
   type _Object,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { contentPath, FileTooLargeError, invalidKey, KEY, MARKER, meter, missing, QUARANTINE, TMP, truncated, type Storage, type StoreMarker } from './common.ts';
+import {
+  contentPath,
+  FileTooLargeError,
+  invalidKey,
+  KEY,
+  MARKER,
+  meter,
+  missing,
+  QUARANTINE,
+  TMP,
+  truncated,
+  type Storage,
+  type StoreMarker,
+} from './common.ts';
 
 export interface S3Settings {
   endpoint?: string;
@@ -51,7 +64,9 @@ export function s3Client(s: S3Settings): S3Client {
     ...(s.endpoint ? { endpoint: s.endpoint } : {}),
     region: s.region,
     forcePathStyle: s.forcePathStyle,
-    ...(s.accessKeyId && s.secretAccessKey ? { credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey } } : {}),
+    ...(s.accessKeyId && s.secretAccessKey
+      ? { credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey } }
+      : {}),
     // The SDK's default since 3.729 sends CRC32 checksums in aws-chunked bodies, which many
     // S3-compatible servers (older MinIO, Ceph, s3rver) refuse; the sha256 is checked here instead.
     requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -76,10 +91,19 @@ export function s3Storage(s: S3Settings, client: S3Client = s3Client(s)): Storag
   };
   const remove = (Key: string) => client.send(new DeleteObjectCommand({ Bucket, Key }));
   const copy = (from: string, Key: string, Metadata?: Record<string, string>) =>
-    client.send(new CopyObjectCommand({ Bucket, Key, CopySource: `${Bucket}/${from}`, ...(Metadata ? { Metadata, MetadataDirective: 'REPLACE' } : {}) }));
+    client.send(
+      new CopyObjectCommand({
+        Bucket,
+        Key,
+        CopySource: `${Bucket}/${from}`,
+        ...(Metadata ? { Metadata, MetadataDirective: 'REPLACE' } : {}),
+      }),
+    );
   const get = async (Key: string) => {
     try {
-      return (await client.send(new GetObjectCommand({ Bucket, Key }))).Body as Readable & { transformToByteArray(): Promise<Uint8Array> };
+      return (await client.send(new GetObjectCommand({ Bucket, Key }))).Body as Readable & {
+        transformToByteArray(): Promise<Uint8Array>;
+      };
     } catch (e) {
       if (notFound(e)) return null;
       throw e;
@@ -107,14 +131,21 @@ export function s3Storage(s: S3Settings, client: S3Client = s3Client(s)): Storag
       const m = meter(maxBytes);
       // the source's failure (a client gone mid-upload) fails the upload's body, and so the upload
       source.on('error', (err) => m.stream.destroy(err));
-      const upload = new Upload({ client, params: { Bucket, Key: tmp, Body: source.pipe(m.stream) }, partSize: PART_SIZE, queueSize: QUEUE, leavePartsOnError: false });
+      const upload = new Upload({
+        client,
+        params: { Bucket, Key: tmp, Body: source.pipe(m.stream) },
+        partSize: PART_SIZE,
+        queueSize: QUEUE,
+        leavePartsOnError: false,
+      });
       try {
         await upload.done();
         if (truncated(source)) throw new FileTooLargeError(maxBytes);
         const sha256 = m.digest();
         const size = m.size();
         const placed = await head(tmp);
-        if (placed?.ContentLength !== size) throw new Error(`${tmp}: the store holds ${placed?.ContentLength ?? 'nothing'} bytes, ${size} were sent`);
+        if (placed?.ContentLength !== size)
+          throw new Error(`${tmp}: the store holds ${placed?.ContentLength ?? 'nothing'} bytes, ${size} were sent`);
         const key = keyOf(sha256);
         // content-addressed: an object under the key holds these bytes already
         if ((await head(key))?.ContentLength !== size) await copy(tmp, key, { sha256 });
@@ -189,7 +220,14 @@ export function s3Storage(s: S3Settings, client: S3Client = s3Client(s)): Storag
       return body ? (JSON.parse(Buffer.from(await body.transformToByteArray()).toString('utf8')) as StoreMarker) : null;
     },
     async writeMarker(marker) {
-      await client.send(new PutObjectCommand({ Bucket, Key: MARKER, Body: JSON.stringify(marker, null, 2) + '\n', ContentType: 'application/json' }));
+      await client.send(
+        new PutObjectCommand({
+          Bucket,
+          Key: MARKER,
+          Body: JSON.stringify(marker, null, 2) + '\n',
+          ContentType: 'application/json',
+        }),
+      );
     },
     async probe() {
       const Key = `${TMP}/probe-${os.hostname()}-${randomUUID()}`;
@@ -198,7 +236,8 @@ export function s3Storage(s: S3Settings, client: S3Client = s3Client(s)): Storag
         await client.send(new PutObjectCommand({ Bucket, Key, Body: text }));
         const body = await get(Key);
         const back = body ? Buffer.from(await body.transformToByteArray()).toString('utf8') : null;
-        if (back !== text) throw new Error(`${Key}: read back ${back === null ? 'nothing' : 'other bytes'} than written`);
+        if (back !== text)
+          throw new Error(`${Key}: read back ${back === null ? 'nothing' : 'other bytes'} than written`);
       } finally {
         await remove(Key).catch(() => {});
       }

@@ -57,11 +57,15 @@ type GrantWindow = 'valid' | 'expired' | 'notYet' | 'expiring';
  * comes from an approved application instead (empower/demo.ts).
  */
 const GRANTS: [string, string, GrantWindow][] = [
-  ...['0064000101', '0064000102', '0034000201', '0011000302', '0011000303'].map((m) => ['S001', m, 'valid'] as [string, string, GrantWindow]),
+  ...['0064000101', '0064000102', '0034000201', '0011000302', '0011000303'].map(
+    (m) => ['S001', m, 'valid'] as [string, string, GrantWindow],
+  ),
   ['S001', '0064000103', 'expiring'],
   ['S001', '0034000202', 'expired'],
   ['S001', '0011000301', 'notYet'],
-  ...['0064000103', '0064000104', '0034000204', '0011000302', '0011000303', '0011000304'].map((m) => ['S002', m, m === '0034000204' ? 'expiring' : 'valid'] as [string, string, GrantWindow]),
+  ...['0064000103', '0064000104', '0034000204', '0011000302', '0011000303', '0011000304'].map(
+    (m) => ['S002', m, m === '0034000204' ? 'expiring' : 'valid'] as [string, string, GrantWindow],
+  ),
 ];
 
 function grantWindow(kind: GrantWindow, now: number): { validFrom: Date; validUntil: Date } {
@@ -86,32 +90,224 @@ interface DemoFile {
 }
 
 const FILES: DemoFile[] = [
-  { standardCode: 'HR-BX-D001', name: '冰箱门体总装图', caption: 'REFRIGERATOR DOOR ASSEMBLY', materialCode: '0064000101', category: 'DRAWING', secretLevel: 'SECRET', type: 'pdf',
-    versions: [{ version: 'A', daysAgo: 620 }, { version: 'B', daysAgo: 380, remark: '门封槽尺寸调整' }, { version: 'C', daysAgo: 75, remark: '增加防凝露加热丝走线' }] },
-  { standardCode: 'HR-BX-D002', name: '门体铰链安装图', caption: 'DOOR HINGE INSTALLATION', materialCode: '0064000101', category: 'DRAWING', secretLevel: 'INTERNAL', type: 'pdf', versions: [{ version: 'A', daysAgo: 410 }] },
-  { standardCode: 'HR-BX-D003', name: '压缩机支架零件图', caption: 'COMPRESSOR BRACKET', materialCode: '0064000102', category: 'DRAWING', secretLevel: 'SECRET', type: 'pdf',
-    versions: [{ version: 'A', daysAgo: 500 }, { version: 'B', daysAgo: 120, remark: '板厚由 2.5mm 改为 3mm' }] },
-  { standardCode: 'Q/HR-BX-S010', name: '压缩机支架焊接技术要求', caption: 'WELDING REQUIREMENTS', materialCode: '0064000102', category: 'STANDARD', secretLevel: 'INTERNAL', type: 'pdf', versions: [{ version: 'V1.0', daysAgo: 300 }] },
-  { standardCode: 'HR-BX-D004', name: '蒸发器结构图', caption: 'EVAPORATOR STRUCTURE', materialCode: '0064000103', category: 'DRAWING', secretLevel: 'CONFIDENTIAL', type: 'pdf', versions: [{ version: 'A', daysAgo: 260 }] },
-  { standardCode: 'HR-BX-D005', name: '蒸发器管路布置图', caption: 'EVAPORATOR PIPING', materialCode: '0064000103', category: 'DRAWING', secretLevel: 'SECRET', type: 'dxf', versions: [{ version: 'A', daysAgo: 240 }] },
-  { standardCode: 'HR-BX-D006', name: '温控器面板丝印图', caption: 'THERMOSTAT PANEL PRINT', materialCode: '0064000104', category: 'DRAWING', secretLevel: 'INTERNAL', type: 'png', versions: [{ version: 'A', daysAgo: 200 }] },
-  { standardCode: 'Q/HR-XYJ-S020', name: '内桶焊缝检验规范', caption: 'DRUM WELD INSPECTION', materialCode: '0034000201', category: 'SPEC', secretLevel: 'INTERNAL', type: 'pdf',
-    versions: [{ version: 'V1.0', daysAgo: 700 }, { version: 'V2.0', daysAgo: 150, remark: '增加渗透检测要求' }] },
-  { standardCode: 'HR-XYJ-D101', name: '滚筒内桶零件图', caption: 'WASHER INNER DRUM', materialCode: '0034000201', category: 'DRAWING', secretLevel: 'SECRET', type: 'pdf', versions: [{ version: 'A', daysAgo: 330 }] },
-  { standardCode: 'HR-XYJ-D102', name: '电机安装座毛坯图', caption: 'MOTOR MOUNT CASTING', materialCode: '0034000202', category: 'DRAWING', secretLevel: 'SECRET', type: 'pdf', versions: [{ version: 'A', daysAgo: 280 }] },
-  { standardCode: 'HR-XYJ-D103', name: '门封圈截面图', caption: 'DOOR GASKET SECTION', materialCode: '0034000203', category: 'DRAWING', secretLevel: 'INTERNAL', type: 'pdf',
-    versions: [{ version: 'A', daysAgo: 450 }], obsolete: '结构变更，由 HR-XYJ-D104 替代' },
-  { standardCode: 'HR-XYJ-D104', name: '门封圈截面图（新结构）', caption: 'DOOR GASKET SECTION NEW', materialCode: '0034000203', category: 'DRAWING', secretLevel: 'INTERNAL', type: 'pdf', versions: [{ version: 'A', daysAgo: 90 }] },
-  { standardCode: 'HR-XYJ-D105', name: '控制主板装配图', caption: 'CONTROL BOARD ASSEMBLY', materialCode: '0034000204', category: 'DRAWING', secretLevel: 'CONFIDENTIAL', type: 'pdf',
-    versions: [{ version: 'A', daysAgo: 390 }, { version: 'B', daysAgo: 60, remark: '更换继电器型号' }] },
-  { standardCode: 'Q/HR-XYJ-S021', name: '控制主板焊接工艺规范', caption: 'PCB SOLDERING PROCESS', materialCode: '0034000204', category: 'STANDARD', secretLevel: 'PUBLIC', type: 'pdf', versions: [{ version: 'V1.0', daysAgo: 350 }] },
-  { standardCode: 'HR-KT-D201', name: '室外机底盘零件图', caption: 'OUTDOOR UNIT BASE PAN', materialCode: '0011000301', category: 'DRAWING', secretLevel: 'SECRET', type: 'pdf', versions: [{ version: 'A', daysAgo: 180 }] },
-  { standardCode: 'HR-KT-D202', name: '贯流风叶零件图', caption: 'CROSS-FLOW FAN', materialCode: '0011000302', category: 'DRAWING', secretLevel: 'SECRET', type: 'pdf',
-    versions: [{ version: 'A', daysAgo: 520 }, { version: 'B', daysAgo: 210, remark: '叶片数由 35 改为 37' }, { version: 'C', daysAgo: 30, remark: '动平衡等级提高至 G2.5' }] },
-  { standardCode: 'Q/HR-KT-S030', name: '风叶动平衡检验规范', caption: 'FAN BALANCE INSPECTION', materialCode: '0011000302', category: 'SPEC', secretLevel: 'INTERNAL', type: 'pdf', versions: [{ version: 'V1.0', daysAgo: 230 }] },
-  { standardCode: 'HR-KT-D203', name: '冷凝器总成图', caption: 'CONDENSER ASSEMBLY', materialCode: '0011000303', category: 'DRAWING', secretLevel: 'SECRET', type: 'pdf', versions: [{ version: 'A', daysAgo: 160 }] },
-  { standardCode: 'HR-KT-D204', name: '遥控器外壳零件图', caption: 'REMOTE CONTROL HOUSING', materialCode: '0011000304', category: 'DRAWING', secretLevel: 'INTERNAL', type: 'png', versions: [{ version: 'A', daysAgo: 140 }] },
-  { standardCode: 'Q/HR-KT-S031', name: '外观件色差验收标准', caption: 'COLOUR DIFFERENCE ACCEPTANCE', materialCode: '0011000304', category: 'OTHER', secretLevel: 'PUBLIC', type: 'pdf', versions: [{ version: 'V1.0', daysAgo: 100 }] },
+  {
+    standardCode: 'HR-BX-D001',
+    name: '冰箱门体总装图',
+    caption: 'REFRIGERATOR DOOR ASSEMBLY',
+    materialCode: '0064000101',
+    category: 'DRAWING',
+    secretLevel: 'SECRET',
+    type: 'pdf',
+    versions: [
+      { version: 'A', daysAgo: 620 },
+      { version: 'B', daysAgo: 380, remark: '门封槽尺寸调整' },
+      { version: 'C', daysAgo: 75, remark: '增加防凝露加热丝走线' },
+    ],
+  },
+  {
+    standardCode: 'HR-BX-D002',
+    name: '门体铰链安装图',
+    caption: 'DOOR HINGE INSTALLATION',
+    materialCode: '0064000101',
+    category: 'DRAWING',
+    secretLevel: 'INTERNAL',
+    type: 'pdf',
+    versions: [{ version: 'A', daysAgo: 410 }],
+  },
+  {
+    standardCode: 'HR-BX-D003',
+    name: '压缩机支架零件图',
+    caption: 'COMPRESSOR BRACKET',
+    materialCode: '0064000102',
+    category: 'DRAWING',
+    secretLevel: 'SECRET',
+    type: 'pdf',
+    versions: [
+      { version: 'A', daysAgo: 500 },
+      { version: 'B', daysAgo: 120, remark: '板厚由 2.5mm 改为 3mm' },
+    ],
+  },
+  {
+    standardCode: 'Q/HR-BX-S010',
+    name: '压缩机支架焊接技术要求',
+    caption: 'WELDING REQUIREMENTS',
+    materialCode: '0064000102',
+    category: 'STANDARD',
+    secretLevel: 'INTERNAL',
+    type: 'pdf',
+    versions: [{ version: 'V1.0', daysAgo: 300 }],
+  },
+  {
+    standardCode: 'HR-BX-D004',
+    name: '蒸发器结构图',
+    caption: 'EVAPORATOR STRUCTURE',
+    materialCode: '0064000103',
+    category: 'DRAWING',
+    secretLevel: 'CONFIDENTIAL',
+    type: 'pdf',
+    versions: [{ version: 'A', daysAgo: 260 }],
+  },
+  {
+    standardCode: 'HR-BX-D005',
+    name: '蒸发器管路布置图',
+    caption: 'EVAPORATOR PIPING',
+    materialCode: '0064000103',
+    category: 'DRAWING',
+    secretLevel: 'SECRET',
+    type: 'dxf',
+    versions: [{ version: 'A', daysAgo: 240 }],
+  },
+  {
+    standardCode: 'HR-BX-D006',
+    name: '温控器面板丝印图',
+    caption: 'THERMOSTAT PANEL PRINT',
+    materialCode: '0064000104',
+    category: 'DRAWING',
+    secretLevel: 'INTERNAL',
+    type: 'png',
+    versions: [{ version: 'A', daysAgo: 200 }],
+  },
+  {
+    standardCode: 'Q/HR-XYJ-S020',
+    name: '内桶焊缝检验规范',
+    caption: 'DRUM WELD INSPECTION',
+    materialCode: '0034000201',
+    category: 'SPEC',
+    secretLevel: 'INTERNAL',
+    type: 'pdf',
+    versions: [
+      { version: 'V1.0', daysAgo: 700 },
+      { version: 'V2.0', daysAgo: 150, remark: '增加渗透检测要求' },
+    ],
+  },
+  {
+    standardCode: 'HR-XYJ-D101',
+    name: '滚筒内桶零件图',
+    caption: 'WASHER INNER DRUM',
+    materialCode: '0034000201',
+    category: 'DRAWING',
+    secretLevel: 'SECRET',
+    type: 'pdf',
+    versions: [{ version: 'A', daysAgo: 330 }],
+  },
+  {
+    standardCode: 'HR-XYJ-D102',
+    name: '电机安装座毛坯图',
+    caption: 'MOTOR MOUNT CASTING',
+    materialCode: '0034000202',
+    category: 'DRAWING',
+    secretLevel: 'SECRET',
+    type: 'pdf',
+    versions: [{ version: 'A', daysAgo: 280 }],
+  },
+  {
+    standardCode: 'HR-XYJ-D103',
+    name: '门封圈截面图',
+    caption: 'DOOR GASKET SECTION',
+    materialCode: '0034000203',
+    category: 'DRAWING',
+    secretLevel: 'INTERNAL',
+    type: 'pdf',
+    versions: [{ version: 'A', daysAgo: 450 }],
+    obsolete: '结构变更，由 HR-XYJ-D104 替代',
+  },
+  {
+    standardCode: 'HR-XYJ-D104',
+    name: '门封圈截面图（新结构）',
+    caption: 'DOOR GASKET SECTION NEW',
+    materialCode: '0034000203',
+    category: 'DRAWING',
+    secretLevel: 'INTERNAL',
+    type: 'pdf',
+    versions: [{ version: 'A', daysAgo: 90 }],
+  },
+  {
+    standardCode: 'HR-XYJ-D105',
+    name: '控制主板装配图',
+    caption: 'CONTROL BOARD ASSEMBLY',
+    materialCode: '0034000204',
+    category: 'DRAWING',
+    secretLevel: 'CONFIDENTIAL',
+    type: 'pdf',
+    versions: [
+      { version: 'A', daysAgo: 390 },
+      { version: 'B', daysAgo: 60, remark: '更换继电器型号' },
+    ],
+  },
+  {
+    standardCode: 'Q/HR-XYJ-S021',
+    name: '控制主板焊接工艺规范',
+    caption: 'PCB SOLDERING PROCESS',
+    materialCode: '0034000204',
+    category: 'STANDARD',
+    secretLevel: 'PUBLIC',
+    type: 'pdf',
+    versions: [{ version: 'V1.0', daysAgo: 350 }],
+  },
+  {
+    standardCode: 'HR-KT-D201',
+    name: '室外机底盘零件图',
+    caption: 'OUTDOOR UNIT BASE PAN',
+    materialCode: '0011000301',
+    category: 'DRAWING',
+    secretLevel: 'SECRET',
+    type: 'pdf',
+    versions: [{ version: 'A', daysAgo: 180 }],
+  },
+  {
+    standardCode: 'HR-KT-D202',
+    name: '贯流风叶零件图',
+    caption: 'CROSS-FLOW FAN',
+    materialCode: '0011000302',
+    category: 'DRAWING',
+    secretLevel: 'SECRET',
+    type: 'pdf',
+    versions: [
+      { version: 'A', daysAgo: 520 },
+      { version: 'B', daysAgo: 210, remark: '叶片数由 35 改为 37' },
+      { version: 'C', daysAgo: 30, remark: '动平衡等级提高至 G2.5' },
+    ],
+  },
+  {
+    standardCode: 'Q/HR-KT-S030',
+    name: '风叶动平衡检验规范',
+    caption: 'FAN BALANCE INSPECTION',
+    materialCode: '0011000302',
+    category: 'SPEC',
+    secretLevel: 'INTERNAL',
+    type: 'pdf',
+    versions: [{ version: 'V1.0', daysAgo: 230 }],
+  },
+  {
+    standardCode: 'HR-KT-D203',
+    name: '冷凝器总成图',
+    caption: 'CONDENSER ASSEMBLY',
+    materialCode: '0011000303',
+    category: 'DRAWING',
+    secretLevel: 'SECRET',
+    type: 'pdf',
+    versions: [{ version: 'A', daysAgo: 160 }],
+  },
+  {
+    standardCode: 'HR-KT-D204',
+    name: '遥控器外壳零件图',
+    caption: 'REMOTE CONTROL HOUSING',
+    materialCode: '0011000304',
+    category: 'DRAWING',
+    secretLevel: 'INTERNAL',
+    type: 'png',
+    versions: [{ version: 'A', daysAgo: 140 }],
+  },
+  {
+    standardCode: 'Q/HR-KT-S031',
+    name: '外观件色差验收标准',
+    caption: 'COLOUR DIFFERENCE ACCEPTANCE',
+    materialCode: '0011000304',
+    category: 'OTHER',
+    secretLevel: 'PUBLIC',
+    type: 'pdf',
+    versions: [{ version: 'V1.0', daysAgo: 100 }],
+  },
 ];
 
 /** `YYYY-MM-DD` of a time in UTC+8, as a DATE value. */
@@ -120,14 +316,26 @@ const cstDay = (t: number) => cstDateValue(new Date(t));
 /** The drawing of one version of a demo file (2 or 3 sheets, alternating). */
 function specOf(f: DemoFile, fi: number, vi: number): DemoDrawingSpec {
   const v = f.versions[vi]!;
-  return { type: f.type === 'png' || f.type === 'dxf' ? f.type : 'pdf', standardCode: f.standardCode, version: v.version, materialCode: f.materialCode, caption: f.caption, secretLevel: f.secretLevel, pages: 2 + ((fi + vi) % 2) };
+  return {
+    type: f.type === 'png' || f.type === 'dxf' ? f.type : 'pdf',
+    standardCode: f.standardCode,
+    version: v.version,
+    materialCode: f.materialCode,
+    caption: f.caption,
+    secretLevel: f.secretLevel,
+    pages: 2 + ((fi + vi) % 2),
+  };
 }
 
 /** Every drawing the demo archive holds: what the build draws ahead (db/demo-files.ts). */
 export const DEMO_DRAWINGS: DemoDrawingSpec[] = FILES.flatMap((f, fi) => f.versions.map((_, vi) => specOf(f, fi, vi)));
 
 /** Seeds the archive; the bytes go into storage first, the rows after (as an upload would). */
-export async function seedDemoArchives(db: Db, storage: Storage, uploaders: { id: number; name: string }[]): Promise<void> {
+export async function seedDemoArchives(
+  db: Db,
+  storage: Storage,
+  uploaders: { id: number; name: string }[],
+): Promise<void> {
   const now = Date.now();
   const prepared = preparedDemoFiles();
   const rows = await Promise.all(
@@ -174,12 +382,29 @@ export async function seedDemoArchives(db: Db, storage: Storage, uploaders: { id
   const seeded = new Date(now);
   await db.$transaction(async (tx) => {
     await insertRows(tx, 'product_line', PRODUCT_LINES);
-    await insertRows(tx, 'material', MATERIALS.map((m) => ({ ...m, createdAt: seeded })));
-    await insertRows(tx, 'supplier_material', Object.entries(SUPPLIES).flatMap(([supplierCode, codes]) => codes.map((materialCode) => ({ supplierCode, materialCode }))));
+    await insertRows(
+      tx,
+      'material',
+      MATERIALS.map((m) => ({ ...m, createdAt: seeded })),
+    );
+    await insertRows(
+      tx,
+      'supplier_material',
+      Object.entries(SUPPLIES).flatMap(([supplierCode, codes]) =>
+        codes.map((materialCode) => ({ supplierCode, materialCode })),
+      ),
+    );
     await insertRows(
       tx,
       'empower_grant',
-      GRANTS.map(([supplierCode, materialCode, kind]) => ({ supplierCode, materialCode, ...grantWindow(kind, now), createdBy: 'demo3', imported: true, createdAt: seeded })),
+      GRANTS.map(([supplierCode, materialCode, kind]) => ({
+        supplierCode,
+        materialCode,
+        ...grantWindow(kind, now),
+        createdBy: 'demo3',
+        imported: true,
+        createdAt: seeded,
+      })),
     );
     await insertRows(tx, 'standard_file', rows);
   });

@@ -12,7 +12,19 @@ import { FILE_TYPES, type FileStatus, type FileType, type StandardFileRow } from
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
-import { bigramIndexed, cappedCount, checkWindow, containsText, orderBySql, pageAndCount, whereSql, type CappedTotal, type PageRequest, type PageStatement, type SortColumns } from '../../lib/list.ts';
+import {
+  bigramIndexed,
+  cappedCount,
+  checkWindow,
+  containsText,
+  orderBySql,
+  pageAndCount,
+  whereSql,
+  type CappedTotal,
+  type PageRequest,
+  type PageStatement,
+  type SortColumns,
+} from '../../lib/list.ts';
 
 export const FILE_SORT_COLUMNS = {
   standardCode: { column: 'sf.standard_code', cast: '' },
@@ -24,7 +36,9 @@ export const FILE_SORT_COLUMNS = {
   materialCode: { column: 'sf.material_code', cast: '' },
 } as const;
 export type FileSortField = keyof typeof FILE_SORT_COLUMNS;
-const SORT_SQL = Object.fromEntries(Object.entries(FILE_SORT_COLUMNS).map(([field, { column }]) => [field, column])) as SortColumns<FileSortField>;
+const SORT_SQL = Object.fromEntries(
+  Object.entries(FILE_SORT_COLUMNS).map(([field, { column }]) => [field, column]),
+) as SortColumns<FileSortField>;
 /** The declared sort, id as tie-breaker in the same direction; newest first by default. */
 const orderBy = (s: FileSort) => orderBySql(SORT_SQL, s, 'sf.id', 'sf.id DESC');
 
@@ -47,7 +61,10 @@ export interface FileFilter {
  * The archive list's filter as the call sends it (one optional 状态) as a FileFilter: the list,
  * its Excel export and the list benchmark read a body alike.
  */
-export const fileFilterOf = <T extends { status?: FileStatus }>({ status, ...rest }: T): Omit<T, 'status'> & Pick<FileFilter, 'statuses'> => ({
+export const fileFilterOf = <T extends { status?: FileStatus }>({
+  status,
+  ...rest
+}: T): Omit<T, 'status'> & Pick<FileFilter, 'statuses'> => ({
   ...rest,
   statuses: status ? [status] : undefined,
 });
@@ -110,7 +127,8 @@ function conditions(f: FileFilter): Prisma.Sql[] {
   else if (f.statuses?.length) c.push(Prisma.sql`sf.status IN (${Prisma.join(f.statuses)})`);
   if (f.materialCodes) c.push(Prisma.sql`sf.material_code = ANY(${[...f.materialCodes]}::text[])`);
   if (f.materialCode) c.push(Prisma.sql`sf.material_code = ${f.materialCode}`);
-  if (f.productLineCode) c.push(Prisma.sql`sf.material_code IN (SELECT code FROM material WHERE product_line_code = ${f.productLineCode})`);
+  if (f.productLineCode)
+    c.push(Prisma.sql`sf.material_code IN (SELECT code FROM material WHERE product_line_code = ${f.productLineCode})`);
   if (f.standardCode) c.push(Prisma.sql`sf.standard_code = ${f.standardCode}`);
   if (f.name) c.push(containsText(bigramIndexed('sf.name'), f.name));
   if (f.version) c.push(Prisma.sql`sf.version = ${f.version}`);
@@ -207,7 +225,12 @@ export function filePageStatement(f: FileFilter, q: FileSort & PageRequest, o: F
 }
 
 /** One page of files, with its capped total. */
-export async function pageFiles(db: Db, f: FileFilter, q: FileSort & PageRequest, o: FilePageOptions = {}): Promise<{ rows: StandardFileRow[] } & CappedTotal> {
+export async function pageFiles(
+  db: Db,
+  f: FileFilter,
+  q: FileSort & PageRequest,
+  o: FilePageOptions = {},
+): Promise<{ rows: StandardFileRow[] } & CappedTotal> {
   checkWindow(q);
   if (matchesNothing(f)) return { rows: [], total: 0, totalCapped: false };
   const { page, fromWhere } = filePageStatement(f, q, o);

@@ -6,7 +6,14 @@ import type { FileType } from '@esm/contracts';
 
 export const UNSUPPORTED_TYPE_MESSAGE = '文件类型不支持，仅支持 PDF、PNG、JPG、DWG、DXF';
 
-const BY_EXTENSION: Record<string, FileType> = { pdf: 'pdf', png: 'png', jpg: 'jpg', jpeg: 'jpg', dwg: 'dwg', dxf: 'dxf' };
+const BY_EXTENSION: Record<string, FileType> = {
+  pdf: 'pdf',
+  png: 'png',
+  jpg: 'jpg',
+  jpeg: 'jpg',
+  dwg: 'dwg',
+  dxf: 'dxf',
+};
 
 /** How many leading bytes `typeOfContent` needs to decide. */
 export const SNIFF_BYTES = 64;

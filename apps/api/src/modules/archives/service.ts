@@ -5,7 +5,14 @@
  * the request says.
  */
 import type { z } from 'zod';
-import type { FileSupplierRow, MaterialRow, ObsoleteScope, ProductLine, ZMaterialPagerRequestSchema, ZSupplierInformationRequestSchema } from '@esm/contracts';
+import type {
+  FileSupplierRow,
+  MaterialRow,
+  ObsoleteScope,
+  ProductLine,
+  ZMaterialPagerRequestSchema,
+  ZSupplierInformationRequestSchema,
+} from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
@@ -26,19 +33,44 @@ export async function productLines(db: Db, supplierCode?: string, now = new Date
     Prisma.sql`SELECT pl.code, pl.name, (SELECT count(*)::int FROM material m WHERE m.product_line_code = pl.code ${visible}) AS n
       FROM product_line pl ORDER BY pl.sort, pl.code`,
   );
-  return rows.map((l) => ({ code: l.code, name: l.name, materialCount: l.n })).filter((l) => !supplierCode || l.materialCount > 0);
+  return rows
+    .map((l) => ({ code: l.code, name: l.name, materialCount: l.n }))
+    .filter((l) => !supplierCode || l.materialCount > 0);
 }
 
 const MATERIAL_SORT = { code: 'm.code', name: 'm.name' } as const;
 
-export async function pageMaterials(db: Db, q: MaterialQuery, supplierCode?: string, now = new Date()): Promise<{ rows: MaterialRow[] } & CappedTotal> {
-  const page = await listPage<{ code: string; name: string; spec: string | null; product_line_code: string; product_line_name: string; purchaser: string | null }>(db, q, {
+export async function pageMaterials(
+  db: Db,
+  q: MaterialQuery,
+  supplierCode?: string,
+  now = new Date(),
+): Promise<{ rows: MaterialRow[] } & CappedTotal> {
+  const page = await listPage<{
+    code: string;
+    name: string;
+    spec: string | null;
+    product_line_code: string;
+    product_line_name: string;
+    purchaser: string | null;
+  }>(db, q, {
     select: Prisma.sql`m.code, m.name, m.spec, m.product_line_code, pl.name AS product_line_name, m.purchaser`,
     from: Prisma.sql`material m JOIN product_line pl ON pl.code = m.product_line_code`,
-    where: whereSql([supplierCode && visibleMaterialSql('m.code', supplierCode, now), equalsSql('m.product_line_code', q.productLineCode), keywordSql(['m.code', 'm.name'], q.keyword)]),
+    where: whereSql([
+      supplierCode && visibleMaterialSql('m.code', supplierCode, now),
+      equalsSql('m.product_line_code', q.productLineCode),
+      keywordSql(['m.code', 'm.name'], q.keyword),
+    ]),
     orderBy: orderBySql(MATERIAL_SORT, q, 'm.code', 'm.code ASC'),
   });
-  return mapPage(page, (m) => ({ code: m.code, name: m.name, spec: m.spec, productLineCode: m.product_line_code, productLineName: m.product_line_name, purchaser: m.purchaser }));
+  return mapPage(page, (m) => ({
+    code: m.code,
+    name: m.name,
+    spec: m.spec,
+    productLineCode: m.product_line_code,
+    productLineName: m.product_line_name,
+    purchaser: m.purchaser,
+  }));
 }
 
 /**
@@ -109,26 +141,47 @@ export async function obsoleteFile(
   by: { id: number; name: string },
 ): Promise<{ id: number; restored: { id: number; version: string } | null; count: number }> {
   return db.$transaction(async (tx) => {
-    const file = await tx.standardFile.findUnique({ where: { id }, select: { id: true, standardCode: true, version: true, status: true } });
+    const file = await tx.standardFile.findUnique({
+      where: { id },
+      select: { id: true, standardCode: true, version: true, status: true },
+    });
     if (!file) throw notFound('文件不存在');
     const event = (action: string, f: { id: number; standardCode: string; version: string }, why: string | null) =>
-      tx.archiveEvent.create({ data: { action, fileId: f.id, standardCode: f.standardCode, version: f.version, reason: why, userId: by.id, userName: by.name } });
+      tx.archiveEvent.create({
+        data: {
+          action,
+          fileId: f.id,
+          standardCode: f.standardCode,
+          version: f.version,
+          reason: why,
+          userId: by.id,
+          userName: by.name,
+        },
+      });
     const now = new Date();
     const targets =
       scope === 'STANDARD'
-        ? await tx.standardFile.findMany({ where: { standardCode: file.standardCode, status: { in: ['EFFECTIVE', 'HISTORY'] } }, select: { id: true, standardCode: true, version: true } })
+        ? await tx.standardFile.findMany({
+            where: { standardCode: file.standardCode, status: { in: ['EFFECTIVE', 'HISTORY'] } },
+            select: { id: true, standardCode: true, version: true },
+          })
         : [file];
     // the status check is in the UPDATE itself: of two concurrent 作废, one wins, the other is a 409
     const { count } = await tx.standardFile.updateMany({
       where: { id: { in: targets.map((t) => t.id) }, status: { in: ['EFFECTIVE', 'HISTORY'] } },
       data: { status: 'OBSOLETE', obsoletedAt: now, obsoleteReason: reason },
     });
-    if (count === 0 || (scope === 'VERSION' && file.status === 'OBSOLETE')) throw conflict(scope === 'STANDARD' ? '该标准已全部作废' : '该版本已作废');
+    if (count === 0 || (scope === 'VERSION' && file.status === 'OBSOLETE'))
+      throw conflict(scope === 'STANDARD' ? '该标准已全部作废' : '该版本已作废');
     for (const t of targets) await event(scope === 'STANDARD' ? 'OBSOLETE_STANDARD' : 'OBSOLETE_VERSION', t, reason);
 
     let restored: { id: number; version: string } | null = null;
     if (scope === 'VERSION' && file.status === 'EFFECTIVE') {
-      const previous = await tx.standardFile.findFirst({ where: { standardCode: file.standardCode, status: 'HISTORY' }, orderBy: { versionNo: 'desc' }, select: { id: true, standardCode: true, version: true } });
+      const previous = await tx.standardFile.findFirst({
+        where: { standardCode: file.standardCode, status: 'HISTORY' },
+        orderBy: { versionNo: 'desc' },
+        select: { id: true, standardCode: true, version: true },
+      });
       if (previous) {
         await tx.standardFile.update({ where: { id: previous.id }, data: { status: 'EFFECTIVE' } });
         await event('RESTORE_VERSION', previous, `${file.version} 版作废后恢复为生效`);

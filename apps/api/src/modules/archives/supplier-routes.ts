@@ -12,8 +12,16 @@ import { route } from '../../lib/route.ts';
 import { pageMaterials, pageSupplierFiles, productLines } from './service.ts';
 
 export async function supplierArchiveRoutes(app: FastifyInstance, { db }: { db: Db }) {
-  route(app, archivesApi.supplierProductLines, async ({ supplier }) => ok(await productLines(db, supplier.code), '查询成功'));
-  route(app, archivesApi.supplierMaterials, async ({ body, supplier }) => cappedPage(await pageMaterials(db, body, supplier.code)));
-  route(app, archivesApi.supplierFiles, async ({ body, supplier }) => cappedPage(await pageSupplierFiles(db, supplier, body, 'EFFECTIVE', body)));
-  route(app, archivesApi.supplierHistory, async ({ body, supplier }) => cappedPage(await pageSupplierFiles(db, supplier, body, 'HISTORY', body)));
+  route(app, archivesApi.supplierProductLines, async ({ supplier }) =>
+    ok(await productLines(db, supplier.code), '查询成功'),
+  );
+  route(app, archivesApi.supplierMaterials, async ({ body, supplier }) =>
+    cappedPage(await pageMaterials(db, body, supplier.code)),
+  );
+  route(app, archivesApi.supplierFiles, async ({ body, supplier }) =>
+    cappedPage(await pageSupplierFiles(db, supplier, body, 'EFFECTIVE', body)),
+  );
+  route(app, archivesApi.supplierHistory, async ({ body, supplier }) =>
+    cappedPage(await pageSupplierFiles(db, supplier, body, 'HISTORY', body)),
+  );
 }

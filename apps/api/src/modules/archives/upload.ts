@@ -30,9 +30,15 @@ export interface UploadDeps {
 const unsupported = () => new AppError(415, UNSUPPORTED_TYPE_MESSAGE);
 
 /** Field-level 400 from the zod issues of the upload fields. */
-function fieldErrors(fields: Record<string, string>): { ok: true; value: UploadFields } | { ok: false; errors: FieldError[] } {
+function fieldErrors(
+  fields: Record<string, string>,
+): { ok: true; value: UploadFields } | { ok: false; errors: FieldError[] } {
   const parsed = ZUploadFieldsSchema.safeParse(fields);
-  if (!parsed.success) return { ok: false, errors: parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(body)', message: i.message })) };
+  if (!parsed.success)
+    return {
+      ok: false,
+      errors: parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(body)', message: i.message })),
+    };
   return { ok: true, value: parsed.data };
 }
 
@@ -42,7 +48,10 @@ const invalid = (errors: FieldError[]) => badRequest(errors[0]?.message ?? '请�
  * What the database says about these fields before anything is stored: the material exists, the
  * version string is new for the standard code, and a new version stays under the same material.
  */
-async function checkAgainstArchive(db: Db | Prisma.TransactionClient, f: UploadFields): Promise<{ lastVersionNo: number }> {
+async function checkAgainstArchive(
+  db: Db | Prisma.TransactionClient,
+  f: UploadFields,
+): Promise<{ lastVersionNo: number }> {
   const material = await db.material.findUnique({ where: { code: f.materialCode }, select: { code: true } });
   if (!material) throw invalid([{ field: 'materialCode', message: `物料不存在：${f.materialCode}` }]);
   const versions = await db.standardFile.findMany({
@@ -53,7 +62,9 @@ async function checkAgainstArchive(db: Db | Prisma.TransactionClient, f: UploadF
   if (versions.some((v) => v.version === f.version)) throw conflict(`该标准编号已有版本 ${f.version}`);
   const owner = versions[0]?.materialCode;
   if (owner && owner !== f.materialCode) {
-    throw invalid([{ field: 'materialCode', message: `标准编号 ${f.standardCode} 属于物料 ${owner}，新版本须上传到同一物料下` }]);
+    throw invalid([
+      { field: 'materialCode', message: `标准编号 ${f.standardCode} 属于物料 ${owner}，新版本须上传到同一物料下` },
+    ]);
   }
   return { lastVersionNo: versions[0]?.versionNo ?? 0 };
 }
@@ -138,7 +149,10 @@ async function receive(request: FastifyRequest, deps: UploadDeps): Promise<{ fie
       const file = part as MultipartFile;
       if (file.fieldname !== 'file' || stored || refusal) {
         await drain(file.file);
-        if (file.fieldname !== 'file') refusal ??= badRequest('未知的文件字段，文件须以 file 字段上传', [{ field: file.fieldname, message: '未知的文件字段' }]);
+        if (file.fieldname !== 'file')
+          refusal ??= badRequest('未知的文件字段，文件须以 file 字段上传', [
+            { field: file.fieldname, message: '未知的文件字段' },
+          ]);
         continue;
       }
       const fields = fieldErrors(raw);
@@ -173,14 +187,19 @@ async function receive(request: FastifyRequest, deps: UploadDeps): Promise<{ fie
     throw multipartError(e, deps.maxBytes);
   }
   const fields = fieldErrors(raw);
-  if (refusedForFields && fields.ok) throw badRequest('文件须放在表单其他字段之后提交', [{ field: 'file', message: '文件须放在表单其他字段之后提交' }]);
+  if (refusedForFields && fields.ok)
+    throw badRequest('文件须放在表单其他字段之后提交', [{ field: 'file', message: '文件须放在表单其他字段之后提交' }]);
   if (!fields.ok) throw invalid(fields.errors);
   if (refusal) throw refusal;
   if (!stored) throw invalid([{ field: 'file', message: '请选择要上传的文件' }]);
   return { fields: fields.value, stored };
 }
 
-export async function uploadStandardFile(request: FastifyRequest, user: SessionUser, deps: UploadDeps): Promise<StandardFileRow> {
+export async function uploadStandardFile(
+  request: FastifyRequest,
+  user: SessionUser,
+  deps: UploadDeps,
+): Promise<StandardFileRow> {
   const { fields, stored } = await receive(request, deps);
   // before it replaces the effective version: a file the viewer could not stamp would hide the good one
   await refuseUnstampable(await deps.storage.read(stored.sha256), stored.type);
@@ -190,7 +209,10 @@ export async function uploadStandardFile(request: FastifyRequest, user: SessionU
       // EFFECTIVE version per code rely on it
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${fields.standardCode}))`;
       const { lastVersionNo } = await checkAgainstArchive(tx, fields);
-      await tx.standardFile.updateMany({ where: { standardCode: fields.standardCode, status: 'EFFECTIVE' }, data: { status: 'HISTORY' } });
+      await tx.standardFile.updateMany({
+        where: { standardCode: fields.standardCode, status: 'EFFECTIVE' },
+        data: { status: 'HISTORY' },
+      });
       const created = await tx.standardFile.create({
         data: {
           standardCode: fields.standardCode,

@@ -38,13 +38,22 @@ export const CHAINED_TABLES: readonly ChainedTable[] = [
   { table: 'archive_event', label: '档案作废与恢复', happened: 'created_at' },
   { table: 'notice_event', label: '变更通知操作记录', happened: 'created_at' },
   { table: 'empower_audit', label: '图纸授权申请操作记录', happened: 'created_at', chained: `to_status <> 'DRAFT'` },
-  { table: 'document_issue_message', label: '图纸问题操作记录', happened: 'created_at', chained: `to_status <> 'DRAFT'` },
+  {
+    table: 'document_issue_message',
+    label: '图纸问题操作记录',
+    happened: 'created_at',
+    chained: `to_status <> 'DRAFT'`,
+  },
   { table: 'countersign_event', label: '会签操作记录', happened: 'created_at' },
   { table: 'bom_event', label: '二三级BOM变更记录', happened: 'created_at' },
   { table: 'permission_change_log', label: '按钮与列权限变更', happened: 'created_at' },
   { table: 'phone_view_log', label: '手机号查看日志', happened: 'created_at' },
   { table: 'sign_in_log', label: '登录日志', happened: 'created_at' },
-  { table: 'notification_delivery_event', label: '通知发送记录（排队、每次尝试、发送成功或失败、重新发送）', happened: 'created_at' },
+  {
+    table: 'notification_delivery_event',
+    label: '通知发送记录（排队、每次尝试、发送成功或失败、重新发送）',
+    happened: 'created_at',
+  },
 ];
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -81,7 +90,10 @@ const BATCH = 5000;
 /** per table: the first problems are what an operator needs; the rest would only repeat them */
 const MAX_PROBLEMS = 20;
 
-export const rowHash = (prevHash: string, content: string): string => createHash('sha256').update(prevHash + content, 'utf8').digest('hex');
+export const rowHash = (prevHash: string, content: string): string =>
+  createHash('sha256')
+    .update(prevHash + content, 'utf8')
+    .digest('hex');
 
 interface Row {
   id: number;
@@ -97,7 +109,11 @@ export const ident = (t: string) => `"${t.replace(/"/g, '""')}"`;
 export const CONTENT_SQL = `jsonb_strip_nulls(to_jsonb(x) - 'prev_hash' - 'row_hash')::text`;
 
 /** Recomputes one table's chain; `known`: heads recorded earlier that it must still hold. */
-export async function verifyTable(db: Db, t: ChainedTable, known: readonly KnownHead[] = []): Promise<{ rows: number; head: ChainHead; problems: ChainProblem[] }> {
+export async function verifyTable(
+  db: Db,
+  t: ChainedTable,
+  known: readonly KnownHead[] = [],
+): Promise<{ rows: number; head: ChainHead; problems: ChainProblem[] }> {
   const problems: ChainProblem[] = [];
   const add = (p: Omit<ChainProblem, 'table'>) => {
     if (problems.length < MAX_PROBLEMS) problems.push({ table: t.table, ...p });
@@ -119,15 +135,36 @@ export async function verifyTable(db: Db, t: ChainedTable, known: readonly Known
       rows++;
       if (r.seq > expected) {
         const gap = r.seq - expected;
-        add({ kind: 'deleted', id: r.id, seq: r.seq, message: `${t.table}：链位置 ${expected}${gap > 1 ? `–${r.seq - 1}` : ''} 的 ${gap} 行已被删除（其后一行 id ${r.id}）` });
+        add({
+          kind: 'deleted',
+          id: r.id,
+          seq: r.seq,
+          message: `${t.table}：链位置 ${expected}${gap > 1 ? `–${r.seq - 1}` : ''} 的 ${gap} 行已被删除（其后一行 id ${r.id}）`,
+        });
       } else if (r.prev !== prevHash) {
-        add({ kind: 'inserted', id: r.id, seq: r.seq, message: `${t.table}：id ${r.id}（链位置 ${r.seq}）不接在前一行之后：被插入到链中或前一行被替换` });
+        add({
+          kind: 'inserted',
+          id: r.id,
+          seq: r.seq,
+          message: `${t.table}：id ${r.id}（链位置 ${r.seq}）不接在前一行之后：被插入到链中或前一行被替换`,
+        });
       }
       if (r.hash !== rowHash(r.prev ?? '', r.content)) {
-        add({ kind: 'changed', id: r.id, seq: r.seq, message: `${t.table}：id ${r.id}（链位置 ${r.seq}）的内容已被修改` });
+        add({
+          kind: 'changed',
+          id: r.id,
+          seq: r.seq,
+          message: `${t.table}：id ${r.id}（链位置 ${r.seq}）的内容已被修改`,
+        });
       }
       const k = mustHold.get(r.seq);
-      if (k && k.hash !== r.hash) add({ kind: 'head', id: r.id, seq: r.seq, message: `${t.table}：链位置 ${r.seq} 与${k.source}记录的链头不符：该位置及以前的行被改写` });
+      if (k && k.hash !== r.hash)
+        add({
+          kind: 'head',
+          id: r.id,
+          seq: r.seq,
+          message: `${t.table}：链位置 ${r.seq} 与${k.source}记录的链头不符：该位置及以前的行被改写`,
+        });
       mustHold.delete(r.seq);
       expected = r.seq + 1;
       prevHash = r.hash ?? '';
@@ -136,12 +173,18 @@ export async function verifyTable(db: Db, t: ChainedTable, known: readonly Known
     if (batch.length < BATCH) break;
   }
   for (const k of mustHold.values()) {
-    add({ kind: 'head', id: null, seq: k.seq, message: `${t.table}：${k.source}记录的链头（链位置 ${k.seq}）已不在链中：其后的行被删除` });
+    add({
+      kind: 'head',
+      id: null,
+      seq: k.seq,
+      message: `${t.table}：${k.source}记录的链头（链位置 ${k.seq}）已不在链中：其后的行被删除`,
+    });
   }
   const unchained = await db.$queryRawUnsafe<{ id: number }[]>(
     `SELECT id FROM ${ident(t.table)} WHERE chain_seq IS NULL${t.chained ? ` AND ${t.chained}` : ''} ORDER BY id LIMIT ${MAX_PROBLEMS}`,
   );
-  for (const r of unchained) add({ kind: 'inserted', id: r.id, seq: null, message: `${t.table}：id ${r.id} 不在链中：绕过链写入` });
+  for (const r of unchained)
+    add({ kind: 'inserted', id: r.id, seq: null, message: `${t.table}：id ${r.id} 不在链中：绕过链写入` });
   return { rows, head: { table: t.table, seq: last, hash: last ? prevHash : GENESIS_HASH }, problems };
 }
 
@@ -161,8 +204,20 @@ export async function verifyDeliveries(db: Db): Promise<ChainProblem[]> {
   );
   return rows.map((r) =>
     r.last === null
-      ? { table: 'notification_delivery', kind: 'inserted', id: r.id, seq: null, message: `notification_delivery：id ${r.id} 没有链中的发送记录：绕过链写入` }
-      : { table: 'notification_delivery', kind: 'changed', id: r.id, seq: null, message: `notification_delivery：id ${r.id} 的状态与链中最后一条发送记录（id ${r.last}）不符：已被修改` },
+      ? {
+          table: 'notification_delivery',
+          kind: 'inserted',
+          id: r.id,
+          seq: null,
+          message: `notification_delivery：id ${r.id} 没有链中的发送记录：绕过链写入`,
+        }
+      : {
+          table: 'notification_delivery',
+          kind: 'changed',
+          id: r.id,
+          seq: null,
+          message: `notification_delivery：id ${r.id} 的状态与链中最后一条发送记录（id ${r.last}）不符：已被修改`,
+        },
   );
 }
 

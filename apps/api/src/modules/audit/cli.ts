@@ -27,7 +27,8 @@ const args = process.argv.slice(2);
 
 async function main() {
   const [cmd, ...rest] = args;
-  if (cmd !== 'verify') throw new Error(`unknown command "${cmd ?? ''}" (verify [--heads FILE] | verify --package FILE.zip)`);
+  if (cmd !== 'verify')
+    throw new Error(`unknown command "${cmd ?? ''}" (verify [--heads FILE] | verify --package FILE.zip)`);
   const pkgAt = rest.indexOf('--package');
   if (pkgAt >= 0) {
     const file = rest[pkgAt + 1];
@@ -45,13 +46,21 @@ async function main() {
   if (!config.databaseUrl) await lockDataDir(config.dataDir, 'pnpm audit:verify');
   const db = await openDatabase(config);
   try {
-    const { report } = await verifyAndRecord(db.prisma, { source: 'CLI', userId: null, userName: 'pnpm audit:verify' }, known);
+    const { report } = await verifyAndRecord(
+      db.prisma,
+      { source: 'CLI', userId: null, userName: 'pnpm audit:verify' },
+      known,
+    );
     for (const h of report.heads) console.log(`${h.table}: ${h.seq} rows, head ${h.hash}`);
     if (!report.ok) {
       for (const p of report.problems) console.error(`problem: ${p.message}`);
-      throw new Error(`audit chain broken: ${report.problems.length} problem(s) above; the first: ${report.problems[0]!.message}`);
+      throw new Error(
+        `audit chain broken: ${report.problems.length} problem(s) above; the first: ${report.problems[0]!.message}`,
+      );
     }
-    console.log(`audit chain verified: ${report.rows} rows in ${report.heads.length} chains${known.length ? `, ${known.length} recorded heads held` : ''}`);
+    console.log(
+      `audit chain verified: ${report.rows} rows in ${report.heads.length} chains${known.length ? `, ${known.length} recorded heads held` : ''}`,
+    );
   } finally {
     await db.close();
   }
@@ -61,15 +70,21 @@ async function verifyPackageFile(file: string) {
   const report = await verifyPackage(await readFile(givenPathOf(process.env, file)));
   const m = report.manifest;
   if (m) {
-    console.log(`package: ${m.subject.title}${m.subject.supplierCode ? ` / supplier ${m.subject.supplierCode}` : ''}, made ${m.generatedAt} by ${m.generatedBy.account}`);
+    console.log(
+      `package: ${m.subject.title}${m.subject.supplierCode ? ` / supplier ${m.subject.supplierCode}` : ''}, made ${m.generatedAt} by ${m.generatedBy.account}`,
+    );
     console.log(`made against chain heads (digest ${m.headsDigest}):`);
     for (const h of m.heads) console.log(`  ${h.table}: ${h.seq} rows, head ${h.hash}`);
   }
   if (!report.ok) {
     for (const p of report.problems) console.error(`problem: ${p}`);
-    throw new Error(`evidence package does not verify: ${report.problems.length} problem(s) above; the first: ${report.problems[0]!}`);
+    throw new Error(
+      `evidence package does not verify: ${report.problems.length} problem(s) above; the first: ${report.problems[0]!}`,
+    );
   }
-  console.log(`evidence package verified: ${report.rows} chained rows, ${m!.entries.length} entries, manifest ${m!.manifestSha256}`);
+  console.log(
+    `evidence package verified: ${report.rows} chained rows, ${m!.entries.length} entries, manifest ${m!.manifestSha256}`,
+  );
 }
 
 main().then(

@@ -45,8 +45,14 @@ function recordLine(name: string, r: Record<string, unknown>): Line[] {
   switch (name) {
     case 'grants':
       return [
-        [`授权 ${text(r.id)}${GAP}物料 ${text(r.materialCode)}${GAP}${at(r.validFrom)} 至 ${at(r.validUntil)}${GAP}${r.imported ? '历史导入' : `申请 ${text(r.applicationId)}`}${GAP}审批人 ${text(r.approverName)}（${text(r.approverAccount)}）${at(r.approvedAt)}`, 9, 12],
-        ...(r.revokedAt ? ([[`撤销：${at(r.revokedAt)} ${text(r.revokedByName)}：${text(r.revokeReason)}`, 9, 24]] as Line[]) : []),
+        [
+          `授权 ${text(r.id)}${GAP}物料 ${text(r.materialCode)}${GAP}${at(r.validFrom)} 至 ${at(r.validUntil)}${GAP}${r.imported ? '历史导入' : `申请 ${text(r.applicationId)}`}${GAP}审批人 ${text(r.approverName)}（${text(r.approverAccount)}）${at(r.approvedAt)}`,
+          9,
+          12,
+        ],
+        ...(r.revokedAt
+          ? ([[`撤销：${at(r.revokedAt)} ${text(r.revokedByName)}：${text(r.revokeReason)}`, 9, 24]] as Line[])
+          : []),
       ];
     case 'files':
       return [
@@ -54,13 +60,37 @@ function recordLine(name: string, r: Record<string, unknown>): Line[] {
         [`SHA-256: ${text(r.sha256)}`, 8, 24],
       ];
     case 'notice_confirmed_files':
-      return [[`${text(r.noticeNumber)}${GAP}${text(r.supplierCode)}${GAP}${text(r.standardCode)} ${text(r.version)}${GAP}查看 ${at(r.viewedAt)}${GAP}SHA-256: ${text(r.sha256)}`, 8, 12]];
+      return [
+        [
+          `${text(r.noticeNumber)}${GAP}${text(r.supplierCode)}${GAP}${text(r.standardCode)} ${text(r.version)}${GAP}查看 ${at(r.viewedAt)}${GAP}SHA-256: ${text(r.sha256)}`,
+          8,
+          12,
+        ],
+      ];
     case 'notice_recipients':
-      return [[`${text(r.noticeNumber)}${GAP}${text(r.supplierCode)} ${text(r.supplierName)}${GAP}阅读 ${at(r.readAt)} ${text(r.readByName)}${GAP}确认 ${at(r.confirmedAt)} ${text(r.confirmedByName)} IP ${text(r.confirmedIp)}`, 9, 12]];
+      return [
+        [
+          `${text(r.noticeNumber)}${GAP}${text(r.supplierCode)} ${text(r.supplierName)}${GAP}阅读 ${at(r.readAt)} ${text(r.readByName)}${GAP}确认 ${at(r.confirmedAt)} ${text(r.confirmedByName)} IP ${text(r.confirmedIp)}`,
+          9,
+          12,
+        ],
+      ];
     case 'countersign_signatures':
-      return [[`${text(r.number)} 第 ${text(r.round)} 轮${GAP}${text(r.userName)}（${text(r.userAccount)}）${GAP}${text(r.decision)}${GAP}${at(r.createdAt)}${GAP}签署内容 SHA-256: ${text(r.contentSha256)}`, 8, 12]];
+      return [
+        [
+          `${text(r.number)} 第 ${text(r.round)} 轮${GAP}${text(r.userName)}（${text(r.userAccount)}）${GAP}${text(r.decision)}${GAP}${at(r.createdAt)}${GAP}签署内容 SHA-256: ${text(r.contentSha256)}`,
+          8,
+          12,
+        ],
+      ];
     case 'questions':
-      return [[`${text(r.number)}${GAP}${text(r.standardCode)} ${text(r.version)}${GAP}${text(r.title)}${GAP}${text(r.status)}`, 9, 12]];
+      return [
+        [
+          `${text(r.number)}${GAP}${text(r.standardCode)} ${text(r.version)}${GAP}${text(r.title)}${GAP}${text(r.status)}`,
+          9,
+          12,
+        ],
+      ];
     default:
       return [[JSON.stringify(r).slice(0, 300), 8, 12]];
   }
@@ -88,7 +118,15 @@ function reportLines(content: EvidenceContent, h: Header): Line[] {
     }
   }
   for (const r of content.records) {
-    if (r.name === 'agreements' || r.name === 'countersign_rounds' || r.name === 'countersigns' || r.name === 'applications' || r.name === 'notice' || r.name === 'notice_changes') continue; // in the JSON; the lines above name them
+    if (
+      r.name === 'agreements' ||
+      r.name === 'countersign_rounds' ||
+      r.name === 'countersigns' ||
+      r.name === 'applications' ||
+      r.name === 'notice' ||
+      r.name === 'notice_changes'
+    )
+      continue; // in the JSON; the lines above name them
     lines.push([`${r.label}（${r.rows.length} 行）`, 12]);
     if (!r.rows.length) lines.push(['无', 9, 12]);
     for (const row of r.rows) lines.push(...recordLine(r.name, row));

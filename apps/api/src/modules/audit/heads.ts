@@ -37,7 +37,11 @@ export async function dayHeads(db: Db, from: string, to: string): Promise<DayHea
     );
     for (const r of rows) out.push({ day: r.day, table: t.table, label: t.label, seq: r.seq, hash: r.hash });
   }
-  return out.sort((a, b) => b.day.localeCompare(a.day) || CHAINED_TABLES.findIndex((t) => t.table === a.table) - CHAINED_TABLES.findIndex((t) => t.table === b.table));
+  return out.sort(
+    (a, b) =>
+      b.day.localeCompare(a.day) ||
+      CHAINED_TABLES.findIndex((t) => t.table === a.table) - CHAINED_TABLES.findIndex((t) => t.table === b.table),
+  );
 }
 
 /** Reads an exported heads file; throws a message naming what is wrong with it. */
@@ -49,9 +53,15 @@ export function parseHeadsFile(text: string, name: string): KnownHead[] {
     throw new Error(`${name} is not JSON: give the file exported from 审计校验`);
   }
   const f = parsed as Partial<HeadsFile>;
-  if (f?.kind !== 'esm-audit-heads' || !Array.isArray(f.heads)) throw new Error(`${name} is not a heads file exported from 审计校验 (kind esm-audit-heads)`);
+  if (f?.kind !== 'esm-audit-heads' || !Array.isArray(f.heads))
+    throw new Error(`${name} is not a heads file exported from 审计校验 (kind esm-audit-heads)`);
   return f.heads.map((h, i) => {
-    if (typeof h?.table !== 'string' || !Number.isInteger(h.seq) || typeof h.hash !== 'string' || !/^[0-9a-f]{64}$/.test(h.hash)) {
+    if (
+      typeof h?.table !== 'string' ||
+      !Number.isInteger(h.seq) ||
+      typeof h.hash !== 'string' ||
+      !/^[0-9a-f]{64}$/.test(h.hash)
+    ) {
       throw new Error(`${name}: head ${i + 1} needs table, seq (integer) and hash (64 hex digits)`);
     }
     return { table: h.table, seq: h.seq, hash: h.hash, source: `${name}（${h.day}）` };

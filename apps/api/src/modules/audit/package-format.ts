@@ -62,5 +62,6 @@ export interface EvidenceManifest {
 }
 
 export const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
-export const headsDigestOf = (heads: readonly ChainHead[]) => sha256(heads.map((h) => `${h.table}:${h.seq}:${h.hash}`).join('\n'));
+export const headsDigestOf = (heads: readonly ChainHead[]) =>
+  sha256(heads.map((h) => `${h.table}:${h.seq}:${h.hash}`).join('\n'));
 export const manifestHashOf = (m: Omit<EvidenceManifest, 'manifestSha256'>) => sha256(JSON.stringify(m));

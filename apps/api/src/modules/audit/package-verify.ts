@@ -48,7 +48,8 @@ export async function verifyPackage(bytes: Uint8Array): Promise<PackageReport> {
   } catch {
     return fail('manifest.json 不是 JSON');
   }
-  if (manifest?.kind !== EVIDENCE_PACKAGE_KIND || !Array.isArray(manifest.entries) || !Array.isArray(manifest.heads)) return fail(`manifest.json 不是证据包清单（kind ${EVIDENCE_PACKAGE_KIND}）`);
+  if (manifest?.kind !== EVIDENCE_PACKAGE_KIND || !Array.isArray(manifest.entries) || !Array.isArray(manifest.heads))
+    return fail(`manifest.json 不是证据包清单（kind ${EVIDENCE_PACKAGE_KIND}）`);
 
   const problems: string[] = [];
   const heads = new Map<string, ChainHead>(manifest.heads.map((h) => [h.table, h]));
@@ -78,10 +79,13 @@ export async function verifyPackage(bytes: Uint8Array): Promise<PackageReport> {
       const where = `${file.table} id ${r.id}（链位置 ${r.seq}）`;
       const content = parseContent(r.content);
       if (rowHash(r.prevHash, r.content) !== r.rowHash) problems.push(`${where}：内容与其哈希不符（该行被修改）`);
-      else if (content?.id !== r.id || content?.chain_seq !== r.seq) problems.push(`${where}：行号或链位置与其内容不符`);
-      if (prev && r.seq === prev.seq + 1 && r.prevHash !== prev.rowHash) problems.push(`${where}：不接在前一行（链位置 ${prev.seq}）之后`);
+      else if (content?.id !== r.id || content?.chain_seq !== r.seq)
+        problems.push(`${where}：行号或链位置与其内容不符`);
+      if (prev && r.seq === prev.seq + 1 && r.prevHash !== prev.rowHash)
+        problems.push(`${where}：不接在前一行（链位置 ${prev.seq}）之后`);
       if (prev && r.seq <= prev.seq) problems.push(`${where}：链位置未按顺序排列`);
-      if (!head || r.seq > head.seq) problems.push(`${where}：在清单所记录的链头（${head ? `链位置 ${head.seq}` : '无'}）之后`);
+      if (!head || r.seq > head.seq)
+        problems.push(`${where}：在清单所记录的链头（${head ? `链位置 ${head.seq}` : '无'}）之后`);
       else if (r.seq === head.seq && r.rowHash !== head.hash) problems.push(`${where}：与清单所记录的链头哈希不符`);
       prev = r;
     }

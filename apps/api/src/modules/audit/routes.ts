@@ -24,7 +24,17 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { cstDay } from '../../lib/dates.ts';
 import { ok } from '../../lib/envelope.ts';
-import { cappedPage, dayRangeSql, equalsSql, jsonRow, keywordSql, listPage, mapPage, orderBySql, whereSql } from '../../lib/list.ts';
+import {
+  cappedPage,
+  dayRangeSql,
+  equalsSql,
+  jsonRow,
+  keywordSql,
+  listPage,
+  mapPage,
+  orderBySql,
+  whereSql,
+} from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
 import { badRequest } from '../../plugins/errors.ts';
 import { CHAINED_TABLES, type ChainHead, type ChainProblem } from './chain.ts';
@@ -39,7 +49,16 @@ import { sendDelivery } from '../../lib/access-log-delivery.ts';
 const DAY_MS = 86_400_000;
 const labelOf = (table: string) => CHAINED_TABLES.find((t) => t.table === table)?.label ?? table;
 
-type Recorded = { id: number; source: string; userName: string; ok: boolean; rows: number; createdAt: Date; problems: unknown; heads: unknown };
+type Recorded = {
+  id: number;
+  source: string;
+  userName: string;
+  ok: boolean;
+  rows: number;
+  createdAt: Date;
+  problems: unknown;
+  heads: unknown;
+};
 const verificationRow = (v: Recorded): AuditVerification => ({
   id: v.id,
   source: v.source as AuditVerification['source'],
@@ -94,31 +113,50 @@ export async function pageOperations(db: Db, q: z.output<typeof ZOperationAuditR
 }
 
 export async function auditRoutes(app: FastifyInstance, { db }: { db: Db }) {
-  await app.register(fastifyMultipart, { limits: { fileSize: TRACE_FILE_MAX_BYTES, files: 1, fields: 2, parts: 3, fieldSize: 256 } });
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: TRACE_FILE_MAX_BYTES, files: 1, fields: 2, parts: 3, fieldSize: 256 },
+  });
   route(app, api.status, async () => {
     const last = await db.auditVerification.findFirst({ orderBy: { id: 'desc' } });
     return ok({ last: last ? verificationRow(last) : null });
   });
   route(app, api.verify, async ({ user }) => {
     const { report, row } = await verifyAndRecord(db, { source: 'PAGE', userId: user.id, userName: user.name });
-    return ok(verificationRow(row), report.ok ? '校验通过：审计链完整' : `校验未通过：发现 ${report.problems.length} 处问题`);
+    return ok(
+      verificationRow(row),
+      report.ok ? '校验通过：审计链完整' : `校验未通过：发现 ${report.problems.length} 处问题`,
+    );
   });
   route(app, api.dayHeads, async ({ body }) => {
     const dateTo = body.dateTo ?? cstDay(new Date());
     const dateFrom = body.dateFrom ?? cstDay(new Date(Date.parse(`${dateTo}T00:00:00Z`) - 29 * DAY_MS));
     if ((Date.parse(dateTo) - Date.parse(dateFrom)) / DAY_MS >= DAY_HEADS_MAX_DAYS) {
-      throw badRequest(`一次最多查询 ${DAY_HEADS_MAX_DAYS} 天`, [{ field: 'dateFrom', message: `一次最多查询 ${DAY_HEADS_MAX_DAYS} 天，请缩小日期范围` }]);
+      throw badRequest(`一次最多查询 ${DAY_HEADS_MAX_DAYS} 天`, [
+        { field: 'dateFrom', message: `一次最多查询 ${DAY_HEADS_MAX_DAYS} 天，请缩小日期范围` },
+      ]);
     }
     return ok({ dateFrom, dateTo, heads: await dayHeads(db, dateFrom, dateTo) });
   });
   route(app, api.operations, async ({ body }) => cappedPage(await pageOperations(db, body)));
   route(app, api.traceCode, async ({ body }) => ok(await traceCode(db, body.code)));
   route(app, api.traceFile, async ({ request }) => ok(await traceFile(db, request)));
-  const sendPackage = async (content: EvidenceContent, user: SessionUser, request: FastifyRequest, reply: FastifyReply) => {
+  const sendPackage = async (
+    content: EvidenceContent,
+    user: SessionUser,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => {
     const { pkg, logId } = await exportPackage(db, content, user, clientOf(request));
-    reply.header('Content-Type', 'application/zip').header('Content-Disposition', contentDisposition('attachment', pkg.fileName)).header('Cache-Control', 'no-store');
+    reply
+      .header('Content-Type', 'application/zip')
+      .header('Content-Disposition', contentDisposition('attachment', pkg.fileName))
+      .header('Cache-Control', 'no-store');
     return sendDelivery(db, reply, logId, { bytes: pkg.bytes });
   };
-  route(app, api.subjectEvidence, async ({ body, user, request, reply }) => sendPackage(await subjectEvidence(db, body), user, request, reply));
-  route(app, api.noticeEvidence, async ({ body, user, request, reply }) => sendPackage(await noticeEvidence(db, body), user, request, reply));
+  route(app, api.subjectEvidence, async ({ body, user, request, reply }) =>
+    sendPackage(await subjectEvidence(db, body), user, request, reply),
+  );
+  route(app, api.noticeEvidence, async ({ body, user, request, reply }) =>
+    sendPackage(await noticeEvidence(db, body), user, request, reply),
+  );
 }

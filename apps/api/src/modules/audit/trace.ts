@@ -13,7 +13,10 @@ const NO_SUCH_CODE = '未找到该复制码对应的记录：请核对水印上�
 
 /** The row of a code as stored; null when none has it. */
 async function rowOf(db: Db, code: string, foundIn: CopyTrace['foundIn']): Promise<CopyTrace | null> {
-  const r = await db.accessLog.findUnique({ where: { copyCode: code }, include: { delivery: { select: { complete: true } } } });
+  const r = await db.accessLog.findUnique({
+    where: { copyCode: code },
+    include: { delivery: { select: { complete: true } } },
+  });
   if (!r) return null;
   return {
     copyCode: code,
@@ -42,7 +45,10 @@ async function rowOf(db: Db, code: string, foundIn: CopyTrace['foundIn']): Promi
 
 export async function traceCode(db: Db, typed: string): Promise<CopyTrace> {
   const code = normalizeCopyCode(typed);
-  if (!code) throw badRequest('复制码应为 10 位字母和数字（如 AB3DE-7GH9K）', [{ field: 'code', message: '复制码应为 10 位字母和数字（如 AB3DE-7GH9K）' }]);
+  if (!code)
+    throw badRequest('复制码应为 10 位字母和数字（如 AB3DE-7GH9K）', [
+      { field: 'code', message: '复制码应为 10 位字母和数字（如 AB3DE-7GH9K）' },
+    ]);
   const row = await rowOf(db, code, 'CODE');
   if (!row) throw notFound(NO_SUCH_CODE);
   return row;
@@ -62,11 +68,13 @@ export async function traceFile(db: Db, request: FastifyRequest): Promise<CopyTr
       if (f.fieldname === 'file' && !bytes) bytes = b;
     }
   } catch (e) {
-    if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, `文件不能超过 ${TRACE_FILE_MAX_BYTES / 1024 / 1024} MB`);
+    if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new AppError(413, `文件不能超过 ${TRACE_FILE_MAX_BYTES / 1024 / 1024} MB`);
     throw fileError('上传内容不完整或格式有误，请重新上传');
   }
   if (!bytes?.length) throw fileError('请选择在外部发现的 PDF 文件');
-  if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw fileError('只能上传 PDF 文件；图片或照片请输入水印上的复制码');
+  if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-')
+    throw fileError('只能上传 PDF 文件；图片或照片请输入水印上的复制码');
   const { PDFDocument } = await import('pdf-lib');
   let keywords: string | undefined;
   try {
@@ -75,7 +83,10 @@ export async function traceFile(db: Db, request: FastifyRequest): Promise<CopyTr
   } catch {
     throw fileError('无法读取该 PDF（文件已损坏）：请输入水印上的复制码');
   }
-  const found = keywords?.split(/\s+/).find((k) => k.startsWith(COPY_CODE_KEYWORD))?.slice(COPY_CODE_KEYWORD.length);
+  const found = keywords
+    ?.split(/\s+/)
+    .find((k) => k.startsWith(COPY_CODE_KEYWORD))
+    ?.slice(COPY_CODE_KEYWORD.length);
   const code = found ? normalizeCopyCode(found) : null;
   if (!code) throw fileError('该 PDF 中没有本门户的复制码（元数据可能已被去除）：请输入水印上的复制码');
   const row = await rowOf(db, code, 'PDF');

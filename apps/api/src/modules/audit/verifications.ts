@@ -15,9 +15,15 @@ export interface Verifier {
 
 /** The heads of the last verification that passed, to hold the chains to. */
 export async function lastPassedHeads(db: Db): Promise<KnownHead[]> {
-  const last = await db.auditVerification.findFirst({ where: { ok: true }, orderBy: { id: 'desc' }, select: { heads: true, createdAt: true } });
+  const last = await db.auditVerification.findFirst({
+    where: { ok: true },
+    orderBy: { id: 'desc' },
+    select: { heads: true, createdAt: true },
+  });
   if (!last) return [];
-  return (last.heads as unknown as ChainHead[]).filter((h) => h.seq > 0).map((h) => ({ ...h, source: '上次通过的校验' }));
+  return (last.heads as unknown as ChainHead[])
+    .filter((h) => h.seq > 0)
+    .map((h) => ({ ...h, source: '上次通过的校验' }));
 }
 
 export async function recordVerification(db: Db, report: ChainReport, by: Verifier) {

@@ -3,7 +3,15 @@
  * supplier's materials), reading an import file into rows, and the two exports. Written with the
  * streaming writer the other exports use (modules/empower/excel.ts).
  */
-import { BOM_COLUMNS, BOM_IMPORT_MAX_ROWS, BOM_LEVEL_LABELS, type BomColumnKey, type BomLine, type BomMaterialOption, type BomVendorRow } from '@esm/contracts';
+import {
+  BOM_COLUMNS,
+  BOM_IMPORT_MAX_ROWS,
+  BOM_LEVEL_LABELS,
+  type BomColumnKey,
+  type BomLine,
+  type BomMaterialOption,
+  type BomVendorRow,
+} from '@esm/contracts';
 import { cstDateTime } from '../../lib/dates.ts';
 import { badRequest } from '../../plugins/errors.ts';
 import { checkZip } from '../../lib/zip-guard.ts';
@@ -28,7 +36,11 @@ export function templateSheets(materials: BomMaterialOption[]): Sheet[] {
         [
           ...BOM_COLUMNS.map((c) => [c.header, c.required ? '是' : '否', c.note]),
           [],
-          ['规则', '', '第一个工作表“BOM导入”从第 2 行起每行一个子件；BOM 最多三级，不能循环引用；同一上级下子件编码不能重复'],
+          [
+            '规则',
+            '',
+            '第一个工作表“BOM导入”从第 2 行起每行一个子件；BOM 最多三级，不能循环引用；同一上级下子件编码不能重复',
+          ],
           ['导入', '', '整个文件先校验，全部正确才导入；文件中每个一级物料现有的 BOM 会被整体替换'],
           ['示例', '', '一级物料 0011000101 下二级子件 A100（上级编码留空），A100 下三级子件 A110（上级编码填 A100）'],
         ],
@@ -55,8 +67,14 @@ function cellText(cell: { text?: unknown; value?: unknown }): string {
   return String(cell.text ?? '').trim();
 }
 
-const tooMany = () => badRequest(`导入文件最多 ${BOM_IMPORT_MAX_ROWS} 行数据，请分批导入`, [{ field: 'file', message: `导入文件最多 ${BOM_IMPORT_MAX_ROWS} 行数据` }]);
-const unreadable = () => badRequest('无法读取该文件，请使用下载的模板（.xlsx）填写后导入', [{ field: 'file', message: '不是有效的 .xlsx 文件' }]);
+const tooMany = () =>
+  badRequest(`导入文件最多 ${BOM_IMPORT_MAX_ROWS} 行数据，请分批导入`, [
+    { field: 'file', message: `导入文件最多 ${BOM_IMPORT_MAX_ROWS} 行数据` },
+  ]);
+const unreadable = () =>
+  badRequest('无法读取该文件，请使用下载的模板（.xlsx）填写后导入', [
+    { field: 'file', message: '不是有效的 .xlsx 文件' },
+  ]);
 
 /**
  * What an import file may unpack to: ~20 MB is a full template of BOM_IMPORT_MAX_ROWS rows, so
@@ -98,11 +116,16 @@ export async function readImportRows(bytes: Buffer): Promise<{ headers: string[]
     rowElements = Math.max(rowElements, shape.rows);
   });
   if (!zip.ok && zip.reason !== 'not-zip') {
-    throw badRequest('文件解压后过大，请使用下载的模板（.xlsx）填写，超过 ' + BOM_IMPORT_MAX_ROWS + ' 行请分批导入', [{ field: 'file', message: '文件解压后过大' }]);
+    throw badRequest('文件解压后过大，请使用下载的模板（.xlsx）填写，超过 ' + BOM_IMPORT_MAX_ROWS + ' 行请分批导入', [
+      { field: 'file', message: '文件解压后过大' },
+    ]);
   }
   if (!zip.ok) throw unreadable();
   if (rowElements > 2 * BOM_IMPORT_MAX_ROWS) throw tooMany();
-  if (merged > MAX_MERGED_CELLS) throw badRequest('文件中合并的单元格过多，请使用下载的模板（.xlsx）填写后导入', [{ field: 'file', message: '合并的单元格过多' }]);
+  if (merged > MAX_MERGED_CELLS)
+    throw badRequest('文件中合并的单元格过多，请使用下载的模板（.xlsx）填写后导入', [
+      { field: 'file', message: '合并的单元格过多' },
+    ]);
   const { default: ExcelJS } = await import('exceljs');
   const book = new ExcelJS.Workbook();
   try {
@@ -160,7 +183,14 @@ export function linesSheet(lines: (BomLine & { materialName: string })[]): Sheet
   };
   return {
     name: 'BOM',
-    columns: [...headerColumns, { header: '层级', width: 8 }, { header: '每一级物料用量', width: 14 }, { header: '一级物料名称', width: 20 }, { header: '更新人', width: 12 }, { header: '更新时间', width: 20 }],
+    columns: [
+      ...headerColumns,
+      { header: '层级', width: 8 },
+      { header: '每一级物料用量', width: 14 },
+      { header: '一级物料名称', width: 20 },
+      { header: '更新人', width: 12 },
+      { header: '更新时间', width: 20 },
+    ],
     rows: [
       lines.map((l) => [
         ...BOM_COLUMNS.map((c) => value[c.key](l)),

@@ -8,7 +8,12 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
-import { BOM_IMPORT_ERRORS_SHOWN, BOM_IMPORT_MAX_MB, ZBomImportFieldsSchema, type BomImportResult } from '@esm/contracts';
+import {
+  BOM_IMPORT_ERRORS_SHOWN,
+  BOM_IMPORT_MAX_MB,
+  ZBomImportFieldsSchema,
+  type BomImportResult,
+} from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { AppError, badRequest } from '../../plugins/errors.ts';
@@ -37,15 +42,19 @@ async function receive(request: FastifyRequest): Promise<{ confirm: boolean; byt
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, TOO_LARGE);
-    if (code === 'FST_FILES_LIMIT') throw badRequest('一次只能导入一个文件', [{ field: 'file', message: '一次只能导入一个文件' }]);
+    if (code === 'FST_FILES_LIMIT')
+      throw badRequest('一次只能导入一个文件', [{ field: 'file', message: '一次只能导入一个文件' }]);
     if (e instanceof AppError) throw e;
     throw badRequest('上传内容不完整或格式有误，请重新上传');
   }
   const fields = ZBomImportFieldsSchema.safeParse(raw);
-  if (!fields.success) throw badRequest(fields.error.issues[0]!.message, [{ field: 'confirm', message: fields.error.issues[0]!.message }]);
+  if (!fields.success)
+    throw badRequest(fields.error.issues[0]!.message, [{ field: 'confirm', message: fields.error.issues[0]!.message }]);
   if (!file) throw badRequest('请选择要导入的文件', [{ field: 'file', message: '请选择要导入的文件' }]);
-  if (file.bytes.length === 0) throw badRequest('文件内容为空，请使用下载的模板填写后导入', [{ field: 'file', message: '文件内容为空' }]);
-  if (!/\.xlsx$/i.test(file.fileName)) throw badRequest('只能导入 .xlsx 文件（请使用下载的模板）', [{ field: 'file', message: '只能导入 .xlsx 文件' }]);
+  if (file.bytes.length === 0)
+    throw badRequest('文件内容为空，请使用下载的模板填写后导入', [{ field: 'file', message: '文件内容为空' }]);
+  if (!/\.xlsx$/i.test(file.fileName))
+    throw badRequest('只能导入 .xlsx 文件（请使用下载的模板）', [{ field: 'file', message: '只能导入 .xlsx 文件' }]);
   // the name as the other uploads keep it (no path, no control characters): it goes into the audit row
   return { confirm: fields.data.confirm === 'true', bytes: file.bytes, fileName: cleanFileName(file.fileName, 'xlsx') };
 }
@@ -56,9 +65,13 @@ async function check(db: Db, supplierCode: string, bytes: Buffer): Promise<Impor
   const missing = missingHeaders(headers);
   if (missing.length) {
     const message = `模板表头不对：缺少列 ${missing.join('、')}，请使用下载的模板`;
-    throw badRequest(message, missing.map((m) => ({ field: `第 1 行 ${m}`, message: `缺少列“${m}”` })));
+    throw badRequest(
+      message,
+      missing.map((m) => ({ field: `第 1 行 ${m}`, message: `缺少列“${m}”` })),
+    );
   }
-  if (!rows.length) throw badRequest('文件中没有数据行（从第 2 行起填写）', [{ field: 'file', message: '文件中没有数据行' }]);
+  if (!rows.length)
+    throw badRequest('文件中没有数据行（从第 2 行起填写）', [{ field: 'file', message: '文件中没有数据行' }]);
   const supplied = await db.supplierMaterial.findMany({ where: { supplierCode }, select: { materialCode: true } });
   const { errors, plan } = planImport(rows, new Set(supplied.map((s) => s.materialCode)));
   if (errors.length) {
@@ -77,7 +90,11 @@ async function summary(db: Db, supplierCode: string, plan: ImportPlan): Promise<
   const codes = [...plan.materials.keys()];
   const [names, counts] = await Promise.all([
     db.material.findMany({ where: { code: { in: codes } }, select: { code: true, name: true } }),
-    db.bomLine.groupBy({ by: ['materialCode'], where: { supplierCode, materialCode: { in: codes } }, _count: { _all: true } }),
+    db.bomLine.groupBy({
+      by: ['materialCode'],
+      where: { supplierCode, materialCode: { in: codes } },
+      _count: { _all: true },
+    }),
   ]);
   return codes.map((code) => ({
     code,
@@ -95,7 +112,13 @@ type Tx = Prisma.TransactionClient;
  * (Prisma's createMany of 20,000 rows took a minute and ~500 MB on the server, docs/benchmarks.md).
  * Returns the new ids by component code (for level 2, whose codes are unique per material).
  */
-async function insertLines(tx: Tx, supplierCode: string, actor: Actor, lines: PlannedLine[], parentIds: Map<string, number> | null): Promise<Map<string, number>> {
+async function insertLines(
+  tx: Tx,
+  supplierCode: string,
+  actor: Actor,
+  lines: PlannedLine[],
+  parentIds: Map<string, number> | null,
+): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (let i = 0; i < lines.length; i += CHUNK) {
     const chunk = lines.slice(i, i + CHUNK);
@@ -124,8 +147,20 @@ async function apply(db: Db, supplierCode: string, actor: Actor, plan: ImportPla
       for (const [materialCode, lines] of plan.materials) {
         await lockMaterial(tx, supplierCode, materialCode);
         const removed = await tx.bomLine.deleteMany({ where: { supplierCode, materialCode } });
-        const level2Ids = await insertLines(tx, supplierCode, actor, lines.filter((l) => l.level === 2), null);
-        await insertLines(tx, supplierCode, actor, lines.filter((l) => l.level === 3), level2Ids);
+        const level2Ids = await insertLines(
+          tx,
+          supplierCode,
+          actor,
+          lines.filter((l) => l.level === 2),
+          null,
+        );
+        await insertLines(
+          tx,
+          supplierCode,
+          actor,
+          lines.filter((l) => l.level === 3),
+          level2Ids,
+        );
         await tx.bomEvent.create({
           data: {
             supplierCode,
@@ -145,7 +180,12 @@ async function apply(db: Db, supplierCode: string, actor: Actor, plan: ImportPla
   );
 }
 
-export async function importBom(db: Db, supplierCode: string, actor: Actor, request: FastifyRequest): Promise<BomImportResult> {
+export async function importBom(
+  db: Db,
+  supplierCode: string,
+  actor: Actor,
+  request: FastifyRequest,
+): Promise<BomImportResult> {
   const { confirm, bytes, fileName } = await receive(request);
   const plan = await check(db, supplierCode, bytes);
   const materials = await summary(db, supplierCode, plan);

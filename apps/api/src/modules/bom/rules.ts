@@ -85,7 +85,10 @@ function checkFields(row: SheetRow, errors: RowError[]): LineFields | null {
  * Checks every row of an import and places each line. `supplied` are the codes of the materials
  * the supplier supplies. The plan is good only when no error came back.
  */
-export function planImport(rows: readonly SheetRow[], supplied: ReadonlySet<string>): { errors: RowError[]; plan: ImportPlan } {
+export function planImport(
+  rows: readonly SheetRow[],
+  supplied: ReadonlySet<string>,
+): { errors: RowError[]; plan: ImportPlan } {
   const errors: RowError[] = [];
   const M = BOM_COLUMN_HEADERS;
   type Placed = LineFields & { rowNo: number; materialCode: string; parentCode: string };
@@ -105,11 +108,19 @@ export function planImport(rows: readonly SheetRow[], supplied: ReadonlySet<stri
     if (!fields) continue;
     const parentCode = (row.cells.parentCode ?? '').trim() || materialCode;
     if (fields.componentCode === materialCode) {
-      errors.push({ rowNo: row.rowNo, column: M.componentCode, message: `子件编码不能与一级物料编码 ${materialCode} 相同（循环引用）` });
+      errors.push({
+        rowNo: row.rowNo,
+        column: M.componentCode,
+        message: `子件编码不能与一级物料编码 ${materialCode} 相同（循环引用）`,
+      });
       continue;
     }
     if (fields.componentCode === parentCode) {
-      errors.push({ rowNo: row.rowNo, column: M.parentCode, message: `子件 ${parentCode} 不能以自身为上级（循环引用）` });
+      errors.push({
+        rowNo: row.rowNo,
+        column: M.parentCode,
+        message: `子件 ${parentCode} 不能以自身为上级（循环引用）`,
+      });
       continue;
     }
     const list = byMaterial.get(materialCode) ?? [];
@@ -128,7 +139,11 @@ export function planImport(rows: readonly SheetRow[], supplied: ReadonlySet<stri
       const first = firstRow.get(key);
       if (first !== undefined) {
         const parent = p.parentCode === materialCode ? `一级物料 ${materialCode}` : `上级 ${p.parentCode}`;
-        errors.push({ rowNo: p.rowNo, column: M.componentCode, message: `子件编码 ${p.componentCode} 在${parent}下重复（与第 ${first} 行重复）` });
+        errors.push({
+          rowNo: p.rowNo,
+          column: M.componentCode,
+          message: `子件编码 ${p.componentCode} 在${parent}下重复（与第 ${first} 行重复）`,
+        });
         continue;
       }
       firstRow.set(key, p.rowNo);
@@ -163,7 +178,11 @@ export function planImport(rows: readonly SheetRow[], supplied: ReadonlySet<stri
 }
 
 /** Why a line's parent is not a level-2 line of its material: a cycle, a fourth level, or absent. */
-function parentRefusal(p: { componentCode: string; parentCode: string }, materialCode: string, byCode: Map<string, { componentCode: string; parentCode: string }>): string {
+function parentRefusal(
+  p: { componentCode: string; parentCode: string },
+  materialCode: string,
+  byCode: Map<string, { componentCode: string; parentCode: string }>,
+): string {
   const chain = [p.componentCode, p.parentCode];
   let at = byCode.get(p.parentCode);
   if (!at) return `上级编码 ${p.parentCode} 不是物料 ${materialCode} 的二级子件（文件中没有这个子件）`;

@@ -7,14 +7,26 @@ import type { CountersignRow, ZCountersignPageRequestSchema } from '@esm/contrac
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { cstDay } from '../../lib/dates.ts';
-import { equalsSql, jsonRow, keywordSql, listPage, mapPage, orderBySql, whereSql, type Condition } from '../../lib/list.ts';
+import {
+  equalsSql,
+  jsonRow,
+  keywordSql,
+  listPage,
+  mapPage,
+  orderBySql,
+  whereSql,
+  type Condition,
+} from '../../lib/list.ts';
 
 type PageQuery = z.output<typeof ZCountersignPageRequestSchema>;
 
 /** Being signed and past the end of its due day (UTC+8): derived, never stored. */
-const overdueSql = (today: string) => Prisma.sql`(c.status IN ('SUPPLIER_SIGNING', 'INTERNAL_SIGNING') AND c.due_date < ${today}::date)`;
+const overdueSql = (today: string) =>
+  Prisma.sql`(c.status IN ('SUPPLIER_SIGNING', 'INTERNAL_SIGNING') AND c.due_date < ${today}::date)`;
 
-const rowSelect = (today: string) => Prisma.sql`c.id, c.number, c.title, c.supplier_code AS "supplierCode", s.name AS "supplierName",
+const rowSelect = (
+  today: string,
+) => Prisma.sql`c.id, c.number, c.title, c.supplier_code AS "supplierCode", s.name AS "supplierName",
   c.notice_id AS "noticeId", n.number AS "noticeNumber", c.status, c.round, c.step, to_char(c.due_date, 'YYYY-MM-DD') AS "dueDate",
   ${overdueSql(today)} AS overdue,
   CASE WHEN c.status = 'SUPPLIER_SIGNING' THEN s.name
@@ -27,7 +39,12 @@ const rowFrom = Prisma.sql`countersign c JOIN supplier s ON s.code = c.supplier_
 const SORT = { number: 'c.number', dueDate: 'c.due_date', createdAt: 'c.created_at', issuedAt: 'c.issued_at' } as const;
 
 /** One page of lists; `supplierCode` given: only that supplier's lists that were ever issued. */
-export async function pageCountersigns(db: Db, q: Omit<PageQuery, 'supplierCode' | 'signer'> & { supplierCode?: string; signer?: string }, scope?: string, now = new Date()) {
+export async function pageCountersigns(
+  db: Db,
+  q: Omit<PageQuery, 'supplierCode' | 'signer'> & { supplierCode?: string; signer?: string },
+  scope?: string,
+  now = new Date(),
+) {
   const today = cstDay(now);
   const conditions: Condition[] = [
     scope !== undefined && Prisma.sql`c.supplier_code = ${scope} AND c.round > 0`,
@@ -36,16 +53,30 @@ export async function pageCountersigns(db: Db, q: Omit<PageQuery, 'supplierCode'
     equalsSql('c.status', q.status),
     q.dateFrom && Prisma.sql`c.due_date >= ${q.dateFrom}::date`,
     q.dateTo && Prisma.sql`c.due_date <= ${q.dateTo}::date`,
-    q.signer && Prisma.sql`EXISTS (SELECT 1 FROM app_user u WHERE u.account = ${q.signer} AND u.id = ANY(c.signer_ids))`,
+    q.signer &&
+      Prisma.sql`EXISTS (SELECT 1 FROM app_user u WHERE u.account = ${q.signer} AND u.id = ANY(c.signer_ids))`,
     q.overdueOnly && overdueSql(today),
   ];
-  const page = await listPage<object>(db, q, { select: rowSelect(today), from: rowFrom, where: whereSql(conditions), orderBy: orderBySql(SORT, q, 'c.id', 'c.id DESC') });
+  const page = await listPage<object>(db, q, {
+    select: rowSelect(today),
+    from: rowFrom,
+    where: whereSql(conditions),
+    orderBy: orderBySql(SORT, q, 'c.id', 'c.id DESC'),
+  });
   return mapPage(page, (r) => jsonRow<CountersignRow>(r));
 }
 
 /** One row by id (for a supplier: only its own, issued), or null. */
-export async function findCountersignRow(db: Db | Prisma.TransactionClient, id: number, scope?: string, now = new Date()): Promise<CountersignRow | null> {
-  const where = whereSql([Prisma.sql`c.id = ${id}`, scope !== undefined && Prisma.sql`c.supplier_code = ${scope} AND c.round > 0`]);
+export async function findCountersignRow(
+  db: Db | Prisma.TransactionClient,
+  id: number,
+  scope?: string,
+  now = new Date(),
+): Promise<CountersignRow | null> {
+  const where = whereSql([
+    Prisma.sql`c.id = ${id}`,
+    scope !== undefined && Prisma.sql`c.supplier_code = ${scope} AND c.round > 0`,
+  ]);
   const sql = Prisma.sql`SELECT ${rowSelect(cstDay(now))} FROM ${rowFrom} ${where}`;
   const [row] = await db.$queryRaw<object[]>(sql);
   return row ? jsonRow<CountersignRow>(row) : null;

@@ -17,7 +17,16 @@ import type { SessionUser } from '../../plugins/auth.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { grantedActions } from '../../lib/permission-rules.ts';
 import { findCountersignRow } from './query.ts';
-import { COUNTERSIGN_NOT_FOUND, FILE_SELECT, filesInOrder, scopeOf, signersInOrder, type Q, type RoundContent, type Side } from './rules.ts';
+import {
+  COUNTERSIGN_NOT_FOUND,
+  FILE_SELECT,
+  filesInOrder,
+  scopeOf,
+  signersInOrder,
+  type Q,
+  type RoundContent,
+  type Side,
+} from './rules.ts';
 
 /** The file versions, in the order given, with the sha256 the archive keeps for each. */
 export async function filesOf(q: Q, ids: number[]): Promise<CountersignFile[]> {
@@ -29,14 +38,20 @@ export async function filesOf(q: Q, ids: number[]): Promise<CountersignFile[]> {
 /** The internal signers, in order (step 1…n). */
 export async function signersOf(q: Q, ids: number[]): Promise<CountersignSigner[]> {
   if (ids.length === 0) return [];
-  const rows = await q.user.findMany({ where: { id: { in: ids } }, select: { id: true, account: true, name: true, type: true } });
+  const rows = await q.user.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, account: true, name: true, type: true },
+  });
   return signersInOrder(new Map(rows.map((u) => [u.id, u])), ids);
 }
 
 // ---- reading one list ----------------------------------------------------------------------------------
 
 /** What the caller may do on the list now: the page shows exactly these. */
-function actionsFor(user: SessionUser, c: { status: CountersignStatus; step: number; signerIds: number[]; createdById: number }): CountersignAction[] {
+function actionsFor(
+  user: SessionUser,
+  c: { status: CountersignStatus; step: number; signerIds: number[]; createdById: number },
+): CountersignAction[] {
   const out: CountersignAction[] = [];
   if (user.isSupplier) {
     if (c.status === 'SUPPLIER_SIGNING') out.push('sign');
@@ -52,22 +67,39 @@ function actionsFor(user: SessionUser, c: { status: CountersignStatus; step: num
 }
 
 /** actionsFor, less (internal side) the actions whose page button the caller's type lacks: their routes refuse them. */
-async function offeredActions(user: SessionUser, side: Side, c: Parameters<typeof actionsFor>[1]): Promise<CountersignAction[]> {
+async function offeredActions(
+  user: SessionUser,
+  side: Side,
+  c: Parameters<typeof actionsFor>[1],
+): Promise<CountersignAction[]> {
   const actions = actionsFor(user, c);
-  return side.kind === 'internal' ? grantedActions(side.buttons, user.type, actions, COUNTERSIGN_ACTION_BUTTONS) : actions;
+  return side.kind === 'internal'
+    ? grantedActions(side.buttons, user.type, actions, COUNTERSIGN_ACTION_BUTTONS)
+    : actions;
 }
 
 /** Either Info call: for a supplier only its own issued lists (another's answers as missing). */
-export async function countersignDetail(db: Db, user: SessionUser, id: number, side: Side, now = new Date()): Promise<CountersignDetail> {
+export async function countersignDetail(
+  db: Db,
+  user: SessionUser,
+  id: number,
+  side: Side,
+  now = new Date(),
+): Promise<CountersignDetail> {
   const row = await findCountersignRow(db, id, scopeOf(side), now);
   if (!row) throw notFound(COUNTERSIGN_NOT_FOUND);
-  const c = await db.countersign.findUniqueOrThrow({ where: { id }, select: { items: true, fileIds: true, signerIds: true, createdById: true, cancelReason: true } });
+  const c = await db.countersign.findUniqueOrThrow({
+    where: { id },
+    select: { items: true, fileIds: true, signerIds: true, createdById: true, cancelReason: true },
+  });
   const [files, signers, rounds, signatures, events] = await Promise.all([
     filesOf(db, c.fileIds),
     signersOf(db, c.signerIds),
     db.countersignRound.findMany({ where: { countersignId: id }, orderBy: { round: 'asc' } }),
     db.countersignSignature.findMany({ where: { countersignId: id }, orderBy: [{ round: 'asc' }, { step: 'asc' }] }),
-    side.kind === 'internal' ? db.countersignEvent.findMany({ where: { countersignId: id }, orderBy: { id: 'asc' } }) : Promise.resolve([]),
+    side.kind === 'internal'
+      ? db.countersignEvent.findMany({ where: { countersignId: id }, orderBy: { id: 'asc' } })
+      : Promise.resolve([]),
   ]);
   return {
     ...row,
@@ -109,7 +141,21 @@ export async function countersignDetail(db: Db, user: SessionUser, id: number, s
           })),
       };
     }),
-    events: events.map((e) => ({ id: e.id, round: e.round, action: e.action as CountersignEventAction, userAccount: e.userAccount, userName: e.userName, ip: e.ip, detail: e.detail, createdAt: e.createdAt.toISOString() })),
-    actions: await offeredActions(user, side, { status: row.status, step: row.step, signerIds: c.signerIds, createdById: c.createdById }),
+    events: events.map((e) => ({
+      id: e.id,
+      round: e.round,
+      action: e.action as CountersignEventAction,
+      userAccount: e.userAccount,
+      userName: e.userName,
+      ip: e.ip,
+      detail: e.detail,
+      createdAt: e.createdAt.toISOString(),
+    })),
+    actions: await offeredActions(user, side, {
+      status: row.status,
+      step: row.step,
+      signerIds: c.signerIds,
+      createdById: c.createdById,
+    }),
   };
 }

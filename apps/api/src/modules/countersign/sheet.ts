@@ -30,7 +30,10 @@ function sheetLines(d: CountersignDetail): Line[] {
     [`编号：${d.number}${GAP}${GAP}状态：已完成${GAP}${GAP}完成时间：${at(d.completedAt)}`, 10],
     [`标题：${d.title}`, 10],
     [`供应商：${d.supplierCode} ${d.supplierName}`, 10],
-    [`关联变更通知：${d.noticeNumber ?? '无'}${GAP}${GAP}会签截止日期：${d.dueDate}${GAP}${GAP}发起人：${who(d.createdByName)}`, 10],
+    [
+      `关联变更通知：${d.noticeNumber ?? '无'}${GAP}${GAP}会签截止日期：${d.dueDate}${GAP}${GAP}发起人：${who(d.createdByName)}`,
+      10,
+    ],
     ['会签事项', 12],
     ...d.items.split(/\r?\n/).map((t): Line => [t, 10, 12]),
     ['涉及文件版本（SHA-256）', 12],
@@ -83,11 +86,22 @@ export async function downloadSheet(
 ): Promise<SheetFile> {
   const d = govern(await countersignDetail(db, user, id, side, now));
   if (d.status !== 'COMPLETED') throw conflict('会签单尚未完成：全部会签后才生成签核单');
-  const stamp = { supplierName: user.isSupplier ? user.supplierName : null, account: user.account, at: now, ip: client.ip };
+  const stamp = {
+    supplierName: user.isSupplier ? user.supplierName : null,
+    account: user.account,
+    at: now,
+    ip: client.ip,
+  };
   const bytes = await stampPdf(await sheetPdf(d), watermarkText(stamp));
   const fileName = `会签单签核单_${d.number}.pdf`;
   const logId = await db.$transaction(async (tx) => {
-    const row = await writeAccessLog(tx, { action: 'DOWNLOAD', outcome: 'SENT', user, ...client, document: { code: d.number, fileName, version: `第${d.round}轮` } });
+    const row = await writeAccessLog(tx, {
+      action: 'DOWNLOAD',
+      outcome: 'SENT',
+      user,
+      ...client,
+      document: { code: d.number, fileName, version: `第${d.round}轮` },
+    });
     await writeEvent(tx, { id, round: d.round, action: 'DOWNLOAD', user, client, at: now, detail: fileName });
     return row.id;
   });

@@ -18,11 +18,17 @@ import { sendSheet } from './routes.ts';
 
 export async function supplierCountersignRoutes(app: FastifyInstance, { db }: { db: Db }) {
   const side = (code: string): Side => ({ kind: 'supplier', supplierCode: code });
-  route(app, countersignApi.supplierPage, async ({ body, supplier }) => cappedPage(await pageCountersigns(db, body, supplier.code)));
-  route(app, countersignApi.supplierDetail, async ({ body, user, supplier }) => ok(await countersignDetail(db, user, body.id, side(supplier.code)), '查询成功'));
+  route(app, countersignApi.supplierPage, async ({ body, supplier }) =>
+    cappedPage(await pageCountersigns(db, body, supplier.code)),
+  );
+  route(app, countersignApi.supplierDetail, async ({ body, user, supplier }) =>
+    ok(await countersignDetail(db, user, body.id, side(supplier.code)), '查询成功'),
+  );
   route(app, countersignApi.submit, async ({ body, user, supplier, request }) => {
     const result = await submitSignature(db, user, body, side(supplier.code), clientOf(request));
     return ok(result, body.decision === 'RETURN' ? '已退回' : '会签成功，等待我方会签');
   });
-  route(app, countersignApi.supplierSheet, async ({ body, user, supplier, request, reply }) => sendSheet(db, reply, await downloadSheet(db, user, body.id, side(supplier.code), clientOf(request))));
+  route(app, countersignApi.supplierSheet, async ({ body, user, supplier, request, reply }) =>
+    sendSheet(db, reply, await downloadSheet(db, user, body.id, side(supplier.code), clientOf(request))),
+  );
 }

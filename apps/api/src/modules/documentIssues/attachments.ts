@@ -12,14 +12,28 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
-import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES_TEXT, FILE_TYPES, type AttachmentRow, type FileType } from '@esm/contracts';
+import {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_TYPES_TEXT,
+  FILE_TYPES,
+  type AttachmentRow,
+  type FileType,
+} from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { AppError, badRequest, notFound } from '../../plugins/errors.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { whenStampSlotFree } from '../../lib/stamp-queue.ts';
-import { contentDisposition, isStampedType, refuseUnstampable, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../../lib/watermark.ts';
+import {
+  contentDisposition,
+  isStampedType,
+  refuseUnstampable,
+  stampFile,
+  stampedFileName,
+  watermarkText,
+  type WatermarkStamp,
+} from '../../lib/watermark.ts';
 import { writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../../lib/access-log.ts';
 import { sendDelivery } from '../../lib/access-log-delivery.ts';
 import { cleanFileName, contentIs, SNIFF_BYTES, typeOfName, drain, multipartError, sniff } from '../archives/index.ts';
@@ -41,7 +55,13 @@ const OFFICE: Record<string, { signature: Buffer; mime: string }> = {
   xlsx: { signature: ZIP, mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
   pptx: { signature: ZIP, mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation' },
 };
-const DRAWING_MIME: Record<string, string> = { pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', dwg: 'image/vnd.dwg', dxf: 'image/vnd.dxf' };
+const DRAWING_MIME: Record<string, string> = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  dwg: 'image/vnd.dwg',
+  dxf: 'image/vnd.dxf',
+};
 
 /** The stored type of a file name (jpeg → jpg), or null when not accepted. */
 function attachmentType(fileName: string): string | null {
@@ -59,12 +79,38 @@ function contentMatches(type: string, head: Buffer): boolean {
 
 export const mimeOf = (type: string) => OFFICE[type]?.mime ?? DRAWING_MIME[type] ?? 'application/octet-stream';
 
-const attachmentSelect = { id: true, fileName: true, fileSize: true, fileType: true, uploadedByName: true, supplierCode: true, messageId: true, createdAt: true } as const;
-type AttachmentRecord = { id: number; fileName: string; fileSize: number; fileType: string; uploadedByName: string; supplierCode: string | null; messageId: number | null; createdAt: Date };
-export const toAttachmentRow = ({ supplierCode, ...a }: AttachmentRecord): AttachmentRow => ({ ...a, byStaff: supplierCode === null, createdAt: a.createdAt.toISOString() });
+const attachmentSelect = {
+  id: true,
+  fileName: true,
+  fileSize: true,
+  fileType: true,
+  uploadedByName: true,
+  supplierCode: true,
+  messageId: true,
+  createdAt: true,
+} as const;
+type AttachmentRecord = {
+  id: number;
+  fileName: string;
+  fileSize: number;
+  fileType: string;
+  uploadedByName: string;
+  supplierCode: string | null;
+  messageId: number | null;
+  createdAt: Date;
+};
+export const toAttachmentRow = ({ supplierCode, ...a }: AttachmentRecord): AttachmentRow => ({
+  ...a,
+  byStaff: supplierCode === null,
+  createdAt: a.createdAt.toISOString(),
+});
 
 /** Receives one attachment (multipart part `file`), stores its bytes and writes its row, unbound. */
-export async function uploadAttachment(request: FastifyRequest, user: SessionUser, deps: { db: Db; storage: Storage }): Promise<AttachmentRow> {
+export async function uploadAttachment(
+  request: FastifyRequest,
+  user: SessionUser,
+  deps: { db: Db; storage: Storage },
+): Promise<AttachmentRow> {
   if (!request.isMultipart()) throw new AppError(415, '请以 multipart/form-data 方式上传文件');
   const max = ATTACHMENT_MAX_BYTES;
   let stored: { sha256: string; size: number; type: string; fileName: string } | undefined;
@@ -75,7 +121,10 @@ export async function uploadAttachment(request: FastifyRequest, user: SessionUse
       const file = part as MultipartFile;
       if (file.fieldname !== 'file' || stored || refusal) {
         await drain(file.file);
-        if (file.fieldname !== 'file') refusal ??= badRequest('未知的文件字段，文件须以 file 字段上传', [{ field: file.fieldname, message: '未知的文件字段' }]);
+        if (file.fieldname !== 'file')
+          refusal ??= badRequest('未知的文件字段，文件须以 file 字段上传', [
+            { field: file.fieldname, message: '未知的文件字段' },
+          ]);
         continue;
       }
       const type = attachmentType(file.filename ?? '');
@@ -119,28 +168,58 @@ export async function uploadAttachment(request: FastifyRequest, user: SessionUse
  * a thread message, inside the move's transaction. An id that is not such an upload refuses the
  * whole move (400), so nothing is half-written.
  */
-export async function bindAttachments(tx: Tx, user: SessionUser, ids: readonly number[], issueId: number, messageId: number | null): Promise<void> {
+export async function bindAttachments(
+  tx: Tx,
+  user: SessionUser,
+  ids: readonly number[],
+  issueId: number,
+  messageId: number | null,
+): Promise<void> {
   if (ids.length === 0) return;
-  const { count } = await tx.documentIssueAttachment.updateMany({ where: { id: { in: [...ids] }, uploadedById: user.id, issueId: null }, data: { issueId, messageId } });
-  if (count !== ids.length) throw badRequest('附件不存在或已被使用，请重新上传', [{ field: 'attachmentIds', message: '附件不存在或已被使用，请重新上传' }]);
+  const { count } = await tx.documentIssueAttachment.updateMany({
+    where: { id: { in: [...ids] }, uploadedById: user.id, issueId: null },
+    data: { issueId, messageId },
+  });
+  if (count !== ids.length)
+    throw badRequest('附件不存在或已被使用，请重新上传', [
+      { field: 'attachmentIds', message: '附件不存在或已被使用，请重新上传' },
+    ]);
 }
 
 /** A draft's own attachments become exactly `ids`: kept, newly bound, or removed (the bytes are swept once nothing names them). */
-export async function setQuestionAttachments(tx: Tx, user: SessionUser, issueId: number, ids: readonly number[]): Promise<void> {
+export async function setQuestionAttachments(
+  tx: Tx,
+  user: SessionUser,
+  issueId: number,
+  ids: readonly number[],
+): Promise<void> {
   await tx.documentIssueAttachment.deleteMany({ where: { issueId, messageId: null, id: { notIn: [...ids] } } });
   const kept = await tx.documentIssueAttachment.findMany({ where: { issueId, messageId: null }, select: { id: true } });
   const keptIds = new Set(kept.map((a) => a.id));
-  await bindAttachments(tx, user, ids.filter((id) => !keptIds.has(id)), issueId, null);
+  await bindAttachments(
+    tx,
+    user,
+    ids.filter((id) => !keptIds.has(id)),
+    issueId,
+    null,
+  );
 }
 
 export async function issueAttachments(db: Db | Tx, issueId: number): Promise<AttachmentRow[]> {
-  const rows = await db.documentIssueAttachment.findMany({ where: { issueId }, select: attachmentSelect, orderBy: { id: 'asc' } });
+  const rows = await db.documentIssueAttachment.findMany({
+    where: { issueId },
+    select: attachmentSelect,
+    orderBy: { id: 'asc' },
+  });
   return rows.map(toAttachmentRow);
 }
 
 /** The attachment's bytes for this caller, or 404 alike for "not yours" and "does not exist". */
 /** May `user` download attachment `a` (its question's supplier and status as they are now)? */
-function mayDownload(user: SessionUser, a: { uploadedById: number; issue: { supplierCode: string; status: string } | null } | null): boolean {
+function mayDownload(
+  user: SessionUser,
+  a: { uploadedById: number; issue: { supplierCode: string; status: string } | null } | null,
+): boolean {
   if (!a) return false;
   if (a.uploadedById === user.id) return true;
   if (!a.issue) return false;
@@ -148,7 +227,10 @@ function mayDownload(user: SessionUser, a: { uploadedById: number; issue: { supp
 }
 
 const loadAttachment = (q: Pick<Db, 'documentIssueAttachment'>, id: number) =>
-  q.documentIssueAttachment.findUnique({ where: { id }, include: { issue: { select: { supplierCode: true, status: true, number: true } } } });
+  q.documentIssueAttachment.findUnique({
+    where: { id },
+    include: { issue: { select: { supplierCode: true, status: true, number: true } } },
+  });
 
 /**
  * The caller's copy of an attachment, as an archive download is served (files/service.ts): a PDF
@@ -158,7 +240,13 @@ const loadAttachment = (q: Pick<Db, 'documentIssueAttachment'>, id: number) =>
  * the caller's answers as missing, with a REFUSED row alike for "not yours" and "no such id"
  * (bounded per user, lib/access-log.ts); a file that cannot be stamped is refused, never served bare.
  */
-export async function downloadAttachment(deps: { db: Db; storage: Storage }, user: SessionUser, id: number, client: ClientInfo, now = new Date()) {
+export async function downloadAttachment(
+  deps: { db: Db; storage: Storage },
+  user: SessionUser,
+  id: number,
+  client: ClientInfo,
+  now = new Date(),
+) {
   const { db, storage } = deps;
   const a = await loadAttachment(db, id);
   if (!a || !mayDownload(user, a)) {
@@ -167,13 +255,21 @@ export async function downloadAttachment(deps: { db: Db; storage: Storage }, use
   }
   const document = { code: a.issue?.number ?? '未提交的附件', fileName: a.fileName, version: ATTACHMENT_LOG_VERSION };
   const log = { action: 'DOWNLOAD' as const, user, document, ...client };
-  const stamp: WatermarkStamp = { supplierName: user.isSupplier ? user.supplierName : null, account: user.account, at: now, ip: client.ip };
+  const stamp: WatermarkStamp = {
+    supplierName: user.isSupplier ? user.supplierName : null,
+    account: user.account,
+    at: now,
+    ip: client.ip,
+  };
   let bytes: Uint8Array;
   try {
     const stored = await storage.read(a.sha256);
     // a drawing type goes through stampFile as an archive file does (which stamps PDFs and images
     // and leaves DWG/DXF as they are); an Office file goes as stored
-    bytes = a.fileType in FILE_TYPES && isStampedType(a.fileType as FileType) ? await whenStampSlotFree(() => stampFile(stored, a.fileType as FileType, watermarkText(stamp))) : stored;
+    bytes =
+      a.fileType in FILE_TYPES && isStampedType(a.fileType as FileType)
+        ? await whenStampSlotFree(() => stampFile(stored, a.fileType as FileType, watermarkText(stamp)))
+        : stored;
   } catch (e) {
     if (!(e instanceof AppError)) throw e;
     await writeAccessLog(db, { ...log, outcome: 'REFUSED', reason: e.message });
@@ -183,12 +279,20 @@ export async function downloadAttachment(deps: { db: Db; storage: Storage }, use
   // SENT: its delivery row follows when the response ends (lib/access-log-delivery.ts)
   const { allowed, logId } = await db.$transaction(async (tx) => {
     const ok = mayDownload(user, await loadAttachment(tx, id));
-    const row = await writeAccessLog(tx, ok ? { ...log, outcome: 'SENT' } : { ...log, outcome: 'REFUSED', reason: ATTACHMENT_NOT_FOUND });
+    const row = await writeAccessLog(
+      tx,
+      ok ? { ...log, outcome: 'SENT' } : { ...log, outcome: 'REFUSED', reason: ATTACHMENT_NOT_FOUND },
+    );
     return { allowed: ok, logId: row.id };
   });
   if (!allowed) throw notFound(ATTACHMENT_NOT_FOUND);
   const dot = a.fileName.lastIndexOf('.');
-  const name = stampedFileName(dot > 0 ? a.fileName.slice(0, dot) : a.fileName, ATTACHMENT_LOG_VERSION, a.fileType, stamp);
+  const name = stampedFileName(
+    dot > 0 ? a.fileName.slice(0, dot) : a.fileName,
+    ATTACHMENT_LOG_VERSION,
+    a.fileType,
+    stamp,
+  );
   return { bytes, logId, contentType: mimeOf(a.fileType), contentDisposition: contentDisposition('attachment', name) };
 }
 

@@ -3,12 +3,34 @@
  * answerers' list (assigned to me, the pool, all submitted), and one question with its thread.
  * Overdue is derived, never stored: past the due day (UTC+8) and still 待分派 or 处理中.
  */
-import type { FileStatus, FileType, HandlingRole, IssueAction, IssueDetail, IssueNoticeRef, IssueRow, IssueStatus, IssueScope } from '@esm/contracts';
+import type {
+  FileStatus,
+  FileType,
+  HandlingRole,
+  IssueAction,
+  IssueDetail,
+  IssueNoticeRef,
+  IssueRow,
+  IssueStatus,
+  IssueScope,
+} from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
 import { cstDay } from '../../lib/dates.ts';
-import { dayRangeSql, equalsSql, jsonRow, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal, type Condition, type ListParts } from '../../lib/list.ts';
+import {
+  dayRangeSql,
+  equalsSql,
+  jsonRow,
+  keywordSql,
+  listPage,
+  mapPage,
+  orderBySql,
+  whereSql,
+  type CappedTotal,
+  type Condition,
+  type ListParts,
+} from '../../lib/list.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { issueAttachments } from './attachments.ts';
 
@@ -19,12 +41,17 @@ export const ANSWERER_TYPE = 5;
 /** The thread messages whose text the server writes naming answerers (routing, taking, assigning). */
 const NAMING_ACTIONS = new Set(['ROUTE', 'ASSIGN']);
 
-const overdueSql = (now: Date) => Prisma.sql`(i.status IN ('PENDING', 'PROCESSING') AND i.due_date < ${cstDay(now)}::date)`;
+const overdueSql = (now: Date) =>
+  Prisma.sql`(i.status IN ('PENDING', 'PROCESSING') AND i.due_date < ${cstDay(now)}::date)`;
 
 /** The answerer reading holds the question: what their page needs when 回复人 (and so the assignee's id) is hidden for them. */
-const assignedToMeSql = (reader: Reader) => ('handlerId' in reader ? Prisma.sql`COALESCE(i.assignee_id = ${reader.handlerId}, false)` : Prisma.sql`false`);
+const assignedToMeSql = (reader: Reader) =>
+  'handlerId' in reader ? Prisma.sql`COALESCE(i.assignee_id = ${reader.handlerId}, false)` : Prisma.sql`false`;
 
-const issueSelect = (now: Date, reader: Reader) => Prisma.sql`i.id, i.number, i.supplier_code AS "supplierCode", i.supplier_name AS "supplierName", i.file_id AS "fileId",
+const issueSelect = (
+  now: Date,
+  reader: Reader,
+) => Prisma.sql`i.id, i.number, i.supplier_code AS "supplierCode", i.supplier_name AS "supplierName", i.file_id AS "fileId",
   i.standard_code AS "standardCode", f.name AS "fileTitle", f.file_name AS "fileName", f.file_type AS "fileType", i.version, f.status AS "fileStatus",
   i.material_code AS "materialCode", m.name AS "materialName", i.product_line_code AS "productLineCode", pl.name AS "productLineName",
   i.problem_type_id AS "problemTypeId", t.name AS "problemTypeName", t.role, i.title, i.description, i.purchaser, i.status,
@@ -46,7 +73,13 @@ const issueLookups = Prisma.sql`LEFT JOIN standard_file f ON f.id = i.file_id LE
   LEFT JOIN product_line pl ON pl.code = i.product_line_code LEFT JOIN problem_type t ON t.id = i.problem_type_id`;
 const issueFrom = Prisma.sql`document_issue i ${issueLookups}`;
 
-const ISSUE_SORT = { number: 'i.number', createdAt: 'i.created_at', submittedAt: 'i.submitted_at', dueDate: 'i.due_date', status: 'i.status' } as const;
+const ISSUE_SORT = {
+  number: 'i.number',
+  createdAt: 'i.created_at',
+  submittedAt: 'i.submitted_at',
+  dueDate: 'i.due_date',
+  status: 'i.status',
+} as const;
 
 export interface IssueFilters {
   status?: IssueStatus;
@@ -59,18 +92,27 @@ export interface IssueFilters {
   supplierCode?: string;
   scope?: IssueScope;
 }
-type IssueQuery = IssueFilters & { page: number; results: number; sortField?: keyof typeof ISSUE_SORT; sortOrder?: 'ascend' | 'descend' };
+type IssueQuery = IssueFilters & {
+  page: number;
+  results: number;
+  sortField?: keyof typeof ISSUE_SORT;
+  sortOrder?: 'ascend' | 'descend';
+};
 
 /** Who is reading: a supplier (its own questions, drafts included) or an answerer (submitted ones). */
 export type Reader = { supplierCode: string } | { handlerId: number };
 
 function readerSql(reader: Reader): Condition {
-  return 'supplierCode' in reader ? Prisma.sql`i.supplier_code = ${reader.supplierCode}` : Prisma.sql`i.status <> 'DRAFT'`;
+  return 'supplierCode' in reader
+    ? Prisma.sql`i.supplier_code = ${reader.supplierCode}`
+    : Prisma.sql`i.status <> 'DRAFT'`;
 }
 
 function scopeSql(reader: Reader, scope: IssueScope | undefined): Condition {
   if (!('handlerId' in reader) || !scope || scope === 'ALL') return null;
-  return scope === 'MINE' ? Prisma.sql`i.assignee_id = ${reader.handlerId} AND i.status IN ('PROCESSING', 'ANSWERED')` : Prisma.sql`i.status = 'PENDING'`;
+  return scope === 'MINE'
+    ? Prisma.sql`i.assignee_id = ${reader.handlerId} AND i.status IN ('PROCESSING', 'ANSWERED')`
+    : Prisma.sql`i.status = 'PENDING'`;
 }
 
 /**
@@ -78,7 +120,11 @@ function scopeSql(reader: Reader, scope: IssueScope | undefined): Condition {
  * one of 分派给我 or one waiting in 待分派 (the same scopes their lists show). Runs on the
  * transaction client that writes the access log row.
  */
-export async function answererSeesFile(q: Db | Prisma.TransactionClient, handlerId: number, fileId: number): Promise<boolean> {
+export async function answererSeesFile(
+  q: Db | Prisma.TransactionClient,
+  handlerId: number,
+  fileId: number,
+): Promise<boolean> {
   const reader: Reader = { handlerId };
   const [mine, pool] = [scopeSql(reader, 'MINE'), scopeSql(reader, 'POOL')] as Prisma.Sql[];
   const rows = await q.$queryRaw<unknown[]>`SELECT 1 FROM document_issue i
@@ -100,11 +146,17 @@ export async function answererSeesFile(q: Db | Prisma.TransactionClient, handler
 function issueFamily(reader: Reader, q: IssueQuery): string | undefined {
   if (q.keyword) return undefined;
   if (!('handlerId' in reader)) return 'esm_issue_mine';
-  const filtered = q.status || q.materialCode || q.problemTypeId || q.supplierCode || q.overdueOnly || q.dateFrom || q.dateTo;
+  const filtered =
+    q.status || q.materialCode || q.problemTypeId || q.supplierCode || q.overdueOnly || q.dateFrom || q.dateTo;
   return filtered ? undefined : 'esm_issue_desk';
 }
 
-export async function pageIssues(db: Db, reader: Reader, q: IssueQuery, now = new Date()): Promise<{ rows: IssueRow[] } & CappedTotal> {
+export async function pageIssues(
+  db: Db,
+  reader: Reader,
+  q: IssueQuery,
+  now = new Date(),
+): Promise<{ rows: IssueRow[] } & CappedTotal> {
   const page = await listPage<object>(db, q, issueListParts(reader, q, now));
   return mapPage(page, toIssueRow);
 }
@@ -126,7 +178,12 @@ export function issueListParts(reader: Reader, q: IssueQuery, now: Date): ListPa
       q.overdueOnly && overdueSql(now),
       ...dayRangeSql('i.created_at', q.dateFrom, q.dateTo),
     ]),
-    orderBy: orderBySql(ISSUE_SORT, q, 'i.id', `${'handlerId' in reader ? '' : "(i.status = 'ANSWERED') DESC, "}i.id DESC`),
+    orderBy: orderBySql(
+      ISSUE_SORT,
+      q,
+      'i.id',
+      `${'handlerId' in reader ? '' : "(i.status = 'ANSWERED') DESC, "}i.id DESC`,
+    ),
     prepare: issueFamily(reader, q),
   };
 }
@@ -138,13 +195,18 @@ const toIssueRow = (r: object): IssueRow => {
 
 /** The question as this reader may see it, or null (not theirs, a draft for an answerer, or none). */
 export async function findIssueRow(db: Db, reader: Reader, id: number, now = new Date()): Promise<IssueRow | null> {
-  const [row] = await readRows<object>(db, Prisma.sql`SELECT ${issueSelect(now, reader)} FROM ${issueFrom} ${whereSql([Prisma.sql`i.id = ${id}`, readerSql(reader)])}`);
+  const [row] = await readRows<object>(
+    db,
+    Prisma.sql`SELECT ${issueSelect(now, reader)} FROM ${issueFrom} ${whereSql([Prisma.sql`i.id = ${id}`, readerSql(reader)])}`,
+  );
   return row ? toIssueRow(row) : null;
 }
 
 /** Published (or closed) change notices whose old version is `fileId`: what superseded the version asked about. */
 export async function supersedingNotices(db: Db | Prisma.TransactionClient, fileId: number): Promise<IssueNoticeRef[]> {
-  const rows = await db.$queryRaw<{ id: number; number: string; title: string; newVersion: string; publishedAt: Date | null }[]>`
+  const rows = await db.$queryRaw<
+    { id: number; number: string; title: string; newVersion: string; publishedAt: Date | null }[]
+  >`
     SELECT n.id, n.number, n.title, nf.version AS "newVersion", n.published_at AS "publishedAt"
     FROM notice_change c JOIN change_notice n ON n.id = c.notice_id JOIN standard_file nf ON nf.id = c.new_file_id
     WHERE c.old_file_id = ${fileId} AND n.status IN ('PUBLISHED', 'CLOSED') ORDER BY n.published_at, n.id`;
@@ -158,18 +220,34 @@ export async function issueDetail(db: Db, reader: Reader, id: number, now = new 
     db.documentIssueMessage.findMany({ where: { issueId: id }, orderBy: { id: 'asc' } }),
     issueAttachments(db, id),
     supersedingNotices(db, row.fileId),
-    db.standardFile.findFirst({ where: { standardCode: row.standardCode, status: 'EFFECTIVE' }, select: { id: true, version: true } }),
+    db.standardFile.findFirst({
+      where: { standardCode: row.standardCode, status: 'EFFECTIVE' },
+      select: { id: true, version: true },
+    }),
     // whom an assignment's text names (disabled answerers too: they may have been assigned once)
     db.user.findMany({ where: { type: ANSWERER_TYPE }, select: { name: true } }),
   ]);
   const mentionsOf = (action: string, text: string | null) =>
-    text && NAMING_ACTIONS.has(action) ? [...new Set(answerers.map((a) => a.name))].filter((n) => n && text.includes(n)) : undefined;
+    text && NAMING_ACTIONS.has(action)
+      ? [...new Set(answerers.map((a) => a.name))].filter((n) => n && text.includes(n))
+      : undefined;
   const noticeIds = [...new Set(messages.map((m) => m.noticeId).filter((n): n is number => n !== null))];
-  const linked = noticeIds.length ? await db.changeNotice.findMany({ where: { id: { in: noticeIds } }, select: { id: true, number: true, title: true, publishedAt: true } }) : [];
+  const linked = noticeIds.length
+    ? await db.changeNotice.findMany({
+        where: { id: { in: noticeIds } },
+        select: { id: true, number: true, title: true, publishedAt: true },
+      })
+    : [];
   const noticeOf = (nid: number | null): IssueNoticeRef | null => {
     const n = linked.find((x) => x.id === nid);
     if (!n) return null;
-    return { id: n.id, number: n.number, title: n.title, newVersion: supersededBy.find((s) => s.id === n.id)?.newVersion ?? '', publishedAt: n.publishedAt?.toISOString() ?? null };
+    return {
+      id: n.id,
+      number: n.number,
+      title: n.title,
+      newVersion: supersededBy.find((s) => s.id === n.id)?.newVersion ?? '',
+      publishedAt: n.publishedAt?.toISOString() ?? null,
+    };
   };
   return {
     ...row,

@@ -18,14 +18,23 @@ import { supplierDocumentIssueRoutes } from './supplier-routes.ts';
 
 export async function documentIssueRoutes(app: FastifyInstance, { db, storage }: { db: Db; storage: Storage }) {
   // +1: the storage's own meter trips first and refuses with the Chinese 413
-  await app.register(fastifyMultipart, { limits: { fileSize: ATTACHMENT_MAX_BYTES + 1, files: 1, fields: 5, parts: 6, fieldSize: 1024 } });
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: ATTACHMENT_MAX_BYTES + 1, files: 1, fields: 5, parts: 6, fieldSize: 1024 },
+  });
   await app.register(supplierDocumentIssueRoutes, { db, storage });
 
-  route(app, documentIssuesApi.page, async ({ body, user }) => cappedPage(await pageIssues(db, { handlerId: user.id }, body)));
-  route(app, documentIssuesApi.find, async ({ body, user }) => ok(await issueDetail(db, { handlerId: user.id }, body.id), '查询成功'));
+  route(app, documentIssuesApi.page, async ({ body, user }) =>
+    cappedPage(await pageIssues(db, { handlerId: user.id }, body)),
+  );
+  route(app, documentIssuesApi.find, async ({ body, user }) =>
+    ok(await issueDetail(db, { handlerId: user.id }, body.id), '查询成功'),
+  );
   route(app, documentIssuesApi.assign, async ({ body, user }) => {
     const name = await assignIssue(db, user, body.id, body.userId, body.reason);
-    return ok(await issueDetail(db, { handlerId: user.id }, body.id), name === user.name ? '已领取' : `已分派给 ${name}`);
+    return ok(
+      await issueDetail(db, { handlerId: user.id }, body.id),
+      name === user.name ? '已领取' : `已分派给 ${name}`,
+    );
   });
   route(app, documentIssuesApi.reply, async ({ body, user }) => {
     await replyIssue(db, user, body.id, body.text, body.attachmentIds, body.noticeId);
@@ -35,7 +44,11 @@ export async function documentIssueRoutes(app: FastifyInstance, { db, storage }:
     await issueDetail(db, { handlerId: user.id }, body.id);
     return ok(await issueAttachments(db, body.id), '查询成功');
   });
-  route(app, documentIssuesApi.upload, async ({ request, user }) => ok(await uploadAttachment(request, user, { db, storage }), '附件已上传'));
-  route(app, documentIssuesApi.download, async ({ body, user, reply, request }) => sendAttachment(db, reply, await downloadAttachment({ db, storage }, user, body.id, clientOf(request))));
+  route(app, documentIssuesApi.upload, async ({ request, user }) =>
+    ok(await uploadAttachment(request, user, { db, storage }), '附件已上传'),
+  );
+  route(app, documentIssuesApi.download, async ({ body, user, reply, request }) =>
+    sendAttachment(db, reply, await downloadAttachment({ db, storage }, user, body.id, clientOf(request))),
+  );
   route(app, documentIssuesApi.handlers, async () => ok(await handlers(db), '查询成功'));
 }

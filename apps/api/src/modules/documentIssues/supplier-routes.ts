@@ -12,13 +12,28 @@ import { route } from '../../lib/route.ts';
 import { clientOf } from '../../lib/access-log.ts';
 import { downloadAttachment, issueAttachments, sendAttachment, uploadAttachment } from './attachments.ts';
 import { issueDetail, pageIssues } from './query.ts';
-import { askableDrawings, closeIssue, createIssue, deleteIssues, purchasersOf, reopenIssue, submitIssue, updateIssue } from './service.ts';
+import {
+  askableDrawings,
+  closeIssue,
+  createIssue,
+  deleteIssues,
+  purchasersOf,
+  reopenIssue,
+  submitIssue,
+  updateIssue,
+} from './service.ts';
 
 export async function supplierDocumentIssueRoutes(app: FastifyInstance, { db, storage }: { db: Db; storage: Storage }) {
   const mine = (code: string) => ({ supplierCode: code });
-  route(app, documentIssuesApi.supplierPage, async ({ body, supplier }) => cappedPage(await pageIssues(db, mine(supplier.code), body)));
-  route(app, documentIssuesApi.supplierFind, async ({ body, supplier }) => ok(await issueDetail(db, mine(supplier.code), body.id), '查询成功'));
-  route(app, documentIssuesApi.add, async ({ body, user, supplier }) => ok(await issueDetail(db, mine(supplier.code), await createIssue(db, user, supplier, body)), '草稿已保存'));
+  route(app, documentIssuesApi.supplierPage, async ({ body, supplier }) =>
+    cappedPage(await pageIssues(db, mine(supplier.code), body)),
+  );
+  route(app, documentIssuesApi.supplierFind, async ({ body, supplier }) =>
+    ok(await issueDetail(db, mine(supplier.code), body.id), '查询成功'),
+  );
+  route(app, documentIssuesApi.add, async ({ body, user, supplier }) =>
+    ok(await issueDetail(db, mine(supplier.code), await createIssue(db, user, supplier, body)), '草稿已保存'),
+  );
   route(app, documentIssuesApi.update, async ({ body: { id, ...draft }, user, supplier }) => {
     await updateIssue(db, user, supplier, id, draft);
     return ok(await issueDetail(db, mine(supplier.code), id), '草稿已保存');
@@ -33,7 +48,11 @@ export async function supplierDocumentIssueRoutes(app: FastifyInstance, { db, st
   });
   route(app, documentIssuesApi.submit, async ({ body, user, supplier }) => {
     const { routedTo, candidates } = await submitIssue(db, user, supplier, body.id);
-    const message = routedTo ? `已提交，已分派给 ${routedTo}` : candidates > 1 ? '已提交，有多位处理人，等待分派' : '已提交，等待分派';
+    const message = routedTo
+      ? `已提交，已分派给 ${routedTo}`
+      : candidates > 1
+        ? '已提交，有多位处理人，等待分派'
+        : '已提交，等待分派';
     return ok(await issueDetail(db, mine(supplier.code), body.id), message);
   });
   route(app, documentIssuesApi.close, async ({ body, user, supplier }) => {
@@ -48,8 +67,16 @@ export async function supplierDocumentIssueRoutes(app: FastifyInstance, { db, st
     await issueDetail(db, mine(supplier.code), body.id);
     return ok(await issueAttachments(db, body.id), '查询成功');
   });
-  route(app, documentIssuesApi.supplierUpload, async ({ request, user }) => ok(await uploadAttachment(request, user, { db, storage }), '附件已上传'));
-  route(app, documentIssuesApi.supplierDownload, async ({ body, user, reply, request }) => sendAttachment(db, reply, await downloadAttachment({ db, storage }, user, body.id, clientOf(request))));
-  route(app, documentIssuesApi.purchasers, async ({ body, supplier }) => ok(await purchasersOf(db, supplier, body.materialCode), '查询成功'));
-  route(app, documentIssuesApi.drawings, async ({ body, supplier }) => ok(await askableDrawings(db, supplier, body.keyword), '查询成功'));
+  route(app, documentIssuesApi.supplierUpload, async ({ request, user }) =>
+    ok(await uploadAttachment(request, user, { db, storage }), '附件已上传'),
+  );
+  route(app, documentIssuesApi.supplierDownload, async ({ body, user, reply, request }) =>
+    sendAttachment(db, reply, await downloadAttachment({ db, storage }, user, body.id, clientOf(request))),
+  );
+  route(app, documentIssuesApi.purchasers, async ({ body, supplier }) =>
+    ok(await purchasersOf(db, supplier, body.materialCode), '查询成功'),
+  );
+  route(app, documentIssuesApi.drawings, async ({ body, supplier }) =>
+    ok(await askableDrawings(db, supplier, body.keyword), '查询成功'),
+  );
 }

@@ -6,11 +6,30 @@
  * application answers exactly like one that does not exist.
  */
 import type { z } from 'zod';
-import type { ApplicationRow, ApplicationStatus, ApplyOptions, AuditRow, ZApplyPageRequestSchema } from '@esm/contracts';
+import type {
+  ApplicationRow,
+  ApplicationStatus,
+  ApplyOptions,
+  AuditRow,
+  ZApplyPageRequestSchema,
+} from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
-import { checkWindow, dayRangeSql, equalsSql, listPageStatement, mapPage, orderBySql, pageAndCount, whereSql, type CappedTotal, type ListParts, type PageStatement, type SortColumns } from '../../lib/list.ts';
+import {
+  checkWindow,
+  dayRangeSql,
+  equalsSql,
+  listPageStatement,
+  mapPage,
+  orderBySql,
+  pageAndCount,
+  whereSql,
+  type CappedTotal,
+  type ListParts,
+  type PageStatement,
+  type SortColumns,
+} from '../../lib/list.ts';
 import { notFound } from '../../plugins/errors.ts';
 import { dayOf, dayOrNull, today } from './days.ts';
 import { expiringSoon, grantState } from './grants.ts';
@@ -69,7 +88,12 @@ interface ApplicationRecord {
   decision_comment: string | null;
   created_at: Date;
   updated_at: Date;
-  materials: { code: string; name: string; approved: boolean | null; grants: { validFrom: string; validUntil: string }[] }[];
+  materials: {
+    code: string;
+    name: string;
+    approved: boolean | null;
+    grants: { validFrom: string; validUntil: string }[];
+  }[];
 }
 
 /** The rows of these applications, in the order of `ids`, each material with its grant now. */
@@ -110,7 +134,13 @@ function toRow(a: ApplicationRecord, now: Date): ApplicationRow {
         m.grants.map((g) => ({ validFrom: new Date(g.validFrom), validUntil: new Date(g.validUntil) })),
         now,
       );
-      return { code: m.code, name: m.name, approved: m.approved, grantState: state, grantValidUntil: grant?.validUntil.toISOString() ?? null };
+      return {
+        code: m.code,
+        name: m.name,
+        approved: m.approved,
+        grantState: state,
+        grantValidUntil: grant?.validUntil.toISOString() ?? null,
+      };
     }),
   };
 }
@@ -135,13 +165,19 @@ const SORT: SortColumns<NonNullable<ApplyQuery['sortField']>> = {
 };
 
 /** Awaiting a decision first (oldest first: first come, first decided), then the newest. */
-const PENDING_FIRST = "CASE WHEN a.status = 'SUBMITTED' THEN 0 ELSE 1 END, CASE WHEN a.status = 'SUBMITTED' THEN a.submitted_at END ASC, a.id DESC";
+const PENDING_FIRST =
+  "CASE WHEN a.status = 'SUBMITTED' THEN 0 ELSE 1 END, CASE WHEN a.status = 'SUBMITTED' THEN a.submitted_at END ASC, a.id DESC";
 
 /**
  * A page of applications: the supplier's own (`supplierCode` set: drafts included) or, for the
  * approvers, every supplier's except drafts.
  */
-export async function pageApplications(db: Db, q: ApplyQuery, scope: { supplierCode: string } | 'approvers', now = new Date()): Promise<{ rows: ApplicationRow[] } & CappedTotal> {
+export async function pageApplications(
+  db: Db,
+  q: ApplyQuery,
+  scope: { supplierCode: string } | 'approvers',
+  now = new Date(),
+): Promise<{ rows: ApplicationRow[] } & CappedTotal> {
   checkWindow(q);
   const { page, fromWhere, prepare } = applicationPageStatement(q, scope);
   return mapPage(await pageAndCount<ApplicationRecord>(db, page, fromWhere, undefined, prepare), (r) => toRow(r, now));
@@ -179,7 +215,8 @@ export function applicationListParts(q: ApplyQuery, scope: { supplierCode: strin
       mine ? Prisma.sql`a.supplier_code = ${scope.supplierCode}` : Prisma.sql`a.status <> 'DRAFT'`,
       !mine && equalsSql('a.supplier_code', q.supplierCode),
       equalsSql('a.status', q.status),
-      q.materialCode && Prisma.sql`EXISTS (SELECT 1 FROM empower_application_material am WHERE am.application_id = a.id AND am.material_code = ${q.materialCode})`,
+      q.materialCode &&
+        Prisma.sql`EXISTS (SELECT 1 FROM empower_application_material am WHERE am.application_id = a.id AND am.material_code = ${q.materialCode})`,
       ...dayRangeSql('a.created_at', q.dateFrom, q.dateTo),
     ]),
     orderBy: orderBySql(SORT, q, 'a.id', mine ? 'a.id DESC' : PENDING_FIRST),
@@ -189,7 +226,11 @@ export function applicationListParts(q: ApplyQuery, scope: { supplierCode: strin
 // ---- audit -------------------------------------------------------------------------------------------
 
 /** The audit trail of an application, oldest first; the supplier's own only, or (approvers) any but a draft. */
-export async function auditTrail(db: Db, id: number, scope: { supplierCode: string } | 'approvers'): Promise<AuditRow[]> {
+export async function auditTrail(
+  db: Db,
+  id: number,
+  scope: { supplierCode: string } | 'approvers',
+): Promise<AuditRow[]> {
   const app = await db.empowerApplication.findUnique({ where: { id }, select: { supplierCode: true, status: true } });
   const visible = app && (scope === 'approvers' ? app.status !== 'DRAFT' : app.supplierCode === scope.supplierCode);
   if (!visible) throw notFound(NOT_FOUND_TEXT);
@@ -211,14 +252,22 @@ export async function auditTrail(db: Db, id: number, scope: { supplierCode: stri
 // ---- the form's options ---------------------------------------------------------------------------------
 
 /** The materials the supplier supplies, each with its grant now, whether it expires soon and any pending application. */
-export async function applyOptions(db: Db, supplierCode: string, rules: EmpowerRules, now = new Date()): Promise<ApplyOptions> {
+export async function applyOptions(
+  db: Db,
+  supplierCode: string,
+  rules: EmpowerRules,
+  now = new Date(),
+): Promise<ApplyOptions> {
   const [links, grants, pending] = await Promise.all([
     db.supplierMaterial.findMany({
       where: { supplierCode },
       include: { material: { select: { name: true, spec: true, productLine: { select: { name: true } } } } },
       orderBy: { materialCode: 'asc' },
     }),
-    db.empowerGrant.findMany({ where: { supplierCode, revokedAt: null }, select: { id: true, materialCode: true, validFrom: true, validUntil: true } }),
+    db.empowerGrant.findMany({
+      where: { supplierCode, revokedAt: null },
+      select: { id: true, materialCode: true, validFrom: true, validUntil: true },
+    }),
     db.empowerApplicationMaterial.findMany({
       where: { application: { supplierCode, status: 'SUBMITTED' } },
       select: { materialCode: true, applicationId: true },

@@ -8,10 +8,12 @@ import { cstDay, dayRange } from '../../lib/dates.ts';
 const DAY_MS = 86_400_000;
 
 /** The day `n` days after `day`. */
-export const addDays = (day: string, n: number): string => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+export const addDays = (day: string, n: number): string =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
 /** How many days from `from` to `until`, both included. */
-export const daysIncluded = (from: string, until: string): number => Math.round((Date.parse(`${until}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+export const daysIncluded = (from: string, until: string): number =>
+  Math.round((Date.parse(`${until}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 
 /** A DATE column's value for a day, and back. */
 export const dateValue = (day: string): Date => new Date(`${day}T00:00:00Z`);

@@ -3,7 +3,15 @@
  * the archive export is (modules/export): rows go out as they are read, and the writer waits for
  * the client when it falls behind.
  */
-import { GRANT_SOURCE_LABELS, LOG_ACTION_LABELS, type AccessReport, type CensusRow, type ColumnModes, type ReportEvent, type ReportGrant } from '@esm/contracts';
+import {
+  GRANT_SOURCE_LABELS,
+  LOG_ACTION_LABELS,
+  type AccessReport,
+  type CensusRow,
+  type ColumnModes,
+  type ReportEvent,
+  type ReportGrant,
+} from '@esm/contracts';
 import { governExportColumns, type GovernedExportColumn } from '../../lib/permission-rules.ts';
 import { cstDateTime } from '../../lib/dates.ts';
 import type { Cell, Column, Sheet } from '../../lib/workbook.ts';
@@ -73,14 +81,24 @@ const EVENT_COLUMNS: GovernedExportColumn<ReportEvent>[] = [
   { header: 'IP', width: 16, field: 'events.ip', value: (r) => r.ip ?? '' },
 ];
 
-async function* eventRows(batches: AsyncIterable<ReportEvent[]>, columns: readonly Column<ReportEvent>[]): AsyncGenerator<Cell[][]> {
+async function* eventRows(
+  batches: AsyncIterable<ReportEvent[]>,
+  columns: readonly Column<ReportEvent>[],
+): AsyncGenerator<Cell[][]> {
   for await (const batch of batches) yield batch.map((e) => columns.map((c) => c.value(e)));
 }
 
 /** 说明 (what, when, by whom), 授权 (the grants), 访问记录 (every event under them). */
-export function reportSheets(r: AccessReport, generatedBy: string, events: AsyncIterable<ReportEvent[]>, modes: ColumnModes): Sheet[] {
+export function reportSheets(
+  r: AccessReport,
+  generatedBy: string,
+  events: AsyncIterable<ReportEvent[]>,
+  modes: ColumnModes,
+): Sheet[] {
   const eventColumns = governExportColumns(EVENT_COLUMNS, modes);
-  const subject = r.standardCode ? `图纸 ${r.standardCode}（物料 ${r.materials.map((m) => `${m.code} ${m.name}`).join('、')}）` : `物料 ${r.materials.map((m) => `${m.code} ${m.name}`).join('、')}`;
+  const subject = r.standardCode
+    ? `图纸 ${r.standardCode}（物料 ${r.materials.map((m) => `${m.code} ${m.name}`).join('、')}）`
+    : `物料 ${r.materials.map((m) => `${m.code} ${m.name}`).join('、')}`;
   const about: [string, string][] = [
     ['报告对象', subject],
     ['日期', `${r.date}（UTC+8）`],
@@ -90,8 +108,19 @@ export function reportSheets(r: AccessReport, generatedBy: string, events: Async
     ['生成人', generatedBy],
   ];
   return [
-    { name: '报告说明', columns: [{ header: '项目', width: 20 }, { header: '内容', width: 80 }], rows: [about] },
+    {
+      name: '报告说明',
+      columns: [
+        { header: '项目', width: 20 },
+        { header: '内容', width: 80 },
+      ],
+      rows: [about],
+    },
     sheetOf('授权', GRANT_COLUMNS, r.grants),
-    { name: '访问记录', columns: eventColumns.map(({ header, width }) => ({ header, width })), rows: eventRows(events, eventColumns) },
+    {
+      name: '访问记录',
+      columns: eventColumns.map(({ header, width }) => ({ header, width })),
+      rows: eventRows(events, eventColumns),
+    },
   ];
 }

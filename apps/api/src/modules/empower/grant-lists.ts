@@ -19,7 +19,20 @@ import { FILE_TYPES, type FileType } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
-import { checkWindow, dayRangeSql, equalsSql, keywordSql, listPage, mapPage, orderBySql, pageAndCount, whereSql, type CappedTotal, type PageStatement, type SortColumns } from '../../lib/list.ts';
+import {
+  checkWindow,
+  dayRangeSql,
+  equalsSql,
+  keywordSql,
+  listPage,
+  mapPage,
+  orderBySql,
+  pageAndCount,
+  whereSql,
+  type CappedTotal,
+  type PageStatement,
+  type SortColumns,
+} from '../../lib/list.ts';
 import { notFound } from '../../plugins/errors.ts';
 import type { EmpowerRules } from './applications.ts';
 import { expiringSql, grantState, grantStateSql, visibleToSupplierColumnSql } from './grants.ts';
@@ -128,7 +141,12 @@ const commonFilters = (q: { supplierCode?: string; materialCode?: string; source
 ];
 
 /** findEmpowerPage: grants not revoked and not yet ended — in force now, or starting later. Ending soonest first. */
-export async function pageGrants(db: Db, q: GrantQuery, rules: EmpowerRules, now = new Date()): Promise<{ rows: GrantRow[] } & CappedTotal> {
+export async function pageGrants(
+  db: Db,
+  q: GrantQuery,
+  rules: EmpowerRules,
+  now = new Date(),
+): Promise<{ rows: GrantRow[] } & CappedTotal> {
   checkWindow(q);
   const { page, fromWhere } = grantPageStatement(q, rules, now);
   return mapPage(await pageAndCount<GrantRecord>(db, page, fromWhere), (r) => toGrantRow(r, now, rules));
@@ -159,15 +177,31 @@ export function grantPageStatement(q: GrantQuery, rules: EmpowerRules, now: Date
 }
 
 /** findEmpowerOverduePage: expired, revoked, and valid ones ending within the configured days. Latest end first. */
-export async function pageOverdue(db: Db, q: OverdueQuery, rules: EmpowerRules, now = new Date()): Promise<{ rows: GrantRow[] } & CappedTotal> {
+export async function pageOverdue(
+  db: Db,
+  q: OverdueQuery,
+  rules: EmpowerRules,
+  now = new Date(),
+): Promise<{ rows: GrantRow[] } & CappedTotal> {
   const expired = Prisma.sql`(g.revoked_at IS NULL AND g.valid_until <= ${now})`;
   const revoked = Prisma.sql`(g.revoked_at IS NOT NULL)`;
   const expiring = Prisma.sql`(g.revoked_at IS NULL AND g.valid_from <= ${now} AND g.valid_until > ${now} AND g.valid_until <= ${horizonOf(now, rules)})`;
-  const kind = q.kind === 'EXPIRED' ? expired : q.kind === 'REVOKED' ? revoked : q.kind === 'EXPIRING' ? expiring : Prisma.sql`(${expired} OR ${revoked} OR ${expiring})`;
+  const kind =
+    q.kind === 'EXPIRED'
+      ? expired
+      : q.kind === 'REVOKED'
+        ? revoked
+        : q.kind === 'EXPIRING'
+          ? expiring
+          : Prisma.sql`(${expired} OR ${revoked} OR ${expiring})`;
   const page = await listPage<GrantRecord>(db, q, {
     select: GRANT_SELECT,
     from: GRANT_FROM,
-    where: whereSql([kind, ...commonFilters(q), ...dayRangeSql('coalesce(g.revoked_at, g.valid_until)', q.dateFrom, q.dateTo)]),
+    where: whereSql([
+      kind,
+      ...commonFilters(q),
+      ...dayRangeSql('coalesce(g.revoked_at, g.valid_until)', q.dateFrom, q.dateTo),
+    ]),
     orderBy: orderBySql(GRANT_SORT, q, 'g.id', 'coalesce(g.revoked_at, g.valid_until) DESC, g.id DESC'),
   });
   return mapPage(page, (r) => toGrantRow(r, now, rules));
@@ -233,14 +267,33 @@ const toCensusRow = (r: CensusRecord): CensusRow => ({
 
 const censusOrder = (q: CensusQuery) => orderBySql(CENSUS_SORT, q, 'c.supplier_code', 'c.supplier_code ASC');
 
-export async function pageCensus(db: Db, q: CensusQuery, rules: EmpowerRules, now = new Date()): Promise<{ rows: CensusRow[] } & CappedTotal> {
-  const page = await listPage<CensusRecord>(db, q, { select: Prisma.sql`c.*`, from: censusSql(q, rules, now), where: Prisma.empty, orderBy: censusOrder(q) });
+export async function pageCensus(
+  db: Db,
+  q: CensusQuery,
+  rules: EmpowerRules,
+  now = new Date(),
+): Promise<{ rows: CensusRow[] } & CappedTotal> {
+  const page = await listPage<CensusRecord>(db, q, {
+    select: Prisma.sql`c.*`,
+    from: censusSql(q, rules, now),
+    where: Prisma.empty,
+    orderBy: censusOrder(q),
+  });
   return mapPage(page, toCensusRow);
 }
 
 /** Every census row in the list's order (the export); at most `cap` + 1 rows are read. */
-export async function allCensusRows(db: Db, q: CensusQuery, rules: EmpowerRules, cap: number, now = new Date()): Promise<CensusRow[]> {
-  const rows = await readRows<CensusRecord>(db, Prisma.sql`SELECT c.* FROM ${censusSql(q, rules, now)} ${censusOrder(q)} LIMIT ${cap + 1}`);
+export async function allCensusRows(
+  db: Db,
+  q: CensusQuery,
+  rules: EmpowerRules,
+  cap: number,
+  now = new Date(),
+): Promise<CensusRow[]> {
+  const rows = await readRows<CensusRecord>(
+    db,
+    Prisma.sql`SELECT c.* FROM ${censusSql(q, rules, now)} ${censusOrder(q)} LIMIT ${cap + 1}`,
+  );
   return rows.map(toCensusRow);
 }
 
@@ -252,21 +305,49 @@ export async function unauthorizedTree(db: Db, supplierCode: string, now = new D
   const [links, grants, pending] = await Promise.all([
     db.supplierMaterial.findMany({
       where: { supplierCode },
-      include: { material: { select: { name: true, spec: true, productLine: { select: { code: true, name: true, sort: true } } } } },
+      include: {
+        material: {
+          select: { name: true, spec: true, productLine: { select: { code: true, name: true, sort: true } } },
+        },
+      },
       orderBy: { materialCode: 'asc' },
     }),
-    db.empowerGrant.findMany({ where: { supplierCode, revokedAt: null }, select: { materialCode: true, validFrom: true, validUntil: true } }),
-    db.empowerApplicationMaterial.findMany({ where: { application: { supplierCode, status: 'SUBMITTED' } }, select: { materialCode: true, applicationId: true } }),
+    db.empowerGrant.findMany({
+      where: { supplierCode, revokedAt: null },
+      select: { materialCode: true, validFrom: true, validUntil: true },
+    }),
+    db.empowerApplicationMaterial.findMany({
+      where: { application: { supplierCode, status: 'SUBMITTED' } },
+      select: { materialCode: true, applicationId: true },
+    }),
   ]);
   const open = links
-    .map((l) => ({ link: l, ...grantState(grants.filter((g) => g.materialCode === l.materialCode), now) }))
+    .map((l) => ({
+      link: l,
+      ...grantState(
+        grants.filter((g) => g.materialCode === l.materialCode),
+        now,
+      ),
+    }))
     .filter((x) => x.state !== 'VALID');
   const files = await db.standardFile.findMany({
     where: { materialCode: { in: open.map((x) => x.link.materialCode) }, status: 'EFFECTIVE' },
-    select: { id: true, standardCode: true, name: true, version: true, fileName: true, fileType: true, effectiveDate: true, materialCode: true },
+    select: {
+      id: true,
+      standardCode: true,
+      name: true,
+      version: true,
+      fileName: true,
+      fileType: true,
+      effectiveDate: true,
+      materialCode: true,
+    },
     orderBy: [{ standardCode: 'asc' }, { id: 'asc' }],
   });
-  const lines = new Map<string, { code: string; name: string; sort: number; materials: UnauthorizedTree['productLines'][number]['materials'] }>();
+  const lines = new Map<
+    string,
+    { code: string; name: string; sort: number; materials: UnauthorizedTree['productLines'][number]['materials'] }
+  >();
   for (const { link, state, grant } of open) {
     const pl = link.material.productLine;
     const line = lines.get(pl.code) ?? { code: pl.code, name: pl.name, sort: pl.sort, materials: [] };
@@ -297,6 +378,8 @@ export async function unauthorizedTree(db: Db, supplierCode: string, now = new D
     supplierCode: supplier.code,
     supplierName: supplier.name,
     supplied: links.length,
-    productLines: [...lines.values()].sort((a, b) => a.sort - b.sort || a.code.localeCompare(b.code)).map(({ sort: _sort, ...l }) => l),
+    productLines: [...lines.values()]
+      .sort((a, b) => a.sort - b.sort || a.code.localeCompare(b.code))
+      .map(({ sort: _sort, ...l }) => l),
   };
 }

@@ -25,7 +25,9 @@ export function grantState<G extends Grant>(grants: readonly G[], now: Date): { 
   const byEnd = [...grants].sort((a, b) => b.validUntil.getTime() - a.validUntil.getTime());
   const valid = byEnd.find((g) => g.validFrom <= now && g.validUntil > now);
   if (valid) return { state: 'VALID', grant: valid };
-  const future = byEnd.filter((g) => g.validFrom > now).sort((a, b) => a.validFrom.getTime() - b.validFrom.getTime())[0];
+  const future = byEnd
+    .filter((g) => g.validFrom > now)
+    .sort((a, b) => a.validFrom.getTime() - b.validFrom.getTime())[0];
   if (future) return { state: 'NOT_YET', grant: future };
   if (byEnd[0]) return { state: 'EXPIRED', grant: byEnd[0] };
   return { state: 'NONE', grant: null };
@@ -106,7 +108,10 @@ export type GrantEnd = { at: Date; revoked: false } | { at: Date; revoked: true;
 export function lastEnd(grants: readonly GrantRecord[]): GrantEnd | null {
   let last: GrantEnd | null = null;
   for (const g of grants) {
-    const end = g.revokedAt && g.revokedAt < g.validUntil ? { at: g.revokedAt, revoked: true as const, reason: g.revokeReason } : { at: g.validUntil, revoked: false as const };
+    const end =
+      g.revokedAt && g.revokedAt < g.validUntil
+        ? { at: g.revokedAt, revoked: true as const, reason: g.revokeReason }
+        : { at: g.validUntil, revoked: false as const };
     // equal ends: the revocation is the fact the supplier did not know of
     if (!last || end.at > last.at || (end.at.getTime() === last.at.getTime() && end.revoked)) last = end;
   }
@@ -118,15 +123,33 @@ export function lastEnd(grants: readonly GrantRecord[]): GrantEnd | null {
  * grant valid now opens it; else one still to come says from when; else the latest end says how
  * the last access ended — revoked (when, and the reason given) or expired.
  */
-export async function materialAccess(db: Q, supplierCode: string, materialCode: string, now = new Date()): Promise<AccessVerdict> {
-  const supplies = await db.supplierMaterial.findUnique({ where: { supplierCode_materialCode: { supplierCode, materialCode } } });
+export async function materialAccess(
+  db: Q,
+  supplierCode: string,
+  materialCode: string,
+  now = new Date(),
+): Promise<AccessVerdict> {
+  const supplies = await db.supplierMaterial.findUnique({
+    where: { supplierCode_materialCode: { supplierCode, materialCode } },
+  });
   if (!supplies) return { ok: false, reason: '贵公司不是该物料的供应商，无权查看其图纸' };
-  const grants = await db.empowerGrant.findMany({ where: { supplierCode, materialCode }, select: { validFrom: true, validUntil: true, revokedAt: true, revokeReason: true } });
-  const { state, grant } = grantState(grants.filter((g) => !g.revokedAt), now);
+  const grants = await db.empowerGrant.findMany({
+    where: { supplierCode, materialCode },
+    select: { validFrom: true, validUntil: true, revokedAt: true, revokeReason: true },
+  });
+  const { state, grant } = grantState(
+    grants.filter((g) => !g.revokedAt),
+    now,
+  );
   if (state === 'VALID') return { ok: true, validFrom: grant!.validFrom, validUntil: grant!.validUntil };
-  if (state === 'NOT_YET') return { ok: false, reason: `该物料的图纸授权自 ${cstDayText(grant!.validFrom)} 起生效，目前无权查看` };
+  if (state === 'NOT_YET')
+    return { ok: false, reason: `该物料的图纸授权自 ${cstDayText(grant!.validFrom)} 起生效，目前无权查看` };
   const end = lastEnd(grants);
   if (!end) return { ok: false, reason: '贵公司没有该物料的图纸授权，请先申请授权' };
-  if (end.revoked) return { ok: false, reason: `该物料的图纸授权已于 ${cstDayText(end.at)} ${cstMinute(end.at).slice(11)} 被撤销${end.reason ? `（原因：${end.reason}）` : ''}，如需查看请重新申请授权` };
+  if (end.revoked)
+    return {
+      ok: false,
+      reason: `该物料的图纸授权已于 ${cstDayText(end.at)} ${cstMinute(end.at).slice(11)} 被撤销${end.reason ? `（原因：${end.reason}）` : ''}，如需查看请重新申请授权`,
+    };
   return { ok: false, reason: `该物料的图纸授权已于 ${cstDayText(end.at)} 过期，请重新申请授权` };
 }

@@ -12,7 +12,13 @@
  * under the older grant.
  */
 import type { z } from 'zod';
-import { REPORT_EVENTS_SHOWN, type AccessReport, type ReportEvent, type ReportGrant, type ZAccessReportRequestSchema } from '@esm/contracts';
+import {
+  REPORT_EVENTS_SHOWN,
+  type AccessReport,
+  type ReportEvent,
+  type ReportGrant,
+  type ZAccessReportRequestSchema,
+} from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { deliveredSql } from '../../lib/access-log-delivery.ts';
 import type { Db } from '../../db/database.ts';
@@ -34,11 +40,21 @@ async function subjectOf(db: Db, q: ReportQuery): Promise<Subject> {
   if (q.standardCode) {
     const versions = await db.standardFile.findMany({
       where: { standardCode: q.standardCode },
-      select: { id: true, version: true, status: true, effectiveDate: true, obsoletedAt: true, materialCode: true, material: { select: { name: true } } },
+      select: {
+        id: true,
+        version: true,
+        status: true,
+        effectiveDate: true,
+        obsoletedAt: true,
+        materialCode: true,
+        material: { select: { name: true } },
+      },
       orderBy: { versionNo: 'asc' },
     });
     if (versions.length === 0) throw notFound(`标准编号 ${q.standardCode} 不存在`);
-    const materials = [...new Map(versions.map((v) => [v.materialCode, { code: v.materialCode, name: v.material.name }])).values()];
+    const materials = [
+      ...new Map(versions.map((v) => [v.materialCode, { code: v.materialCode, name: v.material.name }])).values(),
+    ];
     if (q.materialCode && !materials.some((m) => m.code === q.materialCode)) {
       const message = `图纸 ${q.standardCode} 不属于物料 ${q.materialCode}`;
       throw badRequest(message, [{ field: 'materialCode', message }]);
@@ -47,10 +63,19 @@ async function subjectOf(db: Db, q: ReportQuery): Promise<Subject> {
       date: q.date,
       standardCode: q.standardCode,
       materials,
-      versions: versions.map((v) => ({ id: v.id, version: v.version, status: v.status, effectiveDate: v.effectiveDate.toISOString().slice(0, 10), obsoletedAt: v.obsoletedAt?.toISOString() ?? null })),
+      versions: versions.map((v) => ({
+        id: v.id,
+        version: v.version,
+        status: v.status,
+        effectiveDate: v.effectiveDate.toISOString().slice(0, 10),
+        obsoletedAt: v.obsoletedAt?.toISOString() ?? null,
+      })),
     };
   }
-  const material = await db.material.findUnique({ where: { code: q.materialCode! }, select: { code: true, name: true } });
+  const material = await db.material.findUnique({
+    where: { code: q.materialCode! },
+    select: { code: true, name: true },
+  });
   if (!material) throw notFound(`物料 ${q.materialCode} 不存在`);
   return { date: q.date, standardCode: null, materials: [material], versions: [] };
 }
@@ -145,17 +170,30 @@ export interface ReportData {
 
 export async function accessReport(db: Db, q: ReportQuery): Promise<ReportData> {
   const subject = await subjectOf(db, q);
-  const grants = await readRows<GrantRecord>(db, Prisma.sql`${grantsOfDay(subject)} ORDER BY g.supplier_code, g.valid_from, g.id`);
+  const grants = await readRows<GrantRecord>(
+    db,
+    Prisma.sql`${grantsOfDay(subject)} ORDER BY g.supplier_code, g.valid_from, g.id`,
+  );
   const ids = grants.map((g) => g.id);
   const [counts, events] = ids.length
     ? await Promise.all([
-        readRows<{ grant_id: number; views: number; downloads: number; prints: number; total: number; last_at: Date | null }>(
+        readRows<{
+          grant_id: number;
+          views: number;
+          downloads: number;
+          prints: number;
+          total: number;
+          last_at: Date | null;
+        }>(
           db,
           Prisma.sql`SELECT ev.grant_id, (count(*) FILTER (WHERE ev.action = 'VIEW'))::int AS views, (count(*) FILTER (WHERE ev.action = 'DOWNLOAD'))::int AS downloads,
               (count(*) FILTER (WHERE ev.action = 'PRINT'))::int AS prints, count(*)::int AS total, max(ev.created_at) AS last_at
             FROM ${eventsUnder(ids, subject.standardCode)} GROUP BY ev.grant_id`,
         ),
-        readRows<EventRecord>(db, Prisma.sql`SELECT ev.* FROM ${eventsUnder(ids, subject.standardCode)} ORDER BY ev.id DESC LIMIT ${REPORT_EVENTS_SHOWN}`),
+        readRows<EventRecord>(
+          db,
+          Prisma.sql`SELECT ev.* FROM ${eventsUnder(ids, subject.standardCode)} ORDER BY ev.id DESC LIMIT ${REPORT_EVENTS_SHOWN}`,
+        ),
       ])
     : [[], []];
   const byGrant = new Map(counts.map((c) => [c.grant_id, c]));
@@ -186,17 +224,30 @@ export async function accessReport(db: Db, q: ReportQuery): Promise<ReportData> 
     };
   });
   return {
-    report: { ...subject, grants: rows, events: events.map(toEvent), eventsTotal: counts.reduce((n, c) => n + c.total, 0) },
+    report: {
+      ...subject,
+      grants: rows,
+      events: events.map(toEvent),
+      eventsTotal: counts.reduce((n, c) => n + c.total, 0),
+    },
     grantIds: ids,
   };
 }
 
 /** Every event of the report, newest first, `size` a query (the export). */
-export async function* reportEventBatches(db: Db, grantIds: number[], standardCode: string | null, size = 1000): AsyncGenerator<ReportEvent[]> {
+export async function* reportEventBatches(
+  db: Db,
+  grantIds: number[],
+  standardCode: string | null,
+  size = 1000,
+): AsyncGenerator<ReportEvent[]> {
   if (grantIds.length === 0) return;
   let before: number | undefined;
   for (;;) {
-    const batch = await readRows<EventRecord>(db, Prisma.sql`SELECT ev.* FROM ${eventsUnder(grantIds, standardCode, before)} ORDER BY ev.id DESC LIMIT ${size}`);
+    const batch = await readRows<EventRecord>(
+      db,
+      Prisma.sql`SELECT ev.* FROM ${eventsUnder(grantIds, standardCode, before)} ORDER BY ev.id DESC LIMIT ${size}`,
+    );
     if (batch.length) yield batch.map(toEvent);
     if (batch.length < size) return;
     before = batch[batch.length - 1]!.id;

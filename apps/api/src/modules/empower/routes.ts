@@ -35,12 +35,22 @@ export async function empowerRoutes(app: FastifyInstance, { db, rules, exportMax
     const decided = await decide(db, { user, client: clientOf(request) }, body);
     // the decided applications go out as the list shows them (its governed columns)
     const modes = await app.permissions.columnModes(APPLICATION_COLUMNS, user.type);
-    const result = { ...decided, applications: decided.applications.map((a) => applyColumnSet(a, APPLICATION_COLUMNS, modes)) };
-    return ok(result, body.decision === 'APPROVE' ? `已批准 ${result.decided} 个申请，生成 ${result.grants} 项授权` : `已驳回 ${result.decided} 个申请`);
+    const result = {
+      ...decided,
+      applications: decided.applications.map((a) => applyColumnSet(a, APPLICATION_COLUMNS, modes)),
+    };
+    return ok(
+      result,
+      body.decision === 'APPROVE'
+        ? `已批准 ${result.decided} 个申请，生成 ${result.grants} 项授权`
+        : `已驳回 ${result.decided} 个申请`,
+    );
   });
 
   route(app, empowerApi.grants, async ({ body }) => cappedPage(await pageGrants(db, body, rules)));
-  route(app, empowerApi.revoke, async ({ body, user }) => ok(await revokeGrant(db, user, body.id, body.reason, rules), '已撤销授权'));
+  route(app, empowerApi.revoke, async ({ body, user }) =>
+    ok(await revokeGrant(db, user, body.id, body.reason, rules), '已撤销授权'),
+  );
   route(app, empowerApi.overdue, async ({ body }) => cappedPage(await pageOverdue(db, body, rules)));
 
   route(app, empowerApi.census, async ({ body }) => cappedPage(await pageCensus(db, body, rules)));
@@ -49,7 +59,9 @@ export async function empowerRoutes(app: FastifyInstance, { db, rules, exportMax
     if (rows.length > exportMaxRows) throw tooMany();
     return sendWorkbook(request, reply, '供应商统计', rows.length, censusSheets(rows));
   });
-  route(app, empowerApi.unauthorized, async ({ body }) => ok(await unauthorizedTree(db, body.supplierCode), '查询成功'));
+  route(app, empowerApi.unauthorized, async ({ body }) =>
+    ok(await unauthorizedTree(db, body.supplierCode), '查询成功'),
+  );
 
   route(app, empowerApi.report, async ({ body }) => ok((await accessReport(db, body)).report, '查询成功'));
   route(app, empowerApi.reportExcel, async ({ body, user, request, reply }) => {
@@ -57,6 +69,12 @@ export async function empowerRoutes(app: FastifyInstance, { db, rules, exportMax
     if (report.eventsTotal > exportMaxRows) throw tooMany();
     const events = reportEventBatches(db, grantIds, report.standardCode);
     const modes = await app.permissions.columnModes(ACCESS_REPORT_COLUMNS, user.type);
-    return sendWorkbook(request, reply, '授权访问报告', report.grants.length + report.eventsTotal, reportSheets(report, `${user.name}（${user.account}）`, events, modes));
+    return sendWorkbook(
+      request,
+      reply,
+      '授权访问报告',
+      report.grants.length + report.eventsTotal,
+      reportSheets(report, `${user.name}（${user.account}）`, events, modes),
+    );
   });
 }

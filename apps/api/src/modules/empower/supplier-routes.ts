@@ -14,24 +14,43 @@ import { route } from '../../lib/route.ts';
 import { clientOf } from '../../lib/access-log.ts';
 import { applyOptions, auditTrail, pageApplications, type EmpowerRules } from './applications.ts';
 import { materialAccess } from './grants.ts';
-import { createApplication, deleteApplication, submitApplication, updateApplication, withdrawApplication } from './service.ts';
+import {
+  createApplication,
+  deleteApplication,
+  submitApplication,
+  updateApplication,
+  withdrawApplication,
+} from './service.ts';
 
 export async function supplierEmpowerRoutes(app: FastifyInstance, { db, rules }: { db: Db; rules: EmpowerRules }) {
   route(app, empowerApi.hasEmpower, async ({ body, supplier }) => {
     const verdict = await materialAccess(db, supplier.code, body.materialCode);
     return ok(
       verdict.ok
-        ? { empowered: true, validFrom: verdict.validFrom.toISOString(), validUntil: verdict.validUntil.toISOString(), reason: null }
+        ? {
+            empowered: true,
+            validFrom: verdict.validFrom.toISOString(),
+            validUntil: verdict.validUntil.toISOString(),
+            reason: null,
+          }
         : { empowered: false, validFrom: null, validUntil: null, reason: verdict.reason },
       '查询成功',
     );
   });
 
-  route(app, empowerApi.supplierApplications, async ({ body, supplier }) => cappedPage(await pageApplications(db, body, { supplierCode: supplier.code })));
-  route(app, empowerApi.supplierAudit, async ({ body, supplier }) => ok(await auditTrail(db, body.id, { supplierCode: supplier.code }), '查询成功'));
-  route(app, empowerApi.applyOptions, async ({ supplier }) => ok(await applyOptions(db, supplier.code, rules), '查询成功'));
+  route(app, empowerApi.supplierApplications, async ({ body, supplier }) =>
+    cappedPage(await pageApplications(db, body, { supplierCode: supplier.code })),
+  );
+  route(app, empowerApi.supplierAudit, async ({ body, supplier }) =>
+    ok(await auditTrail(db, body.id, { supplierCode: supplier.code }), '查询成功'),
+  );
+  route(app, empowerApi.applyOptions, async ({ supplier }) =>
+    ok(await applyOptions(db, supplier.code, rules), '查询成功'),
+  );
 
-  route(app, empowerApi.createApply, async ({ body, supplier, user, request }) => ok(await createApplication(db, supplier, { user, client: clientOf(request) }, body, rules), '已保存草稿'));
+  route(app, empowerApi.createApply, async ({ body, supplier, user, request }) =>
+    ok(await createApplication(db, supplier, { user, client: clientOf(request) }, body, rules), '已保存草稿'),
+  );
   route(app, empowerApi.updateApply, async ({ body: { id, ...fields }, supplier, user, request }) =>
     ok(await updateApplication(db, supplier, { user, client: clientOf(request) }, id, fields, rules), '已保存草稿'),
   );
@@ -39,6 +58,13 @@ export async function supplierEmpowerRoutes(app: FastifyInstance, { db, rules }:
     await deleteApplication(db, supplier, body.id);
     return ok({ id: body.id }, '已删除草稿');
   });
-  route(app, empowerApi.submitApply, async ({ body, supplier, user, request }) => ok(await submitApplication(db, supplier, { user, client: clientOf(request) }, body.id, rules), '已提交，等待审批'));
-  route(app, empowerApi.withdrawApply, async ({ body, supplier, user, request }) => ok(await withdrawApplication(db, supplier, { user, client: clientOf(request) }, body.id, body.comment), '已撤回申请'));
+  route(app, empowerApi.submitApply, async ({ body, supplier, user, request }) =>
+    ok(await submitApplication(db, supplier, { user, client: clientOf(request) }, body.id, rules), '已提交，等待审批'),
+  );
+  route(app, empowerApi.withdrawApply, async ({ body, supplier, user, request }) =>
+    ok(
+      await withdrawApplication(db, supplier, { user, client: clientOf(request) }, body.id, body.comment),
+      '已撤回申请',
+    ),
+  );
 }

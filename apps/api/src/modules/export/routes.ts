@@ -21,6 +21,8 @@ export async function exportRoutes(app: FastifyInstance, { db, exportMaxRows }: 
     if (totalCapped) throw tooManyToExport(exportMaxRows);
 
     const modes = await app.permissions.columnModes(exportApi.drawingExcel.columns, user.type);
-    return sendXlsx(request, reply, '图纸档案信息', total, (out) => writeArchiveWorkbook(db, filter, { sortField, sortOrder }, out, undefined, modes));
+    return sendXlsx(request, reply, '图纸档案信息', total, (out) =>
+      writeArchiveWorkbook(db, filter, { sortField, sortOrder }, out, undefined, modes),
+    );
   });
 }

@@ -5,13 +5,20 @@
  * one batch in memory, whatever the row count.
  */
 import type { Writable } from 'node:stream';
-import { FILE_CATEGORY_LABELS, FILE_STATUS_LABELS, SECRET_LEVEL_LABELS, type ColumnModes, type FileCategory, type FileStatus, type SecretLevel } from '@esm/contracts';
+import {
+  FILE_CATEGORY_LABELS,
+  FILE_STATUS_LABELS,
+  SECRET_LEVEL_LABELS,
+  type ColumnModes,
+  type FileCategory,
+  type FileStatus,
+  type SecretLevel,
+} from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { cstDateTime } from '../../lib/dates.ts';
 import { governExportColumns, type GovernedExportColumn } from '../../lib/permission-rules.ts';
 import { addSheet, appendRows, openWorkbook, readAhead } from '../../lib/workbook.ts';
 import { fileBatches, type FileFilter, type FileRecord, type FileSort } from '../archives/index.ts';
-
 
 /** `field`: the row field of a governed column (ARCHIVE_FILE_COLUMNS), hidden or masked as in the list. */
 export type ExportColumn = GovernedExportColumn<FileRecord>;
@@ -36,19 +43,34 @@ export const EXPORT_COLUMNS: ExportColumn[] = [
 ];
 
 /** The columns a caller gets: the list's rule (lib/permission-rules.ts). */
-export const governedColumns = (columns: readonly ExportColumn[], modes: ColumnModes): ExportColumn[] => governExportColumns(columns, modes);
+export const governedColumns = (columns: readonly ExportColumn[], modes: ColumnModes): ExportColumn[] =>
+  governExportColumns(columns, modes);
 
 /**
  * Writes the workbook into `out` and ends it. Stops early (without error) when `out` is closed
  * by the client; waits for `out` to drain between batches so a slow client holds back the reads.
  */
-export async function writeArchiveWorkbook(db: Db, filter: FileFilter, sort: FileSort, out: Writable, batchSize = 1000, modes: ColumnModes = {}): Promise<number> {
+export async function writeArchiveWorkbook(
+  db: Db,
+  filter: FileFilter,
+  sort: FileSort,
+  out: Writable,
+  batchSize = 1000,
+  modes: ColumnModes = {},
+): Promise<number> {
   const columns = governedColumns(EXPORT_COLUMNS, modes);
   const workbook = await openWorkbook(out);
   const sheet = addSheet(workbook, '图纸档案信息', columns);
   let written = 0;
   for await (const batch of readAhead(fileBatches(db, filter, sort, batchSize))) {
-    if (!(await appendRows(sheet, batch.map((r) => columns.map((c) => c.value(r))), out))) return written;
+    if (
+      !(await appendRows(
+        sheet,
+        batch.map((r) => columns.map((c) => c.value(r))),
+        out,
+      ))
+    )
+      return written;
     written += batch.length;
   }
   sheet.commit();

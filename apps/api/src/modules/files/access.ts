@@ -30,7 +30,10 @@ export function currentAgreement(q: Q) {
 export async function agreementRefusal(q: Q, user: SessionUser): Promise<AppError | null> {
   const current = await currentAgreement(q);
   if (!current) return forbidden(NO_AGREEMENT_TEXT);
-  const accepted = await q.keepsecretAcceptance.findUnique({ where: { agreementId_userId: { agreementId: current.id, userId: user.id } }, select: { id: true } });
+  const accepted = await q.keepsecretAcceptance.findUnique({
+    where: { agreementId_userId: { agreementId: current.id, userId: user.id } },
+    select: { id: true },
+  });
   return accepted ? null : new AppError(403, '请先阅读并签署保密协议', KEEPSECRET_REQUIRED_CODE);
 }
 
@@ -48,7 +51,8 @@ export class HiddenFileError extends AppError {
 }
 
 /** The words a log row keeps for a refusal: the real reason, also when the caller was told less. */
-export const logReasonOf = (refusal: AppError) => (refusal instanceof HiddenFileError ? refusal.reason : refusal.message);
+export const logReasonOf = (refusal: AppError) =>
+  refusal instanceof HiddenFileError ? refusal.reason : refusal.message;
 
 /** Ids a file row can have (an int4 column): anything else cannot name a file. */
 export const isFileId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
@@ -80,7 +84,12 @@ export function snapshotOf(file: LoadedFile): FileSnapshot {
 
 /** Whether the supplier supplies the file's material: if not, the file is none of its business. */
 export async function supplierSees(q: Q, supplierCode: string, materialCode: string): Promise<boolean> {
-  return Boolean(await q.supplierMaterial.findUnique({ where: { supplierCode_materialCode: { supplierCode, materialCode } }, select: { supplierCode: true } }));
+  return Boolean(
+    await q.supplierMaterial.findUnique({
+      where: { supplierCode_materialCode: { supplierCode, materialCode } },
+      select: { supplierCode: true },
+    }),
+  );
 }
 
 /**
@@ -90,12 +99,20 @@ export async function supplierSees(q: Q, supplierCode: string, materialCode: str
  * (HiddenFileError), so nothing else about such a file (obsolete, bytes missing …) shows.
  * An answerer opens the very version asked about, obsolete or not: the question is about it.
  */
-export async function supplierFileRefusal(q: Q, user: SessionUser, file: Pick<LoadedFile, 'id' | 'status' | 'materialCode'>, purpose: 'open' | 'confirm', now = new Date()): Promise<AppError | null> {
-  if (user.type === ANSWERER_TYPE) return (await answererSeesFile(q, user.id, file.id)) ? null : new HiddenFileError(NOT_ANSWERERS_TEXT);
+export async function supplierFileRefusal(
+  q: Q,
+  user: SessionUser,
+  file: Pick<LoadedFile, 'id' | 'status' | 'materialCode'>,
+  purpose: 'open' | 'confirm',
+  now = new Date(),
+): Promise<AppError | null> {
+  if (user.type === ANSWERER_TYPE)
+    return (await answererSeesFile(q, user.id, file.id)) ? null : new HiddenFileError(NOT_ANSWERERS_TEXT);
   if (!user.isSupplier) return null;
   if (!user.supplierCode) return forbidden(NO_SUPPLIER_TEXT);
   if (!(await supplierSees(q, user.supplierCode, file.materialCode))) return new HiddenFileError(NOT_SUPPLIER_TEXT);
-  if (file.status === 'OBSOLETE') return forbidden(purpose === 'confirm' ? '该版本已作废，不能确认' : '该版本已作废，不能查看');
+  if (file.status === 'OBSOLETE')
+    return forbidden(purpose === 'confirm' ? '该版本已作废，不能确认' : '该版本已作废，不能查看');
   const verdict = await materialAccess(q, user.supplierCode, file.materialCode, now);
   if (!verdict.ok) return forbidden(verdict.reason);
   return agreementRefusal(q, user);

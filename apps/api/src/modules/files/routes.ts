@@ -14,7 +14,13 @@ import { logMalformedFileCalls, serveFile, type ServedFile } from './service.ts'
 import { bytesServed, reportStampQueue } from '../../lib/metrics.ts';
 
 /** The bytes a file call answers, counted for the metrics (esm_file_bytes_served_total). */
-const countServed = (action: FileAction, served: ServedFile) => (bytesServed.inc({ action: action.toLowerCase() }, 'bytes' in served.body ? served.body.bytes.byteLength : served.body.size), served);
+const countServed = (action: FileAction, served: ServedFile) => (
+  bytesServed.inc(
+    { action: action.toLowerCase() },
+    'bytes' in served.body ? served.body.bytes.byteLength : served.body.size,
+  ),
+  served
+);
 
 function send(db: Db, reply: FastifyReply, served: ServedFile) {
   reply
@@ -25,11 +31,19 @@ function send(db: Db, reply: FastifyReply, served: ServedFile) {
   return sendDelivery(db, reply, served.logId, served.body);
 }
 
-export async function fileRoutes(app: FastifyInstance, { db, storage, stampConcurrency }: { db: Db; storage: Storage; stampConcurrency?: number }) {
+export async function fileRoutes(
+  app: FastifyInstance,
+  { db, storage, stampConcurrency }: { db: Db; storage: Storage; stampConcurrency?: number },
+) {
   if (stampConcurrency) setStampConcurrency(stampConcurrency);
   reportStampQueue(stampQueueLength);
   app.addHook('onError', logMalformedFileCalls(db));
-  for (const [action, e] of Object.entries(FILE_ACTION_ENDPOINTS) as [FileAction, (typeof FILE_ACTION_ENDPOINTS)[FileAction]][]) {
-    route(app, e, async ({ body, user, request, reply }) => send(db, reply, countServed(action, await serveFile({ db, storage }, user, body.id, action, clientOf(request)))));
+  for (const [action, e] of Object.entries(FILE_ACTION_ENDPOINTS) as [
+    FileAction,
+    (typeof FILE_ACTION_ENDPOINTS)[FileAction],
+  ][]) {
+    route(app, e, async ({ body, user, request, reply }) =>
+      send(db, reply, countServed(action, await serveFile({ db, storage }, user, body.id, action, clientOf(request)))),
+    );
   }
 }

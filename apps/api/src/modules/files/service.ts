@@ -23,8 +23,25 @@ import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage } from '../../lib/storage.ts';
 import { clientOf, writeAccessLog, writeRefusedUnknown, type ClientInfo } from '../../lib/access-log.ts';
-import { FILE_NOT_FOUND_TEXT, NO_SUPPLIER_TEXT, findFile, loadFile, logReasonOf, snapshotOf, supplierFileRefusal, type LoadedFile } from './access.ts';
-import { contentDisposition, isStampedType, plainFileName, stampFile, stampedFileName, watermarkText, type WatermarkStamp } from '../../lib/watermark.ts';
+import {
+  FILE_NOT_FOUND_TEXT,
+  NO_SUPPLIER_TEXT,
+  findFile,
+  loadFile,
+  logReasonOf,
+  snapshotOf,
+  supplierFileRefusal,
+  type LoadedFile,
+} from './access.ts';
+import {
+  contentDisposition,
+  isStampedType,
+  plainFileName,
+  stampFile,
+  stampedFileName,
+  watermarkText,
+  type WatermarkStamp,
+} from '../../lib/watermark.ts';
 import { newCopyCode } from '../../lib/copy-code.ts';
 import { whenStampSlotFree } from '../../lib/stamp-queue.ts';
 import type { DeliveryBody } from '../../lib/access-log-delivery.ts';
@@ -43,14 +60,27 @@ const MISSING_TEXT = '文件不存在或已被移除，请联系管理员';
 const NOT_VIEWABLE_TEXT = 'DWG/DXF 文件不支持在线预览，请下载后查看';
 
 /** Why this user may not take this action on this file now, or null (re-run inside the log transaction). */
-async function refusalOf(q: Parameters<typeof supplierFileRefusal>[0], user: SessionUser, file: LoadedFile, action: FileAction, now: Date): Promise<AppError | null> {
+async function refusalOf(
+  q: Parameters<typeof supplierFileRefusal>[0],
+  user: SessionUser,
+  file: LoadedFile,
+  action: FileAction,
+  now: Date,
+): Promise<AppError | null> {
   const refusal = await supplierFileRefusal(q, user, file, 'open', now);
   if (refusal) return refusal;
-  if (action !== 'DOWNLOAD' && !FILE_TYPES[file.fileType as FileType].viewable) return new AppError(415, NOT_VIEWABLE_TEXT);
+  if (action !== 'DOWNLOAD' && !FILE_TYPES[file.fileType as FileType].viewable)
+    return new AppError(415, NOT_VIEWABLE_TEXT);
   return null;
 }
 
-export async function serveFile(deps: { db: Db; storage: Storage }, user: SessionUser, id: number, action: FileAction, client: ClientInfo): Promise<ServedFile> {
+export async function serveFile(
+  deps: { db: Db; storage: Storage },
+  user: SessionUser,
+  id: number,
+  action: FileAction,
+  client: ClientInfo,
+): Promise<ServedFile> {
   const { db, storage } = deps;
   const now = new Date();
   // a supplier account without a supplier is refused whatever the id (before the id tells anything)
@@ -76,11 +106,21 @@ export async function serveFile(deps: { db: Db; storage: Storage }, user: Sessio
   const type = file.fileType as FileType;
   // a code of its own for this copy, stamped on it and stored on its SENT row
   const copyCode = newCopyCode();
-  const stamp: WatermarkStamp = { supplierName: user.isSupplier ? user.supplierName : null, account: user.account, at: now, ip: client.ip, copyCode };
+  const stamp: WatermarkStamp = {
+    supplierName: user.isSupplier ? user.supplierName : null,
+    account: user.account,
+    at: now,
+    ip: client.ip,
+    copyCode,
+  };
   let body: DeliveryBody;
   try {
     body = isStampedType(type)
-      ? { bytes: await whenStampSlotFree(async () => stampFile(await storage.read(file.sha256), type, watermarkText(stamp), copyCode)) }
+      ? {
+          bytes: await whenStampSlotFree(async () =>
+            stampFile(await storage.read(file.sha256), type, watermarkText(stamp), copyCode),
+          ),
+        }
       : { stream: await storage.stream(file.sha256), size: file.fileSize };
   } catch (e) {
     if (e instanceof AppError) return refuse(e); // missing meanwhile, or unstampable
@@ -94,7 +134,10 @@ export async function serveFile(deps: { db: Db; storage: Storage }, user: Sessio
     late = await db.$transaction(async (tx) => {
       const current = await loadFile(tx, id);
       const refusal = await refusalOf(tx, user, current, action, now);
-      const row = await writeAccessLog(tx, refusal ? { ...log, outcome: 'REFUSED', reason: logReasonOf(refusal) } : { ...log, outcome: 'SENT', copyCode });
+      const row = await writeAccessLog(
+        tx,
+        refusal ? { ...log, outcome: 'REFUSED', reason: logReasonOf(refusal) } : { ...log, outcome: 'SENT', copyCode },
+      );
       logId = row.id;
       return refusal;
     });
@@ -108,7 +151,10 @@ export async function serveFile(deps: { db: Db; storage: Storage }, user: Sessio
   }
 
   const ext = type;
-  const name = action === 'DOWNLOAD' ? stampedFileName(file.name, file.version, ext, stamp) : plainFileName(file.name, file.version, ext);
+  const name =
+    action === 'DOWNLOAD'
+      ? stampedFileName(file.name, file.version, ext, stamp)
+      : plainFileName(file.name, file.version, ext);
   return {
     body,
     logId,
@@ -133,7 +179,11 @@ export function logMalformedFileCalls(db: Db) {
     const body = request.body as { id?: unknown } | null | undefined;
     const requested = body && typeof body === 'object' && 'id' in body ? body.id : body;
     try {
-      await writeRefusedUnknown(db, { action, user: request.user, reason: '请求参数有误', ...clientOf(request) }, requested);
+      await writeRefusedUnknown(
+        db,
+        { action, user: request.user, reason: '请求参数有误', ...clientOf(request) },
+        requested,
+      );
     } catch (err) {
       request.log.warn({ err }, 'refused file call not logged');
     }

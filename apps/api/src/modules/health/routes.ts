@@ -25,7 +25,11 @@ const NotReady = z.object({
   failed: z.array(z.enum(['database', 'storage'])),
 });
 
-export const healthRoutes: FastifyPluginAsyncZod<{ sql: Pick<SqlRunner, '$queryRawUnsafe'>; dbKind: string; storage: Storage }> = async (app, { sql, dbKind, storage }) => {
+export const healthRoutes: FastifyPluginAsyncZod<{
+  sql: Pick<SqlRunner, '$queryRawUnsafe'>;
+  dbKind: string;
+  storage: Storage;
+}> = async (app, { sql, dbKind, storage }) => {
   let probed: { at: number; ok: Promise<boolean> } | undefined;
   /** One probe at a time, its answer reused for STORAGE_PROBE_CACHE_MS. */
   const storageOk = () => {
@@ -61,7 +65,12 @@ export const healthRoutes: FastifyPluginAsyncZod<{ sql: Pick<SqlRunner, '$queryR
       return reply
         .status(503)
         .header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
-        .send({ status: 'unavailable' as const, database: dbKind, storage: files ? ('ok' as const) : ('unavailable' as const), failed });
+        .send({
+          status: 'unavailable' as const,
+          database: dbKind,
+          storage: files ? ('ok' as const) : ('unavailable' as const),
+          failed,
+        });
     },
   } as const;
   app.get('/esm-server/health', ready);

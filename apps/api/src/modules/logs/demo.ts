@@ -54,7 +54,10 @@ export async function seedDemoHistory(db: Db): Promise<void> {
   const hashing = hashPassword(`never-${randomBytes(24).toString('hex')}-${rnd()}`);
   const [agreement, files, ...visibleCodes] = await Promise.all([
     db.keepsecretAgreement.findFirstOrThrow({ orderBy: { version: 'desc' } }),
-    db.standardFile.findMany({ where: { status: { in: ['EFFECTIVE', 'HISTORY'] } }, include: { material: { select: { name: true } } } }),
+    db.standardFile.findMany({
+      where: { status: { in: ['EFFECTIVE', 'HISTORY'] } },
+      include: { material: { select: { name: true } } },
+    }),
     ...['S001', 'S002'].map((s) => visibleMaterialCodes(db, s)),
   ]);
   const visible = new Map(['S001', 'S002'].map((s, i) => [s, new Set(visibleCodes[i])]));
@@ -64,11 +67,18 @@ export async function seedDemoHistory(db: Db): Promise<void> {
   startPhase('seed: history reads');
   const passwordHash = await hashing;
   await db.user.createMany({ data: COLLEAGUES.map((u) => ({ ...u, passwordHash })), skipDuplicates: true });
-  const users = await db.user.findMany({ where: { account: { in: [...COLLEAGUES.map((u) => u.account), 'demo3', 'demo8'] } } });
+  const users = await db.user.findMany({
+    where: { account: { in: [...COLLEAGUES.map((u) => u.account), 'demo3', 'demo8'] } },
+  });
 
   startPhase('seed: history colleagues');
   const rows: Prisma.AccessLogCreateManyInput[] = [];
-  const ip = (u: { supplierCode: string | null }) => (u.supplierCode === 'S001' ? `10.21.3.${20 + Math.floor(rnd() * 40)}` : u.supplierCode ? `10.58.7.${100 + Math.floor(rnd() * 50)}` : `10.1.0.${10 + Math.floor(rnd() * 20)}`);
+  const ip = (u: { supplierCode: string | null }) =>
+    u.supplierCode === 'S001'
+      ? `10.21.3.${20 + Math.floor(rnd() * 40)}`
+      : u.supplierCode
+        ? `10.58.7.${100 + Math.floor(rnd() * 50)}`
+        : `10.1.0.${10 + Math.floor(rnd() * 20)}`;
   const who = (u: (typeof users)[number]) => ({
     userId: u.id,
     userAccount: u.account,
@@ -78,7 +88,14 @@ export async function seedDemoHistory(db: Db): Promise<void> {
     supplierName: u.supplierCode ? SUPPLIER_NAMES[u.supplierCode]! : null,
     userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/140.0 Safari/537.36',
   });
-  const about = (f: (typeof files)[number]) => ({ fileId: f.id, standardCode: f.standardCode, fileName: f.fileName, version: f.version, materialCode: f.materialCode, materialName: f.material.name });
+  const about = (f: (typeof files)[number]) => ({
+    fileId: f.id,
+    standardCode: f.standardCode,
+    fileName: f.fileName,
+    version: f.version,
+    materialCode: f.materialCode,
+    materialName: f.material.name,
+  });
 
   const acceptances: Prisma.KeepsecretAcceptanceCreateManyInput[] = [];
   for (const u of users) {
@@ -87,7 +104,15 @@ export async function seedDemoHistory(db: Db): Promise<void> {
     if (supplier) {
       const signedAt = at(start);
       acceptances.push({ agreementId: agreement.id, userId: u.id, supplierCode: supplier, acceptedAt: signedAt });
-      rows.push({ ...who(u), action: 'KEEPSECRET', outcome: 'OK', fileName: agreement.title, version: `V${agreement.version}`, ip: ip(u), createdAt: signedAt });
+      rows.push({
+        ...who(u),
+        action: 'KEEPSECRET',
+        outcome: 'OK',
+        fileName: agreement.title,
+        version: `V${agreement.version}`,
+        ip: ip(u),
+        createdAt: signedAt,
+      });
     }
     const mine = files.filter((f) => !supplier || visible.get(supplier)!.has(f.materialCode));
     const confirmed = new Set<number>();
@@ -100,8 +125,10 @@ export async function seedDemoHistory(db: Db): Promise<void> {
         const follow = new Date(when.getTime() + (2 + rnd() * 20) * 60_000);
         if (follow.getTime() >= now) continue;
         const r = rnd();
-        if (r < 0.25) rows.push({ ...who(u), ...about(f), action: 'DOWNLOAD', outcome: 'OK', ip: ip(u), createdAt: follow });
-        else if (r < 0.4) rows.push({ ...who(u), ...about(f), action: 'PRINT', outcome: 'OK', ip: ip(u), createdAt: follow });
+        if (r < 0.25)
+          rows.push({ ...who(u), ...about(f), action: 'DOWNLOAD', outcome: 'OK', ip: ip(u), createdAt: follow });
+        else if (r < 0.4)
+          rows.push({ ...who(u), ...about(f), action: 'PRINT', outcome: 'OK', ip: ip(u), createdAt: follow });
         else if (supplier && f.status === 'EFFECTIVE' && !confirmed.has(f.id) && r < 0.75) {
           confirmed.add(f.id);
           rows.push({ ...who(u), ...about(f), action: 'CONFIRM', outcome: 'OK', ip: ip(u), createdAt: follow });
@@ -109,7 +136,15 @@ export async function seedDemoHistory(db: Db): Promise<void> {
       }
     }
     if (supplier === 'S001' && closed && closedVerdict && !closedVerdict.ok) {
-      rows.push({ ...who(u), ...about(closed), action: 'VIEW', outcome: 'REFUSED', reason: closedVerdict.reason, ip: ip(u), createdAt: at(3 + Math.floor(rnd() * 5)) });
+      rows.push({
+        ...who(u),
+        ...about(closed),
+        action: 'VIEW',
+        outcome: 'REFUSED',
+        reason: closedVerdict.reason,
+        ip: ip(u),
+        createdAt: at(3 + Math.floor(rnd() * 5)),
+      });
     }
   }
   // ids in time order, as the server writes them

@@ -10,5 +10,6 @@ import { route } from '../../lib/route.ts';
 import { pageLog } from './service.ts';
 
 export async function logRoutes(app: FastifyInstance, { db }: { db: Db }) {
-  for (const action of LOG_ACTIONS) route(app, logsApi[action], async ({ body }) => cappedPage(await pageLog(db, action, body)));
+  for (const action of LOG_ACTIONS)
+    route(app, logsApi[action], async ({ body }) => cappedPage(await pageLog(db, action, body)));
 }

@@ -10,7 +10,19 @@ import type { z } from 'zod';
 import type { LogAction, LogRow, ZLogRequestSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
-import { bigramIndexed, dayRangeSql, equalsSql, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal, type ListParts, type SortColumns } from '../../lib/list.ts';
+import {
+  bigramIndexed,
+  dayRangeSql,
+  equalsSql,
+  keywordSql,
+  listPage,
+  mapPage,
+  orderBySql,
+  whereSql,
+  type CappedTotal,
+  type ListParts,
+  type SortColumns,
+} from '../../lib/list.ts';
 
 export type LogQuery = z.output<typeof ZLogRequestSchema>;
 
@@ -75,13 +87,17 @@ function logWhere(action: LogAction, q: LogQuery): Prisma.Sql {
  * the same order is asked as created_at so that (action, created_at) serves it — the planner,
  * assuming days spread evenly over ids, would otherwise walk all of the newer ids first.
  */
-const logOrder = (q: LogQuery) => orderBySql(SORT_COLUMNS, q, 'id', q.dateFrom || q.dateTo ? 'created_at DESC, id DESC' : 'id DESC');
+const logOrder = (q: LogQuery) =>
+  orderBySql(SORT_COLUMNS, q, 'id', q.dateFrom || q.dateTo ? 'created_at DESC, id DESC' : 'id DESC');
 
 /** A SENT row reads OK once its delivery was recorded complete, PARTIAL otherwise (cut short, or never ended). */
 function outcomeOf(r: LogRecord): Pick<LogRow, 'outcome' | 'delivery'> {
   if (r.outcome !== 'SENT') return { outcome: r.outcome as LogRow['outcome'] };
   if (r.delivered) return { outcome: 'OK' };
-  return { outcome: 'PARTIAL', delivery: r.bytes_total == null ? null : { bytesSent: Number(r.bytes_sent), bytesTotal: Number(r.bytes_total) } };
+  return {
+    outcome: 'PARTIAL',
+    delivery: r.bytes_total == null ? null : { bytesSent: Number(r.bytes_sent), bytesTotal: Number(r.bytes_total) },
+  };
 }
 
 function toLogRow(r: LogRecord): LogRow {
@@ -117,7 +133,10 @@ export function logListParts(action: LogAction, q: LogQuery): ListParts {
     orderBy: logOrder(q),
     // a delivery's end (at most one row per log row), looked up for the page's rows only; its
     // columns are named apart from access_log's, which the sort names bare
-    lookups: { alias: 'access_log', joins: Prisma.sql`LEFT JOIN (SELECT access_log_id, complete AS delivered, bytes_sent, bytes_total FROM access_delivery) d ON d.access_log_id = access_log.id` },
+    lookups: {
+      alias: 'access_log',
+      joins: Prisma.sql`LEFT JOIN (SELECT access_log_id, complete AS delivered, bytes_sent, bytes_total FROM access_delivery) d ON d.access_log_id = access_log.id`,
+    },
   };
 }
 

@@ -55,12 +55,16 @@ type Runner = Pick<Db, '$queryRawUnsafe'>;
 async function sweepWith(sql: Runner, storage: Storage, opts: StorageSweepOptions): Promise<SweepCounts> {
   // every referenced key at once (standard_file.sha256 has no index of its own), then each
   // candidate once more just before it moves, for a row committed while the sweep runs
-  const known = new Set((await sql.$queryRawUnsafe<{ sha256: string | null }[]>(REFERENCES)).map((r) => r.sha256?.trim()));
+  const known = new Set(
+    (await sql.$queryRawUnsafe<{ sha256: string | null }[]>(REFERENCES)).map((r) => r.sha256?.trim()),
+  );
   return storage.sweep({
     olderThanMs: STORAGE_LITTER_AGE_MS,
     quarantineMs: opts.quarantineDays * 86_400_000,
     ...(opts.now === undefined ? {} : { now: opts.now }),
-    isReferenced: async (sha256) => known.has(sha256) || Boolean((await sql.$queryRawUnsafe<{ referenced: boolean }[]>(REFERENCED, sha256))[0]?.referenced),
+    isReferenced: async (sha256) =>
+      known.has(sha256) ||
+      Boolean((await sql.$queryRawUnsafe<{ referenced: boolean }[]>(REFERENCED, sha256))[0]?.referenced),
   });
 }
 
@@ -72,34 +76,49 @@ async function sweepWith(sql: Runner, storage: Storage, opts: StorageSweepOption
 export async function sweepStorage(db: Db, storage: Storage, opts: StorageSweepOptions): Promise<SweepCounts | null> {
   if (!opts.lock) return sweepWith(db, storage, opts);
   return db.$transaction(async (tx) => {
-    const [row] = await tx.$queryRawUnsafe<{ locked: boolean }[]>(`SELECT pg_try_advisory_xact_lock(${STORAGE_SWEEP_LOCK}) AS locked`);
+    const [row] = await tx.$queryRawUnsafe<{ locked: boolean }[]>(
+      `SELECT pg_try_advisory_xact_lock(${STORAGE_SWEEP_LOCK}) AS locked`,
+    );
     if (!row?.locked) return null;
     return sweepWith(tx, storage, opts);
   }, SWEEP_TRANSACTION);
 }
 
-export const maintenancePlugin = fp(async (app: FastifyInstance, opts: { config: Config; db: Db; storage: Storage }) => {
-  const { config, db, storage } = opts;
-  const every = (ms: number, name: string, task: () => Promise<unknown>) => {
-    const run = () => void task().then(() => sweepRuns.inc({ task: name, result: 'ok' }), (err) => (sweepRuns.inc({ task: name, result: 'failed' }), app.log.warn({ err }, `${name} failed`)));
-    const first = setTimeout(run, 60_000);
-    const timer = setInterval(run, ms);
-    first.unref();
-    timer.unref();
-    app.addHook('onClose', async () => {
-      clearTimeout(first);
-      clearInterval(timer);
+export const maintenancePlugin = fp(
+  async (app: FastifyInstance, opts: { config: Config; db: Db; storage: Storage }) => {
+    const { config, db, storage } = opts;
+    const every = (ms: number, name: string, task: () => Promise<unknown>) => {
+      const run = () =>
+        void task().then(
+          () => sweepRuns.inc({ task: name, result: 'ok' }),
+          (err) => (sweepRuns.inc({ task: name, result: 'failed' }), app.log.warn({ err }, `${name} failed`)),
+        );
+      const first = setTimeout(run, 60_000);
+      const timer = setInterval(run, ms);
+      first.unref();
+      timer.unref();
+      app.addHook('onClose', async () => {
+        clearTimeout(first);
+        clearInterval(timer);
+      });
+    };
+    every(SESSION_SWEEP_MS, 'session sweep', async () => {
+      sweepResults.inc(
+        { task: 'session sweep', kind: 'sessions' },
+        (await db.session.deleteMany({ where: { expiresAt: { lt: new Date() } } })).count,
+      );
+      await sweepLoginAttempts(db, config);
     });
-  };
-  every(SESSION_SWEEP_MS, 'session sweep', async () => {
-    sweepResults.inc({ task: 'session sweep', kind: 'sessions' }, (await db.session.deleteMany({ where: { expiresAt: { lt: new Date() } } })).count);
-    await sweepLoginAttempts(db, config);
-  });
-  every(STORAGE_SWEEP_MS, 'file store sweep', async () => {
-    const counts = await sweepStorage(db, storage, { quarantineDays: config.storageQuarantineDays, lock: Boolean(config.databaseUrl) });
-    if (counts) {
-      for (const kind of ['moved', 'restored', 'purged', 'temporary'] as const) sweepResults.inc({ task: 'file store sweep', kind }, counts[kind]);
-      app.log.info({ ...counts, store: storage.description }, 'file store swept');
-    } else app.log.info('file store sweep skipped: another replica is sweeping');
-  });
-});
+    every(STORAGE_SWEEP_MS, 'file store sweep', async () => {
+      const counts = await sweepStorage(db, storage, {
+        quarantineDays: config.storageQuarantineDays,
+        lock: Boolean(config.databaseUrl),
+      });
+      if (counts) {
+        for (const kind of ['moved', 'restored', 'purged', 'temporary'] as const)
+          sweepResults.inc({ task: 'file store sweep', kind }, counts[kind]);
+        app.log.info({ ...counts, store: storage.description }, 'file store swept');
+      } else app.log.info('file store sweep skipped: another replica is sweeping');
+    });
+  },
+);

@@ -21,7 +21,10 @@ import { RECOUNT_OPEN_RECIPIENTS_SQL } from './query.ts';
 const DAY = 86_400_000;
 
 type Who = 'demo2' | 'demo4';
-type State = { status: 'UNREAD' } | { status: 'READ'; at: number } | { status: 'CONFIRMED'; readAt: number; viewedAt: number; at: number };
+type State =
+  | { status: 'UNREAD' }
+  | { status: 'READ'; at: number }
+  | { status: 'CONFIRMED'; readAt: number; viewedAt: number; at: number };
 
 interface DemoNotice {
   title: string;
@@ -81,7 +84,10 @@ const NOTICES: DemoNotice[] = [
     created: -13,
     published: -12,
     due: -5,
-    recipients: { S001: { status: 'UNREAD', remindedAt: -2 }, S002: { status: 'CONFIRMED', readAt: -11.5, viewedAt: -11.4, at: -11 } },
+    recipients: {
+      S001: { status: 'UNREAD', remindedAt: -2 },
+      S002: { status: 'CONFIRMED', readAt: -11.5, viewedAt: -11.4, at: -11 },
+    },
   },
   {
     title: '冰箱门体防凝露加热丝走线调整',
@@ -110,19 +116,33 @@ const SUPPLIER_USER: Record<'S001' | 'S002', Who> = { S001: 'demo2', S002: 'demo
 export async function seedDemoNotices(db: Db): Promise<void> {
   const now = Date.now();
   const at = (days: number) => new Date(now + days * DAY);
-  const users = new Map((await db.user.findMany({ where: { account: { in: ['demo2', 'demo3', 'demo4'] } }, include: { supplier: true } })).map((u) => [u.account, u]));
+  const users = new Map(
+    (
+      await db.user.findMany({ where: { account: { in: ['demo2', 'demo3', 'demo4'] } }, include: { supplier: true } })
+    ).map((u) => [u.account, u]),
+  );
   const admin = users.get('demo3')!;
   const year = Number(cstDay(new Date(now)).slice(0, 4));
 
   const standardCodes = [...new Set(NOTICES.map((n) => n.change.standardCode))];
-  const allFiles = await db.standardFile.findMany({ where: { standardCode: { in: standardCodes } }, include: { material: true } });
-  const fileOf = (standardCode: string, version: string) => allFiles.find((f) => f.standardCode === standardCode && f.version === version)!;
+  const allFiles = await db.standardFile.findMany({
+    where: { standardCode: { in: standardCodes } },
+    include: { material: true },
+  });
+  const fileOf = (standardCode: string, version: string) =>
+    allFiles.find((f) => f.standardCode === standardCode && f.version === version)!;
   const plans = NOTICES.map((n, i) => ({
     n,
     number: `BG-${year}-${String(i + 1).padStart(4, '0')}`,
     from: fileOf(n.change.standardCode, n.change.from),
     to: fileOf(n.change.standardCode, n.change.to),
-    status: n.withdrawn ? 'WITHDRAWN' : n.closed !== undefined ? 'CLOSED' : n.published !== undefined ? 'PUBLISHED' : 'DRAFT',
+    status: n.withdrawn
+      ? 'WITHDRAWN'
+      : n.closed !== undefined
+        ? 'CLOSED'
+        : n.published !== undefined
+          ? 'PUBLISHED'
+          : 'DRAFT',
     recipients: Object.entries(n.recipients) as ['S001' | 'S002', State & { remindedAt?: number }][],
   }));
 
@@ -136,80 +156,121 @@ export async function seedDemoNotices(db: Db): Promise<void> {
       tx,
       'change_notice',
       plans.map(({ n, number, status }) => ({
-          number,
-          title: n.title,
-          reason: n.reason,
-          description: n.description ?? null,
-          productLineCode: n.productLineCode,
-          status,
-          dueDate: new Date(`${cstDay(at(n.due))}T00:00:00Z`),
-          createdById: admin.id,
-          createdByName: admin.name,
-          createdAt: at(n.created),
-          publishedAt: n.published !== undefined ? at(n.published) : null,
-          publishedByName: n.published !== undefined ? admin.name : null,
-          closedAt: n.closed !== undefined ? at(n.closed) : null,
-          closedByName: n.closed !== undefined ? admin.name : null,
-          withdrawnAt: n.withdrawn ? at(n.withdrawn.at) : null,
-          withdrawnByName: n.withdrawn ? admin.name : null,
-          withdrawReason: n.withdrawn?.reason ?? null,
-          updatedAt: seeded,
-        })),
+        number,
+        title: n.title,
+        reason: n.reason,
+        description: n.description ?? null,
+        productLineCode: n.productLineCode,
+        status,
+        dueDate: new Date(`${cstDay(at(n.due))}T00:00:00Z`),
+        createdById: admin.id,
+        createdByName: admin.name,
+        createdAt: at(n.created),
+        publishedAt: n.published !== undefined ? at(n.published) : null,
+        publishedByName: n.published !== undefined ? admin.name : null,
+        closedAt: n.closed !== undefined ? at(n.closed) : null,
+        closedByName: n.closed !== undefined ? admin.name : null,
+        withdrawnAt: n.withdrawn ? at(n.withdrawn.at) : null,
+        withdrawnByName: n.withdrawn ? admin.name : null,
+        withdrawReason: n.withdrawn?.reason ?? null,
+        updatedAt: seeded,
+      })),
     );
     const notices = plans.map(({ number }, i) => ({ id: noticeIds[i]!, number }));
     await insertRows(
       tx,
       'notice_change',
-      plans.map(({ from, to }, i) => ({ noticeId: notices[i]!.id, sort: 0, standardCode: to.standardCode, materialCode: to.materialCode, oldFileId: from.id, newFileId: to.id })),
+      plans.map(({ from, to }, i) => ({
+        noticeId: notices[i]!.id,
+        sort: 0,
+        standardCode: to.standardCode,
+        materialCode: to.materialCode,
+        oldFileId: from.id,
+        newFileId: to.id,
+      })),
     );
-    const sent = plans.flatMap((p, i) => p.recipients.map(([supplierCode, state]) => ({ i, supplierCode, state, user: users.get(SUPPLIER_USER[supplierCode])! })));
-    const readAtOf = (state: State) => (state.status === 'READ' ? state.at : state.status === 'CONFIRMED' ? state.readAt : undefined);
+    const sent = plans.flatMap((p, i) =>
+      p.recipients.map(([supplierCode, state]) => ({
+        i,
+        supplierCode,
+        state,
+        user: users.get(SUPPLIER_USER[supplierCode])!,
+      })),
+    );
+    const readAtOf = (state: State) =>
+      state.status === 'READ' ? state.at : state.status === 'CONFIRMED' ? state.readAt : undefined;
     const recipientIds = await insertRowsReturningIds(
       tx,
       'notice_recipient',
       sent.map(({ i, supplierCode, state, user }) => {
-          const readAt = readAtOf(state);
-          const to = plans[i]!.to;
-          return {
-            noticeId: notices[i]!.id,
-            supplierCode,
-            supplierName: user.supplier!.name,
-            basis: [{ materialCode: to.materialCode, materialName: to.material.name, validUntil: at(275).toISOString() }],
-            status: state.status,
-            ...(readAt !== undefined ? { readAt: at(readAt), readByAccount: user.account, readByName: user.nick, readIp: IPS[user.account as Who] } : {}),
-            ...(state.status === 'CONFIRMED'
-              ? { confirmedAt: at(state.at), confirmedByAccount: user.account, confirmedByName: user.nick, confirmedIp: IPS[user.account as Who] }
-              : {}),
-            ...(state.remindedAt !== undefined ? { remindCount: 1, lastRemindedAt: at(state.remindedAt) } : { remindCount: 0 }),
-          };
-        }),
-    );
-    // the proof a confirmation rests on: the supplier's logged view of the new version
-    const confirmed = sent.flatMap((r, k) => (r.state.status === 'CONFIRMED' ? [{ ...r, state: r.state, recipientId: recipientIds[k]!, to: plans[r.i]!.to }] : []));
-    const viewRows = confirmed.map(({ user, supplierCode, state, to }) => ({
-          action: 'VIEW',
-          outcome: 'OK',
-          userId: user.id,
-          userAccount: user.account,
-          userName: user.nick,
-          userType: user.type,
+        const readAt = readAtOf(state);
+        const to = plans[i]!.to;
+        return {
+          noticeId: notices[i]!.id,
           supplierCode,
           supplierName: user.supplier!.name,
-          fileId: to.id,
-          standardCode: to.standardCode,
-          fileName: to.fileName,
-          version: to.version,
-          materialCode: to.materialCode,
-          materialName: to.material.name,
-          ip: IPS[user.account as Who],
-          userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0',
-          createdAt: at(state.viewedAt),
-        }));
+          basis: [{ materialCode: to.materialCode, materialName: to.material.name, validUntil: at(275).toISOString() }],
+          status: state.status,
+          ...(readAt !== undefined
+            ? {
+                readAt: at(readAt),
+                readByAccount: user.account,
+                readByName: user.nick,
+                readIp: IPS[user.account as Who],
+              }
+            : {}),
+          ...(state.status === 'CONFIRMED'
+            ? {
+                confirmedAt: at(state.at),
+                confirmedByAccount: user.account,
+                confirmedByName: user.nick,
+                confirmedIp: IPS[user.account as Who],
+              }
+            : {}),
+          ...(state.remindedAt !== undefined
+            ? { remindCount: 1, lastRemindedAt: at(state.remindedAt) }
+            : { remindCount: 0 }),
+        };
+      }),
+    );
+    // the proof a confirmation rests on: the supplier's logged view of the new version
+    const confirmed = sent.flatMap((r, k) =>
+      r.state.status === 'CONFIRMED'
+        ? [{ ...r, state: r.state, recipientId: recipientIds[k]!, to: plans[r.i]!.to }]
+        : [],
+    );
+    const viewRows = confirmed.map(({ user, supplierCode, state, to }) => ({
+      action: 'VIEW',
+      outcome: 'OK',
+      userId: user.id,
+      userAccount: user.account,
+      userName: user.nick,
+      userType: user.type,
+      supplierCode,
+      supplierName: user.supplier!.name,
+      fileId: to.id,
+      standardCode: to.standardCode,
+      fileName: to.fileName,
+      version: to.version,
+      materialCode: to.materialCode,
+      materialName: to.material.name,
+      ip: IPS[user.account as Who],
+      userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0',
+      createdAt: at(state.viewedAt),
+    }));
     const viewIds = await insertRowsReturningIds(tx, 'access_log', viewRows);
     await insertRows(
       tx,
       'notice_confirmed_file',
-      confirmed.map(({ recipientId, to }, k) => ({ recipientId, fileId: to.id, standardCode: to.standardCode, version: to.version, sha256: to.sha256, viewLogId: viewIds[k]!, viewedAt: viewRows[k]!.createdAt })),
+      confirmed.map(({ recipientId, to }, k) => ({
+        recipientId,
+        fileId: to.id,
+        standardCode: to.standardCode,
+        version: to.version,
+        sha256: to.sha256,
+        viewLogId: viewIds[k]!,
+        viewedAt: viewRows[k]!.createdAt,
+      })),
     );
 
     const events: Prisma.NoticeEventCreateManyInput[] = [];
@@ -236,14 +297,25 @@ export async function seedDemoNotices(db: Db): Promise<void> {
         const readAt = readAtOf(state);
         if (readAt !== undefined) event('READ', readAt, user, null, supplierCode);
         if (state.remindedAt !== undefined) event('REMIND', state.remindedAt, admin, `催办 1 家：${supplierCode}`);
-        if (state.status === 'CONFIRMED') event('CONFIRM', state.at, user, `${to.standardCode} ${to.version}（sha256 ${to.sha256.slice(0, 12)}…）`, supplierCode);
+        if (state.status === 'CONFIRMED')
+          event(
+            'CONFIRM',
+            state.at,
+            user,
+            `${to.standardCode} ${to.version}（sha256 ${to.sha256.slice(0, 12)}…）`,
+            supplierCode,
+          );
       }
       if (n.withdrawn) event('WITHDRAW', n.withdrawn.at, admin, n.withdrawn.reason);
       if (n.closed !== undefined) event('CLOSE', n.closed, admin, '全部供应商已确认');
     }
     await insertRows(tx, 'notice_event', events);
     // the year's counter as the upsert of a publication moves it
-    await tx.$executeRawUnsafe('INSERT INTO "notice_number" ("year", "last") VALUES ($1, $2) ON CONFLICT ("year") DO UPDATE SET "last" = "notice_number"."last" + EXCLUDED."last"', year, NOTICES.length);
+    await tx.$executeRawUnsafe(
+      'INSERT INTO "notice_number" ("year", "last") VALUES ($1, $2) ON CONFLICT ("year") DO UPDATE SET "last" = "notice_number"."last" + EXCLUDED."last"',
+      year,
+      NOTICES.length,
+    );
     // written directly rather than through the moves: their open-recipient counters from the rows
     await tx.$executeRawUnsafe(RECOUNT_OPEN_RECIPIENTS_SQL);
   });

@@ -5,14 +5,26 @@
  * pattern of modules/export). A second sheet lists the notice's changes.
  */
 import type { Writable } from 'node:stream';
-import { NOTICE_STATUS_LABELS, RECIPIENT_STATUS_LABELS, type ColumnModes, type NoticeDetail, type RecipientRow } from '@esm/contracts';
+import {
+  NOTICE_STATUS_LABELS,
+  RECIPIENT_STATUS_LABELS,
+  type ColumnModes,
+  type NoticeDetail,
+  type RecipientRow,
+} from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
 import { cstDateTime } from '../../lib/dates.ts';
 import { addSheet, appendRows, openWorkbook } from '../../lib/workbook.ts';
 import { governExportColumns, type GovernedExportColumn } from '../../lib/permission-rules.ts';
-import { recipientSelect, recipientWhere, toRecipientRow, type RecipientFilterQuery, type RecipientRecord } from './query.ts';
+import {
+  recipientSelect,
+  recipientWhere,
+  toRecipientRow,
+  type RecipientFilterQuery,
+  type RecipientRecord,
+} from './query.ts';
 
 const at = (iso: string | null) => (iso ? cstDateTime(new Date(iso)) : '');
 
@@ -20,7 +32,11 @@ const at = (iso: string | null) => (iso ? cstDateTime(new Date(iso)) : '');
 export const RECIPIENT_COLUMNS: GovernedExportColumn<RecipientRow>[] = [
   { header: '供应商编码', width: 14, value: (r) => r.supplierCode },
   { header: '供应商名称', width: 30, value: (r) => r.supplierName },
-  { header: '接收依据（供货物料）', width: 36, value: (r) => r.basis.map((b) => `${b.materialCode} ${b.materialName}`).join('；') },
+  {
+    header: '接收依据（供货物料）',
+    width: 36,
+    value: (r) => r.basis.map((b) => `${b.materialCode} ${b.materialName}`).join('；'),
+  },
   { header: '状态', width: 10, value: (r) => RECIPIENT_STATUS_LABELS[r.status] },
   { header: '逾期', width: 8, value: (r) => (r.overdue ? '是' : '否') },
   { header: '阅读时间', width: 20, value: (r) => at(r.readAt) },
@@ -31,18 +47,31 @@ export const RECIPIENT_COLUMNS: GovernedExportColumn<RecipientRow>[] = [
   { header: '确认人', width: 14, field: 'confirmedByName', value: (r) => r.confirmedByName ?? '' },
   { header: '确认人账号', width: 14, field: 'confirmedByAccount', value: (r) => r.confirmedByAccount ?? '' },
   { header: '确认IP', width: 16, field: 'confirmedIp', value: (r) => r.confirmedIp ?? '' },
-  { header: '确认的文件版本（sha256）', width: 60, value: (r) => r.confirmedFiles.map((f) => `${f.standardCode} ${f.version}（${f.sha256}）`).join('\n') },
+  {
+    header: '确认的文件版本（sha256）',
+    width: 60,
+    value: (r) => r.confirmedFiles.map((f) => `${f.standardCode} ${f.version}（${f.sha256}）`).join('\n'),
+  },
   { header: '催办次数', width: 10, value: (r) => r.remindCount },
   { header: '最近催办', width: 20, value: (r) => at(r.lastRemindedAt) },
 ];
 
 /** Every matching recipient in supplier-code order, `size` rows a query (keyset on code, id). */
-async function* recipientBatches(db: Db, noticeId: number, q: RecipientFilterQuery, now: Date, size = 1000): AsyncGenerator<RecipientRow[]> {
+async function* recipientBatches(
+  db: Db,
+  noticeId: number,
+  q: RecipientFilterQuery,
+  now: Date,
+  size = 1000,
+): AsyncGenerator<RecipientRow[]> {
   let last: { code: string; id: number } | undefined;
   const base = recipientWhere(noticeId, q, now);
   for (;;) {
     const after = last ? Prisma.sql`AND (r.supplier_code, r.id) > (${last.code}, ${last.id})` : Prisma.empty;
-    const batch = await readRows<RecipientRecord>(db, Prisma.sql`${recipientSelect(now)} ${base} ${after} ORDER BY r.supplier_code, r.id LIMIT ${size}`);
+    const batch = await readRows<RecipientRecord>(
+      db,
+      Prisma.sql`${recipientSelect(now)} ${base} ${after} ORDER BY r.supplier_code, r.id LIMIT ${size}`,
+    );
     if (batch.length) yield batch.map(toRecipientRow);
     if (batch.length < size) return;
     const end = batch[batch.length - 1]!;
@@ -51,13 +80,27 @@ async function* recipientBatches(db: Db, noticeId: number, q: RecipientFilterQue
 }
 
 /** Writes the workbook into `out` and ends it; stops early when the client goes away. */
-export async function writeRecipientWorkbook(db: Db, notice: NoticeDetail, q: RecipientFilterQuery, out: Writable, now = new Date(), modes: ColumnModes = {}): Promise<number> {
+export async function writeRecipientWorkbook(
+  db: Db,
+  notice: NoticeDetail,
+  q: RecipientFilterQuery,
+  out: Writable,
+  now = new Date(),
+  modes: ColumnModes = {},
+): Promise<number> {
   const columns = governExportColumns(RECIPIENT_COLUMNS, modes);
   const workbook = await openWorkbook(out);
   const sheet = addSheet(workbook, '接收方', columns);
   let written = 0;
   for await (const batch of recipientBatches(db, notice.id, q, now)) {
-    if (!(await appendRows(sheet, batch.map((r) => columns.map((c) => c.value(r))), out))) return written;
+    if (
+      !(await appendRows(
+        sheet,
+        batch.map((r) => columns.map((c) => c.value(r))),
+        out,
+      ))
+    )
+      return written;
     written += batch.length;
   }
   sheet.commit();
@@ -77,7 +120,15 @@ export async function writeRecipientWorkbook(db: Db, notice: NoticeDetail, q: Re
   const head = info.addRow(['标准编号', '名称', '原版本', '新版本', '新版本状态', '物料']);
   head.font = { bold: true };
   head.commit();
-  for (const c of notice.changes) line(c.standardCode, c.name, c.oldFile?.version ?? '（新增）', c.newFile.version, c.newFile.status === 'EFFECTIVE' ? '生效' : c.newFile.status === 'HISTORY' ? '已被替代' : '已作废', `${c.materialCode} ${c.materialName}`);
+  for (const c of notice.changes)
+    line(
+      c.standardCode,
+      c.name,
+      c.oldFile?.version ?? '（新增）',
+      c.newFile.version,
+      c.newFile.status === 'EFFECTIVE' ? '生效' : c.newFile.status === 'HISTORY' ? '已被替代' : '已作废',
+      `${c.materialCode} ${c.materialName}`,
+    );
   info.commit();
   await workbook.commit();
   return written;

@@ -11,14 +11,38 @@
  * (change_notice.open_recipient_count, changed in the transaction of publish / confirm / withdraw),
  * so the notice list's overdue filter and counts read one column instead of the recipients.
  */
-import type { ChangeRecordRow, SupplierChangeRow, NoticeChange, NoticeFile, NoticeRow, RecipientFilter, RecipientRow, SupplierNoticeRow, ZChangeRecordRequestSchema, ZNoticePageRequestSchema } from '@esm/contracts';
+import type {
+  ChangeRecordRow,
+  SupplierChangeRow,
+  NoticeChange,
+  NoticeFile,
+  NoticeRow,
+  RecipientFilter,
+  RecipientRow,
+  SupplierNoticeRow,
+  ZChangeRecordRequestSchema,
+  ZNoticePageRequestSchema,
+} from '@esm/contracts';
 import { FILE_TYPES, type FileType } from '@esm/contracts';
 import type { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { deliveredSql } from '../../lib/access-log-delivery.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
-import { bigramIndexed, checkWindow, containsText, dayRangeSql, equalsSql, keywordSql, orderBySql, pageAndCount, whereSql, type CappedTotal, type Condition, type PageStatement } from '../../lib/list.ts';
+import {
+  bigramIndexed,
+  checkWindow,
+  containsText,
+  dayRangeSql,
+  equalsSql,
+  keywordSql,
+  orderBySql,
+  pageAndCount,
+  whereSql,
+  type CappedTotal,
+  type Condition,
+  type PageStatement,
+} from '../../lib/list.ts';
 
 type NoticeQuery = z.output<typeof ZNoticePageRequestSchema>;
 type ChangeQuery = z.output<typeof ZChangeRecordRequestSchema>;
@@ -30,7 +54,8 @@ type Page<T> = { rows: T[] } & CappedTotal;
 const dueEnd = (n: string) => Prisma.raw(`((${n}.due_date + 1) - interval '8 hours')`);
 
 /** The notice `n` is past its due day: now, or at its closing for a closed one. */
-export const pastDueSql = (n: string, now: Date) => Prisma.sql`(${Prisma.raw(n)}.status IN ('PUBLISHED', 'CLOSED') AND ${dueEnd(n)} <= COALESCE(${Prisma.raw(n)}.closed_at, ${now}))`;
+export const pastDueSql = (n: string, now: Date) =>
+  Prisma.sql`(${Prisma.raw(n)}.status IN ('PUBLISHED', 'CLOSED') AND ${dueEnd(n)} <= COALESCE(${Prisma.raw(n)}.closed_at, ${now}))`;
 
 /**
  * Sets change_notice.open_recipient_count from the recipients, for notices written other than
@@ -42,7 +67,8 @@ export const RECOUNT_OPEN_RECIPIENTS_SQL = `UPDATE change_notice n SET open_reci
   THEN (SELECT count(*)::int FROM notice_recipient r WHERE r.notice_id = n.id AND r.status <> 'CONFIRMED') ELSE 0 END`;
 
 /** Recipient `r` of notice `n` is overdue. */
-export const overdueSql = (r: string, n: string, now: Date) => Prisma.sql`(${Prisma.raw(r)}.status <> 'CONFIRMED' AND ${pastDueSql(n, now)})`;
+export const overdueSql = (r: string, n: string, now: Date) =>
+  Prisma.sql`(${Prisma.raw(r)}.status <> 'CONFIRMED' AND ${pastDueSql(n, now)})`;
 
 /** A recipient filter: a stored status, or the derived OVERDUE. */
 export function recipientStateSql(state: RecipientFilter | undefined, r: string, n: string, now: Date): Condition {
@@ -52,7 +78,12 @@ export function recipientStateSql(state: RecipientFilter | undefined, r: string,
 
 // ---- the notice list ---------------------------------------------------------------------------------
 
-const NOTICE_SORT = { number: 'n.number', publishedAt: 'n.published_at', dueDate: 'n.due_date', createdAt: 'n.id' } as const;
+const NOTICE_SORT = {
+  number: 'n.number',
+  publishedAt: 'n.published_at',
+  dueDate: 'n.due_date',
+  createdAt: 'n.id',
+} as const;
 
 export interface NoticeRecord {
   id: number;
@@ -102,7 +133,24 @@ const noticeColumns = (forRecipient?: string) => {
 };
 const NOTICE_COLUMNS = noticeColumns();
 
-type NoticeCoreRecord = Pick<NoticeRecord, 'id' | 'number' | 'title' | 'reason' | 'product_line_code' | 'product_line_name' | 'status' | 'due_date' | 'change_count' | 'change_summary' | 'published_at' | 'published_by_name' | 'closed_at' | 'withdrawn_at' | 'withdraw_reason'>;
+type NoticeCoreRecord = Pick<
+  NoticeRecord,
+  | 'id'
+  | 'number'
+  | 'title'
+  | 'reason'
+  | 'product_line_code'
+  | 'product_line_name'
+  | 'status'
+  | 'due_date'
+  | 'change_count'
+  | 'change_summary'
+  | 'published_at'
+  | 'published_by_name'
+  | 'closed_at'
+  | 'withdrawn_at'
+  | 'withdraw_reason'
+>;
 
 /** The fields noticeColumns gives, as the row's. */
 const toNoticeCore = (r: NoticeCoreRecord) => ({
@@ -150,12 +198,17 @@ export function toNoticeRow(r: NoticeRecord): NoticeRow {
   };
 }
 
-export function noticeWhere(q: Omit<NoticeQuery, 'page' | 'results' | 'sortField' | 'sortOrder'>, now: Date): Prisma.Sql {
+export function noticeWhere(
+  q: Omit<NoticeQuery, 'page' | 'results' | 'sortField' | 'sortOrder'>,
+  now: Date,
+): Prisma.Sql {
   return whereSql([
     q.number && containsText('n.number', q.number),
     q.title && containsText(bigramIndexed('n.title'), q.title),
-    q.materialCode && Prisma.sql`EXISTS (SELECT 1 FROM notice_change c WHERE c.notice_id = n.id AND c.material_code = ${q.materialCode})`,
-    q.recipientCode && Prisma.sql`EXISTS (SELECT 1 FROM notice_recipient r WHERE r.notice_id = n.id AND r.supplier_code = ${q.recipientCode})`,
+    q.materialCode &&
+      Prisma.sql`EXISTS (SELECT 1 FROM notice_change c WHERE c.notice_id = n.id AND c.material_code = ${q.materialCode})`,
+    q.recipientCode &&
+      Prisma.sql`EXISTS (SELECT 1 FROM notice_recipient r WHERE r.notice_id = n.id AND r.supplier_code = ${q.recipientCode})`,
     equalsSql('n.product_line_code', q.productLineCode),
     equalsSql('n.status', q.status),
     ...dayRangeSql('n.published_at', q.dateFrom, q.dateTo),
@@ -171,7 +224,10 @@ export function noticePageSql(q: NoticeQuery, now: Date): PageStatement {
   const where = noticeWhere(q, now);
   const order = orderBySql(NOTICE_SORT, q, 'n.id', 'n.id DESC');
   const pageIds = Prisma.sql`SELECT n.id FROM change_notice n ${where} ${order} LIMIT ${q.results} OFFSET ${(q.page - 1) * q.results}`;
-  return { page: Prisma.sql`WITH page AS (${pageIds}) ${noticeSelect(now)} WHERE n.id IN (SELECT id FROM page) ${order}`, fromWhere: Prisma.sql`FROM change_notice n ${where}` };
+  return {
+    page: Prisma.sql`WITH page AS (${pageIds}) ${noticeSelect(now)} WHERE n.id IN (SELECT id FROM page) ${order}`,
+    fromWhere: Prisma.sql`FROM change_notice n ${where}`,
+  };
 }
 
 /** haier/tableChangeLog/findTableChangeLogListForHaier: newest first by default. */
@@ -188,12 +244,27 @@ export async function noticeExists(db: Db, id: number): Promise<boolean> {
 }
 
 /** One notice as a list row, or null. */
-export async function findNoticeRow(db: Db, id: number, now = new Date()): Promise<(NoticeRow & { description: string | null; closedByName: string | null; withdrawnByName: string | null }) | null> {
-  const [r] = await readRows<NoticeRecord & { description: string | null; closed_by_name: string | null; withdrawn_by_name: string | null }>(
+export async function findNoticeRow(
+  db: Db,
+  id: number,
+  now = new Date(),
+): Promise<
+  (NoticeRow & { description: string | null; closedByName: string | null; withdrawnByName: string | null }) | null
+> {
+  const [r] = await readRows<
+    NoticeRecord & { description: string | null; closed_by_name: string | null; withdrawn_by_name: string | null }
+  >(
     db,
     Prisma.sql`SELECT q.*, x.description, x.closed_by_name, x.withdrawn_by_name FROM (${noticeSelect(now)} WHERE n.id = ${id}) q JOIN change_notice x ON x.id = q.id`,
   );
-  return r ? { ...toNoticeRow(r), description: r.description, closedByName: r.closed_by_name, withdrawnByName: r.withdrawn_by_name } : null;
+  return r
+    ? {
+        ...toNoticeRow(r),
+        description: r.description,
+        closedByName: r.closed_by_name,
+        withdrawnByName: r.withdrawn_by_name,
+      }
+    : null;
 }
 
 // ---- changes -------------------------------------------------------------------------------------------
@@ -210,8 +281,9 @@ interface ChangeRecord {
 
 const fileCols = (alias: string, prefix: string) =>
   Prisma.raw(
-    ['id', 'version', 'version_no', 'status', 'file_name', 'file_type'].map((c) => `${alias}.${c} AS ${prefix}_${c}`).join(', ') +
-      `, to_char(${alias}.effective_date, 'YYYY-MM-DD') AS ${prefix}_effective_date`,
+    ['id', 'version', 'version_no', 'status', 'file_name', 'file_type']
+      .map((c) => `${alias}.${c} AS ${prefix}_${c}`)
+      .join(', ') + `, to_char(${alias}.effective_date, 'YYYY-MM-DD') AS ${prefix}_effective_date`,
   );
 
 function fileOf(r: Record<string, unknown>, prefix: string): NoticeFile | null {
@@ -234,7 +306,11 @@ function fileOf(r: Record<string, unknown>, prefix: string): NoticeFile | null {
  * was sent for (recipientChangeSql), each with when a user of that supplier first viewed the new
  * version (a VIEW row of access_log delivered in full, the proof a confirmation needs).
  */
-export async function noticeChanges(db: Db | Prisma.TransactionClient, noticeId: number, viewedBy?: string): Promise<(NoticeChange & { viewedAt?: string | null })[]> {
+export async function noticeChanges(
+  db: Db | Prisma.TransactionClient,
+  noticeId: number,
+  viewedBy?: string,
+): Promise<(NoticeChange & { viewedAt?: string | null })[]> {
   const viewed = viewedBy
     ? Prisma.sql`, (SELECT min(l.created_at) FROM access_log l WHERE l.file_id = c.new_file_id AND l.action = 'VIEW' AND ${deliveredSql('l')} AND l.supplier_code = ${viewedBy}) AS viewed_at`
     : Prisma.empty;
@@ -265,7 +341,8 @@ export async function noticeChanges(db: Db | Prisma.TransactionClient, noticeId:
 
 const RECIPIENT_SORT = { supplierCode: 'r.supplier_code', readAt: 'r.read_at', confirmedAt: 'r.confirmed_at' } as const;
 /** Default order: who still owes a confirmation first (unread, then read), then by supplier code. */
-const RECIPIENT_DEFAULT_ORDER = "CASE r.status WHEN 'UNREAD' THEN 0 WHEN 'READ' THEN 1 ELSE 2 END, r.supplier_code, r.id";
+const RECIPIENT_DEFAULT_ORDER =
+  "CASE r.status WHEN 'UNREAD' THEN 0 WHEN 'READ' THEN 1 ELSE 2 END, r.supplier_code, r.id";
 
 export interface RecipientRecord {
   id: number;
@@ -289,7 +366,9 @@ export interface RecipientRecord {
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
-export const recipientSelect = (now: Date) => Prisma.sql`SELECT r.id, r.supplier_code, r.supplier_name, r.basis, r.status, ${overdueSql('r', 'n', now)} AS overdue,
+export const recipientSelect = (
+  now: Date,
+) => Prisma.sql`SELECT r.id, r.supplier_code, r.supplier_name, r.basis, r.status, ${overdueSql('r', 'n', now)} AS overdue,
   r.read_at, r.read_by_account, r.read_by_name, r.read_ip, r.confirmed_at, r.confirmed_by_account, r.confirmed_by_name, r.confirmed_ip,
   r.remind_count, r.last_reminded_at,
   COALESCE((SELECT json_agg(json_build_object('fileId', cf.file_id, 'standardCode', cf.standard_code, 'version', cf.version, 'sha256', cf.sha256,
@@ -325,11 +404,21 @@ export interface RecipientFilterQuery {
 }
 
 export const recipientWhere = (noticeId: number, q: RecipientFilterQuery, now: Date) =>
-  whereSql([Prisma.sql`r.notice_id = ${noticeId}`, recipientStateSql(q.state, 'r', 'n', now), keywordSql(['r.supplier_code', 'r.supplier_name'], q.keyword)]);
+  whereSql([
+    Prisma.sql`r.notice_id = ${noticeId}`,
+    recipientStateSql(q.state, 'r', 'n', now),
+    keywordSql(['r.supplier_code', 'r.supplier_name'], q.keyword),
+  ]);
 
-export const recipientOrder = (q: { sortField?: keyof typeof RECIPIENT_SORT; sortOrder?: 'ascend' | 'descend' }) => orderBySql(RECIPIENT_SORT, q, 'r.id', RECIPIENT_DEFAULT_ORDER);
+export const recipientOrder = (q: { sortField?: keyof typeof RECIPIENT_SORT; sortOrder?: 'ascend' | 'descend' }) =>
+  orderBySql(RECIPIENT_SORT, q, 'r.id', RECIPIENT_DEFAULT_ORDER);
 
-export type RecipientPageQuery = RecipientFilterQuery & { page: number; results: number; sortField?: keyof typeof RECIPIENT_SORT; sortOrder?: 'ascend' | 'descend' };
+export type RecipientPageQuery = RecipientFilterQuery & {
+  page: number;
+  results: number;
+  sortField?: keyof typeof RECIPIENT_SORT;
+  sortOrder?: 'ascend' | 'descend';
+};
 
 /** The matrix's page: a deferred join, as the notice list. */
 export function recipientPageSql(noticeId: number, q: RecipientPageQuery, now: Date): PageStatement {
@@ -343,7 +432,12 @@ export function recipientPageSql(noticeId: number, q: RecipientPageQuery, now: D
 }
 
 /** haier/tableChangeLog/getSuppliersById: one page of the matrix. */
-export async function pageRecipients(db: Db, noticeId: number, q: RecipientPageQuery, now = new Date()): Promise<Page<RecipientRow>> {
+export async function pageRecipients(
+  db: Db,
+  noticeId: number,
+  q: RecipientPageQuery,
+  now = new Date(),
+): Promise<Page<RecipientRow>> {
   checkWindow(q);
   const { page, fromWhere } = recipientPageSql(noticeId, q, now);
   const { rows, ...total } = await pageAndCount<RecipientRecord>(db, page, fromWhere);
@@ -380,8 +474,18 @@ interface ChangeRecordRecord {
  * on the notice.
  */
 export function pageChangeRecords(db: Db, q: ChangeQuery): Promise<Page<ChangeRecordRow>>;
-export function pageChangeRecords(db: Db, q: ChangeQuery, supplierCode: string, now?: Date): Promise<Page<SupplierChangeRow>>;
-export async function pageChangeRecords(db: Db, q: ChangeQuery, supplierCode?: string, now = new Date()): Promise<Page<ChangeRecordRow | SupplierChangeRow>> {
+export function pageChangeRecords(
+  db: Db,
+  q: ChangeQuery,
+  supplierCode: string,
+  now?: Date,
+): Promise<Page<SupplierChangeRow>>;
+export async function pageChangeRecords(
+  db: Db,
+  q: ChangeQuery,
+  supplierCode?: string,
+  now = new Date(),
+): Promise<Page<ChangeRecordRow | SupplierChangeRow>> {
   checkWindow(q);
   // a supplier's change records: of the notices it received, the changes it was sent (recipientChangeSql)
   const recipient = supplierCode
@@ -397,7 +501,9 @@ export async function pageChangeRecords(db: Db, q: ChangeQuery, supplierCode?: s
   ]);
   const from = Prisma.sql`FROM notice_change c JOIN change_notice n ON n.id = c.notice_id ${recipient} ${where}`;
   const order = orderBySql(CHANGE_SORT, q, 'c.id', 'n.published_at DESC, c.id DESC');
-  const extra = supplierCode ? Prisma.sql`, r.status AS recipient_status, ${overdueSql('r', 'n', now)} AS overdue` : Prisma.empty;
+  const extra = supplierCode
+    ? Prisma.sql`, r.status AS recipient_status, ${overdueSql('r', 'n', now)} AS overdue`
+    : Prisma.empty;
   const page = await pageAndCount<ChangeRecordRecord>(
     db,
     Prisma.sql`SELECT c.id AS change_id, n.id AS notice_id, n.number AS notice_number, n.title AS notice_title, n.status AS notice_status,
@@ -434,7 +540,10 @@ export async function pageChangeRecords(db: Db, q: ChangeQuery, supplierCode?: s
 
 // ---- one supplier's notices ----------------------------------------------------------------------------
 
-interface SupplierNoticeRecord extends Omit<NoticeRecord, 'created_by_name' | 'created_at' | 'recipient_count' | 'read_count' | 'confirmed_count' | 'overdue_count'> {
+interface SupplierNoticeRecord extends Omit<
+  NoticeRecord,
+  'created_by_name' | 'created_at' | 'recipient_count' | 'read_count' | 'confirmed_count' | 'overdue_count'
+> {
   r_status: RecipientRow['status'];
   overdue: boolean;
   read_at: Date | null;
@@ -453,7 +562,8 @@ const SUPPLIER_NOTICE_SORT = { publishedAt: 'n.published_at', dueDate: 'n.due_da
  * The inbox: the notices still waiting to be read (published, unread) first, then the newest; a
  * withdrawn notice last — it asks nothing more of the supplier and no longer holds.
  */
-const INBOX_ORDER = "CASE WHEN n.status = 'PUBLISHED' AND r.status = 'UNREAD' THEN 0 WHEN n.status = 'WITHDRAWN' THEN 2 ELSE 1 END, n.published_at DESC, n.id DESC";
+const INBOX_ORDER =
+  "CASE WHEN n.status = 'PUBLISHED' AND r.status = 'UNREAD' THEN 0 WHEN n.status = 'WITHDRAWN' THEN 2 ELSE 1 END, n.published_at DESC, n.id DESC";
 
 /**
  * A supplier's state filter. 未读 is unread work, as the bell counts it: a published notice — one
@@ -512,7 +622,12 @@ export function supplierNoticePageSql(supplierCode: string, q: SupplierNoticeQue
 }
 
 /** One supplier's notices (its inbox, the bell's latest, searchSupplierDetail): never drafts, never another supplier's. */
-export async function pageSupplierNotices(db: Db, supplierCode: string, q: SupplierNoticeQuery, now = new Date()): Promise<Page<SupplierNoticeRow>> {
+export async function pageSupplierNotices(
+  db: Db,
+  supplierCode: string,
+  q: SupplierNoticeQuery,
+  now = new Date(),
+): Promise<Page<SupplierNoticeRow>> {
   checkWindow(q);
   const { page: pageSql, fromWhere } = supplierNoticePageSql(supplierCode, q, now);
   const page = await pageAndCount<SupplierNoticeRecord>(db, pageSql, fromWhere);
@@ -521,6 +636,9 @@ export async function pageSupplierNotices(db: Db, supplierCode: string, q: Suppl
 
 /** One notice as the supplier stands on it, or null when it is not one of that supplier's. */
 export async function findSupplierNotice(db: Db, supplierCode: string, noticeId: number, now = new Date()) {
-  const [r] = await readRows<SupplierNoticeRecord>(db, Prisma.sql`${supplierNoticeSelect(now)} WHERE r.supplier_code = ${supplierCode} AND r.notice_id = ${noticeId}`);
+  const [r] = await readRows<SupplierNoticeRecord>(
+    db,
+    Prisma.sql`${supplierNoticeSelect(now)} WHERE r.supplier_code = ${supplierCode} AND r.notice_id = ${noticeId}`,
+  );
   return r ? { ...toSupplierNoticeRow(r), description: r.description ?? null } : null;
 }

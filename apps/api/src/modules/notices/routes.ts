@@ -13,8 +13,18 @@ import { clientOf } from '../../lib/access-log.ts';
 import { sendXlsx } from '../../lib/workbook.ts';
 import { writeRecipientWorkbook } from './export.ts';
 import { noticeExists, pageChangeRecords, pageNotices, pageRecipients, pageSupplierNotices } from './query.ts';
-import { NOTICE_NOT_FOUND, changeCandidates, closeNotice, createDraft, noticeDetail, previewRecipients, publishNotice, remindOverdue, updateDraft, withdrawNotice } from './service.ts';
-
+import {
+  NOTICE_NOT_FOUND,
+  changeCandidates,
+  closeNotice,
+  createDraft,
+  noticeDetail,
+  previewRecipients,
+  publishNotice,
+  remindOverdue,
+  updateDraft,
+  withdrawNotice,
+} from './service.ts';
 
 export async function noticeRoutes(app: FastifyInstance, { db }: { db: Db }) {
   route(app, noticesApi.page, async ({ body }) => cappedPage(await pageNotices(db, body)));
@@ -27,7 +37,9 @@ export async function noticeRoutes(app: FastifyInstance, { db }: { db: Db }) {
   });
   route(app, noticesApi.previewRecipients, async ({ body }) => ok(await previewRecipients(db, body.id), '查询成功'));
   route(app, noticesApi.candidates, async ({ body }) => ok(await changeCandidates(db, body), '查询成功'));
-  route(app, noticesApi.create, async ({ body, user, request }) => ok(await noticeDetail(db, await createDraft(db, user, body, clientOf(request))), '草稿已保存'));
+  route(app, noticesApi.create, async ({ body, user, request }) =>
+    ok(await noticeDetail(db, await createDraft(db, user, body, clientOf(request))), '草稿已保存'),
+  );
   route(app, noticesApi.update, async ({ body: { id, ...draft }, user, request }) => {
     await updateDraft(db, user, id, draft, clientOf(request));
     return ok(await noticeDetail(db, id), '草稿已保存');
@@ -46,19 +58,29 @@ export async function noticeRoutes(app: FastifyInstance, { db }: { db: Db }) {
   });
   route(app, noticesApi.remind, async ({ body, user, request }) => {
     const result = await remindOverdue(db, user, body.id, body.supplierCodes, clientOf(request));
-    return ok(result, result.reminded ? `已催办 ${result.reminded} 家供应商` : '没有需要催办的供应商（1 小时内已催办的不再重复催办）');
+    return ok(
+      result,
+      result.reminded ? `已催办 ${result.reminded} 家供应商` : '没有需要催办的供应商（1 小时内已催办的不再重复催办）',
+    );
   });
   route(app, noticesApi.exportRecipients, async ({ body: { id, ...q }, user, request, reply }) => {
     const notice = await noticeDetail(db, id);
     const modes = await app.permissions.columnModes(noticesApi.exportRecipients.columns, user.type);
-    return sendXlsx(request, reply, `变更通知接收情况_${notice.number}`, notice.recipientCount, (out) => writeRecipientWorkbook(db, notice, q, out, undefined, modes));
+    return sendXlsx(request, reply, `变更通知接收情况_${notice.number}`, notice.recipientCount, (out) =>
+      writeRecipientWorkbook(db, notice, q, out, undefined, modes),
+    );
   });
   route(app, noticesApi.changes, async ({ body }) => cappedPage(await pageChangeRecords(db, body)));
-  route(app, noticesApi.supplierDetail, async ({ body: { supplierCode, ...q } }) => cappedPage(await pageSupplierNotices(db, supplierCode, q)));
+  route(app, noticesApi.supplierDetail, async ({ body: { supplierCode, ...q } }) =>
+    cappedPage(await pageSupplierNotices(db, supplierCode, q)),
+  );
   route(app, noticesApi.sharedChangeList, async ({ body: { supplierCode, ...q }, user }) => {
     // a supplier sees its own, whatever it names; staff name the supplier
     const code = user.isSupplier ? user.supplierCode : supplierCode;
-    if (!code) throw badRequest(user.isSupplier ? '账号未关联供应商，请联系管理员' : '请选择供应商', [{ field: 'supplierCode', message: '请选择供应商' }]);
+    if (!code)
+      throw badRequest(user.isSupplier ? '账号未关联供应商，请联系管理员' : '请选择供应商', [
+        { field: 'supplierCode', message: '请选择供应商' },
+      ]);
     return cappedPage(await pageChangeRecords(db, q, code));
   });
 }

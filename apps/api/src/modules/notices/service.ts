@@ -12,7 +12,19 @@
  * the materials that made it one. A grant given later adds no one; one that expires later removes
  * no one.
  */
-import { NOTICE_STATUS_LABELS, NOTICE_TRANSITIONS, REMIND_INTERVAL_MINUTES, noticeMoveRefusal, type FieldError, type NoticeDetail, type NoticeDraft, type NoticeEventAction, type NoticeMove, type NoticeStatus, type RecipientPreview } from '@esm/contracts';
+import {
+  NOTICE_STATUS_LABELS,
+  NOTICE_TRANSITIONS,
+  REMIND_INTERVAL_MINUTES,
+  noticeMoveRefusal,
+  type FieldError,
+  type NoticeDetail,
+  type NoticeDraft,
+  type NoticeEventAction,
+  type NoticeMove,
+  type NoticeStatus,
+  type RecipientPreview,
+} from '@esm/contracts';
 import type { z } from 'zod';
 import type { ZNoticeDraftSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
@@ -111,7 +123,15 @@ async function resolveDraft(q: Tx | Db, d: Draft, now: Date): Promise<ResolvedCh
 
   const files = await q.standardFile.findMany({
     where: { id: { in: d.newFileIds } },
-    select: { id: true, standardCode: true, version: true, versionNo: true, status: true, materialCode: true, material: { select: { productLineCode: true, productLine: { select: { name: true } } } } },
+    select: {
+      id: true,
+      standardCode: true,
+      version: true,
+      versionNo: true,
+      status: true,
+      materialCode: true,
+      material: { select: { productLineCode: true, productLine: { select: { name: true } } } },
+    },
   });
   const byId = new Map(files.map((f) => [f.id, f]));
   const seenCodes = new Set<string>();
@@ -124,12 +144,30 @@ async function resolveDraft(q: Tx | Db, d: Draft, now: Date): Promise<ResolvedCh
       continue;
     }
     const label = `${f.standardCode} 版本 ${f.version}`;
-    if (f.status !== 'EFFECTIVE') errors.push({ field, message: `${label} ${f.status === 'OBSOLETE' ? '已作废' : '已被更新的版本替代'}，请选择当前生效的版本` });
-    else if (line && f.material.productLineCode !== d.productLineCode) errors.push({ field, message: `${label} 属于产品线「${f.material.productLine.name}」，与通知的产品线「${line.name}」不一致` });
-    else if (seenCodes.has(f.standardCode)) errors.push({ field, message: `${f.standardCode} 已有一项变更，同一标准编号只能添加一次` });
+    if (f.status !== 'EFFECTIVE')
+      errors.push({
+        field,
+        message: `${label} ${f.status === 'OBSOLETE' ? '已作废' : '已被更新的版本替代'}，请选择当前生效的版本`,
+      });
+    else if (line && f.material.productLineCode !== d.productLineCode)
+      errors.push({
+        field,
+        message: `${label} 属于产品线「${f.material.productLine.name}」，与通知的产品线「${line.name}」不一致`,
+      });
+    else if (seenCodes.has(f.standardCode))
+      errors.push({ field, message: `${f.standardCode} 已有一项变更，同一标准编号只能添加一次` });
     seenCodes.add(f.standardCode);
-    const old = await q.standardFile.findFirst({ where: { standardCode: f.standardCode, versionNo: { lt: f.versionNo } }, orderBy: { versionNo: 'desc' }, select: { id: true } });
-    changes.push({ standardCode: f.standardCode, materialCode: f.materialCode, newFileId: f.id, oldFileId: old?.id ?? null });
+    const old = await q.standardFile.findFirst({
+      where: { standardCode: f.standardCode, versionNo: { lt: f.versionNo } },
+      orderBy: { versionNo: 'desc' },
+      select: { id: true },
+    });
+    changes.push({
+      standardCode: f.standardCode,
+      materialCode: f.materialCode,
+      newFileId: f.id,
+      oldFileId: old?.id ?? null,
+    });
   }
   if (errors.length) throw badRequest(errors[0]!.message, errors);
   return changes;
@@ -151,7 +189,13 @@ async function nextNumber(tx: Tx, now: Date): Promise<string> {
   return `BG-${year}-${String(row!.last).padStart(4, '0')}`;
 }
 
-export async function createDraft(db: Db, user: SessionUser, d: Draft, client: ClientInfo, now = new Date()): Promise<number> {
+export async function createDraft(
+  db: Db,
+  user: SessionUser,
+  d: Draft,
+  client: ClientInfo,
+  now = new Date(),
+): Promise<number> {
   return db.$transaction(async (tx) => {
     const changes = await resolveDraft(tx, d, now);
     const notice = await tx.changeNotice.create({
@@ -165,7 +209,13 @@ export async function createDraft(db: Db, user: SessionUser, d: Draft, client: C
       },
       select: { id: true, number: true },
     });
-    await writeEvent(tx, { noticeId: notice.id, action: 'CREATE', user, client, detail: `${notice.number}，${changes.length} 项变更` });
+    await writeEvent(tx, {
+      noticeId: notice.id,
+      action: 'CREATE',
+      user,
+      client,
+      detail: `${notice.number}，${changes.length} 项变更`,
+    });
     return notice.id;
   });
 }
@@ -177,7 +227,14 @@ async function statusOf(tx: Tx, id: number): Promise<NoticeStatus> {
   return n.status as NoticeStatus;
 }
 
-export async function updateDraft(db: Db, user: SessionUser, id: number, d: Draft, client: ClientInfo, now = new Date()): Promise<void> {
+export async function updateDraft(
+  db: Db,
+  user: SessionUser,
+  id: number,
+  d: Draft,
+  client: ClientInfo,
+  now = new Date(),
+): Promise<void> {
   await db.$transaction(async (tx) => {
     await lockRecord(tx, 'notice', id);
     const status = await statusOf(tx, id);
@@ -203,10 +260,18 @@ export async function recipientsFor(q: Tx | Db, materialCodes: string[], now: Da
   const [links, grants] = await Promise.all([
     q.supplierMaterial.findMany({
       where: { materialCode: { in: materialCodes } },
-      select: { supplierCode: true, materialCode: true, supplier: { select: { name: true } }, material: { select: { name: true } } },
+      select: {
+        supplierCode: true,
+        materialCode: true,
+        supplier: { select: { name: true } },
+        material: { select: { name: true } },
+      },
       orderBy: [{ supplierCode: 'asc' }, { materialCode: 'asc' }],
     }),
-    q.empowerGrant.findMany({ where: { materialCode: { in: materialCodes }, revokedAt: null }, select: { supplierCode: true, materialCode: true, validFrom: true, validUntil: true } }),
+    q.empowerGrant.findMany({
+      where: { materialCode: { in: materialCodes }, revokedAt: null },
+      select: { supplierCode: true, materialCode: true, validFrom: true, validUntil: true },
+    }),
   ]);
   const grantsOf = new Map<string, typeof grants>();
   for (const g of grants) {
@@ -218,14 +283,22 @@ export async function recipientsFor(q: Tx | Db, materialCodes: string[], now: Da
     const { state, grant } = grantState(grantsOf.get(`${l.supplierCode}\u0000${l.materialCode}`) ?? [], now);
     if (state !== 'VALID') continue;
     const r = out.get(l.supplierCode) ?? { supplierCode: l.supplierCode, supplierName: l.supplier.name, basis: [] };
-    r.basis.push({ materialCode: l.materialCode, materialName: l.material.name, validUntil: grant!.validUntil.toISOString() });
+    r.basis.push({
+      materialCode: l.materialCode,
+      materialName: l.material.name,
+      validUntil: grant!.validUntil.toISOString(),
+    });
     out.set(l.supplierCode, r);
   }
   return [...out.values()];
 }
 
 async function materialsOf(q: Tx | Db, noticeId: number): Promise<string[]> {
-  const rows = await q.noticeChange.findMany({ where: { noticeId }, select: { materialCode: true }, distinct: ['materialCode'] });
+  const rows = await q.noticeChange.findMany({
+    where: { noticeId },
+    select: { materialCode: true },
+    distinct: ['materialCode'],
+  });
   return rows.map((r) => r.materialCode);
 }
 
@@ -250,7 +323,10 @@ async function move(tx: Tx, id: number, m: NoticeMove, set: Prisma.Sql, now: Dat
 }
 
 /** A change whose new version is no longer the effective one: why it cannot go out or be confirmed. */
-export function staleVersionText(c: { standardCode: string; newFile: { version: string; status: string } }): string | null {
+export function staleVersionText(c: {
+  standardCode: string;
+  newFile: { version: string; status: string };
+}): string | null {
   if (c.newFile.status === 'EFFECTIVE') return null;
   return c.newFile.status === 'OBSOLETE'
     ? `${c.standardCode} 的新版本 ${c.newFile.version} 已作废`
@@ -283,7 +359,13 @@ export function publishDetail(codes: readonly string[]): string {
   return `${listed}${tail}`;
 }
 
-export async function publishNotice(db: Db, user: SessionUser, id: number, client: ClientInfo, now = new Date()): Promise<{ recipients: number }> {
+export async function publishNotice(
+  db: Db,
+  user: SessionUser,
+  id: number,
+  client: ClientInfo,
+  now = new Date(),
+): Promise<{ recipients: number }> {
   return db.$transaction(async (tx) => {
     // first: an edit in flight commits before the changes and recipients are read (db/workflow-lock.ts)
     await lockRecord(tx, 'notice', id);
@@ -291,40 +373,96 @@ export async function publishNotice(db: Db, user: SessionUser, id: number, clien
     if (status !== 'DRAFT') throw conflict(noticeMoveRefusal('publish', status));
     const notice = await tx.changeNotice.findUniqueOrThrow({ where: { id }, select: { dueDate: true, number: true } });
     const changes = await noticeChanges(tx, id);
-    await lockStandardCodes(tx, changes.map((c) => c.standardCode));
+    await lockStandardCodes(
+      tx,
+      changes.map((c) => c.standardCode),
+    );
     const current = await noticeChanges(tx, id); // re-read under the locks
     const stale = current.map(staleVersionText).filter(Boolean);
     if (stale.length) throw conflict(`${stale.join('；')}，请编辑通知改选当前生效的版本后再发布`);
-    if (cstDay(notice.dueDate) < today(now)) throw conflict(`确认截止日期 ${cstDayText(notice.dueDate)} 已过，请编辑通知修改截止日期后再发布`);
+    if (cstDay(notice.dueDate) < today(now))
+      throw conflict(`确认截止日期 ${cstDayText(notice.dueDate)} 已过，请编辑通知修改截止日期后再发布`);
     const recipients = await recipientsFor(tx, [...new Set(current.map((c) => c.materialCode))], now);
-    if (recipients.length === 0) throw conflict('受影响的物料目前没有持有有效授权的供应商，发布后无人接收；请确认变更内容或先办理授权');
+    if (recipients.length === 0)
+      throw conflict('受影响的物料目前没有持有有效授权的供应商，发布后无人接收；请确认变更内容或先办理授权');
 
     // every recipient starts owing a confirmation (change_notice.open_recipient_count)
-    await move(tx, id, 'publish', Prisma.sql`published_at = ${now}, published_by_name = ${user.name}, open_recipient_count = ${recipients.length}`, now);
+    await move(
+      tx,
+      id,
+      'publish',
+      Prisma.sql`published_at = ${now}, published_by_name = ${user.name}, open_recipient_count = ${recipients.length}`,
+      now,
+    );
     await tx.noticeRecipient.createMany({
-      data: recipients.map((r) => ({ noticeId: id, supplierCode: r.supplierCode, supplierName: r.supplierName, basis: r.basis, status: 'UNREAD' })),
+      data: recipients.map((r) => ({
+        noticeId: id,
+        supplierCode: r.supplierCode,
+        supplierName: r.supplierName,
+        basis: r.basis,
+        status: 'UNREAD',
+      })),
     });
-    await writeEvent(tx, { noticeId: id, action: 'PUBLISH', user, client, detail: publishDetail(recipients.map((r) => r.supplierCode)) });
-    await noticePublished(tx, id, recipients.map((r) => r.supplierCode), now);
+    await writeEvent(tx, {
+      noticeId: id,
+      action: 'PUBLISH',
+      user,
+      client,
+      detail: publishDetail(recipients.map((r) => r.supplierCode)),
+    });
+    await noticePublished(
+      tx,
+      id,
+      recipients.map((r) => r.supplierCode),
+      now,
+    );
     return { recipients: recipients.length };
   });
 }
 
-export async function withdrawNotice(db: Db, user: SessionUser, id: number, reason: string, client: ClientInfo, now = new Date()): Promise<void> {
+export async function withdrawNotice(
+  db: Db,
+  user: SessionUser,
+  id: number,
+  reason: string,
+  client: ClientInfo,
+  now = new Date(),
+): Promise<void> {
   await db.$transaction(async (tx) => {
     // a withdrawn notice can no longer be confirmed: no one owes a confirmation on it any more
-    await move(tx, id, 'withdraw', Prisma.sql`withdrawn_at = ${now}, withdrawn_by_name = ${user.name}, withdraw_reason = ${reason}, open_recipient_count = 0`, now);
+    await move(
+      tx,
+      id,
+      'withdraw',
+      Prisma.sql`withdrawn_at = ${now}, withdrawn_by_name = ${user.name}, withdraw_reason = ${reason}, open_recipient_count = 0`,
+      now,
+    );
     await writeEvent(tx, { noticeId: id, action: 'WITHDRAW', user, client, detail: reason });
     await noticeWithdrawn(tx, id, reason, now);
   });
 }
 
-export async function closeNotice(db: Db, user: SessionUser, id: number, client: ClientInfo, now = new Date()): Promise<void> {
+export async function closeNotice(
+  db: Db,
+  user: SessionUser,
+  id: number,
+  client: ClientInfo,
+  now = new Date(),
+): Promise<void> {
   await db.$transaction(async (tx) => {
     await move(tx, id, 'close', Prisma.sql`closed_at = ${now}, closed_by_name = ${user.name}`, now);
     // the counter freezes here: a closed notice takes no more confirmations
-    const { openRecipientCount: open } = await tx.changeNotice.findUniqueOrThrow({ where: { id }, select: { openRecipientCount: true } });
-    await writeEvent(tx, { noticeId: id, action: 'CLOSE', user, client, detail: open ? `关闭时 ${open} 家供应商未确认` : '全部供应商已确认' });
+    const { openRecipientCount: open } = await tx.changeNotice.findUniqueOrThrow({
+      where: { id },
+      select: { openRecipientCount: true },
+    });
+    await writeEvent(tx, {
+      noticeId: id,
+      action: 'CLOSE',
+      user,
+      client,
+      detail: open ? `关闭时 ${open} 家供应商未确认` : '全部供应商已确认',
+    });
   });
 }
 
@@ -334,30 +472,65 @@ export async function closeNotice(db: Db, user: SessionUser, id: number, client:
  * Reminds the overdue recipients of a published notice (or the named ones among them). A recipient
  * reminded within REMIND_INTERVAL_MINUTES is skipped, so a double click reminds once.
  */
-export async function remindOverdue(db: Db, user: SessionUser, id: number, supplierCodes: string[] | undefined, client: ClientInfo, now = new Date()) {
+export async function remindOverdue(
+  db: Db,
+  user: SessionUser,
+  id: number,
+  supplierCodes: string[] | undefined,
+  client: ClientInfo,
+  now = new Date(),
+) {
   return db.$transaction(async (tx) => {
     const status = await statusOf(tx, id);
-    if (status !== 'PUBLISHED') throw conflict(`该通知当前为「${NOTICE_STATUS_LABELS[status]}」，只有已发布的通知可以催办`);
-    const [due] = await tx.$queryRaw<{ past: boolean }[]>`SELECT ${pastDueSql('n', now)} AS past FROM change_notice n WHERE n.id = ${id}`;
+    if (status !== 'PUBLISHED')
+      throw conflict(`该通知当前为「${NOTICE_STATUS_LABELS[status]}」，只有已发布的通知可以催办`);
+    const [due] = await tx.$queryRaw<
+      { past: boolean }[]
+    >`SELECT ${pastDueSql('n', now)} AS past FROM change_notice n WHERE n.id = ${id}`;
     if (!due?.past) throw conflict('尚未到确认截止日期，没有逾期的供应商');
     if (supplierCodes) {
       // each code named must be a recipient still owing a confirmation (ZNoticeRemindSchema): say which is not
-      const open = await tx.noticeRecipient.findMany({ where: { noticeId: id, supplierCode: { in: supplierCodes }, status: { not: 'CONFIRMED' } }, select: { supplierCode: true } });
+      const open = await tx.noticeRecipient.findMany({
+        where: { noticeId: id, supplierCode: { in: supplierCodes }, status: { not: 'CONFIRMED' } },
+        select: { supplierCode: true },
+      });
       const owing = new Set(open.map((r) => r.supplierCode));
-      const errors = supplierCodes.flatMap((code, i) => (owing.has(code) ? [] : [{ field: `supplierCodes.${i}`, message: `供应商 ${code} 不是该通知待确认的接收方，无需催办` }]));
+      const errors = supplierCodes.flatMap((code, i) =>
+        owing.has(code)
+          ? []
+          : [{ field: `supplierCodes.${i}`, message: `供应商 ${code} 不是该通知待确认的接收方，无需催办` }],
+      );
       if (errors.length) throw badRequest(errors[0]!.message, errors);
     }
     const since = new Date(now.getTime() - REMIND_INTERVAL_MINUTES * 60_000);
     const only = supplierCodes ? Prisma.sql`AND supplier_code = ANY(${supplierCodes}::text[])` : Prisma.empty;
-    const reminded = await tx.$queryRaw<{ supplier_code: string }[]>`UPDATE notice_recipient SET remind_count = remind_count + 1, last_reminded_at = ${now}
+    const reminded = await tx.$queryRaw<
+      { supplier_code: string }[]
+    >`UPDATE notice_recipient SET remind_count = remind_count + 1, last_reminded_at = ${now}
       WHERE notice_id = ${id} AND status <> 'CONFIRMED' AND (last_reminded_at IS NULL OR last_reminded_at <= ${since}) ${only}
       RETURNING supplier_code`;
-    const [open] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM notice_recipient WHERE notice_id = ${id} AND status <> 'CONFIRMED' ${only}`;
+    const [open] = await tx.$queryRaw<
+      { n: number }[]
+    >`SELECT count(*)::int AS n FROM notice_recipient WHERE notice_id = ${id} AND status <> 'CONFIRMED' ${only}`;
     const asked = supplierCodes ? new Set(supplierCodes).size : (open?.n ?? 0);
     if (reminded.length) {
-      await writeEvent(tx, { noticeId: id, action: 'REMIND', user, client, detail: `催办 ${reminded.length} 家：${reminded.map((r) => r.supplier_code).sort().join('、')}` });
+      await writeEvent(tx, {
+        noticeId: id,
+        action: 'REMIND',
+        user,
+        client,
+        detail: `催办 ${reminded.length} 家：${reminded
+          .map((r) => r.supplier_code)
+          .sort()
+          .join('、')}`,
+      });
       // the reminded suppliers' users are told (in the portal, and by mail where they chose it)
-      await noticeReminded(tx, id, reminded.map((r) => r.supplier_code), now);
+      await noticeReminded(
+        tx,
+        id,
+        reminded.map((r) => r.supplier_code),
+        now,
+      );
     }
     return { reminded: reminded.length, skipped: Math.max(0, asked - reminded.length) };
   });
@@ -368,12 +541,24 @@ export async function remindOverdue(db: Db, user: SessionUser, id: number, suppl
 /** A file version the notice form offers: the archive list's row shape, plus the version it replaces. */
 type CandidateRecord = Pick<
   FileRecord,
-  'id' | 'standard_code' | 'name' | 'version' | 'version_no' | 'material_code' | 'material_name' | 'product_line_code' | 'product_line_name' | 'effective_date' | 'created_at'
+  | 'id'
+  | 'standard_code'
+  | 'name'
+  | 'version'
+  | 'version_no'
+  | 'material_code'
+  | 'material_name'
+  | 'product_line_code'
+  | 'product_line_name'
+  | 'effective_date'
+  | 'created_at'
 > & { old_id: number | null; old_version: string | null };
 
 /** findChangeCandidates: effective versions matching a keyword (newest first), or the files named. */
 export async function changeCandidates(db: Db, q: { keyword?: string; ids?: number[] }) {
-  const where = q.ids?.length ? whereSql([Prisma.sql`f.id = ANY(${q.ids}::int[])`]) : whereSql([Prisma.sql`f.status = 'EFFECTIVE'`, keywordSql(['f.standard_code', 'f.name'], q.keyword)]);
+  const where = q.ids?.length
+    ? whereSql([Prisma.sql`f.id = ANY(${q.ids}::int[])`])
+    : whereSql([Prisma.sql`f.status = 'EFFECTIVE'`, keywordSql(['f.standard_code', 'f.name'], q.keyword)]);
   const rows = await readRows<CandidateRecord>(
     db,
     Prisma.sql`SELECT f.id, f.standard_code, f.name, f.version, f.version_no, f.material_code, m.name AS material_name, m.product_line_code,

@@ -13,10 +13,16 @@ import { pageChangeRecords, pageSupplierNotices } from './query.ts';
 import { confirmNotice, openNotice, unreadNotices } from './supplier-service.ts';
 
 export async function supplierNoticeRoutes(app: FastifyInstance, { db }: { db: Db }) {
-  route(app, noticesApi.supplierChangeList, async ({ body, supplier }) => cappedPage(await pageChangeRecords(db, body, supplier.code)));
-  route(app, noticesApi.supplierFind, async ({ body, user, supplier, request }) => ok(await openNotice(db, user, supplier, body.id, clientOf(request)), '查询成功'));
+  route(app, noticesApi.supplierChangeList, async ({ body, supplier }) =>
+    cappedPage(await pageChangeRecords(db, body, supplier.code)),
+  );
+  route(app, noticesApi.supplierFind, async ({ body, user, supplier, request }) =>
+    ok(await openNotice(db, user, supplier, body.id, clientOf(request)), '查询成功'),
+  );
   route(app, noticesApi.unread, async ({ supplier }) => ok(await unreadNotices(db, supplier), '查询成功'));
-  route(app, noticesApi.inbox, async ({ body, supplier }) => cappedPage(await pageSupplierNotices(db, supplier.code, body)));
+  route(app, noticesApi.inbox, async ({ body, supplier }) =>
+    cappedPage(await pageSupplierNotices(db, supplier.code, body)),
+  );
   route(app, noticesApi.confirm, async ({ body, user, supplier, request }) => {
     const result = await confirmNotice(db, user, supplier, body.id, clientOf(request));
     return ok(result, result.alreadyConfirmed ? '已确认' : '确认成功');

@@ -12,7 +12,15 @@
  * access_log, written by file/view), and each new version is still the effective one. The
  * confirmation keeps each version confirmed with its sha256 and the view that proves it was seen.
  */
-import { BELL_LATEST, PAGES, RECIPIENT_TRANSITIONS, type ConfirmedFile, type RecipientStatus, type SupplierNoticeDetail, type UnreadNotice } from '@esm/contracts';
+import {
+  BELL_LATEST,
+  PAGES,
+  RECIPIENT_TRANSITIONS,
+  type ConfirmedFile,
+  type RecipientStatus,
+  type SupplierNoticeDetail,
+  type UnreadNotice,
+} from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { deliveredSql } from '../../lib/access-log-delivery.ts';
 import type { Db } from '../../db/database.ts';
@@ -36,17 +44,26 @@ async function ownRecipient(tx: Tx, supplier: SupplierScope, noticeId: number) {
   return r;
 }
 
-const recipientMove = (m: keyof typeof RECIPIENT_TRANSITIONS) => Prisma.join(RECIPIENT_TRANSITIONS[m].from.map((s) => Prisma.sql`${s}`));
+const recipientMove = (m: keyof typeof RECIPIENT_TRANSITIONS) =>
+  Prisma.join(RECIPIENT_TRANSITIONS[m].from.map((s) => Prisma.sql`${s}`));
 
 /**
  * supplier findById: opening a published notice moves the supplier's recipient row 未读 → 已读
  * (user, time, IP; once — the first opener is the reader). Then the notice as the supplier sees it.
  */
-export async function openNotice(db: Db, user: SessionUser, supplier: SupplierScope, noticeId: number, client: ClientInfo, now = new Date()): Promise<SupplierNoticeDetail> {
+export async function openNotice(
+  db: Db,
+  user: SessionUser,
+  supplier: SupplierScope,
+  noticeId: number,
+  client: ClientInfo,
+  now = new Date(),
+): Promise<SupplierNoticeDetail> {
   await db.$transaction(async (tx) => {
     const r = await ownRecipient(tx, supplier, noticeId);
     if (r.notice.status !== 'PUBLISHED' || r.status !== 'UNREAD') return;
-    const moved = await tx.$executeRaw`UPDATE notice_recipient SET status = ${RECIPIENT_TRANSITIONS.read.to}, read_at = ${now},
+    const moved =
+      await tx.$executeRaw`UPDATE notice_recipient SET status = ${RECIPIENT_TRANSITIONS.read.to}, read_at = ${now},
         read_by_account = ${user.account}, read_by_name = ${user.nick}, read_ip = ${client.ip.slice(0, 64)}
       WHERE id = ${r.id} AND status IN (${recipientMove('read')})`;
     if (moved) await writeEvent(tx, { noticeId, action: 'READ', user, client, supplierCode: supplier.code });
@@ -57,7 +74,12 @@ export async function openNotice(db: Db, user: SessionUser, supplier: SupplierSc
 }
 
 /** The notice, its changes with when this supplier first viewed each new version, and what it confirmed. */
-export async function supplierNoticeDetail(db: Db, supplier: SupplierScope, noticeId: number, now = new Date()): Promise<SupplierNoticeDetail> {
+export async function supplierNoticeDetail(
+  db: Db,
+  supplier: SupplierScope,
+  noticeId: number,
+  now = new Date(),
+): Promise<SupplierNoticeDetail> {
   const row = await findSupplierNotice(db, supplier.code, noticeId, now);
   if (!row) throw notFound(NOTICE_NOT_FOUND);
   const [changes, confirmed] = await Promise.all([
@@ -72,7 +94,13 @@ export async function supplierNoticeDetail(db: Db, supplier: SupplierScope, noti
   return {
     ...row,
     changes: changes.map((c) => ({ ...c, viewedAt: c.viewedAt ?? null })),
-    confirmedFiles: confirmed.map((c) => ({ fileId: c.file_id, standardCode: c.standard_code, version: c.version, sha256: c.sha256, viewedAt: c.viewed_at.toISOString() })),
+    confirmedFiles: confirmed.map((c) => ({
+      fileId: c.file_id,
+      standardCode: c.standard_code,
+      version: c.version,
+      sha256: c.sha256,
+      viewedAt: c.viewed_at.toISOString(),
+    })),
   };
 }
 
@@ -84,21 +112,45 @@ export interface ConfirmOutcome {
 }
 
 async function confirmedFilesOf(tx: Tx, recipientId: number): Promise<ConfirmedFile[]> {
-  const rows = await tx.noticeConfirmedFile.findMany({ where: { recipientId }, orderBy: [{ standardCode: 'asc' }, { fileId: 'asc' }] });
-  return rows.map((c) => ({ fileId: c.fileId, standardCode: c.standardCode, version: c.version, sha256: c.sha256, viewedAt: c.viewedAt.toISOString() }));
+  const rows = await tx.noticeConfirmedFile.findMany({
+    where: { recipientId },
+    orderBy: [{ standardCode: 'asc' }, { fileId: 'asc' }],
+  });
+  return rows.map((c) => ({
+    fileId: c.fileId,
+    standardCode: c.standardCode,
+    version: c.version,
+    sha256: c.sha256,
+    viewedAt: c.viewedAt.toISOString(),
+  }));
 }
 
 async function alreadyConfirmed(tx: Tx, recipientId: number): Promise<ConfirmOutcome> {
   const r = await tx.noticeRecipient.findUniqueOrThrow({ where: { id: recipientId }, select: { confirmedAt: true } });
-  return { recipientStatus: 'CONFIRMED', confirmedAt: r.confirmedAt!.toISOString(), alreadyConfirmed: true, confirmedFiles: await confirmedFilesOf(tx, recipientId) };
+  return {
+    recipientStatus: 'CONFIRMED',
+    confirmedAt: r.confirmedAt!.toISOString(),
+    alreadyConfirmed: true,
+    confirmedFiles: await confirmedFilesOf(tx, recipientId),
+  };
 }
 
 /** supplierConfirm: 已读/未读 → 已确认, with the proof; a repeat answers the first confirmation. */
-export async function confirmNotice(db: Db, user: SessionUser, supplier: SupplierScope, noticeId: number, client: ClientInfo, now = new Date()): Promise<ConfirmOutcome> {
+export async function confirmNotice(
+  db: Db,
+  user: SessionUser,
+  supplier: SupplierScope,
+  noticeId: number,
+  client: ClientInfo,
+  now = new Date(),
+): Promise<ConfirmOutcome> {
   return db.$transaction(async (tx) => {
     const r = await ownRecipient(tx, supplier, noticeId);
     if (r.status === 'CONFIRMED') return alreadyConfirmed(tx, r.id);
-    if (r.notice.status === 'WITHDRAWN') throw conflict(`该通知已撤回，不能确认${r.notice.withdrawReason ? `（撤回原因：${r.notice.withdrawReason}）` : ''}`);
+    if (r.notice.status === 'WITHDRAWN')
+      throw conflict(
+        `该通知已撤回，不能确认${r.notice.withdrawReason ? `（撤回原因：${r.notice.withdrawReason}）` : ''}`,
+      );
     if (r.notice.status === 'CLOSED') throw conflict('该通知已关闭，不能再确认');
 
     // the changes this supplier was sent: it confirms its own materials' new versions, not another's
@@ -107,14 +159,20 @@ export async function confirmNotice(db: Db, user: SessionUser, supplier: Supplie
     if (stale.length) throw conflict(`${stale.join('；')}，本通知不能再确认，请以最新的变更通知为准`);
 
     // the proof: for each new version, the first view by a user of this supplier delivered in full
-    const views = await tx.$queryRaw<{ file_id: number; id: number; created_at: Date }[]>`SELECT DISTINCT ON (l.file_id) l.file_id, l.id, l.created_at
+    const views = await tx.$queryRaw<
+      { file_id: number; id: number; created_at: Date }[]
+    >`SELECT DISTINCT ON (l.file_id) l.file_id, l.id, l.created_at
       FROM access_log l WHERE l.file_id = ANY(${changes.map((c) => c.newFile.id)}::int[]) AND l.action = 'VIEW' AND ${deliveredSql('l')} AND l.supplier_code = ${supplier.code}
       ORDER BY l.file_id, l.id`;
     const viewOf = new Map(views.map((v) => [v.file_id, v]));
     const unseen = changes.filter((c) => !viewOf.has(c.newFile.id));
-    if (unseen.length) throw conflict(`请先查看以下新版本后再确认：${unseen.map((c) => `${c.standardCode} ${c.newFile.version}`).join('、')}`);
+    if (unseen.length)
+      throw conflict(
+        `请先查看以下新版本后再确认：${unseen.map((c) => `${c.standardCode} ${c.newFile.version}`).join('、')}`,
+      );
 
-    const moved = await tx.$executeRaw`UPDATE notice_recipient SET status = ${RECIPIENT_TRANSITIONS.confirm.to}, confirmed_at = ${now},
+    const moved =
+      await tx.$executeRaw`UPDATE notice_recipient SET status = ${RECIPIENT_TRANSITIONS.confirm.to}, confirmed_at = ${now},
         confirmed_by_account = ${user.account}, confirmed_by_name = ${user.nick}, confirmed_ip = ${client.ip.slice(0, 64)},
         read_at = COALESCE(read_at, ${now}), read_by_account = COALESCE(read_by_account, ${user.account}),
         read_by_name = COALESCE(read_by_name, ${user.nick}), read_ip = COALESCE(read_ip, ${client.ip.slice(0, 64)})
@@ -124,14 +182,33 @@ export async function confirmNotice(db: Db, user: SessionUser, supplier: Supplie
     // one recipient less owes a confirmation. Guarded by the notice's status, under its row lock:
     // a withdraw or close that committed since the check above wins, and this transaction (with
     // the recipient's move) is undone — the counter never counts a confirmation the notice refused.
-    const counted = await tx.$executeRaw`UPDATE change_notice SET open_recipient_count = open_recipient_count - 1 WHERE id = ${noticeId} AND status = 'PUBLISHED'`;
+    const counted =
+      await tx.$executeRaw`UPDATE change_notice SET open_recipient_count = open_recipient_count - 1 WHERE id = ${noticeId} AND status = 'PUBLISHED'`;
     if (counted === 0) {
-      const n = await tx.changeNotice.findUniqueOrThrow({ where: { id: noticeId }, select: { status: true, withdrawReason: true } });
-      throw conflict(n.status === 'WITHDRAWN' ? `该通知已撤回，不能确认${n.withdrawReason ? `（撤回原因：${n.withdrawReason}）` : ''}` : '该通知已关闭，不能再确认');
+      const n = await tx.changeNotice.findUniqueOrThrow({
+        where: { id: noticeId },
+        select: { status: true, withdrawReason: true },
+      });
+      throw conflict(
+        n.status === 'WITHDRAWN'
+          ? `该通知已撤回，不能确认${n.withdrawReason ? `（撤回原因：${n.withdrawReason}）` : ''}`
+          : '该通知已关闭，不能再确认',
+      );
     }
 
-    const files = await tx.standardFile.findMany({ where: { id: { in: changes.map((c) => c.newFile.id) } }, select: { id: true, standardCode: true, version: true, sha256: true } });
-    const data = files.map((f) => ({ recipientId: r.id, fileId: f.id, standardCode: f.standardCode, version: f.version, sha256: f.sha256, viewLogId: viewOf.get(f.id)!.id, viewedAt: viewOf.get(f.id)!.created_at }));
+    const files = await tx.standardFile.findMany({
+      where: { id: { in: changes.map((c) => c.newFile.id) } },
+      select: { id: true, standardCode: true, version: true, sha256: true },
+    });
+    const data = files.map((f) => ({
+      recipientId: r.id,
+      fileId: f.id,
+      standardCode: f.standardCode,
+      version: f.version,
+      sha256: f.sha256,
+      viewLogId: viewOf.get(f.id)!.id,
+      viewedAt: viewOf.get(f.id)!.created_at,
+    }));
     await tx.noticeConfirmedFile.createMany({ data });
     await writeEvent(tx, {
       noticeId,
@@ -141,7 +218,12 @@ export async function confirmNotice(db: Db, user: SessionUser, supplier: Supplie
       supplierCode: supplier.code,
       detail: data.map((d) => `${d.standardCode} ${d.version}（sha256 ${d.sha256.slice(0, 12)}…）`).join('、'),
     });
-    return { recipientStatus: 'CONFIRMED' as const, confirmedAt: now.toISOString(), alreadyConfirmed: false, confirmedFiles: await confirmedFilesOf(tx, r.id) };
+    return {
+      recipientStatus: 'CONFIRMED' as const,
+      confirmedAt: now.toISOString(),
+      alreadyConfirmed: false,
+      confirmedFiles: await confirmedFilesOf(tx, r.id),
+    };
   });
 }
 
@@ -153,6 +235,16 @@ export async function unreadNotices(db: Db, supplier: SupplierScope, now = new D
         (count(*) FILTER (WHERE ${overdueSql('r', 'n', now)}))::int AS overdue
       FROM notice_recipient r JOIN change_notice n ON n.id = r.notice_id WHERE r.supplier_code = ${supplier.code} AND n.status = 'PUBLISHED'`,
   );
-  const latest = await pageSupplierNotices(db, supplier.code, { page: 1, results: BELL_LATEST, noticeStatus: 'PUBLISHED' }, now);
-  return { unread: counts?.unread ?? 0, unconfirmed: counts?.unconfirmed ?? 0, overdue: counts?.overdue ?? 0, latest: latest.rows };
+  const latest = await pageSupplierNotices(
+    db,
+    supplier.code,
+    { page: 1, results: BELL_LATEST, noticeStatus: 'PUBLISHED' },
+    now,
+  );
+  return {
+    unread: counts?.unread ?? 0,
+    unconfirmed: counts?.unconfirmed ?? 0,
+    overdue: counts?.overdue ?? 0,
+    latest: latest.rows,
+  };
 }

@@ -13,7 +13,14 @@
  * the other acts. A hash over a row meant to change would prove nothing; a chain of the facts
  * proves each step, and audit:verify checks that every delivery row is still the latest of them.
  */
-import { DELIVERY_STATE_LABELS, DELIVERY_TRANSITIONS, UNDELIVERED_STATES, type DeliveryRow, type DeliveryState, type NotificationKind } from '@esm/contracts';
+import {
+  DELIVERY_STATE_LABELS,
+  DELIVERY_TRANSITIONS,
+  UNDELIVERED_STATES,
+  type DeliveryRow,
+  type DeliveryState,
+  type NotificationKind,
+} from '@esm/contracts';
 import type { z } from 'zod';
 import type { ZDeliveryPageRequestSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
@@ -31,14 +38,24 @@ async function deliveryWhere(db: Db, q: Query): Promise<Prisma.NotificationDeliv
   let userIds: number[] | undefined;
   if (q.recipient) {
     const text = likeLiteral(q.recipient);
-    const users = await db.user.findMany({ where: { OR: [{ account: { contains: text } }, { name: { contains: text } }] }, select: { id: true } });
+    const users = await db.user.findMany({
+      where: { OR: [{ account: { contains: text } }, { name: { contains: text } }] },
+      select: { id: true },
+    });
     userIds = users.map((u) => u.id);
   }
   return {
     ...(q.state === 'UNDELIVERED' ? { state: { in: [...UNDELIVERED_STATES] } } : q.state ? { state: q.state } : {}),
     ...(created.gte || created.lt ? { createdAt: created } : {}),
     notification: { ...(q.kind ? { kind: q.kind } : {}) },
-    ...(q.recipient ? { OR: [{ address: { contains: likeLiteral(q.recipient) } }, { notification: { userId: { in: userIds ?? [] } } }] } : {}),
+    ...(q.recipient
+      ? {
+          OR: [
+            { address: { contains: likeLiteral(q.recipient) } },
+            { notification: { userId: { in: userIds ?? [] } } },
+          ],
+        }
+      : {}),
   };
 }
 
@@ -46,7 +63,14 @@ const withNotification = { notification: { select: { userId: true, kind: true, s
 type Stored = Prisma.NotificationDeliveryGetPayload<{ include: typeof withNotification }>;
 
 async function deliveryRowsOf(db: Db, rows: Stored[]): Promise<DeliveryRow[]> {
-  const users = new Map((await db.user.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.notification.userId))] } }, select: { id: true, account: true, name: true } })).map((u) => [u.id, u]));
+  const users = new Map(
+    (
+      await db.user.findMany({
+        where: { id: { in: [...new Set(rows.map((r) => r.notification.userId))] } },
+        select: { id: true, account: true, name: true },
+      })
+    ).map((u) => [u.id, u]),
+  );
   return rows.map((r) => ({
     id: r.id,
     state: r.state as DeliveryState,
@@ -70,7 +94,13 @@ export async function pageDeliveries(db: Db, q: Query): Promise<{ rows: Delivery
   checkWindow(q);
   const where = await deliveryWhere(db, q);
   const [rows, counted] = await Promise.all([
-    db.notificationDelivery.findMany({ where, include: withNotification, orderBy: { id: q.sortOrder === 'ascend' ? 'asc' : 'desc' }, skip: (q.page - 1) * q.results, take: q.results }),
+    db.notificationDelivery.findMany({
+      where,
+      include: withNotification,
+      orderBy: { id: q.sortOrder === 'ascend' ? 'asc' : 'desc' },
+      skip: (q.page - 1) * q.results,
+      take: q.results,
+    }),
     db.notificationDelivery.count({ where }),
   ]);
   return { rows: await deliveryRowsOf(db, rows), ...capTotal(counted) };
@@ -78,7 +108,12 @@ export async function pageDeliveries(db: Db, q: Query): Promise<{ rows: Delivery
 
 /** The export: every row the list's filters match, in the list's order; null when more than `max`. */
 export async function deliveryRows(db: Db, q: Query, max: number): Promise<DeliveryRow[] | null> {
-  const rows = await db.notificationDelivery.findMany({ where: await deliveryWhere(db, q), include: withNotification, orderBy: { id: q.sortOrder === 'ascend' ? 'asc' : 'desc' }, take: max + 1 });
+  const rows = await db.notificationDelivery.findMany({
+    where: await deliveryWhere(db, q),
+    include: withNotification,
+    orderBy: { id: q.sortOrder === 'ascend' ? 'asc' : 'desc' },
+    take: max + 1,
+  });
   return rows.length > max ? null : deliveryRowsOf(db, rows);
 }
 
@@ -104,21 +139,48 @@ export type DeliveryActor = { userId: number; account: string } | 'webhook';
  * 已退回 on the SENT ones among `ids` (DELIVERY_TRANSITIONS.bounce), each with its event row, in
  * one transaction; the bounce text becomes the row's last answer. Answers the ids moved.
  */
-async function bounceRows(db: Db, ids: readonly number[], note: string, by: DeliveryActor, now: Date): Promise<number[]> {
+async function bounceRows(
+  db: Db,
+  ids: readonly number[],
+  note: string,
+  by: DeliveryActor,
+  now: Date,
+): Promise<number[]> {
   const t = DELIVERY_TRANSITIONS.bounce;
   const actor = by === 'webhook' ? { byUserId: null, byName: 'webhook' } : { byUserId: by.userId, byName: by.account };
   return db.$transaction(async (tx) => {
-    const moved = await tx.$queryRaw<{ id: number }[]>`UPDATE notification_delivery SET state = ${t.to}, last_answer = ${note.slice(0, 500)}, updated_at = ${now}
+    const moved = await tx.$queryRaw<
+      { id: number }[]
+    >`UPDATE notification_delivery SET state = ${t.to}, last_answer = ${note.slice(0, 500)}, updated_at = ${now}
       WHERE id = ANY(${[...ids]}::int[]) AND state = ANY(${[...t.from]}::text[]) RETURNING id`;
-    if (moved.length) await tx.notificationDeliveryMove.createMany({ data: moved.map((m) => ({ deliveryId: m.id, fromState: 'SENT', toState: t.to, ...actor, note, createdAt: now })) });
+    if (moved.length)
+      await tx.notificationDeliveryMove.createMany({
+        data: moved.map((m) => ({
+          deliveryId: m.id,
+          fromState: 'SENT',
+          toState: t.to,
+          ...actor,
+          note,
+          createdAt: now,
+        })),
+      });
     return moved.map((m) => m.id);
   });
 }
 
-const refusal = (state: string) => conflict(`该记录为「${DELIVERY_STATE_LABELS[state as DeliveryState] ?? state}」，只有「已发送」的记录才能${DELIVERY_TRANSITIONS.bounce.label}`);
+const refusal = (state: string) =>
+  conflict(
+    `该记录为「${DELIVERY_STATE_LABELS[state as DeliveryState] ?? state}」，只有「已发送」的记录才能${DELIVERY_TRANSITIONS.bounce.label}`,
+  );
 
 /** 标记为已退回 by an admin who read the bounce in the sender's mailbox. */
-export async function bounce(db: Db, id: number, note: string, by: DeliveryActor, now = new Date()): Promise<DeliveryRow> {
+export async function bounce(
+  db: Db,
+  id: number,
+  note: string,
+  by: DeliveryActor,
+  now = new Date(),
+): Promise<DeliveryRow> {
   const moved = await bounceRows(db, [id], note, by, now);
   const row = await db.notificationDelivery.findUnique({ where: { id }, include: withNotification });
   if (!row) throw notFound('发送记录不存在');
@@ -135,9 +197,18 @@ const bracketed = (messageId: string) => `<${messageId.replace(/^<|>$/g, '')}>`;
  */
 export async function bounceReported(db: Db, messageId: string, reason: string, now = new Date()): Promise<number> {
   const id = bracketed(messageId);
-  const rows = await db.notificationDelivery.findMany({ where: { OR: [{ messageId: id }, { digest: { messageId: id } }] }, select: { id: true, state: true } });
+  const rows = await db.notificationDelivery.findMany({
+    where: { OR: [{ messageId: id }, { digest: { messageId: id } }] },
+    select: { id: true, state: true },
+  });
   if (rows.length === 0) throw notFound('没有以该 Message-ID 发出的邮件');
-  const moved = await bounceRows(db, rows.map((r) => r.id), reason, 'webhook', now);
+  const moved = await bounceRows(
+    db,
+    rows.map((r) => r.id),
+    reason,
+    'webhook',
+    now,
+  );
   if (moved.length === 0) throw refusal(rows[0]!.state);
   return moved.length;
 }

@@ -21,13 +21,17 @@ export async function gatherDigests(db: Db, now = new Date()): Promise<number> {
   const queue = activeQueue();
   if (!queue) return 0;
   const day = cstDay(now);
-  const users = await db.$queryRaw<{ user_id: number }[]>`SELECT DISTINCT n.user_id FROM notification_delivery d JOIN notification n ON n.id = d.notification_id
+  const users = await db.$queryRaw<
+    { user_id: number }[]
+  >`SELECT DISTINCT n.user_id FROM notification_delivery d JOIN notification n ON n.id = d.notification_id
     WHERE d.via_digest AND d.state = 'PENDING' AND d.digest_id IS NULL AND d.created_at <= ${now} ORDER BY n.user_id`;
   let made = 0;
   for (const { user_id: userId } of users) {
     made += await db.$transaction(async (tx) => {
       // the latest waiting row's address: where the user wanted mail when it was written
-      const digest = await tx.$queryRaw<{ id: number }[]>`INSERT INTO notification_digest (user_id, day, address, state, created_at, updated_at)
+      const digest = await tx.$queryRaw<
+        { id: number }[]
+      >`INSERT INTO notification_digest (user_id, day, address, state, created_at, updated_at)
         SELECT ${userId}, ${day}::date, d.address, 'PENDING', ${now}, ${now}
         FROM notification_delivery d JOIN notification n ON n.id = d.notification_id
         WHERE n.user_id = ${userId} AND d.via_digest AND d.state = 'PENDING' AND d.digest_id IS NULL AND d.created_at <= ${now}
@@ -63,18 +67,33 @@ export async function deliverDigest(db: Db, sender: MailSender, id: number, job:
       address: true,
       day: true,
       userId: true,
-      deliveries: { where: { state: 'PENDING' }, orderBy: { id: 'asc' }, select: { notification: { select: { subject: true, body: true, linkPath: true, dueDate: true } } } },
+      deliveries: {
+        where: { state: 'PENDING' },
+        orderBy: { id: 'asc' },
+        select: { notification: { select: { subject: true, body: true, linkPath: true, dueDate: true } } },
+      },
     },
   });
   if (!g || g.state !== 'PENDING') return 'skipped';
   const user = await db.user.findUnique({ where: { id: g.userId }, select: { name: true } });
   const now = new Date();
   try {
-    const sent = await sender.sendDigest({ to: g.address, recipientName: user?.name ?? '', day: cstDay(g.day), items: g.deliveries.map((d) => d.notification) });
+    const sent = await sender.sendDigest({
+      to: g.address,
+      recipientName: user?.name ?? '',
+      day: cstDay(g.day),
+      items: g.deliveries.map((d) => d.notification),
+    });
     const answer = sent.answer.slice(0, 500);
     await db.$transaction([
-      db.notificationDigest.updateMany({ where: { id, state: 'PENDING' }, data: { state: 'SENT', tries: { increment: 1 }, lastAnswer: answer, messageId: sent.messageId, sentAt: now } }),
-      db.notificationDelivery.updateMany({ where: { digestId: id, state: 'PENDING' }, data: { state: 'SENT', tries: { increment: 1 }, lastAnswer: answer, messageId: sent.messageId, sentAt: now } }),
+      db.notificationDigest.updateMany({
+        where: { id, state: 'PENDING' },
+        data: { state: 'SENT', tries: { increment: 1 }, lastAnswer: answer, messageId: sent.messageId, sentAt: now },
+      }),
+      db.notificationDelivery.updateMany({
+        where: { digestId: id, state: 'PENDING' },
+        data: { state: 'SENT', tries: { increment: 1 }, lastAnswer: answer, messageId: sent.messageId, sentAt: now },
+      }),
     ]);
     return 'sent';
   } catch (e) {
@@ -82,8 +101,14 @@ export async function deliverDigest(db: Db, sender: MailSender, id: number, job:
     const answer = String(err.response ?? err.message ?? e).slice(0, 500);
     const state = job.attempts >= job.max_attempts ? { state: 'FAILED' } : {};
     await db.$transaction([
-      db.notificationDigest.updateMany({ where: { id, state: 'PENDING' }, data: { tries: { increment: 1 }, lastAnswer: answer, ...state } }),
-      db.notificationDelivery.updateMany({ where: { digestId: id, state: 'PENDING' }, data: { tries: { increment: 1 }, lastAnswer: answer, ...state } }),
+      db.notificationDigest.updateMany({
+        where: { id, state: 'PENDING' },
+        data: { tries: { increment: 1 }, lastAnswer: answer, ...state },
+      }),
+      db.notificationDelivery.updateMany({
+        where: { digestId: id, state: 'PENDING' },
+        data: { tries: { increment: 1 }, lastAnswer: answer, ...state },
+      }),
     ]);
     throw e;
   }

@@ -14,8 +14,16 @@ type Tx = Prisma.TransactionClient;
 
 // ---- change notices -----------------------------------------------------------------------------
 
-export async function noticePublished(tx: Tx, noticeId: number, supplierCodes: readonly string[], now = new Date()): Promise<number> {
-  const n = await tx.changeNotice.findUniqueOrThrow({ where: { id: noticeId }, select: { number: true, title: true, dueDate: true } });
+export async function noticePublished(
+  tx: Tx,
+  noticeId: number,
+  supplierCodes: readonly string[],
+  now = new Date(),
+): Promise<number> {
+  const n = await tx.changeNotice.findUniqueOrThrow({
+    where: { id: noticeId },
+    select: { number: true, title: true, dueDate: true },
+  });
   return notify(
     tx,
     await supplierUserIds(tx, supplierCodes),
@@ -31,10 +39,16 @@ export async function noticePublished(tx: Tx, noticeId: number, supplierCodes: r
 }
 
 export async function noticeWithdrawn(tx: Tx, noticeId: number, reason: string, now = new Date()): Promise<number> {
-  const n = await tx.changeNotice.findUniqueOrThrow({ where: { id: noticeId }, select: { number: true, title: true, recipients: { select: { supplierCode: true } } } });
+  const n = await tx.changeNotice.findUniqueOrThrow({
+    where: { id: noticeId },
+    select: { number: true, title: true, recipients: { select: { supplierCode: true } } },
+  });
   return notify(
     tx,
-    await supplierUserIds(tx, n.recipients.map((r) => r.supplierCode)),
+    await supplierUserIds(
+      tx,
+      n.recipients.map((r) => r.supplierCode),
+    ),
     {
       kind: 'NOTICE_WITHDRAWN',
       subject: `图纸变更通知 ${n.number} 已撤回：${n.title}`,
@@ -46,8 +60,16 @@ export async function noticeWithdrawn(tx: Tx, noticeId: number, reason: string, 
 }
 
 /** 催办: the overdue recipients just reminded, each time someone presses it (the service allows it once per interval). */
-export async function noticeReminded(tx: Tx, noticeId: number, supplierCodes: readonly string[], now = new Date()): Promise<number> {
-  const n = await tx.changeNotice.findUniqueOrThrow({ where: { id: noticeId }, select: { number: true, title: true, dueDate: true } });
+export async function noticeReminded(
+  tx: Tx,
+  noticeId: number,
+  supplierCodes: readonly string[],
+  now = new Date(),
+): Promise<number> {
+  const n = await tx.changeNotice.findUniqueOrThrow({
+    where: { id: noticeId },
+    select: { number: true, title: true, dueDate: true },
+  });
   const due = cstDay(n.dueDate);
   return notify(
     tx,
@@ -67,7 +89,10 @@ export async function noticeReminded(tx: Tx, noticeId: number, supplierCodes: re
 
 /** A supplier submitted an application: every approver (type 6) may decide it. */
 export async function applicationSubmitted(tx: Tx, applicationId: number, now = new Date()): Promise<number> {
-  const a = await tx.empowerApplication.findUniqueOrThrow({ where: { id: applicationId }, select: { supplier: { select: { name: true } }, _count: { select: { materials: true } } } });
+  const a = await tx.empowerApplication.findUniqueOrThrow({
+    where: { id: applicationId },
+    select: { supplier: { select: { name: true } }, _count: { select: { materials: true } } },
+  });
   return notify(
     tx,
     await userIdsOfTypes(tx, [6]),
@@ -82,8 +107,17 @@ export async function applicationSubmitted(tx: Tx, applicationId: number, now = 
 }
 
 /** An application was approved or rejected: the applicant supplier's users. */
-export async function applicationDecided(tx: Tx, applicationId: number, approved: boolean, comment: string | null | undefined, now = new Date()): Promise<number> {
-  const a = await tx.empowerApplication.findUniqueOrThrow({ where: { id: applicationId }, select: { supplierCode: true, approvedUntil: true } });
+export async function applicationDecided(
+  tx: Tx,
+  applicationId: number,
+  approved: boolean,
+  comment: string | null | undefined,
+  now = new Date(),
+): Promise<number> {
+  const a = await tx.empowerApplication.findUniqueOrThrow({
+    where: { id: applicationId },
+    select: { supplierCode: true, approvedUntil: true },
+  });
   const verdict = approved ? '已批准' : '已驳回';
   return notify(
     tx,
@@ -91,7 +125,13 @@ export async function applicationDecided(tx: Tx, applicationId: number, approved
     {
       kind: 'APPLICATION_DECIDED',
       subject: `图纸授权申请 ${applicationId} ${verdict}`,
-      body: [approved && a.approvedUntil ? `授权有效期至 ${cstDay(a.approvedUntil)}。` : null, comment ? `审批意见：${comment}` : null].filter(Boolean).join('') || null,
+      body:
+        [
+          approved && a.approvedUntil ? `授权有效期至 ${cstDay(a.approvedUntil)}。` : null,
+          comment ? `审批意见：${comment}` : null,
+        ]
+          .filter(Boolean)
+          .join('') || null,
       linkPath: PAGES.supplierDrawingEmpowerApply.path,
     },
     now,
@@ -101,8 +141,17 @@ export async function applicationDecided(tx: Tx, applicationId: number, approved
 // ---- questions on drawings ----------------------------------------------------------------------
 
 /** A question was routed, assigned or reassigned to an answerer (not when they took it themselves). */
-export async function questionAssigned(tx: Tx, issueId: number, assigneeId: number, reassigned: boolean, now = new Date()): Promise<number> {
-  const q = await tx.documentIssue.findUniqueOrThrow({ where: { id: issueId }, select: { number: true, title: true, dueDate: true } });
+export async function questionAssigned(
+  tx: Tx,
+  issueId: number,
+  assigneeId: number,
+  reassigned: boolean,
+  now = new Date(),
+): Promise<number> {
+  const q = await tx.documentIssue.findUniqueOrThrow({
+    where: { id: issueId },
+    select: { number: true, title: true, dueDate: true },
+  });
   return notify(
     tx,
     [assigneeId],
@@ -119,11 +168,19 @@ export async function questionAssigned(tx: Tx, issueId: number, assigneeId: numb
 
 /** The answerer replied: the asking supplier's users. */
 export async function questionReplied(tx: Tx, issueId: number, now = new Date()): Promise<number> {
-  const q = await tx.documentIssue.findUniqueOrThrow({ where: { id: issueId }, select: { number: true, title: true, supplierCode: true } });
+  const q = await tx.documentIssue.findUniqueOrThrow({
+    where: { id: issueId },
+    select: { number: true, title: true, supplierCode: true },
+  });
   return notify(
     tx,
     await supplierUserIds(tx, [q.supplierCode]),
-    { kind: 'QUESTION_REPLIED', subject: `图纸问题已回复：${q.number} ${q.title}`, body: '请查看回复，如已解决可关闭问题。', linkPath: `${PAGES.documentIssue.path}?id=${issueId}` },
+    {
+      kind: 'QUESTION_REPLIED',
+      subject: `图纸问题已回复：${q.number} ${q.title}`,
+      body: '请查看回复，如已解决可关闭问题。',
+      linkPath: `${PAGES.documentIssue.path}?id=${issueId}`,
+    },
     now,
   );
 }
@@ -133,10 +190,18 @@ export async function questionReplied(tx: Tx, issueId: number, now = new Date())
 type ListFacts = { number: string; title: string; supplierCode: string; dueDate: Date; createdById: number };
 
 const listFacts = (tx: Tx, id: number): Promise<ListFacts> =>
-  tx.countersign.findUniqueOrThrow({ where: { id }, select: { number: true, title: true, supplierCode: true, dueDate: true, createdById: true } });
+  tx.countersign.findUniqueOrThrow({
+    where: { id },
+    select: { number: true, title: true, supplierCode: true, dueDate: true, createdById: true },
+  });
 
 /** Whose turn it is now: the list's supplier (`'supplier'`) or one internal signer. */
-export async function countersignWaiting(tx: Tx, id: number, turn: 'supplier' | number, now = new Date()): Promise<number> {
+export async function countersignWaiting(
+  tx: Tx,
+  id: number,
+  turn: 'supplier' | number,
+  now = new Date(),
+): Promise<number> {
   const c = await listFacts(tx, id);
   const supplier = turn === 'supplier';
   return notify(
@@ -154,7 +219,13 @@ export async function countersignWaiting(tx: Tx, id: number, turn: 'supplier' | 
 }
 
 /** A signer returned the list: its issuer, who edits and issues it again. */
-export async function countersignReturned(tx: Tx, id: number, by: string, comment: string | undefined, now = new Date()): Promise<number> {
+export async function countersignReturned(
+  tx: Tx,
+  id: number,
+  by: string,
+  comment: string | undefined,
+  now = new Date(),
+): Promise<number> {
   const c = await listFacts(tx, id);
   return notify(
     tx,
@@ -175,7 +246,17 @@ export async function countersignCompleted(tx: Tx, id: number, now = new Date())
   const subject = `会签单已完成：${c.number} ${c.title}`;
   const body = '全部会签完成，已生成签核单。';
   return (
-    (await notify(tx, [c.createdById], { kind: 'COUNTERSIGN_COMPLETED', subject, body, linkPath: `${PAGES.countersignList.path}?id=${id}` }, now)) +
-    (await notify(tx, await supplierUserIds(tx, [c.supplierCode]), { kind: 'COUNTERSIGN_COMPLETED', subject, body, linkPath: `${PAGES.supplierCountersignList.path}?id=${id}` }, now))
+    (await notify(
+      tx,
+      [c.createdById],
+      { kind: 'COUNTERSIGN_COMPLETED', subject, body, linkPath: `${PAGES.countersignList.path}?id=${id}` },
+      now,
+    )) +
+    (await notify(
+      tx,
+      await supplierUserIds(tx, [c.supplierCode]),
+      { kind: 'COUNTERSIGN_COMPLETED', subject, body, linkPath: `${PAGES.supplierCountersignList.path}?id=${id}` },
+      now,
+    ))
   );
 }

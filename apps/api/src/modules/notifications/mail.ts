@@ -30,7 +30,17 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export function renderMail(m: NotificationMessage, publicUrl: string): RenderedMail {
   const link = `${publicUrl}${m.linkPath}`;
   const due = m.dueDate ? `截止日期：${cstDay(m.dueDate)}` : null;
-  const lines = [`${m.recipientName}，您好：`, '', m.subject, ...(m.body ? [m.body] : []), ...(due ? [due] : []), '', `查看详情：${link}`, '', `—— ${PORTAL_NAME}（系统邮件，请勿直接回复）`];
+  const lines = [
+    `${m.recipientName}，您好：`,
+    '',
+    m.subject,
+    ...(m.body ? [m.body] : []),
+    ...(due ? [due] : []),
+    '',
+    `查看详情：${link}`,
+    '',
+    `—— ${PORTAL_NAME}（系统邮件，请勿直接回复）`,
+  ];
   const html = `<!doctype html><html lang="zh-CN"><body style="font-family:sans-serif;font-size:14px;color:#222">
 <p>${escapeHtml(m.recipientName)}，您好：</p>
 <p><strong>${escapeHtml(m.subject)}</strong></p>
@@ -51,13 +61,23 @@ export interface DigestMessage {
 }
 
 export function renderDigest(d: DigestMessage, publicUrl: string): RenderedMail {
-  const items = d.items.map((m) => ({ ...m, link: `${publicUrl}${m.linkPath}`, due: m.dueDate ? `截止日期：${cstDay(m.dueDate)}` : null }));
+  const items = d.items.map((m) => ({
+    ...m,
+    link: `${publicUrl}${m.linkPath}`,
+    due: m.dueDate ? `截止日期：${cstDay(m.dueDate)}` : null,
+  }));
   const lines = [
     `${d.recipientName}，您好：`,
     '',
     `以下是您 ${d.day} 的 ${items.length} 条通知：`,
     '',
-    ...items.flatMap((m, i) => [`${i + 1}. ${m.subject}`, ...(m.body ? [`   ${m.body}`] : []), ...(m.due ? [`   ${m.due}`] : []), `   查看详情：${m.link}`, '']),
+    ...items.flatMap((m, i) => [
+      `${i + 1}. ${m.subject}`,
+      ...(m.body ? [`   ${m.body}`] : []),
+      ...(m.due ? [`   ${m.due}`] : []),
+      `   查看详情：${m.link}`,
+      '',
+    ]),
     `—— ${PORTAL_NAME}（每日汇总，系统邮件，请勿直接回复；可在个人设置中改为即时发送）`,
   ];
   const html = `<!doctype html><html lang="zh-CN"><body style="font-family:sans-serif;font-size:14px;color:#222">
@@ -91,7 +111,10 @@ export async function smtpSender(mail: MailConfig): Promise<MailSender> {
   const transport: Transporter = nodemailer.createTransport(mail.smtpUrl);
   const sendRendered = async (to: string, r: RenderedMail): Promise<SentMail> => {
     const info = await transport.sendMail({ from: mail.from, to, subject: r.subject, text: r.text, html: r.html });
-    return { answer: String(info.response ?? ''), messageId: typeof info.messageId === 'string' ? info.messageId : null };
+    return {
+      answer: String(info.response ?? ''),
+      messageId: typeof info.messageId === 'string' ? info.messageId : null,
+    };
   };
   return {
     send: (m) => sendRendered(m.to, renderMail(m, mail.publicUrl)),

@@ -39,18 +39,45 @@ interface Job {
 export async function deliver(db: Db, sender: MailSender, id: number, job: Job): Promise<'sent' | 'skipped'> {
   const d = await db.notificationDelivery.findUnique({
     where: { id },
-    select: { state: true, address: true, notification: { select: { userId: true, subject: true, body: true, linkPath: true, dueDate: true } } },
+    select: {
+      state: true,
+      address: true,
+      notification: { select: { userId: true, subject: true, body: true, linkPath: true, dueDate: true } },
+    },
   });
   if (!d || d.state !== 'PENDING') return 'skipped';
   const user = await db.user.findUnique({ where: { id: d.notification.userId }, select: { name: true } });
   try {
-    const sent = await sender.send({ to: d.address, recipientName: user?.name ?? '', subject: d.notification.subject, body: d.notification.body, linkPath: d.notification.linkPath, dueDate: d.notification.dueDate });
-    await db.notificationDelivery.updateMany({ where: { id, state: 'PENDING' }, data: { state: 'SENT', tries: { increment: 1 }, lastAnswer: sent.answer.slice(0, 500), messageId: sent.messageId, sentAt: new Date() } });
+    const sent = await sender.send({
+      to: d.address,
+      recipientName: user?.name ?? '',
+      subject: d.notification.subject,
+      body: d.notification.body,
+      linkPath: d.notification.linkPath,
+      dueDate: d.notification.dueDate,
+    });
+    await db.notificationDelivery.updateMany({
+      where: { id, state: 'PENDING' },
+      data: {
+        state: 'SENT',
+        tries: { increment: 1 },
+        lastAnswer: sent.answer.slice(0, 500),
+        messageId: sent.messageId,
+        sentAt: new Date(),
+      },
+    });
     return 'sent';
   } catch (e) {
     const err = e as { response?: string; message?: string };
     const last = job.attempts >= job.max_attempts;
-    await db.notificationDelivery.updateMany({ where: { id, state: 'PENDING' }, data: { tries: { increment: 1 }, lastAnswer: String(err.response ?? err.message ?? e).slice(0, 500), ...(last ? { state: 'FAILED' } : {}) } });
+    await db.notificationDelivery.updateMany({
+      where: { id, state: 'PENDING' },
+      data: {
+        tries: { increment: 1 },
+        lastAnswer: String(err.response ?? err.message ?? e).slice(0, 500),
+        ...(last ? { state: 'FAILED' } : {}),
+      },
+    });
     throw e;
   }
 }
@@ -87,7 +114,9 @@ export const outboxPlugin = fp(async (app: FastifyInstance, { config, db, sender
     if (level === 'error') app.log.error({ scope: 'outbox' }, message);
     else if (level === 'warning') app.log.warn({ scope: 'outbox' }, message);
   });
-  await withAdvisoryLock(db, OUTBOX_MIGRATION_LOCK, () => runMigrations({ connectionString: config.databaseUrl, logger }));
+  await withAdvisoryLock(db, OUTBOX_MIGRATION_LOCK, () =>
+    runMigrations({ connectionString: config.databaseUrl, logger }),
+  );
   const mailer = mail ? (sender ?? (await smtpSender(mail))) : undefined;
   const mailTasks: TaskList = mailer
     ? {

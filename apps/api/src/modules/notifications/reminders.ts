@@ -19,7 +19,9 @@ export async function sendDailyReminders(db: Db, now = new Date()): Promise<numb
   let told = 0;
   const today = dayFrom(now, 0);
   const soon = dayFrom(now, 2);
-  const notices = await db.$queryRaw<{ id: number; number: string; title: string; due_date: Date; due: string; supplier_codes: string[] }[]>`
+  const notices = await db.$queryRaw<
+    { id: number; number: string; title: string; due_date: Date; due: string; supplier_codes: string[] }[]
+  >`
     SELECT n.id, n.number, n.title, n.due_date, to_char(n.due_date, 'YYYY-MM-DD') AS due, array_agg(r.supplier_code ORDER BY r.supplier_code) AS supplier_codes
     FROM change_notice n JOIN notice_recipient r ON r.notice_id = n.id AND r.status <> 'CONFIRMED'
     WHERE n.status = 'PUBLISHED' AND (n.due_date = ${soon}::date OR n.due_date < ${today}::date)
@@ -32,7 +34,9 @@ export async function sendDailyReminders(db: Db, now = new Date()): Promise<numb
         await supplierUserIds(tx, n.supplier_codes),
         {
           kind: overdue ? 'NOTICE_OVERDUE' : 'NOTICE_DUE_SOON',
-          subject: overdue ? `图纸变更通知 ${n.number} 已逾期未确认：${n.title}` : `图纸变更通知 ${n.number} 将于 ${n.due} 到期：${n.title}`,
+          subject: overdue
+            ? `图纸变更通知 ${n.number} 已逾期未确认：${n.title}`
+            : `图纸变更通知 ${n.number} 将于 ${n.due} 到期：${n.title}`,
           body: overdue ? `确认截止日期 ${n.due} 已过，请尽快阅读并确认。` : `请在 ${n.due} 前阅读并确认。`,
           linkPath: `${PAGES.noticeOfChangeOfDrawings.path}?id=${n.id}`,
           dueDate: n.due_date,
@@ -43,8 +47,18 @@ export async function sendDailyReminders(db: Db, now = new Date()): Promise<numb
     });
   }
   const grants = await db.empowerGrant.findMany({
-    where: { revokedAt: null, validFrom: { lte: now }, validUntil: { gt: now, lte: new Date(now.getTime() + 30 * DAY_MS) } },
-    select: { id: true, supplierCode: true, materialCode: true, validUntil: true, material: { select: { name: true } } },
+    where: {
+      revokedAt: null,
+      validFrom: { lte: now },
+      validUntil: { gt: now, lte: new Date(now.getTime() + 30 * DAY_MS) },
+    },
+    select: {
+      id: true,
+      supplierCode: true,
+      materialCode: true,
+      validUntil: true,
+      material: { select: { name: true } },
+    },
     orderBy: { id: 'asc' },
   });
   for (const g of grants) {
@@ -72,4 +86,3 @@ export async function sendDailyReminders(db: Db, now = new Date()): Promise<numb
 export const REMINDERS_TASK = 'send_daily_reminders';
 /** 01:00 UTC, 09:00 in China: once a day, one replica (the queue's cron takes one job per tick). */
 export const REMINDERS_CRONTAB = `0 1 * * * ${REMINDERS_TASK} ?max=3`;
-

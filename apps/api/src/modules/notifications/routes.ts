@@ -28,7 +28,10 @@ const EXPORT_COLUMNS: { header: string; width: number; value: (r: DeliveryRow) =
   { header: '发送时间', width: 20, value: (r) => (r.sentAt ? cstDateTime(new Date(r.sentAt)) : '') },
 ];
 
-export async function notificationRoutes(app: FastifyInstance, { db, mail, exportMaxRows }: { db: Db; mail: MailConfig | undefined; exportMaxRows: number }) {
+export async function notificationRoutes(
+  app: FastifyInstance,
+  { db, mail, exportMaxRows }: { db: Db; mail: MailConfig | undefined; exportMaxRows: number },
+) {
   const mailOn = mail !== undefined;
   route(app, notificationsApi.bell, async ({ user }) => ok(await bell(db, user.id)));
   route(app, notificationsApi.page, async ({ body, user }) => cappedPage(await pageNotifications(db, user.id, body)));
@@ -46,14 +49,20 @@ export async function notificationRoutes(app: FastifyInstance, { db, mail, expor
     const rows = await deliveryRows(db, body, exportMaxRows);
     if (!rows) throw tooManyToExport(exportMaxRows);
     return sendWorkbook(request, reply, '通知发送记录', rows.length, [
-      { name: '通知发送记录', columns: EXPORT_COLUMNS.map(({ header, width }) => ({ header, width })), rows: [rows.map((r) => EXPORT_COLUMNS.map((c) => c.value(r)))] },
+      {
+        name: '通知发送记录',
+        columns: EXPORT_COLUMNS.map(({ header, width }) => ({ header, width })),
+        rows: [rows.map((r) => EXPORT_COLUMNS.map((c) => c.value(r)))],
+      },
     ]);
   });
   route(app, notificationsApi.resend, async ({ body }) => {
     const queued = await resend(db, body.ids);
     return ok({ queued }, `已重新发送 ${queued} 条`);
   });
-  route(app, notificationsApi.bounce, async ({ body, user }) => ok(await bounce(db, body.id, body.reason, { userId: user.id, account: user.account }), '已标记为已退回'));
+  route(app, notificationsApi.bounce, async ({ body, user }) =>
+    ok(await bounce(db, body.id, body.reason, { userId: user.id, account: user.account }), '已标记为已退回'),
+  );
   route(app, notificationsApi.updateUserEmail, async ({ body }) => {
     const u = await setUserEmail(db, body.account, body.email);
     return ok(u, u.email ? `已将 ${u.name} 的邮箱改为 ${u.email}` : `已清除 ${u.name} 的邮箱`);

@@ -9,7 +9,19 @@
  * helpers below: a supplier's own users, the users of some internal types, one user); a disabled
  * account gets nothing.
  */
-import { NOTIFICATION_KINDS_BY_TYPE, SUPPLIER_TYPES, type NotificationSettings, type SaveNotificationSettings, type MarkReadRequest, type NotificationKind, type NotificationPageRequest, type NotificationRow, type NotificationBell, NOTIFICATION_BELL_LATEST, type UserType } from '@esm/contracts';
+import {
+  NOTIFICATION_KINDS_BY_TYPE,
+  SUPPLIER_TYPES,
+  type NotificationSettings,
+  type SaveNotificationSettings,
+  type MarkReadRequest,
+  type NotificationKind,
+  type NotificationPageRequest,
+  type NotificationRow,
+  type NotificationBell,
+  NOTIFICATION_BELL_LATEST,
+  type UserType,
+} from '@esm/contracts';
 import type { z } from 'zod';
 import type { ZNotificationPageRequestSchema } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
@@ -39,10 +51,17 @@ export interface NotificationInput {
  * Writes `n` for each of `userIds` (enabled accounts only; duplicates once) and its outbox rows,
  * on the caller's transaction. Answers how many notifications were written.
  */
-export async function notify(tx: Tx, userIds: readonly number[], n: NotificationInput, now = new Date()): Promise<number> {
+export async function notify(
+  tx: Tx,
+  userIds: readonly number[],
+  n: NotificationInput,
+  now = new Date(),
+): Promise<number> {
   const ids = [...new Set(userIds)];
   if (ids.length === 0) return 0;
-  const written = await tx.$queryRaw<{ id: number }[]>`INSERT INTO notification (user_id, kind, subject, body, link_path, due_date, created_at, dedupe_key)
+  const written = await tx.$queryRaw<
+    { id: number }[]
+  >`INSERT INTO notification (user_id, kind, subject, body, link_path, due_date, created_at, dedupe_key)
     SELECT u.id, ${n.kind}, ${n.subject.slice(0, 200)}, ${n.body?.slice(0, 1000) ?? null}, ${n.linkPath.slice(0, 300)}, ${n.dueDate ?? null}::date, ${now}, ${n.dedupeKey ?? null}
     FROM app_user u WHERE u.id = ANY(${ids}::int[]) AND u.enabled
     ON CONFLICT (user_id, dedupe_key) DO NOTHING
@@ -82,13 +101,26 @@ export async function supplierUserIds(q: Q, supplierCodes: readonly string[]): P
 
 /** The enabled internal users of these types (the approvers: type 6). */
 export async function userIdsOfTypes(q: Q, types: readonly UserType[]): Promise<number[]> {
-  const rows = await q.user.findMany({ where: { type: { in: [...types] }, supplierCode: null, enabled: true }, select: { id: true }, orderBy: { id: 'asc' } });
+  const rows = await q.user.findMany({
+    where: { type: { in: [...types] }, supplierCode: null, enabled: true },
+    select: { id: true },
+    orderBy: { id: 'asc' },
+  });
   return rows.map((r) => r.id);
 }
 
 // ---- the centre -------------------------------------------------------------------------------------
 
-type Stored = { id: number; kind: string; subject: string; body: string | null; linkPath: string; dueDate: Date | null; createdAt: Date; readAt: Date | null };
+type Stored = {
+  id: number;
+  kind: string;
+  subject: string;
+  body: string | null;
+  linkPath: string;
+  dueDate: Date | null;
+  createdAt: Date;
+  readAt: Date | null;
+};
 
 const rowOf = (n: Stored): NotificationRow => ({
   id: n.id,
@@ -101,24 +133,52 @@ const rowOf = (n: Stored): NotificationRow => ({
   readAt: n.readAt?.toISOString() ?? null,
 });
 
-const SELECT = { id: true, kind: true, subject: true, body: true, linkPath: true, dueDate: true, createdAt: true, readAt: true } as const;
+const SELECT = {
+  id: true,
+  kind: true,
+  subject: true,
+  body: true,
+  linkPath: true,
+  dueDate: true,
+  createdAt: true,
+  readAt: true,
+} as const;
 
 /** The bell: the caller's unread count and latest few. */
 export async function bell(db: Db, userId: number): Promise<NotificationBell> {
   const [unread, latest] = await Promise.all([
     db.notification.count({ where: { userId, readAt: null } }),
-    db.notification.findMany({ where: { userId }, select: SELECT, orderBy: { id: 'desc' }, take: NOTIFICATION_BELL_LATEST }),
+    db.notification.findMany({
+      where: { userId },
+      select: SELECT,
+      orderBy: { id: 'desc' },
+      take: NOTIFICATION_BELL_LATEST,
+    }),
   ]);
   return { unread, latest: latest.map(rowOf) };
 }
 
 /** The centre's list: the caller's own only, newest first (or oldest first when asked). */
-export async function pageNotifications(db: Db, userId: number, q: z.output<typeof ZNotificationPageRequestSchema> & NotificationPageRequest): Promise<{ rows: NotificationRow[] } & CappedTotal> {
+export async function pageNotifications(
+  db: Db,
+  userId: number,
+  q: z.output<typeof ZNotificationPageRequestSchema> & NotificationPageRequest,
+): Promise<{ rows: NotificationRow[] } & CappedTotal> {
   checkWindow(q);
-  const where: Prisma.NotificationWhereInput = { userId, ...(q.kind ? { kind: q.kind } : {}), ...(q.state === 'UNREAD' ? { readAt: null } : q.state === 'READ' ? { readAt: { not: null } } : {}) };
+  const where: Prisma.NotificationWhereInput = {
+    userId,
+    ...(q.kind ? { kind: q.kind } : {}),
+    ...(q.state === 'UNREAD' ? { readAt: null } : q.state === 'READ' ? { readAt: { not: null } } : {}),
+  };
   const order = q.sortOrder === 'ascend' ? 'asc' : 'desc';
   const [rows, counted] = await Promise.all([
-    db.notification.findMany({ where, select: SELECT, orderBy: { id: order }, skip: (q.page - 1) * q.results, take: q.results }),
+    db.notification.findMany({
+      where,
+      select: SELECT,
+      orderBy: { id: order },
+      skip: (q.page - 1) * q.results,
+      take: q.results,
+    }),
     db.notification.count({ where }),
   ]);
   return { rows: rows.map(rowOf), ...capTotal(counted) };
@@ -126,13 +186,19 @@ export async function pageNotifications(db: Db, userId: number, q: z.output<type
 
 /** Marks the caller's own (named, or all) unread notifications read; another user's ids change nothing. */
 export async function markRead(db: Db, userId: number, q: MarkReadRequest, now = new Date()): Promise<number> {
-  const { count } = await db.notification.updateMany({ where: { userId, readAt: null, ...(q.ids ? { id: { in: q.ids } } : {}) }, data: { readAt: now } });
+  const { count } = await db.notification.updateMany({
+    where: { userId, readAt: null, ...(q.ids ? { id: { in: q.ids } } : {}) },
+    data: { readAt: now },
+  });
   return count;
 }
 
 /** The user opened the page a notification links to: theirs about it are read. */
 export async function markSeen(db: Db, userId: number, linkPath: string, now = new Date()): Promise<number> {
-  const { count } = await db.notification.updateMany({ where: { userId, linkPath, readAt: null }, data: { readAt: now } });
+  const { count } = await db.notification.updateMany({
+    where: { userId, linkPath, readAt: null },
+    data: { readAt: now },
+  });
   return count;
 }
 
@@ -140,11 +206,20 @@ export async function markSeen(db: Db, userId: number, linkPath: string, now = n
 
 export async function settingsOf(db: Db, userId: number, mailOn: boolean): Promise<NotificationSettings> {
   const [u, p] = await Promise.all([
-    db.user.findUniqueOrThrow({ where: { id: userId }, select: { account: true, name: true, email: true, type: true } }),
+    db.user.findUniqueOrThrow({
+      where: { id: userId },
+      select: { account: true, name: true, email: true, type: true },
+    }),
     db.notificationPreference.findUnique({ where: { userId }, select: { mutedKinds: true, digest: true } }),
   ]);
   const { type, ...who } = u;
-  return { ...who, mutedKinds: (p?.mutedKinds ?? []) as NotificationKind[], kinds: [...(NOTIFICATION_KINDS_BY_TYPE[type as UserType] ?? [])], digest: p?.digest ?? false, mailOn };
+  return {
+    ...who,
+    mutedKinds: (p?.mutedKinds ?? []) as NotificationKind[],
+    kinds: [...(NOTIFICATION_KINDS_BY_TYPE[type as UserType] ?? [])],
+    digest: p?.digest ?? false,
+    mailOn,
+  };
 }
 
 /** The user's own address and mail choices (which kinds; at once or in the daily digest), in one transaction. */
@@ -153,13 +228,25 @@ export async function saveSettings(db: Db, userId: number, s: SaveNotificationSe
   await db.$transaction(async (tx) => {
     if (s.email !== undefined) await tx.user.update({ where: { id: userId }, data: { email: s.email } });
     const digest = s.digest === undefined ? {} : { digest: s.digest };
-    await tx.notificationPreference.upsert({ where: { userId }, create: { userId, mutedKinds, ...digest }, update: { mutedKinds, ...digest } });
+    await tx.notificationPreference.upsert({
+      where: { userId },
+      create: { userId, mutedKinds, ...digest },
+      update: { mutedKinds, ...digest },
+    });
   });
 }
 
 /** An internal admin sets a user's address (修改邮箱 on the delivery log); any user, supplier or internal. */
-export async function setUserEmail(db: Db, account: string, email: string | null | undefined): Promise<{ account: string; name: string; email: string | null }> {
+export async function setUserEmail(
+  db: Db,
+  account: string,
+  email: string | null | undefined,
+): Promise<{ account: string; name: string; email: string | null }> {
   const found = await db.user.findUnique({ where: { account }, select: { id: true } });
   if (!found) throw notFound('用户不存在');
-  return db.user.update({ where: { id: found.id }, data: { email: email ?? null }, select: { account: true, name: true, email: true } });
+  return db.user.update({
+    where: { id: found.id },
+    data: { email: email ?? null },
+    select: { account: true, name: true, email: true },
+  });
 }

@@ -51,14 +51,18 @@ export const permissionsPlugin = fp(async (app: FastifyInstance, { db }: { db: D
     const envelope = payload as { success?: unknown; message?: unknown };
     const named = envelope.success === false ? refusalSent(request)?.named : undefined;
     if (named && typeof envelope.message === 'string' && named.page === (columns?.page ?? button?.page)) {
-      const modes = await store.columnModes({ page: named.page, columns: { [named.column]: named.column } }, request.user.type);
+      const modes = await store.columnModes(
+        { page: named.page, columns: { [named.column]: named.column } },
+        request.user.type,
+      );
       return { ...payload, message: namedMessage(envelope.message, named, modes) };
     }
     if (!columns) return payload;
     const data = (payload as { data: unknown }).data;
     if (!data || typeof data !== 'object') return payload;
     const modes = await store.columnModes(columns, request.user.type);
-    const apply = (row: unknown) => (row && typeof row === 'object' ? applyColumnSet(row as Record<string, unknown>, columns, modes) : row);
+    const apply = (row: unknown) =>
+      row && typeof row === 'object' ? applyColumnSet(row as Record<string, unknown>, columns, modes) : row;
     return { ...payload, data: Array.isArray(data) ? data.map(apply) : apply(data) };
   });
 });

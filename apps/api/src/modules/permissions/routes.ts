@@ -16,8 +16,12 @@ export async function permissionRoutes(app: FastifyInstance, { db }: { db: Db })
     return result;
   };
 
-  route(app, permissionsApi.buttons, async ({ body, user }) => ok({ page: body.page, buttons: await store.pageButtons(body.page, user.type) }));
-  route(app, permissionsApi.columns, async ({ body, user }) => ok({ page: body.page, columns: await store.pageColumns(body.page, user.type) }));
+  route(app, permissionsApi.buttons, async ({ body, user }) =>
+    ok({ page: body.page, buttons: await store.pageButtons(body.page, user.type) }),
+  );
+  route(app, permissionsApi.columns, async ({ body, user }) =>
+    ok({ page: body.page, columns: await store.pageColumns(body.page, user.type) }),
+  );
 
   route(app, permissionsApi.page, async ({ body }) => {
     await store.seedDeclared();
@@ -28,10 +32,19 @@ export async function permissionRoutes(app: FastifyInstance, { db }: { db: Db })
     return ok(await listItems(db, body));
   });
   route(app, permissionsApi.insert, async ({ body, user, request }) =>
-    ok(changed(await insertItem(db, body, user, clientOf(request), store.isDeclared(body.kind, body.page, body.code))), '已新增'),
+    ok(
+      changed(await insertItem(db, body, user, clientOf(request), store.isDeclared(body.kind, body.page, body.code))),
+      '已新增',
+    ),
   );
-  route(app, permissionsApi.update, async ({ body, user, request }) => ok(changed(await updateItem(db, body, user, clientOf(request))), '已保存'));
-  route(app, permissionsApi.deleteById, async ({ body, user, request }) => ok({ deleted: changed(await deleteItems(db, [body.id], user, clientOf(request))) }, '已删除'));
-  route(app, permissionsApi.deleteByIds, async ({ body, user, request }) => ok({ deleted: changed(await deleteItems(db, body.ids, user, clientOf(request))) }, '已删除'));
+  route(app, permissionsApi.update, async ({ body, user, request }) =>
+    ok(changed(await updateItem(db, body, user, clientOf(request))), '已保存'),
+  );
+  route(app, permissionsApi.deleteById, async ({ body, user, request }) =>
+    ok({ deleted: changed(await deleteItems(db, [body.id], user, clientOf(request))) }, '已删除'),
+  );
+  route(app, permissionsApi.deleteByIds, async ({ body, user, request }) =>
+    ok({ deleted: changed(await deleteItems(db, body.ids, user, clientOf(request))) }, '已删除'),
+  );
   route(app, permissionsApi.changes, async ({ body }) => cappedPage(await pageChanges(db, body)));
 }

@@ -18,7 +18,17 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { conflict, notFound } from '../../plugins/errors.ts';
-import { dayRangeSql, equalsSql, jsonRow, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal } from '../../lib/list.ts';
+import {
+  dayRangeSql,
+  equalsSql,
+  jsonRow,
+  keywordSql,
+  listPage,
+  mapPage,
+  orderBySql,
+  whereSql,
+  type CappedTotal,
+} from '../../lib/list.ts';
 import type { ClientInfo } from '../../lib/access-log.ts';
 
 type Tx = Prisma.TransactionClient;
@@ -43,9 +53,21 @@ export function itemJson(r: ItemRecord): PermissionItem {
 }
 
 /** What the change log keeps of a row: the part an admin edits. */
-const snapshot = (r: ItemRecord) => ({ label: r.label, allowedTypes: [...r.allowedTypes].sort((a, b) => a - b), maskedTypes: [...r.maskedTypes].sort((a, b) => a - b) });
+const snapshot = (r: ItemRecord) => ({
+  label: r.label,
+  allowedTypes: [...r.allowedTypes].sort((a, b) => a - b),
+  maskedTypes: [...r.maskedTypes].sort((a, b) => a - b),
+});
 
-async function logChange(tx: Tx, action: 'INSERT' | 'UPDATE' | 'DELETE', item: ItemRecord, before: object | null, after: object | null, user: SessionUser, client: ClientInfo) {
+async function logChange(
+  tx: Tx,
+  action: 'INSERT' | 'UPDATE' | 'DELETE',
+  item: ItemRecord,
+  before: object | null,
+  after: object | null,
+  user: SessionUser,
+  client: ClientInfo,
+) {
   await tx.permissionChangeLog.create({
     data: {
       itemId: item.id,
@@ -69,25 +91,45 @@ const ITEM_COLUMNS = Prisma.sql`id, kind, page, code, label, allowed_types AS "a
 
 const rowJson = (r: object) => {
   const j = jsonRow<PermissionItem>(r);
-  return { ...j, allowedTypes: (j.allowedTypes ?? []).map(Number).sort((a, b) => a - b), maskedTypes: (j.maskedTypes ?? []).map(Number).sort((a, b) => a - b) };
+  return {
+    ...j,
+    allowedTypes: (j.allowedTypes ?? []).map(Number).sort((a, b) => a - b),
+    maskedTypes: (j.maskedTypes ?? []).map(Number).sort((a, b) => a - b),
+  };
 };
 
-export async function pageItems(db: Db, q: z.output<typeof ZPermissionPageRequestSchema>): Promise<{ rows: PermissionItem[] } & CappedTotal> {
+export async function pageItems(
+  db: Db,
+  q: z.output<typeof ZPermissionPageRequestSchema>,
+): Promise<{ rows: PermissionItem[] } & CappedTotal> {
   const page = await listPage<object>(db, q, {
     select: ITEM_COLUMNS,
     from: Prisma.sql`permission_item`,
-    where: whereSql([equalsSql('kind', q.kind), equalsSql('page', q.menuPage), keywordSql(['code', 'label'], q.keyword)]),
+    where: whereSql([
+      equalsSql('kind', q.kind),
+      equalsSql('page', q.menuPage),
+      keywordSql(['code', 'label'], q.keyword),
+    ]),
     orderBy: orderBySql(SORT, q, 'id', 'page, kind, id'),
   });
   return mapPage(page, rowJson);
 }
 
 export async function listItems(db: Db, q: z.output<typeof ZPermissionListRequestSchema>): Promise<PermissionItem[]> {
-  const rows = await db.permissionItem.findMany({ where: { ...(q.menuPage ? { page: q.menuPage } : {}), ...(q.kind ? { kind: q.kind } : {}) }, orderBy: [{ page: 'asc' }, { kind: 'asc' }, { id: 'asc' }] });
+  const rows = await db.permissionItem.findMany({
+    where: { ...(q.menuPage ? { page: q.menuPage } : {}), ...(q.kind ? { kind: q.kind } : {}) },
+    orderBy: [{ page: 'asc' }, { kind: 'asc' }, { id: 'asc' }],
+  });
   return rows.map(itemJson);
 }
 
-export async function insertItem(db: Db, input: z.output<typeof ZPermissionInsertSchema>, user: SessionUser, client: ClientInfo, declared: boolean): Promise<PermissionItem> {
+export async function insertItem(
+  db: Db,
+  input: z.output<typeof ZPermissionInsertSchema>,
+  user: SessionUser,
+  client: ClientInfo,
+  declared: boolean,
+): Promise<PermissionItem> {
   try {
     return await db.$transaction(async (tx) => {
       const item = await tx.permissionItem.create({ data: { ...input, declared } });
@@ -95,20 +137,32 @@ export async function insertItem(db: Db, input: z.output<typeof ZPermissionInser
       return itemJson(item);
     });
   } catch (e) {
-    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002') throw conflict(`页面 ${input.page} 已有编码为 ${input.code} 的${input.kind === 'BUTTON' ? '按钮' : '列'}`);
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002')
+      throw conflict(`页面 ${input.page} 已有编码为 ${input.code} 的${input.kind === 'BUTTON' ? '按钮' : '列'}`);
     throw e;
   }
 }
 
-export async function updateItem(db: Db, input: z.output<typeof ZPermissionUpdateSchema>, user: SessionUser, client: ClientInfo): Promise<PermissionItem> {
+export async function updateItem(
+  db: Db,
+  input: z.output<typeof ZPermissionUpdateSchema>,
+  user: SessionUser,
+  client: ClientInfo,
+): Promise<PermissionItem> {
   return db.$transaction(async (tx) => {
     const before = await tx.permissionItem.findUnique({ where: { id: input.id } });
     if (!before) throw notFound(NOT_FOUND);
-    if (before.kind === 'BUTTON' && input.maskedTypes.length > 0) throw conflict('按钮没有脱敏，只能选择允许的用户类型');
+    if (before.kind === 'BUTTON' && input.maskedTypes.length > 0)
+      throw conflict('按钮没有脱敏，只能选择允许的用户类型');
     // the version the editor saw: a concurrent or stale save changes nothing and answers 409
     const { count } = await tx.permissionItem.updateMany({
       where: { id: input.id, version: input.version },
-      data: { label: input.label, allowedTypes: input.allowedTypes, maskedTypes: input.maskedTypes, version: { increment: 1 } },
+      data: {
+        label: input.label,
+        allowedTypes: input.allowedTypes,
+        maskedTypes: input.maskedTypes,
+        version: { increment: 1 },
+      },
     });
     if (count === 0) throw conflict(STALE);
     const after = await tx.permissionItem.findUniqueOrThrow({ where: { id: input.id } });
@@ -117,7 +171,12 @@ export async function updateItem(db: Db, input: z.output<typeof ZPermissionUpdat
   });
 }
 
-export async function deleteItems(db: Db, ids: readonly number[], user: SessionUser, client: ClientInfo): Promise<number> {
+export async function deleteItems(
+  db: Db,
+  ids: readonly number[],
+  user: SessionUser,
+  client: ClientInfo,
+): Promise<number> {
   return db.$transaction(async (tx) => {
     const rows = await tx.permissionItem.findMany({ where: { id: { in: [...ids] } } });
     if (rows.length !== new Set(ids).size) throw notFound(NOT_FOUND);
@@ -131,7 +190,10 @@ export async function deleteItems(db: Db, ids: readonly number[], user: SessionU
 
 const CHANGE_SORT = { createdAt: 'created_at' } as const;
 
-export async function pageChanges(db: Db, q: z.output<typeof ZPermissionChangeRequestSchema>): Promise<{ rows: PermissionChangeRow[] } & CappedTotal> {
+export async function pageChanges(
+  db: Db,
+  q: z.output<typeof ZPermissionChangeRequestSchema>,
+): Promise<{ rows: PermissionChangeRow[] } & CappedTotal> {
   const page = await listPage<object>(db, q, {
     select: Prisma.sql`id, action, kind, page, code, label, before::text AS before, after::text AS after, user_account AS "userAccount", user_name AS "userName", ip, created_at AS "createdAt"`,
     from: Prisma.sql`permission_change_log`,

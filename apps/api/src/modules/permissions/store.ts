@@ -7,7 +7,18 @@
  * later gets its rows by declaring them. A declaration without a row (deleted on the admin page)
  * falls back to the same default.
  */
-import { USER_TYPES, columnModeOf, placeModes, type Access, type ButtonDecl, type ColumnModes, type ColumnSetDecl, type PageButton, type PageColumn, type PermissionKind } from '@esm/contracts';
+import {
+  USER_TYPES,
+  columnModeOf,
+  placeModes,
+  type Access,
+  type ButtonDecl,
+  type ColumnModes,
+  type ColumnSetDecl,
+  type PageButton,
+  type PageColumn,
+  type PermissionKind,
+} from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 
 /** Another process's change is seen within this long; this process's own at once. */
@@ -24,7 +35,8 @@ export interface Rule {
 
 const keyOf = (kind: PermissionKind, page: string, code: string) => `${kind}\u0000${page}\u0000${code}`;
 
-const typesOf = (access: Access): number[] => (access === 'public' || access === 'session' ? [...USER_TYPES] : [...access]);
+const typesOf = (access: Access): number[] =>
+  access === 'public' || access === 'session' ? [...USER_TYPES] : [...access];
 
 export class PermissionStore {
   /** Declared defaults by key, in declaration order. */
@@ -42,14 +54,29 @@ export class PermissionStore {
     const had = this.declared.get(key);
     // two calls may share a button (e.g. one export for two sorts): its default is their union
     const allowed = new Set([...(had?.allowedTypes ?? []), ...typesOf(access)]);
-    this.declared.set(key, { kind: 'BUTTON', page: b.page, code: b.code, label: b.label, allowedTypes: [...allowed].sort(), maskedTypes: [] });
+    this.declared.set(key, {
+      kind: 'BUTTON',
+      page: b.page,
+      code: b.code,
+      label: b.label,
+      allowedTypes: [...allowed].sort(),
+      maskedTypes: [],
+    });
   }
 
   /** A call declares the governed columns of its rows (default: visible to every type). */
   declareColumns(set: ColumnSetDecl): void {
     for (const [field, label] of Object.entries(set.columns)) {
       const key = keyOf('COLUMN', set.page, field);
-      if (!this.declared.has(key)) this.declared.set(key, { kind: 'COLUMN', page: set.page, code: field, label, allowedTypes: [...USER_TYPES], maskedTypes: [] });
+      if (!this.declared.has(key))
+        this.declared.set(key, {
+          kind: 'COLUMN',
+          page: set.page,
+          code: field,
+          label,
+          allowedTypes: [...USER_TYPES],
+          maskedTypes: [],
+        });
     }
   }
 
@@ -65,7 +92,12 @@ export class PermissionStore {
   /** Writes the declared rows the table lacks, with their defaults (never overwrites an edited row). */
   async seedDeclared(): Promise<void> {
     await this.db.permissionItem.createMany({
-      data: [...this.declared.values()].map((r) => ({ ...r, allowedTypes: [...r.allowedTypes], maskedTypes: [...r.maskedTypes], declared: true })),
+      data: [...this.declared.values()].map((r) => ({
+        ...r,
+        allowedTypes: [...r.allowedTypes],
+        maskedTypes: [...r.maskedTypes],
+        declared: true,
+      })),
       skipDuplicates: true,
     });
     this.seeded = true;
@@ -73,9 +105,12 @@ export class PermissionStore {
 
   private async load(): Promise<Map<string, Rule>> {
     if (!this.seeded) await this.seedDeclared();
-    const rows = await this.db.permissionItem.findMany({ select: { kind: true, page: true, code: true, label: true, allowedTypes: true, maskedTypes: true } });
+    const rows = await this.db.permissionItem.findMany({
+      select: { kind: true, page: true, code: true, label: true, allowedTypes: true, maskedTypes: true },
+    });
     const rules = new Map<string, Rule>();
-    for (const r of rows) rules.set(keyOf(r.kind as PermissionKind, r.page, r.code), { ...r, kind: r.kind as PermissionKind });
+    for (const r of rows)
+      rules.set(keyOf(r.kind as PermissionKind, r.page, r.code), { ...r, kind: r.kind as PermissionKind });
     return rules;
   }
 
@@ -126,10 +161,18 @@ export class PermissionStore {
   }
 
   async pageButtons(page: string, type: number): Promise<PageButton[]> {
-    return (await this.pageRules(page, 'BUTTON')).map((r) => ({ code: r.code, label: r.label, allowed: r.allowedTypes.includes(type) }));
+    return (await this.pageRules(page, 'BUTTON')).map((r) => ({
+      code: r.code,
+      label: r.label,
+      allowed: r.allowedTypes.includes(type),
+    }));
   }
 
   async pageColumns(page: string, type: number): Promise<PageColumn[]> {
-    return (await this.pageRules(page, 'COLUMN')).map((r) => ({ field: r.code, label: r.label, mode: columnModeOf(r, type) }));
+    return (await this.pageRules(page, 'COLUMN')).map((r) => ({
+      field: r.code,
+      label: r.label,
+      mode: columnModeOf(r, type),
+    }));
   }
 }

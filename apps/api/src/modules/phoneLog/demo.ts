@@ -9,10 +9,31 @@ import type { Db } from '../../db/database.ts';
 import { insertRows, insertRowsReturningIds } from '../../db/demo-batch.ts';
 
 export const DEMO_CONTACTS = [
-  { kind: 'SUPPLIER', supplierCode: 'S001', name: '刘海涛', title: '销售经理', mobile: '13912345601', email: 'liuht@haida.example' },
+  {
+    kind: 'SUPPLIER',
+    supplierCode: 'S001',
+    name: '刘海涛',
+    title: '销售经理',
+    mobile: '13912345601',
+    email: 'liuht@haida.example',
+  },
   { kind: 'SUPPLIER', supplierCode: 'S001', name: '陈晓燕', title: '质量工程师', mobile: '13912345602', email: null },
-  { kind: 'SUPPLIER', supplierCode: 'S001', name: '王建国', title: '技术负责人', mobile: '13912345603', email: 'wangjg@haida.example' },
-  { kind: 'SUPPLIER', supplierCode: 'S002', name: '李明', title: '销售经理', mobile: '13712345611', email: 'liming@dfdz.example' },
+  {
+    kind: 'SUPPLIER',
+    supplierCode: 'S001',
+    name: '王建国',
+    title: '技术负责人',
+    mobile: '13912345603',
+    email: 'wangjg@haida.example',
+  },
+  {
+    kind: 'SUPPLIER',
+    supplierCode: 'S002',
+    name: '李明',
+    title: '销售经理',
+    mobile: '13712345611',
+    email: 'liming@dfdz.example',
+  },
   { kind: 'SUPPLIER', supplierCode: 'S002', name: '周婷', title: '质量主管', mobile: '13712345612', email: null },
   { kind: 'PURCHASER', supplierCode: null, name: '周俊', title: '冰箱采购', mobile: '13612345621', email: null },
   { kind: 'PURCHASER', supplierCode: null, name: '孙丽', title: '冰箱采购', mobile: '13612345622', email: null },
@@ -28,7 +49,11 @@ export async function seedDemoPhoneLog(db: Db): Promise<void> {
   // through the seed-only batch insert (demo-batch.ts): no Prisma query compiled for these shapes
   const now = Date.now();
   const seeded = new Date(now);
-  const contactIds = await insertRowsReturningIds(db, 'phone_contact', DEMO_CONTACTS.map((c) => ({ ...c, createdAt: seeded })));
+  const contactIds = await insertRowsReturningIds(
+    db,
+    'phone_contact',
+    DEMO_CONTACTS.map((c) => ({ ...c, createdAt: seeded })),
+  );
   const contacts = DEMO_CONTACTS.map((c, i) => ({ ...c, id: contactIds[i]! }));
   const suppliers = new Map((await db.supplier.findMany()).map((s) => [s.code, s.name]));
   const viewers = await db.user.findMany({ where: { account: { in: ['demo8', 'demo9', 'hd-sunjing'] } } });

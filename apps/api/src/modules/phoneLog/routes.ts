@@ -17,7 +17,11 @@ const EXPORT_COLUMNS: GovernedExportColumn<PhoneLogRow>[] = [
   { header: '查看时间', width: 20, value: (r) => cstDateTime(new Date(r.createdAt)) },
   { header: '查看人账号', width: 14, value: (r) => r.viewerAccount },
   { header: '查看人', width: 20, value: (r) => r.viewerName },
-  { header: '用户类型', width: 18, value: (r) => `${r.viewerType} · ${USER_TYPE_LABELS[r.viewerType as UserType] ?? ''}` },
+  {
+    header: '用户类型',
+    width: 18,
+    value: (r) => `${r.viewerType} · ${USER_TYPE_LABELS[r.viewerType as UserType] ?? ''}`,
+  },
   { header: '查看人所属供应商', width: 28, value: (r) => r.viewerSupplierName ?? '' },
   { header: '被查看人', width: 12, value: (r) => r.contactName },
   { header: '类型', width: 14, value: (r) => CONTACT_KIND_LABELS[r.contactKind] },
@@ -29,19 +33,30 @@ const EXPORT_COLUMNS: GovernedExportColumn<PhoneLogRow>[] = [
 
 export async function phoneLogRoutes(app: FastifyInstance, { db, exportMaxRows }: { db: Db; exportMaxRows: number }) {
   route(app, phoneLogApi.contacts, async ({ body }) => cappedPage(await pageContacts(db, body)));
-  route(app, phoneLogApi.reveal, async ({ body, user, request }) => ok(await reveal(db, user, body, body.page, clientOf(request)), '已记录查看'));
+  route(app, phoneLogApi.reveal, async ({ body, user, request }) =>
+    ok(await reveal(db, user, body, body.page, clientOf(request)), '已记录查看'),
+  );
   route(app, phoneLogApi.page, async ({ body }) => cappedPage(await pagePhoneLog(db, body)));
   route(app, phoneLogApi.exportExcel, async ({ body, user, request, reply }) => {
     const rows = await phoneLogRows(db, body, exportMaxRows);
     if (!rows) throw tooManyToExport(exportMaxRows);
-    const columns = governExportColumns(EXPORT_COLUMNS, await app.permissions.columnModes(phoneLogApi.exportExcel.columns, user.type));
+    const columns = governExportColumns(
+      EXPORT_COLUMNS,
+      await app.permissions.columnModes(phoneLogApi.exportExcel.columns, user.type),
+    );
     return sendWorkbook(request, reply, '手机号查看日志', rows.length, [
-      { name: '手机号查看日志', columns: columns.map(({ header, width }) => ({ header, width })), rows: [rows.map((r) => columns.map((c) => c.value(r)))] },
+      {
+        name: '手机号查看日志',
+        columns: columns.map(({ header, width }) => ({ header, width })),
+        rows: [rows.map((r) => columns.map((c) => c.value(r)))],
+      },
     ]);
   });
 
   // supplier side: scoped to the caller's supplier by the auth hook
-  route(app, phoneLogApi.supplierContacts, async ({ body, supplier }) => cappedPage(await pageContacts(db, body, supplier.code)));
+  route(app, phoneLogApi.supplierContacts, async ({ body, supplier }) =>
+    cappedPage(await pageContacts(db, body, supplier.code)),
+  );
   route(app, phoneLogApi.supplierReveal, async ({ body, user, supplier, request }) =>
     ok(await reveal(db, user, body, body.page, clientOf(request), supplier.code), '已记录查看'),
   );

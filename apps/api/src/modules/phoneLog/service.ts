@@ -8,12 +8,30 @@
  * named on the materials it supplies, and the sub-tier vendors' contacts on its own BOM lines. A contact out of scope answers like one that does not exist.
  */
 import type { z } from 'zod';
-import { maskMobile, type ContactKind, type ContactRow, type PhoneLogRow, type ZContactPageRequestSchema, type ZPhoneLogRequestSchema } from '@esm/contracts';
+import {
+  maskMobile,
+  type ContactKind,
+  type ContactRow,
+  type PhoneLogRow,
+  type ZContactPageRequestSchema,
+  type ZPhoneLogRequestSchema,
+} from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { notFound } from '../../plugins/errors.ts';
-import { dayRangeSql, equalsSql, jsonRow, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal, type Condition } from '../../lib/list.ts';
+import {
+  dayRangeSql,
+  equalsSql,
+  jsonRow,
+  keywordSql,
+  listPage,
+  mapPage,
+  orderBySql,
+  whereSql,
+  type CappedTotal,
+  type Condition,
+} from '../../lib/list.ts';
 import type { ClientInfo } from '../../lib/access-log.ts';
 
 export const CONTACT_NOT_FOUND = '联系人不存在';
@@ -31,7 +49,11 @@ const supplierScopeSql = (supplierCode: string) => Prisma.sql`(
 
 const CONTACT_SORT = { name: 'c.name', supplierCode: 'c.supplier_code' } as const;
 
-export async function pageContacts(db: Db, q: z.output<typeof ZContactPageRequestSchema>, supplierCode?: string): Promise<{ rows: ContactRow[] } & CappedTotal> {
+export async function pageContacts(
+  db: Db,
+  q: z.output<typeof ZContactPageRequestSchema>,
+  supplierCode?: string,
+): Promise<{ rows: ContactRow[] } & CappedTotal> {
   const conditions: Condition[] = [
     supplierCode && supplierScopeSql(supplierCode),
     equalsSql('c.kind', q.kind),
@@ -42,12 +64,19 @@ export async function pageContacts(db: Db, q: z.output<typeof ZContactPageReques
     select: Prisma.sql`c.id, c.kind, c.supplier_code AS "supplierCode", s.name AS "supplierName", c.name, c.title, ${MASKED_MOBILE} AS mobile, c.email`,
     from: Prisma.sql`phone_contact c LEFT JOIN supplier s ON s.code = c.supplier_code`,
     where: whereSql(conditions),
-    orderBy: orderBySql(CONTACT_SORT, q, 'c.id', "c.kind DESC, c.supplier_code, c.id"),
+    orderBy: orderBySql(CONTACT_SORT, q, 'c.id', 'c.kind DESC, c.supplier_code, c.id'),
   });
   return mapPage(page, jsonRow<ContactRow>);
 }
 
-type Revealed = { id: number; kind: ContactKind; name: string; mobile: string; supplier_code: string | null; supplier_name: string | null };
+type Revealed = {
+  id: number;
+  kind: ContactKind;
+  name: string;
+  mobile: string;
+  supplier_code: string | null;
+  supplier_name: string | null;
+};
 
 /**
  * The person whose number is asked, if the caller may see it. A contact of the contacts list
@@ -55,7 +84,12 @@ type Revealed = { id: number; kind: ContactKind; name: string; mobile: string; s
  * by the line's id — a supplier only on its own lines; logged with the vendor's name as the
  * contact's company and the line's first-tier supplier's code (the log's supplier filter finds it).
  */
-async function revealable(tx: Prisma.TransactionClient, contactId: number, kind: ContactKind | undefined, supplierCode?: string): Promise<Revealed | undefined> {
+async function revealable(
+  tx: Prisma.TransactionClient,
+  contactId: number,
+  kind: ContactKind | undefined,
+  supplierCode?: string,
+): Promise<Revealed | undefined> {
   if (kind === 'BOM_VENDOR') {
     const scope = supplierCode ? Prisma.sql`AND l.supplier_code = ${supplierCode}` : Prisma.empty;
     const [l] = await tx.$queryRaw<Revealed[]>(
@@ -98,7 +132,7 @@ export async function reveal(
         viewerName: user.isSupplier ? user.nick : user.name,
         viewerType: user.type,
         viewerSupplierCode: user.isSupplier ? user.supplierCode : null,
-        viewerSupplierName: user.isSupplier ? user.supplierName?.slice(0, 200) ?? null : null,
+        viewerSupplierName: user.isSupplier ? (user.supplierName?.slice(0, 200) ?? null) : null,
         contactId: c.id,
         contactKind: c.kind,
         contactName: c.name.slice(0, 100),
@@ -125,12 +159,18 @@ const logWhere = (q: LogQuery) =>
     equalsSql('viewer_type', q.viewerType),
     keywordSql(['contact_name'], q.contact),
     equalsSql('contact_kind', q.contactKind),
-    q.supplierCode && Prisma.sql`(contact_supplier_code = ${q.supplierCode} OR viewer_supplier_code = ${q.supplierCode})`,
+    q.supplierCode &&
+      Prisma.sql`(contact_supplier_code = ${q.supplierCode} OR viewer_supplier_code = ${q.supplierCode})`,
     ...dayRangeSql('created_at', q.dateFrom, q.dateTo),
   ]);
 
 export async function pagePhoneLog(db: Db, q: LogQuery): Promise<{ rows: PhoneLogRow[] } & CappedTotal> {
-  const page = await listPage<object>(db, q, { select: LOG_SELECT, from: Prisma.sql`phone_view_log`, where: logWhere(q), orderBy: orderBySql(LOG_SORT, q, 'id', 'id DESC') });
+  const page = await listPage<object>(db, q, {
+    select: LOG_SELECT,
+    from: Prisma.sql`phone_view_log`,
+    where: logWhere(q),
+    orderBy: orderBySql(LOG_SORT, q, 'id', 'id DESC'),
+  });
   return mapPage(page, jsonRow<PhoneLogRow>);
 }
 

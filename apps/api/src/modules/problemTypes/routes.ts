@@ -8,12 +8,24 @@ import type { Db } from '../../db/database.ts';
 import { ok } from '../../lib/envelope.ts';
 import { cappedPage } from '../../lib/list.ts';
 import { route } from '../../lib/route.ts';
-import { addRole, createProblemType, deleteProblemType, deleteRole, pageProblemTypes, pageRoles, roleProductLines, selectableUsers, updateProblemType } from './service.ts';
+import {
+  addRole,
+  createProblemType,
+  deleteProblemType,
+  deleteRole,
+  pageProblemTypes,
+  pageRoles,
+  roleProductLines,
+  selectableUsers,
+  updateProblemType,
+} from './service.ts';
 
 export async function problemTypeRoutes(app: FastifyInstance, { db }: { db: Db }) {
   route(app, problemTypesApi.page, async ({ body }) => cappedPage(await pageProblemTypes(db, body)));
   route(app, problemTypesApi.create, async ({ body }) => ok(await createProblemType(db, body), '问题类型已新增'));
-  route(app, problemTypesApi.update, async ({ body: { id, ...t } }) => ok(await updateProblemType(db, id, t), '问题类型已保存'));
+  route(app, problemTypesApi.update, async ({ body: { id, ...t } }) =>
+    ok(await updateProblemType(db, id, t), '问题类型已保存'),
+  );
   route(app, problemTypesApi.remove, async ({ body }) => {
     await deleteProblemType(db, body.id);
     return ok(null, '问题类型已删除');

@@ -3,12 +3,34 @@
  * question (modules/documentIssues/routing.ts). A type in use is disabled, never deleted; a role
  * row is unique per product line × role × user and names only answerers (type 5, enabled).
  */
-import { ISSUE_HANDLER_TYPES, type HandlingRole, type ProblemTypeOption, type ProblemTypeRow, type RoleRow, type RoleUser } from '@esm/contracts';
+import {
+  ISSUE_HANDLER_TYPES,
+  type HandlingRole,
+  type ProblemTypeOption,
+  type ProblemTypeRow,
+  type RoleRow,
+  type RoleUser,
+} from '@esm/contracts';
 import type { z } from 'zod';
-import type { ZProblemTypeCreateSchema, ZProblemTypePageRequestSchema, ZRoleCreateSchema, ZRolePageRequestSchema } from '@esm/contracts';
+import type {
+  ZProblemTypeCreateSchema,
+  ZProblemTypePageRequestSchema,
+  ZRoleCreateSchema,
+  ZRolePageRequestSchema,
+} from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
-import { equalsSql, jsonRow, keywordSql, likeLiteral, listPage, mapPage, orderBySql, whereSql, type CappedTotal } from '../../lib/list.ts';
+import {
+  equalsSql,
+  jsonRow,
+  keywordSql,
+  likeLiteral,
+  listPage,
+  mapPage,
+  orderBySql,
+  whereSql,
+  type CappedTotal,
+} from '../../lib/list.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import { badRequest, conflict, notFound } from '../../plugins/errors.ts';
 
@@ -17,7 +39,8 @@ export const PROBLEM_TYPE_NOT_FOUND = '问题类型不存在';
 const ROLE_NOT_FOUND = '角色记录不存在';
 
 const isUnique = (e: unknown) => (e as { code?: string }).code === 'P2002';
-const duplicateName = (name: string) => badRequest(`问题类型「${name}」已存在`, [{ field: 'name', message: `问题类型「${name}」已存在` }]);
+const duplicateName = (name: string) =>
+  badRequest(`问题类型「${name}」已存在`, [{ field: 'name', message: `问题类型「${name}」已存在` }]);
 
 // ---- problem types -----------------------------------------------------------------------------------
 
@@ -26,7 +49,10 @@ const typeSelect = Prisma.sql`t.id, t.name, t.role, t.response_days AS "response
 
 const TYPE_SORT = { name: 't.name', responseDays: 't.response_days', updatedAt: 't.updated_at' } as const;
 
-export async function pageProblemTypes(db: Db, q: z.output<typeof ZProblemTypePageRequestSchema>): Promise<{ rows: ProblemTypeRow[] } & CappedTotal> {
+export async function pageProblemTypes(
+  db: Db,
+  q: z.output<typeof ZProblemTypePageRequestSchema>,
+): Promise<{ rows: ProblemTypeRow[] } & CappedTotal> {
   const page = await listPage<object>(db, q, {
     select: typeSelect,
     from: Prisma.sql`problem_type t`,
@@ -44,7 +70,11 @@ async function problemTypeRow(db: Db, id: number): Promise<ProblemTypeRow> {
 
 /** The enabled types, for the supplier's question form. */
 export async function problemTypeOptions(db: Db): Promise<ProblemTypeOption[]> {
-  const rows = await db.problemType.findMany({ where: { enabled: true }, orderBy: { id: 'asc' }, select: { id: true, name: true, role: true, responseDays: true } });
+  const rows = await db.problemType.findMany({
+    where: { enabled: true },
+    orderBy: { id: 'asc' },
+    select: { id: true, name: true, role: true, responseDays: true },
+  });
   return rows.map((r) => ({ ...r, role: r.role as HandlingRole }));
 }
 
@@ -77,7 +107,8 @@ export async function deleteProblemType(db: Db, id: number): Promise<void> {
   const inUse = await db.documentIssue.count({ where: { problemTypeId: id } });
   const exists = await db.problemType.findUnique({ where: { id }, select: { name: true } });
   if (!exists) throw notFound(PROBLEM_TYPE_NOT_FOUND);
-  const refusal = () => conflict(`问题类型「${exists.name}」已被${inUse ? ` ${inUse} 个` : ''}问题使用，不能删除；如不再使用请停用`);
+  const refusal = () =>
+    conflict(`问题类型「${exists.name}」已被${inUse ? ` ${inUse} 个` : ''}问题使用，不能删除；如不再使用请停用`);
   if (inUse > 0) throw refusal();
   try {
     const { count } = await db.problemType.deleteMany({ where: { id } });
@@ -95,11 +126,18 @@ const roleSelect = Prisma.sql`r.id, r.product_line_code AS "productLineCode", pl
 const roleFrom = Prisma.sql`sqegx_role r JOIN product_line pl ON pl.code = r.product_line_code JOIN app_user u ON u.id = r.user_id`;
 const ROLE_SORT = { productLineCode: 'pl.sort', role: 'r.role', createdAt: 'r.created_at' } as const;
 
-export async function pageRoles(db: Db, q: z.output<typeof ZRolePageRequestSchema>): Promise<{ rows: RoleRow[] } & CappedTotal> {
+export async function pageRoles(
+  db: Db,
+  q: z.output<typeof ZRolePageRequestSchema>,
+): Promise<{ rows: RoleRow[] } & CappedTotal> {
   const page = await listPage<object>(db, q, {
     select: roleSelect,
     from: roleFrom,
-    where: whereSql([equalsSql('r.product_line_code', q.productLineCode), equalsSql('r.role', q.role), keywordSql(['u.account', 'u.name'], q.keyword)]),
+    where: whereSql([
+      equalsSql('r.product_line_code', q.productLineCode),
+      equalsSql('r.role', q.role),
+      keywordSql(['u.account', 'u.name'], q.keyword),
+    ]),
     orderBy: orderBySql(ROLE_SORT, q, 'r.id', 'pl.sort, r.role, r.id'),
   });
   return mapPage(page, (r) => jsonRow<RoleRow>(r));
@@ -111,7 +149,14 @@ export async function selectableUsers(db: Db, keyword?: string): Promise<RoleUse
     where: {
       type: { in: [...ISSUE_HANDLER_TYPES] },
       enabled: true,
-      ...(keyword ? { OR: [{ account: { contains: likeLiteral(keyword), mode: 'insensitive' } }, { name: { contains: likeLiteral(keyword), mode: 'insensitive' } }] } : {}),
+      ...(keyword
+        ? {
+            OR: [
+              { account: { contains: likeLiteral(keyword), mode: 'insensitive' } },
+              { name: { contains: likeLiteral(keyword), mode: 'insensitive' } },
+            ],
+          }
+        : {}),
     },
     select: { id: true, account: true, name: true, type: true },
     orderBy: { account: 'asc' },
@@ -143,4 +188,5 @@ export async function deleteRole(db: Db, id: number): Promise<void> {
   if (count === 0) throw notFound(ROLE_NOT_FOUND);
 }
 
-export const roleProductLines = (db: Db) => db.productLine.findMany({ orderBy: { sort: 'asc' }, select: { code: true, name: true } });
+export const roleProductLines = (db: Db) =>
+  db.productLine.findMany({ orderBy: { sort: 'asc' }, select: { code: true, name: true } });

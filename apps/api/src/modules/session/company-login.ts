@@ -32,7 +32,11 @@ class Refusal extends Error {
  * Starts a sign-in: a fresh (anonymous) session holds what the hand-off must match, and the page
  * to return to (only a path of this portal: anything else is dropped, the sign-in goes on).
  */
-export async function startCompanySignIn(rp: RelyingParty, request: FastifyRequest, returnTo?: string): Promise<string> {
+export async function startCompanySignIn(
+  rp: RelyingParty,
+  request: FastifyRequest,
+  returnTo?: string,
+): Promise<string> {
   const { url, pending } = await rp.start();
   await request.session.regenerate();
   request.session.oidc = isReturnPath(returnTo) ? { ...pending, returnTo } : pending;
@@ -48,7 +52,8 @@ export async function startCompanySignIn(rp: RelyingParty, request: FastifyReque
 async function takePending(db: Db, request: FastifyRequest, state: string): Promise<PendingSignIn | undefined> {
   const pending = request.session.oidc;
   if (!pending || pending.state !== state) return undefined;
-  const taken = await db.$executeRaw`UPDATE http_session SET data = data - 'oidc' WHERE sid = ${request.session.sessionId} AND data->'oidc'->>'state' = ${state}`;
+  const taken =
+    await db.$executeRaw`UPDATE http_session SET data = data - 'oidc' WHERE sid = ${request.session.sessionId} AND data->'oidc'->>'state' = ${state}`;
   delete request.session.oidc;
   return taken === 1 ? pending : undefined;
 }
@@ -64,28 +69,47 @@ async function portalUser(db: Db, cfg: OidcConfig, identity: Identity) {
   const { claims } = identity;
   const account = claimText(claims, cfg.accountClaim);
   const sub = claimText(claims, 'sub');
-  if (!account) throw new Refusal(202, `身份提供方未给出账号（声明 ${cfg.accountClaim}）${sub ? `，其用户标识为 ${sub}` : ''}`);
-  if (account.length > 64) throw new Refusal(202, `身份提供方给出的账号超过 64 个字符（声明 ${cfg.accountClaim}）`, account);
+  if (!account)
+    throw new Refusal(202, `身份提供方未给出账号（声明 ${cfg.accountClaim}）${sub ? `，其用户标识为 ${sub}` : ''}`);
+  if (account.length > 64)
+    throw new Refusal(202, `身份提供方给出的账号超过 64 个字符（声明 ${cfg.accountClaim}）`, account);
   const claimedType = claimText(claims, cfg.typeClaim);
   const type = claimedType === undefined ? undefined : Number(claimedType);
   const supplier = claimText(claims, cfg.supplierClaim);
   let user = await db.user.findUnique({ where: { account } });
   if (!user) {
     if (!cfg.createUsers) throw new Refusal(205, '门户中没有该账号', account);
-    if (type === undefined || !(USER_TYPES as readonly number[]).includes(type)) throw new Refusal(204, `用户类型 ${claimedType ?? '（无）'} 不是门户的用户类型`, account);
+    if (type === undefined || !(USER_TYPES as readonly number[]).includes(type))
+      throw new Refusal(204, `用户类型 ${claimedType ?? '（无）'} 不是门户的用户类型`, account);
     if (isSupplierType(type) && !(supplier && (await db.supplier.findUnique({ where: { code: supplier } })))) {
       throw new Refusal(204, `供应商编码 ${supplier ?? '（无）'} 不存在`, account);
     }
     const name = claimText(claims, cfg.nameClaim) ?? account;
     // No password: the account signs in only through the company's provider.
-    user = await db.user.create({ data: { account, name: name.slice(0, 100), nick: name.slice(0, 100), type, supplierCode: isSupplierType(type) ? supplier! : null, passwordHash: '' } });
+    user = await db.user.create({
+      data: {
+        account,
+        name: name.slice(0, 100),
+        nick: name.slice(0, 100),
+        type,
+        supplierCode: isSupplierType(type) ? supplier! : null,
+        passwordHash: '',
+      },
+    });
   }
   if (!user.enabled) throw new Refusal(203, '账号已停用', account, user.id);
-  if (cfg.typeClaim && type !== user.type) throw new Refusal(204, `用户类型不符：身份提供方 ${claimedType ?? '（无）'}，门户 ${user.type}`, account, user.id);
+  if (cfg.typeClaim && type !== user.type)
+    throw new Refusal(204, `用户类型不符：身份提供方 ${claimedType ?? '（无）'}，门户 ${user.type}`, account, user.id);
   if (cfg.supplierClaim && isSupplierType(user.type) && supplier !== user.supplierCode) {
-    throw new Refusal(204, `供应商编码不符：身份提供方 ${supplier ?? '（无）'}，门户 ${user.supplierCode ?? '（无）'}`, account, user.id);
+    throw new Refusal(
+      204,
+      `供应商编码不符：身份提供方 ${supplier ?? '（无）'}，门户 ${user.supplierCode ?? '（无）'}`,
+      account,
+      user.id,
+    );
   }
-  if (!(USER_TYPES as readonly number[]).includes(user.type)) throw new Refusal(205, `用户类型 ${user.type} 不能使用本门户`, account, user.id);
+  if (!(USER_TYPES as readonly number[]).includes(user.type))
+    throw new Refusal(205, `用户类型 ${user.type} 不能使用本门户`, account, user.id);
   return user;
 }
 
@@ -138,12 +162,28 @@ export async function completeCompanySignIn(
     if (identity.idToken) request.session.idToken = identity.idToken;
     request.session.fresh = true;
     await request.session.save();
-    await recordSignIn(db, { userId: user.id, account: user.account, source: 'oidc', ip, success: true, code: CODES.SESSION_OK, reason: '公司门户登录成功' });
+    await recordSignIn(db, {
+      userId: user.id,
+      account: user.account,
+      source: 'oidc',
+      ip,
+      success: true,
+      code: CODES.SESSION_OK,
+      reason: '公司门户登录成功',
+    });
     request.log.info({ userId: user.id, type: user.type, source: 'oidc' }, 'login');
     return { ok: true, returnTo: await ownPage(db, user, pending.returnTo) };
   } catch (e) {
     if (!(e instanceof Refusal)) throw e;
-    await recordSignIn(db, { userId: e.userId, account: e.account, source: 'oidc', ip, success: false, code: String(e.code), reason: e.reason });
+    await recordSignIn(db, {
+      userId: e.userId,
+      account: e.account,
+      source: 'oidc',
+      ip,
+      success: false,
+      code: String(e.code),
+      reason: e.reason,
+    });
     request.log.info({ account: e.account, code: e.code, reason: e.reason }, 'company sign-in refused');
     await request.session.destroy();
     reply.clearCookie(SESSION_COOKIE, { path: '/' });

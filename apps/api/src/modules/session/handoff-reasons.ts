@@ -49,7 +49,8 @@ type ErrorLike = Error & { error?: unknown; code?: unknown; cause?: unknown };
 /** The error and its causes, outermost first (openid-client wraps oauth4webapi's errors). */
 function chain(e: unknown): ErrorLike[] {
   const out: ErrorLike[] = [];
-  for (let x = e, depth = 0; x instanceof Error && depth < 5; x = (x as ErrorLike).cause, depth++) out.push(x as ErrorLike);
+  for (let x = e, depth = 0; x instanceof Error && depth < 5; x = (x as ErrorLike).cause, depth++)
+    out.push(x as ErrorLike);
   return out;
 }
 
@@ -65,12 +66,19 @@ export function handoffErrorText(e: unknown): string {
   const provider = errors.find((x) => typeof x.error === 'string');
   if (provider) return providerErrorText(provider.error as string);
   // a bearer refusal (userinfo): the error is a parameter of the WWW-Authenticate challenge
-  const challenged = errors.flatMap((x) => (Array.isArray(x.cause) ? (x.cause as { parameters?: { error?: unknown } }[]) : [])).find((c) => typeof c.parameters?.error === 'string');
+  const challenged = errors
+    .flatMap((x) => (Array.isArray(x.cause) ? (x.cause as { parameters?: { error?: unknown } }[]) : []))
+    .find((c) => typeof c.parameters?.error === 'string');
   if (challenged) return providerErrorText(challenged.parameters!.error as string);
   const code = errors.map((x) => x.code).find((c): c is string => typeof c === 'string' && c in CHECK_ERRORS);
   if (code) {
     // which claim did not match (nonce, aud, iss …), or the HTTP status of an unexpected answer
-    const detail = errors.map((x) => x.cause as { claim?: unknown; status?: unknown } | undefined).map((c) => (typeof c?.claim === 'string' ? c.claim : typeof c?.status === 'number' ? `HTTP ${c.status}` : undefined)).find(Boolean);
+    const detail = errors
+      .map((x) => x.cause as { claim?: unknown; status?: unknown } | undefined)
+      .map((c) =>
+        typeof c?.claim === 'string' ? c.claim : typeof c?.status === 'number' ? `HTTP ${c.status}` : undefined,
+      )
+      .find(Boolean);
     return `${CHECK_ERRORS[code]}${detail ? `（${code}：${detail}）` : `（${code}）`}`;
   }
   // fetch() failing: the provider unreachable (refused, reset, no route, DNS)
@@ -85,7 +93,14 @@ export function claimsOf(e: unknown): Record<string, unknown> | undefined {
     const own = (x as { claims?: unknown }).claims;
     if (own && typeof own === 'object') return own as Record<string, unknown>;
     const cause = x.cause as { claims?: unknown } | undefined;
-    if (cause && typeof cause === 'object' && !(cause instanceof Error) && cause.claims && typeof cause.claims === 'object') return cause.claims as Record<string, unknown>;
+    if (
+      cause &&
+      typeof cause === 'object' &&
+      !(cause instanceof Error) &&
+      cause.claims &&
+      typeof cause.claims === 'object'
+    )
+      return cause.claims as Record<string, unknown>;
   }
   return undefined;
 }

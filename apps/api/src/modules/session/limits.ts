@@ -115,7 +115,8 @@ RETURNING id`);
  * neither outcome may be told (a 503; the caller gives the slot back).
  */
 export async function settleLoginSlot(db: Db, attemptId: number, success: boolean): Promise<void> {
-  const settled = await db.$executeRaw`UPDATE login_attempt SET success = ${success}, check_until = NULL WHERE id = ${attemptId} AND check_until > ${DB_NOW}`;
+  const settled =
+    await db.$executeRaw`UPDATE login_attempt SET success = ${success}, check_until = NULL WHERE id = ${attemptId} AND check_until > ${DB_NOW}`;
   if (settled !== 1) throw new AppError(503, '登录校验超时，请稍后重试', '503', undefined, { 'Retry-After': '1' });
 }
 
@@ -161,6 +162,10 @@ export async function sweepLoginAttempts(db: Db, config: Config): Promise<void> 
   const voided = voidedOf(db);
   forget(voided, await removeVoided(db, voided));
   const now = Date.now();
-  await db.loginAttempt.deleteMany({ where: { success: false, createdAt: { lt: new Date(now - Math.max(config.loginWindowMs, DAY_MS)) } } });
-  await db.loginAttempt.deleteMany({ where: { success: true, createdAt: { lt: new Date(now - KNOWN_ADDRESS_DAYS * DAY_MS) } } });
+  await db.loginAttempt.deleteMany({
+    where: { success: false, createdAt: { lt: new Date(now - Math.max(config.loginWindowMs, DAY_MS)) } },
+  });
+  await db.loginAttempt.deleteMany({
+    where: { success: true, createdAt: { lt: new Date(now - KNOWN_ADDRESS_DAYS * DAY_MS) } },
+  });
 }

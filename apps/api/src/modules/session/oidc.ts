@@ -58,7 +58,12 @@ export class RelyingParty {
   /** The provider's login address for a new sign-in, and what to keep until it comes back. */
   async start(): Promise<{ url: string; pending: PendingSignIn }> {
     const config = await this.discover();
-    const pending: PendingSignIn = { state: client.randomState(), nonce: client.randomNonce(), verifier: client.randomPKCECodeVerifier(), at: Date.now() };
+    const pending: PendingSignIn = {
+      state: client.randomState(),
+      nonce: client.randomNonce(),
+      verifier: client.randomPKCECodeVerifier(),
+      at: Date.now(),
+    };
     const url = client.buildAuthorizationUrl(config, {
       redirect_uri: this.cfg.redirectUri,
       scope: this.cfg.scopes,
@@ -90,7 +95,10 @@ export class RelyingParty {
     const idClaims = tokens.claims()!;
     let info: Record<string, unknown>;
     try {
-      info = tokens.access_token && config.serverMetadata().userinfo_endpoint ? await client.fetchUserInfo(config, tokens.access_token, idClaims.sub) : {};
+      info =
+        tokens.access_token && config.serverMetadata().userinfo_endpoint
+          ? await client.fetchUserInfo(config, tokens.access_token, idClaims.sub)
+          : {};
     } catch (e) {
       throw new UserinfoError(idClaims, e);
     }
@@ -101,7 +109,10 @@ export class RelyingParty {
   async endSessionUrl(idToken: string | undefined, postLogoutRedirectUri: string): Promise<string | undefined> {
     const config = await this.discover();
     if (!config.serverMetadata().end_session_endpoint) return undefined;
-    const params: Record<string, string> = { post_logout_redirect_uri: postLogoutRedirectUri, client_id: this.cfg.clientId };
+    const params: Record<string, string> = {
+      post_logout_redirect_uri: postLogoutRedirectUri,
+      client_id: this.cfg.clientId,
+    };
     if (idToken) params.id_token_hint = idToken;
     return client.buildEndSessionUrl(config, params).href;
   }

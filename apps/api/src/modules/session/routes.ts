@@ -27,23 +27,65 @@ export async function sessionRoutes(app: FastifyInstance, { db, config }: { db: 
     if (oidc && rp && body && hasHandoff(body)) {
       const done = await completeCompanySignIn(db, { ...config, oidc }, rp, request, reply, body);
       if (!done.ok) {
-        return reply.status(401).send({ success: false, code: String(done.code), message: SESSION_ERRORS[done.code], data: null, homeUrl: config.companyHomeUrl, ...site });
+        return reply
+          .status(401)
+          .send({
+            success: false,
+            code: String(done.code),
+            message: SESSION_ERRORS[done.code],
+            data: null,
+            homeUrl: config.companyHomeUrl,
+            ...site,
+          });
       }
       returnTo = done.returnTo;
     }
     const state = await readSession(db, request);
     if (state.ok) {
       if (!(await typeHasMenu(db, state.user.type))) {
-        return reply.status(403).send({ success: false, code: '205', message: SESSION_ERRORS[205], data: null, homeUrl: config.companyHomeUrl, ...site });
+        return reply
+          .status(403)
+          .send({
+            success: false,
+            code: '205',
+            message: SESSION_ERRORS[205],
+            data: null,
+            homeUrl: config.companyHomeUrl,
+            ...site,
+          });
       }
-      return { success: true, code: CODES.SESSION_OK, message: '会话有效', data: toCurrentUser(state.user), ...(returnTo ? { returnTo } : {}), ...site };
+      return {
+        success: true,
+        code: CODES.SESSION_OK,
+        message: '会话有效',
+        data: toCurrentUser(state.user),
+        ...(returnTo ? { returnTo } : {}),
+        ...site,
+      };
     }
     // Nobody signed in is the session check's ordinary answer on the login page, not a failed
     // call: 200 with 10000007 (a 401 there was a console error on every login page load).
-    if (state.reason === 'none') return { success: false, code: CODES.SESSION_EXPIRED, message: '请先登录', data: null, ...(rp ? { companyLogin: true } : {}), ...site };
+    if (state.reason === 'none')
+      return {
+        success: false,
+        code: CODES.SESSION_EXPIRED,
+        message: '请先登录',
+        data: null,
+        ...(rp ? { companyLogin: true } : {}),
+        ...site,
+      };
     await request.session.destroy();
     const code = state.reason === 'invalid' ? state.code : 201;
-    return reply.status(401).send({ success: false, code: String(code), message: SESSION_ERRORS[code], data: null, homeUrl: config.companyHomeUrl, ...site });
+    return reply
+      .status(401)
+      .send({
+        success: false,
+        code: String(code),
+        message: SESSION_ERRORS[code],
+        data: null,
+        homeUrl: config.companyHomeUrl,
+        ...site,
+      });
   });
 
   route(app, sessionApi.login, async ({ body, request }) => {
@@ -60,7 +102,9 @@ export async function sessionRoutes(app: FastifyInstance, { db, config }: { db: 
       url = await startCompanySignIn(rp, request, body?.returnTo);
     } catch (e) {
       request.log.warn({ err: e }, 'identity provider unreachable');
-      throw new AppError(503, '公司门户登录暂不可用，请稍后重试或使用账号密码登录', undefined, undefined, { 'Retry-After': '30' });
+      throw new AppError(503, '公司门户登录暂不可用，请稍后重试或使用账号密码登录', undefined, undefined, {
+        'Retry-After': '30',
+      });
     }
     return { success: true, code: CODES.OK, message: '请在公司门户登录', data: { url } };
   });

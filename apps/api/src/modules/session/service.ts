@@ -1,5 +1,14 @@
 import type { FastifyRequest } from 'fastify';
-import { CODES, DEFAULT_PAGE, PAGES, SESSION_ERRORS, USER_TYPES, type CurrentUser, type LoginRequest, type UserType } from '@esm/contracts';
+import {
+  CODES,
+  DEFAULT_PAGE,
+  PAGES,
+  SESSION_ERRORS,
+  USER_TYPES,
+  type CurrentUser,
+  type LoginRequest,
+  type UserType,
+} from '@esm/contracts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { burnPasswordCheck, verifyPassword } from '../../lib/password.ts';
@@ -38,11 +47,15 @@ export async function login(db: Db, config: Config, request: FastifyRequest, bod
     request.log.info({ account: body.account, ip }, 'login refused by the limits');
     loginRefusals.inc({ reason: 'rate_limited' });
     await log(false, CODES.LOGIN_RATE_LIMITED, '登录失败次数过多');
-    throw new AppError(429, `登录失败次数过多，请 ${minutes} 分钟后再试`, CODES.LOGIN_RATE_LIMITED, undefined, { 'Retry-After': String(slot.retryAfterSeconds) });
+    throw new AppError(429, `登录失败次数过多，请 ${minutes} 分钟后再试`, CODES.LOGIN_RATE_LIMITED, undefined, {
+      'Retry-After': String(slot.retryAfterSeconds),
+    });
   }
   const check = async () => {
     const user = await db.user.findUnique({ where: { account: body.account } });
-    const good = user ? await verifyPassword(body.password, user.passwordHash) : (await burnPasswordCheck(body.password), false);
+    const good = user
+      ? await verifyPassword(body.password, user.passwordHash)
+      : (await burnPasswordCheck(body.password), false);
     await settleLoginSlot(db, slot.attemptId, good);
     return { user, good };
   };

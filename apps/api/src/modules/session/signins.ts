@@ -15,6 +15,14 @@ export interface SignInEvent {
 
 export async function recordSignIn(db: Db, e: SignInEvent): Promise<void> {
   await db.signInLog.create({
-    data: { userId: e.userId ?? null, account: e.account.slice(0, 64), source: e.source, ip: e.ip.slice(0, 64), success: e.success, code: e.code, reason: e.reason.slice(0, 300) },
+    data: {
+      userId: e.userId ?? null,
+      account: e.account.slice(0, 64),
+      source: e.source,
+      ip: e.ip.slice(0, 64),
+      success: e.success,
+      code: e.code,
+      reason: e.reason.slice(0, 300),
+    },
   });
 }

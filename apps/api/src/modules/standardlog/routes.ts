@@ -16,7 +16,9 @@ export async function standardlogRoutes(app: FastifyInstance, { db }: { db: Db }
     const { state, already } = await acceptAgreement(db, user, body.agreementId, clientOf(request));
     return ok(state, already ? '已签署' : '签署成功');
   });
-  route(app, standardlogApi.hasConfirmLog, async ({ body, user }) => ok(await confirmState(db, user, body.id), '查询成功'));
+  route(app, standardlogApi.hasConfirmLog, async ({ body, user }) =>
+    ok(await confirmState(db, user, body.id), '查询成功'),
+  );
   route(app, standardlogApi.insertConfirmLog, async ({ body, user, request }) => {
     const { state, already } = await confirmFile(db, user, body.id, clientOf(request));
     return ok(state, already ? '已确认' : '确认成功');

@@ -51,7 +51,9 @@ export interface KeepsecretState {
 async function stateOf(q: Tx, user: SessionUser): Promise<KeepsecretState> {
   const agreement = await currentAgreement(q);
   if (!agreement) throw notFound(NO_AGREEMENT_TEXT);
-  const acceptance = await q.keepsecretAcceptance.findUnique({ where: { agreementId_userId: { agreementId: agreement.id, userId: user.id } } });
+  const acceptance = await q.keepsecretAcceptance.findUnique({
+    where: { agreementId_userId: { agreementId: agreement.id, userId: user.id } },
+  });
   return {
     accepted: Boolean(acceptance),
     acceptedAt: acceptance?.acceptedAt.toISOString() ?? null,
@@ -65,7 +67,12 @@ export function keepsecretState(db: Db, user: SessionUser): Promise<KeepsecretSt
 }
 
 /** insertKeepsecret: accepts the current version (only it); accepting again changes nothing. */
-export async function acceptAgreement(db: Db, user: SessionUser, agreementId: number, client: ClientInfo): Promise<{ state: KeepsecretState; already: boolean }> {
+export async function acceptAgreement(
+  db: Db,
+  user: SessionUser,
+  agreementId: number,
+  client: ClientInfo,
+): Promise<{ state: KeepsecretState; already: boolean }> {
   if (!user.supplierCode) throw forbidden(NO_SUPPLIER_TEXT);
   const supplierCode = user.supplierCode;
   return db.$transaction(async (tx) => {
@@ -109,7 +116,12 @@ export async function confirmState(db: Db, user: SessionUser, id: number): Promi
 }
 
 /** insertConfirmLog: confirms one file the supplier may open; a second confirmation changes nothing. */
-export async function confirmFile(db: Db, user: SessionUser, id: number, client: ClientInfo): Promise<{ state: ConfirmState; already: boolean }> {
+export async function confirmFile(
+  db: Db,
+  user: SessionUser,
+  id: number,
+  client: ClientInfo,
+): Promise<{ state: ConfirmState; already: boolean }> {
   if (!user.supplierCode) throw forbidden(NO_SUPPLIER_TEXT);
   const outcome = await db.$transaction(async (tx) => {
     await lockUser(tx, LOCK_CONFIRM, user.id);
@@ -139,13 +151,21 @@ export async function confirmFile(db: Db, user: SessionUser, id: number, client:
  * supplier may not confirm is named in the refusal and logged as REFUSED; no confirmation is
  * written then. An unknown id and a file not theirs are both "编号为 N 的文件不存在".
  */
-export async function confirmFiles(db: Db, user: SessionUser, ids: number[], client: ClientInfo): Promise<{ confirmed: number; alreadyConfirmed: number }> {
+export async function confirmFiles(
+  db: Db,
+  user: SessionUser,
+  ids: number[],
+  client: ClientInfo,
+): Promise<{ confirmed: number; alreadyConfirmed: number }> {
   if (!user.supplierCode) throw forbidden(NO_SUPPLIER_TEXT);
   const unique = [...new Set(ids)];
   const missing = (id: number) => notFound(`编号为 ${id} 的${FILE_NOT_FOUND_TEXT}`);
   const outcome = await db.$transaction(async (tx) => {
     await lockUser(tx, LOCK_CONFIRM, user.id);
-    const files = await tx.standardFile.findMany({ where: { id: { in: unique.filter(isFileId) } }, include: { material: { select: { name: true } } } });
+    const files = await tx.standardFile.findMany({
+      where: { id: { in: unique.filter(isFileId) } },
+      include: { material: { select: { name: true } } },
+    });
     const byId = new Map(files.map((f) => [f.id, f]));
 
     const now = new Date();
@@ -154,10 +174,18 @@ export async function confirmFiles(db: Db, user: SessionUser, ids: number[], cli
       if (!file) return { unknown: id };
       const refusal = await supplierFileRefusal(tx, user, file, 'confirm', now);
       if (!refusal) continue;
-      await writeAccessLog(tx, { action: 'CONFIRM', outcome: 'REFUSED', reason: logReasonOf(refusal), user, file: snapshotOf(file), ...client });
+      await writeAccessLog(tx, {
+        action: 'CONFIRM',
+        outcome: 'REFUSED',
+        reason: logReasonOf(refusal),
+        user,
+        file: snapshotOf(file),
+        ...client,
+      });
       if (refusal instanceof HiddenFileError) return { refusal: missing(id) };
       // The agreement is not about one file: its refusal keeps its own words (and code) for the web.
-      const named = refusal.code === KEEPSECRET_REQUIRED_CODE ? refusal.message : `编号为 ${id} 的图纸无法确认：${refusal.message}`;
+      const named =
+        refusal.code === KEEPSECRET_REQUIRED_CODE ? refusal.message : `编号为 ${id} 的图纸无法确认：${refusal.message}`;
       return { refusal: new AppError(refusal.statusCode, named, refusal.code) };
     }
 

@@ -3,12 +3,28 @@
  * the body: a caller cannot write someone else's visit.
  */
 import type { z } from 'zod';
-import type { SignInLogRow, VisitLogRow, ZSignInLogRequestSchema, ZVisitLogRequestSchema, ZVisitRequestSchema } from '@esm/contracts';
+import type {
+  SignInLogRow,
+  VisitLogRow,
+  ZSignInLogRequestSchema,
+  ZVisitLogRequestSchema,
+  ZVisitRequestSchema,
+} from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
 import type { ClientInfo } from '../../lib/access-log.ts';
-import { dayRangeSql, equalsSql, jsonRow, keywordSql, listPage, mapPage, orderBySql, whereSql, type CappedTotal } from '../../lib/list.ts';
+import {
+  dayRangeSql,
+  equalsSql,
+  jsonRow,
+  keywordSql,
+  listPage,
+  mapPage,
+  orderBySql,
+  whereSql,
+  type CappedTotal,
+} from '../../lib/list.ts';
 
 type Query = z.output<typeof ZVisitLogRequestSchema>;
 
@@ -17,7 +33,12 @@ type Query = z.output<typeof ZVisitLogRequestSchema>;
  * browser showed; a menu page is not recorded under another page's name), the body's otherwise
  * (a route outside the menu, the not-found page).
  */
-export async function recordVisit(db: Db, u: SessionUser, visit: z.output<typeof ZVisitRequestSchema>, client: ClientInfo): Promise<void> {
+export async function recordVisit(
+  db: Db,
+  u: SessionUser,
+  visit: z.output<typeof ZVisitRequestSchema>,
+  client: ClientInfo,
+): Promise<void> {
   const entry = await db.menuEntry.findFirst({ where: { router: visit.path }, select: { cn: true } });
   await db.visitEvent.create({
     data: {
@@ -39,7 +60,12 @@ export async function pageVisits(db: Db, q: Query): Promise<{ rows: VisitLogRow[
   const page = await listPage<object>(db, q, {
     select: Prisma.sql`id, user_type AS "userType", user_code AS "userCode", user_name AS "userName", menu_name AS "menuName", path, ip, created_at AS "createdAt"`,
     from: Prisma.sql`visit_event`,
-    where: whereSql([keywordSql(['user_code', 'user_name'], q.keyword), equalsSql('user_type', q.userType), keywordSql(['menu_name'], q.menuName), ...dayRangeSql('created_at', q.dateFrom, q.dateTo)]),
+    where: whereSql([
+      keywordSql(['user_code', 'user_name'], q.keyword),
+      equalsSql('user_type', q.userType),
+      keywordSql(['menu_name'], q.menuName),
+      ...dayRangeSql('created_at', q.dateFrom, q.dateTo),
+    ]),
     orderBy: orderBySql(SORT, q, 'id', 'id DESC'),
   });
   return mapPage(page, jsonRow<VisitLogRow>);
@@ -52,7 +78,10 @@ const SIGN_IN_SORT = { createdAt: 's.created_at', account: 's.account' } as cons
  * nick, as everywhere a supplier user is shown). The keyword matches the account as typed or
  * that name; `result` '1' keeps successes, '0' refusals.
  */
-export async function pageSignIns(db: Db, q: z.output<typeof ZSignInLogRequestSchema>): Promise<{ rows: SignInLogRow[] } & CappedTotal> {
+export async function pageSignIns(
+  db: Db,
+  q: z.output<typeof ZSignInLogRequestSchema>,
+): Promise<{ rows: SignInLogRow[] } & CappedTotal> {
   const page = await listPage<object>(db, q, {
     select: Prisma.sql`s.id, s.account, CASE WHEN u.id IS NULL THEN NULL WHEN u.supplier_code IS NOT NULL THEN u.nick ELSE u.name END AS "userName",
       u.type AS "userType", s.source, s.success, s.code, s.reason, s.ip, s.created_at AS "createdAt"`,

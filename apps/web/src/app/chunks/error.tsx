@@ -10,7 +10,11 @@ export default function NotFoundPage() {
       status="404"
       title="404"
       subTitle="抱歉，您访问的页面不存在。"
-      extra={<Button type="primary" onClick={() => navigate(user.defaultPath)}>返回首页</Button>}
+      extra={
+        <Button type="primary" onClick={() => navigate(user.defaultPath)}>
+          返回首页
+        </Button>
+      }
       data-testid="not-found"
     />
   );

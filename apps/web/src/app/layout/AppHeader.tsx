@@ -12,7 +12,16 @@ import { onCompanySite, useCompanySite } from './companySite.ts';
 
 /** The header's height (BasicLayout keeps the footer below the fold with it). */
 export const HEADER_HEIGHT = 56;
-const BAR = { display: 'flex', alignItems: 'center', gap: 16, height: HEADER_HEIGHT, lineHeight: `${HEADER_HEIGHT}px`, paddingInline: 16, background: '#001529', color: '#fff' } as const;
+const BAR = {
+  display: 'flex',
+  alignItems: 'center',
+  gap: 16,
+  height: HEADER_HEIGHT,
+  lineHeight: `${HEADER_HEIGHT}px`,
+  paddingInline: 16,
+  background: '#001529',
+  color: '#fff',
+} as const;
 const LINK = { color: 'rgba(255,255,255,0.88)' } as const;
 
 function useLogout() {
@@ -44,7 +53,12 @@ function Logo() {
     </>
   );
   return site ? (
-    <a href={onCompanySite(site, EXTERNAL_LINKS.companyLogin.href)} style={style} title="公司首页" data-testid="header-logo">
+    <a
+      href={onCompanySite(site, EXTERNAL_LINKS.companyLogin.href)}
+      style={style}
+      title="公司首页"
+      data-testid="header-logo"
+    >
       {content}
     </a>
   ) : (
@@ -59,7 +73,12 @@ function UserName() {
   return (
     <Tooltip title={user.supplierName ? `${user.displayName}（${user.supplierName}）` : user.displayName}>
       {/* 个人设置: the user's own e-mail and notification choices */}
-      <Link to={PAGES.settings.path} className="esm-header-name" style={{ maxWidth: UI.headerNameMaxWidth, color: 'inherit' }} data-testid="header-user-name">
+      <Link
+        to={PAGES.settings.path}
+        className="esm-header-name"
+        style={{ maxWidth: UI.headerNameMaxWidth, color: 'inherit' }}
+        data-testid="header-user-name"
+      >
         {user.displayName}
       </Link>
     </Tooltip>
@@ -99,7 +118,9 @@ export function AppHeader() {
         <div style={{ flex: 1 }} />
         <Space size={16}>
           <HeaderBell />
-          <Link to={user.defaultPath} style={LINK}>首页</Link>
+          <Link to={user.defaultPath} style={LINK}>
+            首页
+          </Link>
           <ThemeSwitch />
           <UserName />
           <Typography.Link onClick={doLogout} style={LINK} data-testid="logout">
@@ -117,7 +138,12 @@ export function NarrowNavbar({ onMenu }: { onMenu: () => void }) {
   const site = useCompanySite();
   return (
     <Layout.Header style={{ ...BAR, gap: 8, paddingInline: 8 }} data-testid="narrow-navbar">
-      <Button type="text" icon={<MenuOutlined style={{ color: '#fff' }} aria-hidden aria-label="菜单" />} onClick={onMenu} aria-label="打开菜单" />
+      <Button
+        type="text"
+        icon={<MenuOutlined style={{ color: '#fff' }} aria-hidden aria-label="菜单" />}
+        onClick={onMenu}
+        aria-label="打开菜单"
+      />
       <img src="/esm/logo.svg" alt="ESM" width={24} height={24} />
       <div style={{ flex: 1, minWidth: 0 }}>
         <UserName />

@@ -64,14 +64,17 @@ export function BasicLayout() {
   return (
     <MenuContext.Provider value={entries}>
       <Layout style={{ minHeight: '100vh' }}>
-        {narrow ? (
-          <NarrowNavbar onMenu={() => setDrawerOpen(true)} />
-        ) : (
-          <AppHeader />
-        )}
+        {narrow ? <NarrowNavbar onMenu={() => setDrawerOpen(true)} /> : <AppHeader />}
         <Layout>
           {narrow ? (
-            <Drawer placement="left" open={drawerOpen} onClose={() => setDrawerOpen(false)} size={UI.siderWidth + 40} styles={{ body: { padding: 0 } }} title="菜单">
+            <Drawer
+              placement="left"
+              open={drawerOpen}
+              onClose={() => setDrawerOpen(false)}
+              size={UI.siderWidth + 40}
+              styles={{ body: { padding: 0 } }}
+              title="菜单"
+            >
               <SideMenu entries={entries} collapsed={false} dark={false} />
             </Drawer>
           ) : (
@@ -93,9 +96,24 @@ export function BasicLayout() {
           <Layout style={{ minWidth: 0 }}>
             {/* at least a window's height: the footer starts below the fold, so a page filling in
                 (a table's rows arriving) never pushes it across the screen (layout shift) */}
-            <Layout.Content style={{ padding: narrow ? 12 : '16px 24px', display: 'flex', flexDirection: 'column', gap: 12, minHeight: `calc(100vh - ${HEADER_HEIGHT}px)` }}>
+            <Layout.Content
+              style={{
+                padding: narrow ? 12 : '16px 24px',
+                display: 'flex',
+                flexDirection: 'column',
+                gap: 12,
+                minHeight: `calc(100vh - ${HEADER_HEIGHT}px)`,
+              }}
+            >
               <PageCrumbs />
-              <div style={{ background: token.colorBgContainer, borderRadius: token.borderRadiusLG, padding: narrow ? 12 : 24, flex: 1 }}>
+              <div
+                style={{
+                  background: token.colorBgContainer,
+                  borderRadius: token.borderRadiusLG,
+                  padding: narrow ? 12 : 24,
+                  flex: 1,
+                }}
+              >
                 {allowed ? <Outlet /> : <ForbiddenPage />}
               </div>
             </Layout.Content>

@@ -17,7 +17,13 @@ export function PageCrumbs() {
       <Breadcrumb
         data-testid="breadcrumb"
         items={[
-          { title: <Link to={user.defaultPath} aria-label="首页"><HomeOutlined /></Link> },
+          {
+            title: (
+              <Link to={user.defaultPath} aria-label="首页">
+                <HomeOutlined />
+              </Link>
+            ),
+          },
           // the page's own name, its last crumb, is the page's heading (screen readers jump to it)
           ...crumbs.map((c, i) => {
             const text = c.path ? <Link to={c.path}>{c.title}</Link> : c.title;

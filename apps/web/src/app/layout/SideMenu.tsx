@@ -19,7 +19,16 @@ export function SideMenu({ entries, collapsed, dark }: { entries: MenuEntry[]; c
   const [saved, setSaved] = useOpenKeys();
   const items: MenuProps['items'] = sideMenuTree(entries).map((n) =>
     n.children.length
-      ? { key: String(n.entry.id), icon: menuIcon(n.entry.icon), label: n.entry.cn, children: n.children.map((c) => ({ key: String(c.entry.id), label: pageLink(c.entry), icon: menuIcon(c.entry.icon) })) }
+      ? {
+          key: String(n.entry.id),
+          icon: menuIcon(n.entry.icon),
+          label: n.entry.cn,
+          children: n.children.map((c) => ({
+            key: String(c.entry.id),
+            label: pageLink(c.entry),
+            icon: menuIcon(c.entry.icon),
+          })),
+        }
       : { key: String(n.entry.id), icon: menuIcon(n.entry.icon), label: pageLink(n.entry) },
   );
   const selected = selectedKey(entries, pathname);

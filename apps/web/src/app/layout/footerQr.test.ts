@@ -18,9 +18,13 @@ function drawQr(value: string): string {
   const fromAntd = createRequire(createRequire(import.meta.url).resolve('antd'));
   const { createElement } = fromAntd('react') as typeof import('react');
   const { renderToStaticMarkup } = fromAntd('react-dom/server') as typeof import('react-dom/server');
-  const { QRCodeSVG } = fromAntd('@rc-component/qrcode') as { QRCodeSVG: import('react').ComponentType<Record<string, unknown>> };
+  const { QRCodeSVG } = fromAntd('@rc-component/qrcode') as {
+    QRCodeSVG: import('react').ComponentType<Record<string, unknown>>;
+  };
   // antd's defaults: error level M, transparent background, the theme's text colour
-  const svg = renderToStaticMarkup(createElement(QRCodeSVG, { value, size: 84, level: 'M', bgColor: 'transparent', fgColor: 'rgba(0,0,0,0.88)' }));
+  const svg = renderToStaticMarkup(
+    createElement(QRCodeSVG, { value, size: 84, level: 'M', bgColor: 'transparent', fgColor: 'rgba(0,0,0,0.88)' }),
+  );
   return `${svg.replace('<svg ', '<svg xmlns="http://www.w3.org/2000/svg" ')}\n`;
 }
 

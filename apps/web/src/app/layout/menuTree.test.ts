@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { MenuEntry } from '@esm/contracts';
 import { breadcrumb, matchEntry, menuName, openKeys, selectedKey, sideMenuTree } from './menuTree.ts';
 
-const e = (id: number, cn: string, router: string, mpid: number | null): MenuEntry => ({ id, cn, name: router.split('/').pop()!, icon: null, router, mpid });
+const e = (id: number, cn: string, router: string, mpid: number | null): MenuEntry => ({
+  id,
+  cn,
+  name: router.split('/').pop()!,
+  icon: null,
+  router,
+  mpid,
+});
 
 const MENU: MenuEntry[] = [
   e(2, '档案信息', '/esm/dashboard', null),
@@ -62,7 +69,12 @@ describe('selection and breadcrumb', () => {
 describe('open groups', () => {
   it('forces groups 1 and 14 open when present, keeping the user’s own', () => {
     expect(openKeys(['60'], MENU)).toEqual(['1', '14', '60']);
-    expect(openKeys([], MENU.filter((m) => m.id !== 14 && m.mpid !== 14))).toEqual(['1']);
+    expect(
+      openKeys(
+        [],
+        MENU.filter((m) => m.id !== 14 && m.mpid !== 14),
+      ),
+    ).toEqual(['1']);
   });
   it('opens the group holding the current page', () => {
     expect(openKeys([], MENU, '/esm/system/visitLog')).toEqual(['1', '14', '60']);

@@ -11,12 +11,19 @@ export interface MenuNode {
 
 /** The side menu: top level in order; hidden (mpid -1) and skipped (ids 18, 19) entries left out. */
 export function sideMenuTree(entries: MenuEntry[]): MenuNode[] {
-  const visible = entries.filter((e) => e.mpid !== MENU_RULES.hiddenMpid && !(MENU_RULES.skippedIds as readonly number[]).includes(e.id));
-  return visible
-    .filter((e) => e.mpid === null)
-    .map((e) => ({ entry: e, children: visible.filter((c) => c.mpid === e.id).map((c) => ({ entry: c, children: [] })) }))
-    // a group whose every entry is hidden or skipped has nothing to open: leave it out
-    .filter((n) => n.children.length > 0 || !entries.some((c) => c.mpid === n.entry.id));
+  const visible = entries.filter(
+    (e) => e.mpid !== MENU_RULES.hiddenMpid && !(MENU_RULES.skippedIds as readonly number[]).includes(e.id),
+  );
+  return (
+    visible
+      .filter((e) => e.mpid === null)
+      .map((e) => ({
+        entry: e,
+        children: visible.filter((c) => c.mpid === e.id).map((c) => ({ entry: c, children: [] })),
+      }))
+      // a group whose every entry is hidden or skipped has nothing to open: leave it out
+      .filter((n) => n.children.length > 0 || !entries.some((c) => c.mpid === n.entry.id))
+  );
 }
 
 /** The entry whose router matches the path: exact first, then the longest prefix. */
@@ -51,7 +58,9 @@ export function breadcrumb(pathname: string): Crumb[] {
   if (fixed) return [{ title: fixed }];
   const page = routeByPath.get(pathname.replace(/\/+$/, ''));
   if (!page) return [{ title: '页面不存在' }];
-  return page.group && page.menu.parent !== MENU_RULES.hiddenMpid ? [{ title: GROUPS[page.group].title, path: groupPath(page.group) }, { title: page.title }] : [{ title: page.title }];
+  return page.group && page.menu.parent !== MENU_RULES.hiddenMpid
+    ? [{ title: GROUPS[page.group].title, path: groupPath(page.group) }, { title: page.title }]
+    : [{ title: page.title }];
 }
 
 /** The menu name of a path, for the user_visit event. */
@@ -66,6 +75,7 @@ export function menuName(entries: MenuEntry[], pathname: string, fallback: strin
 export function openKeys(saved: string[], entries: MenuEntry[], pathname?: string): string[] {
   const forced = MENU_RULES.openGroupIds.filter((id) => entries.some((e) => e.id === id)).map(String);
   const current = pathname ? matchEntry(entries, pathname) : undefined;
-  const group = current && current.mpid !== null && current.mpid !== MENU_RULES.hiddenMpid ? [String(current.mpid)] : [];
+  const group =
+    current && current.mpid !== null && current.mpid !== MENU_RULES.hiddenMpid ? [String(current.mpid)] : [];
   return Array.from(new Set([...forced, ...group, ...saved]));
 }

@@ -26,14 +26,24 @@ const TREE_WIDTH = 260;
 const FIELDS = fileFilterFields(true);
 
 /** The bar's first values: the first visit's `?standardCode=` / `?materialCode=`. */
-const presetBar = (params: URLSearchParams): Filters => ({ standardCode: params.get('standardCode') ?? undefined, materialCode: params.get('materialCode') ?? undefined });
+const presetBar = (params: URLSearchParams): Filters => ({
+  standardCode: params.get('standardCode') ?? undefined,
+  materialCode: params.get('materialCode') ?? undefined,
+});
 
 /** The table's filters. A material (typed or picked) wins over the product line: a typed code may be of another line. */
-const tableFilters = (bar: Filters, productLineCode: string | undefined) => ({ ...bar, productLineCode: bar.materialCode ? undefined : productLineCode });
+const tableFilters = (bar: Filters, productLineCode: string | undefined) => ({
+  ...bar,
+  productLineCode: bar.materialCode ? undefined : productLineCode,
+});
 
 /** The browser's first calls under its first render's keys, for a landing page to fetch ahead (api/ahead.ts). */
 export const fetchArchiveBrowserAhead: FetchAhead = (queryClient, target) => {
-  fetchPagedTableAhead(queryClient, archivesApi.files, tableFilters(presetBar(target.searchParams), undefined), [archivesApi.upload, exportApi.drawingExcel, archivesApi.obsolete]);
+  fetchPagedTableAhead(queryClient, archivesApi.files, tableFilters(presetBar(target.searchParams), undefined), [
+    archivesApi.upload,
+    exportApi.drawingExcel,
+    archivesApi.obsolete,
+  ]);
   ahead(queryClient, treeLoaders.productLines);
 };
 
@@ -42,7 +52,9 @@ export function ArchiveBrowser() {
   // only the first visit's query presets the filters
   const [bar, setBar] = useState<Filters>(() => presetBar(params));
   const [initial] = useState(bar);
-  const [tree, setTree] = useState<TreeSelection>(() => (initial.materialCode ? { materialCode: String(initial.materialCode) } : {}));
+  const [tree, setTree] = useState<TreeSelection>(() =>
+    initial.materialCode ? { materialCode: String(initial.materialCode) } : {},
+  );
   const [uploading, setUploading] = useState(false);
   const refresh = useRefreshArchiveLists();
   const actions = useFileActions({ onChanged: refresh });
@@ -72,7 +84,14 @@ export function ArchiveBrowser() {
       {wide ? (
         <aside style={{ width: TREE_WIDTH, flex: 'none' }}>{treePanel}</aside>
       ) : (
-        <Drawer open={treeOpen} onClose={() => setTreeOpen(false)} placement="left" title="产品线 / 物料" size={Math.min(TREE_WIDTH + 48, window.innerWidth - 40)} data-testid="tree-drawer">
+        <Drawer
+          open={treeOpen}
+          onClose={() => setTreeOpen(false)}
+          placement="left"
+          title="产品线 / 物料"
+          size={Math.min(TREE_WIDTH + 48, window.innerWidth - 40)}
+          data-testid="tree-drawer"
+        >
           {treePanel}
         </Drawer>
       )}
@@ -92,8 +111,14 @@ export function ArchiveBrowser() {
                 testId="file-filters"
                 onChange={(f) => {
                   setBar(f);
-                  if (Object.keys(f).length === 0) setTree({}); // 重置
-                  else setTree((t) => (f.materialCode ? { materialCode: String(f.materialCode) } : { productLineCode: t.productLineCode }));
+                  if (Object.keys(f).length === 0)
+                    setTree({}); // 重置
+                  else
+                    setTree((t) =>
+                      f.materialCode
+                        ? { materialCode: String(f.materialCode) }
+                        : { productLineCode: t.productLineCode },
+                    );
                 }}
               />
               <Space wrap>

@@ -4,7 +4,17 @@ import { Select, Spin } from 'antd';
 import { useMaterialSearch } from './api.ts';
 
 /** `id` comes from Form.Item: it ties the field's label to the input. */
-export function MaterialSelect({ id, value, onChange, disabled }: { id?: string; value?: string; onChange?: (v: string | undefined) => void; disabled?: boolean }) {
+export function MaterialSelect({
+  id,
+  value,
+  onChange,
+  disabled,
+}: {
+  id?: string;
+  value?: string;
+  onChange?: (v: string | undefined) => void;
+  disabled?: boolean;
+}) {
   const [typed, setTyped] = useState<string | null>(null);
   const [keyword, setKeyword] = useState('');
   // wait for a pause in typing; with nothing typed, look up the chosen material for its label
@@ -13,7 +23,10 @@ export function MaterialSelect({ id, value, onChange, disabled }: { id?: string;
     return () => clearTimeout(t);
   }, [typed, value]);
   const search = useMaterialSearch(keyword);
-  const options = (search.data ?? []).map((m) => ({ value: m.code, label: `${m.code} ${m.name}${m.spec ? `（${m.spec}）` : ''}` }));
+  const options = (search.data ?? []).map((m) => ({
+    value: m.code,
+    label: `${m.code} ${m.name}${m.spec ? `（${m.spec}）` : ''}`,
+  }));
   if (value && !options.some((o) => o.value === value)) options.unshift({ value, label: value });
   return (
     <Select

@@ -17,15 +17,26 @@ export interface TreeSelection {
 
 export interface MaterialTreeProps {
   /** The product lines (a query: a landing page may have fetched them ahead). */
-  productLines: { queryKey: QueryKey; queryFn: (context: { meta?: Record<string, unknown> }) => Promise<ProductLine[]> };
-  loadMaterials: (q: { productLineCode: string; page: number; keyword?: string }) => Promise<{ rows: MaterialRow[]; total: number }>;
+  productLines: {
+    queryKey: QueryKey;
+    queryFn: (context: { meta?: Record<string, unknown> }) => Promise<ProductLine[]>;
+  };
+  loadMaterials: (q: {
+    productLineCode: string;
+    page: number;
+    keyword?: string;
+  }) => Promise<{ rows: MaterialRow[]; total: number }>;
   selection: TreeSelection;
   onSelect: (s: TreeSelection) => void;
   height?: number;
 }
 
 const PAGE = 100;
-type Node = DataNode & { productLineCode?: string; materialCode?: string; more?: { productLineCode: string; page: number } };
+type Node = DataNode & {
+  productLineCode?: string;
+  materialCode?: string;
+  more?: { productLineCode: string; page: number };
+};
 
 export function MaterialTree({ productLines, loadMaterials, selection, onSelect, height = 560 }: MaterialTreeProps) {
   const lines = useQuery({ ...productLines, refetchOnMount: unlessFetchedAhead });
@@ -37,7 +48,15 @@ export function MaterialTree({ productLines, loadMaterials, selection, onSelect,
 
   const nodes = useMemo<Node[] | null>(() => {
     if (lines.isError) return [];
-    return lines.data?.map((l) => ({ key: `pl:${l.code}`, title: `${l.name}（${l.materialCount}）`, productLineCode: l.code, isLeaf: l.materialCount === 0, children: children[l.code] })) ?? null;
+    return (
+      lines.data?.map((l) => ({
+        key: `pl:${l.code}`,
+        title: `${l.name}（${l.materialCount}）`,
+        productLineCode: l.code,
+        isLeaf: l.materialCount === 0,
+        children: children[l.code],
+      })) ?? null
+    );
   }, [lines.data, lines.isError, children]);
 
   // Each keyword gets a tree of its own (`round`, the Tree's key). A load still on its way when
@@ -58,8 +77,20 @@ export function MaterialTree({ productLines, loadMaterials, selection, onSelect,
       const asked = current.current;
       const { rows, total } = await loadMaterials({ productLineCode, page, keyword: keyword || undefined });
       if (asked !== current.current) return;
-      const more: Node[] = rows.map((m) => ({ key: `m:${m.code}`, title: `${m.code} ${m.name}`, isLeaf: true, productLineCode, materialCode: m.code }));
-      if (page * PAGE < total) more.push({ key: `more:${productLineCode}:${page + 1}`, title: '加载更多…', isLeaf: true, more: { productLineCode, page: page + 1 } });
+      const more: Node[] = rows.map((m) => ({
+        key: `m:${m.code}`,
+        title: `${m.code} ${m.name}`,
+        isLeaf: true,
+        productLineCode,
+        materialCode: m.code,
+      }));
+      if (page * PAGE < total)
+        more.push({
+          key: `more:${productLineCode}:${page + 1}`,
+          title: '加载更多…',
+          isLeaf: true,
+          more: { productLineCode, page: page + 1 },
+        });
       setChildren((prev) => {
         const had = prev[productLineCode] ?? [];
         // a page lands once: only where the line is still empty (page 1) or still ends with this
@@ -75,7 +106,11 @@ export function MaterialTree({ productLines, loadMaterials, selection, onSelect,
     if (node.productLineCode && !node.materialCode && !node.more) await appendMaterials(node.productLineCode, 1);
   };
 
-  const selectedKey = selection.materialCode ? `m:${selection.materialCode}` : selection.productLineCode ? `pl:${selection.productLineCode}` : undefined;
+  const selectedKey = selection.materialCode
+    ? `m:${selection.materialCode}`
+    : selection.productLineCode
+      ? `pl:${selection.productLineCode}`
+      : undefined;
 
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 8 }} data-testid="material-tree">

@@ -36,7 +36,8 @@ const toForm = (v: SupplierFileFilterValues): FormValues => ({
   materialCode: v.materialCode,
   standardCode: v.standardCode,
   name: v.name,
-  dates: v.dateFrom || v.dateTo ? [v.dateFrom ? dayjs(v.dateFrom) : null, v.dateTo ? dayjs(v.dateTo) : null] : undefined,
+  dates:
+    v.dateFrom || v.dateTo ? [v.dateFrom ? dayjs(v.dateFrom) : null, v.dateTo ? dayjs(v.dateTo) : null] : undefined,
 });
 
 const trimmed = (s?: string) => s?.trim() || undefined;
@@ -112,7 +113,12 @@ export function SupplierFileFilters({
         {all && (
           <Col {...col}>
             <Form.Item name="dates" style={{ marginBottom: 12 }}>
-              <DatePicker.RangePicker allowEmpty={[true, true]} placeholder={['生效日期起', '生效日期止']} style={{ width: '100%' }} aria-label="生效日期" />
+              <DatePicker.RangePicker
+                allowEmpty={[true, true]}
+                placeholder={['生效日期起', '生效日期止']}
+                style={{ width: '100%' }}
+                aria-label="生效日期"
+              />
             </Form.Item>
           </Col>
         )}
@@ -126,11 +132,15 @@ export function SupplierFileFilters({
             }}
             extra={
               <>
-            {compact && (
-              <Button type="link" icon={more ? <UpOutlined /> : <DownOutlined />} onClick={() => setMore((m) => !m)}>
-                {more ? '收起' : '更多条件'}
-              </Button>
-            )}
+                {compact && (
+                  <Button
+                    type="link"
+                    icon={more ? <UpOutlined /> : <DownOutlined />}
+                    onClick={() => setMore((m) => !m)}
+                  >
+                    {more ? '收起' : '更多条件'}
+                  </Button>
+                )}
               </>
             }
           />

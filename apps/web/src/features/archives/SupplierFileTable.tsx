@@ -16,7 +16,14 @@ import { PagedTable, fetchPagedTableAhead } from '../../components/PagedTable.ts
 import { ahead } from '../../api/ahead.ts';
 import { supplierProductLinesQuery } from './api.ts';
 import { FileViewer, downloadFile } from '../files/index.ts';
-import { SecretTag, StatusTag, categoryLabel, formatDate, formatDateTime, formatFileSize } from '../../components/labels.tsx';
+import {
+  SecretTag,
+  StatusTag,
+  categoryLabel,
+  formatDate,
+  formatDateTime,
+  formatFileSize,
+} from '../../components/labels.tsx';
 import { SupplierFileFilters, type SupplierFileFilterValues } from './SupplierFileFilters.tsx';
 
 export type SupplierFileListKind = 'current' | 'history';
@@ -35,7 +42,11 @@ export interface SupplierFileTableProps {
 }
 
 /** The table's first calls under its first render's keys, for a landing page to fetch ahead (api/ahead.ts). */
-export function fetchSupplierFilesAhead(queryClient: QueryClient, kind: SupplierFileListKind, initialFilters: SupplierFileFilterValues) {
+export function fetchSupplierFilesAhead(
+  queryClient: QueryClient,
+  kind: SupplierFileListKind,
+  initialFilters: SupplierFileFilterValues,
+) {
   fetchPagedTableAhead(queryClient, LISTS[kind], initialFilters);
   ahead(queryClient, supplierProductLinesQuery);
 }
@@ -57,7 +68,10 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
   const viewerConfirm = useConfirmState(viewing && canConfirm ? viewing.id : undefined);
 
   // the tree's selection replaces the bar's product line and material
-  const applied = useMemo(() => (scope ? { ...filters, productLineCode: scope.productLineCode, materialCode: scope.materialCode } : filters), [filters, scope]);
+  const applied = useMemo(
+    () => (scope ? { ...filters, productLineCode: scope.productLineCode, materialCode: scope.materialCode } : filters),
+    [filters, scope],
+  );
   const filtered = Object.values(applied).some((v) => v !== undefined && v !== '');
 
   const refreshAfterConfirm = async () => {
@@ -89,7 +103,9 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
         try {
           const result = await run(() => confirmFiles(selected));
           if (!result) return;
-          message.success(`已确认 ${result.confirmed} 份图纸${result.alreadyConfirmed ? `，另有 ${result.alreadyConfirmed} 份此前已确认` : ''}`);
+          message.success(
+            `已确认 ${result.confirmed} 份图纸${result.alreadyConfirmed ? `，另有 ${result.alreadyConfirmed} 份此前已确认` : ''}`,
+          );
           setSelected([]);
           await refreshAfterConfirm();
         } catch {
@@ -118,7 +134,10 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
       width: 160,
       fixed: wide ? 'left' : undefined,
       render: (v: string) => (
-        <Typography.Text copyable={{ text: v, tooltips: ['复制', '已复制'] }} style={wide ? { whiteSpace: 'nowrap' } : { wordBreak: 'break-all' }}>
+        <Typography.Text
+          copyable={{ text: v, tooltips: ['复制', '已复制'] }}
+          style={wide ? { whiteSpace: 'nowrap' } : { wordBreak: 'break-all' }}
+        >
           {v}
         </Typography.Text>
       ),
@@ -126,7 +145,16 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
     // a phone shows the drawing's code, name and version, its 确认状态 and 操作 (listColumns.tsx)
     { title: '名称', dataIndex: 'name', sorter: true, role: 'identity', ellipsis: true },
     { title: '版本', dataIndex: 'version', sorter: true, role: 'identity' },
-    ...(kind === 'history' ? [{ title: '状态', dataIndex: 'status', width: 100, render: (s: StandardFileRow['status']) => <StatusTag status={s} /> }] : []),
+    ...(kind === 'history'
+      ? [
+          {
+            title: '状态',
+            dataIndex: 'status',
+            width: 100,
+            render: (s: StandardFileRow['status']) => <StatusTag status={s} />,
+          },
+        ]
+      : []),
     {
       title: '物料',
       dataIndex: 'materialCode',
@@ -134,7 +162,10 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
       width: 140,
       render: (code: string, r) => (
         <div style={{ lineHeight: 1.4 }}>
-          <Link to={`${PAGES.drawingsAndArchivesInformationG.path}?materialCode=${encodeURIComponent(code)}`} title="在物料树中查看该物料的全部图纸">
+          <Link
+            to={`${PAGES.drawingsAndArchivesInformationG.path}?materialCode=${encodeURIComponent(code)}`}
+            title="在物料树中查看该物料的全部图纸"
+          >
             {code}
           </Link>
           {/* on a line of its own: beside the code, a short name ran into it ("0064000103蒸发器") */}
@@ -145,7 +176,12 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
       ),
     },
     { title: '类别', dataIndex: 'category', width: 96, render: categoryLabel },
-    { title: '保密等级', dataIndex: 'secretLevel', width: 100, render: (l: StandardFileRow['secretLevel']) => <SecretTag level={l} /> },
+    {
+      title: '保密等级',
+      dataIndex: 'secretLevel',
+      width: 100,
+      render: (l: StandardFileRow['secretLevel']) => <SecretTag level={l} />,
+    },
     { title: '生效日期', dataIndex: 'effectiveDate', sorter: true, width: 112, render: formatDate },
     {
       title: '文件',
@@ -177,7 +213,10 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
             </Tag>
             {/* on a phone the date and the time may take a line each: kept on one, the time pushed
                 the table past the card at 390 px and cut 确认 off */}
-            <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block', whiteSpace: wide ? 'nowrap' : undefined }}>
+            <Typography.Text
+              type="secondary"
+              style={{ fontSize: 12, display: 'block', whiteSpace: wide ? 'nowrap' : undefined }}
+            >
               {formatDateTime(at).slice(0, 16)}
             </Typography.Text>
           </div>
@@ -208,7 +247,13 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
             下载
           </Button>
           {canConfirm && !r.confirmedAt && (
-            <Popconfirm title="确认图纸" description="确认您已阅读并知悉该图纸的内容？" okText="确认" cancelText="取消" onConfirm={() => confirmOne(r)}>
+            <Popconfirm
+              title="确认图纸"
+              description="确认您已阅读并知悉该图纸的内容？"
+              okText="确认"
+              cancelText="取消"
+              onConfirm={() => confirmOne(r)}
+            >
               <Button type="link" size="small">
                 确认
               </Button>
@@ -221,7 +266,11 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
 
   return (
     <>
-      <SupplierFileFilters value={filters} onChange={setFilters} hide={scope ? ['productLineCode', 'materialCode'] : []} />
+      <SupplierFileFilters
+        value={filters}
+        onChange={setFilters}
+        hide={scope ? ['productLineCode', 'materialCode'] : []}
+      />
       <PagedTable
         endpoint={list}
         columns={columns}
@@ -229,7 +278,11 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
         rowKey="id"
         // beside the material tree the table is ~290 px narrower: 文件 waits in 列设置 there, so that
         // 确认状态, the column a supplier acts on, stays on screen at 1366 px (its own remembered choice)
-        columnSettings={scope ? { table: `supplierFiles-${kind}-tree`, defaultHidden: [...HIDDEN_BY_DEFAULT, 'fileName'] } : { table: `supplierFiles-${kind}`, defaultHidden: HIDDEN_BY_DEFAULT }}
+        columnSettings={
+          scope
+            ? { table: `supplierFiles-${kind}-tree`, defaultHidden: [...HIDDEN_BY_DEFAULT, 'fileName'] }
+            : { table: `supplierFiles-${kind}`, defaultHidden: HIDDEN_BY_DEFAULT }
+        }
         rowSelection={
           canConfirm
             ? {
@@ -245,7 +298,12 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
           (canConfirm || extra) && (
             <Space wrap style={{ marginBottom: 12 }}>
               {canConfirm && (
-                <Button type="primary" icon={<CheckCircleOutlined />} disabled={selected.length === 0} onClick={confirmSelected}>
+                <Button
+                  type="primary"
+                  icon={<CheckCircleOutlined />}
+                  disabled={selected.length === 0}
+                  onClick={confirmSelected}
+                >
                   批量确认{selected.length ? `（${selected.length}）` : ''}
                 </Button>
               )}
@@ -260,7 +318,10 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
         run={run}
         confirm={
           viewing && canConfirm
-            ? { confirmedAt: viewerConfirm.data?.confirmed ? viewerConfirm.data.confirmedAt : viewing.confirmedAt, onConfirm: () => confirmOne(viewing) }
+            ? {
+                confirmedAt: viewerConfirm.data?.confirmed ? viewerConfirm.data.confirmedAt : viewing.confirmedAt,
+                onConfirm: () => confirmOne(viewing),
+              }
             : undefined
         }
       />

@@ -4,7 +4,21 @@
  * server's field errors land on their fields, other refusals (413 with the limit) above the form.
  */
 import { useEffect, useRef, useState } from 'react';
-import { Alert, App, Button, Col, DatePicker, Form, Input, Modal, Progress, Row, Select, Typography, Upload } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Col,
+  DatePicker,
+  Form,
+  Input,
+  Modal,
+  Progress,
+  Row,
+  Select,
+  Typography,
+  Upload,
+} from 'antd';
 import type { UploadFile } from 'antd/es/upload/interface';
 import { UploadOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -52,8 +66,10 @@ const fileRule = {
     const f = list?.[0];
     if (!f) throw new Error('请选择文件');
     const ext = f.name.slice(f.name.lastIndexOf('.')).toLowerCase();
-    if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(ext)) throw new Error(`只能上传 ${UPLOAD_EXTENSIONS.join('、')} 文件`);
-    if ((f.size ?? 0) > UPLOAD_MAX_BYTES) throw new Error(`文件不能超过 ${MAX_MB} MB（所选文件 ${formatFileSize(f.size ?? 0)}）`);
+    if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(ext))
+      throw new Error(`只能上传 ${UPLOAD_EXTENSIONS.join('、')} 文件`);
+    if ((f.size ?? 0) > UPLOAD_MAX_BYTES)
+      throw new Error(`文件不能超过 ${MAX_MB} MB（所选文件 ${formatFileSize(f.size ?? 0)}）`);
     if (!f.size) throw new Error('文件是空的');
   },
 };
@@ -95,8 +111,15 @@ export function UploadModal({ open, materialCode, onClose, onUploaded }: UploadM
   // user has not set yet (the category and level defaults count as not set).
   useEffect(() => {
     if (!existing) return;
-    const proposal = { name: existing.name, materialCode: existing.materialCode, category: existing.category, secretLevel: existing.secretLevel };
-    const untouched = (Object.keys(proposal) as (keyof typeof proposal)[]).filter((k) => !form.isFieldTouched(k) || !form.getFieldValue(k));
+    const proposal = {
+      name: existing.name,
+      materialCode: existing.materialCode,
+      category: existing.category,
+      secretLevel: existing.secretLevel,
+    };
+    const untouched = (Object.keys(proposal) as (keyof typeof proposal)[]).filter(
+      (k) => !form.isFieldTouched(k) || !form.getFieldValue(k),
+    );
     form.setFieldsValue(Object.fromEntries(untouched.map((k) => [k, proposal[k]])));
   }, [existing, form]);
 
@@ -118,7 +141,10 @@ export function UploadModal({ open, materialCode, onClose, onUploaded }: UploadM
     abort.current = new AbortController();
     setPercent(0);
     try {
-      const { data: row } = await uploadStandardFile(fields, file, { signal: abort.current.signal, onProgress: (sent, total) => setPercent(Math.floor((sent / total) * 100)) });
+      const { data: row } = await uploadStandardFile(fields, file, {
+        signal: abort.current.signal,
+        onProgress: (sent, total) => setPercent(Math.floor((sent / total) * 100)),
+      });
       message.success('上传成功');
       // a new version: offer to tell its suppliers, the notice form prefilled with it
       if (row.versionNo > 1) {
@@ -149,7 +175,8 @@ export function UploadModal({ open, materialCode, onClose, onUploaded }: UploadM
       if (abort.current?.signal.aborted) return;
       const known = new Set(Object.keys(form.getFieldsValue(true)).concat('file'));
       const fieldErrors = e instanceof ApiError ? e.errors.filter((f) => known.has(f.field)) : [];
-      if (fieldErrors.length) form.setFields(fieldErrors.map((f) => ({ name: f.field as keyof FormValues, errors: [f.message] })));
+      if (fieldErrors.length)
+        form.setFields(fieldErrors.map((f) => ({ name: f.field as keyof FormValues, errors: [f.message] })));
       else setRefusal(serverErrorText(e, '上传失败'));
     } finally {
       setPercent(null);
@@ -178,7 +205,9 @@ export function UploadModal({ open, materialCode, onClose, onUploaded }: UploadM
       destroyOnHidden
       mask={{ closable: false }}
     >
-      {refusal && <Alert type="error" showIcon title={refusal} style={{ marginBottom: 16 }} data-testid="upload-refusal" />}
+      {refusal && (
+        <Alert type="error" showIcon title={refusal} style={{ marginBottom: 16 }} data-testid="upload-refusal" />
+      )}
       <Form<FormValues>
         form={form}
         name="upload"
@@ -197,7 +226,8 @@ export function UploadModal({ open, materialCode, onClose, onUploaded }: UploadM
               extra={
                 existing ? (
                   <Typography.Text type="warning" data-testid="new-version-hint">
-                    已有此编号的版本 {existing.version}（第{existing.versionNo}版，{FILE_STATUS_LABELS[existing.status]}），上传后作为第{existing.versionNo + 1}版
+                    已有此编号的版本 {existing.version}（第{existing.versionNo}版，{FILE_STATUS_LABELS[existing.status]}
+                    ），上传后作为第{existing.versionNo + 1}版
                     {existing.status === 'EFFECTIVE' ? '，原版本转为历史版本' : ''}
                   </Typography.Text>
                 ) : code && latest.isSuccess && latest.data === null ? (
@@ -225,12 +255,18 @@ export function UploadModal({ open, materialCode, onClose, onUploaded }: UploadM
           </Col>
           <Col span={8}>
             <Form.Item name="category" label="类别" required rules={[zodRule(field.category)]}>
-              <Select options={FILE_CATEGORIES.map((c) => ({ value: c, label: FILE_CATEGORY_LABELS[c] }))} placeholder="请选择类别" />
+              <Select
+                options={FILE_CATEGORIES.map((c) => ({ value: c, label: FILE_CATEGORY_LABELS[c] }))}
+                placeholder="请选择类别"
+              />
             </Form.Item>
           </Col>
           <Col span={8}>
             <Form.Item name="secretLevel" label="保密等级" required rules={[zodRule(field.secretLevel)]}>
-              <Select options={SECRET_LEVELS.map((l) => ({ value: l, label: SECRET_LEVEL_LABELS[l] }))} placeholder="请选择保密等级" />
+              <Select
+                options={SECRET_LEVELS.map((l) => ({ value: l, label: SECRET_LEVEL_LABELS[l] }))}
+                placeholder="请选择保密等级"
+              />
             </Form.Item>
           </Col>
           <Col span={8}>

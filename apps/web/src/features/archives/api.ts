@@ -15,7 +15,11 @@ function loaders(side: 'haier' | 'supplier') {
   const materials = side === 'haier' ? archivesApi.materials : archivesApi.supplierMaterials;
   return {
     // the tree's first call (a landing page fetches it ahead: api/ahead.ts)
-    productLines: { queryKey: [lines.path], queryFn: async ({ meta }: { meta?: Record<string, unknown> }) => (await call(lines, undefined, quietAhead(meta))).data },
+    productLines: {
+      queryKey: [lines.path],
+      queryFn: async ({ meta }: { meta?: Record<string, unknown> }) =>
+        (await call(lines, undefined, quietAhead(meta))).data,
+    },
     loadMaterials: async (q: { productLineCode: string; page: number; keyword?: string }) => {
       const res = await call(materials, { ...q, results: 100, sortField: 'code', sortOrder: 'ascend' });
       return { rows: res.data, total: res.total };
@@ -29,7 +33,15 @@ export const supplierTreeLoaders = loaders('supplier');
 export const materialSearchQuery = (keyword: string) =>
   queryOptions({
     queryKey: [archivesApi.materials.path, 'search', keyword],
-    queryFn: async () => (await call(archivesApi.materials, { keyword: keyword || undefined, results: 20, sortField: 'code', sortOrder: 'ascend' })).data,
+    queryFn: async () =>
+      (
+        await call(archivesApi.materials, {
+          keyword: keyword || undefined,
+          results: 20,
+          sortField: 'code',
+          sortOrder: 'ascend',
+        })
+      ).data,
     staleTime: 60_000,
   });
 export const useMaterialSearch = (keyword: string) => useQuery(materialSearchQuery(keyword));
@@ -52,7 +64,8 @@ export const useEmpower = (materialCode: string | undefined) =>
 export function useRefreshArchiveLists() {
   const queryClient = useQueryClient();
   return () => {
-    for (const key of [archivesApi.files.path, archivesApi.history.path]) void queryClient.invalidateQueries({ queryKey: [key] });
+    for (const key of [archivesApi.files.path, archivesApi.history.path])
+      void queryClient.invalidateQueries({ queryKey: [key] });
   };
 }
 
@@ -61,7 +74,12 @@ export const latestVersionQuery = (standardCode: string) =>
   queryOptions({
     queryKey: [archivesApi.files.path, 'latest', standardCode],
     queryFn: async () => {
-      const res = await call(archivesApi.files, { standardCode, results: 20, sortField: 'createdAt', sortOrder: 'descend' });
+      const res = await call(archivesApi.files, {
+        standardCode,
+        results: 20,
+        sortField: 'createdAt',
+        sortOrder: 'descend',
+      });
       // the next version number follows the highest one, whatever its status
       return res.data.sort((a, b) => b.versionNo - a.versionNo)[0] ?? null;
     },
@@ -71,7 +89,11 @@ export const latestVersionQuery = (standardCode: string) =>
 export const useLatestVersion = (standardCode: string) => useQuery(latestVersionQuery(standardCode));
 
 /** Multipart: the fields of ZUploadFieldsSchema and the file part `file`. */
-export function uploadStandardFile(fields: UploadFields, file: File, opts: { onProgress?: (sent: number, total: number) => void; signal?: AbortSignal } = {}) {
+export function uploadStandardFile(
+  fields: UploadFields,
+  file: File,
+  opts: { onProgress?: (sent: number, total: number) => void; signal?: AbortSignal } = {},
+) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) if (v !== undefined && v !== null && v !== '') form.append(k, String(v));
   // the file part goes last so the server has every field before it reads the bytes
@@ -79,13 +101,22 @@ export function uploadStandardFile(fields: UploadFields, file: File, opts: { onP
   return callMultipart(archivesApi.upload, form, { ...opts, silent: true });
 }
 
-export const obsoleteStandardFile = (id: number, reason: string, scope: ObsoleteScope) => call(archivesApi.obsolete, { id, reason, scope }, { silent: true });
+export const obsoleteStandardFile = (id: number, reason: string, scope: ObsoleteScope) =>
+  call(archivesApi.obsolete, { id, reason, scope }, { silent: true });
 
 /** Every version of a standard code (the 作废 dialog says what happens to the others). */
 export const useVersionsOf = (standardCode: string | undefined) =>
   useQuery({
     queryKey: [archivesApi.files.path, 'versions', standardCode],
-    queryFn: async () => (await call(archivesApi.files, { standardCode: standardCode!, results: 100, sortField: 'createdAt', sortOrder: 'descend' })).data,
+    queryFn: async () =>
+      (
+        await call(archivesApi.files, {
+          standardCode: standardCode!,
+          results: 100,
+          sortField: 'createdAt',
+          sortOrder: 'descend',
+        })
+      ).data,
     enabled: Boolean(standardCode),
   });
 
@@ -93,4 +124,8 @@ export const useVersionsOf = (standardCode: string | undefined) =>
 
 /** Which suppliers can see a file (supplies its material; grant state). */
 export const useFileSuppliers = (id: number | undefined) =>
-  useQuery({ queryKey: [archivesApi.fileSuppliers.path, id], queryFn: async () => (await call(archivesApi.fileSuppliers, { id: id! })).data, enabled: Boolean(id) });
+  useQuery({
+    queryKey: [archivesApi.fileSuppliers.path, id],
+    queryFn: async () => (await call(archivesApi.fileSuppliers, { id: id! })).data,
+    enabled: Boolean(id),
+  });

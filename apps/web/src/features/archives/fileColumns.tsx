@@ -3,13 +3,28 @@ import type { ReactNode } from 'react';
 import { Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { StandardFileRow } from '@esm/contracts';
-import { SecretTag, StatusTag, categoryLabel, formatDate, formatDateTime, formatFileSize } from '../../components/labels.tsx';
+import {
+  SecretTag,
+  StatusTag,
+  categoryLabel,
+  formatDate,
+  formatDateTime,
+  formatFileSize,
+} from '../../components/labels.tsx';
 
 /**
  * Shown until the user switches them on (列设置): at 1366 px, beside the tree, the columns a user
  * decides by — code, name, version, status, material and the actions — fit without scrolling.
  */
-export const ARCHIVE_DEFAULT_HIDDEN = ['category', 'secretLevel', 'effectiveDate', 'fileName', 'uploaderName', 'createdAt', 'obsoletedAt'] as const;
+export const ARCHIVE_DEFAULT_HIDDEN = [
+  'category',
+  'secretLevel',
+  'effectiveDate',
+  'fileName',
+  'uploaderName',
+  'createdAt',
+  'obsoletedAt',
+] as const;
 
 export interface FileColumnOptions {
   /** The 操作 cell of a row. */
@@ -33,7 +48,12 @@ export function fileColumns({ actions, withObsolete }: FileColumnOptions): Colum
         </span>
       ),
     },
-    { title: '状态', dataIndex: 'status', width: 80, render: (v: StandardFileRow['status']) => <StatusTag status={v} /> },
+    {
+      title: '状态',
+      dataIndex: 'status',
+      width: 80,
+      render: (v: StandardFileRow['status']) => <StatusTag status={v} />,
+    },
     {
       title: '物料',
       dataIndex: 'materialCode',
@@ -46,12 +66,23 @@ export function fileColumns({ actions, withObsolete }: FileColumnOptions): Colum
       ),
     },
     { title: '类别', dataIndex: 'category', width: 90, render: categoryLabel },
-    { title: '保密等级', dataIndex: 'secretLevel', width: 90, render: (v: StandardFileRow['secretLevel']) => <SecretTag level={v} /> },
+    {
+      title: '保密等级',
+      dataIndex: 'secretLevel',
+      width: 90,
+      render: (v: StandardFileRow['secretLevel']) => <SecretTag level={v} />,
+    },
     { title: '生效日期', dataIndex: 'effectiveDate', sorter: true, width: 120, render: formatDate },
     ...(withObsolete
       ? ([
           { title: '作废时间', dataIndex: 'obsoletedAt', width: 170, render: formatDateTime },
-          { title: '作废原因', dataIndex: 'obsoleteReason', width: 160, ellipsis: true, render: (v: string | null) => v ?? '—' },
+          {
+            title: '作废原因',
+            dataIndex: 'obsoleteReason',
+            width: 160,
+            ellipsis: true,
+            render: (v: string | null) => v ?? '—',
+          },
         ] as ColumnsType<StandardFileRow>)
       : []),
     {

@@ -11,7 +11,24 @@ export function fileFilterFields(withStatus: boolean): FilterField[] {
     { kind: 'text', name: 'name', label: '名称' },
     { kind: 'text', name: 'materialCode', label: '物料编码' },
     { kind: 'text', name: 'version', label: '版本', width: 100 },
-    ...(withStatus ? [{ kind: 'select', name: 'status', label: '状态', width: 110, options: FILE_STATUSES.map((s) => ({ value: s, label: FILE_STATUS_LABELS[s] })) } as const] : []),
-    { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '生效日期', placeholder: ['生效日期起', '生效日期止'], width: 250 },
+    ...(withStatus
+      ? [
+          {
+            kind: 'select',
+            name: 'status',
+            label: '状态',
+            width: 110,
+            options: FILE_STATUSES.map((s) => ({ value: s, label: FILE_STATUS_LABELS[s] })),
+          } as const,
+        ]
+      : []),
+    {
+      kind: 'dateRange',
+      from: 'dateFrom',
+      to: 'dateTo',
+      label: '生效日期',
+      placeholder: ['生效日期起', '生效日期止'],
+      width: 250,
+    },
   ];
 }

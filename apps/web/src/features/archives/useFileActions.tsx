@@ -33,7 +33,10 @@ function DownloadButton({ row }: { row: StandardFileRow }) {
   );
 }
 
-export function useFileActions({ onChanged }: { onChanged: () => void }): { render: (row: StandardFileRow) => ReactNode; dialogs: ReactNode } {
+export function useFileActions({ onChanged }: { onChanged: () => void }): {
+  render: (row: StandardFileRow) => ReactNode;
+  dialogs: ReactNode;
+} {
   const [viewing, setViewing] = useState<StandardFileRow | null>(null);
   const [suppliersOf, setSuppliersOf] = useState<StandardFileRow | null>(null);
   const [obsoleting, setObsoleting] = useState<StandardFileRow | null>(null);

@@ -17,10 +17,24 @@ import { exportNoticeEvidence, exportSubjectEvidence } from './api.ts';
 const DONE = '已生成证据包';
 
 /** The package of one supplier and the subject shown (a grant row of the access report). */
-export function SubjectEvidenceButton({ supplierCode, materialCode, standardCode }: { supplierCode: string; materialCode?: string; standardCode?: string }) {
+export function SubjectEvidenceButton({
+  supplierCode,
+  materialCode,
+  standardCode,
+}: {
+  supplierCode: string;
+  materialCode?: string;
+  standardCode?: string;
+}) {
   return (
     <Permitted endpoint={auditApi.subjectEvidence}>
-      <ExcelButton size="small" label="证据包" done={DONE} testId={`evidence-${supplierCode}`} run={() => exportSubjectEvidence({ supplierCode, materialCode, standardCode })} />
+      <ExcelButton
+        size="small"
+        label="证据包"
+        done={DONE}
+        testId={`evidence-${supplierCode}`}
+        run={() => exportSubjectEvidence({ supplierCode, materialCode, standardCode })}
+      />
     </Permitted>
   );
 }
@@ -29,7 +43,13 @@ export function SubjectEvidenceButton({ supplierCode, materialCode, standardCode
 export function NoticeEvidenceButton({ id, disabled }: { id: number; disabled?: boolean }) {
   return (
     <Permitted endpoint={auditApi.noticeEvidence}>
-      <ExcelButton label="证据包" done={DONE} disabled={disabled} testId="notice-evidence" run={() => exportNoticeEvidence(id)} />
+      <ExcelButton
+        label="证据包"
+        done={DONE}
+        disabled={disabled}
+        testId="notice-evidence"
+        run={() => exportNoticeEvidence(id)}
+      />
     </Permitted>
   );
 }
@@ -58,7 +78,12 @@ export function EvidenceDialogButton({ supplierCode, supplierName }: { supplierC
       setOpen(false);
     } catch (e) {
       const fields = e instanceof ApiError ? e.errors : [];
-      if (fields.length) form.setFields(fields.filter((f) => f.field === 'materialCode' || f.field === 'standardCode').map((f) => ({ name: f.field as keyof Values, errors: [f.message] })));
+      if (fields.length)
+        form.setFields(
+          fields
+            .filter((f) => f.field === 'materialCode' || f.field === 'standardCode')
+            .map((f) => ({ name: f.field as keyof Values, errors: [f.message] })),
+        );
       message.error(serverErrorText(e, '生成证据包失败'));
     } finally {
       setBusy(false);
@@ -66,11 +91,28 @@ export function EvidenceDialogButton({ supplierCode, supplierName }: { supplierC
   };
   return (
     <Permitted endpoint={auditApi.subjectEvidence}>
-      <Button type="link" size="small" icon={<SafetyCertificateOutlined />} onClick={() => setOpen(true)} data-testid={`evidence-${supplierCode}`}>
+      <Button
+        type="link"
+        size="small"
+        icon={<SafetyCertificateOutlined />}
+        onClick={() => setOpen(true)}
+        data-testid={`evidence-${supplierCode}`}
+      >
         证据包
       </Button>
-      <Modal title={`证据包：${supplierCode} ${supplierName}`} open={open} okText="生成并下载" cancelText="取消" confirmLoading={busy} onOk={() => form.submit()} onCancel={() => setOpen(false)} destroyOnHidden>
-        <Typography.Paragraph type="secondary">该供应商对一个物料或一张图纸的全部记录：保密协议、授权及其申请与审批、可查看的文件版本（SHA-256）、查看/打印/下载（含复制码）、变更通知的阅读与确认、会签与问题，以及它们的审计链哈希。</Typography.Paragraph>
+      <Modal
+        title={`证据包：${supplierCode} ${supplierName}`}
+        open={open}
+        okText="生成并下载"
+        cancelText="取消"
+        confirmLoading={busy}
+        onOk={() => form.submit()}
+        onCancel={() => setOpen(false)}
+        destroyOnHidden
+      >
+        <Typography.Paragraph type="secondary">
+          该供应商对一个物料或一张图纸的全部记录：保密协议、授权及其申请与审批、可查看的文件版本（SHA-256）、查看/打印/下载（含复制码）、变更通知的阅读与确认、会签与问题，以及它们的审计链哈希。
+        </Typography.Paragraph>
         <Form<Values> form={form} layout="vertical" name="evidence" onFinish={submit} preserve={false}>
           <Form.Item name="materialCode" label="物料编码">
             <Input allowClear maxLength={40} placeholder="如 0064000101" />

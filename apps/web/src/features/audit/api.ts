@@ -1,11 +1,22 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { HEADS_FILE_KIND, auditApi as api, type DayHead, type DayHeadsRequest, type SubjectEvidenceRequest } from '@esm/contracts';
+import {
+  HEADS_FILE_KIND,
+  auditApi as api,
+  type DayHead,
+  type DayHeadsRequest,
+  type SubjectEvidenceRequest,
+} from '@esm/contracts';
 import { call, callBlob, callMultipart, saveBlob } from '../../api/client.ts';
 
-export const useAuditStatus = () => useQuery({ queryKey: [api.status.path], queryFn: async () => (await call(api.status)).data.last });
+export const useAuditStatus = () =>
+  useQuery({ queryKey: [api.status.path], queryFn: async () => (await call(api.status)).data.last });
 
 export const useDayHeads = (req: DayHeadsRequest) =>
-  useQuery({ queryKey: [api.dayHeads.path, req], queryFn: async () => (await call(api.dayHeads, req, { silent: true })).data, retry: false });
+  useQuery({
+    queryKey: [api.dayHeads.path, req],
+    queryFn: async () => (await call(api.dayHeads, req, { silent: true })).data,
+    retry: false,
+  });
 
 /** Runs a verification; the page's last verification is refreshed with it. */
 export function useVerifyNow() {

@@ -11,7 +11,19 @@ import { useState, type Key, type ReactNode } from 'react';
 import { Button, Segmented, Space, Tag, Tooltip, Typography } from 'antd';
 import { useMd } from '../../components/useScreen.ts';
 import type { ColumnsType } from 'antd/es/table';
-import { BOM_FLAT_SORT_FIELDS, BOM_LEVEL_LABELS, BOM_VIEWS, BOM_VIEW_LABELS, bomApi, type BomFlatLine, type BomLevel2, type BomLine, type BomMaterialNode, type BomView, type SortOrder } from '@esm/contracts';
+import {
+  BOM_FLAT_SORT_FIELDS,
+  BOM_LEVEL_LABELS,
+  BOM_VIEWS,
+  BOM_VIEW_LABELS,
+  bomApi,
+  type BomFlatLine,
+  type BomLevel2,
+  type BomLine,
+  type BomMaterialNode,
+  type BomView,
+  type SortOrder,
+} from '@esm/contracts';
 import { FilterForm, type FilterField, type Filters } from '../../components/FilterForm.tsx';
 import { PagedTable, type FiltersOf } from '../../components/PagedTable.tsx';
 import { formatDateTime } from '../../components/labels.tsx';
@@ -51,8 +63,17 @@ const qty = (n: number) => (Number.isInteger(n) ? String(n) : String(Number(n.to
  * 操作, kept in view at the right while the table scrolls sideways — on a wide screen only: at
  * 600 px a fixed 150 px column would take a quarter of the table and cover the columns beside it.
  */
-function actionsColumn<T extends TreeRow | BomFlatLine>(actions: (r: TreeRow) => ReactNode, wide: boolean): ColumnsType<T>[number] {
-  return { title: '操作', key: 'actions', width: 150, fixed: wide ? 'right' : undefined, render: (_: unknown, r: T) => actions(r as TreeRow) };
+function actionsColumn<T extends TreeRow | BomFlatLine>(
+  actions: (r: TreeRow) => ReactNode,
+  wide: boolean,
+): ColumnsType<T>[number] {
+  return {
+    title: '操作',
+    key: 'actions',
+    width: 150,
+    fixed: wide ? 'right' : undefined,
+    render: (_: unknown, r: T) => actions(r as TreeRow),
+  };
 }
 
 function columns(filtered: boolean, wide: boolean, actions?: (r: TreeRow) => ReactNode): ColumnsType<TreeRow> {
@@ -111,7 +132,14 @@ function columns(filtered: boolean, wide: boolean, actions?: (r: TreeRow) => Rea
       key: 'extendedQuantity',
       width: 100,
       align: 'right',
-      render: (_: unknown, r) => (isMaterial(r) ? '' : r.level === 3 ? <Typography.Text strong>{`${qty(r.extendedQuantity)} ${r.unit}`}</Typography.Text> : `${qty(r.extendedQuantity)} ${r.unit}`),
+      render: (_: unknown, r) =>
+        isMaterial(r) ? (
+          ''
+        ) : r.level === 3 ? (
+          <Typography.Text strong>{`${qty(r.extendedQuantity)} ${r.unit}`}</Typography.Text>
+        ) : (
+          `${qty(r.extendedQuantity)} ${r.unit}`
+        ),
     },
     {
       title: '次级供应商 / 联系人',
@@ -149,7 +177,14 @@ function VendorContact({ line }: { line: BomLine }) {
   return (
     <div style={{ display: 'flex', alignItems: 'center', gap: 6, flexWrap: 'wrap' }}>
       {line.vendorContact && small(line.vendorContact)}
-      {line.vendorMobile && <MaskedMobile kind="BOM_VENDOR" contactId={line.id} masked={line.vendorMobile} name={line.vendorContact ?? line.vendorName} />}
+      {line.vendorMobile && (
+        <MaskedMobile
+          kind="BOM_VENDOR"
+          contactId={line.id}
+          masked={line.vendorMobile}
+          name={line.vendorContact ?? line.vendorName}
+        />
+      )}
     </div>
   );
 }
@@ -190,17 +225,36 @@ function flatColumns(wide: boolean, actions?: (r: TreeRow) => ReactNode): Column
         </div>
       ),
     },
-    { title: '单位用量', dataIndex: 'quantity', sorter: true, width: 96, align: 'right', render: (n: number, r) => `${qty(n)} ${r.unit}` },
+    {
+      title: '单位用量',
+      dataIndex: 'quantity',
+      sorter: true,
+      width: 96,
+      align: 'right',
+      render: (n: number, r) => `${qty(n)} ${r.unit}`,
+    },
     {
       title: <Tooltip title="每个一级物料所需数量（三级 = 二级用量 × 三级用量）">每一级用量</Tooltip>,
       dataIndex: 'extendedQuantity',
       sorter: true,
       width: 110,
       align: 'right',
-      render: (n: number, r) => (r.level === 3 ? <Typography.Text strong>{`${qty(n)} ${r.unit}`}</Typography.Text> : `${qty(n)} ${r.unit}`),
+      render: (n: number, r) =>
+        r.level === 3 ? <Typography.Text strong>{`${qty(n)} ${r.unit}`}</Typography.Text> : `${qty(n)} ${r.unit}`,
     },
-    { title: '上级', dataIndex: 'parentCode', width: 130, render: (code: string, r) => (r.level === 2 ? small('（一级物料）') : codeAndName(code, r.parentName)) },
-    { title: '一级物料', dataIndex: 'materialCode', sorter: true, width: 130, render: (code: string, r) => codeAndName(code, r.materialName) },
+    {
+      title: '上级',
+      dataIndex: 'parentCode',
+      width: 130,
+      render: (code: string, r) => (r.level === 2 ? small('（一级物料）') : codeAndName(code, r.parentName)),
+    },
+    {
+      title: '一级物料',
+      dataIndex: 'materialCode',
+      sorter: true,
+      width: 130,
+      render: (code: string, r) => codeAndName(code, r.materialName),
+    },
     {
       title: '次级供应商 / 联系人',
       dataIndex: 'vendorName',

@@ -12,7 +12,11 @@ import { ApiError } from '../../api/client.ts';
 import { serverErrorText } from '../../components/serverErrors.ts';
 import { importFile } from './api.ts';
 
-type Stage = { kind: 'pick' } | { kind: 'errors'; message: string; errors: FieldError[] } | { kind: 'confirm'; result: BomImportResult } | { kind: 'refused'; message: string };
+type Stage =
+  | { kind: 'pick' }
+  | { kind: 'errors'; message: string; errors: FieldError[] }
+  | { kind: 'confirm'; result: BomImportResult }
+  | { kind: 'refused'; message: string };
 
 /** "第 3 行 单位用量" → row 3, column 单位用量 (the header row's errors have no row). */
 function place(field: string): { row: number | null; column: string } {
@@ -20,7 +24,15 @@ function place(field: string): { row: number | null; column: string } {
   return m ? { row: Number(m[1]), column: m[2]! } : { row: null, column: field === 'file' ? '文件' : field };
 }
 
-export function ImportDialog({ open, onClose, onImported }: { open: boolean; onClose: () => void; onImported: () => void }) {
+export function ImportDialog({
+  open,
+  onClose,
+  onImported,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onImported: () => void;
+}) {
   const { message } = App.useApp();
   const [file, setFile] = useState<File | null>(null);
   const [stage, setStage] = useState<Stage>({ kind: 'pick' });
@@ -43,7 +55,8 @@ export function ImportDialog({ open, onClose, onImported }: { open: boolean; onC
         reset();
       } else setStage({ kind: 'confirm', result: res.data });
     } catch (e) {
-      if (e instanceof ApiError && e.status === 400 && e.errors.length) setStage({ kind: 'errors', message: e.message, errors: e.errors });
+      if (e instanceof ApiError && e.status === 400 && e.errors.length)
+        setStage({ kind: 'errors', message: e.message, errors: e.errors });
       else setStage({ kind: 'refused', message: serverErrorText(e, '导入失败') });
     } finally {
       setPercent(null);
@@ -107,10 +120,14 @@ export function ImportDialog({ open, onClose, onImported }: { open: boolean; onC
           <InboxOutlined />
         </p>
         <p className="ant-upload-text">点击或拖入 .xlsx 文件（使用“下载模板”填写）</p>
-        <p className="ant-upload-hint">不超过 {BOM_IMPORT_MAX_MB} MB；整个文件校验通过才会导入，文件中每个一级物料现有的 BOM 将被整体替换</p>
+        <p className="ant-upload-hint">
+          不超过 {BOM_IMPORT_MAX_MB} MB；整个文件校验通过才会导入，文件中每个一级物料现有的 BOM 将被整体替换
+        </p>
       </Upload.Dragger>
 
-      {busy && <Progress percent={percent} size="small" style={{ marginTop: 12 }} status="active" aria-label="上传进度" />}
+      {busy && (
+        <Progress percent={percent} size="small" style={{ marginTop: 12 }} status="active" aria-label="上传进度" />
+      )}
 
       {stage.kind === 'refused' && <Alert type="error" showIcon title={stage.message} style={{ marginTop: 12 }} />}
 
@@ -120,7 +137,9 @@ export function ImportDialog({ open, onClose, onImported }: { open: boolean; onC
           <Table<FieldError & { key: number }>
             size="small"
             style={{ marginTop: 8 }}
-            pagination={stage.errors.length > 8 ? { pageSize: 8, showSizeChanger: false, showTotal: (n) => `共 ${n} 处` } : false}
+            pagination={
+              stage.errors.length > 8 ? { pageSize: 8, showSizeChanger: false, showTotal: (n) => `共 ${n} 处` } : false
+            }
             dataSource={stage.errors.map((e, key) => ({ ...e, key }))}
             columns={[
               { title: '行号', key: 'row', width: 70, render: (_: unknown, e) => place(e.field).row ?? '—' },
@@ -151,7 +170,13 @@ export function ImportDialog({ open, onClose, onImported }: { open: boolean; onC
             columns={[
               { title: '一级物料', dataIndex: 'code', width: 130 },
               { title: '名称', dataIndex: 'name' },
-              { title: '现有行数', dataIndex: 'existing', width: 100, align: 'right', render: (n: number) => (n ? <Typography.Text type="warning">{n}（将被替换）</Typography.Text> : 0) },
+              {
+                title: '现有行数',
+                dataIndex: 'existing',
+                width: 100,
+                align: 'right',
+                render: (n: number) => (n ? <Typography.Text type="warning">{n}（将被替换）</Typography.Text> : 0),
+              },
               { title: '导入行数', dataIndex: 'incoming', width: 90, align: 'right' },
             ]}
           />

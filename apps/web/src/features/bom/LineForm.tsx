@@ -6,7 +6,13 @@
  */
 import { useEffect, useState } from 'react';
 import { Alert, App, Col, Form, Input, Modal, Row, Select, Switch, Typography } from 'antd';
-import { BOM_LEVEL_LABELS, ZBomLineFieldsSchema, type BomLevel2, type BomLine, type BomLineFields } from '@esm/contracts';
+import {
+  BOM_LEVEL_LABELS,
+  ZBomLineFieldsSchema,
+  type BomLevel2,
+  type BomLine,
+  type BomLineFields,
+} from '@esm/contracts';
 import { ApiError } from '../../api/client.ts';
 import { serverErrorText } from '../../components/serverErrors.ts';
 import { validValues, zodRule } from '../../components/zodRule.ts';
@@ -18,13 +24,25 @@ export type LineTarget = { kind: 'add'; materialCode?: string; parent?: BomLevel
 type Values = Omit<BomLineFields, 'quantity'> & { quantity?: string; materialCode?: string };
 const shape = ZBomLineFieldsSchema.shape;
 
-const text = (name: keyof typeof shape, label: string, opts: { required?: boolean; placeholder?: string; max?: number } = {}) => (
+const text = (
+  name: keyof typeof shape,
+  label: string,
+  opts: { required?: boolean; placeholder?: string; max?: number } = {},
+) => (
   <Form.Item name={name} label={label} required={opts.required} rules={[zodRule(shape[name])]}>
     <Input placeholder={opts.placeholder} maxLength={opts.max} />
   </Form.Item>
 );
 
-export function LineForm({ target, onClose, onSaved }: { target: LineTarget | null; onClose: () => void; onSaved: () => void }) {
+export function LineForm({
+  target,
+  onClose,
+  onSaved,
+}: {
+  target: LineTarget | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
   const [busy, setBusy] = useState(false);
@@ -76,7 +94,12 @@ export function LineForm({ target, onClose, onSaved }: { target: LineTarget | nu
         vendorMobile: v.vendorMobile,
       };
       if (target.kind === 'edit') await updateLine({ id: target.line.id, ...fields });
-      else await addLine({ ...fields, materialCode: target.materialCode ?? v.materialCode ?? '', parentId: target.parent?.id });
+      else
+        await addLine({
+          ...fields,
+          materialCode: target.materialCode ?? v.materialCode ?? '',
+          parentId: target.parent?.id,
+        });
       message.success(target.kind === 'edit' ? '已保存' : '已新增');
       onSaved();
     } catch (e) {
@@ -93,11 +116,25 @@ export function LineForm({ target, onClose, onSaved }: { target: LineTarget | nu
   const editing = target?.kind === 'edit' ? target.line : null;
   const parent = target?.kind === 'add' ? target.parent : undefined;
   const level = editing ? editing.level : parent ? 3 : 2;
-  const title = editing ? `编辑${BOM_LEVEL_LABELS[level as 2 | 3]}子件 ${editing.componentCode}` : parent ? `新增三级子件（上级 ${parent.componentCode} ${parent.componentName}）` : '新增二级子件';
+  const title = editing
+    ? `编辑${BOM_LEVEL_LABELS[level as 2 | 3]}子件 ${editing.componentCode}`
+    : parent
+      ? `新增三级子件（上级 ${parent.componentCode} ${parent.componentName}）`
+      : '新增二级子件';
   const fixedMaterial = editing?.materialCode ?? (target?.kind === 'add' ? target.materialCode : undefined);
 
   return (
-    <Modal open={target !== null} title={title} width={720} onCancel={onClose} onOk={save} okText="保存" confirmLoading={busy} destroyOnHidden forceRender>
+    <Modal
+      open={target !== null}
+      title={title}
+      width={720}
+      onCancel={onClose}
+      onOk={save}
+      okText="保存"
+      confirmLoading={busy}
+      destroyOnHidden
+      forceRender
+    >
       <Form form={form} layout="vertical" requiredMark aria-label="BOM 行">
         {refusal && <Alert type="error" showIcon title={refusal} style={{ marginBottom: 12 }} />}
         {fixedMaterial ? (
@@ -106,26 +143,57 @@ export function LineForm({ target, onClose, onSaved }: { target: LineTarget | nu
             {editing && editing.level === 3 && `；上级：${editing.parentCode}`}
           </Typography.Paragraph>
         ) : (
-          <Form.Item name="materialCode" label="一级物料" required rules={[{ required: true, message: '请选择一级物料' }]}>
+          <Form.Item
+            name="materialCode"
+            label="一级物料"
+            required
+            rules={[{ required: true, message: '请选择一级物料' }]}
+          >
             <Select
               showSearch={{ optionFilterProp: 'label' }}
               placeholder="本供应商供货的物料"
               loading={materials.isLoading}
-              options={(materials.data ?? []).map((m) => ({ value: m.code, label: `${m.code} ${m.name}（${m.lineCount} 行）` }))}
+              options={(materials.data ?? []).map((m) => ({
+                value: m.code,
+                label: `${m.code} ${m.name}（${m.lineCount} 行）`,
+              }))}
             />
           </Form.Item>
         )}
         <Row gutter={16}>
-          <Col xs={24} sm={12}>{text('componentCode', '子件编码', { required: true, max: 40 })}</Col>
-          <Col xs={24} sm={12}>{text('componentName', '子件名称', { required: true, max: 200 })}</Col>
-          <Col xs={24} sm={12}>{text('spec', '规格型号', { max: 200 })}</Col>
-          <Col xs={12} sm={6}>{text('quantity', '单位用量', { required: true, placeholder: '如 2 或 0.25' })}</Col>
-          <Col xs={12} sm={6}>{text('unit', '单位', { required: true, placeholder: '个、kg、m', max: 16 })}</Col>
-          <Col xs={24} sm={12}>{text('vendorName', '次级供应商名称', { required: true, max: 200 })}</Col>
-          <Col xs={24} sm={12}>{text('vendorCreditCode', '统一社会信用代码', { required: true, max: 18 })}</Col>
-          <Col xs={24} sm={8}>{text('vendorRegion', '所在地区', { max: 100 })}</Col>
-          <Col xs={12} sm={8}>{text('vendorContact', '联系人', { max: 50 })}</Col>
-          <Col xs={12} sm={8}>{text('vendorMobile', '联系电话', { placeholder: editing?.vendorMobile ? `${editing.vendorMobile}（不改请留空）` : undefined, max: 20 })}</Col>
+          <Col xs={24} sm={12}>
+            {text('componentCode', '子件编码', { required: true, max: 40 })}
+          </Col>
+          <Col xs={24} sm={12}>
+            {text('componentName', '子件名称', { required: true, max: 200 })}
+          </Col>
+          <Col xs={24} sm={12}>
+            {text('spec', '规格型号', { max: 200 })}
+          </Col>
+          <Col xs={12} sm={6}>
+            {text('quantity', '单位用量', { required: true, placeholder: '如 2 或 0.25' })}
+          </Col>
+          <Col xs={12} sm={6}>
+            {text('unit', '单位', { required: true, placeholder: '个、kg、m', max: 16 })}
+          </Col>
+          <Col xs={24} sm={12}>
+            {text('vendorName', '次级供应商名称', { required: true, max: 200 })}
+          </Col>
+          <Col xs={24} sm={12}>
+            {text('vendorCreditCode', '统一社会信用代码', { required: true, max: 18 })}
+          </Col>
+          <Col xs={24} sm={8}>
+            {text('vendorRegion', '所在地区', { max: 100 })}
+          </Col>
+          <Col xs={12} sm={8}>
+            {text('vendorContact', '联系人', { max: 50 })}
+          </Col>
+          <Col xs={12} sm={8}>
+            {text('vendorMobile', '联系电话', {
+              placeholder: editing?.vendorMobile ? `${editing.vendorMobile}（不改请留空）` : undefined,
+              max: 20,
+            })}
+          </Col>
           <Col xs={24}>
             <Form.Item name="hasDrawing" label="子件有自己的图纸" valuePropName="checked">
               <Switch checkedChildren="有" unCheckedChildren="无" />

@@ -17,7 +17,13 @@ const FIELDS: FilterField[] = [
   { kind: 'text', name: 'component', label: '子件', placeholder: '所供子件编码或名称', width: 170 },
 ];
 
-const count = (title: string, key: keyof BomVendorRow, width = 84) => ({ title, dataIndex: key, sorter: true, width, align: 'right' as const });
+const count = (title: string, key: keyof BomVendorRow, width = 84) => ({
+  title,
+  dataIndex: key,
+  sorter: true,
+  width,
+  align: 'right' as const,
+});
 const SHOWN = 4;
 
 const COLUMNS: ColumnsType<BomVendorRow> = [
@@ -44,7 +50,9 @@ const COLUMNS: ColumnsType<BomVendorRow> = [
     render: (_: unknown, r) => (
       <div style={{ lineHeight: 1.4 }}>
         <div>{r.contact ?? '—'}</div>
-        {r.mobile && <MaskedMobile kind="BOM_VENDOR" contactId={r.lineId} masked={r.mobile} name={r.contact ?? r.name} />}
+        {r.mobile && (
+          <MaskedMobile kind="BOM_VENDOR" contactId={r.lineId} masked={r.mobile} name={r.contact ?? r.name} />
+        )}
       </div>
     ),
   },
@@ -58,7 +66,10 @@ const COLUMNS: ColumnsType<BomVendorRow> = [
     render: (_: unknown, r) => (
       <div>
         {r.components.slice(0, SHOWN).map((c) => (
-          <Tooltip key={`${c.code}-${c.materialCode}`} title={`${c.level === 2 ? '二级' : '三级'}子件，用于一级物料 ${c.materialCode}`}>
+          <Tooltip
+            key={`${c.code}-${c.materialCode}`}
+            title={`${c.level === 2 ? '二级' : '三级'}子件，用于一级物料 ${c.materialCode}`}
+          >
             <Tag style={{ marginBottom: 4 }}>
               {c.code} {c.name}
             </Tag>
@@ -81,7 +92,13 @@ const COLUMNS: ColumnsType<BomVendorRow> = [
   },
 ];
 
-export function VendorTable({ supplierCode, extra }: { supplierCode?: string; extra?: (filters: Filters) => ReactNode }) {
+export function VendorTable({
+  supplierCode,
+  extra,
+}: {
+  supplierCode?: string;
+  extra?: (filters: Filters) => ReactNode;
+}) {
   const [filters, setFilters] = useState<Filters>({});
   return (
     <PagedTable<typeof bomApi.vendors, BomVendorRow>
@@ -89,7 +106,11 @@ export function VendorTable({ supplierCode, extra }: { supplierCode?: string; ex
       columns={COLUMNS}
       filters={{ ...filters, ...(supplierCode ? { supplierCode } : {}) } as FiltersOf<typeof bomApi.vendors>}
       rowKey="creditCode"
-      emptyText={Object.values(filters).some(Boolean) ? '没有匹配的次级供应商' : '暂无次级供应商：在二三级BOM中维护子件及其供应商后显示'}
+      emptyText={
+        Object.values(filters).some(Boolean)
+          ? '没有匹配的次级供应商'
+          : '暂无次级供应商：在二三级BOM中维护子件及其供应商后显示'
+      }
       toolbar={
         <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'flex-start' }}>
           <FilterForm fields={FIELDS} onChange={setFilters} testId="bom-vendor-filters" />

@@ -7,13 +7,29 @@ import { useState, type ReactNode } from 'react';
 import { App, Button, Card, Descriptions, Drawer, Empty, Space, Spin, Table, Tag, Timeline, Typography } from 'antd';
 import { useMd } from '../../components/useScreen.ts';
 import { DownloadOutlined, EditOutlined, EyeOutlined, SendOutlined, StopOutlined } from '@ant-design/icons';
-import { COUNTERSIGN_EVENT_LABELS, countersignApi, FILE_TYPES, UI, ZCountersignCancelSchema, type CountersignDetail, type CountersignFile, type CountersignRound } from '@esm/contracts';
+import {
+  COUNTERSIGN_EVENT_LABELS,
+  countersignApi,
+  FILE_TYPES,
+  UI,
+  ZCountersignCancelSchema,
+  type CountersignDetail,
+  type CountersignFile,
+  type CountersignRound,
+} from '@esm/contracts';
 import { actorText, formatDateTime } from '../../components/labels.tsx';
 import { ErrorResult } from '../../components/ErrorResult.tsx';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { FileViewer, type Run } from '../files/index.ts';
 import { DueDate, OverdueTag } from '../notices/index.ts';
-import { cancelCountersign, downloadSheet, issueCountersign, useCountersign, useRefreshCountersign, type Side } from './api.ts';
+import {
+  cancelCountersign,
+  downloadSheet,
+  issueCountersign,
+  useCountersign,
+  useRefreshCountersign,
+  type Side,
+} from './api.ts';
 import { CountersignForm } from './CountersignForm.tsx';
 import { CountersignStatusTag, DecisionTag } from './labels.tsx';
 import { SignDialog } from './SignDialog.tsx';
@@ -35,7 +51,16 @@ function FilesTable({ files, onOpen }: { files: CountersignFile[]; onOpen: (f: C
         { title: '标准编号', dataIndex: 'standardCode', width: 150 },
         { title: '名称', dataIndex: 'name', ellipsis: true },
         { title: '版本', dataIndex: 'version', width: 64 },
-        { title: 'SHA-256', dataIndex: 'sha256', width: 170, render: (v: string) => <Typography.Text code copyable={{ text: v }} title={v}>{short(v)}</Typography.Text> },
+        {
+          title: 'SHA-256',
+          dataIndex: 'sha256',
+          width: 170,
+          render: (v: string) => (
+            <Typography.Text code copyable={{ text: v }} title={v}>
+              {short(v)}
+            </Typography.Text>
+          ),
+        },
         {
           title: '操作',
           key: 'open',
@@ -56,7 +81,16 @@ function FilesTable({ files, onOpen }: { files: CountersignFile[]; onOpen: (f: C
 
 /** One round: issued, then each signature; while it is being signed, the steps still ahead. */
 function RoundTimeline({ list, round }: { list: CountersignDetail; round: CountersignRound }) {
-  const items: { color?: string; children: ReactNode }[] = [{ color: 'blue', children: <span>{formatDateTime(round.issuedAt)} {round.issuedByName ?? '已隐藏'} 下发</span> }];
+  const items: { color?: string; children: ReactNode }[] = [
+    {
+      color: 'blue',
+      children: (
+        <span>
+          {formatDateTime(round.issuedAt)} {round.issuedByName ?? '已隐藏'} 下发
+        </span>
+      ),
+    },
+  ];
   for (const s of round.signatures) {
     items.push({
       color: s.decision === 'RETURN' ? 'red' : s.decision === 'CONDITIONAL' ? 'gold' : 'green',
@@ -70,19 +104,53 @@ function RoundTimeline({ list, round }: { list: CountersignDetail; round: Counte
           </Space>
           {s.comment && <div>{s.comment}</div>}
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {[formatDateTime(s.createdAt), actorText(undefined, undefined, s.ip), `内容 SHA-256 ${short(s.contentSha256)}`].filter(Boolean).join(' · ')}
+            {[
+              formatDateTime(s.createdAt),
+              actorText(undefined, undefined, s.ip),
+              `内容 SHA-256 ${short(s.contentSha256)}`,
+            ]
+              .filter(Boolean)
+              .join(' · ')}
           </Typography.Text>
         </div>
       ),
     });
   }
   if (round.outcome === null && list.round === round.round) {
-    const waiting = [{ step: 0, name: list.supplierName }, ...round.signers.map((s) => ({ step: s.step, name: s.name }))].filter((w) => w.step >= list.step);
-    for (const w of waiting) items.push({ color: 'gray', children: <Typography.Text type="secondary">{w.step === list.step ? '待会签：' : '待：'}{w.name}</Typography.Text> });
+    const waiting = [
+      { step: 0, name: list.supplierName },
+      ...round.signers.map((s) => ({ step: s.step, name: s.name })),
+    ].filter((w) => w.step >= list.step);
+    for (const w of waiting)
+      items.push({
+        color: 'gray',
+        children: (
+          <Typography.Text type="secondary">
+            {w.step === list.step ? '待会签：' : '待：'}
+            {w.name}
+          </Typography.Text>
+        ),
+      });
   }
-  const outcome = round.outcome === 'COMPLETED' ? <Tag color="green">已完成</Tag> : round.outcome === 'RETURNED' ? <Tag color="magenta">已退回</Tag> : <Tag color="blue">会签中</Tag>;
+  const outcome =
+    round.outcome === 'COMPLETED' ? (
+      <Tag color="green">已完成</Tag>
+    ) : round.outcome === 'RETURNED' ? (
+      <Tag color="magenta">已退回</Tag>
+    ) : (
+      <Tag color="blue">会签中</Tag>
+    );
   return (
-    <Card size="small" style={{ marginBottom: 12 }} title={<Space>第 {round.round} 轮{outcome}</Space>} data-testid={`round-${round.round}`}>
+    <Card
+      size="small"
+      style={{ marginBottom: 12 }}
+      title={
+        <Space>
+          第 {round.round} 轮{outcome}
+        </Space>
+      }
+      data-testid={`round-${round.round}`}
+    >
       {list.round !== round.round && (
         <Typography.Paragraph type="secondary" style={{ fontSize: 12, whiteSpace: 'pre-wrap' }}>
           本轮事项：{round.items}
@@ -116,7 +184,17 @@ function CancelDialog({ list, onClose, onDone }: { list: CountersignDetail; onCl
   );
 }
 
-export function CountersignDrawer({ side, id, onClose, run }: { side: Side; id: number | null; onClose: () => void; run?: Run }) {
+export function CountersignDrawer({
+  side,
+  id,
+  onClose,
+  run,
+}: {
+  side: Side;
+  id: number | null;
+  onClose: () => void;
+  run?: Run;
+}) {
   const { modal } = App.useApp();
   const wide = useMd();
   const q = useCountersign(side, id ?? undefined);
@@ -170,7 +248,13 @@ export function CountersignDrawer({ side, id, onClose, run }: { side: Side; id: 
       );
     if (l.actions.includes('download'))
       out.push(
-        <Button key="download" type="primary" icon={<DownloadOutlined />} loading={busy === 'download'} onClick={() => act('download', async () => `已下载：${await downloadSheet(side, l.id)}`, '下载失败')}>
+        <Button
+          key="download"
+          type="primary"
+          icon={<DownloadOutlined />}
+          loading={busy === 'download'}
+          onClick={() => act('download', async () => `已下载：${await downloadSheet(side, l.id)}`, '下载失败')}
+        >
           下载签核单
         </Button>,
       );
@@ -181,7 +265,14 @@ export function CountersignDrawer({ side, id, onClose, run }: { side: Side; id: 
   if (q.isPending) body = <Spin style={{ display: 'block', margin: '48px auto' }} />;
   else if (q.isError || !list)
     // a 404 is the list gone or not the caller's: one message and the way back to the list
-    body = <ErrorResult error={q.error} notFound="会签单不存在或无权查看" back={{ onBack: onClose }} onRetry={() => q.refetch()} />;
+    body = (
+      <ErrorResult
+        error={q.error}
+        notFound="会签单不存在或无权查看"
+        back={{ onBack: onClose }}
+        onRetry={() => q.refetch()}
+      />
+    );
   else
     body = (
       <div data-testid="countersign-detail">
@@ -199,7 +290,9 @@ export function CountersignDrawer({ side, id, onClose, run }: { side: Side; id: 
           </Descriptions.Item>
           <Descriptions.Item label="关联变更通知">{list.noticeNumber ?? '无'}</Descriptions.Item>
           {/* governed (COUNTERSIGN_COLUMNS): absent when hidden for the user */}
-          {list.createdByName !== undefined && <Descriptions.Item label="发起人">{list.createdByName}</Descriptions.Item>}
+          {list.createdByName !== undefined && (
+            <Descriptions.Item label="发起人">{list.createdByName}</Descriptions.Item>
+          )}
           <Descriptions.Item label="我方会签人">{list.signers.map((s) => s.name).join(' → ')}</Descriptions.Item>
           <Descriptions.Item label="轮次">{list.round ? `第 ${list.round} 轮` : '未下发'}</Descriptions.Item>
           {list.cancelReason && <Descriptions.Item label="取消原因">{list.cancelReason}</Descriptions.Item>}
@@ -211,7 +304,11 @@ export function CountersignDrawer({ side, id, onClose, run }: { side: Side; id: 
         <Typography.Title level={5} style={{ marginTop: 16 }}>
           会签记录
         </Typography.Title>
-        {list.rounds.length === 0 ? <Empty description="尚未下发" /> : [...list.rounds].reverse().map((r) => <RoundTimeline key={r.round} list={list} round={r} />)}
+        {list.rounds.length === 0 ? (
+          <Empty description="尚未下发" />
+        ) : (
+          [...list.rounds].reverse().map((r) => <RoundTimeline key={r.round} list={list} round={r} />)
+        )}
         {list.events.length > 0 && (
           <>
             <Typography.Title level={5}>操作记录</Typography.Title>
@@ -219,7 +316,13 @@ export function CountersignDrawer({ side, id, onClose, run }: { side: Side; id: 
               items={list.events.map((e) => ({
                 children: (
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {[formatDateTime(e.createdAt), actorText(e.userName, e.userAccount, e.ip), COUNTERSIGN_EVENT_LABELS[e.action]].filter(Boolean).join(' ')}
+                    {[
+                      formatDateTime(e.createdAt),
+                      actorText(e.userName, e.userAccount, e.ip),
+                      COUNTERSIGN_EVENT_LABELS[e.action],
+                    ]
+                      .filter(Boolean)
+                      .join(' ')}
                     {e.detail ? `：${e.detail}` : ''}
                   </Typography.Text>
                 ),
@@ -242,10 +345,25 @@ export function CountersignDrawer({ side, id, onClose, run }: { side: Side; id: 
       >
         {body}
       </Drawer>
-      {list && dialog === 'sign' && <SignDialog side={side} list={list} onClose={() => setDialog(null)} onDone={done} />}
+      {list && dialog === 'sign' && (
+        <SignDialog side={side} list={list} onClose={() => setDialog(null)} onDone={done} />
+      )}
       {list && dialog === 'edit' && <CountersignForm list={list} onClose={() => setDialog(null)} onSaved={done} />}
       {list && dialog === 'cancel' && <CancelDialog list={list} onClose={() => setDialog(null)} onDone={done} />}
-      <FileViewer file={viewing && { id: viewing.fileId, standardCode: viewing.standardCode, name: viewing.name, version: viewing.version, fileName: viewing.fileName, fileType: viewing.fileType }} run={run} onClose={() => setViewing(null)} />
+      <FileViewer
+        file={
+          viewing && {
+            id: viewing.fileId,
+            standardCode: viewing.standardCode,
+            name: viewing.name,
+            version: viewing.version,
+            fileName: viewing.fileName,
+            fileType: viewing.fileType,
+          }
+        }
+        run={run}
+        onClose={() => setViewing(null)}
+      />
     </>
   );
 }

@@ -32,12 +32,24 @@ export function CountersignList({ side, run, gate }: { side: Side; run?: Run; ga
   const refresh = useRefreshCountersign();
   const internal = side === 'internal';
 
-  const statusOptions = COUNTERSIGN_STATUSES.filter((s) => internal || s !== 'DRAFT').map((s) => ({ value: s, label: COUNTERSIGN_STATUS_LABELS[s] }));
+  const statusOptions = COUNTERSIGN_STATUSES.filter((s) => internal || s !== 'DRAFT').map((s) => ({
+    value: s,
+    label: COUNTERSIGN_STATUS_LABELS[s],
+  }));
   const fields: FilterField[] = [
     { kind: 'text', name: 'keyword', label: '编号或标题', width: 150 },
-    ...(internal ? [{ kind: 'remote', name: 'supplierCode', label: '供应商', source: supplierSource, width: 180 } as FilterField] : []),
+    ...(internal
+      ? [{ kind: 'remote', name: 'supplierCode', label: '供应商', source: supplierSource, width: 180 } as FilterField]
+      : []),
     { kind: 'select', name: 'status', label: '状态', width: 130, options: statusOptions },
-    { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '截止日期', placeholder: ['截止日期起', '截止日期止'], width: 230 },
+    {
+      kind: 'dateRange',
+      from: 'dateFrom',
+      to: 'dateTo',
+      label: '截止日期',
+      placeholder: ['截止日期起', '截止日期止'],
+      width: 230,
+    },
     ...(internal ? [{ kind: 'text', name: 'signer', label: '会签人账号', width: 120 } as FilterField] : []),
     { kind: 'select', name: 'overdueOnly', label: '逾期', width: 100, options: [{ value: '1', label: '仅看逾期' }] },
   ];
@@ -63,13 +75,30 @@ export function CountersignList({ side, run, gate }: { side: Side; run?: Run; ga
     ? [
         { title: '编号', dataIndex: 'number', sorter: true, width: 130, render: number },
         { title: '标题', dataIndex: 'title', width: 180, ellipsis: { showTitle: true } },
-        ...(internal ? [{ title: '供应商', dataIndex: 'supplierName', width: 150, ellipsis: { showTitle: true } }] : []),
+        ...(internal
+          ? [{ title: '供应商', dataIndex: 'supplierName', width: 150, ellipsis: { showTitle: true } }]
+          : []),
         { title: '状态', dataIndex: 'status', width: 130, render: (_: unknown, r) => status(r) },
-        { title: '当前待会签', dataIndex: 'waitingFor', width: 100, ellipsis: { showTitle: true }, render: (v: string | null) => v ?? '—' },
+        {
+          title: '当前待会签',
+          dataIndex: 'waitingFor',
+          width: 100,
+          ellipsis: { showTitle: true },
+          render: (v: string | null) => v ?? '—',
+        },
         { title: '轮次', dataIndex: 'round', width: 70, render: (v: number) => (v ? `第${v}轮` : '—') },
         { title: '截止日期', dataIndex: 'dueDate', sorter: true, width: 104, render: due },
-        ...(internal ? [{ title: '我方会签人', dataIndex: 'signerNames', width: 130, ellipsis: { showTitle: true } }] : []),
-        { title: '下发时间', dataIndex: 'issuedAt', sorter: true, width: 100, render: (v: string | null) => (v ? <span title={formatDateTime(v)}>{formatDateTime(v).slice(0, 10)}</span> : '—') },
+        ...(internal
+          ? [{ title: '我方会签人', dataIndex: 'signerNames', width: 130, ellipsis: { showTitle: true } }]
+          : []),
+        {
+          title: '下发时间',
+          dataIndex: 'issuedAt',
+          sorter: true,
+          width: 100,
+          render: (v: string | null) =>
+            v ? <span title={formatDateTime(v)}>{formatDateTime(v).slice(0, 10)}</span> : '—',
+        },
         { title: '操作', key: 'actions', width: 64, fixed: 'right', render: (_: unknown, r) => view(r) },
       ]
     : [
@@ -87,7 +116,17 @@ export function CountersignList({ side, run, gate }: { side: Side; run?: Run; ga
             </div>
           ),
         },
-        { title: '状态', dataIndex: 'status', width: 130, render: (_: unknown, r) => <div>{status(r)}{r.waitingFor && <div style={{ fontSize: 12 }}>待 {r.waitingFor}</div>}</div> },
+        {
+          title: '状态',
+          dataIndex: 'status',
+          width: 130,
+          render: (_: unknown, r) => (
+            <div>
+              {status(r)}
+              {r.waitingFor && <div style={{ fontSize: 12 }}>待 {r.waitingFor}</div>}
+            </div>
+          ),
+        },
       ];
 
   return (
@@ -102,7 +141,12 @@ export function CountersignList({ side, run, gate }: { side: Side; run?: Run; ga
         extra={
           internal && (
             <Permitted endpoint={countersignApi.create}>
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} style={{ marginBottom: 12 }}>
+              <Button
+                type="primary"
+                icon={<PlusOutlined />}
+                onClick={() => setCreating(true)}
+                style={{ marginBottom: 12 }}
+              >
                 新建会签单
               </Button>
             </Permitted>

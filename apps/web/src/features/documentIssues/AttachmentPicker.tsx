@@ -6,7 +6,13 @@
 import { useState } from 'react';
 import { App, Button, Progress, Typography, Upload } from 'antd';
 import { PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
-import { ATTACHMENT_EXTENSIONS, ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES_TEXT, ATTACHMENTS_PER_MESSAGE, type AttachmentRow } from '@esm/contracts';
+import {
+  ATTACHMENT_EXTENSIONS,
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_TYPES_TEXT,
+  ATTACHMENTS_PER_MESSAGE,
+  type AttachmentRow,
+} from '@esm/contracts';
 import { formatFileSize } from '../../components/labels.tsx';
 import { serverErrorText } from '../../components/serverErrors.ts';
 import { uploadAttachment, type Side } from './api.ts';
@@ -17,7 +23,8 @@ const ACCEPT = ATTACHMENT_EXTENSIONS.map((e) => `.${e}`).join(',');
 /** Why this file cannot be attached, or null. */
 export function attachmentRefusal(file: { name: string; size: number }): string | null {
   const ext = file.name.slice(file.name.lastIndexOf('.') + 1).toLowerCase();
-  if (!file.name.includes('.') || !(ATTACHMENT_EXTENSIONS as readonly string[]).includes(ext)) return `「${file.name}」的类型不支持，仅支持 ${ATTACHMENT_TYPES_TEXT}`;
+  if (!file.name.includes('.') || !(ATTACHMENT_EXTENSIONS as readonly string[]).includes(ext))
+    return `「${file.name}」的类型不支持，仅支持 ${ATTACHMENT_TYPES_TEXT}`;
   if (file.size > ATTACHMENT_MAX_BYTES) return `「${file.name}」超过 ${MAX_MB} MB（${formatFileSize(file.size)}）`;
   if (file.size === 0) return `「${file.name}」是空文件`;
   return null;
@@ -38,7 +45,8 @@ export function AttachmentPicker({ side, value = [], onChange, onBusy }: Attachm
 
   const add = async (file: File) => {
     setError(null);
-    const refusal = value.length >= ATTACHMENTS_PER_MESSAGE ? `最多 ${ATTACHMENTS_PER_MESSAGE} 个附件` : attachmentRefusal(file);
+    const refusal =
+      value.length >= ATTACHMENTS_PER_MESSAGE ? `最多 ${ATTACHMENTS_PER_MESSAGE} 个附件` : attachmentRefusal(file);
     if (refusal) {
       setError(refusal);
       return;

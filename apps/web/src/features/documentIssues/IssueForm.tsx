@@ -10,7 +10,15 @@ import { HANDLING_ROLE_LABELS, ZIssueDraftSchema, type AttachmentRow, type Issue
 import { serverErrorText, showFieldErrors } from '../../components/serverErrors.ts';
 import { validValues, zodRule } from '../../components/zodRule.ts';
 import { AttachmentPicker } from './AttachmentPicker.tsx';
-import { addIssue, submitIssue, updateIssue, useDrawings, useProblemTypeOptions, usePurchasers, type DraftBody } from './api.ts';
+import {
+  addIssue,
+  submitIssue,
+  updateIssue,
+  useDrawings,
+  useProblemTypeOptions,
+  usePurchasers,
+  type DraftBody,
+} from './api.ts';
 
 interface Values {
   fileId?: number;
@@ -45,7 +53,8 @@ function IssueFormModal({ editing, onClose, onSaved }: Omit<IssueFormProps, 'ope
   const types = useProblemTypeOptions();
   const fileId = Form.useWatch('fileId', form);
   const chosen = drawings.data?.find((d) => d.fileId === fileId);
-  const materialCode = chosen?.materialCode ?? (editing && editing.fileId === fileId ? editing.materialCode : undefined);
+  const materialCode =
+    chosen?.materialCode ?? (editing && editing.fileId === fileId ? editing.materialCode : undefined);
   const purchasers = usePurchasers(materialCode);
 
   const drawingOptions = (drawings.data ?? []).map((d) => ({
@@ -53,7 +62,10 @@ function IssueFormModal({ editing, onClose, onSaved }: Omit<IssueFormProps, 'ope
     label: `${d.standardCode} ${d.name} 版本 ${d.version}${d.status === 'HISTORY' ? '（历史版本）' : ''} · ${d.materialCode} ${d.materialName}`,
   }));
   if (editing && !drawingOptions.some((o) => o.value === editing.fileId)) {
-    drawingOptions.unshift({ value: editing.fileId, label: `${editing.standardCode} ${editing.fileTitle} 版本 ${editing.version} · ${editing.materialCode} ${editing.materialName}` });
+    drawingOptions.unshift({
+      value: editing.fileId,
+      label: `${editing.standardCode} ${editing.fileTitle} 版本 ${editing.version} · ${editing.materialCode} ${editing.materialName}`,
+    });
   }
 
   const save = async (andSubmit: boolean) => {
@@ -97,7 +109,12 @@ function IssueFormModal({ editing, onClose, onSaved }: Omit<IssueFormProps, 'ope
           <Button onClick={() => save(false)} loading={busy === 'save'} disabled={uploading || busy !== null}>
             保存草稿
           </Button>
-          <Button type="primary" onClick={() => save(true)} loading={busy === 'submit'} disabled={uploading || busy !== null}>
+          <Button
+            type="primary"
+            onClick={() => save(true)}
+            loading={busy === 'submit'}
+            disabled={uploading || busy !== null}
+          >
             提交
           </Button>
         </Space>
@@ -108,7 +125,14 @@ function IssueFormModal({ editing, onClose, onSaved }: Omit<IssueFormProps, 'ope
         layout="vertical"
         initialValues={
           editing
-            ? { fileId: editing.fileId, problemTypeId: editing.problemTypeId, title: editing.title, description: editing.description, purchaser: editing.purchaser ?? undefined, attachments: editing.attachments }
+            ? {
+                fileId: editing.fileId,
+                problemTypeId: editing.problemTypeId,
+                title: editing.title,
+                description: editing.description,
+                purchaser: editing.purchaser ?? undefined,
+                attachments: editing.attachments,
+              }
             : { attachments: [] }
         }
       >
@@ -127,7 +151,10 @@ function IssueFormModal({ editing, onClose, onSaved }: Omit<IssueFormProps, 'ope
         </Form.Item>
         <Form.Item name="problemTypeId" label="问题类型" rules={[{ required: true, message: '请选择问题类型' }]}>
           <Select
-            options={(types.data ?? []).map((t) => ({ value: t.id, label: `${t.name}（${HANDLING_ROLE_LABELS[t.role]}处理，${t.responseDays} 个工作日内答复）` }))}
+            options={(types.data ?? []).map((t) => ({
+              value: t.id,
+              label: `${t.name}（${HANDLING_ROLE_LABELS[t.role]}处理，${t.responseDays} 个工作日内答复）`,
+            }))}
             loading={types.isLoading}
             placeholder="请选择问题类型"
             showSearch

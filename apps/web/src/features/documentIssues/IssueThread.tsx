@@ -52,10 +52,26 @@ export interface IssueThreadProps {
   children?: ReactNode;
 }
 
-export function IssueThread({ side, issue, loading, error, onRetry, open, onClose, onViewDrawing, children }: IssueThreadProps) {
+export function IssueThread({
+  side,
+  issue,
+  loading,
+  error,
+  onRetry,
+  open,
+  onClose,
+  onViewDrawing,
+  children,
+}: IssueThreadProps) {
   const md = useMd();
   return (
-    <Drawer open={open} onClose={onClose} size={md ? 720 : '100%'} title={<ClearOfToasts>{issue ? `${issue.number} ${issue.title}` : '问题详情'}</ClearOfToasts>} destroyOnHidden>
+    <Drawer
+      open={open}
+      onClose={onClose}
+      size={md ? 720 : '100%'}
+      title={<ClearOfToasts>{issue ? `${issue.number} ${issue.title}` : '问题详情'}</ClearOfToasts>}
+      destroyOnHidden
+    >
       {error && !issue ? (
         <ErrorResult error={error} onRetry={onRetry} notFound="问题不存在或无权查看" back={{ onBack: onClose }} />
       ) : loading || !issue ? (
@@ -74,7 +90,12 @@ export function IssueThread({ side, issue, loading, error, onRetry, open, onClos
                 <span>
                   {issue.standardCode} {issue.fileTitle} 版本 {issue.version}
                 </span>
-                <Button size="small" icon={<EyeOutlined />} onClick={() => onViewDrawing(issue)} disabled={issue.fileStatus === 'OBSOLETE'}>
+                <Button
+                  size="small"
+                  icon={<EyeOutlined />}
+                  onClick={() => onViewDrawing(issue)}
+                  disabled={issue.fileStatus === 'OBSOLETE'}
+                >
                   查看图纸
                 </Button>
               </Space>
@@ -87,7 +108,9 @@ export function IssueThread({ side, issue, loading, error, onRetry, open, onClos
             <Descriptions.Item label="采购员">{issue.purchaser ?? '—'}</Descriptions.Item>
             <Descriptions.Item label="提问人">{issue.askedByName}</Descriptions.Item>
             {/* governed (ISSUE_COLUMNS): absent when hidden for the user */}
-            {issue.assigneeName !== undefined && <Descriptions.Item label="处理人">{issue.assigneeName ?? '待分派'}</Descriptions.Item>}
+            {issue.assigneeName !== undefined && (
+              <Descriptions.Item label="处理人">{issue.assigneeName ?? '待分派'}</Descriptions.Item>
+            )}
             <Descriptions.Item label="提交时间">{formatDateTime(issue.submittedAt)}</Descriptions.Item>
             <Descriptions.Item label="答复期限">{issue.dueDate ?? '—'}</Descriptions.Item>
           </Descriptions>

@@ -29,16 +29,46 @@ export function ReplyBox({ side, label, button, notices, onSend }: ReplyBoxProps
   const { busy, submit } = useFormSubmit(form, { failText: '发送失败', rename: { attachmentIds: 'attachments' } });
   const [uploading, setUploading] = useState(false);
   const send = async () => {
-    if (await submit(async (v) => (await onSend(v.text!.trim(), (v.attachments ?? []).map((a) => a.id), v.noticeId)).message)) form.resetFields();
+    if (
+      await submit(
+        async (v) =>
+          (
+            await onSend(
+              v.text!.trim(),
+              (v.attachments ?? []).map((a) => a.id),
+              v.noticeId,
+            )
+          ).message,
+      )
+    )
+      form.resetFields();
   };
   return (
-    <Form form={form} layout="vertical" initialValues={{ attachments: [] }} data-testid="reply-box" style={{ marginTop: 8 }}>
-      <Form.Item name="text" label={label} rules={[{ required: true, whitespace: true, message: `请填写${label}` }, { max: 2000, message: `${label}不能超过 2000 个字符` }]}>
+    <Form
+      form={form}
+      layout="vertical"
+      initialValues={{ attachments: [] }}
+      data-testid="reply-box"
+      style={{ marginTop: 8 }}
+    >
+      <Form.Item
+        name="text"
+        label={label}
+        rules={[
+          { required: true, whitespace: true, message: `请填写${label}` },
+          { max: 2000, message: `${label}不能超过 2000 个字符` },
+        ]}
+      >
         <Input.TextArea rows={3} maxLength={2000} showCount />
       </Form.Item>
       {notices && notices.length > 0 && (
         <Form.Item name="noticeId" label="关联变更通知">
-          <Select allowClear options={notices.map((n) => ({ value: n.id, label: `${n.number} ${n.title}（→ ${n.newVersion}）` }))} placeholder="可选：替代该版本的变更通知" aria-label="关联变更通知" />
+          <Select
+            allowClear
+            options={notices.map((n) => ({ value: n.id, label: `${n.number} ${n.title}（→ ${n.newVersion}）` }))}
+            placeholder="可选：替代该版本的变更通知"
+            aria-label="关联变更通知"
+          />
         </Form.Item>
       )}
       <Form.Item name="attachments" label="附件">

@@ -4,9 +4,17 @@ import type { ColumnsType } from 'antd/es/table';
 import { ISSUE_STATUS_LABELS, type IssueRow, type IssueStatus } from '@esm/contracts';
 import { OVERDUE_ROW } from '../../components/PagedTable.tsx';
 
-const COLORS: Record<IssueStatus, string> = { DRAFT: 'default', PENDING: 'orange', PROCESSING: 'processing', ANSWERED: 'green', CLOSED: 'default' };
+const COLORS: Record<IssueStatus, string> = {
+  DRAFT: 'default',
+  PENDING: 'orange',
+  PROCESSING: 'processing',
+  ANSWERED: 'green',
+  CLOSED: 'default',
+};
 
-export const IssueStatusTag = ({ status }: { status: IssueStatus }) => <Tag color={COLORS[status]}>{ISSUE_STATUS_LABELS[status]}</Tag>;
+export const IssueStatusTag = ({ status }: { status: IssueStatus }) => (
+  <Tag color={COLORS[status]}>{ISSUE_STATUS_LABELS[status]}</Tag>
+);
 
 export const OverdueTag = ({ overdue }: { overdue: boolean }) => (overdue ? <Tag color="red">逾期</Tag> : null);
 

@@ -39,10 +39,25 @@ const field = ZCreateApplyRequestSchema.shape;
 const DAY = 'YYYY-MM-DD';
 const dayRule = (schema: z.ZodType) => zodRule(z.preprocess((v) => (dayjs.isDayjs(v) ? v.format(DAY) : v), schema));
 
-function MaterialPicker({ options, value = [], onChange, ownId }: { options: ApplyOptions; value?: string[]; onChange?: (v: string[]) => void; ownId?: number }) {
+function MaterialPicker({
+  options,
+  value = [],
+  onChange,
+  ownId,
+}: {
+  options: ApplyOptions;
+  value?: string[];
+  onChange?: (v: string[]) => void;
+  ownId?: number;
+}) {
   const waiting = (m: ApplyMaterial) => m.pendingApplicationId !== null && m.pendingApplicationId !== ownId;
   const columns: ColumnsType<ApplyMaterial> = [
-    { title: '物料', dataIndex: 'code', width: 180, render: (code: string, m) => <CodeName code={code} name={m.name} width={170} /> },
+    {
+      title: '物料',
+      dataIndex: 'code',
+      width: 180,
+      render: (code: string, m) => <CodeName code={code} name={m.name} width={170} />,
+    },
     { title: '产品线', dataIndex: 'productLineName', width: 80 },
     {
       title: '当前授权',
@@ -65,7 +80,8 @@ function MaterialPicker({ options, value = [], onChange, ownId }: { options: App
       title: '待审批',
       key: 'pending',
       width: 110,
-      render: (_: unknown, m) => (waiting(m) ? <Tag color="processing">申请 {m.pendingApplicationId} 审批中</Tag> : '—'),
+      render: (_: unknown, m) =>
+        waiting(m) ? <Tag color="processing">申请 {m.pendingApplicationId} 审批中</Tag> : '—',
     },
   ];
   return (
@@ -81,8 +97,16 @@ function MaterialPicker({ options, value = [], onChange, ownId }: { options: App
       rowSelection={{
         selectedRowKeys: value,
         onChange: (keys) => onChange?.(keys as string[]),
-        getCheckboxProps: (m) => ({ disabled: waiting(m) && !value.includes(m.code), 'aria-label': `选择物料 ${m.code}` }),
-        renderCell: (_checked, m, _i, node) => (waiting(m) && !value.includes(m.code) ? <Tooltip title="该物料已有待审批的申请，请等待审批结果">{node}</Tooltip> : node),
+        getCheckboxProps: (m) => ({
+          disabled: waiting(m) && !value.includes(m.code),
+          'aria-label': `选择物料 ${m.code}`,
+        }),
+        renderCell: (_checked, m, _i, node) =>
+          waiting(m) && !value.includes(m.code) ? (
+            <Tooltip title="该物料已有待审批的申请，请等待审批结果">{node}</Tooltip>
+          ) : (
+            node
+          ),
       }}
     />
   );
@@ -132,7 +156,13 @@ export function ApplyForm({ draft, options, run, onClose, onSaved }: ApplyFormPr
     setRefusal(null);
     const v = await validValues(form);
     if (!v) return;
-    const body = { materialCodes: v.materialCodes, validFrom: v.validFrom!.format(DAY), validUntil: v.validUntil!.format(DAY), reason: v.reason!.trim(), renewsGrantId: draft?.renewsGrantId ?? undefined };
+    const body = {
+      materialCodes: v.materialCodes,
+      validFrom: v.validFrom!.format(DAY),
+      validUntil: v.validUntil!.format(DAY),
+      reason: v.reason!.trim(),
+      renewsGrantId: draft?.renewsGrantId ?? undefined,
+    };
     setBusy(andSubmit ? 'submit' : 'save');
     let saved = false;
     try {
@@ -157,7 +187,8 @@ export function ApplyForm({ draft, options, run, onClose, onSaved }: ApplyFormPr
       if (saved) onSaved();
       const known = new Set(['materialCodes', 'validFrom', 'validUntil', 'reason']);
       const fieldErrors = e instanceof ApiError ? e.errors.filter((f) => known.has(f.field.split('.')[0]!)) : [];
-      if (fieldErrors.length) form.setFields(fieldErrors.map((f) => ({ name: f.field.split('.')[0] as keyof Values, errors: [f.message] })));
+      if (fieldErrors.length)
+        form.setFields(fieldErrors.map((f) => ({ name: f.field.split('.')[0] as keyof Values, errors: [f.message] })));
       const prefix = saved ? '已保存为草稿，但未能提交：' : '';
       if (!fieldErrors.length || saved) setRefusal(prefix + serverErrorText(e, andSubmit ? '提交失败' : '保存失败'));
     } finally {
@@ -184,7 +215,13 @@ export function ApplyForm({ draft, options, run, onClose, onSaved }: ApplyFormPr
         <Button key="save" onClick={() => save(false)} loading={busy === 'save'} disabled={busy === 'submit'}>
           保存草稿
         </Button>,
-        <Button key="submit" type="primary" onClick={() => save(true)} loading={busy === 'submit'} disabled={busy === 'save'}>
+        <Button
+          key="submit"
+          type="primary"
+          onClick={() => save(true)}
+          loading={busy === 'submit'}
+          disabled={busy === 'save'}
+        >
           提交申请
         </Button>,
       ]}
@@ -202,13 +239,28 @@ export function ApplyForm({ draft, options, run, onClose, onSaved }: ApplyFormPr
           preserve={false}
           initialValues={initial(draft)}
         >
-          <Form.Item name="materialCodes" label="申请的物料（仅限贵公司供货的物料）" required rules={[zodRule(field.materialCodes)]}>
+          <Form.Item
+            name="materialCodes"
+            label="申请的物料（仅限贵公司供货的物料）"
+            required
+            rules={[zodRule(field.materialCodes)]}
+          >
             <MaterialPicker options={options} ownId={draft.id} />
           </Form.Item>
           <Row gutter={16}>
             <Col xs={24} sm={8}>
-              <Form.Item name="validFrom" label="开始日期" required rules={[dayRule(field.validFrom)]} extra={`最早为今天（${options.today}）`}>
-                <DatePicker style={{ width: '100%' }} disabledDate={(d) => d.isBefore(today, 'day')} placeholder="请选择开始日期" />
+              <Form.Item
+                name="validFrom"
+                label="开始日期"
+                required
+                rules={[dayRule(field.validFrom)]}
+                extra={`最早为今天（${options.today}）`}
+              >
+                <DatePicker
+                  style={{ width: '100%' }}
+                  disabledDate={(d) => d.isBefore(today, 'day')}
+                  placeholder="请选择开始日期"
+                />
               </Form.Item>
             </Col>
             <Col xs={24} sm={8}>
@@ -239,7 +291,12 @@ export function ApplyForm({ draft, options, run, onClose, onSaved }: ApplyFormPr
             </Col>
           </Row>
           <Form.Item name="reason" label="申请理由" required rules={[zodRule(field.reason)]}>
-            <Input.TextArea rows={3} maxLength={500} showCount placeholder="请说明查看图纸的用途，如模具开发、来料检验" />
+            <Input.TextArea
+              rows={3}
+              maxLength={500}
+              showCount
+              placeholder="请说明查看图纸的用途，如模具开发、来料检验"
+            />
           </Form.Item>
         </Form>
       )}

@@ -8,14 +8,34 @@ import { ErrorResult } from '../../components/ErrorResult.tsx';
 import { actorText, formatDateTime } from '../../components/labels.tsx';
 import { useAudit } from './api.ts';
 
-const ACTION_COLORS: Record<AuditRow['action'], string> = { CREATE: 'default', UPDATE: 'default', SUBMIT: 'processing', WITHDRAW: 'warning', APPROVE: 'success', REJECT: 'error' };
+const ACTION_COLORS: Record<AuditRow['action'], string> = {
+  CREATE: 'default',
+  UPDATE: 'default',
+  SUBMIT: 'processing',
+  WITHDRAW: 'warning',
+  APPROVE: 'success',
+  REJECT: 'error',
+};
 
 function Entry({ row, last }: { row: AuditRow; last: boolean }) {
   const { token } = theme.useToken();
   return (
     <li style={{ display: 'flex', gap: 12 }}>
       <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'center' }}>
-        <span style={{ width: 10, height: 10, borderRadius: 5, marginTop: 6, background: row.action === 'REJECT' ? token.colorError : row.action === 'APPROVE' ? token.colorSuccess : token.colorPrimary }} />
+        <span
+          style={{
+            width: 10,
+            height: 10,
+            borderRadius: 5,
+            marginTop: 6,
+            background:
+              row.action === 'REJECT'
+                ? token.colorError
+                : row.action === 'APPROVE'
+                  ? token.colorSuccess
+                  : token.colorPrimary,
+          }}
+        />
         {!last && <span style={{ flex: 1, width: 2, background: token.colorBorderSecondary, marginTop: 4 }} />}
       </div>
       <div style={{ paddingBottom: 16, minWidth: 0 }}>
@@ -25,7 +45,13 @@ function Entry({ row, last }: { row: AuditRow; last: boolean }) {
           <Typography.Text strong>{actorText(row.userName, row.userAccount)}</Typography.Text>
         </div>
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          {[formatDateTime(row.createdAt), `${row.fromStatus ? `${APPLICATION_STATUS_LABELS[row.fromStatus]} → ` : ''}${APPLICATION_STATUS_LABELS[row.toStatus]}`, actorText(undefined, undefined, row.ip)].filter(Boolean).join(' · ')}
+          {[
+            formatDateTime(row.createdAt),
+            `${row.fromStatus ? `${APPLICATION_STATUS_LABELS[row.fromStatus]} → ` : ''}${APPLICATION_STATUS_LABELS[row.toStatus]}`,
+            actorText(undefined, undefined, row.ip),
+          ]
+            .filter(Boolean)
+            .join(' · ')}
         </Typography.Text>
         {row.comment && <Typography.Paragraph style={{ margin: '4px 0 0' }}>{row.comment}</Typography.Paragraph>}
       </div>
@@ -33,12 +59,32 @@ function Entry({ row, last }: { row: AuditRow; last: boolean }) {
   );
 }
 
-export function AuditDialog({ id, side, onClose }: { id: number | null; side: 'supplier' | 'haier'; onClose: () => void }) {
+export function AuditDialog({
+  id,
+  side,
+  onClose,
+}: {
+  id: number | null;
+  side: 'supplier' | 'haier';
+  onClose: () => void;
+}) {
   const audit = useAudit(id ?? undefined, side);
   return (
-    <Modal open={id !== null} title={`审批记录 · 申请 ${id ?? ''}`} width={UI.modalWidth} onCancel={onClose} footer={<Button onClick={onClose}>关闭</Button>} destroyOnHidden>
+    <Modal
+      open={id !== null}
+      title={`审批记录 · 申请 ${id ?? ''}`}
+      width={UI.modalWidth}
+      onCancel={onClose}
+      footer={<Button onClick={onClose}>关闭</Button>}
+      destroyOnHidden
+    >
       {audit.isError ? (
-        <ErrorResult error={audit.error} onRetry={() => audit.refetch()} notFound="申请不存在或无权查看" back={{ onBack: onClose }} />
+        <ErrorResult
+          error={audit.error}
+          onRetry={() => audit.refetch()}
+          notFound="申请不存在或无权查看"
+          back={{ onBack: onClose }}
+        />
       ) : !audit.data ? (
         <Spin />
       ) : audit.data.length === 0 ? (

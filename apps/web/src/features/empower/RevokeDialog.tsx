@@ -3,7 +3,15 @@ import { ZRevokeRequestSchema, type GrantRow } from '@esm/contracts';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { revokeGrant } from './api.ts';
 
-export function RevokeDialog({ grant, onClose, onDone }: { grant: GrantRow | null; onClose: () => void; onDone: () => void }) {
+export function RevokeDialog({
+  grant,
+  onClose,
+  onDone,
+}: {
+  grant: GrantRow | null;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   return (
     <ReasonDialog
       open={Boolean(grant)}

@@ -11,7 +11,11 @@ import type { ApplicationRow } from '@esm/contracts';
 type Material = ApplicationRow['materials'][number];
 
 /** 物料: one line a material, `code` then `after(m)`, ellipsed to the column. */
-export function materialsColumn(title: string, width: number, after: (m: Material) => ReactNode): ColumnType<ApplicationRow> {
+export function materialsColumn(
+  title: string,
+  width: number,
+  after: (m: Material) => ReactNode,
+): ColumnType<ApplicationRow> {
   return {
     title,
     dataIndex: 'materials',
@@ -20,7 +24,11 @@ export function materialsColumn(title: string, width: number, after: (m: Materia
       <div style={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
         {ms.map((m) => (
           // the tags after the code wrap under it rather than being cut (未批准 and the grant's state are what the row says)
-          <div key={m.code} title={`${m.code} ${m.name}`} style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 4 }}>
+          <div
+            key={m.code}
+            title={`${m.code} ${m.name}`}
+            style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 4 }}
+          >
             <span style={{ whiteSpace: 'nowrap' }}>{m.code}</span>
             {after(m)}
           </div>

@@ -5,10 +5,25 @@ import type { ColumnsType } from 'antd/es/table';
 import type { GrantRow } from '@esm/contracts';
 import { CodeName, ExpiringTag, GrantRowTag, minute } from './labels.tsx';
 
-export function grantColumns(opts: { withRevocation?: boolean; actions?: (g: GrantRow) => ReactNode }): ColumnsType<GrantRow> {
+export function grantColumns(opts: {
+  withRevocation?: boolean;
+  actions?: (g: GrantRow) => ReactNode;
+}): ColumnsType<GrantRow> {
   return [
-    { title: '供应商', dataIndex: 'supplierCode', sorter: true, width: 160, render: (code: string, g) => <CodeName code={code} name={g.supplierName} width={150} /> },
-    { title: '物料', dataIndex: 'materialCode', sorter: true, width: 150, render: (code: string, g) => <CodeName code={code} name={g.materialName} width={140} /> },
+    {
+      title: '供应商',
+      dataIndex: 'supplierCode',
+      sorter: true,
+      width: 160,
+      render: (code: string, g) => <CodeName code={code} name={g.supplierName} width={150} />,
+    },
+    {
+      title: '物料',
+      dataIndex: 'materialCode',
+      sorter: true,
+      width: 150,
+      render: (code: string, g) => <CodeName code={code} name={g.materialName} width={140} />,
+    },
     {
       title: '状态',
       dataIndex: 'state',
@@ -37,7 +52,11 @@ export function grantColumns(opts: { withRevocation?: boolean; actions?: (g: Gra
                   <div>
                     {minute(at)} {g.revokedByName}
                   </div>
-                  <Typography.Text type="secondary" ellipsis={{ tooltip: g.revokeReason }} style={{ fontSize: 12, maxWidth: 180 }}>
+                  <Typography.Text
+                    type="secondary"
+                    ellipsis={{ tooltip: g.revokeReason }}
+                    style={{ fontSize: 12, maxWidth: 180 }}
+                  >
                     {g.revokeReason}
                   </Typography.Text>
                 </div>
@@ -66,7 +85,13 @@ export function grantColumns(opts: { withRevocation?: boolean; actions?: (g: Gra
           </div>
         ),
     },
-    ...(opts.withRevocation ? [] : ([{ title: '图纸', dataIndex: 'drawingCount', width: 60, align: 'right' }] as ColumnsType<GrantRow>)),
-    ...(opts.actions ? ([{ title: '操作', key: 'actions', width: 110, render: (_: unknown, g: GrantRow) => opts.actions!(g) }] as ColumnsType<GrantRow>) : []),
+    ...(opts.withRevocation
+      ? []
+      : ([{ title: '图纸', dataIndex: 'drawingCount', width: 60, align: 'right' }] as ColumnsType<GrantRow>)),
+    ...(opts.actions
+      ? ([
+          { title: '操作', key: 'actions', width: 110, render: (_: unknown, g: GrantRow) => opts.actions!(g) },
+        ] as ColumnsType<GrantRow>)
+      : []),
   ];
 }

@@ -12,14 +12,31 @@ import {
   type GrantState,
 } from '@esm/contracts';
 
-const STATUS_COLORS: Record<ApplicationStatus, string> = { DRAFT: 'default', SUBMITTED: 'processing', APPROVED: 'success', REJECTED: 'error', WITHDRAWN: 'warning' };
-export const ApplicationStatusTag = ({ status }: { status: ApplicationStatus }) => <Tag color={STATUS_COLORS[status]}>{APPLICATION_STATUS_LABELS[status]}</Tag>;
+const STATUS_COLORS: Record<ApplicationStatus, string> = {
+  DRAFT: 'default',
+  SUBMITTED: 'processing',
+  APPROVED: 'success',
+  REJECTED: 'error',
+  WITHDRAWN: 'warning',
+};
+export const ApplicationStatusTag = ({ status }: { status: ApplicationStatus }) => (
+  <Tag color={STATUS_COLORS[status]}>{APPLICATION_STATUS_LABELS[status]}</Tag>
+);
 
-const GRANT_ROW_COLORS: Record<GrantRowState, string> = { VALID: 'green', NOT_YET: 'gold', EXPIRED: 'default', REVOKED: 'red' };
-export const GrantRowTag = ({ state }: { state: GrantRowState }) => <Tag color={GRANT_ROW_COLORS[state]}>{GRANT_ROW_STATE_LABELS[state]}</Tag>;
+const GRANT_ROW_COLORS: Record<GrantRowState, string> = {
+  VALID: 'green',
+  NOT_YET: 'gold',
+  EXPIRED: 'default',
+  REVOKED: 'red',
+};
+export const GrantRowTag = ({ state }: { state: GrantRowState }) => (
+  <Tag color={GRANT_ROW_COLORS[state]}>{GRANT_ROW_STATE_LABELS[state]}</Tag>
+);
 
 const GRANT_COLORS: Record<GrantState, string> = { VALID: 'green', EXPIRED: 'red', NOT_YET: 'gold', NONE: 'default' };
-export const GrantStateTag = ({ state }: { state: GrantState }) => <Tag color={GRANT_COLORS[state]}>{GRANT_STATE_LABELS[state]}</Tag>;
+export const GrantStateTag = ({ state }: { state: GrantState }) => (
+  <Tag color={GRANT_COLORS[state]}>{GRANT_STATE_LABELS[state]}</Tag>
+);
 
 export const ExpiringTag = () => <Tag color="orange">即将到期</Tag>;
 
@@ -45,7 +62,17 @@ export function CodeName({ code, name }: { code: string; name: string | null | u
 }
 
 /** A line of text in a tinted box — an info, warning or success note above a list or a form. */
-export function Notice({ kind = 'info', children, action, testId }: { kind?: 'info' | 'warning' | 'success' | 'error'; children: ReactNode; action?: ReactNode; testId?: string }) {
+export function Notice({
+  kind = 'info',
+  children,
+  action,
+  testId,
+}: {
+  kind?: 'info' | 'warning' | 'success' | 'error';
+  children: ReactNode;
+  action?: ReactNode;
+  testId?: string;
+}) {
   const { token } = theme.useToken();
   const colors = {
     info: [token.colorInfoBg, token.colorInfoBorder, token.colorInfo],
@@ -58,7 +85,16 @@ export function Notice({ kind = 'info', children, action, testId }: { kind?: 'in
     <div
       role={kind === 'error' ? 'alert' : 'status'}
       data-testid={testId}
-      style={{ display: 'flex', gap: 8, alignItems: 'flex-start', padding: '8px 12px', marginBottom: 12, background: colors[0], border: `1px solid ${colors[1]}`, borderRadius: token.borderRadiusLG }}
+      style={{
+        display: 'flex',
+        gap: 8,
+        alignItems: 'flex-start',
+        padding: '8px 12px',
+        marginBottom: 12,
+        background: colors[0],
+        border: `1px solid ${colors[1]}`,
+        borderRadius: token.borderRadiusLG,
+      }}
     >
       <Icon style={{ color: colors[2], marginTop: 4 }} />
       <div style={{ flex: 1, minWidth: 0 }}>{children}</div>

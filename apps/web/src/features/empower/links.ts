@@ -12,7 +12,8 @@ export const reportLink = (q: { materialCode?: string; standardCode?: string; da
 };
 
 /** One supplier's materials without a valid grant (from the census). */
-export const unauthorizedLink = (supplierCode: string) => `${PAGES.noDrawingAndArchivesInformation.path}?supplierCode=${encodeURIComponent(supplierCode)}`;
+export const unauthorizedLink = (supplierCode: string) =>
+  `${PAGES.noDrawingAndArchivesInformation.path}?supplierCode=${encodeURIComponent(supplierCode)}`;
 
 /** The approvers' list, filtered to one supplier's pending applications. */
 export const APPROVE_PAGE = PAGES.drawingEmpowerApprove.path;

@@ -33,11 +33,20 @@ export function ExportButton({ filters }: { filters: Record<string, unknown> }) 
       </Button>
       {progress && (
         <Space size={8} data-testid="export-progress">
-          <Typography.Text type="secondary">{progress.rows === null ? '正在生成…' : `正在导出 ${progress.rows} 条…`}</Typography.Text>
+          <Typography.Text type="secondary">
+            {progress.rows === null ? '正在生成…' : `正在导出 ${progress.rows} 条…`}
+          </Typography.Text>
           {progress.total ? (
-            <Progress aria-label="导出进度" percent={Math.floor((progress.received / progress.total) * 100)} size="small" style={{ width: 160, margin: 0 }} />
+            <Progress
+              aria-label="导出进度"
+              percent={Math.floor((progress.received / progress.total) * 100)}
+              size="small"
+              style={{ width: 160, margin: 0 }}
+            />
           ) : (
-            progress.received > 0 && <Typography.Text type="secondary">已下载 {formatFileSize(progress.received)}</Typography.Text>
+            progress.received > 0 && (
+              <Typography.Text type="secondary">已下载 {formatFileSize(progress.received)}</Typography.Text>
+            )
           )}
         </Space>
       )}

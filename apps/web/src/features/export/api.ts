@@ -24,7 +24,10 @@ const totalRows = (headers: Headers): number | null => {
  * are shown by the caller. Reports the row count as soon as the server has counted, then bytes;
  * resolves to the number of rows exported (null if the server did not say).
  */
-export async function exportDrawingExcel(req: ExportRequest, onProgress: (progress: ExportProgress) => void): Promise<number | null> {
+export async function exportDrawingExcel(
+  req: ExportRequest,
+  onProgress: (progress: ExportProgress) => void,
+): Promise<number | null> {
   let rows: number | null = null;
   const result = await callBlob(exportApi.drawingExcel, req, {
     silent: true,

@@ -7,7 +7,14 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { App, Button, Drawer, Popconfirm, Progress, Result, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { useMd } from '../../components/useScreen.ts';
-import { CheckCircleOutlined, ColumnWidthOutlined, DownloadOutlined, PrinterOutlined, ZoomInOutlined, ZoomOutOutlined } from '@ant-design/icons';
+import {
+  CheckCircleOutlined,
+  ColumnWidthOutlined,
+  DownloadOutlined,
+  PrinterOutlined,
+  ZoomInOutlined,
+  ZoomOutOutlined,
+} from '@ant-design/icons';
 import { FILE_TYPES, statusErrorText, type FileType } from '@esm/contracts';
 import { ApiError } from '../../api/client.ts';
 import { fetchFile } from './api.ts';
@@ -85,7 +92,8 @@ export function FileViewer({ file, onClose, run = runDirectly, confirm }: FileVi
       .then(async (res) => {
         if (abort.signal.aborted) return;
         if (!res) return latest.current.onClose(); // the agreement was declined
-        if (res.type.includes('pdf')) return setLoaded({ kind: 'pdf', data: new Uint8Array(await res.blob.arrayBuffer()) });
+        if (res.type.includes('pdf'))
+          return setLoaded({ kind: 'pdf', data: new Uint8Array(await res.blob.arrayBuffer()) });
         imageUrl = URL.createObjectURL(res.blob);
         setLoaded({ kind: 'image', url: imageUrl });
       })
@@ -137,30 +145,61 @@ export function FileViewer({ file, onClose, run = runDirectly, confirm }: FileVi
   const percent = progress.total ? Math.min(100, Math.round((progress.received / progress.total) * 100)) : null;
 
   const toolbar = file && (
-    <Space ref={setToolbarEl} wrap size={[8, 8]} style={{ padding: '8px 12px', borderBottom: '1px solid rgba(128,128,128,0.25)' }} data-testid="viewer-toolbar">
+    <Space
+      ref={setToolbarEl}
+      wrap
+      size={[8, 8]}
+      style={{ padding: '8px 12px', borderBottom: '1px solid rgba(128,128,128,0.25)' }}
+      data-testid="viewer-toolbar"
+    >
       {viewable && (
         <Space.Compact>
           <Tooltip title="缩小">
-            <Button icon={<ZoomOutOutlined />} aria-label="缩小" disabled={!loaded || shownScale <= ZOOM_MIN} onClick={() => setScale(clampZoom(shownScale / ZOOM_STEP))} />
+            <Button
+              icon={<ZoomOutOutlined />}
+              aria-label="缩小"
+              disabled={!loaded || shownScale <= ZOOM_MIN}
+              onClick={() => setScale(clampZoom(shownScale / ZOOM_STEP))}
+            />
           </Tooltip>
           <Button disabled style={{ width: 72, color: 'inherit' }} aria-label="缩放比例">
             {Math.round(shownScale * 100)}%
           </Button>
           <Tooltip title="放大">
-            <Button icon={<ZoomInOutlined />} aria-label="放大" disabled={!loaded || shownScale >= ZOOM_MAX} onClick={() => setScale(clampZoom(shownScale * ZOOM_STEP))} />
+            <Button
+              icon={<ZoomInOutlined />}
+              aria-label="放大"
+              disabled={!loaded || shownScale >= ZOOM_MAX}
+              onClick={() => setScale(clampZoom(shownScale * ZOOM_STEP))}
+            />
           </Tooltip>
           <Tooltip title="适合宽度">
-            <Button icon={<ColumnWidthOutlined />} aria-label="适合宽度" disabled={!loaded} onClick={() => setScale(fitScale)} />
+            <Button
+              icon={<ColumnWidthOutlined />}
+              aria-label="适合宽度"
+              disabled={!loaded}
+              onClick={() => setScale(fitScale)}
+            />
           </Tooltip>
         </Space.Compact>
       )}
       {numPages !== null && <Typography.Text type="secondary">共 {numPages} 页</Typography.Text>}
       {viewable && (
-        <Button icon={<PrinterOutlined />} loading={busy === 'print'} disabled={!!busy} onClick={() => act('print', file.id)}>
+        <Button
+          icon={<PrinterOutlined />}
+          loading={busy === 'print'}
+          disabled={!!busy}
+          onClick={() => act('print', file.id)}
+        >
           打印
         </Button>
       )}
-      <Button icon={<DownloadOutlined />} loading={busy === 'download'} disabled={!!busy} onClick={() => act('download', file.id)}>
+      <Button
+        icon={<DownloadOutlined />}
+        loading={busy === 'download'}
+        disabled={!!busy}
+        onClick={() => act('download', file.id)}
+      >
         下载
       </Button>
       {confirm &&
@@ -169,8 +208,20 @@ export function FileViewer({ file, onClose, run = runDirectly, confirm }: FileVi
             已确认 {formatDateTime(confirm.confirmedAt)}
           </Tag>
         ) : (
-          <Popconfirm title="确认图纸" description="确认您已阅读并知悉该图纸的内容？" okText="确认" cancelText="取消" onConfirm={doConfirm} zIndex={ABOVE_TOASTS_Z}>
-            <Button type="primary" icon={<CheckCircleOutlined />} loading={busy === 'confirm'} disabled={!!busy && busy !== 'confirm'}>
+          <Popconfirm
+            title="确认图纸"
+            description="确认您已阅读并知悉该图纸的内容？"
+            okText="确认"
+            cancelText="取消"
+            onConfirm={doConfirm}
+            zIndex={ABOVE_TOASTS_Z}
+          >
+            <Button
+              type="primary"
+              icon={<CheckCircleOutlined />}
+              loading={busy === 'confirm'}
+              disabled={!!busy && busy !== 'confirm'}
+            >
               确认图纸
             </Button>
           </Popconfirm>
@@ -219,8 +270,29 @@ export function FileViewer({ file, onClose, run = runDirectly, confirm }: FileVi
             }
           />
         ) : !loaded ? (
-          <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 12, paddingTop: 120, color: '#fff' }} data-testid="viewer-loading">
-            {percent !== null ? <Progress aria-label="加载进度" type="circle" percent={percent} size={88} strokeColor="#69b1ff" format={(p) => <span style={{ color: '#fff' }}>{p}%</span>} /> : <Spin size="large" />}
+          <div
+            style={{
+              display: 'flex',
+              flexDirection: 'column',
+              alignItems: 'center',
+              gap: 12,
+              paddingTop: 120,
+              color: '#fff',
+            }}
+            data-testid="viewer-loading"
+          >
+            {percent !== null ? (
+              <Progress
+                aria-label="加载进度"
+                type="circle"
+                percent={percent}
+                size={88}
+                strokeColor="#69b1ff"
+                format={(p) => <span style={{ color: '#fff' }}>{p}%</span>}
+              />
+            ) : (
+              <Spin size="large" />
+            )}
             <span>正在加载加盖水印的文件… {progress.received > 0 ? formatFileSize(progress.received) : ''}</span>
           </div>
         ) : loaded.kind === 'pdf' ? (
@@ -245,7 +317,12 @@ export function FileViewer({ file, onClose, run = runDirectly, confirm }: FileVi
                 setImageWidth(w);
                 fitTo(w, 1);
               }}
-              style={{ width: imageWidth ? imageWidth * shownScale : undefined, maxWidth: imageWidth ? undefined : '100%', background: '#fff', boxShadow: '0 1px 4px rgba(0,0,0,0.35)' }}
+              style={{
+                width: imageWidth ? imageWidth * shownScale : undefined,
+                maxWidth: imageWidth ? undefined : '100%',
+                background: '#fff',
+                boxShadow: '0 1px 4px rgba(0,0,0,0.35)',
+              }}
             />
           </div>
         )}

@@ -46,7 +46,8 @@ export default function PdfPages({ data, scale, onOpen }: PdfPagesProps) {
     };
   }, [data]);
 
-  if (failed) return <Result status="warning" title="无法显示该 PDF" subTitle="文件可能已损坏，请下载后用本地阅读器打开" />;
+  if (failed)
+    return <Result status="warning" title="无法显示该 PDF" subTitle="文件可能已损坏，请下载后用本地阅读器打开" />;
   if (!doc || !firstSize) return null;
   return (
     <div className="esm-pdf-pages" data-testid="pdf-pages">
@@ -57,7 +58,17 @@ export default function PdfPages({ data, scale, onOpen }: PdfPagesProps) {
   );
 }
 
-function PdfPage({ doc, pageNumber, scale, estimate }: { doc: PDFDocumentProxy; pageNumber: number; scale: number; estimate: { width: number; height: number } }) {
+function PdfPage({
+  doc,
+  pageNumber,
+  scale,
+  estimate,
+}: {
+  doc: PDFDocumentProxy;
+  pageNumber: number;
+  scale: number;
+  estimate: { width: number; height: number };
+}) {
   const holder = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const textRef = useRef<HTMLDivElement>(null);
@@ -66,7 +77,10 @@ function PdfPage({ doc, pageNumber, scale, estimate }: { doc: PDFDocumentProxy; 
 
   useEffect(() => {
     let live = true;
-    doc.getPage(pageNumber).then((p) => live && setPage(p)).catch(() => {});
+    doc
+      .getPage(pageNumber)
+      .then((p) => live && setPage(p))
+      .catch(() => {});
     return () => {
       live = false;
     };
@@ -76,7 +90,9 @@ function PdfPage({ doc, pageNumber, scale, estimate }: { doc: PDFDocumentProxy; 
   useEffect(() => {
     const el = holder.current;
     if (!el) return;
-    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: '800px 0px' });
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), {
+      rootMargin: '800px 0px',
+    });
     io.observe(el);
     return () => io.disconnect();
   }, []);

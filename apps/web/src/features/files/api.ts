@@ -9,6 +9,11 @@ import { callBlob, type BlobResult } from '../../api/client.ts';
 export type FileAction = keyof typeof filesApi;
 
 /** Fetches one file's stamped copy; `onProgress` gets bytes received and the total when known. */
-export function fetchFile(action: FileAction, id: number, onProgress?: (received: number, total: number | null) => void, signal?: AbortSignal): Promise<BlobResult> {
+export function fetchFile(
+  action: FileAction,
+  id: number,
+  onProgress?: (received: number, total: number | null) => void,
+  signal?: AbortSignal,
+): Promise<BlobResult> {
   return callBlob(filesApi[action], { id }, { onProgress, signal });
 }

@@ -55,7 +55,9 @@ img:last-child { break-after: auto; }
     frame.onload = () => {
       const win = frame.contentWindow;
       const images = Array.from(frame.contentDocument?.images ?? []);
-      Promise.all(images.map((img) => (img.complete ? Promise.resolve() : new Promise((r) => (img.onload = img.onerror = r)))))
+      Promise.all(
+        images.map((img) => (img.complete ? Promise.resolve() : new Promise((r) => (img.onload = img.onerror = r)))),
+      )
         .then(() => {
           win?.focus();
           win?.print();

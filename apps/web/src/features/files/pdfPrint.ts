@@ -25,7 +25,9 @@ export async function pdfToPageImages(data: Uint8Array): Promise<PrintPage[]> {
       canvas.width = Math.floor(viewport.width);
       canvas.height = Math.floor(viewport.height);
       await page.render({ canvas, viewport }).promise;
-      const blob = await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('无法生成打印页面'))), 'image/png'));
+      const blob = await new Promise<Blob>((resolve, reject) =>
+        canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('无法生成打印页面'))), 'image/png'),
+      );
       pages.push({ url: URL.createObjectURL(blob), landscape: viewport.width > viewport.height });
       page.cleanup();
       canvas.width = canvas.height = 0;

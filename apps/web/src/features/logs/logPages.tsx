@@ -6,7 +6,17 @@
 import { Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useLocation } from 'react-router';
-import { LOG_ACTIONS, LOG_OUTCOMES, LOG_OUTCOME_LABELS, LOG_PAGES, logOutcomeText, logsApi, type LogAction, type LogOutcome, type LogRow } from '@esm/contracts';
+import {
+  LOG_ACTIONS,
+  LOG_OUTCOMES,
+  LOG_OUTCOME_LABELS,
+  LOG_PAGES,
+  logOutcomeText,
+  logsApi,
+  type LogAction,
+  type LogOutcome,
+  type LogRow,
+} from '@esm/contracts';
 import { ListPage } from '../../components/ListPage.tsx';
 import type { FilterField } from '../../components/FilterForm.tsx';
 import { OutcomeTag, formatDateTime } from '../../components/labels.tsx';
@@ -39,8 +49,22 @@ const outcomeColumn: ColumnsType<LogRow>[number] = {
 };
 const whoColumns: ColumnsType<LogRow> = [
   { title: '时间', dataIndex: 'createdAt', sorter: true, width: 170, render: formatDateTime },
-  { title: '用户', dataIndex: 'userAccount', sorter: true, width: 150, ellipsis: true, render: (v: string, r) => both(v, r.userName) },
-  { title: '供应商', dataIndex: 'supplierCode', sorter: true, width: 200, ellipsis: true, render: (v: string | null, r) => both(v, r.supplierName) },
+  {
+    title: '用户',
+    dataIndex: 'userAccount',
+    sorter: true,
+    width: 150,
+    ellipsis: true,
+    render: (v: string, r) => both(v, r.userName),
+  },
+  {
+    title: '供应商',
+    dataIndex: 'supplierCode',
+    sorter: true,
+    width: 200,
+    ellipsis: true,
+    render: (v: string | null, r) => both(v, r.supplierName),
+  },
 ];
 const ipColumn: ColumnsType<LogRow>[number] = { title: 'IP', dataIndex: 'ip', width: 130, render: dash };
 
@@ -50,7 +74,14 @@ const FILE_LOG_COLUMNS: ColumnsType<LogRow> = [
   { title: '标准编号', dataIndex: 'standardCode', sorter: true, width: 160, ellipsis: true, render: dash },
   { title: '文件名', dataIndex: 'fileName', width: 180, ellipsis: true, render: dash },
   { title: '版本', dataIndex: 'version', width: 80, render: dash },
-  { title: '物料', dataIndex: 'materialCode', sorter: true, width: 180, ellipsis: true, render: (v: string | null, r) => both(v, r.materialName) },
+  {
+    title: '物料',
+    dataIndex: 'materialCode',
+    sorter: true,
+    width: 180,
+    ellipsis: true,
+    render: (v: string | null, r) => both(v, r.materialName),
+  },
   outcomeColumn,
   ipColumn,
 ];
@@ -62,10 +93,22 @@ const AGREEMENT_LOG_COLUMNS: ColumnsType<LogRow> = [
   ipColumn,
 ];
 
-const supplier: FilterField = { kind: 'remote', name: 'supplierCode', label: '供应商', source: supplierSource, width: 180 };
+const supplier: FilterField = {
+  kind: 'remote',
+  name: 'supplierCode',
+  label: '供应商',
+  source: supplierSource,
+  width: 180,
+};
 const tail: FilterField[] = [
   { kind: 'text', name: 'user', label: '用户', placeholder: '用户账号或姓名' },
-  { kind: 'select', name: 'outcome', label: '结果', width: 100, options: LOG_OUTCOMES.map((o) => ({ value: o, label: LOG_OUTCOME_LABELS[o] })) },
+  {
+    kind: 'select',
+    name: 'outcome',
+    label: '结果',
+    width: 100,
+    options: LOG_OUTCOMES.map((o) => ({ value: o, label: LOG_OUTCOME_LABELS[o] })),
+  },
   { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '日期' },
 ];
 const FILE_LOG_FIELDS: FilterField[] = [

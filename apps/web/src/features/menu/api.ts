@@ -9,4 +9,5 @@ export const menuQuery = (userId: number) =>
     queryFn: async () => (await call(menuApi.roleFunction)).data,
     staleTime: 10 * 60_000,
   });
-export const useMenu = (userId: number | undefined) => useQuery({ ...menuQuery(userId ?? 0), enabled: Boolean(userId) });
+export const useMenu = (userId: number | undefined) =>
+  useQuery({ ...menuQuery(userId ?? 0), enabled: Boolean(userId) });

@@ -10,7 +10,15 @@ import { useState } from 'react';
 import { Empty, Space, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
-import { FILE_STATUS_LABELS, RECIPIENT_FILTERS, RECIPIENT_FILTER_LABELS, noticesApi, type ChangeRecordRow, type SupplierChangeRow, type SupplierNoticeRow } from '@esm/contracts';
+import {
+  FILE_STATUS_LABELS,
+  RECIPIENT_FILTERS,
+  RECIPIENT_FILTER_LABELS,
+  noticesApi,
+  type ChangeRecordRow,
+  type SupplierChangeRow,
+  type SupplierNoticeRow,
+} from '@esm/contracts';
 import { FilterForm, type FilterField, type Filters } from '../../components/FilterForm.tsx';
 import { ListPage } from '../../components/ListPage.tsx';
 import { OVERDUE_ROW, PagedTable } from '../../components/PagedTable.tsx';
@@ -25,8 +33,21 @@ const changeFields = (lines: { code: string; name: string }[]): FilterField[] =>
   { kind: 'text', name: 'standardCode', label: '标准编号', width: 140 },
   { kind: 'text', name: 'materialCode', label: '物料编码', width: 120 },
   { kind: 'text', name: 'noticeNumber', label: '通知编号', width: 130 },
-  { kind: 'select', name: 'productLineCode', label: '产品线', width: 110, options: lines.map((l) => ({ value: l.code, label: l.name })) },
-  { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '发布日期', placeholder: ['发布日期起', '发布日期止'], width: 230 },
+  {
+    kind: 'select',
+    name: 'productLineCode',
+    label: '产品线',
+    width: 110,
+    options: lines.map((l) => ({ value: l.code, label: l.name })),
+  },
+  {
+    kind: 'dateRange',
+    from: 'dateFrom',
+    to: 'dateTo',
+    label: '发布日期',
+    placeholder: ['发布日期起', '发布日期止'],
+    width: 230,
+  },
 ];
 
 const versionCell = (_: unknown, r: ChangeRecordRow) => (
@@ -46,7 +67,13 @@ function changeColumns<R extends ChangeRecordRow>(href: (id: number) => string):
     { title: '标准编号', dataIndex: 'standardCode', sorter: true, width: 140 },
     { title: '名称', dataIndex: 'name', width: 170, ellipsis: { showTitle: true } },
     { title: '版本', key: 'version', width: 130, render: versionCell },
-    { title: '物料', dataIndex: 'materialCode', width: 170, ellipsis: { showTitle: true }, render: (v: string, r) => `${v} ${r.materialName}` },
+    {
+      title: '物料',
+      dataIndex: 'materialCode',
+      width: 170,
+      ellipsis: { showTitle: true },
+      render: (v: string, r) => `${v} ${r.materialName}`,
+    },
     {
       title: '变更通知',
       dataIndex: 'noticeNumber',
@@ -58,7 +85,13 @@ function changeColumns<R extends ChangeRecordRow>(href: (id: number) => string):
         </Space>
       ),
     },
-    { title: '发布时间', dataIndex: 'publishedAt', sorter: true, width: 104, render: (v: string | null) => (v ? <span title={formatDateTime(v)}>{formatDateTime(v).slice(0, 10)}</span> : '—') },
+    {
+      title: '发布时间',
+      dataIndex: 'publishedAt',
+      sorter: true,
+      width: 104,
+      render: (v: string | null) => (v ? <span title={formatDateTime(v)}>{formatDateTime(v).slice(0, 10)}</span> : '—'),
+    },
   ];
 }
 
@@ -74,7 +107,12 @@ const supplierStateColumns: ColumnsType<SupplierChangeRow> = [
       </Space>
     ),
   },
-  { title: '确认截止', dataIndex: 'dueDate', width: 104, render: (d: string, r) => <DueDate date={d} overdue={r.overdue} /> },
+  {
+    title: '确认截止',
+    dataIndex: 'dueDate',
+    width: 104,
+    render: (d: string, r) => <DueDate date={d} overdue={r.overdue} />,
+  },
 ];
 
 /** 变更记录 for internal users: all changes, or (a supplier named) those that concern that supplier. */
@@ -84,7 +122,13 @@ export function ChangeRecordsForStaff() {
   const [supplierCode, setSupplierCode] = useState<string>();
   const toolbar = (
     <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'flex-start' }}>
-      <RemoteSelect source={supplierSource} label="供应商" width={200} value={supplierCode} onChange={setSupplierCode} />
+      <RemoteSelect
+        source={supplierSource}
+        label="供应商"
+        width={200}
+        value={supplierCode}
+        onChange={setSupplierCode}
+      />
       <div style={{ flex: 1, minWidth: 0 }}>
         <FilterForm fields={changeFields(lines.data ?? [])} onChange={setFilters} testId="change-filters" />
       </div>
@@ -101,7 +145,14 @@ export function ChangeRecordsForStaff() {
       emptyText="该供应商没有收到过变更"
     />
   ) : (
-    <PagedTable endpoint={noticesApi.changes} columns={changeColumns<ChangeRecordRow>(noticeHref)} filters={filters} rowKey="changeId" toolbar={toolbar} emptyText="没有变更记录" />
+    <PagedTable
+      endpoint={noticesApi.changes}
+      columns={changeColumns<ChangeRecordRow>(noticeHref)}
+      filters={filters}
+      rowKey="changeId"
+      toolbar={toolbar}
+      emptyText="没有变更记录"
+    />
   );
 }
 
@@ -121,12 +172,25 @@ export function ChangeRecordsForSupplier() {
   );
 }
 
-const SUPPLIER_DETAIL_FIELDS: FilterField[] = [{ kind: 'select', name: 'state', label: '状态', width: 110, options: RECIPIENT_FILTERS.map((s) => ({ value: s, label: RECIPIENT_FILTER_LABELS[s] })) }];
+const SUPPLIER_DETAIL_FIELDS: FilterField[] = [
+  {
+    kind: 'select',
+    name: 'state',
+    label: '状态',
+    width: 110,
+    options: RECIPIENT_FILTERS.map((s) => ({ value: s, label: RECIPIENT_FILTER_LABELS[s] })),
+  },
+];
 
 const who = (at: string | null, name: string | null) => (at ? `${formatDateTime(at).slice(0, 16)} ${name ?? ''}` : '—');
 
 const SUPPLIER_DETAIL_COLUMNS: ColumnsType<SupplierNoticeRow> = [
-  { title: '通知编号', dataIndex: 'number', width: 124, render: (v: string, r) => <Link to={noticeHref(r.id)}>{v}</Link> },
+  {
+    title: '通知编号',
+    dataIndex: 'number',
+    width: 124,
+    render: (v: string, r) => <Link to={noticeHref(r.id)}>{v}</Link>,
+  },
   { title: '标题', dataIndex: 'title', width: 170, ellipsis: { showTitle: true } },
   {
     title: '状态',
@@ -140,11 +204,23 @@ const SUPPLIER_DETAIL_COLUMNS: ColumnsType<SupplierNoticeRow> = [
       </Space>
     ),
   },
-  { title: '确认截止', dataIndex: 'dueDate', sorter: true, width: 104, render: (d: string, r) => <DueDate date={d} overdue={r.overdue} /> },
+  {
+    title: '确认截止',
+    dataIndex: 'dueDate',
+    sorter: true,
+    width: 104,
+    render: (d: string, r) => <DueDate date={d} overdue={r.overdue} />,
+  },
   { title: '阅读', key: 'read', width: 170, render: (_: unknown, r) => who(r.readAt, r.readByName) },
   { title: '确认', key: 'confirmed', width: 170, render: (_: unknown, r) => who(r.confirmedAt, r.confirmedByName) },
   { title: '催办', dataIndex: 'remindCount', width: 64, render: (n: number) => (n ? `${n} 次` : '—') },
-  { title: '发布时间', dataIndex: 'publishedAt', sorter: true, width: 104, render: (v: string | null) => (v ? formatDateTime(v).slice(0, 10) : '—') },
+  {
+    title: '发布时间',
+    dataIndex: 'publishedAt',
+    sorter: true,
+    width: 104,
+    render: (v: string | null) => (v ? formatDateTime(v).slice(0, 10) : '—'),
+  },
 ];
 
 /** 供应商确认情况: one supplier across the notices it received — read, confirmed, overdue. */
@@ -153,7 +229,13 @@ export function SupplierNoticeStanding() {
   const [filters, setFilters] = useState<Filters>({});
   const toolbar = (
     <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'flex-start' }}>
-      <RemoteSelect source={supplierSource} label="供应商" width={240} value={supplierCode} onChange={setSupplierCode} />
+      <RemoteSelect
+        source={supplierSource}
+        label="供应商"
+        width={240}
+        value={supplierCode}
+        onChange={setSupplierCode}
+      />
       <FilterForm fields={SUPPLIER_DETAIL_FIELDS} onChange={setFilters} testId="standing-filters" />
     </div>
   );

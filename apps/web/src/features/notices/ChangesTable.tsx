@@ -16,14 +16,26 @@ export interface ChangesTableProps<C extends NoticeChange> {
 }
 
 /** What the file viewer shows for a version of a change. */
-export const viewerFile = (c: NoticeChange, f: NoticeFile) => ({ id: f.id, standardCode: c.standardCode, name: c.name, version: f.version, fileName: f.fileName, fileType: f.fileType });
+export const viewerFile = (c: NoticeChange, f: NoticeFile) => ({
+  id: f.id,
+  standardCode: c.standardCode,
+  name: c.name,
+  version: f.version,
+  fileName: f.fileName,
+  fileType: f.fileType,
+});
 
 const FILE_COLORS = { EFFECTIVE: 'green', HISTORY: 'default', OBSOLETE: 'red' } as const;
 
 export function ChangesTable<C extends NoticeChange>({ changes, onView, extra = [], viewOld }: ChangesTableProps<C>) {
   const viewButton = (c: C, f: NoticeFile, label: string) =>
     f.viewable ? (
-      <Button type="link" size="small" onClick={() => onView(c, f)} aria-label={`${label} ${c.standardCode} ${f.version}`}>
+      <Button
+        type="link"
+        size="small"
+        onClick={() => onView(c, f)}
+        aria-label={`${label} ${c.standardCode} ${f.version}`}
+      >
         {label}
       </Button>
     ) : (
@@ -35,7 +47,8 @@ export function ChangesTable<C extends NoticeChange>({ changes, onView, extra = 
     );
   const versions = (c: C) => (
     <span>
-      {c.oldFile ? c.oldFile.version : <Typography.Text type="secondary">（新增）</Typography.Text>} → <Typography.Text strong>{c.newFile.version}</Typography.Text>
+      {c.oldFile ? c.oldFile.version : <Typography.Text type="secondary">（新增）</Typography.Text>} →{' '}
+      <Typography.Text strong>{c.newFile.version}</Typography.Text>
       {c.newFile.status !== 'EFFECTIVE' && (
         <Tag color={FILE_COLORS[c.newFile.status]} style={{ marginLeft: 6 }}>
           {c.newFile.status === 'HISTORY' ? '已被替代' : FILE_STATUS_LABELS[c.newFile.status]}

@@ -5,12 +5,33 @@
  * their fields (a change's error on the change list), anything else above the form.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, App, Button, Col, DatePicker, Empty, Form, Input, Modal, Row, Select, Spin, Table, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Col,
+  DatePicker,
+  Empty,
+  Form,
+  Input,
+  Modal,
+  Row,
+  Select,
+  Spin,
+  Table,
+  Typography,
+} from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
 import { z } from 'zod';
-import { NOTICE_CHANGES_MAX, NOTICE_DUE_DAYS_DEFAULT, ZNoticeDraftSchema, type ChangeCandidate, type NoticeDetail } from '@esm/contracts';
+import {
+  NOTICE_CHANGES_MAX,
+  NOTICE_DUE_DAYS_DEFAULT,
+  ZNoticeDraftSchema,
+  type ChangeCandidate,
+  type NoticeDetail,
+} from '@esm/contracts';
 import { ApiError } from '../../api/client.ts';
 import { validValues, zodRule } from '../../components/zodRule.ts';
 import { serverErrorText } from '../../components/serverErrors.ts';
@@ -46,7 +67,19 @@ const asCandidate = (n: NoticeDetail, c: NoticeDetail['changes'][number]): Chang
 });
 
 /** The changed drawings: a search among effective versions, and the picked ones as old → new. */
-function ChangePicker({ id, value = [], onChange, known, onPick }: { id?: string; value?: number[]; onChange?: (v: number[]) => void; known: Map<number, ChangeCandidate>; onPick: (row: ChangeCandidate) => void }) {
+function ChangePicker({
+  id,
+  value = [],
+  onChange,
+  known,
+  onPick,
+}: {
+  id?: string;
+  value?: number[];
+  onChange?: (v: number[]) => void;
+  known: Map<number, ChangeCandidate>;
+  onPick: (row: ChangeCandidate) => void;
+}) {
   const [typed, setTyped] = useState('');
   const [keyword, setKeyword] = useState('');
   useEffect(() => {
@@ -56,7 +89,11 @@ function ChangePicker({ id, value = [], onChange, known, onPick }: { id?: string
   const search = useQuery({ ...candidatesQuery({ keyword: keyword || undefined }), placeholderData: (prev) => prev });
   const options = (search.data ?? [])
     .filter((c) => !value.includes(c.fileId))
-    .map((c) => ({ value: c.fileId, label: `${c.standardCode} ${c.name}  ${c.oldVersion ?? '（新增）'} → ${c.version}`, row: c }));
+    .map((c) => ({
+      value: c.fileId,
+      label: `${c.standardCode} ${c.name}  ${c.oldVersion ?? '（新增）'} → ${c.version}`,
+      row: c,
+    }));
   const rows = value.map((v) => known.get(v) ?? ({ fileId: v } as ChangeCandidate));
   return (
     <div>
@@ -89,16 +126,33 @@ function ChangePicker({ id, value = [], onChange, known, onPick }: { id?: string
         dataSource={rows}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="尚未添加变更的图纸" /> }}
         columns={[
-          { title: '标准编号', dataIndex: 'standardCode', width: 150, render: (v: string | undefined) => v ?? <Spin size="small" /> },
+          {
+            title: '标准编号',
+            dataIndex: 'standardCode',
+            width: 150,
+            render: (v: string | undefined) => v ?? <Spin size="small" />,
+          },
           { title: '名称', dataIndex: 'name', ellipsis: true },
-          { title: '版本变更', key: 'versions', width: 120, render: (_: unknown, r) => (r.version ? `${r.oldVersion ?? '（新增）'} → ${r.version}` : '') },
+          {
+            title: '版本变更',
+            key: 'versions',
+            width: 120,
+            render: (_: unknown, r) => (r.version ? `${r.oldVersion ?? '（新增）'} → ${r.version}` : ''),
+          },
           { title: '物料', dataIndex: 'materialCode', width: 120, ellipsis: true },
           {
             title: '',
             key: 'remove',
             width: 48,
             render: (_: unknown, r) => (
-              <Button type="text" danger size="small" icon={<DeleteOutlined />} aria-label={`移除 ${r.standardCode ?? r.fileId}`} onClick={() => onChange?.(value.filter((v) => v !== r.fileId))} />
+              <Button
+                type="text"
+                danger
+                size="small"
+                icon={<DeleteOutlined />}
+                aria-label={`移除 ${r.standardCode ?? r.fileId}`}
+                onClick={() => onChange?.(value.filter((v) => v !== r.fileId))}
+              />
             ),
           },
         ]}
@@ -128,7 +182,12 @@ export function NoticeForm({ notice, preset, onClose, onSaved }: NoticeFormProps
   const presetIds = preset?.newFileIds ?? [];
   const presetRows = useQuery({ ...candidatesQuery({ ids: presetIds }), enabled: presetIds.length > 0 });
   const known = useMemo(
-    () => new Map([...(notice?.changes.map((c) => asCandidate(notice, c)) ?? []), ...(presetRows.data ?? []), ...picked].map((r) => [r.fileId, r] as const)),
+    () =>
+      new Map(
+        [...(notice?.changes.map((c) => asCandidate(notice, c)) ?? []), ...(presetRows.data ?? []), ...picked].map(
+          (r) => [r.fileId, r] as const,
+        ),
+      ),
     [notice, presetRows.data, picked],
   );
 
@@ -136,7 +195,8 @@ export function NoticeForm({ notice, preset, onClose, onSaved }: NoticeFormProps
   const propose = (first: ChangeCandidate | undefined) => {
     if (!first) return;
     if (!form.getFieldValue('productLineCode')) form.setFieldValue('productLineCode', first.productLineCode);
-    if (!notice && !form.getFieldValue('title')) form.setFieldValue('title', `${first.name}（${first.standardCode}）变更为 ${first.version} 版`);
+    if (!notice && !form.getFieldValue('title'))
+      form.setFieldValue('title', `${first.name}（${first.standardCode}）变更为 ${first.version} 版`);
   };
   useEffect(() => propose(presetRows.data?.[0]), [presetRows.data]); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -174,7 +234,8 @@ export function NoticeForm({ notice, preset, onClose, onSaved }: NoticeFormProps
       const onFields = errors.filter((f) => formFields.has(f.field.split('.')[0]!));
       if (onFields.length) {
         const byField = new Map<string, string[]>();
-        for (const f of onFields) byField.set(f.field.split('.')[0]!, [...(byField.get(f.field.split('.')[0]!) ?? []), f.message]);
+        for (const f of onFields)
+          byField.set(f.field.split('.')[0]!, [...(byField.get(f.field.split('.')[0]!) ?? []), f.message]);
         form.setFields([...byField].map(([name, msgs]) => ({ name: name as keyof FormValues, errors: msgs })));
       } else setRefusal(serverErrorText(e, '保存失败'));
     } finally {
@@ -194,12 +255,21 @@ export function NoticeForm({ notice, preset, onClose, onSaved }: NoticeFormProps
       onCancel={onClose}
       mask={{ closable: false }}
     >
-      {refusal && <Alert type="error" showIcon title={refusal} style={{ marginBottom: 16 }} data-testid="notice-form-refusal" />}
-      <Typography.Paragraph type="secondary">保存为草稿后可预览接收的供应商，再发布。发布时，供应受影响物料且持有有效授权的供应商将收到通知。</Typography.Paragraph>
+      {refusal && (
+        <Alert type="error" showIcon title={refusal} style={{ marginBottom: 16 }} data-testid="notice-form-refusal" />
+      )}
+      <Typography.Paragraph type="secondary">
+        保存为草稿后可预览接收的供应商，再发布。发布时，供应受影响物料且持有有效授权的供应商将收到通知。
+      </Typography.Paragraph>
       <Form<FormValues> form={form} name="notice" layout="vertical" initialValues={initial} disabled={saving}>
         <Row gutter={16}>
           <Col span={24}>
-            <Form.Item name="newFileIds" label="变更的图纸（旧版本 → 新版本）" required rules={[zodRule(field.newFileIds)]}>
+            <Form.Item
+              name="newFileIds"
+              label="变更的图纸（旧版本 → 新版本）"
+              required
+              rules={[zodRule(field.newFileIds)]}
+            >
               <ChangePicker
                 known={known}
                 onPick={(row) => {
@@ -215,13 +285,27 @@ export function NoticeForm({ notice, preset, onClose, onSaved }: NoticeFormProps
             </Form.Item>
           </Col>
           <Col xs={24} md={8}>
-            <Form.Item name="dueDate" label="确认截止日期" required rules={[dateRule]} extra={`默认为 ${NOTICE_DUE_DAYS_DEFAULT} 天后`}>
-              <DatePicker style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs(), 'day')} placeholder="请选择确认截止日期" />
+            <Form.Item
+              name="dueDate"
+              label="确认截止日期"
+              required
+              rules={[dateRule]}
+              extra={`默认为 ${NOTICE_DUE_DAYS_DEFAULT} 天后`}
+            >
+              <DatePicker
+                style={{ width: '100%' }}
+                disabledDate={(d) => d.isBefore(dayjs(), 'day')}
+                placeholder="请选择确认截止日期"
+              />
             </Form.Item>
           </Col>
           <Col xs={24} md={8}>
             <Form.Item name="productLineCode" label="产品线" required rules={[zodRule(field.productLineCode)]}>
-              <Select placeholder="请选择产品线" loading={lines.isPending} options={(lines.data ?? []).map((l) => ({ value: l.code, label: l.name }))} />
+              <Select
+                placeholder="请选择产品线"
+                loading={lines.isPending}
+                options={(lines.data ?? []).map((l) => ({ value: l.code, label: l.name }))}
+              />
             </Form.Item>
           </Col>
           <Col xs={24} md={16}>

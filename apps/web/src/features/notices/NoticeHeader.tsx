@@ -5,9 +5,34 @@ import type { NoticeRow } from '@esm/contracts';
 import { formatDateTime } from '../../components/labels.tsx';
 import { DueDate, NoticeStatusTag } from './labels.tsx';
 
-type Notice = Pick<NoticeRow, 'number' | 'title' | 'status' | 'reason' | 'productLineName' | 'dueDate' | 'publishedAt' | 'publishedByName' | 'closedAt' | 'withdrawnAt' | 'withdrawReason'> & { description: string | null };
+type Notice = Pick<
+  NoticeRow,
+  | 'number'
+  | 'title'
+  | 'status'
+  | 'reason'
+  | 'productLineName'
+  | 'dueDate'
+  | 'publishedAt'
+  | 'publishedByName'
+  | 'closedAt'
+  | 'withdrawnAt'
+  | 'withdrawReason'
+> & { description: string | null };
 
-export function NoticeHeader({ notice, tags, actions, overdue, items = [] }: { notice: Notice; tags?: ReactNode; actions?: ReactNode; overdue?: boolean; items?: { label: string; children: ReactNode }[] }) {
+export function NoticeHeader({
+  notice,
+  tags,
+  actions,
+  overdue,
+  items = [],
+}: {
+  notice: Notice;
+  tags?: ReactNode;
+  actions?: ReactNode;
+  overdue?: boolean;
+  items?: { label: string; children: ReactNode }[];
+}) {
   return (
     <div data-testid="notice-header">
       <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 12, marginBottom: 12 }}>
@@ -27,18 +52,39 @@ export function NoticeHeader({ notice, tags, actions, overdue, items = [] }: { n
         )}
       </div>
       {notice.status === 'WITHDRAWN' && (
-        <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={`该通知已于 ${formatDateTime(notice.withdrawnAt)} 撤回`} description={notice.withdrawReason === undefined ? undefined : `撤回原因：${notice.withdrawReason ?? '—'}`} />
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title={`该通知已于 ${formatDateTime(notice.withdrawnAt)} 撤回`}
+          description={notice.withdrawReason === undefined ? undefined : `撤回原因：${notice.withdrawReason ?? '—'}`}
+        />
       )}
-      {notice.status === 'CLOSED' && <Alert type="info" showIcon style={{ marginBottom: 12 }} title={`该通知已于 ${formatDateTime(notice.closedAt)} 关闭，不再接受确认`} />}
+      {notice.status === 'CLOSED' && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title={`该通知已于 ${formatDateTime(notice.closedAt)} 关闭，不再接受确认`}
+        />
+      )}
       <Descriptions
         size="small"
         column={{ xs: 1, sm: 2, lg: 3 }}
         items={[
           { key: 'line', label: '产品线', children: notice.productLineName },
           { key: 'due', label: '确认截止日期', children: <DueDate date={notice.dueDate} overdue={overdue} /> },
-          { key: 'published', label: '发布', children: notice.publishedAt ? `${formatDateTime(notice.publishedAt)} ${notice.publishedByName ?? ''}` : '未发布' },
+          {
+            key: 'published',
+            label: '发布',
+            children: notice.publishedAt
+              ? `${formatDateTime(notice.publishedAt)} ${notice.publishedByName ?? ''}`
+              : '未发布',
+          },
           { key: 'reason', label: '变更原因', span: 'filled' as const, children: notice.reason },
-          ...(notice.description ? [{ key: 'desc', label: '说明', span: 'filled' as const, children: notice.description }] : []),
+          ...(notice.description
+            ? [{ key: 'desc', label: '说明', span: 'filled' as const, children: notice.description }]
+            : []),
           ...items.map((i, k) => ({ key: `x${k}`, ...i })),
         ]}
       />

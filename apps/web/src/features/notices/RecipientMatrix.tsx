@@ -8,7 +8,13 @@ import { useState } from 'react';
 import { App, Button, Input, Popover, Segmented, Space, Tooltip, Typography } from 'antd';
 import { BellOutlined, DownloadOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
-import { RECIPIENT_FILTER_LABELS, noticesApi, type NoticeDetail, type RecipientFilter, type RecipientRow } from '@esm/contracts';
+import {
+  RECIPIENT_FILTER_LABELS,
+  noticesApi,
+  type NoticeDetail,
+  type RecipientFilter,
+  type RecipientRow,
+} from '@esm/contracts';
 import { OVERDUE_ROW, PagedTable } from '../../components/PagedTable.tsx';
 import { formatDateTime } from '../../components/labels.tsx';
 import { serverErrorText } from '../../components/serverErrors.ts';
@@ -57,7 +63,11 @@ const columns: ColumnsType<RecipientRow> = [
     dataIndex: 'basis',
     width: 170,
     render: (basis: RecipientRow['basis']) => (
-      <Tooltip title={basis.map((b) => `${b.materialCode} ${b.materialName}（授权至 ${formatDateTime(b.validUntil).slice(0, 10)}）`).join('；')}>
+      <Tooltip
+        title={basis
+          .map((b) => `${b.materialCode} ${b.materialName}（授权至 ${formatDateTime(b.validUntil).slice(0, 10)}）`)
+          .join('；')}
+      >
         <span>
           供货 {basis[0]?.materialCode}
           {basis.length > 1 ? ` 等 ${basis.length} 个物料` : ''}
@@ -76,8 +86,20 @@ const columns: ColumnsType<RecipientRow> = [
       </Space>
     ),
   },
-  { title: '阅读', dataIndex: 'readAt', sorter: true, width: 170, render: (at: string | null, r) => who(at, r.readByName, r.readByAccount) },
-  { title: '确认', dataIndex: 'confirmedAt', sorter: true, width: 200, render: (at: string | null, r) => who(at, r.confirmedByName, r.confirmedByAccount, r.confirmedIp) },
+  {
+    title: '阅读',
+    dataIndex: 'readAt',
+    sorter: true,
+    width: 170,
+    render: (at: string | null, r) => who(at, r.readByName, r.readByAccount),
+  },
+  {
+    title: '确认',
+    dataIndex: 'confirmedAt',
+    sorter: true,
+    width: 200,
+    render: (at: string | null, r) => who(at, r.confirmedByName, r.confirmedByAccount, r.confirmedIp),
+  },
   {
     title: '确认的版本',
     dataIndex: 'confirmedFiles',
@@ -91,7 +113,11 @@ const columns: ColumnsType<RecipientRow> = [
               {files.map((f) => (
                 <div key={f.fileId} style={{ marginBottom: 4 }}>
                   {f.standardCode} {f.version}
-                  <Typography.Text type="secondary" copyable={{ text: f.sha256 }} style={{ display: 'block', fontFamily: 'monospace', fontSize: 12 }}>
+                  <Typography.Text
+                    type="secondary"
+                    copyable={{ text: f.sha256 }}
+                    style={{ display: 'block', fontFamily: 'monospace', fontSize: 12 }}
+                  >
                     sha256 {f.sha256}
                   </Typography.Text>
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
@@ -114,7 +140,12 @@ const columns: ColumnsType<RecipientRow> = [
     title: '催办',
     dataIndex: 'remindCount',
     width: 110,
-    render: (n: number, r) => (n ? <span title={`最近催办 ${formatDateTime(r.lastRemindedAt)}`}>{n} 次</span> : <Typography.Text type="secondary">—</Typography.Text>),
+    render: (n: number, r) =>
+      n ? (
+        <span title={`最近催办 ${formatDateTime(r.lastRemindedAt)}`}>{n} 次</span>
+      ) : (
+        <Typography.Text type="secondary">—</Typography.Text>
+      ),
   },
 ];
 
@@ -177,23 +208,42 @@ export function RecipientMatrix({ notice }: { notice: NoticeDetail }) {
           <Segmented<RecipientFilter | 'ALL'>
             value={state}
             onChange={setState}
-            options={(['ALL', 'UNREAD', 'READ', 'CONFIRMED', 'OVERDUE'] as const).map((k) => ({ value: k, label: `${k === 'ALL' ? '全部' : RECIPIENT_FILTER_LABELS[k]} ${counts[k]}` }))}
+            options={(['ALL', 'UNREAD', 'READ', 'CONFIRMED', 'OVERDUE'] as const).map((k) => ({
+              value: k,
+              label: `${k === 'ALL' ? '全部' : RECIPIENT_FILTER_LABELS[k]} ${counts[k]}`,
+            }))}
             aria-label="接收状态"
             data-testid="recipient-states"
           />
-          <Input.Search allowClear placeholder="供应商编码或名称" style={{ width: 220 }} onSearch={(v) => setKeyword(v.trim() || undefined)} aria-label="供应商" />
+          <Input.Search
+            allowClear
+            placeholder="供应商编码或名称"
+            style={{ width: 220 }}
+            onSearch={(v) => setKeyword(v.trim() || undefined)}
+            aria-label="供应商"
+          />
           <div style={{ flex: 1 }} />
           {notice.status === 'PUBLISHED' && (
             <Permitted endpoint={noticesApi.remind}>
               <Tooltip title={notice.overdueCount ? undefined : '没有逾期未确认的供应商'}>
-                <Button icon={<BellOutlined />} disabled={!notice.overdueCount} loading={busy === 'remind'} onClick={remind}>
+                <Button
+                  icon={<BellOutlined />}
+                  disabled={!notice.overdueCount}
+                  loading={busy === 'remind'}
+                  onClick={remind}
+                >
                   催办逾期（{notice.overdueCount}）
                 </Button>
               </Tooltip>
             </Permitted>
           )}
           <Permitted endpoint={noticesApi.exportRecipients}>
-            <Button icon={<DownloadOutlined />} disabled={notice.status === 'DRAFT'} loading={busy === 'export'} onClick={doExport}>
+            <Button
+              icon={<DownloadOutlined />}
+              disabled={notice.status === 'DRAFT'}
+              loading={busy === 'export'}
+              onClick={doExport}
+            >
               导出Excel
             </Button>
           </Permitted>

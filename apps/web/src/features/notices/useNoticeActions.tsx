@@ -6,7 +6,17 @@
  */
 import { useState, type ReactNode } from 'react';
 import { App, Button, Typography } from 'antd';
-import { NOTICE_EDITABLE, NOTICE_LIST_PAGE, NOTICE_TRANSITIONS, UI, ZNoticeWithdrawSchema, canMove, noticesApi, type NoticeDetail, type NoticeRow } from '@esm/contracts';
+import {
+  NOTICE_EDITABLE,
+  NOTICE_LIST_PAGE,
+  NOTICE_TRANSITIONS,
+  UI,
+  ZNoticeWithdrawSchema,
+  canMove,
+  noticesApi,
+  type NoticeDetail,
+  type NoticeRow,
+} from '@esm/contracts';
 import { call } from '../../api/client.ts';
 import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useBusyAction } from '../../components/useBusyAction.ts';
@@ -86,12 +96,16 @@ export function useNoticeActions({ onSaved }: { onSaved?: (notice: NoticeDetail)
           <Typography.Text type="danger">受影响的物料目前没有持有有效授权的供应商，发布将被拒绝。</Typography.Text>
         ) : (
           <div data-testid="publish-preview">
-            <Typography.Paragraph>将通知以下 {preview.length} 家供应商（名单在发布时确定，之后新获授权的供应商不会收到）：</Typography.Paragraph>
+            <Typography.Paragraph>
+              将通知以下 {preview.length} 家供应商（名单在发布时确定，之后新获授权的供应商不会收到）：
+            </Typography.Paragraph>
             <ul style={{ maxHeight: 200, overflowY: 'auto', paddingLeft: 20, margin: 0 }}>
               {preview.map((p) => (
                 <li key={p.supplierCode}>
                   {p.supplierCode} {p.supplierName}
-                  <Typography.Text type="secondary">（{p.basis.map((b) => b.materialCode).join('、')}）</Typography.Text>
+                  <Typography.Text type="secondary">
+                    （{p.basis.map((b) => b.materialCode).join('、')}）
+                  </Typography.Text>
                 </li>
               ))}
             </ul>
@@ -112,21 +126,37 @@ export function useNoticeActions({ onSaved }: { onSaved?: (notice: NoticeDetail)
       onOk: () => run(`close-${n.id}`, async () => (await closeNotice(n.id)).message, '关闭失败'),
     });
 
-  const doExport = (n: Notice) => run(`export-${n.id}`, async () => `已导出：${await exportRecipients({ id: n.id })}`, '导出失败');
+  const doExport = (n: Notice) =>
+    run(`export-${n.id}`, async () => `已导出：${await exportRecipients({ id: n.id })}`, '导出失败');
 
   const buttons: NoticeActions['buttons'] = (n, { size = 'small', link = true } = {}) => {
     const type = link ? 'link' : 'default';
-    const b = (key: string, label: string, onClick: () => void, extra: { danger?: boolean; primary?: boolean } = {}) => (
-      <Button key={key} size={size} type={extra.primary && !link ? 'primary' : type} danger={extra.danger} loading={busy === `${key}-${n.id}`} onClick={onClick}>
+    const b = (
+      key: string,
+      label: string,
+      onClick: () => void,
+      extra: { danger?: boolean; primary?: boolean } = {},
+    ) => (
+      <Button
+        key={key}
+        size={size}
+        type={extra.primary && !link ? 'primary' : type}
+        danger={extra.danger}
+        loading={busy === `${key}-${n.id}`}
+        onClick={onClick}
+      >
         {label}
       </Button>
     );
     const out: ReactNode[] = [];
     const may = (code: string) => allowed.has(code);
     if (NOTICE_EDITABLE.includes(n.status)) out.push(b('edit', '编辑', () => edit(n)));
-    if (may('publish') && canMove(NOTICE_TRANSITIONS, 'publish', n.status)) out.push(b('publish', NOTICE_TRANSITIONS.publish.label, () => publish(n), { primary: true }));
-    if (may('close') && canMove(NOTICE_TRANSITIONS, 'close', n.status)) out.push(b('close', NOTICE_TRANSITIONS.close.label, () => close(n)));
-    if (may('withdraw') && canMove(NOTICE_TRANSITIONS, 'withdraw', n.status)) out.push(b('withdraw', NOTICE_TRANSITIONS.withdraw.label, () => setWithdrawing(n), { danger: true }));
+    if (may('publish') && canMove(NOTICE_TRANSITIONS, 'publish', n.status))
+      out.push(b('publish', NOTICE_TRANSITIONS.publish.label, () => publish(n), { primary: true }));
+    if (may('close') && canMove(NOTICE_TRANSITIONS, 'close', n.status))
+      out.push(b('close', NOTICE_TRANSITIONS.close.label, () => close(n)));
+    if (may('withdraw') && canMove(NOTICE_TRANSITIONS, 'withdraw', n.status))
+      out.push(b('withdraw', NOTICE_TRANSITIONS.withdraw.label, () => setWithdrawing(n), { danger: true }));
     if (may('export') && n.status !== 'DRAFT') out.push(b('export', '导出', () => doExport(n)));
     return out;
   };

@@ -43,7 +43,12 @@ export function NotificationBell({ color = '#fff', summary }: { color?: string; 
                 e.preventDefault();
                 openOne(n);
               }}
-              style={{ display: 'block', padding: '8px 0', borderTop: '1px solid rgba(128,128,128,0.2)', color: 'inherit' }}
+              style={{
+                display: 'block',
+                padding: '8px 0',
+                borderTop: '1px solid rgba(128,128,128,0.2)',
+                color: 'inherit',
+              }}
               data-testid="notification-bell-item"
             >
               <Typography.Text strong={!n.readAt} ellipsis style={{ display: 'block', maxWidth: 320 }}>
@@ -64,7 +69,14 @@ export function NotificationBell({ color = '#fff', summary }: { color?: string; 
           ))}
         </div>
       )}
-      <div style={{ display: 'flex', justifyContent: 'space-between', borderTop: '1px solid rgba(128,128,128,0.2)', paddingTop: 8 }}>
+      <div
+        style={{
+          display: 'flex',
+          justifyContent: 'space-between',
+          borderTop: '1px solid rgba(128,128,128,0.2)',
+          paddingTop: 8,
+        }}
+      >
         <Button type="link" size="small" disabled={count === 0} onClick={() => void markRead()}>
           全部已读
         </Button>
@@ -86,7 +98,12 @@ export function NotificationBell({ color = '#fff', summary }: { color?: string; 
       title="通知"
       content={content}
     >
-      <Button type="text" aria-label={count ? `通知，${count} 条未读` : '通知'} data-testid="notification-bell" style={{ paddingInline: 6 }}>
+      <Button
+        type="text"
+        aria-label={count ? `通知，${count} 条未读` : '通知'}
+        data-testid="notification-bell"
+        style={{ paddingInline: 6 }}
+      >
         <Badge count={count} size="small" overflowCount={99}>
           <BellOutlined style={{ color, fontSize: 18 }} aria-hidden aria-label="通知" />
         </Badge>

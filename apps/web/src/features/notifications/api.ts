@@ -22,13 +22,18 @@ export function useMarkRead() {
   const qc = useQueryClient();
   return async (ids?: number[]) => {
     const res = await call(notificationsApi.markRead, ids ? { ids } : {}, { silent: true });
-    await Promise.all([qc.invalidateQueries({ queryKey: [notificationsApi.bell.path] }), qc.invalidateQueries({ queryKey: [notificationsApi.page.path] })]);
+    await Promise.all([
+      qc.invalidateQueries({ queryKey: [notificationsApi.bell.path] }),
+      qc.invalidateQueries({ queryKey: [notificationsApi.page.path] }),
+    ]);
     return res.data.marked;
   };
 }
 
 /** The delivery log as .xlsx with the page's filters, saved by the browser. */
-export async function exportDeliveries(body: NonNullable<EndpointBody<typeof notificationsApi.exportExcel>>): Promise<string> {
+export async function exportDeliveries(
+  body: NonNullable<EndpointBody<typeof notificationsApi.exportExcel>>,
+): Promise<string> {
   const result = await callBlob(notificationsApi.exportExcel, body, { silent: true });
   saveBlob(result);
   return result.fileName;

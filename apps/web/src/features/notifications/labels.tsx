@@ -16,4 +16,6 @@ const COLORS: Partial<Record<NotificationKind, string>> = {
   COUNTERSIGN_COMPLETED: 'green',
 };
 
-export const KindTag = ({ kind }: { kind: NotificationKind }) => <Tag color={COLORS[kind]}>{NOTIFICATION_KIND_LABELS[kind]}</Tag>;
+export const KindTag = ({ kind }: { kind: NotificationKind }) => (
+  <Tag color={COLORS[kind]}>{NOTIFICATION_KIND_LABELS[kind]}</Tag>
+);

@@ -11,7 +11,17 @@ import { useSession } from '../session/index.ts';
 import { revealMobile } from './api.ts';
 
 /** `kind` BOM_VENDOR: `contactId` is a BOM line's id, the number its sub-tier vendor's contact's. */
-export function MaskedMobile({ contactId, masked, name, kind }: { contactId: number; masked: string; name?: string; kind?: ContactKind }) {
+export function MaskedMobile({
+  contactId,
+  masked,
+  name,
+  kind,
+}: {
+  contactId: number;
+  masked: string;
+  name?: string;
+  kind?: ContactKind;
+}) {
   const session = useSession();
   const supplierSide = session.data?.state === 'ok' && isSupplierType(session.data.user.type);
   const [full, setFull] = useState<string | null>(null);
@@ -29,7 +39,11 @@ export function MaskedMobile({ contactId, masked, name, kind }: { contactId: num
   };
   return (
     <Space size={4} wrap={false}>
-      <Typography.Text copyable={full ? { text: full, tooltips: ['复制', '已复制'] } : false} data-testid="mobile" style={{ fontVariantNumeric: 'tabular-nums' }}>
+      <Typography.Text
+        copyable={full ? { text: full, tooltips: ['复制', '已复制'] } : false}
+        data-testid="mobile"
+        style={{ fontVariantNumeric: 'tabular-nums' }}
+      >
         {full ?? masked}
       </Typography.Text>
       <Tooltip title={full ? '隐藏' : '查看完整手机号（将记录查看日志）'}>

@@ -9,7 +9,11 @@ import { call, callBlob, saveBlob } from '../../api/client.ts';
 /** The full number of a contact (logged on the server); the side is the caller's. */
 export async function revealMobile(contactId: number, supplierSide: boolean, kind?: ContactKind): Promise<string> {
   const page = window.location.pathname;
-  const res = await call(supplierSide ? phoneLogApi.supplierReveal : phoneLogApi.reveal, { contactId, page, ...(kind ? { kind } : {}) });
+  const res = await call(supplierSide ? phoneLogApi.supplierReveal : phoneLogApi.reveal, {
+    contactId,
+    page,
+    ...(kind ? { kind } : {}),
+  });
   return res.data.mobile;
 }
 

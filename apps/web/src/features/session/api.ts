@@ -4,5 +4,10 @@ import { checkSession } from './calls.ts';
 
 export { withoutHandoff, logout, type SessionCheck } from './calls.ts';
 
-export const sessionQuery = queryOptions({ queryKey: ['session'], queryFn: checkSession, staleTime: 60_000, retry: false });
+export const sessionQuery = queryOptions({
+  queryKey: ['session'],
+  queryFn: checkSession,
+  staleTime: 60_000,
+  retry: false,
+});
 export const useSession = () => useQuery(sessionQuery);

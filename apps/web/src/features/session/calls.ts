@@ -2,7 +2,15 @@
  * The session calls: the session check, login, logout, the company sign-in.
  * Without react-query: the login page's first load (main.tsx) uses them as they are.
  */
-import { CODES, HANDOFF_PARAMS, LOGIN_PATH, SESSION_PATHS, hasHandoff, type CurrentUser, type LoginRequest } from '@esm/contracts/basics';
+import {
+  CODES,
+  HANDOFF_PARAMS,
+  LOGIN_PATH,
+  SESSION_PATHS,
+  hasHandoff,
+  type CurrentUser,
+  type LoginRequest,
+} from '@esm/contracts/basics';
 // the declarations' types only: their zod schemas stay off the login page's first load
 import type { sessionApi } from '@esm/contracts';
 import { ApiError, callAt } from '../../api/client.ts';
@@ -31,7 +39,8 @@ export async function checkSession(): Promise<SessionCheck> {
   try {
     const res = await callAt<SessionApi['current']>(SESSION_PATHS.current, pageParams(), { silent: true });
     setCompanySite(res.companySiteUrl);
-    if (res.data) return res.returnTo ? { state: 'ok', user: res.data, returnTo: res.returnTo } : { state: 'ok', user: res.data };
+    if (res.data)
+      return res.returnTo ? { state: 'ok', user: res.data, returnTo: res.returnTo } : { state: 'ok', user: res.data };
     return { state: 'anonymous', companyLogin: res.companyLogin === true };
   } catch (e) {
     if (e instanceof ApiError) {
@@ -39,7 +48,8 @@ export async function checkSession(): Promise<SessionCheck> {
       const code = Number(e.code);
       if (code >= 201 && code <= 205) return { state: 'blocked', code, homeUrl: String(e.body?.homeUrl ?? LOGIN_PATH) };
       // nobody signed in comes back as success: false (code 10000007)
-      if (e.status === 401 || e.code === CODES.SESSION_EXPIRED) return { state: 'anonymous', companyLogin: e.body?.companyLogin === true };
+      if (e.status === 401 || e.code === CODES.SESSION_EXPIRED)
+        return { state: 'anonymous', companyLogin: e.body?.companyLogin === true };
     }
     throw e;
   }
@@ -58,4 +68,5 @@ export const login = (body: LoginRequest) => callAt<SessionApi['login']>(SESSION
 /** The legacy page posts { a: 1 }; the server ignores the body. */
 export const logout = () => callAt<SessionApi['logout']>(SESSION_PATHS.logout);
 /** Where to sign in at the company's identity provider (the server keeps the sign-in's secrets). */
-export const companyLogin = (returnTo?: string) => callAt<SessionApi['companyLogin']>(SESSION_PATHS.companyLogin, returnTo ? { returnTo } : {}, { silent: true });
+export const companyLogin = (returnTo?: string) =>
+  callAt<SessionApi['companyLogin']>(SESSION_PATHS.companyLogin, returnTo ? { returnTo } : {}, { silent: true });

@@ -17,7 +17,14 @@ import EyeOutlined from '@ant-design/icons-svg/es/asn/EyeOutlined';
 import LoadingOutlined from '@ant-design/icons-svg/es/asn/LoadingOutlined';
 import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
 import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
-import { CODES, COMPANY_LOGIN_TEXT, UI, checkLoginField, type CurrentUser, type LoginRequest } from '@esm/contracts/basics';
+import {
+  CODES,
+  COMPANY_LOGIN_TEXT,
+  UI,
+  checkLoginField,
+  type CurrentUser,
+  type LoginRequest,
+} from '@esm/contracts/basics';
 import { ApiError } from '../../api/client.ts';
 import { PlainIcon } from '../../components/PlainIcon.tsx';
 import { AppFooter } from '../../app/layout/AppFooter.tsx';
@@ -84,7 +91,10 @@ export function LoginPage({ session, onSignedIn, onFirstInput, onSending }: Logi
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (loading) return;
-    const found: FieldErrors = { account: checkLoginField('account', values.account), password: checkLoginField('password', values.password) };
+    const found: FieldErrors = {
+      account: checkLoginField('account', values.account),
+      password: checkLoginField('password', values.password),
+    };
     setErrors(found);
     const first = (['account', 'password'] as const).find((f) => found[f]);
     if (first) {
@@ -149,7 +159,13 @@ export function LoginPage({ session, onSignedIn, onFirstInput, onSending }: Logi
             aria-describedby={error ? errorId : undefined}
           />
           {password && (
-            <button type="button" className="esm-login-eye" onClick={() => setShowPassword((s) => !s)} aria-label={showPassword ? '隐藏密码' : '显示密码'} aria-pressed={showPassword}>
+            <button
+              type="button"
+              className="esm-login-eye"
+              onClick={() => setShowPassword((s) => !s)}
+              aria-label={showPassword ? '隐藏密码' : '显示密码'}
+              aria-pressed={showPassword}
+            >
               <PlainIcon icon={showPassword ? EyeOutlined : EyeInvisibleOutlined} />
             </button>
           )}
@@ -183,8 +199,7 @@ export function LoginPage({ session, onSignedIn, onFirstInput, onSending }: Logi
             {field('password', '密码', LockOutlined, 'current-password')}
             {/* "登 录": antd spaced a two-character button text so */}
             <button type="submit" className="esm-login-button primary" aria-busy={loading}>
-              {loading && <Spinner />}
-              登 录
+              {loading && <Spinner />}登 录
             </button>
           </form>
           {offerCompany && (
@@ -192,7 +207,14 @@ export function LoginPage({ session, onSignedIn, onFirstInput, onSending }: Logi
               <div className="esm-login-divider" role="separator">
                 <span>公司员工</span>
               </div>
-              <button type="button" className="esm-login-button" onClick={onCompanyLogin} aria-busy={leaving} disabled={leaving} data-testid="company-login">
+              <button
+                type="button"
+                className="esm-login-button"
+                onClick={onCompanyLogin}
+                aria-busy={leaving}
+                disabled={leaving}
+                data-testid="company-login"
+              >
                 {leaving ? <Spinner /> : <PlainIcon icon={BankOutlined} />}
                 {COMPANY_LOGIN_TEXT}
               </button>

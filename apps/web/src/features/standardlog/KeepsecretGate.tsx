@@ -69,7 +69,15 @@ export function useKeepsecretGate(): { run: Run; gate: ReactNode } {
   return { run, gate };
 }
 
-function AgreementModal({ agreement, onCancel, onAccepted }: { agreement: KeepsecretState['agreement']; onCancel: () => void; onAccepted: (acceptedAt: string) => void }) {
+function AgreementModal({
+  agreement,
+  onCancel,
+  onAccepted,
+}: {
+  agreement: KeepsecretState['agreement'];
+  onCancel: () => void;
+  onAccepted: (acceptedAt: string) => void;
+}) {
   const { message } = App.useApp();
   const [agreed, setAgreed] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -111,7 +119,15 @@ function AgreementModal({ agreement, onCancel, onAccepted }: { agreement: Keepse
       <div
         tabIndex={0}
         aria-label="保密协议全文"
-        style={{ maxHeight: '45vh', overflowY: 'auto', whiteSpace: 'pre-wrap', padding: 12, border: '1px solid rgba(128,128,128,0.3)', borderRadius: 6, lineHeight: 1.8 }}
+        style={{
+          maxHeight: '45vh',
+          overflowY: 'auto',
+          whiteSpace: 'pre-wrap',
+          padding: 12,
+          border: '1px solid rgba(128,128,128,0.3)',
+          borderRadius: 6,
+          lineHeight: 1.8,
+        }}
       >
         {agreement.content}
       </div>

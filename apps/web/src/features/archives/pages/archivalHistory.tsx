@@ -15,7 +15,14 @@ export default function ArchivalHistoryPage() {
   const actions = useFileActions({ onChanged: useRefreshArchiveLists() });
   return (
     <>
-      <ListPage endpoint={archivesApi.history} columns={fileColumns({ actions: actions.render, withObsolete: true })} fields={FIELDS} rowKey="id" filterTestId="file-filters" columnSettings={{ table: 'archivalHistory', defaultHidden: ARCHIVE_DEFAULT_HIDDEN }} />
+      <ListPage
+        endpoint={archivesApi.history}
+        columns={fileColumns({ actions: actions.render, withObsolete: true })}
+        fields={FIELDS}
+        rowKey="id"
+        filterTestId="file-filters"
+        columnSettings={{ table: 'archivalHistory', defaultHidden: ARCHIVE_DEFAULT_HIDDEN }}
+      />
       {actions.dialogs}
     </>
   );

@@ -16,7 +16,8 @@ import { ContactsButton } from '../../phoneLog/index.ts';
 const presetStandardCode = (params: URLSearchParams) => params.get('standardCode')?.trim().slice(0, 64) || undefined;
 
 /** Its first answers, asked at the sign-in when it is the landing page (api/ahead.ts). */
-export const fetchAhead: FetchAhead = (queryClient, target) => fetchSupplierFilesAhead(queryClient, 'current', { standardCode: presetStandardCode(target.searchParams) });
+export const fetchAhead: FetchAhead = (queryClient, target) =>
+  fetchSupplierFilesAhead(queryClient, 'current', { standardCode: presetStandardCode(target.searchParams) });
 
 export default function DashboardSPage() {
   const [params] = useSearchParams();

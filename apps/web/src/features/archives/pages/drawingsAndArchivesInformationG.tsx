@@ -41,8 +41,13 @@ function GrantValidity({ materialCode }: { materialCode: string }) {
 export default function DrawingsAndArchivesInformationGPage() {
   // ?materialCode= (a material link on 企业标准档案) opens the tree on that material
   const [params] = useSearchParams();
-  const [selection, setSelection] = useState<TreeSelection>(() => (params.get('materialCode') ? { materialCode: params.get('materialCode')!.slice(0, 40) } : {}));
-  const scope = useMemo(() => ({ productLineCode: selection.productLineCode, materialCode: selection.materialCode }), [selection]);
+  const [selection, setSelection] = useState<TreeSelection>(() =>
+    params.get('materialCode') ? { materialCode: params.get('materialCode')!.slice(0, 40) } : {},
+  );
+  const scope = useMemo(
+    () => ({ productLineCode: selection.productLineCode, materialCode: selection.materialCode }),
+    [selection],
+  );
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} lg={6} xxl={5}>

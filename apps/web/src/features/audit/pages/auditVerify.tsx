@@ -10,7 +10,13 @@ import { Alert, App, Button, DatePicker, Descriptions, Empty, Space, Spin, Table
 import type { ColumnsType } from 'antd/es/table';
 import { DownloadOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
-import { AUDIT_PROBLEM_LABELS, AUDIT_SOURCE_LABELS, auditApi, type AuditVerification, type DayHead } from '@esm/contracts';
+import {
+  AUDIT_PROBLEM_LABELS,
+  AUDIT_SOURCE_LABELS,
+  auditApi,
+  type AuditVerification,
+  type DayHead,
+} from '@esm/contracts';
 import { formatDateTime } from '../../../components/labels.tsx';
 import { serverErrorText } from '../../../components/serverErrors.ts';
 import { useMd } from '../../../components/useScreen.ts';
@@ -44,7 +50,12 @@ const NARROW_HEAD_COLUMNS: ColumnsType<AuditVerification['heads'][number]> = [
 ];
 
 const PROBLEM_COLUMNS: ColumnsType<AuditVerification['problems'][number]> = [
-  { title: '问题', dataIndex: 'kind', width: 130, render: (k: keyof typeof AUDIT_PROBLEM_LABELS) => <Tag color="red">{AUDIT_PROBLEM_LABELS[k]}</Tag> },
+  {
+    title: '问题',
+    dataIndex: 'kind',
+    width: 130,
+    render: (k: keyof typeof AUDIT_PROBLEM_LABELS) => <Tag color="red">{AUDIT_PROBLEM_LABELS[k]}</Tag>,
+  },
   { title: '表', dataIndex: 'table', width: 170 },
   { title: '行 id', dataIndex: 'id', width: 80, render: (id: number | null) => id ?? '—' },
   { title: '链位置', dataIndex: 'seq', width: 80, render: (s: number | null) => s ?? '—' },
@@ -116,16 +127,45 @@ function LastVerification() {
             column={{ xs: 1, md: 2 }}
             style={{ marginBottom: 12 }}
             items={[
-              { key: 'result', label: '结果', children: last.ok ? <Tag color="green">通过：审计链完整</Tag> : <Tag color="red">未通过：{last.problems.length} 处问题</Tag> },
+              {
+                key: 'result',
+                label: '结果',
+                children: last.ok ? (
+                  <Tag color="green">通过：审计链完整</Tag>
+                ) : (
+                  <Tag color="red">未通过：{last.problems.length} 处问题</Tag>
+                ),
+              },
               { key: 'at', label: '校验时间', children: formatDateTime(last.createdAt) },
-              { key: 'by', label: '校验方式', children: `${AUDIT_SOURCE_LABELS[last.source]}${last.source === 'PAGE' ? ` · ${last.userName}` : ''}` },
+              {
+                key: 'by',
+                label: '校验方式',
+                children: `${AUDIT_SOURCE_LABELS[last.source]}${last.source === 'PAGE' ? ` · ${last.userName}` : ''}`,
+              },
               { key: 'rows', label: '校验行数', children: last.rows },
             ]}
           />
           {last.problems.length > 0 && (
-            <Table rowKey={(p) => `${p.table}-${p.kind}-${p.id}-${p.seq}`} size="small" columns={PROBLEM_COLUMNS} dataSource={last.problems} pagination={false} scroll={{ x: 'max-content' }} style={{ marginBottom: 12 }} aria-label="发现的问题" />
+            <Table
+              rowKey={(p) => `${p.table}-${p.kind}-${p.id}-${p.seq}`}
+              size="small"
+              columns={PROBLEM_COLUMNS}
+              dataSource={last.problems}
+              pagination={false}
+              scroll={{ x: 'max-content' }}
+              style={{ marginBottom: 12 }}
+              aria-label="发现的问题"
+            />
           )}
-          <Table rowKey="table" size="small" columns={wide ? HEAD_COLUMNS : NARROW_HEAD_COLUMNS} dataSource={last.heads} pagination={false} scroll={wide ? { x: 'max-content' } : undefined} aria-label="各链链头" />
+          <Table
+            rowKey="table"
+            size="small"
+            columns={wide ? HEAD_COLUMNS : NARROW_HEAD_COLUMNS}
+            dataSource={last.heads}
+            pagination={false}
+            scroll={wide ? { x: 'max-content' } : undefined}
+            aria-label="各链链头"
+          />
         </div>
       )}
     </section>
@@ -161,7 +201,9 @@ function DayHeads() {
         <Button
           icon={<DownloadOutlined />}
           disabled={!heads.data?.heads.length}
-          onClick={() => message.success(`已导出：${exportHeads(heads.data!.dateFrom, heads.data!.dateTo, heads.data!.heads)}`)}
+          onClick={() =>
+            message.success(`已导出：${exportHeads(heads.data!.dateFrom, heads.data!.dateTo, heads.data!.heads)}`)
+          }
         >
           导出链头（JSON）
         </Button>

@@ -32,13 +32,33 @@ function TraceResult({ r }: { r: CopyTrace }) {
       layout={wide ? 'horizontal' : 'vertical'}
       column={{ xs: 1, md: 2 }}
       items={[
-        { key: 'code', label: '复制码', children: `${r.copyCode.slice(0, 5)}-${r.copyCode.slice(5)}（${r.foundIn === 'PDF' ? '读自 PDF 元数据' : '手工输入'}）` },
-        { key: 'action', label: '操作', children: `${LOG_ACTION_LABELS[r.action as LogAction] ?? r.action}（访问记录 ${r.logId}）` },
-        { key: 'who', label: '接收人', children: `${r.userName}（${r.userAccount}，${USER_TYPE_LABELS[r.userType as keyof typeof USER_TYPE_LABELS] ?? r.userType}）` },
-        { key: 'supplier', label: '供应商', children: r.supplierCode ? `${r.supplierCode} ${r.supplierName ?? ''}` : '内部用户' },
+        {
+          key: 'code',
+          label: '复制码',
+          children: `${r.copyCode.slice(0, 5)}-${r.copyCode.slice(5)}（${r.foundIn === 'PDF' ? '读自 PDF 元数据' : '手工输入'}）`,
+        },
+        {
+          key: 'action',
+          label: '操作',
+          children: `${LOG_ACTION_LABELS[r.action as LogAction] ?? r.action}（访问记录 ${r.logId}）`,
+        },
+        {
+          key: 'who',
+          label: '接收人',
+          children: `${r.userName}（${r.userAccount}，${USER_TYPE_LABELS[r.userType as keyof typeof USER_TYPE_LABELS] ?? r.userType}）`,
+        },
+        {
+          key: 'supplier',
+          label: '供应商',
+          children: r.supplierCode ? `${r.supplierCode} ${r.supplierName ?? ''}` : '内部用户',
+        },
         { key: 'file', label: '文件', children: `${r.standardCode ?? '—'} ${r.fileName ?? ''}` },
         { key: 'version', label: '版本', children: r.version ?? '—' },
-        { key: 'material', label: '物料', children: r.materialCode ? `${r.materialCode} ${r.materialName ?? ''}` : '—' },
+        {
+          key: 'material',
+          label: '物料',
+          children: r.materialCode ? `${r.materialCode} ${r.materialName ?? ''}` : '—',
+        },
         { key: 'at', label: '时间', children: formatDateTime(r.createdAt) },
         { key: 'ip', label: 'IP地址', children: r.ip ?? '—' },
         { key: 'delivered', label: '送达', children: DELIVERED[r.delivered] },
@@ -86,11 +106,26 @@ export default function LeakTracePage() {
 
   return (
     <div>
-      <Typography.Paragraph type="secondary">每份查看、打印、下载的副本，水印上都有复制码（如 AB3DE-7GH9K），PDF 的元数据中也有。输入照片或打印件上的复制码，或上传在外部发现的 PDF，即可查到这份副本的接收人。</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">
+        每份查看、打印、下载的副本，水印上都有复制码（如 AB3DE-7GH9K），PDF
+        的元数据中也有。输入照片或打印件上的复制码，或上传在外部发现的 PDF，即可查到这份副本的接收人。
+      </Typography.Paragraph>
       <Space wrap align="start" style={{ marginBottom: 16 }}>
-        <Form form={form} layout="inline" name="trace-code" onFinish={(v) => run('code', () => traceByCode(v.code))} style={{ rowGap: 12 }}>
+        <Form
+          form={form}
+          layout="inline"
+          name="trace-code"
+          onFinish={(v) => run('code', () => traceByCode(v.code))}
+          style={{ rowGap: 12 }}
+        >
           <Form.Item name="code" rules={[{ required: true, whitespace: true, message: '请输入复制码' }]}>
-            <Input allowClear placeholder="复制码，如 AB3DE-7GH9K" aria-label="复制码" style={{ width: 220 }} maxLength={40} />
+            <Input
+              allowClear
+              placeholder="复制码，如 AB3DE-7GH9K"
+              aria-label="复制码"
+              style={{ width: 220 }}
+              maxLength={40}
+            />
           </Form.Item>
           <Form.Item>
             <Button type="primary" htmlType="submit" icon={<SearchOutlined />} loading={busy === 'code'}>

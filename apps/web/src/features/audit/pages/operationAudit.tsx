@@ -12,7 +12,13 @@ import { formatDateTime } from '../../../components/labels.tsx';
 
 const FIELDS: FilterField[] = [
   { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '操作日期' },
-  { kind: 'select', name: 'kind', label: '业务类型', width: 130, options: OPERATION_KINDS.map((k) => ({ value: k, label: OPERATION_KIND_LABELS[k] })) },
+  {
+    kind: 'select',
+    name: 'kind',
+    label: '业务类型',
+    width: 130,
+    options: OPERATION_KINDS.map((k) => ({ value: k, label: OPERATION_KIND_LABELS[k] })),
+  },
   { kind: 'text', name: 'operator', label: '操作人', placeholder: '账号或姓名', width: 150 },
   { kind: 'text', name: 'keyword', label: '关键字', placeholder: '单号或说明', width: 170 },
 ];
@@ -23,13 +29,31 @@ const KIND_COLORS = { NOTICE: 'blue', APPLICATION: 'purple', QUESTION: 'orange',
 const COLUMNS: ListColumns<OperationAuditRow> = [
   { title: '单号', dataIndex: 'subject', role: 'identity' },
   { title: '操作', dataIndex: 'actionLabel', role: 'identity' },
-  { title: '业务类型', dataIndex: 'kind', role: 'state', render: (k: OperationAuditRow['kind']) => <Tag color={KIND_COLORS[k]}>{OPERATION_KIND_LABELS[k]}</Tag> },
-  { title: '操作人', dataIndex: 'userName', render: (v: string | undefined, r) => (v === undefined ? '—' : r.userAccount ? `${v}（${r.userAccount}）` : v) },
+  {
+    title: '业务类型',
+    dataIndex: 'kind',
+    role: 'state',
+    render: (k: OperationAuditRow['kind']) => <Tag color={KIND_COLORS[k]}>{OPERATION_KIND_LABELS[k]}</Tag>,
+  },
+  {
+    title: '操作人',
+    dataIndex: 'userName',
+    render: (v: string | undefined, r) => (v === undefined ? '—' : r.userAccount ? `${v}（${r.userAccount}）` : v),
+  },
   { title: '说明', dataIndex: 'detail', ellipsis: true, render: (v: string | null | undefined) => v || '—' },
   { title: 'IP', dataIndex: 'ip', render: (v: string | null | undefined) => v || '—' },
   { title: '操作时间', dataIndex: 'createdAt', sorter: true, render: (v: string) => formatDateTime(v) },
 ];
 
 export default function OperationAuditPage() {
-  return <ListPage endpoint={auditApi.operations} columns={COLUMNS} fields={FIELDS} rowKey="key" filterTestId="operation-audit-filters" emptyText="暂无操作记录" />;
+  return (
+    <ListPage
+      endpoint={auditApi.operations}
+      columns={COLUMNS}
+      fields={FIELDS}
+      rowKey="key"
+      filterTestId="operation-audit-filters"
+      emptyText="暂无操作记录"
+    />
+  );
 }

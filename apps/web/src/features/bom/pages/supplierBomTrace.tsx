@@ -38,18 +38,35 @@ const codeName = (code: string, name: string) => (
 function SupplierList({ open }: { open: (code: string) => void }) {
   const [filters, setFilters] = useState<Filters>({});
   const columns: ColumnsType<BomSupplierRow> = [
-    { title: '供应商', dataIndex: 'supplierCode', sorter: true, width: 280, render: (code: string, r) => codeName(code, r.supplierName) },
+    {
+      title: '供应商',
+      dataIndex: 'supplierCode',
+      sorter: true,
+      width: 280,
+      render: (code: string, r) => codeName(code, r.supplierName),
+    },
     { title: '供货物料', dataIndex: 'supplied', width: 90, align: 'right' },
     {
       title: '已维护BOM',
       dataIndex: 'withBom',
       width: 110,
       align: 'right',
-      render: (n: number, r) => (n < r.supplied ? <Typography.Text type={n ? 'warning' : 'danger'}>{`${n} / ${r.supplied}`}</Typography.Text> : `${n} / ${r.supplied}`),
+      render: (n: number, r) =>
+        n < r.supplied ? (
+          <Typography.Text type={n ? 'warning' : 'danger'}>{`${n} / ${r.supplied}`}</Typography.Text>
+        ) : (
+          `${n} / ${r.supplied}`
+        ),
     },
     { title: 'BOM行数', dataIndex: 'lineCount', sorter: true, width: 100, align: 'right' },
     { title: '次级供应商', dataIndex: 'vendorCount', sorter: true, width: 110, align: 'right' },
-    { title: '最近更新', dataIndex: 'updatedAt', sorter: true, width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '—') },
+    {
+      title: '最近更新',
+      dataIndex: 'updatedAt',
+      sorter: true,
+      width: 170,
+      render: (v: string | null) => (v ? formatDateTime(v) : '—'),
+    },
     {
       title: '操作',
       key: 'actions',
@@ -68,7 +85,13 @@ function SupplierList({ open }: { open: (code: string) => void }) {
       filters={filters}
       rowKey="supplierCode"
       emptyText="没有匹配的供应商"
-      toolbar={<FilterForm fields={[{ kind: 'text', name: 'keyword', label: '供应商', placeholder: '供应商编码或名称', width: 220 }]} onChange={setFilters} testId="bom-supplier-filters" />}
+      toolbar={
+        <FilterForm
+          fields={[{ kind: 'text', name: 'keyword', label: '供应商', placeholder: '供应商编码或名称', width: 220 }]}
+          onChange={setFilters}
+          testId="bom-supplier-filters"
+        />
+      }
     />
   );
 }
@@ -76,7 +99,9 @@ function SupplierList({ open }: { open: (code: string) => void }) {
 function SupplierBom({ code, back, pick }: { code: string; back: () => void; pick: (code: string) => void }) {
   const name = useQuery({
     queryKey: [bomApi.suppliers.path, 'name', code],
-    queryFn: async () => (await call(bomApi.suppliers, { keyword: code, results: 20 })).data.find((s) => s.supplierCode === code)?.supplierName ?? null,
+    queryFn: async () =>
+      (await call(bomApi.suppliers, { keyword: code, results: 20 })).data.find((s) => s.supplierCode === code)
+        ?.supplierName ?? null,
   });
   return (
     <div>
@@ -88,7 +113,13 @@ function SupplierBom({ code, back, pick }: { code: string; back: () => void; pic
           {code} {name.data ?? ''}
         </Typography.Title>
         <Tag>只读</Tag>
-        <RemoteSelect source={supplierSource} label="切换供应商" value={code} onChange={(v) => v && pick(v)} width={260} />
+        <RemoteSelect
+          source={supplierSource}
+          label="切换供应商"
+          value={code}
+          onChange={(v) => v && pick(v)}
+          width={260}
+        />
       </Space>
       <Tabs
         items={[
@@ -124,7 +155,13 @@ function WhereUsed({ open }: { open: (code: string) => void }) {
         </div>
       ),
     },
-    { title: '一级物料', dataIndex: 'materialCode', sorter: true, width: 150, render: (code: string, r) => codeName(code, r.materialName) },
+    {
+      title: '一级物料',
+      dataIndex: 'materialCode',
+      sorter: true,
+      width: 150,
+      render: (code: string, r) => codeName(code, r.materialName),
+    },
     {
       title: '子件',
       dataIndex: 'componentCode',
@@ -140,7 +177,13 @@ function WhereUsed({ open }: { open: (code: string) => void }) {
         </div>
       ),
     },
-    { title: '每一级用量', key: 'extendedQuantity', width: 110, align: 'right', render: (_: unknown, r) => `${r.extendedQuantity} ${r.unit}` },
+    {
+      title: '每一级用量',
+      key: 'extendedQuantity',
+      width: 110,
+      align: 'right',
+      render: (_: unknown, r) => `${r.extendedQuantity} ${r.unit}`,
+    },
     {
       title: '次级供应商',
       dataIndex: 'vendorName',
@@ -164,7 +207,16 @@ function WhereUsed({ open }: { open: (code: string) => void }) {
       </div>
     );
   }
-  return <PagedTable endpoint={bomApi.whereUsed} columns={columns} filters={filters} rowKey="id" emptyText="没有供应商的 BOM 用到它" toolbar={form} />;
+  return (
+    <PagedTable
+      endpoint={bomApi.whereUsed}
+      columns={columns}
+      filters={filters}
+      rowKey="id"
+      emptyText="没有供应商的 BOM 用到它"
+      toolbar={form}
+    />
+  );
 }
 
 // ---- the page ----------------------------------------------------------------------------------------------
@@ -182,12 +234,21 @@ export default function SupplierBomTracePage() {
   return (
     <Tabs
       activeKey={tab}
-      onChange={(k) => go({ tab: k === 'whereUsed' ? 'whereUsed' : undefined, supplierCode: k === 'whereUsed' ? undefined : supplierCode })}
+      onChange={(k) =>
+        go({
+          tab: k === 'whereUsed' ? 'whereUsed' : undefined,
+          supplierCode: k === 'whereUsed' ? undefined : supplierCode,
+        })
+      }
       items={[
         {
           key: 'suppliers',
           label: '供应商BOM',
-          children: supplierCode ? <SupplierBom code={supplierCode} back={() => go({})} pick={open} /> : <SupplierList open={open} />,
+          children: supplierCode ? (
+            <SupplierBom code={supplierCode} back={() => go({})} pick={open} />
+          ) : (
+            <SupplierList open={open} />
+          ),
         },
         { key: 'whereUsed', label: '反查（次级供应商 / 子件）', children: <WhereUsed open={open} /> },
       ]}

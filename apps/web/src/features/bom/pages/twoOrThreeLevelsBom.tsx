@@ -35,7 +35,13 @@ export default function TwoOrThreeLevelsBomPage() {
   const actions = (r: TreeRow) => {
     if (isMaterial(r)) {
       return (
-        <Button type="link" size="small" icon={<PlusOutlined />} onClick={() => setTarget({ kind: 'add', materialCode: r.materialCode })} disabled={!r.supplied}>
+        <Button
+          type="link"
+          size="small"
+          icon={<PlusOutlined />}
+          onClick={() => setTarget({ kind: 'add', materialCode: r.materialCode })}
+          disabled={!r.supplied}
+        >
           添加二级子件
         </Button>
       );
@@ -44,7 +50,11 @@ export default function TwoOrThreeLevelsBomPage() {
     return (
       <Space size={0} wrap>
         {r.level === 2 && (
-          <Button type="link" size="small" onClick={() => setTarget({ kind: 'add', materialCode: r.materialCode, parent: r })}>
+          <Button
+            type="link"
+            size="small"
+            onClick={() => setTarget({ kind: 'add', materialCode: r.materialCode, parent: r })}
+          >
             加子件
           </Button>
         )}
@@ -54,7 +64,15 @@ export default function TwoOrThreeLevelsBomPage() {
         <Popconfirm
           title={`删除子件 ${r.componentCode}？`}
           // the flat view's rows carry no children: say it in general
-          description={r.level === 2 ? (kids ? `它的 ${kids} 个三级子件将一并删除` : 'parentName' in r ? '其下的三级子件（如有）将一并删除' : undefined) : undefined}
+          description={
+            r.level === 2
+              ? kids
+                ? `它的 ${kids} 个三级子件将一并删除`
+                : 'parentName' in r
+                  ? '其下的三级子件（如有）将一并删除'
+                  : undefined
+              : undefined
+          }
           okText="删除"
           okButtonProps={{ danger: true }}
           onConfirm={() => remove(r.id)}

@@ -8,14 +8,31 @@ import { useState } from 'react';
 import { App, Button, Popconfirm, Space, Typography } from 'antd';
 import type { ListColumns } from '../../../components/listColumns.tsx';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { ISSUE_STATUSES, ISSUE_STATUS_LABELS, canMove, documentIssuesApi, ISSUE_TRANSITIONS, type IssueDetail, type IssueRow } from '@esm/contracts';
+import {
+  ISSUE_STATUSES,
+  ISSUE_STATUS_LABELS,
+  canMove,
+  documentIssuesApi,
+  ISSUE_TRANSITIONS,
+  type IssueDetail,
+  type IssueRow,
+} from '@esm/contracts';
 import { ListPage } from '../../../components/ListPage.tsx';
 import type { FilterField } from '../../../components/FilterForm.tsx';
 import { formatDateTime } from '../../../components/labels.tsx';
 import { serverErrorText } from '../../../components/serverErrors.ts';
 import { FileViewer } from '../../files/index.ts';
 import { useKeepsecretGate } from '../../standardlog/index.ts';
-import { closeIssue, deleteIssues, fetchIssue, reopenIssue, submitIssue, useIssue, useProblemTypeOptions, useRefreshIssues } from '../api.ts';
+import {
+  closeIssue,
+  deleteIssues,
+  fetchIssue,
+  reopenIssue,
+  submitIssue,
+  useIssue,
+  useProblemTypeOptions,
+  useRefreshIssues,
+} from '../api.ts';
 import { IssueForm } from '../IssueForm.tsx';
 import { IssueThread } from '../IssueThread.tsx';
 import { overdueRow, typeAndStatusColumns } from '../labels.tsx';
@@ -57,15 +74,39 @@ export default function DocumentIssuePage() {
 
   const FIELDS: FilterField[] = [
     { kind: 'text', name: 'keyword', label: '编号或标题', width: 140 },
-    { kind: 'select', name: 'status', label: '状态', width: 110, options: ISSUE_STATUSES.map((s) => ({ value: s, label: ISSUE_STATUS_LABELS[s] })) },
+    {
+      kind: 'select',
+      name: 'status',
+      label: '状态',
+      width: 110,
+      options: ISSUE_STATUSES.map((s) => ({ value: s, label: ISSUE_STATUS_LABELS[s] })),
+    },
     { kind: 'text', name: 'materialCode', label: '物料编码', width: 120 },
-    { kind: 'select', name: 'problemTypeId', label: '问题类型', width: 140, options: (types.data ?? []).map((t) => ({ value: t.id, label: t.name })) },
+    {
+      kind: 'select',
+      name: 'problemTypeId',
+      label: '问题类型',
+      width: 140,
+      options: (types.data ?? []).map((t) => ({ value: t.id, label: t.name })),
+    },
     { kind: 'select', name: 'overdueOnly', label: '逾期', width: 100, options: [{ value: '1', label: '仅看逾期' }] },
-    { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '创建日期', placeholder: ['创建开始日期', '创建结束日期'] },
+    {
+      kind: 'dateRange',
+      from: 'dateFrom',
+      to: 'dateTo',
+      label: '创建日期',
+      placeholder: ['创建开始日期', '创建结束日期'],
+    },
   ];
 
   const columns: ListColumns<IssueRow> = [
-    { title: '编号', dataIndex: 'number', sorter: true, width: 135, render: (n: string, r) => <a onClick={() => setOpenId(r.id)}>{n}</a> },
+    {
+      title: '编号',
+      dataIndex: 'number',
+      sorter: true,
+      width: 135,
+      render: (n: string, r) => <a onClick={() => setOpenId(r.id)}>{n}</a>,
+    },
     { title: '问题标题', dataIndex: 'title', role: 'identity', ellipsis: true },
     {
       title: '图纸',
@@ -81,7 +122,12 @@ export default function DocumentIssuePage() {
       ),
     },
     ...typeAndStatusColumns,
-    { title: '处理人', dataIndex: 'assigneeName', width: 75, render: (n: string | null, r) => n ?? (r.status === 'DRAFT' ? '—' : '待分派') },
+    {
+      title: '处理人',
+      dataIndex: 'assigneeName',
+      width: 75,
+      render: (n: string | null, r) => n ?? (r.status === 'DRAFT' ? '—' : '待分派'),
+    },
     { title: '答复期限', dataIndex: 'dueDate', sorter: true, width: 105, render: (d: string | null) => d ?? '—' },
     { title: '创建时间', dataIndex: 'createdAt', sorter: true, width: 160, render: formatDateTime },
     {
@@ -96,10 +142,25 @@ export default function DocumentIssuePage() {
           </Button>
           {r.status === 'DRAFT' && (
             <>
-              <Button type="link" size="small" onClick={() => fetchIssue('supplier', r.id).then((editing) => setForm({ editing }), () => undefined)}>
+              <Button
+                type="link"
+                size="small"
+                onClick={() =>
+                  fetchIssue('supplier', r.id).then(
+                    (editing) => setForm({ editing }),
+                    () => undefined,
+                  )
+                }
+              >
                 编辑
               </Button>
-              <Popconfirm title="删除该草稿？" okText="删除" cancelText="取消" okButtonProps={{ danger: true }} onConfirm={() => act(() => deleteIssues([r.id]))}>
+              <Popconfirm
+                title="删除该草稿？"
+                okText="删除"
+                cancelText="取消"
+                okButtonProps={{ danger: true }}
+                onConfirm={() => act(() => deleteIssues([r.id]))}
+              >
                 <Button type="link" size="small" danger>
                   删除
                 </Button>
@@ -123,19 +184,37 @@ export default function DocumentIssuePage() {
         filterTestId="issue-filters"
         columnSettings={{ table: 'supplier-document-issues', defaultHidden: ['createdAt'] }}
         emptyText="还没有问题。对图纸有疑问时，点击「提问」。"
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), getCheckboxProps: (r) => ({ disabled: r.status !== 'DRAFT' }) }}
+        rowSelection={{
+          selectedRowKeys: selected,
+          onChange: (keys) => setSelected(keys as number[]),
+          getCheckboxProps: (r) => ({ disabled: r.status !== 'DRAFT' }),
+        }}
         extra={
           <Space style={{ marginBottom: 16 }}>
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ editing: null })}>
               提问
             </Button>
-            <Button icon={<DeleteOutlined />} danger disabled={selected.length === 0} onClick={() => removeMany(selected)}>
+            <Button
+              icon={<DeleteOutlined />}
+              danger
+              disabled={selected.length === 0}
+              onClick={() => removeMany(selected)}
+            >
               批量删除{selected.length ? `（${selected.length}）` : ''}
             </Button>
           </Space>
         }
       />
-      <IssueThread side="supplier" issue={issue} loading={detail.isLoading} error={detail.error} onRetry={() => detail.refetch()} open={openId !== undefined} onClose={() => setOpenId(undefined)} onViewDrawing={setViewing}>
+      <IssueThread
+        side="supplier"
+        issue={issue}
+        loading={detail.isLoading}
+        error={detail.error}
+        onRetry={() => detail.refetch()}
+        open={openId !== undefined}
+        onClose={() => setOpenId(undefined)}
+        onViewDrawing={setViewing}
+      >
         {issue?.status === 'DRAFT' && (
           <Space style={{ marginTop: 8 }}>
             <Button onClick={() => setForm({ editing: issue })}>编辑</Button>
@@ -145,7 +224,12 @@ export default function DocumentIssuePage() {
           </Space>
         )}
         {issue && canMove(ISSUE_TRANSITIONS, 'close', issue.status) && (
-          <Popconfirm title="问题已解决，关闭该问题？" okText="关闭问题" cancelText="取消" onConfirm={() => act(() => closeIssue(issue.id))}>
+          <Popconfirm
+            title="问题已解决，关闭该问题？"
+            okText="关闭问题"
+            cancelText="取消"
+            onConfirm={() => act(() => closeIssue(issue.id))}
+          >
             <Button style={{ marginTop: 8 }}>关闭问题</Button>
           </Popconfirm>
         )}
@@ -162,7 +246,12 @@ export default function DocumentIssuePage() {
           />
         )}
       </IssueThread>
-      <IssueForm open={form !== null} editing={form?.editing ?? null} onClose={() => setForm(null)} onSaved={() => void refresh()} />
+      <IssueForm
+        open={form !== null}
+        editing={form?.editing ?? null}
+        onClose={() => setForm(null)}
+        onSaved={() => void refresh()}
+      />
       <FileViewer file={viewing ? viewerFileOf(viewing) : null} onClose={() => setViewing(null)} run={run} />
       {gate}
     </>

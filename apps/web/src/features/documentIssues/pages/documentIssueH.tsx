@@ -7,7 +7,18 @@
 import { useState } from 'react';
 import { App, Button, Form, Input, Modal, Select, Space, Tabs, Typography } from 'antd';
 import type { ListColumns } from '../../../components/listColumns.tsx';
-import { ISSUE_SCOPES, ISSUE_SCOPE_LABELS, ISSUE_STATUSES, ISSUE_STATUS_LABELS, ISSUE_TRANSITIONS, canMove, documentIssuesApi, type IssueDetail, type IssueRow, type IssueScope } from '@esm/contracts';
+import {
+  ISSUE_SCOPES,
+  ISSUE_SCOPE_LABELS,
+  ISSUE_STATUSES,
+  ISSUE_STATUS_LABELS,
+  ISSUE_TRANSITIONS,
+  canMove,
+  documentIssuesApi,
+  type IssueDetail,
+  type IssueRow,
+  type IssueScope,
+} from '@esm/contracts';
 import { ListPage } from '../../../components/ListPage.tsx';
 import { fetchPagedTableAhead } from '../../../components/PagedTable.tsx';
 import { ahead } from '../../../api/ahead.ts';
@@ -19,7 +30,15 @@ import { useFormSubmit } from '../../../components/useFormSubmit.ts';
 import { FileViewer } from '../../files/index.ts';
 import { useSession } from '../../session/index.ts';
 import { useButton } from '../../../lib/permissions.ts';
-import { allProblemTypesQuery, assignIssue, replyIssue, useAllProblemTypes, useHandlers, useIssue, useRefreshIssues } from '../api.ts';
+import {
+  allProblemTypesQuery,
+  assignIssue,
+  replyIssue,
+  useAllProblemTypes,
+  useHandlers,
+  useIssue,
+  useRefreshIssues,
+} from '../api.ts';
 import { IssueThread } from '../IssueThread.tsx';
 import { overdueRow, typeAndStatusColumns } from '../labels.tsx';
 import { ReplyBox } from '../ReplyBox.tsx';
@@ -32,12 +51,21 @@ function AssignDialog({ issue, onClose, onDone }: { issue: IssueDetail; onClose:
   // a question 处理中 always has an assignee, shown or not (回复人 may be hidden for this user)
   const reassign = issue.status === 'PROCESSING';
   const ok = async () => {
-    if (!(await submit(async (v) => (await assignIssue(issue.id, v.userId!, v.reason?.trim() || undefined)).message))) return;
+    if (!(await submit(async (v) => (await assignIssue(issue.id, v.userId!, v.reason?.trim() || undefined)).message)))
+      return;
     onDone();
     onClose();
   };
   return (
-    <Modal open title={reassign ? `改派 ${issue.number}` : `分派 ${issue.number}`} onCancel={onClose} onOk={ok} okText={reassign ? '改派' : '分派'} cancelText="取消" confirmLoading={busy}>
+    <Modal
+      open
+      title={reassign ? `改派 ${issue.number}` : `分派 ${issue.number}`}
+      onCancel={onClose}
+      onOk={ok}
+      okText={reassign ? '改派' : '分派'}
+      cancelText="取消"
+      confirmLoading={busy}
+    >
       <Form form={form} layout="vertical">
         <Form.Item name="userId" label="处理人" rules={[{ required: true, message: '请选择处理人' }]}>
           <Select
@@ -45,10 +73,16 @@ function AssignDialog({ issue, onClose, onDone }: { issue: IssueDetail; onClose:
             optionFilterProp="label"
             aria-label="处理人"
             loading={handlers.isLoading}
-            options={(handlers.data ?? []).filter((h) => h.id !== issue.assigneeId).map((h) => ({ value: h.id, label: `${h.name}（${h.account}）` }))}
+            options={(handlers.data ?? [])
+              .filter((h) => h.id !== issue.assigneeId)
+              .map((h) => ({ value: h.id, label: `${h.name}（${h.account}）` }))}
           />
         </Form.Item>
-        <Form.Item name="reason" label={reassign ? '改派原因' : '说明（可选）'} rules={reassign ? [{ required: true, whitespace: true, message: '改派请填写原因' }] : []}>
+        <Form.Item
+          name="reason"
+          label={reassign ? '改派原因' : '说明（可选）'}
+          rules={reassign ? [{ required: true, whitespace: true, message: '改派请填写原因' }] : []}
+        >
           <Input.TextArea rows={2} maxLength={500} />
         </Form.Item>
       </Form>
@@ -61,7 +95,10 @@ const FIRST_SCOPE: IssueScope = 'MINE';
 
 /** Its first answers, asked at the sign-in when it is the landing page (api/ahead.ts). */
 export const fetchAhead: FetchAhead = (queryClient) => {
-  fetchPagedTableAhead(queryClient, documentIssuesApi.page, { scope: FIRST_SCOPE }, [documentIssuesApi.assign, documentIssuesApi.reply]);
+  fetchPagedTableAhead(queryClient, documentIssuesApi.page, { scope: FIRST_SCOPE }, [
+    documentIssuesApi.assign,
+    documentIssuesApi.reply,
+  ]);
   ahead(queryClient, allProblemTypesQuery);
 };
 
@@ -89,18 +126,42 @@ export default function DocumentIssueHPage() {
 
   const FIELDS: FilterField[] = [
     { kind: 'text', name: 'keyword', label: '编号或标题', width: 140 },
-    { kind: 'select', name: 'status', label: '状态', width: 110, options: ISSUE_STATUSES.filter((s) => s !== 'DRAFT').map((s) => ({ value: s, label: ISSUE_STATUS_LABELS[s] })) },
+    {
+      kind: 'select',
+      name: 'status',
+      label: '状态',
+      width: 110,
+      options: ISSUE_STATUSES.filter((s) => s !== 'DRAFT').map((s) => ({ value: s, label: ISSUE_STATUS_LABELS[s] })),
+    },
     { kind: 'text', name: 'supplierCode', label: '供应商编码', width: 120 },
     { kind: 'text', name: 'materialCode', label: '物料编码', width: 120 },
-    { kind: 'select', name: 'problemTypeId', label: '问题类型', width: 140, options: (types.data ?? []).map((t) => ({ value: t.id, label: t.name })) },
+    {
+      kind: 'select',
+      name: 'problemTypeId',
+      label: '问题类型',
+      width: 140,
+      options: (types.data ?? []).map((t) => ({ value: t.id, label: t.name })),
+    },
     { kind: 'select', name: 'overdueOnly', label: '逾期', width: 100, options: [{ value: '1', label: '仅看逾期' }] },
-    { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '创建日期', placeholder: ['创建开始日期', '创建结束日期'] },
+    {
+      kind: 'dateRange',
+      from: 'dateFrom',
+      to: 'dateTo',
+      label: '创建日期',
+      placeholder: ['创建开始日期', '创建结束日期'],
+    },
   ];
 
   const mayAssign = useButton(documentIssuesApi.assign);
   const mayReply = useButton(documentIssuesApi.reply);
   const columns: ListColumns<IssueRow> = [
-    { title: '编号', dataIndex: 'number', sorter: true, width: 135, render: (n: string, r) => <a onClick={() => setOpenId(r.id)}>{n}</a> },
+    {
+      title: '编号',
+      dataIndex: 'number',
+      sorter: true,
+      width: 135,
+      render: (n: string, r) => <a onClick={() => setOpenId(r.id)}>{n}</a>,
+    },
     { title: '问题标题', dataIndex: 'title', role: 'identity', ellipsis: true },
     { title: '供应商', dataIndex: 'supplierName', width: 130, ellipsis: true },
     {
@@ -143,7 +204,11 @@ export default function DocumentIssueHPage() {
   const mine = issue?.assignedToMe === true;
   return (
     <>
-      <Tabs activeKey={scope} onChange={(k) => setScope(k as IssueScope)} items={ISSUE_SCOPES.map((s) => ({ key: s, label: ISSUE_SCOPE_LABELS[s] }))} />
+      <Tabs
+        activeKey={scope}
+        onChange={(k) => setScope(k as IssueScope)}
+        items={ISSUE_SCOPES.map((s) => ({ key: s, label: ISSUE_SCOPE_LABELS[s] }))}
+      />
       <ListPage
         key={scope}
         endpoint={documentIssuesApi.page}
@@ -156,7 +221,16 @@ export default function DocumentIssueHPage() {
         columnSettings={{ table: 'document-issues', defaultHidden: ['submittedAt'] }}
         emptyText={scope === 'MINE' ? '没有分派给您的问题' : scope === 'POOL' ? '没有待分派的问题' : '暂无问题'}
       />
-      <IssueThread side="haier" issue={issue} loading={detail.isLoading} error={detail.error} onRetry={() => detail.refetch()} open={openId !== undefined} onClose={() => setOpenId(undefined)} onViewDrawing={setViewing}>
+      <IssueThread
+        side="haier"
+        issue={issue}
+        loading={detail.isLoading}
+        error={detail.error}
+        onRetry={() => detail.refetch()}
+        open={openId !== undefined}
+        onClose={() => setOpenId(undefined)}
+        onViewDrawing={setViewing}
+      >
         {issue && mayAssign && canMove(ISSUE_TRANSITIONS, 'assign', issue.status) && (
           <Space style={{ marginTop: 8 }}>
             {!mine && issue.status === 'PENDING' && (

@@ -10,7 +10,17 @@ import { Button, DatePicker, Descriptions, Empty, Form, Input, Spin, Tag, Typogr
 import { SearchOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useSearchParams } from 'react-router';
-import { ACCESS_REPORT_COLUMNS, FILE_STATUS_LABELS, empowerApi, LOG_ACTION_LABELS, REPORT_EVENTS_SHOWN, type AccessReportRequest, type FileStatus, type ReportEvent, type ReportGrant } from '@esm/contracts';
+import {
+  ACCESS_REPORT_COLUMNS,
+  FILE_STATUS_LABELS,
+  empowerApi,
+  LOG_ACTION_LABELS,
+  REPORT_EVENTS_SHOWN,
+  type AccessReportRequest,
+  type FileStatus,
+  type ReportEvent,
+  type ReportGrant,
+} from '@esm/contracts';
 import { ApiError } from '../../../api/client.ts';
 import { formatDateTime } from '../../../components/labels.tsx';
 import { ListTable } from '../../../components/ListTable.tsx';
@@ -31,7 +41,13 @@ interface Values {
 
 // a phone: who holds which grant and for how long; how it came about and its use fold out
 const GRANT_COLUMNS: ListColumns<ReportGrant> = [
-  { title: '供应商', dataIndex: 'supplierCode', role: 'identity', width: 180, render: (c: string, g) => <CodeName code={c} name={g.supplierName} width={170} /> },
+  {
+    title: '供应商',
+    dataIndex: 'supplierCode',
+    role: 'identity',
+    width: 180,
+    render: (c: string, g) => <CodeName code={c} name={g.supplierName} width={170} />,
+  },
   {
     title: '物料',
     dataIndex: 'materialCode',
@@ -97,18 +113,53 @@ const GRANT_COLUMNS: ListColumns<ReportGrant> = [
         '—'
       ),
   },
-  { title: '查看 / 下载 / 打印', key: 'counts', width: 120, render: (_: unknown, g) => `${g.views} / ${g.downloads} / ${g.prints}` },
-  { title: '最近访问', dataIndex: 'lastAccessAt', width: 110, render: (at: string | null) => <span style={{ whiteSpace: 'pre-line' }}>{at ? formatDateTime(at).replace(' ', '\n') : '—'}</span> },
+  {
+    title: '查看 / 下载 / 打印',
+    key: 'counts',
+    width: 120,
+    render: (_: unknown, g) => `${g.views} / ${g.downloads} / ${g.prints}`,
+  },
+  {
+    title: '最近访问',
+    dataIndex: 'lastAccessAt',
+    width: 110,
+    render: (at: string | null) => (
+      <span style={{ whiteSpace: 'pre-line' }}>{at ? formatDateTime(at).replace(' ', '\n') : '—'}</span>
+    ),
+  },
 ];
 
 const ACTION_COLORS: Record<ReportEvent['action'], string> = { VIEW: 'blue', DOWNLOAD: 'purple', PRINT: 'orange' };
 // a phone: when, who and which file, and what was done (查看/下载/打印 — a state, not buttons)
 const EVENT_COLUMNS: ListColumns<ReportEvent> = [
   { title: '时间', dataIndex: 'createdAt', role: 'identity', width: 160, render: formatDateTime },
-  { title: '操作', dataIndex: 'action', role: 'state', width: 70, render: (a: ReportEvent['action']) => <Tag color={ACTION_COLORS[a]}>{LOG_ACTION_LABELS[a]}</Tag> },
-  { title: '供应商', dataIndex: 'supplierCode', role: 'identity', width: 180, render: (c: string, e) => <CodeName code={c} name={e.supplierName} width={170} /> },
-  { title: '用户', dataIndex: 'userAccount', width: 140, render: (a: string | undefined, e) => <CodeName code={a ?? ''} name={e.userName} width={130} /> },
-  { title: '文件', dataIndex: 'standardCode', role: 'identity', width: 230, render: (c: string | null, e) => <CodeName code={`${c ?? '—'} ${e.version ?? ''}`} name={e.fileName} width={220} /> },
+  {
+    title: '操作',
+    dataIndex: 'action',
+    role: 'state',
+    width: 70,
+    render: (a: ReportEvent['action']) => <Tag color={ACTION_COLORS[a]}>{LOG_ACTION_LABELS[a]}</Tag>,
+  },
+  {
+    title: '供应商',
+    dataIndex: 'supplierCode',
+    role: 'identity',
+    width: 180,
+    render: (c: string, e) => <CodeName code={c} name={e.supplierName} width={170} />,
+  },
+  {
+    title: '用户',
+    dataIndex: 'userAccount',
+    width: 140,
+    render: (a: string | undefined, e) => <CodeName code={a ?? ''} name={e.userName} width={130} />,
+  },
+  {
+    title: '文件',
+    dataIndex: 'standardCode',
+    role: 'identity',
+    width: 230,
+    render: (c: string | null, e) => <CodeName code={`${c ?? '—'} ${e.version ?? ''}`} name={e.fileName} width={220} />,
+  },
   { title: '依据授权', dataIndex: 'grantId', width: 80 },
   { title: 'IP', dataIndex: 'ip', width: 120, render: (ip: string | null) => ip ?? '—' },
 ];
@@ -127,7 +178,13 @@ export default function DrawingAccessReportPage() {
   const modes = useColumnModes(ACCESS_REPORT_COLUMNS);
   const eventColumns = useMemo(() => {
     const hidden = (field: string) => modes[`events.${field}`] === 'HIDDEN';
-    return EVENT_COLUMNS.filter((c) => !('dataIndex' in c) || (c.dataIndex === 'userAccount' ? !(hidden('userAccount') && hidden('userName')) : !(typeof c.dataIndex === 'string' && hidden(c.dataIndex))));
+    return EVENT_COLUMNS.filter(
+      (c) =>
+        !('dataIndex' in c) ||
+        (c.dataIndex === 'userAccount'
+          ? !(hidden('userAccount') && hidden('userName'))
+          : !(typeof c.dataIndex === 'string' && hidden(c.dataIndex))),
+    );
   }, [modes]);
   const fieldErrors = report.error instanceof ApiError ? report.error.errors : [];
   // each supplier's evidence package on the subject shown: a drawing's (every version) or the material's
@@ -139,7 +196,13 @@ export default function DrawingAccessReportPage() {
         title: '证据包',
         key: 'evidence',
         width: 100,
-        render: (_: unknown, g) => <SubjectEvidenceButton supplierCode={g.supplierCode} standardCode={standardCodeShown} materialCode={standardCodeShown ? undefined : g.materialCode} />,
+        render: (_: unknown, g) => (
+          <SubjectEvidenceButton
+            supplierCode={g.supplierCode}
+            standardCode={standardCodeShown}
+            materialCode={standardCodeShown ? undefined : g.materialCode}
+          />
+        ),
       },
     ],
     [standardCodeShown],
@@ -161,7 +224,11 @@ export default function DrawingAccessReportPage() {
         layout="inline"
         name="access-report"
         style={{ rowGap: 12, marginBottom: 16 }}
-        initialValues={{ materialCode: request?.materialCode, standardCode: request?.standardCode, date: dayjs(request?.date) }}
+        initialValues={{
+          materialCode: request?.materialCode,
+          standardCode: request?.standardCode,
+          date: dayjs(request?.date),
+        }}
         onFinish={(v) => {
           if (!v.materialCode?.trim() && !v.standardCode?.trim()) {
             form.setFields([{ name: 'materialCode', errors: ['请输入物料编码或标准编号'] }]);
@@ -170,11 +237,21 @@ export default function DrawingAccessReportPage() {
           submit(v);
         }}
       >
-        <Form.Item name="materialCode" validateStatus={fieldErrors.some((e) => e.field === 'materialCode') ? 'error' : undefined} help={fieldErrors.find((e) => e.field === 'materialCode')?.message}>
+        <Form.Item
+          name="materialCode"
+          validateStatus={fieldErrors.some((e) => e.field === 'materialCode') ? 'error' : undefined}
+          help={fieldErrors.find((e) => e.field === 'materialCode')?.message}
+        >
           <Input allowClear placeholder="物料编码" aria-label="物料编码" style={{ width: 160 }} maxLength={40} />
         </Form.Item>
         <Form.Item name="standardCode">
-          <Input allowClear placeholder="标准编号（图纸）" aria-label="标准编号" style={{ width: 180 }} maxLength={64} />
+          <Input
+            allowClear
+            placeholder="标准编号（图纸）"
+            aria-label="标准编号"
+            style={{ width: 180 }}
+            maxLength={64}
+          />
         </Form.Item>
         <Form.Item name="date" rules={[{ required: true, message: '请选择日期' }]}>
           <DatePicker allowClear={false} aria-label="日期" placeholder="日期" />
@@ -206,10 +283,28 @@ export default function DrawingAccessReportPage() {
             column={{ xs: 1, md: 2 }}
             style={{ marginBottom: 12 }}
             items={[
-              { key: 'subject', label: '对象', children: r.standardCode ? `图纸 ${r.standardCode}` : `物料 ${r.materials[0]?.code} ${r.materials[0]?.name}` },
-              ...(r.standardCode ? [{ key: 'materials', label: '物料', children: r.materials.map((m) => `${m.code} ${m.name}`).join('、') }] : []),
+              {
+                key: 'subject',
+                label: '对象',
+                children: r.standardCode
+                  ? `图纸 ${r.standardCode}`
+                  : `物料 ${r.materials[0]?.code} ${r.materials[0]?.name}`,
+              },
+              ...(r.standardCode
+                ? [
+                    {
+                      key: 'materials',
+                      label: '物料',
+                      children: r.materials.map((m) => `${m.code} ${m.name}`).join('、'),
+                    },
+                  ]
+                : []),
               { key: 'date', label: '日期', children: r.date },
-              { key: 'who', label: '当日可查看', children: `${new Set(r.grants.map((g) => g.supplierCode)).size} 家供应商，${r.grants.length} 项授权` },
+              {
+                key: 'who',
+                label: '当日可查看',
+                children: `${new Set(r.grants.map((g) => g.supplierCode)).size} 家供应商，${r.grants.length} 项授权`,
+              },
               ...(r.versions.length
                 ? [
                     {
@@ -218,7 +313,8 @@ export default function DrawingAccessReportPage() {
                       span: 2,
                       children: r.versions.map((v) => (
                         <Tag key={v.id}>
-                          {v.version} · {FILE_STATUS_LABELS[v.status as FileStatus] ?? v.status} · 生效 {v.effectiveDate}
+                          {v.version} · {FILE_STATUS_LABELS[v.status as FileStatus] ?? v.status} · 生效{' '}
+                          {v.effectiveDate}
                           {v.obsoletedAt ? ` · 作废 ${minute(v.obsoletedAt)}` : ''}
                         </Tag>
                       )),
@@ -229,13 +325,28 @@ export default function DrawingAccessReportPage() {
           />
           <Typography.Title level={5}>当日可查看的供应商及其授权</Typography.Title>
           <div data-testid="report-grants">
-            <ListTable<ReportGrant> rowKey="grantId" size="small" columns={grantColumns} dataSource={r.grants} pagination={false} locale={{ emptyText: '当日没有供应商持有该物料的有效授权' }} />
+            <ListTable<ReportGrant>
+              rowKey="grantId"
+              size="small"
+              columns={grantColumns}
+              dataSource={r.grants}
+              pagination={false}
+              locale={{ emptyText: '当日没有供应商持有该物料的有效授权' }}
+            />
           </div>
           <Typography.Title level={5} style={{ marginTop: 24 }}>
-            授权期内的查看、下载、打印记录（共 {r.eventsTotal} 条{r.eventsTotal > REPORT_EVENTS_SHOWN ? `，显示最近 ${REPORT_EVENTS_SHOWN} 条，全部见导出` : ''}）
+            授权期内的查看、下载、打印记录（共 {r.eventsTotal} 条
+            {r.eventsTotal > REPORT_EVENTS_SHOWN ? `，显示最近 ${REPORT_EVENTS_SHOWN} 条，全部见导出` : ''}）
           </Typography.Title>
           <div data-testid="report-events">
-            <ListTable<ReportEvent> rowKey="id" size="small" columns={eventColumns} dataSource={r.events} pagination={{ pageSize: 10, showTotal: (n) => `共 ${n} 条`, hideOnSinglePage: true }} locale={{ emptyText: '授权期内没有查看、下载或打印记录' }} />
+            <ListTable<ReportEvent>
+              rowKey="id"
+              size="small"
+              columns={eventColumns}
+              dataSource={r.events}
+              pagination={{ pageSize: 10, showTotal: (n) => `共 ${n} 条`, hideOnSinglePage: true }}
+              locale={{ emptyText: '授权期内没有查看、下载或打印记录' }}
+            />
           </div>
         </div>
       )}

@@ -19,9 +19,30 @@ import { RevokeDialog } from '../RevokeDialog.tsx';
 const FIELDS: FilterField[] = [
   { kind: 'remote', name: 'supplierCode', label: '供应商', source: supplierSource, width: 180 },
   { kind: 'text', name: 'materialCode', label: '物料编码', width: 130 },
-  { kind: 'select', name: 'state', label: '状态', width: 110, options: [{ value: 'VALID', label: '有效' }, { value: 'NOT_YET', label: '未生效' }] },
-  { kind: 'select', name: 'expiringOnly', label: '即将到期', width: 110, options: [{ value: 'true', label: '即将到期' }] },
-  { kind: 'select', name: 'source', label: '来源', width: 110, options: GRANT_SOURCES.map((s) => ({ value: s, label: GRANT_SOURCE_LABELS[s] })) },
+  {
+    kind: 'select',
+    name: 'state',
+    label: '状态',
+    width: 110,
+    options: [
+      { value: 'VALID', label: '有效' },
+      { value: 'NOT_YET', label: '未生效' },
+    ],
+  },
+  {
+    kind: 'select',
+    name: 'expiringOnly',
+    label: '即将到期',
+    width: 110,
+    options: [{ value: 'true', label: '即将到期' }],
+  },
+  {
+    kind: 'select',
+    name: 'source',
+    label: '来源',
+    width: 110,
+    options: GRANT_SOURCES.map((s) => ({ value: s, label: GRANT_SOURCE_LABELS[s] })),
+  },
 ];
 
 export default function DrawingAuthorizedFilePage() {
@@ -46,7 +67,14 @@ export default function DrawingAuthorizedFilePage() {
   });
   return (
     <>
-      <ListPage endpoint={empowerApi.grants} columns={columns} fields={FIELDS} rowKey="id" filterTestId="grant-filters" emptyText="没有生效中的授权" />
+      <ListPage
+        endpoint={empowerApi.grants}
+        columns={columns}
+        fields={FIELDS}
+        rowKey="id"
+        filterTestId="grant-filters"
+        emptyText="没有生效中的授权"
+      />
       <RevokeDialog grant={revoking} onClose={() => setRevoking(null)} onDone={refresh} />
     </>
   );

@@ -9,7 +9,15 @@ import { useState } from 'react';
 import { App, Button, Form, Input, Modal, Space, Tag, Typography } from 'antd';
 import type { ListColumns } from '../../../components/listColumns.tsx';
 import { CheckOutlined, CloseOutlined } from '@ant-design/icons';
-import { APPLICATION_STATUSES, APPLICATION_STATUS_LABELS, EMPOWER_APPROVER_TYPES, UI, canMoveApplication, empowerApi, type ApplicationRow } from '@esm/contracts';
+import {
+  APPLICATION_STATUSES,
+  APPLICATION_STATUS_LABELS,
+  EMPOWER_APPROVER_TYPES,
+  UI,
+  canMoveApplication,
+  empowerApi,
+  type ApplicationRow,
+} from '@esm/contracts';
 import { ListPage } from '../../../components/ListPage.tsx';
 import { fetchPagedTableAhead } from '../../../components/PagedTable.tsx';
 import type { FetchAhead } from '../../pages.ts';
@@ -26,10 +34,25 @@ import { DecideModal } from '../DecideModal.tsx';
 import { ApplicationStatusTag, CodeName, GrantStateTag, Notice } from '../labels.tsx';
 
 const FIELDS: FilterField[] = [
-  { kind: 'select', name: 'status', label: '状态', width: 110, options: APPLICATION_STATUSES.filter((s) => s !== 'DRAFT').map((s) => ({ value: s, label: APPLICATION_STATUS_LABELS[s] })) },
+  {
+    kind: 'select',
+    name: 'status',
+    label: '状态',
+    width: 110,
+    options: APPLICATION_STATUSES.filter((s) => s !== 'DRAFT').map((s) => ({
+      value: s,
+      label: APPLICATION_STATUS_LABELS[s],
+    })),
+  },
   { kind: 'text', name: 'supplierCode', label: '供应商编码', width: 120 },
   { kind: 'text', name: 'materialCode', label: '物料编码', width: 120 },
-  { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '申请日期', placeholder: ['申请开始日期', '申请结束日期'] },
+  {
+    kind: 'dateRange',
+    from: 'dateFrom',
+    to: 'dateTo',
+    label: '申请日期',
+    placeholder: ['申请开始日期', '申请结束日期'],
+  },
 ];
 
 /** An approver whose 审批 button the permissions leave on. */
@@ -41,7 +64,8 @@ function useIsApprover(): boolean {
 }
 
 /** Its first answers, asked at the sign-in when it is the landing page (api/ahead.ts). */
-export const fetchAhead: FetchAhead = (queryClient) => fetchPagedTableAhead(queryClient, empowerApi.applications, {}, [empowerApi.approve]);
+export const fetchAhead: FetchAhead = (queryClient) =>
+  fetchPagedTableAhead(queryClient, empowerApi.applications, {}, [empowerApi.approve]);
 
 export default function DrawingEmpowerApprovePage() {
   const { message, modal } = App.useApp();
@@ -85,22 +109,47 @@ export default function DrawingEmpowerApprovePage() {
       // on a narrow screen the 操作 column is off to the right: the number opens the decision too
       render: (id: number, a) =>
         approver && canMoveApplication(a.status, 'APPROVE') ? (
-          <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setDeciding(a)} aria-label={`审批申请 ${id}`}>
+          <Button
+            type="link"
+            size="small"
+            style={{ padding: 0 }}
+            onClick={() => setDeciding(a)}
+            aria-label={`审批申请 ${id}`}
+          >
             {id}
           </Button>
         ) : (
           id
         ),
     },
-    { title: '供应商', dataIndex: 'supplierCode', sorter: true, role: 'identity', width: 150, render: (code: string, a) => <CodeName code={code} name={a.supplierName} width={140} /> },
-    { ...materialsColumn('物料（当前授权）', 200, (m) => (
-      <>
-        <GrantStateTag state={m.grantState} />
-        {m.approved === false && <Tag>未批准</Tag>}
-      </>
-    )), role: 'identity' },
+    {
+      title: '供应商',
+      dataIndex: 'supplierCode',
+      sorter: true,
+      role: 'identity',
+      width: 150,
+      render: (code: string, a) => <CodeName code={code} name={a.supplierName} width={140} />,
+    },
+    {
+      ...materialsColumn('物料（当前授权）', 200, (m) => (
+        <>
+          <GrantStateTag state={m.grantState} />
+          {m.approved === false && <Tag>未批准</Tag>}
+        </>
+      )),
+      role: 'identity',
+    },
     periodColumn(true),
-    { title: '申请理由', dataIndex: 'reason', width: 130, render: (r: string) => <Typography.Paragraph ellipsis={{ rows: 2, tooltip: r }} style={{ margin: 0 }}>{r}</Typography.Paragraph> },
+    {
+      title: '申请理由',
+      dataIndex: 'reason',
+      width: 130,
+      render: (r: string) => (
+        <Typography.Paragraph ellipsis={{ rows: 2, tooltip: r }} style={{ margin: 0 }}>
+          {r}
+        </Typography.Paragraph>
+      ),
+    },
     {
       title: '申请人 / 提交时间',
       dataIndex: 'submittedAt',
@@ -176,10 +225,20 @@ export default function DrawingEmpowerApprovePage() {
         extra={
           approver && (
             <Space wrap style={{ marginBottom: 16 }}>
-              <Button type="primary" icon={<CheckOutlined />} disabled={selected.length === 0} onClick={approveSelected}>
+              <Button
+                type="primary"
+                icon={<CheckOutlined />}
+                disabled={selected.length === 0}
+                onClick={approveSelected}
+              >
                 批量批准{selected.length ? `（${selected.length}）` : ''}
               </Button>
-              <Button danger icon={<CloseOutlined />} disabled={selected.length === 0} onClick={() => setRejecting(true)}>
+              <Button
+                danger
+                icon={<CloseOutlined />}
+                disabled={selected.length === 0}
+                onClick={() => setRejecting(true)}
+              >
                 批量驳回{selected.length ? `（${selected.length}）` : ''}
               </Button>
             </Space>
@@ -203,7 +262,14 @@ export default function DrawingEmpowerApprovePage() {
         }}
       >
         <Form form={rejectForm} layout="vertical" preserve={false} name="empower-reject-many">
-          <Form.Item name="comment" label="驳回原因" rules={[{ required: true, whitespace: true, message: '请填写驳回原因' }, { max: 500, message: '驳回原因不能超过 500 个字符' }]}>
+          <Form.Item
+            name="comment"
+            label="驳回原因"
+            rules={[
+              { required: true, whitespace: true, message: '请填写驳回原因' },
+              { max: 500, message: '驳回原因不能超过 500 个字符' },
+            ]}
+          >
             <Input.TextArea rows={3} maxLength={500} showCount placeholder="供应商将看到此原因" />
           </Form.Item>
         </Form>

@@ -67,7 +67,13 @@ function treeData(tree: UnauthorizedTree, view: (f: File) => void): DataNode[] {
               </span>
             ),
           }))
-        : [{ key: `none:${m.code}`, isLeaf: true, title: <Typography.Text type="secondary">暂无生效图纸</Typography.Text> }],
+        : [
+            {
+              key: `none:${m.code}`,
+              isLeaf: true,
+              title: <Typography.Text type="secondary">暂无生效图纸</Typography.Text>,
+            },
+          ],
     })),
   }));
 }
@@ -83,7 +89,13 @@ export default function NoDrawingAndArchivesInformationPage() {
     <div>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center', marginBottom: 16 }}>
         <Typography.Text>供应商</Typography.Text>
-        <RemoteSelect source={supplierSource} label="选择供应商" width={280} value={supplierCode} onChange={(v) => setParams(v ? { supplierCode: v } : {})} />
+        <RemoteSelect
+          source={supplierSource}
+          label="选择供应商"
+          width={280}
+          value={supplierCode}
+          onChange={(v) => setParams(v ? { supplierCode: v } : {})}
+        />
       </div>
       {!supplierCode ? (
         <Empty description="请选择供应商（或从「供应商统计」进入），查看其没有有效授权的物料及图纸" />
@@ -94,13 +106,20 @@ export default function NoDrawingAndArchivesInformationPage() {
       ) : (
         <>
           <Notice kind={materials ? 'warning' : 'success'} testId="unauthorized-summary">
-            {tree.data.supplierCode} {tree.data.supplierName}：供货物料 {tree.data.supplied} 个，其中 {materials} 个没有有效授权
+            {tree.data.supplierCode} {tree.data.supplierName}：供货物料 {tree.data.supplied} 个，其中 {materials}{' '}
+            个没有有效授权
             {materials ? '，供应商看不到这些物料的图纸。' : '。'}
           </Notice>
           {materials === 0 ? (
             <Empty description="该供应商的所有供货物料均有有效授权" />
           ) : (
-            <Tree blockNode selectable={false} defaultExpandAll treeData={treeData(tree.data, (f) => setViewing({ ...f, fileType: f.fileType as FileType }))} data-testid="unauthorized-tree" />
+            <Tree
+              blockNode
+              selectable={false}
+              defaultExpandAll
+              treeData={treeData(tree.data, (f) => setViewing({ ...f, fileType: f.fileType as FileType }))}
+              data-testid="unauthorized-tree"
+            />
           )}
         </>
       )}

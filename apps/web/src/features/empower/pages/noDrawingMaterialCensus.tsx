@@ -19,7 +19,9 @@ import { CodeName } from '../labels.tsx';
 import { unauthorizedLink } from '../links.ts';
 import { EvidenceDialogButton } from '../../audit/index.ts';
 
-const FIELDS: FilterField[] = [{ kind: 'text', name: 'keyword', label: '供应商', placeholder: '供应商编码或名称', width: 200 }];
+const FIELDS: FilterField[] = [
+  { kind: 'text', name: 'keyword', label: '供应商', placeholder: '供应商编码或名称', width: 200 },
+];
 
 const count = (title: string, key: keyof CensusRow, width = 92, warn?: 'warning' | 'danger') => ({
   title,
@@ -31,7 +33,13 @@ const count = (title: string, key: keyof CensusRow, width = 92, warn?: 'warning'
 });
 
 const COLUMNS: ColumnsType<CensusRow> = [
-  { title: '供应商', dataIndex: 'supplierCode', sorter: true, width: 230, render: (code: string, r) => <CodeName code={code} name={r.supplierName} width={220} /> },
+  {
+    title: '供应商',
+    dataIndex: 'supplierCode',
+    sorter: true,
+    width: 230,
+    render: (code: string, r) => <CodeName code={code} name={r.supplierName} width={220} />,
+  },
   count('供货物料', 'supplied'),
   count('有效授权', 'valid'),
   count('即将到期', 'expiring', 92, 'warning'),

@@ -10,7 +10,16 @@ import { App, Button, Popconfirm, Space, Tag, Typography } from 'antd';
 import type { ListColumns } from '../../../components/listColumns.tsx';
 import { PlusOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
-import { APPLICATION_STATUSES, APPLICATION_STATUS_LABELS, canMoveApplication, empowerApi, isEditable, type ApplicationRow, type ApplyMaterial, type ApplyOptions } from '@esm/contracts';
+import {
+  APPLICATION_STATUSES,
+  APPLICATION_STATUS_LABELS,
+  canMoveApplication,
+  empowerApi,
+  isEditable,
+  type ApplicationRow,
+  type ApplyMaterial,
+  type ApplyOptions,
+} from '@esm/contracts';
 import { ListPage } from '../../../components/ListPage.tsx';
 import type { FilterField } from '../../../components/FilterForm.tsx';
 import { formatDateTime } from '../../../components/labels.tsx';
@@ -23,9 +32,21 @@ import { AuditDialog } from '../AuditDialog.tsx';
 import { ApplicationStatusTag, Notice, dayPeriod, minute } from '../labels.tsx';
 
 const FIELDS: FilterField[] = [
-  { kind: 'select', name: 'status', label: '状态', width: 110, options: APPLICATION_STATUSES.map((s) => ({ value: s, label: APPLICATION_STATUS_LABELS[s] })) },
+  {
+    kind: 'select',
+    name: 'status',
+    label: '状态',
+    width: 110,
+    options: APPLICATION_STATUSES.map((s) => ({ value: s, label: APPLICATION_STATUS_LABELS[s] })),
+  },
   { kind: 'text', name: 'materialCode', label: '物料编码', width: 130 },
-  { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '申请日期', placeholder: ['申请开始日期', '申请结束日期'] },
+  {
+    kind: 'dateRange',
+    from: 'dateFrom',
+    to: 'dateTo',
+    label: '申请日期',
+    placeholder: ['申请开始日期', '申请结束日期'],
+  },
 ];
 
 /** 续期: from the day the grant ends (or today), for the longest period allowed. */
@@ -35,7 +56,9 @@ function renewal(m: ApplyMaterial, options: ApplyOptions): ApplyDraft {
   return {
     materialCodes: [m.code],
     validFrom: from,
-    validUntil: dayjs(from).add(options.maxPeriodDays - 1, 'day').format('YYYY-MM-DD'),
+    validUntil: dayjs(from)
+      .add(options.maxPeriodDays - 1, 'day')
+      .format('YYYY-MM-DD'),
     reason: `物料 ${m.code} 的图纸授权将于 ${minute(m.validUntil)} 到期，申请续期`,
     renewsGrantId: m.grantId,
   };
@@ -45,7 +68,14 @@ function renewal(m: ApplyMaterial, options: ApplyOptions): ApplyDraft {
 function again(a: ApplicationRow, options: ApplyOptions): ApplyDraft {
   const length = dayjs(a.validUntil).diff(dayjs(a.validFrom), 'day');
   const from = a.validFrom > options.today ? a.validFrom : options.today;
-  return { materialCodes: a.materials.map((m) => m.code), validFrom: from, validUntil: dayjs(from).add(Math.min(length, options.maxPeriodDays - 1), 'day').format('YYYY-MM-DD'), reason: a.reason };
+  return {
+    materialCodes: a.materials.map((m) => m.code),
+    validFrom: from,
+    validUntil: dayjs(from)
+      .add(Math.min(length, options.maxPeriodDays - 1), 'day')
+      .format('YYYY-MM-DD'),
+    reason: a.reason,
+  };
 }
 
 function Expiring({ options, onRenew }: { options: ApplyOptions; onRenew: (m: ApplyMaterial) => void }) {
@@ -99,15 +129,28 @@ export default function SupplierDrawingEmpowerApplyPage() {
   // on a phone the number, the materials (and the supplier) are the row's identity (listColumns.tsx)
   const columns: ListColumns<ApplicationRow> = [
     { title: '申请编号', dataIndex: 'id', width: 80 },
-    { ...materialsColumn('物料', 220, (m) => (
-      <>
-        <Typography.Text type="secondary">{m.name}</Typography.Text>
-        {m.approved === true && <Tag color="green" style={{ marginLeft: 4 }}>已批准</Tag>}
-        {m.approved === false && <Tag style={{ marginLeft: 4 }}>未批准</Tag>}
-      </>
-    )), role: 'identity' },
+    {
+      ...materialsColumn('物料', 220, (m) => (
+        <>
+          <Typography.Text type="secondary">{m.name}</Typography.Text>
+          {m.approved === true && (
+            <Tag color="green" style={{ marginLeft: 4 }}>
+              已批准
+            </Tag>
+          )}
+          {m.approved === false && <Tag style={{ marginLeft: 4 }}>未批准</Tag>}
+        </>
+      )),
+      role: 'identity',
+    },
     periodColumn(false),
-    { title: '状态', dataIndex: 'status', sorter: true, width: 90, render: (s: ApplicationRow['status']) => <ApplicationStatusTag status={s} /> },
+    {
+      title: '状态',
+      dataIndex: 'status',
+      sorter: true,
+      width: 90,
+      render: (s: ApplicationRow['status']) => <ApplicationStatusTag status={s} />,
+    },
     {
       title: '审批结果',
       key: 'decision',
@@ -120,7 +163,11 @@ export default function SupplierDrawingEmpowerApplyPage() {
               {a.deciderName} {minute(a.decidedAt)}
             </Typography.Text>
             {a.decisionComment && (
-              <Typography.Paragraph type={a.status === 'REJECTED' ? 'danger' : undefined} ellipsis={{ rows: 2, tooltip: a.decisionComment }} style={{ margin: 0 }}>
+              <Typography.Paragraph
+                type={a.status === 'REJECTED' ? 'danger' : undefined}
+                ellipsis={{ rows: 2, tooltip: a.decisionComment }}
+                style={{ margin: 0 }}
+              >
                 {a.decisionComment}
               </Typography.Paragraph>
             )}
@@ -134,7 +181,8 @@ export default function SupplierDrawingEmpowerApplyPage() {
       dataIndex: 'submittedAt',
       sorter: true,
       width: 110,
-      render: (at: string | null) => (at ? <span style={{ whiteSpace: 'pre-line' }}>{formatDateTime(at).replace(' ', '\n')}</span> : '—'),
+      render: (at: string | null) =>
+        at ? <span style={{ whiteSpace: 'pre-line' }}>{formatDateTime(at).replace(' ', '\n')}</span> : '—',
     },
     {
       title: '操作',
@@ -144,15 +192,41 @@ export default function SupplierDrawingEmpowerApplyPage() {
         <Space size={0} wrap>
           {isEditable(a.status) && (
             <>
-              <Button type="link" size="small" onClick={() => setEditing({ id: a.id, materialCodes: a.materials.map((m) => m.code), validFrom: a.validFrom, validUntil: a.validUntil, reason: a.reason, renewsGrantId: a.renewsGrantId })}>
+              <Button
+                type="link"
+                size="small"
+                onClick={() =>
+                  setEditing({
+                    id: a.id,
+                    materialCodes: a.materials.map((m) => m.code),
+                    validFrom: a.validFrom,
+                    validUntil: a.validUntil,
+                    reason: a.reason,
+                    renewsGrantId: a.renewsGrantId,
+                  })
+                }
+              >
                 编辑
               </Button>
-              <Popconfirm title="提交申请" description="提交后将进入审批，不能再修改。确认提交？" okText="提交" cancelText="取消" onConfirm={() => act(a.id, () => run(() => submitApply(a.id)), `申请 ${a.id} 已提交，等待审批`)}>
+              <Popconfirm
+                title="提交申请"
+                description="提交后将进入审批，不能再修改。确认提交？"
+                okText="提交"
+                cancelText="取消"
+                onConfirm={() => act(a.id, () => run(() => submitApply(a.id)), `申请 ${a.id} 已提交，等待审批`)}
+              >
                 <Button type="link" size="small" loading={busy === a.id}>
                   提交
                 </Button>
               </Popconfirm>
-              <Popconfirm title="删除草稿" description="删除后不能恢复。确认删除？" okText="删除" okButtonProps={{ danger: true }} cancelText="取消" onConfirm={() => act(a.id, () => deleteApply(a.id), `已删除草稿 ${a.id}`)}>
+              <Popconfirm
+                title="删除草稿"
+                description="删除后不能恢复。确认删除？"
+                okText="删除"
+                okButtonProps={{ danger: true }}
+                cancelText="取消"
+                onConfirm={() => act(a.id, () => deleteApply(a.id), `已删除草稿 ${a.id}`)}
+              >
                 <Button type="link" size="small" danger>
                   删除
                 </Button>
@@ -160,7 +234,14 @@ export default function SupplierDrawingEmpowerApplyPage() {
             </>
           )}
           {canMoveApplication(a.status, 'WITHDRAW') && (
-            <Popconfirm title="撤回申请" description="撤回后该申请不再审批，如需授权须重新申请。确认撤回？" okText="撤回" okButtonProps={{ danger: true }} cancelText="取消" onConfirm={() => act(a.id, () => withdrawApply(a.id), `已撤回申请 ${a.id}`)}>
+            <Popconfirm
+              title="撤回申请"
+              description="撤回后该申请不再审批，如需授权须重新申请。确认撤回？"
+              okText="撤回"
+              okButtonProps={{ danger: true }}
+              cancelText="取消"
+              onConfirm={() => act(a.id, () => withdrawApply(a.id), `已撤回申请 ${a.id}`)}
+            >
               <Button type="link" size="small" danger loading={busy === a.id}>
                 撤回
               </Button>
@@ -190,7 +271,13 @@ export default function SupplierDrawingEmpowerApplyPage() {
         filterTestId="apply-filters"
         emptyText="没有授权申请（需要查看某物料的图纸时，点击「新建申请」）"
         extra={
-          <Button type="primary" icon={<PlusOutlined />} disabled={!options.data} onClick={() => setEditing({ materialCodes: [] })} style={{ marginBottom: 16 }}>
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            disabled={!options.data}
+            onClick={() => setEditing({ materialCodes: [] })}
+            style={{ marginBottom: 16 }}
+          >
             新建申请
           </Button>
         }

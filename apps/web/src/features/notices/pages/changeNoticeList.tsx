@@ -27,7 +27,9 @@ function Progressing({ r }: { r: NoticeRow }) {
   if (r.status === 'DRAFT') return <Typography.Text type="secondary">未发布</Typography.Text>;
   const pct = r.recipientCount ? Math.round((r.confirmedCount / r.recipientCount) * 100) : 0;
   return (
-    <Tooltip title={`共 ${r.recipientCount} 家：已读 ${r.readCount}（含已确认），已确认 ${r.confirmedCount}，逾期 ${r.overdueCount}`}>
+    <Tooltip
+      title={`共 ${r.recipientCount} 家：已读 ${r.readCount}（含已确认），已确认 ${r.confirmedCount}，逾期 ${r.overdueCount}`}
+    >
       <div style={{ lineHeight: 1.3 }}>
         <div>
           已确认 {r.confirmedCount}/{r.recipientCount}
@@ -36,7 +38,14 @@ function Progressing({ r }: { r: NoticeRow }) {
             · 已读 {r.readCount}
           </Typography.Text>
         </div>
-        <Progress aria-label={`已确认 ${pct}%`} percent={pct} size="small" showInfo={false} status={r.overdueCount ? 'exception' : undefined} style={{ margin: 0, width: 110 }} />
+        <Progress
+          aria-label={`已确认 ${pct}%`}
+          percent={pct}
+          size="small"
+          showInfo={false}
+          status={r.overdueCount ? 'exception' : undefined}
+          style={{ margin: 0, width: 110 }}
+        />
       </div>
     </Tooltip>
   );
@@ -60,9 +69,28 @@ export default function ChangeNoticeListPage() {
     { kind: 'text', name: 'number', label: '通知编号', width: 130 },
     { kind: 'text', name: 'title', label: '标题', width: 150 },
     { kind: 'text', name: 'materialCode', label: '物料编码', width: 120 },
-    { kind: 'select', name: 'productLineCode', label: '产品线', width: 110, options: (lines.data ?? []).map((l) => ({ value: l.code, label: l.name })) },
-    { kind: 'select', name: 'status', label: '状态', width: 100, options: NOTICE_STATUSES.map((s) => ({ value: s, label: NOTICE_STATUS_LABELS[s] })) },
-    { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '发布日期', placeholder: ['发布日期起', '发布日期止'], width: 230 },
+    {
+      kind: 'select',
+      name: 'productLineCode',
+      label: '产品线',
+      width: 110,
+      options: (lines.data ?? []).map((l) => ({ value: l.code, label: l.name })),
+    },
+    {
+      kind: 'select',
+      name: 'status',
+      label: '状态',
+      width: 100,
+      options: NOTICE_STATUSES.map((s) => ({ value: s, label: NOTICE_STATUS_LABELS[s] })),
+    },
+    {
+      kind: 'dateRange',
+      from: 'dateFrom',
+      to: 'dateTo',
+      label: '发布日期',
+      placeholder: ['发布日期起', '发布日期止'],
+      width: 230,
+    },
     { kind: 'select', name: 'overdueOnly', label: '逾期', width: 100, options: [{ value: '1', label: '仅看逾期' }] },
   ];
 
@@ -89,14 +117,32 @@ export default function ChangeNoticeListPage() {
   };
   // on a phone (listColumns.tsx): number, title and due date; status and progress; the actions
   const columns: ListColumns<NoticeRow> = [
-    { title: '通知编号', dataIndex: 'number', sorter: true, fixed: 'left', role: 'identity', render: (v: string, r) => <Link to={noticeHref(r.id)}>{v}</Link> },
+    {
+      title: '通知编号',
+      dataIndex: 'number',
+      sorter: true,
+      fixed: 'left',
+      role: 'identity',
+      render: (v: string, r) => <Link to={noticeHref(r.id)}>{v}</Link>,
+    },
     { title: '标题', dataIndex: 'title', role: 'identity', ellipsis: true },
     { title: '状态', dataIndex: 'status', role: 'state', render: (_: unknown, r) => statusCell(r) },
     { title: '接收情况', key: 'progress', role: 'state', render: (_: unknown, r) => <Progressing r={r} /> },
-    { title: '确认截止', dataIndex: 'dueDate', sorter: true, role: 'identity', render: (d: string, r) => <DueDate date={d} overdue={r.overdueCount > 0} /> },
+    {
+      title: '确认截止',
+      dataIndex: 'dueDate',
+      sorter: true,
+      role: 'identity',
+      render: (d: string, r) => <DueDate date={d} overdue={r.overdueCount > 0} />,
+    },
     { title: '产品线', dataIndex: 'productLineName' },
     { title: '变更内容', dataIndex: 'changeSummary', ellipsis: true },
-    { title: '发布时间', dataIndex: 'publishedAt', sorter: true, render: (v: string | null) => (v ? <span title={formatDateTime(v)}>{formatDateTime(v).slice(0, 10)}</span> : '—') },
+    {
+      title: '发布时间',
+      dataIndex: 'publishedAt',
+      sorter: true,
+      render: (v: string | null) => (v ? <span title={formatDateTime(v)}>{formatDateTime(v).slice(0, 10)}</span> : '—'),
+    },
     // governed (NOTICE_COLUMNS): PagedTable drops it for a user it is hidden from
     { title: '发布人', dataIndex: 'publishedByName', render: (v: string | null) => v ?? '—' },
     actionsColumn,

@@ -17,7 +17,13 @@ import { DueDate, NoticeStatusTag, OverdueTag, RecipientStatusTag } from '../lab
 import { supplierNoticeHref } from '../links.ts';
 
 const FIELDS: FilterField[] = [
-  { kind: 'select', name: 'state', label: '状态', width: 110, options: RECIPIENT_FILTERS.map((s) => ({ value: s, label: RECIPIENT_FILTER_LABELS[s] })) },
+  {
+    kind: 'select',
+    name: 'state',
+    label: '状态',
+    width: 110,
+    options: RECIPIENT_FILTERS.map((s) => ({ value: s, label: RECIPIENT_FILTER_LABELS[s] })),
+  },
   { kind: 'text', name: 'keyword', label: '通知编号或标题', width: 200 },
 ];
 
@@ -28,7 +34,9 @@ const stateCell = (s: SupplierNoticeRow['recipientStatus'], r: SupplierNoticeRow
     {r.status === 'WITHDRAWN' || r.status === 'CLOSED' ? <NoticeStatusTag status={r.status} /> : null}
     {r.status !== 'WITHDRAWN' && <RecipientStatusTag status={s} />}
     {r.overdue && <OverdueTag />}
-    {r.remindCount > 0 && r.recipientStatus !== 'CONFIRMED' && r.status === 'PUBLISHED' && <Tag color="volcano">已催办</Tag>}
+    {r.remindCount > 0 && r.recipientStatus !== 'CONFIRMED' && r.status === 'PUBLISHED' && (
+      <Tag color="volcano">已催办</Tag>
+    )}
   </Space>
 );
 
@@ -47,7 +55,9 @@ const COLUMNS: ListColumns<SupplierNoticeRow> = [
     dataIndex: 'title',
     role: 'identity',
     ellipsis: true,
-    render: (v: string, r) => <Link to={supplierNoticeHref(r.id)}>{unreadLive(r) ? <Typography.Text strong>{v}</Typography.Text> : v}</Link>,
+    render: (v: string, r) => (
+      <Link to={supplierNoticeHref(r.id)}>{unreadLive(r) ? <Typography.Text strong>{v}</Typography.Text> : v}</Link>
+    ),
   },
   {
     title: '通知编号',
@@ -61,9 +71,20 @@ const COLUMNS: ListColumns<SupplierNoticeRow> = [
     ),
   },
   { title: '状态', dataIndex: 'recipientStatus', role: 'state', render: stateCell },
-  { title: '确认截止', dataIndex: 'dueDate', sorter: true, role: 'identity', render: (d: string, r) => <DueDate date={d} overdue={r.overdue} /> },
+  {
+    title: '确认截止',
+    dataIndex: 'dueDate',
+    sorter: true,
+    role: 'identity',
+    render: (d: string, r) => <DueDate date={d} overdue={r.overdue} />,
+  },
   { title: '变更内容', dataIndex: 'changeSummary', ellipsis: true },
-  { title: '发布时间', dataIndex: 'publishedAt', sorter: true, render: (v: string | null) => formatDateTime(v).slice(0, 16) },
+  {
+    title: '发布时间',
+    dataIndex: 'publishedAt',
+    sorter: true,
+    render: (v: string | null) => formatDateTime(v).slice(0, 16),
+  },
   { title: '操作', key: 'actions', fixed: 'right', render: (_: unknown, r) => openButton(r) },
 ];
 

@@ -60,7 +60,12 @@ export default function NoticeOfChangeOfDrawingsPage() {
   const unseen = n.changes.filter((c) => !c.viewedAt);
   const open = n.status === 'PUBLISHED' && n.recipientStatus !== 'CONFIRMED';
 
-  const refresh = () => Promise.all([noticesApi.supplierFind, noticesApi.unread, noticesApi.inbox].map((e) => qc.invalidateQueries({ queryKey: [e.path] })));
+  const refresh = () =>
+    Promise.all(
+      [noticesApi.supplierFind, noticesApi.unread, noticesApi.inbox].map((e) =>
+        qc.invalidateQueries({ queryKey: [e.path] }),
+      ),
+    );
 
   const confirm = async () => {
     setRefusal(null);
@@ -91,10 +96,14 @@ export default function NoticeOfChangeOfDrawingsPage() {
         }
         items={[
           ...(n.readAt ? [{ label: '阅读', children: `${formatDateTime(n.readAt)} ${n.readByName ?? ''}` }] : []),
-          ...(n.confirmedAt ? [{ label: '确认', children: `${formatDateTime(n.confirmedAt)} ${n.confirmedByName ?? ''}` }] : []),
+          ...(n.confirmedAt
+            ? [{ label: '确认', children: `${formatDateTime(n.confirmedAt)} ${n.confirmedByName ?? ''}` }]
+            : []),
         ]}
       />
-      {open && n.remindCount > 0 && <Alert type="error" showIcon title={`制造方已于 ${formatDateTime(n.lastRemindedAt)} 催办，请尽快查看并确认`} />}
+      {open && n.remindCount > 0 && (
+        <Alert type="error" showIcon title={`制造方已于 ${formatDateTime(n.lastRemindedAt)} 催办，请尽快查看并确认`} />
+      )}
       <Card size="small" title={`变更内容（${n.changes.length} 项）`}>
         <ChangesTable changes={n.changes} extra={viewedColumn} onView={(c, f) => setViewing(viewerFile(c, f))} />
       </Card>
@@ -105,13 +114,17 @@ export default function NoticeOfChangeOfDrawingsPage() {
               <Tag color="green" icon={<CheckCircleOutlined />}>
                 已确认
               </Tag>
-              {formatDateTime(n.confirmedAt)} 由 {n.confirmedByName}（{n.confirmedByAccount}）确认。确认记录了以下文件版本：
+              {formatDateTime(n.confirmedAt)} 由 {n.confirmedByName}（{n.confirmedByAccount}
+              ）确认。确认记录了以下文件版本：
             </Typography.Paragraph>
             <ul style={{ margin: 0, paddingLeft: 20 }}>
               {n.confirmedFiles.map((f) => (
                 <li key={f.fileId}>
                   {f.standardCode} {f.version}
-                  <Typography.Text type="secondary" style={{ fontFamily: 'monospace', fontSize: 12, marginLeft: 8, wordBreak: 'break-all' }}>
+                  <Typography.Text
+                    type="secondary"
+                    style={{ fontFamily: 'monospace', fontSize: 12, marginLeft: 8, wordBreak: 'break-all' }}
+                  >
                     sha256 {f.sha256}
                   </Typography.Text>
                 </li>
@@ -146,7 +159,9 @@ export default function NoticeOfChangeOfDrawingsPage() {
             </Popconfirm>
           </div>
         ) : (
-          <Typography.Text type="secondary">{n.status === 'WITHDRAWN' ? '该通知已撤回，无需确认。' : '该通知已关闭，不再接受确认。'}</Typography.Text>
+          <Typography.Text type="secondary">
+            {n.status === 'WITHDRAWN' ? '该通知已撤回，无需确认。' : '该通知已关闭，不再接受确认。'}
+          </Typography.Text>
         )}
       </Card>
       <FileViewer

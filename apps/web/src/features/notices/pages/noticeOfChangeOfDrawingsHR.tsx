@@ -25,9 +25,13 @@ export default function NoticeOfChangeOfDrawingsHRPage() {
   const actions = useNoticeActions();
   const [viewing, setViewing] = useState<ReturnType<typeof viewerFile> | null>(null);
 
-  if (!valid) return <Result status="404" title="变更通知不存在" subTitle="链接中缺少通知编号，请从变更通知列表进入。" />;
+  if (!valid)
+    return <Result status="404" title="变更通知不存在" subTitle="链接中缺少通知编号，请从变更通知列表进入。" />;
   if (detail.isPending) return <Skeleton active paragraph={{ rows: 8 }} />;
-  if (detail.isError) return <ErrorResult error={detail.error} onRetry={() => detail.refetch()} back={{ to: PAGES.changeNoticeList.path }} />;
+  if (detail.isError)
+    return (
+      <ErrorResult error={detail.error} onRetry={() => detail.refetch()} back={{ to: PAGES.changeNoticeList.path }} />
+    );
   const n = detail.data;
 
   return (
@@ -40,13 +44,19 @@ export default function NoticeOfChangeOfDrawingsHRPage() {
         items={[
           { label: '创建', children: `${formatDateTime(n.createdAt)} ${n.createdByName ?? ''}` },
           ...(n.closedAt ? [{ label: '关闭', children: `${formatDateTime(n.closedAt)} ${n.closedByName ?? ''}` }] : []),
-          ...(n.withdrawnAt ? [{ label: '撤回', children: `${formatDateTime(n.withdrawnAt)} ${n.withdrawnByName ?? ''}` }] : []),
+          ...(n.withdrawnAt
+            ? [{ label: '撤回', children: `${formatDateTime(n.withdrawnAt)} ${n.withdrawnByName ?? ''}` }]
+            : []),
         ]}
       />
       <Card size="small" title={`变更内容（${n.changes.length} 项）`}>
         <ChangesTable changes={n.changes} viewOld onView={(change, file) => setViewing(viewerFile(change, file))} />
       </Card>
-      <Card size="small" title={n.status === 'DRAFT' ? '接收方（发布时确定）' : `接收方（${n.recipientCount} 家供应商）`} data-testid="recipient-matrix">
+      <Card
+        size="small"
+        title={n.status === 'DRAFT' ? '接收方（发布时确定）' : `接收方（${n.recipientCount} 家供应商）`}
+        data-testid="recipient-matrix"
+      >
         <RecipientMatrix notice={n} />
       </Card>
       <Card size="small" title="操作记录">
@@ -59,7 +69,9 @@ export default function NoticeOfChangeOfDrawingsHRPage() {
                 <Typography.Text strong>{NOTICE_EVENT_LABELS[e.action]}</Typography.Text>
                 <Typography.Text type="secondary">
                   {' '}
-                  {[formatDateTime(e.createdAt), actorText(e.userName, e.userAccount, e.ip)].filter(Boolean).join(' · ')}
+                  {[formatDateTime(e.createdAt), actorText(e.userName, e.userAccount, e.ip)]
+                    .filter(Boolean)
+                    .join(' · ')}
                 </Typography.Text>
                 {e.detail && <div style={{ wordBreak: 'break-all' }}>{e.detail}</div>}
               </div>
@@ -67,10 +79,7 @@ export default function NoticeOfChangeOfDrawingsHRPage() {
           }))}
         />
       </Card>
-      <FileViewer
-        file={viewing}
-        onClose={() => setViewing(null)}
-      />
+      <FileViewer file={viewing} onClose={() => setViewing(null)} />
       {actions.dialogs}
     </div>
   );

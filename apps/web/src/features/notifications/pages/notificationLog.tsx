@@ -8,7 +8,18 @@
 import { useState } from 'react';
 import { App, Button, Form, Input, Modal, Tag, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { DELIVERY_STATE_FILTER_LABELS, DELIVERY_STATE_LABELS, DELIVERY_TRANSITIONS, NOTIFICATION_KINDS, NOTIFICATION_KIND_LABELS, ZBounceSchema, ZUserEmailSchema, canMove, notificationsApi, type DeliveryRow } from '@esm/contracts';
+import {
+  DELIVERY_STATE_FILTER_LABELS,
+  DELIVERY_STATE_LABELS,
+  DELIVERY_TRANSITIONS,
+  NOTIFICATION_KINDS,
+  NOTIFICATION_KIND_LABELS,
+  ZBounceSchema,
+  ZUserEmailSchema,
+  canMove,
+  notificationsApi,
+  type DeliveryRow,
+} from '@esm/contracts';
 import { useFormSubmit } from '../../../components/useFormSubmit.ts';
 import { zodRule } from '../../../components/zodRule.ts';
 import { ReasonDialog } from '../../../components/ReasonDialog.tsx';
@@ -24,8 +35,20 @@ import { KindTag } from '../labels.tsx';
 import { exportDeliveries } from '../api.ts';
 
 const FIELDS: FilterField[] = [
-  { kind: 'select', name: 'state', label: '状态', width: 200, options: Object.entries(DELIVERY_STATE_FILTER_LABELS).map(([value, label]) => ({ value, label })) },
-  { kind: 'select', name: 'kind', label: '通知类型', width: 160, options: NOTIFICATION_KINDS.map((k) => ({ value: k, label: NOTIFICATION_KIND_LABELS[k] })) },
+  {
+    kind: 'select',
+    name: 'state',
+    label: '状态',
+    width: 200,
+    options: Object.entries(DELIVERY_STATE_FILTER_LABELS).map(([value, label]) => ({ value, label })),
+  },
+  {
+    kind: 'select',
+    name: 'kind',
+    label: '通知类型',
+    width: 160,
+    options: NOTIFICATION_KINDS.map((k) => ({ value: k, label: NOTIFICATION_KIND_LABELS[k] })),
+  },
   { kind: 'text', name: 'recipient', label: '收件人账号、姓名或邮箱', width: 220 },
   { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '创建日期' },
 ];
@@ -53,7 +76,9 @@ function BounceButton({ row }: { row: DeliveryRow }) {
         reasonRule={ZBounceSchema.shape.reason}
         maxLength={1000}
         description={`发往 ${row.address} 的「${row.subject}」将记为已退回（未送达），退信内容记入服务器应答。`}
-        onSubmit={async (v) => (await call(notificationsApi.bounce, { id: row.id, reason: v.reason }, { silent: true })).message}
+        onSubmit={async (v) =>
+          (await call(notificationsApi.bounce, { id: row.id, reason: v.reason }, { silent: true })).message
+        }
         failText="标记失败，请稍后重试"
         onClose={() => setOpen(false)}
         onDone={() => {
@@ -96,16 +121,42 @@ function EmailButton({ row }: { row: DeliveryRow }) {
   const [form] = Form.useForm<{ email: string }>();
   const { submit, busy } = useFormSubmit(form, { failText: '修改失败，请稍后重试' });
   const save = async () => {
-    if (await submit(async (v) => (await call(notificationsApi.updateUserEmail, { account: row.recipientAccount, email: v.email }, { silent: true })).message)) setOpen(false);
+    if (
+      await submit(
+        async (v) =>
+          (
+            await call(
+              notificationsApi.updateUserEmail,
+              { account: row.recipientAccount, email: v.email },
+              { silent: true },
+            )
+          ).message,
+      )
+    )
+      setOpen(false);
   };
   return (
     <Permitted endpoint={notificationsApi.updateUserEmail}>
       <Button type="link" size="small" onClick={() => setOpen(true)}>
         修改邮箱
       </Button>
-      <Modal open={open} title={`修改 ${row.recipientName}（${row.recipientAccount}）的邮箱`} okText="保存" cancelText="取消" okButtonProps={{ loading: busy }} onOk={() => void save()} onCancel={() => setOpen(false)} destroyOnHidden>
+      <Modal
+        open={open}
+        title={`修改 ${row.recipientName}（${row.recipientAccount}）的邮箱`}
+        okText="保存"
+        cancelText="取消"
+        okButtonProps={{ loading: busy }}
+        onOk={() => void save()}
+        onCancel={() => setOpen(false)}
+        destroyOnHidden
+      >
         <Form form={form} name="user-email" layout="vertical" preserve={false} initialValues={{ email: row.address }}>
-          <Form.Item name="email" label="邮箱" rules={[zodRule(ZUserEmailSchema.shape.email)]} extra="以后的通知邮件发往此地址；留空则不再发邮件。">
+          <Form.Item
+            name="email"
+            label="邮箱"
+            rules={[zodRule(ZUserEmailSchema.shape.email)]}
+            extra="以后的通知邮件发往此地址；留空则不再发邮件。"
+          >
             <Input placeholder="例如 zhangwei@example.com" maxLength={254} autoComplete="off" />
           </Form.Item>
         </Form>
@@ -116,14 +167,33 @@ function EmailButton({ row }: { row: DeliveryRow }) {
 
 /** On a phone (listColumns.tsx): recipient, what it was about, its state and 重新发送. */
 const COLUMNS: ListColumns<DeliveryRow> = [
-  { title: '收件人', dataIndex: 'recipientName', role: 'identity', render: (v: string, r) => `${v}（${r.recipientAccount}）` },
+  {
+    title: '收件人',
+    dataIndex: 'recipientName',
+    role: 'identity',
+    render: (v: string, r) => `${v}（${r.recipientAccount}）`,
+  },
   { title: '邮箱', dataIndex: 'address', ellipsis: true },
   { title: '内容', dataIndex: 'subject', role: 'identity', ellipsis: true },
   { title: '类型', dataIndex: 'kind', render: (k: DeliveryRow['kind']) => <KindTag kind={k} /> },
-  { title: '状态', dataIndex: 'state', role: 'state', render: (s: DeliveryRow['state']) => <Tag color={STATE_COLORS[s]}>{DELIVERY_STATE_LABELS[s]}</Tag> },
+  {
+    title: '状态',
+    dataIndex: 'state',
+    role: 'state',
+    render: (s: DeliveryRow['state']) => <Tag color={STATE_COLORS[s]}>{DELIVERY_STATE_LABELS[s]}</Tag>,
+  },
   { title: '尝试次数', dataIndex: 'tries' },
-  { title: '服务器应答', dataIndex: 'lastAnswer', ellipsis: true, render: (v: string | null) => (v ? <Typography.Text type="secondary">{v}</Typography.Text> : '—') },
-  { title: '日报', dataIndex: 'digestId', render: (v: number | null, r) => (v ? `日报 #${v}` : r.viaDigest ? '待汇总' : '—') },
+  {
+    title: '服务器应答',
+    dataIndex: 'lastAnswer',
+    ellipsis: true,
+    render: (v: string | null) => (v ? <Typography.Text type="secondary">{v}</Typography.Text> : '—'),
+  },
+  {
+    title: '日报',
+    dataIndex: 'digestId',
+    render: (v: number | null, r) => (v ? `日报 #${v}` : r.viaDigest ? '待汇总' : '—'),
+  },
   { title: '创建时间', dataIndex: 'createdAt', sorter: true, render: (v: string) => formatDateTime(v) },
   { title: '发送时间', dataIndex: 'sentAt', render: (v: string | null) => formatDateTime(v) },
   {

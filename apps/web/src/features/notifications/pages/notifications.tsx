@@ -5,7 +5,14 @@
  */
 import { Badge, Button, Space, Typography } from 'antd';
 import { useNavigate } from 'react-router';
-import { NOTIFICATION_KINDS, NOTIFICATION_KIND_LABELS, NOTIFICATION_READ_LABELS, NOTIFICATION_READ_STATES, notificationsApi, type NotificationRow } from '@esm/contracts';
+import {
+  NOTIFICATION_KINDS,
+  NOTIFICATION_KIND_LABELS,
+  NOTIFICATION_READ_LABELS,
+  NOTIFICATION_READ_STATES,
+  notificationsApi,
+  type NotificationRow,
+} from '@esm/contracts';
 import { ListPage } from '../../../components/ListPage.tsx';
 import type { FilterField } from '../../../components/FilterForm.tsx';
 import type { ListColumns } from '../../../components/listColumns.tsx';
@@ -14,8 +21,20 @@ import { useMarkRead, useNotificationBell } from '../api.ts';
 import { KindTag } from '../labels.tsx';
 
 const FIELDS: FilterField[] = [
-  { kind: 'select', name: 'kind', label: '类型', width: 160, options: NOTIFICATION_KINDS.map((k) => ({ value: k, label: NOTIFICATION_KIND_LABELS[k] })) },
-  { kind: 'select', name: 'state', label: '状态', width: 100, options: NOTIFICATION_READ_STATES.map((s) => ({ value: s, label: NOTIFICATION_READ_LABELS[s] })) },
+  {
+    kind: 'select',
+    name: 'kind',
+    label: '类型',
+    width: 160,
+    options: NOTIFICATION_KINDS.map((k) => ({ value: k, label: NOTIFICATION_KIND_LABELS[k] })),
+  },
+  {
+    kind: 'select',
+    name: 'state',
+    label: '状态',
+    width: 100,
+    options: NOTIFICATION_READ_STATES.map((s) => ({ value: s, label: NOTIFICATION_READ_LABELS[s] })),
+  },
 ];
 
 function useOpen() {
@@ -48,8 +67,18 @@ export default function NotificationsPage() {
     },
     { title: '类型', dataIndex: 'kind', role: 'state', render: (k: NotificationRow['kind']) => <KindTag kind={k} /> },
     { title: '截止日期', dataIndex: 'dueDate', render: (d: string | null) => d ?? '—' },
-    { title: '时间', dataIndex: 'createdAt', sorter: true, role: 'identity', render: (v: string) => formatDateTime(v).slice(0, 16) },
-    { title: '状态', dataIndex: 'readAt', render: (v: string | null) => (v ? '已读' : <Typography.Text strong>未读</Typography.Text>) },
+    {
+      title: '时间',
+      dataIndex: 'createdAt',
+      sorter: true,
+      role: 'identity',
+      render: (v: string) => formatDateTime(v).slice(0, 16),
+    },
+    {
+      title: '状态',
+      dataIndex: 'readAt',
+      render: (v: string | null) => (v ? '已读' : <Typography.Text strong>未读</Typography.Text>),
+    },
     {
       title: '操作',
       key: 'actions',

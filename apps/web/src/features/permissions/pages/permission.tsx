@@ -48,12 +48,26 @@ const MODE_COLORS: Record<ColumnMode, string> = { VISIBLE: 'green', MASKED: 'gol
 
 const itemFields: FilterField[] = [
   { kind: 'select', name: 'menuPage', label: '页面', width: 240, options: PAGE_GROUPS, search: true },
-  { kind: 'select', name: 'kind', label: '类型', width: 100, options: PERMISSION_KINDS.map((k) => ({ value: k, label: PERMISSION_KIND_LABELS[k] })) },
+  {
+    kind: 'select',
+    name: 'kind',
+    label: '类型',
+    width: 100,
+    options: PERMISSION_KINDS.map((k) => ({ value: k, label: PERMISSION_KIND_LABELS[k] })),
+  },
   { kind: 'text', name: 'keyword', label: '关键字', placeholder: '编码或名称', width: 150 },
 ];
 
 /** The cell of one user type: a checkbox for a button, a mode for a column; saved at once. */
-function TypeCell({ item, type, onSave }: { item: PermissionItem; type: UserType; onSave: (item: PermissionItem, allowed: number[], masked: number[]) => void }) {
+function TypeCell({
+  item,
+  type,
+  onSave,
+}: {
+  item: PermissionItem;
+  type: UserType;
+  onSave: (item: PermissionItem, allowed: number[], masked: number[]) => void;
+}) {
   const label = `${item.label} · ${type} ${USER_TYPE_LABELS[type]}`;
   if (item.kind === 'BUTTON') {
     const on = item.allowedTypes.includes(type);
@@ -61,7 +75,13 @@ function TypeCell({ item, type, onSave }: { item: PermissionItem; type: UserType
       <Checkbox
         checked={on}
         aria-label={label}
-        onChange={(e) => onSave(item, e.target.checked ? [...item.allowedTypes, type] : item.allowedTypes.filter((t) => t !== type), [])}
+        onChange={(e) =>
+          onSave(
+            item,
+            e.target.checked ? [...item.allowedTypes, type] : item.allowedTypes.filter((t) => t !== type),
+            [],
+          )
+        }
       />
     );
   }
@@ -73,7 +93,10 @@ function TypeCell({ item, type, onSave }: { item: PermissionItem; type: UserType
       aria-label={label}
       style={{ width: 68 }}
       variant="borderless"
-      options={COLUMN_MODES.map((m) => ({ value: m, label: <Tag color={MODE_COLORS[m]}>{COLUMN_MODE_LABELS[m]}</Tag> }))}
+      options={COLUMN_MODES.map((m) => ({
+        value: m,
+        label: <Tag color={MODE_COLORS[m]}>{COLUMN_MODE_LABELS[m]}</Tag>,
+      }))}
       onChange={(m) => {
         const allowed = item.allowedTypes.filter((t) => t !== type);
         const masked = item.maskedTypes.filter((t) => t !== type);
@@ -111,15 +134,38 @@ function InsertModal({ open, onClose, onDone }: { open: boolean; onClose: () => 
     }
   };
   return (
-    <Modal open={open} title="新增按钮或列" okText="保存" cancelText="取消" confirmLoading={busy} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden width={UI.modalWidth}>
-      <Form<NewItem> form={form} layout="vertical" onFinish={submit} initialValues={{ kind: 'BUTTON', allowedTypes: [] }}>
+    <Modal
+      open={open}
+      title="新增按钮或列"
+      okText="保存"
+      cancelText="取消"
+      confirmLoading={busy}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+      width={UI.modalWidth}
+    >
+      <Form<NewItem>
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        initialValues={{ kind: 'BUTTON', allowedTypes: [] }}
+      >
         <Form.Item name="kind" label="类型" rules={[{ required: true, message: '请选择类型' }]}>
           <Select options={PERMISSION_KINDS.map((k) => ({ value: k, label: PERMISSION_KIND_LABELS[k] }))} />
         </Form.Item>
         <Form.Item name="page" label="页面" rules={[{ required: true, message: '请选择页面' }]}>
           <Select showSearch={{ optionFilterProp: 'label' }} options={PAGE_GROUPS} placeholder="选择页面" />
         </Form.Item>
-        <Form.Item name="code" label="编码" extra="按钮：动作编码（如 export）；列：行数据的字段名" rules={[{ required: true, message: '请输入编码' }, { pattern: /^[A-Za-z][\w.-]*$/, message: '编码以字母开头，只能包含字母、数字和 _ . -' }]}>
+        <Form.Item
+          name="code"
+          label="编码"
+          extra="按钮：动作编码（如 export）；列：行数据的字段名"
+          rules={[
+            { required: true, message: '请输入编码' },
+            { pattern: /^[A-Za-z][\w.-]*$/, message: '编码以字母开头，只能包含字母、数字和 _ . -' },
+          ]}
+        >
           <Input maxLength={64} />
         </Form.Item>
         <Form.Item name="label" label="名称" rules={[{ required: true, whitespace: true, message: '请输入名称' }]}>
@@ -143,7 +189,13 @@ function ItemsTab() {
 
   const save = async (item: PermissionItem, allowedTypes: number[], maskedTypes: number[]) => {
     try {
-      await updateItem({ id: item.id, version: item.version, label: item.label, allowedTypes: [...new Set(allowedTypes)], maskedTypes: [...new Set(maskedTypes)] });
+      await updateItem({
+        id: item.id,
+        version: item.version,
+        label: item.label,
+        allowedTypes: [...new Set(allowedTypes)],
+        maskedTypes: [...new Set(maskedTypes)],
+      });
       message.success(`已保存：${item.label}`);
     } catch (e) {
       message.error(serverErrorText(e, '保存失败'));
@@ -177,7 +229,12 @@ function ItemsTab() {
         </Tooltip>
       ),
     },
-    { title: '类型', dataIndex: 'kind', width: 64, render: (k: PermissionKind) => <Tag color={k === 'BUTTON' ? 'blue' : 'purple'}>{PERMISSION_KIND_LABELS[k]}</Tag> },
+    {
+      title: '类型',
+      dataIndex: 'kind',
+      width: 64,
+      render: (k: PermissionKind) => <Tag color={k === 'BUTTON' ? 'blue' : 'purple'}>{PERMISSION_KIND_LABELS[k]}</Tag>,
+    },
     {
       title: '名称',
       dataIndex: 'label',
@@ -257,7 +314,9 @@ function ItemsTab() {
               >
                 批量删除{selected.length ? `（${selected.length}）` : ''}
               </Button>
-              <Typography.Text type="secondary">勾选即保存：按钮为允许使用；列为可见、脱敏或隐藏。服务端同样按此拒绝与过滤。</Typography.Text>
+              <Typography.Text type="secondary">
+                勾选即保存：按钮为允许使用；列为可见、脱敏或隐藏。服务端同样按此拒绝与过滤。
+              </Typography.Text>
             </Space>
           </>
         }
@@ -284,16 +343,32 @@ const describe = (json: string | null) => {
 const changeColumns: ColumnsType<PermissionChangeRow> = [
   { title: '时间', dataIndex: 'createdAt', sorter: true, width: 165, render: formatDateTime },
   { title: '操作人', dataIndex: 'userName', width: 120, render: (n: string, r) => `${n}（${r.userAccount}）` },
-  { title: '操作', dataIndex: 'action', width: 70, render: (a: PermissionChangeRow['action']) => PERMISSION_ACTION_LABELS[a] },
+  {
+    title: '操作',
+    dataIndex: 'action',
+    width: 70,
+    render: (a: PermissionChangeRow['action']) => PERMISSION_ACTION_LABELS[a],
+  },
   { title: '页面', dataIndex: 'page', width: 140, ellipsis: true, render: pageTitle },
-  { title: '按钮 / 列', dataIndex: 'label', width: 150, render: (l: string, r) => `${PERMISSION_KIND_LABELS[r.kind]} ${l}（${r.code}）` },
+  {
+    title: '按钮 / 列',
+    dataIndex: 'label',
+    width: 150,
+    render: (l: string, r) => `${PERMISSION_KIND_LABELS[r.kind]} ${l}（${r.code}）`,
+  },
   { title: '修改前', dataIndex: 'before', ellipsis: true, render: describe },
   { title: '修改后', dataIndex: 'after', ellipsis: true, render: describe },
 ];
 
 const changeFields: FilterField[] = [
   { kind: 'select', name: 'menuPage', label: '页面', width: 220, options: PAGE_GROUPS, search: true },
-  { kind: 'select', name: 'action', label: '操作', width: 100, options: PERMISSION_ACTIONS.map((a) => ({ value: a, label: PERMISSION_ACTION_LABELS[a] })) },
+  {
+    kind: 'select',
+    name: 'action',
+    label: '操作',
+    width: 100,
+    options: PERMISSION_ACTIONS.map((a) => ({ value: a, label: PERMISSION_ACTION_LABELS[a] })),
+  },
   { kind: 'text', name: 'keyword', label: '关键字', placeholder: '编码、名称或操作人', width: 170 },
   { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '日期' },
 ];

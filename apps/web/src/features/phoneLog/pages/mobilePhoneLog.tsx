@@ -6,7 +6,17 @@
 import { useState } from 'react';
 import { Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { CONTACT_KINDS, CONTACT_KIND_LABELS, USER_TYPES, USER_TYPE_LABELS, isSupplierType, phoneLogApi, routeByPath, type PhoneLogRow, type UserType } from '@esm/contracts';
+import {
+  CONTACT_KINDS,
+  CONTACT_KIND_LABELS,
+  USER_TYPES,
+  USER_TYPE_LABELS,
+  isSupplierType,
+  phoneLogApi,
+  routeByPath,
+  type PhoneLogRow,
+  type UserType,
+} from '@esm/contracts';
 import { FilterForm, type FilterField, type Filters } from '../../../components/FilterForm.tsx';
 import { PagedTable } from '../../../components/PagedTable.tsx';
 import { formatDateTime } from '../../../components/labels.tsx';
@@ -32,7 +42,11 @@ const columns: ColumnsType<PhoneLogRow> = [
     title: '用户类型',
     dataIndex: 'viewerType',
     width: 140,
-    render: (t: number) => <Tag color={isSupplierType(t) ? 'orange' : 'blue'}>{t} · {USER_TYPE_LABELS[t as UserType]}</Tag>,
+    render: (t: number) => (
+      <Tag color={isSupplierType(t) ? 'orange' : 'blue'}>
+        {t} · {USER_TYPE_LABELS[t as UserType]}
+      </Tag>
+    ),
   },
   { title: '被查看人', dataIndex: 'contactName', sorter: true, width: 120 },
   {
@@ -49,9 +63,21 @@ const columns: ColumnsType<PhoneLogRow> = [
 
 const fields: FilterField[] = [
   { kind: 'text', name: 'viewer', label: '查看人', placeholder: '账号或姓名', width: 150 },
-  { kind: 'select', name: 'viewerType', label: '用户类型', width: 170, options: USER_TYPES.map((t) => ({ value: t, label: `${t} · ${USER_TYPE_LABELS[t]}` })) },
+  {
+    kind: 'select',
+    name: 'viewerType',
+    label: '用户类型',
+    width: 170,
+    options: USER_TYPES.map((t) => ({ value: t, label: `${t} · ${USER_TYPE_LABELS[t]}` })),
+  },
   { kind: 'text', name: 'contact', label: '被查看人', width: 130 },
-  { kind: 'select', name: 'contactKind', label: '联系人类型', width: 140, options: CONTACT_KINDS.map((k) => ({ value: k, label: CONTACT_KIND_LABELS[k] })) },
+  {
+    kind: 'select',
+    name: 'contactKind',
+    label: '联系人类型',
+    width: 140,
+    options: CONTACT_KINDS.map((k) => ({ value: k, label: CONTACT_KIND_LABELS[k] })),
+  },
   { kind: 'remote', name: 'supplierCode', label: '供应商', source: supplierSource, width: 180 },
   { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '查看日期' },
 ];
@@ -72,7 +98,9 @@ export default function MobilePhoneLogPage() {
           <FilterForm fields={fields} onChange={setFilters} testId="phone-log-filters" />
           <div style={{ margin: '0 0 12px' }}>
             <Permitted endpoint={phoneLogApi.exportExcel}>
-              <ExcelButton run={() => exportPhoneLog({ ...filters, ...sort } as Parameters<typeof exportPhoneLog>[0])} />
+              <ExcelButton
+                run={() => exportPhoneLog({ ...filters, ...sort } as Parameters<typeof exportPhoneLog>[0])}
+              />
             </Permitted>
           </div>
         </>

@@ -18,18 +18,46 @@ const columns: ColumnsType<SignInLogRow> = [
     dataIndex: 'userName',
     width: 230,
     ellipsis: true,
-    render: (name: string | null, r) => (name ? `${name}${r.userType ? `（${USER_TYPE_LABELS[r.userType as keyof typeof USER_TYPE_LABELS] ?? r.userType}）` : ''}` : '未找到账号'),
+    render: (name: string | null, r) =>
+      name
+        ? `${name}${r.userType ? `（${USER_TYPE_LABELS[r.userType as keyof typeof USER_TYPE_LABELS] ?? r.userType}）` : ''}`
+        : '未找到账号',
   },
   { title: '方式', dataIndex: 'source', width: 100, render: (s: SignInLogRow['source']) => SIGN_IN_SOURCE_LABELS[s] },
-  { title: '结果', dataIndex: 'success', width: 80, render: (ok: boolean) => (ok ? <Tag color="green">成功</Tag> : <Tag color="red">失败</Tag>) },
-  { title: '说明', dataIndex: 'reason', ellipsis: true, render: (reason: string, r) => (r.success ? reason : `${reason}（${r.code}）`) },
+  {
+    title: '结果',
+    dataIndex: 'success',
+    width: 80,
+    render: (ok: boolean) => (ok ? <Tag color="green">成功</Tag> : <Tag color="red">失败</Tag>),
+  },
+  {
+    title: '说明',
+    dataIndex: 'reason',
+    ellipsis: true,
+    render: (reason: string, r) => (r.success ? reason : `${reason}（${r.code}）`),
+  },
   { title: 'IP', dataIndex: 'ip', width: 130 },
 ];
 
 const fields: FilterField[] = [
   { kind: 'text', name: 'keyword', label: '关键字', placeholder: '账号或姓名' },
-  { kind: 'select', name: 'result', label: '结果', width: 110, options: [{ value: '1', label: '成功' }, { value: '0', label: '失败' }] },
-  { kind: 'select', name: 'source', label: '方式', width: 130, options: SIGN_IN_SOURCES.map((s) => ({ value: s, label: SIGN_IN_SOURCE_LABELS[s] })) },
+  {
+    kind: 'select',
+    name: 'result',
+    label: '结果',
+    width: 110,
+    options: [
+      { value: '1', label: '成功' },
+      { value: '0', label: '失败' },
+    ],
+  },
+  {
+    kind: 'select',
+    name: 'source',
+    label: '方式',
+    width: 130,
+    options: SIGN_IN_SOURCES.map((s) => ({ value: s, label: SIGN_IN_SOURCE_LABELS[s] })),
+  },
   { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '登录日期' },
 ];
 

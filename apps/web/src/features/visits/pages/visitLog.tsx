@@ -15,7 +15,11 @@ const columns: ColumnsType<VisitLogRow> = [
     dataIndex: 'userType',
     sorter: true,
     width: 150,
-    render: (t: number) => <Tag color={isSupplierType(t) ? 'orange' : 'blue'}>{t} · {USER_TYPE_LABELS[t as keyof typeof USER_TYPE_LABELS]}</Tag>,
+    render: (t: number) => (
+      <Tag color={isSupplierType(t) ? 'orange' : 'blue'}>
+        {t} · {USER_TYPE_LABELS[t as keyof typeof USER_TYPE_LABELS]}
+      </Tag>
+    ),
   },
   { title: '页面', dataIndex: 'menuName', sorter: true, width: 160, ellipsis: true },
   { title: '路径', dataIndex: 'path', ellipsis: true },
@@ -24,7 +28,13 @@ const columns: ColumnsType<VisitLogRow> = [
 
 const fields: FilterField[] = [
   { kind: 'text', name: 'keyword', label: '关键字', placeholder: '账号或姓名' },
-  { kind: 'select', name: 'userType', label: '用户类型', width: 180, options: USER_TYPES.map((t) => ({ value: t, label: `${t} · ${USER_TYPE_LABELS[t]}` })) },
+  {
+    kind: 'select',
+    name: 'userType',
+    label: '用户类型',
+    width: 180,
+    options: USER_TYPES.map((t) => ({ value: t, label: `${t} · ${USER_TYPE_LABELS[t]}` })),
+  },
   { kind: 'text', name: 'menuName', label: '页面' },
   { kind: 'dateRange', from: 'dateFrom', to: 'dateTo', label: '访问日期' },
 ];
