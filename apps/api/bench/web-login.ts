@@ -85,13 +85,11 @@ async function oneRun(browser: Browser, base: string, typed = false): Promise<Ru
     page.on('requestfinished', (req) => {
       if (!counting || !new URL(req.url()).pathname.endsWith('.js')) return;
       scripts.push(
-        req
-          .sizes()
-          .then(async (s) => ({
-            url: req.url(),
-            wire: s.responseBodySize,
-            decoded: (await (await req.response())?.body())?.length ?? 0,
-          })),
+        req.sizes().then(async (s) => ({
+          url: req.url(),
+          wire: s.responseBodySize,
+          decoded: (await (await req.response())?.body())?.length ?? 0,
+        })),
       );
     });
     await page.goto('/esm/login');

@@ -53,13 +53,11 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { webDist: string
     const read = request.method === 'GET' || request.method === 'HEAD';
     if (read && url.startsWith(`${BASE_PATH}/`) && !url.startsWith(`${BASE_PATH}/assets/`)) return sendIndex(reply);
     const api = url.startsWith(API_BASE);
-    return reply
-      .status(404)
-      .send({
-        success: false,
-        code: '404',
-        message: api ? `接口不存在：${request.method} ${url}` : '页面不存在',
-        data: null,
-      });
+    return reply.status(404).send({
+      success: false,
+      code: '404',
+      message: api ? `接口不存在：${request.method} ${url}` : '页面不存在',
+      data: null,
+    });
   });
 });

@@ -27,32 +27,28 @@ export async function sessionRoutes(app: FastifyInstance, { db, config }: { db: 
     if (oidc && rp && body && hasHandoff(body)) {
       const done = await completeCompanySignIn(db, { ...config, oidc }, rp, request, reply, body);
       if (!done.ok) {
-        return reply
-          .status(401)
-          .send({
-            success: false,
-            code: String(done.code),
-            message: SESSION_ERRORS[done.code],
-            data: null,
-            homeUrl: config.companyHomeUrl,
-            ...site,
-          });
+        return reply.status(401).send({
+          success: false,
+          code: String(done.code),
+          message: SESSION_ERRORS[done.code],
+          data: null,
+          homeUrl: config.companyHomeUrl,
+          ...site,
+        });
       }
       returnTo = done.returnTo;
     }
     const state = await readSession(db, request);
     if (state.ok) {
       if (!(await typeHasMenu(db, state.user.type))) {
-        return reply
-          .status(403)
-          .send({
-            success: false,
-            code: '205',
-            message: SESSION_ERRORS[205],
-            data: null,
-            homeUrl: config.companyHomeUrl,
-            ...site,
-          });
+        return reply.status(403).send({
+          success: false,
+          code: '205',
+          message: SESSION_ERRORS[205],
+          data: null,
+          homeUrl: config.companyHomeUrl,
+          ...site,
+        });
       }
       return {
         success: true,
@@ -76,16 +72,14 @@ export async function sessionRoutes(app: FastifyInstance, { db, config }: { db: 
       };
     await request.session.destroy();
     const code = state.reason === 'invalid' ? state.code : 201;
-    return reply
-      .status(401)
-      .send({
-        success: false,
-        code: String(code),
-        message: SESSION_ERRORS[code],
-        data: null,
-        homeUrl: config.companyHomeUrl,
-        ...site,
-      });
+    return reply.status(401).send({
+      success: false,
+      code: String(code),
+      message: SESSION_ERRORS[code],
+      data: null,
+      homeUrl: config.companyHomeUrl,
+      ...site,
+    });
   });
 
   route(app, sessionApi.login, async ({ body, request }) => {
