@@ -12,6 +12,9 @@ export default defineConfig({
     globalSetup: ['./test/global-setup.ts'],
     setupFiles: ['./test/file-database.ts'],
     maxWorkers: 2,
+    // a project with its own worker count runs in a group of its own: after the quick unit
+    // projects (contracts, web), which keep vitest's default
+    sequence: { groupOrder: 1 },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
