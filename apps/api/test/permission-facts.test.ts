@@ -25,6 +25,7 @@ import {
   LOG_ACTIONS,
   LOG_PAGES,
   NOTICE_LIST_PAGE,
+  PAGES,
   PHONE_LOG_PAGE,
   SIGN_IN_LOG_PAGE,
   SUPPLIER_APPLY_PAGE,
@@ -841,6 +842,15 @@ walk({
   type: 9,
   cookie: () => f.cookies.admin9!,
   samples: () => ({ 'haier/mobilePhoneLog/page': [{ viewer: f.logUsers.phone }] }),
+  moves: [],
+});
+
+// 操作审计: the application's trail (its applicant's and decider's acts, addresses and the comment)
+walk({
+  page: PAGES.operationAudit.path,
+  type: 9,
+  cookie: () => f.cookies.admin9!,
+  samples: () => ({ 'haier/audit/operations': [{ kind: 'APPLICATION', keyword: `#${f.application.id}` }] }),
   moves: [],
 });
 
