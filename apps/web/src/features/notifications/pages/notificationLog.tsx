@@ -6,7 +6,7 @@
  * the address (buttons governed on 按钮与列权限).
  */
 import { useState } from 'react';
-import { App, Button, Form, Input, Modal, Tag, Typography } from 'antd';
+import { App, Button, Flex, Form, Input, Modal, Tag, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   DELIVERY_STATE_FILTER_LABELS,
@@ -200,12 +200,14 @@ const COLUMNS: ListColumns<DeliveryRow> = [
     title: '操作',
     key: 'actions',
     fixed: 'right',
+    // one action a line: side by side, three actions would push the table past a 1366 screen
+    width: 112,
     render: (_: unknown, r) => (
-      <>
+      <Flex vertical align="start">
         <ResendButton row={r} />
         <BounceButton row={r} />
         <EmailButton row={r} />
-      </>
+      </Flex>
     ),
   },
 ];
