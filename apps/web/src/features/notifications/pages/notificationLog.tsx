@@ -171,7 +171,14 @@ const COLUMNS: ListColumns<DeliveryRow> = [
     title: '收件人',
     dataIndex: 'recipientName',
     role: 'identity',
-    render: (v: string, r) => `${v}（${r.recipientAccount}）`,
+    // the account under the name: on one line the column alone pushed the table past 1366
+    render: (v: string, r) => (
+      <>
+        {v}
+        <br />
+        <Typography.Text type="secondary">{r.recipientAccount}</Typography.Text>
+      </>
+    ),
   },
   { title: '邮箱', dataIndex: 'address', ellipsis: true },
   { title: '内容', dataIndex: 'subject', role: 'identity', ellipsis: true },
@@ -182,7 +189,7 @@ const COLUMNS: ListColumns<DeliveryRow> = [
     role: 'state',
     render: (s: DeliveryRow['state']) => <Tag color={STATE_COLORS[s]}>{DELIVERY_STATE_LABELS[s]}</Tag>,
   },
-  { title: '尝试次数', dataIndex: 'tries' },
+  { title: '次数', dataIndex: 'tries' },
   {
     title: '服务器应答',
     dataIndex: 'lastAnswer',
