@@ -14,7 +14,7 @@ import type { Db } from '../../db/database.ts';
 import { cstDay } from '../../lib/dates.ts';
 import { activeQueue } from './channels.ts';
 import type { MailSender } from './mail.ts';
-import { DIGEST_TASK } from './tasks.ts';
+import { DIGEST_TASK, refusalAnswer, type TryJob } from './tasks.ts';
 
 /** Gives each user with waiting rows the day's digest, with its job; answers how many were made. */
 export async function gatherDigests(db: Db, now = new Date()): Promise<number> {
@@ -49,17 +49,12 @@ export async function gatherDigests(db: Db, now = new Date()): Promise<number> {
   return made;
 }
 
-interface Job {
-  attempts: number;
-  max_attempts: number;
-}
-
 /**
  * One try of one digest: still PENDING → one mail listing its rows; accepted → the digest and its
  * rows SENT; refused → the job throws and the queue retries; on the last try → FAILED, with the
  * rows, and the server's answer on each (重新发送 then mails a row on its own).
  */
-export async function deliverDigest(db: Db, sender: MailSender, id: number, job: Job): Promise<'sent' | 'skipped'> {
+export async function deliverDigest(db: Db, sender: MailSender, id: number, job: TryJob): Promise<'sent' | 'skipped'> {
   const g = await db.notificationDigest.findUnique({
     where: { id },
     select: {
@@ -97,8 +92,7 @@ export async function deliverDigest(db: Db, sender: MailSender, id: number, job:
     ]);
     return 'sent';
   } catch (e) {
-    const err = e as { response?: string; message?: string };
-    const answer = String(err.response ?? err.message ?? e).slice(0, 500);
+    const answer = refusalAnswer(e);
     const state = job.attempts >= job.max_attempts ? { state: 'FAILED' } : {};
     await db.$transaction([
       db.notificationDigest.updateMany({

@@ -22,7 +22,7 @@ import type { Config, MailConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { EMAIL_CHANNEL, useChannels } from './channels.ts';
 import { smtpSender, type MailSender } from './mail.ts';
-import { DELIVER_TASK, DIGEST_TASK } from './tasks.ts';
+import { DELIVER_TASK, DIGEST_TASK, refusalAnswer, type TryJob } from './tasks.ts';
 import type { TaskList } from 'graphile-worker';
 import { REMINDERS_CRONTAB, REMINDERS_TASK, sendDailyReminders } from './reminders.ts';
 import { DIGEST_CRONTAB, DIGEST_GATHER_TASK, deliverDigest, gatherDigests } from './digest.ts';
@@ -30,13 +30,8 @@ import { DIGEST_CRONTAB, DIGEST_GATHER_TASK, deliverDigest, gatherDigests } from
 /** The advisory lock around graphile-worker's own migrations: processes starting together install its schema once. */
 export const OUTBOX_MIGRATION_LOCK = 72616403;
 
-interface Job {
-  attempts: number;
-  max_attempts: number;
-}
-
 /** One try of one delivery (see the header). */
-export async function deliver(db: Db, sender: MailSender, id: number, job: Job): Promise<'sent' | 'skipped'> {
+export async function deliver(db: Db, sender: MailSender, id: number, job: TryJob): Promise<'sent' | 'skipped'> {
   const d = await db.notificationDelivery.findUnique({
     where: { id },
     select: {
@@ -68,13 +63,12 @@ export async function deliver(db: Db, sender: MailSender, id: number, job: Job):
     });
     return 'sent';
   } catch (e) {
-    const err = e as { response?: string; message?: string };
     const last = job.attempts >= job.max_attempts;
     await db.notificationDelivery.updateMany({
       where: { id, state: 'PENDING' },
       data: {
         tries: { increment: 1 },
-        lastAnswer: String(err.response ?? err.message ?? e).slice(0, 500),
+        lastAnswer: refusalAnswer(e),
         ...(last ? { state: 'FAILED' } : {}),
       },
     });
