@@ -186,6 +186,10 @@ describe('the evidence package of a supplier and a material', { timeout: 180_000
       expect(text).toContain('证据包报告');
       expect(text).toContain('S001');
       expect(text).toContain(report.manifest!.headsDigest);
+      // acts in the words the portal's pages use, not their stored codes
+      expect(text).toMatch(/下载·成功/);
+      expect(text).toMatch(/\s(提交|批准)\s/);
+      expect(text).not.toMatch(/\s(SUBMIT|APPROVE|CREATE|DOWNLOAD)[\s·]/);
     },
   );
 
@@ -266,6 +270,13 @@ describe('the evidence package of a change notice', () => {
         confirmed.map((c) => c.viewLogId).sort((a, b) => a - b),
       );
       expect((await verifyPackage(res.rawPayload)).problems).toEqual([]);
+      const pdf = (
+        await pdfPages(
+          Buffer.from(await (await JSZip.loadAsync(res.rawPayload)).file('report.pdf')!.async('uint8array')),
+        )
+      ).join('\n');
+      expect(pdf).toMatch(/\s发布\s/);
+      expect(pdf).not.toMatch(/\s(PUBLISH|CONFIRM|CREATE)\s/);
     },
   );
 

@@ -4,7 +4,15 @@
  * one line per row with its chain place and hash. The JSON beside it is what a machine checks;
  * the manifest hashes this report too.
  */
-import { LOG_ACTION_LABELS, type LogAction } from '@esm/contracts';
+import {
+  AUDIT_ACTION_LABELS,
+  COUNTERSIGN_DECISION_LABELS,
+  COUNTERSIGN_EVENT_LABELS,
+  ISSUE_ACTION_LABELS,
+  ISSUE_STATUS_LABELS,
+  LOG_ACTION_LABELS,
+  NOTICE_EVENT_LABELS,
+} from '@esm/contracts';
 import { cstDateTime } from '../../lib/dates.ts';
 import { linesPdf, type Line } from '../../lib/text-pdf.ts';
 import type { ChainHead } from './chain.ts';
@@ -15,6 +23,21 @@ const GAP = '\u3000';
 const at = (v: unknown) => (typeof v === 'string' && v ? cstDateTime(new Date(v)) : '—');
 const text = (v: unknown) => (v == null || v === '' ? '—' : String(v));
 const OUTCOMES: Record<string, string> = { OK: '成功', SENT: '已发送', REFUSED: '已拒绝' };
+
+/**
+ * The words each chained table's action codes are shown with on the portal's own pages, so the
+ * report reads as those pages do; the code itself stays in the JSON beside it.
+ */
+const ACTION_LABELS: Record<string, Record<string, string>> = {
+  access_log: LOG_ACTION_LABELS,
+  notice_event: NOTICE_EVENT_LABELS,
+  empower_audit: AUDIT_ACTION_LABELS,
+  document_issue_message: ISSUE_ACTION_LABELS,
+  countersign_event: COUNTERSIGN_EVENT_LABELS,
+};
+/** A code in words from `labels`, or the code itself when the map does not know it (an older row). */
+const label = (labels: Record<string, string>, code: unknown) => labels[code as string] ?? text(code);
+const actionOf = (table: string, code: unknown) => label(ACTION_LABELS[table] ?? {}, code);
 
 interface Header {
   subject: EvidenceSubject;
@@ -30,14 +53,12 @@ type Content = Record<string, unknown>;
 function chainLine(table: string, c: Content): string {
   switch (table) {
     case 'access_log': {
-      const action = LOG_ACTION_LABELS[c.action as LogAction] ?? text(c.action);
-      const outcome = OUTCOMES[c.outcome as string] ?? text(c.outcome);
-      return `${at(c.created_at)}${GAP}${action}·${outcome}${GAP}${text(c.user_name)}（${text(c.user_account)}）${GAP}${text(c.standard_code)} ${text(c.version)}${GAP}复制码 ${text(c.copy_code)}${GAP}IP ${text(c.ip)}`;
+      return `${at(c.created_at)}${GAP}${actionOf(table, c.action)}·${label(OUTCOMES, c.outcome)}${GAP}${text(c.user_name)}（${text(c.user_account)}）${GAP}${text(c.standard_code)} ${text(c.version)}${GAP}复制码 ${text(c.copy_code)}${GAP}IP ${text(c.ip)}`;
     }
     case 'keepsecret_acceptance':
       return `${at(c.accepted_at)}${GAP}用户 ${text(c.user_id)} 接受保密协议（协议 ${text(c.agreement_id)}）`;
     default:
-      return `${at(c.created_at)}${GAP}${text(c.action)}${GAP}${text(c.user_name)}（${text(c.user_account)}）${c.ip ? `${GAP}IP ${text(c.ip)}` : ''}${c.detail || c.comment || c.text ? `${GAP}${text(c.detail ?? c.comment ?? c.text).slice(0, 80)}` : ''}`;
+      return `${at(c.created_at)}${GAP}${actionOf(table, c.action)}${GAP}${text(c.user_name)}（${text(c.user_account)}）${c.ip ? `${GAP}IP ${text(c.ip)}` : ''}${c.detail || c.comment || c.text ? `${GAP}${text(c.detail ?? c.comment ?? c.text).slice(0, 80)}` : ''}`;
   }
 }
 
@@ -78,7 +99,7 @@ function recordLine(name: string, r: Record<string, unknown>): Line[] {
     case 'countersign_signatures':
       return [
         [
-          `${text(r.number)} 第 ${text(r.round)} 轮${GAP}${text(r.userName)}（${text(r.userAccount)}）${GAP}${text(r.decision)}${GAP}${at(r.createdAt)}${GAP}签署内容 SHA-256: ${text(r.contentSha256)}`,
+          `${text(r.number)} 第 ${text(r.round)} 轮${GAP}${text(r.userName)}（${text(r.userAccount)}）${GAP}${label(COUNTERSIGN_DECISION_LABELS, r.decision)}${GAP}${at(r.createdAt)}${GAP}签署内容 SHA-256: ${text(r.contentSha256)}`,
           8,
           12,
         ],
@@ -86,7 +107,7 @@ function recordLine(name: string, r: Record<string, unknown>): Line[] {
     case 'questions':
       return [
         [
-          `${text(r.number)}${GAP}${text(r.standardCode)} ${text(r.version)}${GAP}${text(r.title)}${GAP}${text(r.status)}`,
+          `${text(r.number)}${GAP}${text(r.standardCode)} ${text(r.version)}${GAP}${text(r.title)}${GAP}${label(ISSUE_STATUS_LABELS, r.status)}`,
           9,
           12,
         ],
