@@ -165,31 +165,55 @@ function EmailButton({ row }: { row: DeliveryRow }) {
   );
 }
 
-/** On a phone (listColumns.tsx): recipient, what it was about, its state and 重新发送. */
+/**
+ * Seven columns, so the log fits a 1366 screen whatever a row holds: the kind tag above the
+ * subject, the number of tries under the state, the send time and the digest under the creation
+ * time. On a phone (listColumns.tsx): recipient, what it was about, its state and the actions.
+ */
+const secondary = (text: string) => (
+  <>
+    <br />
+    <Typography.Text type="secondary">{text}</Typography.Text>
+  </>
+);
+
 const COLUMNS: ListColumns<DeliveryRow> = [
   {
     title: '收件人',
     dataIndex: 'recipientName',
     role: 'identity',
-    // the account under the name: on one line the column alone pushed the table past 1366
     render: (v: string, r) => (
-      <>
+      <span style={{ whiteSpace: 'nowrap' }}>
         {v}
-        <br />
-        <Typography.Text type="secondary">{r.recipientAccount}</Typography.Text>
-      </>
+        {secondary(r.recipientAccount)}
+      </span>
     ),
   },
   { title: '邮箱', dataIndex: 'address', ellipsis: true },
-  { title: '内容', dataIndex: 'subject', role: 'identity', ellipsis: true },
-  { title: '类型', dataIndex: 'kind', render: (k: DeliveryRow['kind']) => <KindTag kind={k} /> },
+  {
+    title: '内容',
+    dataIndex: 'subject',
+    role: 'identity',
+    render: (v: string, r) => (
+      <>
+        <KindTag kind={r.kind} />
+        <div className="esm-cell-wrap" title={v}>
+          {v}
+        </div>
+      </>
+    ),
+  },
   {
     title: '状态',
     dataIndex: 'state',
     role: 'state',
-    render: (s: DeliveryRow['state']) => <Tag color={STATE_COLORS[s]}>{DELIVERY_STATE_LABELS[s]}</Tag>,
+    render: (s: DeliveryRow['state'], r) => (
+      <span style={{ whiteSpace: 'nowrap' }}>
+        <Tag color={STATE_COLORS[s]}>{DELIVERY_STATE_LABELS[s]}</Tag>
+        {r.tries ? secondary(`已尝试 ${r.tries} 次`) : null}
+      </span>
+    ),
   },
-  { title: '次数', dataIndex: 'tries' },
   {
     title: '服务器应答',
     dataIndex: 'lastAnswer',
@@ -197,18 +221,29 @@ const COLUMNS: ListColumns<DeliveryRow> = [
     render: (v: string | null) => (v ? <Typography.Text type="secondary">{v}</Typography.Text> : '—'),
   },
   {
-    title: '日报',
-    dataIndex: 'digestId',
-    render: (v: number | null, r) => (v ? `日报 #${v}` : r.viaDigest ? '待汇总' : '—'),
+    title: '创建 / 发送时间',
+    dataIndex: 'createdAt',
+    sorter: true,
+    render: (v: string, r) => (
+      <span style={{ whiteSpace: 'nowrap' }}>
+        {formatDateTime(v)}
+        {secondary(
+          r.sentAt
+            ? `发送 ${formatDateTime(r.sentAt)}`
+            : r.digestId
+              ? `日报 #${r.digestId}`
+              : r.viaDigest
+                ? '待汇总到日报'
+                : '未发送',
+        )}
+        {r.sentAt && r.digestId ? secondary(`日报 #${r.digestId}`) : null}
+      </span>
+    ),
   },
-  { title: '创建时间', dataIndex: 'createdAt', sorter: true, render: (v: string) => formatDateTime(v) },
-  { title: '发送时间', dataIndex: 'sentAt', render: (v: string | null) => formatDateTime(v) },
   {
     title: '操作',
     key: 'actions',
     fixed: 'right',
-    // one action a line: side by side, three actions would push the table past a 1366 screen
-    width: 112,
     render: (_: unknown, r) => (
       <Flex vertical align="start">
         <ResendButton row={r} />
