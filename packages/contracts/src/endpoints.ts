@@ -6,7 +6,7 @@ import { exportApi } from './export.ts';
 import { filesApi } from './files.ts';
 import { logsApi } from './logs.ts';
 import { menuApi } from './menu.ts';
-import { noticesApi } from './notices.ts';
+import { noticesApi } from './notices/index.ts';
 import { sessionApi } from './session.ts';
 import { standardlogApi } from './standardlog.ts';
 import { visitsApi } from './visits.ts';

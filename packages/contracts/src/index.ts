@@ -22,7 +22,7 @@ export * from './export.ts';
 export * from './files.ts';
 export * from './logs.ts';
 export * from './menu.ts';
-export * from './notices.ts';
+export * from './notices/index.ts';
 export * from './session.ts';
 export * from './standardlog.ts';
 export * from './visits.ts';
