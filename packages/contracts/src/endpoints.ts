@@ -10,7 +10,7 @@ import { noticesApi } from './notices/index.ts';
 import { sessionApi } from './session.ts';
 import { standardlogApi } from './standardlog.ts';
 import { visitsApi } from './visits.ts';
-import { documentIssuesApi } from './documentIssues.ts';
+import { documentIssuesApi } from './documentIssues/index.ts';
 import { problemTypesApi } from './problemTypes.ts';
 import { countersignApi } from './countersign.ts';
 import { bomApi } from './bom.ts';

@@ -32,7 +32,7 @@ export * from './phoneLog.ts';
 export * from './audit.ts';
 export * from './endpoints.ts';
 // questions on drawings, problem types and the SQE / product-line role table
-export * from './documentIssues.ts';
+export * from './documentIssues/index.ts';
 export * from './problemTypes.ts';
 export * from './countersign.ts';
 export * from './notifications.ts';
