@@ -12,7 +12,7 @@ import { standardlogApi } from './standardlog.ts';
 import { visitsApi } from './visits.ts';
 import { documentIssuesApi } from './documentIssues/index.ts';
 import { problemTypesApi } from './problemTypes.ts';
-import { countersignApi } from './countersign.ts';
+import { countersignApi } from './countersign/index.ts';
 import { bomApi } from './bom.ts';
 import { permissionsApi } from './permissions.ts';
 import { phoneLogApi } from './phoneLog.ts';

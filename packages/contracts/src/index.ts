@@ -34,5 +34,5 @@ export * from './endpoints.ts';
 // questions on drawings, problem types and the SQE / product-line role table
 export * from './documentIssues/index.ts';
 export * from './problemTypes.ts';
-export * from './countersign.ts';
+export * from './countersign/index.ts';
 export * from './notifications.ts';
