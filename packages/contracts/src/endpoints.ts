@@ -13,7 +13,7 @@ import { visitsApi } from './visits.ts';
 import { documentIssuesApi } from './documentIssues/index.ts';
 import { problemTypesApi } from './problemTypes.ts';
 import { countersignApi } from './countersign/index.ts';
-import { bomApi } from './bom.ts';
+import { bomApi } from './bom/index.ts';
 import { permissionsApi } from './permissions.ts';
 import { phoneLogApi } from './phoneLog.ts';
 import { auditApi } from './audit.ts';

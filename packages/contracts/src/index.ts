@@ -26,7 +26,7 @@ export * from './notices/index.ts';
 export * from './session.ts';
 export * from './standardlog.ts';
 export * from './visits.ts';
-export * from './bom.ts';
+export * from './bom/index.ts';
 export * from './permissions.ts';
 export * from './phoneLog.ts';
 export * from './audit.ts';
