@@ -14,7 +14,7 @@ import { documentIssuesApi } from './documentIssues/index.ts';
 import { problemTypesApi } from './problemTypes.ts';
 import { countersignApi } from './countersign/index.ts';
 import { bomApi } from './bom/index.ts';
-import { permissionsApi } from './permissions.ts';
+import { permissionsApi } from './permissions/index.ts';
 import { phoneLogApi } from './phoneLog.ts';
 import { auditApi } from './audit.ts';
 import { notificationsApi } from './notifications.ts';

@@ -27,7 +27,7 @@ export * from './session.ts';
 export * from './standardlog.ts';
 export * from './visits.ts';
 export * from './bom/index.ts';
-export * from './permissions.ts';
+export * from './permissions/index.ts';
 export * from './phoneLog.ts';
 export * from './audit.ts';
 export * from './endpoints.ts';
