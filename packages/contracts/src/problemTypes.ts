@@ -2,7 +2,7 @@
  * Problem types and the SQE / product-line role table (the legacy portal's
  * `personManagement/problemType`): a problem type says which role answers a question of its kind
  * and within how many working days; the role table says which users hold a role for a product
- * line. Together they route a submitted question (documentIssues.ts). Maintained by type 7.
+ * line. Together they route a submitted question (documentIssues/). Maintained by type 7.
  * Call names are the legacy portal's where it has one; create and the internal list are ours.
  */
 import { z } from 'zod';
