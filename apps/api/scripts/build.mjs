@@ -92,7 +92,7 @@ await build({
   // node where no dev dependency (tsx) is installed — the image's runtime stage
   entryPoints: {
     server: path.join(apiDir, 'src/server.ts'),
-    'build-image': path.join(apiDir, 'src/db/build-image.ts'),
+    'prepare-images': path.join(apiDir, 'src/db/prepare-images.ts'),
     cli: path.join(apiDir, 'src/db/cli.ts'),
     'storage-cli': path.join(apiDir, 'src/lib/storage/cli.ts'),
     'audit-cli': path.join(apiDir, 'src/modules/audit/cli.ts'),
@@ -122,4 +122,4 @@ console.log(`api bundled to dist/server.mjs in ${Math.round(performance.now() - 
 // The embedded database's prepared cluster (src/db/image.ts): the first start on an empty data
 // directory unpacks it instead of running initdb and every migration. The same step draws the
 // demo archive's files (src/db/demo-files.ts), which the demo seed then copies instead of drawing.
-execFileSync(process.execPath, [path.join(dist, 'build-image.mjs')], { cwd: apiDir, stdio: 'inherit' });
+execFileSync(process.execPath, [path.join(dist, 'prepare-images.mjs')], { cwd: apiDir, stdio: 'inherit' });

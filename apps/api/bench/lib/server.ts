@@ -22,7 +22,7 @@ let built = false;
 /**
  * Bundles the current source once per benchmark run, as `pnpm start` does before it starts — for
  * a first start on an empty data dir, as the benchmarks' own starts are: with the demo image
- * seeded today (db/build-image.ts builds it only for a start that can use it).
+ * seeded today (db/prepare-images.ts builds it only for a start that can use it).
  */
 export function ensureBuilt(): void {
   if (built) return;

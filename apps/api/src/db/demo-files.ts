@@ -1,7 +1,7 @@
 /**
  * The demo archive's drawings, drawn once at build time. Drawing them — loading
  * @napi-rs/canvas and pdf-lib, laying out ~30 PDFs and PNGs — was ~1.6 s of a cold start's CPU,
- * the largest single step of the demo seed. `node dist/build-image.mjs` (scripts/build.mjs) now
+ * the largest single step of the demo seed. `node dist/prepare-images.mjs` (scripts/build.mjs) now
  * writes them to dist/demo-files with a manifest naming, for every drawing the seed asks for (its
  * inputs as a key), the file that holds it; the seed streams those bytes into storage, which
  * hashes them as an upload would, so the rows record the sha256 of exactly what is stored.

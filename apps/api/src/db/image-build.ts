@@ -2,7 +2,7 @@
  * Builds the embedded database's prepared cluster images (db/image.ts): a PGlite cluster in
  * memory, the given migrations applied as a start would apply them, the reference data seeded,
  * dumped with PGlite's `dumpDataDir('gzip')`; and the demo image, that cluster with the demo
- * seed run on it. Used by the build (db/build-image.ts) and tests.
+ * seed run on it. Used by the build (db/prepare-images.ts) and tests.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -68,7 +68,7 @@ export async function buildImage(
 /**
  * The demo image: the reference image in `referenceDir` loaded into memory, the demo seed run on
  * it as a first start would run it (its drawings from dist/demo-files when the build drew them),
- * dumped beside the files it stored. `key` names its inputs (db/build-image.ts). A seed that
+ * dumped beside the files it stored. `key` names its inputs (db/prepare-images.ts). A seed that
  * crossed midnight (UTC+8) is run again on a fresh copy: every row of the image is dated from
  * one day.
  */

@@ -1,5 +1,5 @@
 /**
- * `node dist/build-image.mjs [--force]`, run by scripts/build.mjs after bundling: writes the
+ * `node dist/prepare-images.mjs [--force]`, run by scripts/build.mjs after bundling: writes the
  * embedded database's prepared cluster image to dist/db-image (db/image.ts, db/image-build.ts),
  * skipped when the image there was built from the same inputs (PGlite version, migrations,
  * reference data). Then the demo archive's drawings (db/demo-files.ts) to dist/demo-files, also
