@@ -25,6 +25,8 @@ const SCANNED = ['apps/api/src', 'apps/api/test', 'apps/web/src', 'e2e'];
 const ALLOWED: Record<string, string> = {
   'apps/api/test/menu.test.ts':
     'the legacy portal’s menu of each user type, written out by hand: the server’s menu (built from PAGES) must equal it',
+  'apps/api/test/access.test.ts':
+    'the legacy portal’s call URLs, written out by hand: the registered routes (built from the contracts) must include them',
 };
 
 const CALL_PATHS = new Set(ALL_ENDPOINTS.map((e) => e.path));
@@ -42,9 +44,15 @@ const files = (dir: string): string[] =>
           : [],
   );
 
-/** The declared path a string (or template piece) is, if it is one: `user/login`, `/esm-server/api/user/login`, `/esm/dashboard?id=1`. */
+/**
+ * The declared path a string (or template piece) is, if it is one: `user/login`,
+ * `/esm-server/api/user/login`, `POST /esm-server/api/user/login`, `/esm/dashboard?id=1`.
+ */
 export function declaredPath(text: string): string | undefined {
-  const t = text.split(/[?#]/)[0]!;
+  const t = text
+    .trim()
+    .replace(/^(GET|POST|PUT|DELETE) /, '')
+    .split(/[?#]/)[0]!;
   const call = t.startsWith(`${API_BASE}/`) ? t.slice(API_BASE.length + 1) : t.replace(/^\//, '');
   if (CALL_PATHS.has(call)) return call;
   if (!t.startsWith('/')) return undefined;

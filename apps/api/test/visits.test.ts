@@ -30,7 +30,7 @@ describe(visitsApi.visit.path, () => {
       visitsApi.visit,
       unchecked({
         menuName: `  ${MARK}-self `,
-        path: ' /esm/supplier/dashboardS ',
+        path: ` ${PAGES.dashboardS.path} `,
         userCode: 'demo9',
         userId: 1,
         userType: 9,
