@@ -6,9 +6,10 @@
  * that changes changes in one place and a test cannot keep checking the old one.
  *
  * Scanned: every string literal and template piece (with or without the `/esm-server/api/` or
- * `/esm` prefix, with or without a query after it) and every regular expression literal that
- * ends in a declared path or its last segments (`toHaveURL(/dashboardS$/)`), in the api, the web
- * and the journeys. A path no contract declares (an unknown route for a 404, the login page, a
+ * `/esm` prefix, with or without a query after it, or the last two segments or more of a path:
+ * `endsWith('/tableChangeLog/publish')`) and every regular expression literal that ends in a
+ * declared path or its last segments (`toHaveURL(/dashboardS$/)`), in the api, the web and the
+ * journeys. A path no contract declares (an unknown route for a 404, the login page, a
  * group's path) is not a declared path and stays as written.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -57,7 +58,10 @@ export function declaredPath(text: string): string | undefined {
   if (CALL_PATHS.has(call)) return call;
   if (!t.startsWith('/')) return undefined;
   const page = t.startsWith(`${BASE_PATH}/`) ? t : `${BASE_PATH}${t}`;
-  return PAGE_PATHS.has(page) ? page : undefined;
+  if (PAGE_PATHS.has(page)) return page;
+  // the last two segments or more of a declared path: `/tableChangeLog/publish`, `/supplier/dashboardS`
+  if (t.split('/').length < 3) return undefined;
+  return ALL_PATHS.find((p) => `/${p.replace(/^\//, '')}`.endsWith(t));
 }
 
 /** The declared path a regular expression's text ends in (`\/esm\/dashboard$`, `dashboardS$`), if any. */
@@ -125,9 +129,10 @@ describe('call and page paths', () => {
           'goto(`' + page + '?id=${id}`);',
           `expect(url).toMatch(/${page.replace(/\//g, '\\/')}$/);`,
           `expect(url).toMatch(/${last}$/);`,
+          `r.url().endsWith('/${call.split('/').slice(-2).join('/')}');`,
         ].join('\n'),
       ),
-    ).toEqual([call, call, call, page, page, page, page]);
+    ).toEqual([call, call, call, page, page, page, page, call]);
     expect(written(`goto('${BASE_PATH}/no/such/page'); post('no/such/call'); const s = '${last} 页';`)).toEqual([]);
   });
 });
