@@ -8,7 +8,8 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { DELIVERED, sql } from './db.ts';
-import { agreeAndContinue, expectToast, signIn } from './helpers.ts';
+import { agreeAndContinue, expectToast, signIn, apiUrl, atPage } from './helpers.ts';
+import { PAGES, filesApi, standardlogApi } from '../packages/contracts/src/index.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -70,7 +71,7 @@ async function currentAgreementTitle(): Promise<{ title: string; accepted: boole
 
 async function openDashboard(page: Page, account: string) {
   await signIn(page, account);
-  await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   await expect(page.locator('.ant-table-row').first()).toBeVisible();
 }
 
@@ -125,7 +126,7 @@ test('demo2 lists its files, accepts the agreement, views the stamped PDF, downl
   await expect(rowOf(page, file)).toContainText('未确认');
 
   // 查看 → the agreement first; 同意并继续 only once the box is ticked
-  const viewResponse = page.waitForResponse((r) => r.url().endsWith('/esm-server/api/file/view'));
+  const viewResponse = page.waitForResponse((r) => r.url().endsWith(apiUrl(filesApi.view)));
   await rowOf(page, file).getByRole('button', { name: '查看' }).click();
   const gate = page.getByRole('dialog', { name: agreement.title });
   await expect(gate).toBeVisible();
@@ -239,7 +240,7 @@ test('batch confirm, the history page and the tree page with the grant validity'
   await boxes.nth(1).check();
   await page.getByRole('button', { name: /批量确认（2）/ }).click();
   // the batch call's answer goes into a failure's message (this step failed once in CI with no toast)
-  const answered = page.waitForResponse((r) => r.url().endsWith('/supplierDrawingFileInfomation/supplierConfirm'));
+  const answered = page.waitForResponse((r) => r.url().endsWith(apiUrl(standardlogApi.supplierConfirm)));
   await page
     .locator('.ant-modal-confirm')
     .getByRole('button', { name: /确\s*认/ })
@@ -254,7 +255,7 @@ test('batch confirm, the history page and the tree page with the grant validity'
 
   // 历史版本: earlier versions of S001's materials, viewable like current ones
   await page.getByRole('button', { name: '历史版本' }).click();
-  await expect(page).toHaveURL(/dashboardSHistory$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardSHistory));
   const [history] = await sql<{ n: string }>(
     `SELECT count(*) AS n FROM standard_file f WHERE f.status = 'HISTORY' AND ${VISIBLE}`,
     ['S001'],
@@ -285,7 +286,7 @@ test('batch confirm, the history page and the tree page with the grant validity'
      WHERE g.supplier_code = 'S001' AND g.revoked_at IS NULL AND g.valid_from <= now() AND g.valid_until > now()
      ORDER BY p.sort, m.code LIMIT 1`,
   );
-  await page.goto('/esm/supplier/drawingsAndArchivesInformationG');
+  await page.goto(PAGES.drawingsAndArchivesInformationG.path);
   const tree = page.getByTestId('material-tree');
   await tree.locator('.ant-tree-treenode').filter({ hasText: grant!.line_name }).locator('.ant-tree-switcher').click();
   await tree.getByText(`${grant!.material_code} ${grant!.material_name}`).click();
@@ -298,7 +299,7 @@ test('batch confirm, the history page and the tree page with the grant validity'
 test("demo3 finds demo2's view, download, print, confirmation and agreement in the log pages", async ({ page }) => {
   const file = await s001OnlyPdf();
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   const pages = ['drawingViewLog', 'blueprintDownloadingLog', 'drawingPrintlog', 'drawingConfirmationLog'];
   for (const name of pages) {
     await page.goto(`/esm/drawingManagement/${name}`);
@@ -314,7 +315,7 @@ test("demo3 finds demo2's view, download, print, confirmation and agreement in t
     await expect(row, name).toBeVisible();
     await expect(row).toContainText('S001');
   }
-  await page.goto('/esm/drawingManagement/confidentialityAgreement');
+  await page.goto(PAGES.confidentialityAgreement.path);
   const filters = page.getByTestId('log-filters');
   await filters.getByRole('textbox', { name: '用户' }).fill('demo2');
   await filters.getByRole('button', { name: /搜\s*索/ }).click();
@@ -331,7 +332,7 @@ test("demo4 (S002) sees its own files only and cannot open one of S001's", async
   await filterByStandardCode(page, file.standard_code);
   await expect(page.getByText('没有匹配的结果')).toBeVisible();
   // nor by asking the server directly
-  const res = await page.request.post('/esm-server/api/file/view', { data: { id: file.id } });
+  const res = await page.request.post(apiUrl(filesApi.view), { data: { id: file.id } });
   // … which answers as for a file that does not exist (not yours = does not exist)
   expect(res.status()).toBe(404);
   expect((await res.json()).message).toBe('文件不存在');

@@ -14,7 +14,8 @@ import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { SECRET_LEVEL_LABELS, type SecretLevel } from '../packages/contracts/src/archives.ts';
 import { NETWORK_ERROR_TEXT } from '../packages/contracts/src/errors.ts';
 import { sql } from './db.ts';
-import { expectToast, signIn } from './helpers.ts';
+import { expectToast, signIn, atPage, apiUrl } from './helpers.ts';
+import { PAGES, archivesApi } from '../packages/contracts/src/index.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -52,7 +53,7 @@ const filters = (page: Page) => page.getByTestId('file-filters');
 
 async function openArchive(page: Page) {
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await expect(rows(page).first()).toBeVisible();
 }
 
@@ -124,7 +125,7 @@ test('demo3 lands on 档案信息: the tree shows the product lines, a material 
   // keyword is cleared (the line's load without it is held back), then typed again
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
-  const isMaterials = (u: URL) => u.pathname.endsWith('/getMaterialPager');
+  const isMaterials = (u: URL) => u.pathname === apiUrl(archivesApi.materials);
   await page.route(isMaterials, async (route) => {
     if (!JSON.parse(route.request().postData() ?? '{}').keyword) await held;
     await route.continue();
@@ -178,7 +179,7 @@ test('加载更多 loads the next hundred materials; a failed load is toasted an
     await scrollToEnd();
 
     // the second page's load fails once: the call's toast, no unhandled rejection, the node stays
-    const isMaterials = (u: URL) => u.pathname.endsWith('/getMaterialPager');
+    const isMaterials = (u: URL) => u.pathname === apiUrl(archivesApi.materials);
     await page.route(isMaterials, (route) => route.abort('connectionrefused'), { times: 1 });
     await more.click();
     await expectToast(page, NETWORK_ERROR_TEXT);
@@ -263,7 +264,7 @@ test('uploading under an existing standard code publishes a new version; the old
   await expect(rows(page).filter({ hasText: version })).toContainText('生效');
   await expect(rows(page).filter({ hasText: version })).toContainText(`第${file!.version_no + 1}版`);
 
-  await page.goto('/esm/drawingManagement/archivalHistory');
+  await page.goto(PAGES.archivalHistory.path);
   await searchStandardCode(page, file!.standard_code);
   const old = rows(page).filter({ hasText: `第${file!.version_no}版` });
   await expect(old).toContainText('历史版本');
@@ -338,7 +339,7 @@ test('查看 shows the stamped PDF and the view lands in 图纸查看日志', as
   await page.screenshot({ path: 'e2e/screenshots/archive-viewer.png' });
   await page.keyboard.press('Escape');
 
-  await page.goto('/esm/drawingManagement/drawingViewLog');
+  await page.goto(PAGES.drawingViewLog.path);
   const bar = page.getByTestId('log-filters');
   await bar.getByRole('textbox', { name: '标准编号' }).fill(file!.standard_code);
   await bar.getByRole('textbox', { name: '用户' }).fill('demo3');

@@ -4,20 +4,21 @@
  */
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { PASSWORD } from './helpers.ts';
+import { PASSWORD, apiUrl, atPage } from './helpers.ts';
 import { sql } from './db.ts';
 import { expectToast, signIn, unfoldMenu } from './helpers.ts';
+import { filesApi, sessionApi, PAGES } from '../packages/contracts/src/index.ts';
 
 const toastsGone = (page: Page) => expect(page.locator('.ant-message-notice')).toHaveCount(0);
 
 test('demo3 verifies the audit chain, sees a row changed by SQL named, exports the day heads', async ({ page }) => {
   await unfoldMenu(page);
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   const menu = page.getByTestId('side-menu');
   await menu.getByText('系统管理', { exact: true }).click();
   await menu.getByText('审计校验', { exact: true }).click();
-  await expect(page).toHaveURL(/\/esm\/system\/auditVerify$/);
+  await expect(page).toHaveURL(atPage(PAGES.auditVerify));
 
   // a verification from the page: its result, when, by whom, and the head of each chain
   await page.getByRole('button', { name: '立即校验' }).click();
@@ -100,11 +101,11 @@ test('泄露追溯: a PDF demo2 downloaded, found outside, and its copy code typ
      ON CONFLICT DO NOTHING`,
   );
   const supplier = await browser.newContext();
-  const login = await supplier.request.post('/esm-server/api/user/login', {
+  const login = await supplier.request.post(apiUrl(sessionApi.login), {
     data: { account: 'demo2', password: PASSWORD },
   });
   expect(login.ok()).toBe(true);
-  const res = await supplier.request.post('/esm-server/api/file/download', { data: { id: file!.id } });
+  const res = await supplier.request.post(apiUrl(filesApi.download), { data: { id: file!.id } });
   expect(res.status()).toBe(200);
   const bytes = await res.body();
   await supplier.close();
@@ -114,11 +115,11 @@ test('泄露追溯: a PDF demo2 downloaded, found outside, and its copy code typ
 
   await unfoldMenu(page);
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   const menu = page.getByTestId('side-menu');
   await menu.getByText('系统管理', { exact: true }).click();
   await menu.getByText('泄露追溯', { exact: true }).click();
-  await expect(page).toHaveURL(/\/esm\/system\/leakTrace$/);
+  await expect(page).toHaveURL(atPage(PAGES.leakTrace));
 
   // the PDF found outside
   await page

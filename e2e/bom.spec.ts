@@ -13,7 +13,8 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type ExcelJSType from 'exceljs';
 import { sql } from './db.ts';
-import { expectToast, signIn, unfoldMenu } from './helpers.ts';
+import { expectToast, signIn, unfoldMenu, atPage } from './helpers.ts';
+import { PAGES } from '../packages/contracts/src/index.ts';
 
 // exceljs is the api's dependency: loaded from there rather than added to the root
 const ExcelJS = createRequire(new URL('../apps/api/package.json', import.meta.url))('exceljs') as typeof ExcelJSType;
@@ -54,11 +55,11 @@ test('demo2 downloads the template, imports (a bad file first), browses, edits a
 
   await unfoldMenu(page);
   await signIn(page, 'demo2');
-  await expect(page).toHaveURL(/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   const menu = page.getByTestId('side-menu');
   await menu.getByText('供应商专区', { exact: true }).click();
   await menu.getByText('二三级BOM', { exact: true }).click();
-  await expect(page).toHaveURL(/\/esm\/supplier\/twoOrThreeLevelsBom$/);
+  await expect(page).toHaveURL(atPage(PAGES.twoOrThreeLevelsBom));
   await tableSettled(page);
   // the demo BOM, expanded: a material, a level-2 and a level-3 line with its extended quantity
   await expect(row(page, 'bom-material-0064000101')).toContainText('二级 5 · 三级 5 · 次级供应商 5 家');
@@ -174,7 +175,7 @@ test('demo2 downloads the template, imports (a bad file first), browses, edits a
   await page.setViewportSize({ width: 1366, height: 800 });
 
   // the vendor list: the new vendor with what it supplies; filter; export
-  await page.goto('/esm/supplier/twoOrThreeLevelsSupplier');
+  await page.goto(PAGES.twoOrThreeLevelsSupplier.path);
   await tableSettled(page);
   const vendor = row(page, `bom-vendor-${VENDOR[1]}`);
   await expect(vendor).toContainText('E2E-FY-01 风叶轮毂');
@@ -195,8 +196,8 @@ test('demo2 downloads the template, imports (a bad file first), browses, edits a
 test('demo2 switches its BOM to 平铺, filters level 3, and reveals a vendor’s mobile', async ({ page }) => {
   await unfoldMenu(page);
   await signIn(page, 'demo2');
-  await expect(page).toHaveURL(/dashboardS$/);
-  await page.goto('/esm/supplier/twoOrThreeLevelsBom');
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
+  await page.goto(PAGES.twoOrThreeLevelsBom.path);
   await tableSettled(page);
   await expect(row(page, 'bom-material-0064000101')).toBeVisible();
 
@@ -243,7 +244,7 @@ test('demo2 switches its BOM to 平铺, filters level 3, and reveals a vendor’
   const before = await sql<{ n: string }>(
     `SELECT count(*)::text AS n FROM phone_view_log WHERE contact_kind = 'BOM_VENDOR' AND viewer_account = 'demo2'`,
   );
-  await page.goto('/esm/supplier/twoOrThreeLevelsSupplier');
+  await page.goto(PAGES.twoOrThreeLevelsSupplier.path);
   await tableSettled(page);
   const vendor = row(page, `bom-vendor-${VENDOR[1]}`);
   await expect(vendor).toContainText('139****1234');
@@ -265,7 +266,7 @@ test('demo3 reads S001’s BOM and finds S001 in the where-used search', async (
   const menu = page.getByTestId('side-menu');
   await menu.getByText('图纸管理', { exact: true }).click();
   await menu.getByText('供应商BOM追溯', { exact: true }).click();
-  await expect(page).toHaveURL(/\/esm\/drawingManagement\/supplierBomTrace$/);
+  await expect(page).toHaveURL(atPage(PAGES.supplierBomTrace));
   await tableSettled(page);
   const [s001] = await sql<{ lines: string }>(
     `SELECT count(*)::text AS lines FROM bom_line WHERE supplier_code = 'S001'`,

@@ -8,7 +8,8 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { DELIVERED, sql } from './db.ts';
-import { expectToast, pageState, pickOption, signIn } from './helpers.ts';
+import { expectToast, pageState, pickOption, signIn, apiUrl } from './helpers.ts';
+import { PAGES, countersignApi } from '../packages/contracts/src/index.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -46,7 +47,7 @@ async function confirmIssue(page: Page) {
   await confirm.waitFor({ state: 'visible', timeout: 20_000 }).catch(async (e: unknown) => {
     throw new Error(`下发's confirm dialog did not show. ${await pageState(page)}\n${String(e)}`);
   });
-  const issuing = page.waitForResponse((r) => r.url().endsWith('/haier/countersign/issue'));
+  const issuing = page.waitForResponse((r) => r.url().endsWith(apiUrl(countersignApi.issue)));
   await confirm.getByRole('button', { name: /^下\s*发$/ }).click();
   expect((await issuing).status()).toBe(200);
   await expectToast(page, '已下发，等待供应商会签');
@@ -80,7 +81,7 @@ test('demo3 creates a list for S001 with demo8 then demo9 and issues it', async 
 
   await signIn(page, 'demo3');
   await expect(page.getByTestId('breadcrumb')).toBeVisible();
-  await page.goto('/esm/drawingManagement/countersignList');
+  await page.goto(PAGES.countersignList.path);
   await tableSettled(page);
   // the seeded lists show every state, the overdue one marked
   await expect(page.locator('.ant-table-row').filter({ hasText: '逾期' }).first()).toBeVisible();

@@ -4,7 +4,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { settled, signIn, unfoldMenu } from './helpers.ts';
+import { settled, signIn, unfoldMenu, atPage, apiUrl } from './helpers.ts';
+import { PAGES, visitsApi, LOGIN_PATH } from '../packages/contracts/src/index.ts';
 
 const rows = (page: Page) => page.locator('.ant-table-row');
 const tableSettled = async (page: Page) => {
@@ -16,23 +17,23 @@ test('1. logout drops ?redirect: the next user lands on their own page, and a fo
   page,
 }) => {
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
-  await page.goto('/esm/drawingManagement/archivalHistory');
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
+  await page.goto(PAGES.archivalHistory.path);
   await settled(page);
   await page.getByTestId('logout').click();
   await expect(page).toHaveURL(/\/esm\/login$/);
   await signIn(page, 'demo4');
-  await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   await expect(page.getByText('没有权限')).toHaveCount(0);
 
   // a redirect left by someone else in the address bar: not one of demo2's pages
   await page.getByTestId('logout').click();
   await expect(page).toHaveURL(/\/esm\/login/);
-  await page.goto('/esm/login?redirect=%2Fesm%2FdrawingManagement%2FarchivalHistory');
+  await page.goto(`${LOGIN_PATH}?redirect=${encodeURIComponent(PAGES.archivalHistory.path)}`);
   await page.getByPlaceholder('账号').fill('demo2');
   await page.getByPlaceholder('密码').fill('Esm@2026');
   await page.getByRole('button', { name: /登\s*录/ }).click();
-  await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
 });
 
 test('2. obsoleting the effective version states the decision and restores the previous version', async ({ page }) => {
@@ -44,7 +45,7 @@ test('2. obsoleting the effective version states the decision and restores the p
   );
   try {
     await signIn(page, 'demo3');
-    await expect(page).toHaveURL(/\/esm\/dashboard$/);
+    await expect(page).toHaveURL(atPage(PAGES.dashboard));
     const bar = page.getByTestId('file-filters');
     await bar.getByRole('textbox', { name: '标准编号' }).fill('HR-KT-D202');
     await bar.getByRole('button', { name: /搜\s*索/ }).click();
@@ -97,8 +98,8 @@ test('3. the supplier history shows a version the user confirmed as 已确认', 
     [b!.id],
   );
   await signIn(page, 'demo4');
-  await expect(page).toHaveURL(/dashboardS$/);
-  await page.goto('/esm/supplier/dashboardSHistory');
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
+  await page.goto(PAGES.dashboardSHistory.path);
   await page.getByRole('textbox', { name: '标准编号' }).fill('HR-KT-D202');
   await page.getByRole('button', { name: /搜\s*索/ }).click();
   await tableSettled(page);
@@ -110,12 +111,12 @@ test('3. the supplier history shows a version the user confirmed as 已确认', 
 
 test('4. the tree page is reached from 企业标准档案, by the button and by a material', async ({ page }) => {
   await signIn(page, 'demo2');
-  await expect(page).toHaveURL(/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   await page.getByRole('button', { name: '按物料浏览' }).click();
-  await expect(page).toHaveURL(/\/esm\/supplier\/drawingsAndArchivesInformationG$/);
+  await expect(page).toHaveURL(atPage(PAGES.drawingsAndArchivesInformationG));
   await expect(page.getByRole('button', { name: /返回上一级/ })).toBeVisible();
   await page.getByRole('button', { name: /返回上一级/ }).click();
-  await expect(page).toHaveURL(/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   await tableSettled(page);
   const material = rows(page)
     .first()
@@ -141,7 +142,7 @@ test('5. at 1366 px the deciding columns are on screen without scrolling; the re
         .evaluate((e) => e.scrollWidth - e.clientWidth),
     ).toBeLessThanOrEqual(0);
   await signIn(page, 'demo2');
-  await expect(page).toHaveURL(/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   await tableSettled(page);
   for (const t of ['标准编号', '名称', '版本', '物料', '文件', '确认状态', '操作']) await onScreen(t);
   await noOverflow();
@@ -149,7 +150,7 @@ test('5. at 1366 px the deciding columns are on screen without scrolling; the re
   await page.getByTestId('column-settings').getByRole('checkbox', { name: '保密等级' }).check();
   await expect(page.getByRole('columnheader', { name: '保密等级', exact: true })).toBeVisible();
   // beside the material tree too (图纸档案信息): 文件 waits in 列设置 there
-  await page.goto('/esm/supplier/drawingsAndArchivesInformationG');
+  await page.goto(PAGES.drawingsAndArchivesInformationG.path);
   await tableSettled(page);
   for (const t of ['标准编号', '名称', '版本', '物料', '确认状态', '操作']) await onScreen(t);
   await noOverflow();
@@ -158,7 +159,7 @@ test('5. at 1366 px the deciding columns are on screen without scrolling; the re
   // the logout's answer clears the session cookie: wait for it, or it clears demo3's as well
   await expect(page).toHaveURL(/\/esm\/login/);
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await tableSettled(page);
   for (const t of ['标准编号', '名称', '版本', '状态', '物料', '操作']) await onScreen(t);
   await noOverflow();
@@ -168,7 +169,7 @@ test('6. the internal archive: its sort hint only on the sort icon; at 600 px it
   page,
 }) => {
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await expect(rows(page).first()).toBeVisible();
   // 点击升序 shows over a column's sort icon, not over its whole header: the pointer left where
   // 登录 was, or crossing the header row, no longer brings it up
@@ -201,7 +202,7 @@ test('7. a session that ends says so on the login page; the login page logs no e
 
   await unfoldMenu(page);
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await settled(page);
   await sql(`DELETE FROM http_session WHERE user_id = (SELECT id FROM app_user WHERE account = 'demo3')`);
   // the next call gets 10000007: this search (a new filter, so it does go to the server), or a
@@ -221,7 +222,7 @@ test('8. a form that fails validation shows field messages and raises no page er
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await tableSettled(page);
   await page.getByRole('button', { name: '上传文件' }).click();
   const upload = page.getByRole('dialog', { name: '上传文件' });
@@ -240,8 +241,8 @@ test('9. the menu opens the current page’s group; icons speak Chinese; no stra
 }) => {
   await unfoldMenu(page);
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/dashboard$/);
-  await page.goto('/esm/system/visitLog');
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
+  await page.goto(PAGES.visitLog.path);
   await settled(page);
   await expect(page.getByTestId('side-menu').getByText('访问日志', { exact: true })).toBeVisible();
   // what a screen reader would read: no English icon names in the header or the menu
@@ -261,7 +262,7 @@ test('9. the menu opens the current page’s group; icons speak Chinese; no stra
 
 test('10. a fresh demo already has history in every log page', async ({ page }) => {
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   for (const path of [
     'drawingViewLog',
     'drawingConfirmationLog',
@@ -281,16 +282,16 @@ test('11. 搜索 or 重置 with the filters as they were asks the server again: 
   page,
 }) => {
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/dashboard$/);
-  await page.goto('/esm/system/visitLog');
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
+  await page.goto(PAGES.visitLog.path);
   await tableSettled(page);
   const total = async () => Number((await page.getByText(/共 \d+\+? 条/).textContent())!.match(/\d+/)![0]);
   const before = await total();
   // a visit recorded meanwhile (another user, another window)
   await sql(`INSERT INTO visit_event (user_id, user_type, user_code, user_name, menu_name, path, ip)
-    SELECT id, type, account, name, '图纸授权审批', '/esm/drawingAuthorization/drawingEmpowerApprove', '10.11.12.13' FROM app_user WHERE account = 'demo6'`);
+    SELECT id, type, account, name, '图纸授权审批', '${PAGES.drawingEmpowerApprove.path}', '10.11.12.13' FROM app_user WHERE account = 'demo6'`);
   for (const button of [/搜\s*索/, /重\s*置/]) {
-    const asked = page.waitForResponse((r) => r.url().includes('/visitLog/page'));
+    const asked = page.waitForResponse((r) => r.url().endsWith(apiUrl(visitsApi.page)));
     await page.getByRole('button', { name: button }).click();
     await asked;
   }
@@ -299,8 +300,8 @@ test('11. 搜索 or 重置 with the filters as they were asks the server again: 
 
 test('12. a list with a filter that matches nothing says so, not that there is nothing at all', async ({ page }) => {
   await signIn(page, 'demo2');
-  await expect(page).toHaveURL(/dashboardS$/);
-  await page.goto('/esm/supplier/supplierDrawingEmpowerApply');
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
+  await page.goto(PAGES.supplierDrawingEmpowerApply.path);
   await tableSettled(page);
   await expect(rows(page).first()).toBeVisible();
   const box = page.getByTestId('apply-filters').getByRole('textbox', { name: '物料编码' });

@@ -6,21 +6,18 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { settled, signIn } from './helpers.ts';
+import { PAGES } from '../packages/contracts/src/index.ts';
 
 const KEY_PAGES: Record<string, string[]> = {
   demo2: [
-    '/esm/supplier/dashboardS',
-    '/esm/supplier/noticeList',
-    '/esm/supplier/supplierDrawingEmpowerApply',
-    '/esm/supplier/documentIssue',
+    PAGES.dashboardS.path,
+    PAGES.noticeList.path,
+    PAGES.supplierDrawingEmpowerApply.path,
+    PAGES.documentIssue.path,
   ],
-  demo3: [
-    '/esm/drawingManagement/changeNoticeList',
-    '/esm/drawingManagement/drawingsAndArchivesInformation',
-    '/esm/system/signInLog',
-  ],
-  demo5: ['/esm/drawingManagement/documentIssueH'],
-  demo6: ['/esm/drawingAuthorization/drawingEmpowerApprove'],
+  demo3: [PAGES.changeNoticeList.path, PAGES.drawingsAndArchivesInformation.path, PAGES.signInLog.path],
+  demo5: [PAGES.documentIssueH.path],
+  demo6: [PAGES.drawingEmpowerApprove.path],
 };
 
 async function axeFaults(page: Page): Promise<string[]> {

@@ -9,7 +9,8 @@
 import { expect, test, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
 import { DELIVERED, sql } from './db.ts';
-import { PASSWORD, expectToast, pickOption, settled, signIn, unfoldMenu } from './helpers.ts';
+import { PASSWORD, expectToast, pickOption, settled, signIn, unfoldMenu, apiUrl, atPage } from './helpers.ts';
+import { PAGES, permissionsApi, sessionApi } from '../packages/contracts/src/index.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -67,14 +68,14 @@ async function openMyQuestion(page: Page, account: 'demo2' | 'demo5', title: str
   await unfoldMenu(page);
   await signIn(page, account);
   if (account === 'demo2') {
-    await expect(page).toHaveURL(/dashboardS$/);
+    await expect(page).toHaveURL(atPage(PAGES.dashboardS));
     const menu = page.getByTestId('side-menu');
     await menu.getByText('供应商专区', { exact: true }).click();
     await menu.getByText('图纸问题', { exact: true }).click();
-    await expect(page).toHaveURL(/\/esm\/supplier\/documentIssue$/);
+    await expect(page).toHaveURL(atPage(PAGES.documentIssue));
   } else {
     // type 5's only page is its landing
-    await expect(page).toHaveURL(/\/esm\/drawingManagement\/documentIssueH$/);
+    await expect(page).toHaveURL(atPage(PAGES.documentIssueH));
   }
   await settled(page);
   const row = page.locator('.ant-table-row').filter({ hasText: title });
@@ -87,7 +88,7 @@ async function openMyQuestion(page: Page, account: 'demo2' | 'demo5', title: str
 test('demo2 asks about a drawing with a PDF attached; it routes to demo5', async ({ page }) => {
   await unfoldMenu(page);
   await signIn(page, 'demo2');
-  await expect(page).toHaveURL(/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   const menu = page.getByTestId('side-menu');
   await menu.getByText('供应商专区', { exact: true }).click();
   await menu.getByText('图纸问题', { exact: true }).click();
@@ -197,12 +198,12 @@ async function answererColumnFor(playwright: PlaywrightWorkerArgs['playwright'],
   const request = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
   try {
     expect(
-      (await request.post('/esm-server/api/user/login', { data: { account: 'demo7', password: PASSWORD } })).ok(),
+      (await request.post(apiUrl(sessionApi.login), { data: { account: 'demo7', password: PASSWORD } })).ok(),
     ).toBe(true);
     const [col] = await sql<{ id: number; version: number; label: string }>(
-      `SELECT id, version, label FROM permission_item WHERE kind = 'COLUMN' AND page = '/esm/drawingManagement/documentIssueH' AND code = 'assigneeName'`,
+      `SELECT id, version, label FROM permission_item WHERE kind = 'COLUMN' AND page = '${PAGES.documentIssueH.path}' AND code = 'assigneeName'`,
     );
-    const res = await request.post('/esm-server/api/button/update', {
+    const res = await request.post(apiUrl(permissionsApi.update), {
       data: { id: col!.id, version: col!.version, label: col!.label, allowedTypes, maskedTypes: [] },
     });
     expect(res.ok(), await res.text()).toBe(true);
@@ -263,10 +264,10 @@ test('demo2 closes the question', async ({ page }) => {
 test('demo7 adds a problem type and a role row; the next question routes by them', async ({ page }) => {
   await unfoldMenu(page);
   await signIn(page, 'demo7');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await page.getByTestId('side-menu').getByText('人员管理', { exact: true }).click();
   await page.getByTestId('side-menu').getByText('SQE及产品线管理', { exact: true }).click();
-  await expect(page).toHaveURL(/\/esm\/personManagement\/problemType$/);
+  await expect(page).toHaveURL(atPage(PAGES.problemType));
   await settled(page);
   const types = page.getByTestId('problem-types');
   await expect(types.locator('.ant-table-row').filter({ hasText: '包装与标识' })).toBeVisible();
@@ -307,8 +308,8 @@ test('demo7 adds a problem type and a role row; the next question routes by them
 
   // demo2's next question, on an 空调 drawing of the new type, goes to demo5
   await signIn(page, 'demo2');
-  await expect(page).toHaveURL(/dashboardS$/);
-  await page.goto('/esm/supplier/documentIssue');
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
+  await page.goto(PAGES.documentIssue.path);
   await settled(page);
   await page.getByRole('button', { name: '提问' }).click();
   const dialog = page.getByRole('dialog', { name: '提问' });

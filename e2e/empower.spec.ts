@@ -6,7 +6,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { agreeAndContinue, expectToast, signIn, unfoldMenu } from './helpers.ts';
+import { agreeAndContinue, expectToast, signIn, unfoldMenu, apiUrl, atPage } from './helpers.ts';
+import { PAGES, filesApi } from '../packages/contracts/src/index.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -64,11 +65,11 @@ test('demo2 applies for the drawings of 0034000202, whose grant expired, and sub
   // reachable from the supplier menu: 供应商专区 → 图纸授权申请
   await unfoldMenu(page);
   await signIn(page, 'demo2');
-  await expect(page).toHaveURL(/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   const menu = page.getByTestId('side-menu');
   await menu.getByText('供应商专区', { exact: true }).click();
   await menu.getByText('图纸授权申请', { exact: true }).click();
-  await expect(page).toHaveURL(/\/esm\/supplier\/supplierDrawingEmpowerApply$/);
+  await expect(page).toHaveURL(atPage(PAGES.supplierDrawingEmpowerApply));
   // a grant expiring soon offers 续期
   await expect(page.getByTestId('expiring-grants')).toContainText('0064000103');
   // 续期 opens a new application for that material, prefilled from the day the grant ends
@@ -120,7 +121,7 @@ test('demo2 applies for the drawings of 0034000202, whose grant expired, and sub
 test('demo6 approves it for a shorter period, on its landing page', async ({ page }) => {
   const id = await pendingApplication();
   await signIn(page, 'demo6');
-  await expect(page).toHaveURL(/\/esm\/drawingAuthorization\/drawingEmpowerApprove$/);
+  await expect(page).toHaveURL(atPage(PAGES.drawingEmpowerApprove));
   const row = page.locator('.ant-table-row').filter({ hasText: MATERIAL }).filter({ hasText: '已提交' });
   await expect(row).toContainText('S001');
   await row.getByRole('button', { name: '审批', exact: true }).click();
@@ -161,12 +162,12 @@ test('demo2 views a drawing of 0034000202', async ({ page }) => {
     [MATERIAL],
   );
   await signIn(page, 'demo2');
-  await expect(page).toHaveURL(/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   await page.getByRole('textbox', { name: '标准编号' }).fill(file!.standard_code);
   await page.getByRole('button', { name: /搜\s*索/ }).click();
   const row = page.locator('.ant-table-row').filter({ hasText: file!.standard_code });
   await expect(page.locator('.ant-table-row')).toHaveCount(1);
-  const viewed = page.waitForResponse((r) => r.url().endsWith('/esm-server/api/file/view'));
+  const viewed = page.waitForResponse((r) => r.url().endsWith(apiUrl(filesApi.view)));
   await row.getByRole('button', { name: '查看' }).click();
   await acceptGateIfAsked(page, !(await demo2Accepted()));
   expect((await viewed).status()).toBe(200);
@@ -182,10 +183,10 @@ test('demo3 sees the grant in force, the census row and the report naming demo6'
     )
   )[0]!.id;
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
 
   // 已授权图纸: the new grant, from the application, approved by 陈静 (demo6)
-  await page.goto('/esm/drawingAuthorization/drawingAuthorizedFile');
+  await page.goto(PAGES.drawingAuthorizedFile.path);
   const filters = page.getByTestId('grant-filters');
   await filters.getByRole('textbox', { name: '物料编码' }).fill(MATERIAL);
   await filters.getByRole('button', { name: /搜\s*索/ }).click();
@@ -203,7 +204,7 @@ test('demo3 sees the grant in force, the census row and the report naming demo6'
             (SELECT count(*) FROM empower_application a WHERE a.supplier_code = 'S001' AND a.status = 'SUBMITTED') AS pending
      FROM supplier_material sm WHERE sm.supplier_code = 'S001'`,
   );
-  await page.goto('/esm/drawingAuthorization/noDrawingMaterialCensus');
+  await page.goto(PAGES.noDrawingMaterialCensus.path);
   const census = page.locator('.ant-table-row').filter({ hasText: 'S001' });
   const cells = census.locator('td');
   await expect(cells.nth(1)).toHaveText(expected!.supplied);
@@ -222,7 +223,7 @@ test('demo3 sees the grant in force, the census row and the report naming demo6'
   await expectToast(page, /已导出：供应商统计_/);
 
   // the access report, from the grant's row: who could see it today, on whose approval, and demo2's view
-  await page.goto('/esm/drawingAuthorization/drawingAuthorizedFile');
+  await page.goto(PAGES.drawingAuthorizedFile.path);
   await filters.getByRole('textbox', { name: '物料编码' }).fill(MATERIAL);
   await filters.getByRole('button', { name: /搜\s*索/ }).click();
   await grantRow.getByRole('button', { name: '访问报告' }).click();

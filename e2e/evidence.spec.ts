@@ -7,8 +7,9 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { PASSWORD, expectToast, signIn, unfoldMenu } from './helpers.ts';
+import { PASSWORD, expectToast, signIn, unfoldMenu, apiUrl, atPage } from './helpers.ts';
 import { e2eDatabaseUrl, sql } from './db.ts';
+import { PAGES, filesApi, sessionApi } from '../packages/contracts/src/index.ts';
 
 const CLI = path.resolve('apps/api/dist/audit-cli.mjs');
 
@@ -46,10 +47,12 @@ test('demo3: access report → evidence package → verify passes; a row altered
   const supplier = await browser.newContext();
   expect(
     (
-      await supplier.request.post('/esm-server/api/user/login', { data: { account: 'demo2', password: PASSWORD } })
+      await supplier.request.post(apiUrl(sessionApi.login), {
+        data: { account: 'demo2', password: PASSWORD },
+      })
     ).ok(),
   ).toBe(true);
-  expect((await supplier.request.post('/esm-server/api/file/download', { data: { id: file!.id } })).status()).toBe(200);
+  expect((await supplier.request.post(apiUrl(filesApi.download), { data: { id: file!.id } })).status()).toBe(200);
   await supplier.close();
   const [copy] = await sql<{ id: number; copy_code: string }>(
     `SELECT id, copy_code FROM access_log WHERE user_account = 'demo2' AND action = 'DOWNLOAD' ORDER BY id DESC LIMIT 1`,
@@ -57,9 +60,9 @@ test('demo3: access report → evidence package → verify passes; a row altered
 
   await unfoldMenu(page);
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await page.getByTestId('side-menu').getByText('授权访问报告', { exact: true }).click();
-  await expect(page).toHaveURL(/drawingAccessReport/);
+  await expect(page).toHaveURL((url) => url.pathname === PAGES.drawingAccessReport.path);
   await page.getByRole('textbox', { name: '物料编码' }).fill('0064000101');
   await page.getByRole('button', { name: /查\s*询/ }).click();
   const grants = page.getByTestId('report-grants');
@@ -112,8 +115,8 @@ test('the supplier census and a notice’s recipients matrix export evidence pac
   test.setTimeout(120_000);
   await unfoldMenu(page);
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/dashboard$/);
-  await page.goto('/esm/drawingAuthorization/noDrawingMaterialCensus');
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
+  await page.goto(PAGES.noDrawingMaterialCensus.path);
   await page.getByTestId('evidence-S001').click();
   const dialog = page.getByRole('dialog');
   // neither a material nor a drawing: said at the field
@@ -130,7 +133,7 @@ test('the supplier census and a notice’s recipients matrix export evidence pac
   const [notice] = await sql<{ id: number; number: string }>(
     `SELECT n.id, n.number FROM change_notice n WHERE n.status = 'PUBLISHED' AND EXISTS (SELECT 1 FROM notice_recipient r WHERE r.notice_id = n.id AND r.status = 'CONFIRMED') ORDER BY n.id LIMIT 1`,
   );
-  await page.goto(`/esm/drawingManagement/noticeOfChangeOfDrawingsHR?id=${notice!.id}`);
+  await page.goto(`${PAGES.noticeOfChangeOfDrawingsHR.path}?id=${notice!.id}`);
   const button = page.getByTestId('notice-evidence');
   await expect(button).toBeVisible();
   const noticeDownload = page.waitForEvent('download');

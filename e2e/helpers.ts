@@ -4,8 +4,20 @@ import { fileURLToPath } from 'node:url';
 import { expect, type BrowserContext, type Locator, type Page, type Request } from '@playwright/test';
 import { API_BASE } from '../packages/contracts/src/routes.ts';
 import { SESSION_PATHS } from '../packages/contracts/src/session-basics.ts';
+import type { EndpointDef } from '../packages/contracts/src/endpoint.ts';
+import type { RouteDef } from '../packages/contracts/src/pages.ts';
 
 export const PASSWORD = 'Esm@2026';
+
+/** Where the page posts a call: `endpoint` is its contract object (`noticesApi.create`), so the path is the declared one. */
+export const apiUrl = (endpoint: Pick<EndpointDef, 'path'>) => `${API_BASE}/${endpoint.path}`;
+
+/**
+ * The address of a page of PAGES, as `toHaveURL` expects it: the page's path (and `search`, a query
+ * string, when given) at the end of the URL.
+ */
+export const atPage = (page: Pick<RouteDef, 'path'>, search = '') =>
+  new RegExp((page.path + search).replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$');
 
 /** Where each account's signed-in storage state is kept for the run (Playwright empties test-results/ at its start). */
 const AUTH_DIR = fileURLToPath(new URL('../test-results/.auth', import.meta.url));

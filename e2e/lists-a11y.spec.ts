@@ -8,7 +8,8 @@
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { settled, signIn } from './helpers.ts';
+import { settled, signIn, apiUrl } from './helpers.ts';
+import { menuApi } from '../packages/contracts/src/index.ts';
 
 const ACCOUNTS = ['demo2', 'demo6', 'demo5', 'demo3', 'demo7'];
 const SHOTS = process.env.SHOTS;
@@ -21,14 +22,14 @@ interface MenuEntry {
 
 /** The user's menu pages as the server sends them (hidden entries and group headers left out). */
 async function menuPages(page: Page): Promise<MenuEntry[]> {
-  const answer = await page.evaluate(async () => {
-    const res = await fetch('/esm-server/api/main/getRoleFunction', {
+  const answer = await page.evaluate(async (url) => {
+    const res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{}',
     });
     return (await res.json()) as { data: MenuEntry[] };
-  });
+  }, apiUrl(menuApi.roleFunction));
   const seen = new Set<string>();
   return answer.data.filter(
     (e) => e.router.startsWith('/esm/') && e.mpid !== -1 && !seen.has(e.router) && Boolean(seen.add(e.router)),

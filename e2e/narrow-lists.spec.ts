@@ -5,7 +5,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { agreeAndContinue, settled, signIn } from './helpers.ts';
+import { agreeAndContinue, settled, signIn, atPage, apiUrl } from './helpers.ts';
+import { PAGES, documentIssuesApi, empowerApi, type EndpointDef } from '../packages/contracts/src/index.ts';
 
 const WIDTHS = [390, 600, 1366] as const;
 
@@ -37,12 +38,12 @@ async function atEachWidth(page: Page, name: string, check: (width: number) => P
 
 test("授权访问报告 and a notice's changes have the narrow form on a phone", async ({ page }) => {
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   // a material a supplier holds a valid grant on today (the seed's)
   const [held] = await sql<{ material_code: string }>(
     `SELECT material_code FROM empower_grant WHERE revoked_at IS NULL AND valid_from <= now() AND valid_until > now() ORDER BY id LIMIT 1`,
   );
-  await page.goto(`/esm/drawingAuthorization/drawingAccessReport?materialCode=${held!.material_code}`);
+  await page.goto(`${PAGES.drawingAccessReport.path}?materialCode=${held!.material_code}`);
   const grants = page.getByTestId('report-grants');
   await expect(grants.locator('.ant-table-row').first()).toBeVisible();
   await atEachWidth(page, 'access-report', async (width) => {
@@ -67,7 +68,7 @@ test("授权访问报告 and a notice's changes have the narrow form on a phone"
     `SELECT n.id FROM change_notice n WHERE n.status = 'PUBLISHED' AND EXISTS (SELECT 1 FROM notice_change c WHERE c.notice_id = n.id) ORDER BY n.id LIMIT 1`,
   );
   await page.setViewportSize({ width: 1366, height: 800 });
-  await page.goto(`/esm/drawingManagement/noticeOfChangeOfDrawingsHR?id=${notice!.id}`);
+  await page.goto(`${PAGES.noticeOfChangeOfDrawingsHR.path}?id=${notice!.id}`);
   const changes = page.locator('.ant-card').filter({ hasText: '变更内容' }).locator('.ant-table-wrapper');
   await expect(changes.locator('.ant-table-row').first()).toBeVisible();
   await atEachWidth(page, 'notice-changes', async (width) => {
@@ -93,7 +94,7 @@ test("a supplier's archive on a phone: no sideways scroll, and the sort of the w
   page,
 }) => {
   await signIn(page, 'demo2');
-  await expect(page).toHaveURL(/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   // confirmed from the phone: the confirmation time under 已确认 is what used to push the table out
   await page.setViewportSize({ width: 390, height: 800 });
   await tableSettled(page);
@@ -162,18 +163,18 @@ const expectNoToast = (page: Page) =>
   expect(page.locator('.ant-message-notice, .ant-notification-notice')).toHaveCount(0);
 
 /** Sends the detail call of `path` for a record that does not exist: the real server answers it. */
-async function askForAMissingOne(page: Page, path: string) {
-  await page.route(`**/${path}`, (route) =>
+async function askForAMissingOne(page: Page, endpoint: EndpointDef) {
+  await page.route(`**${apiUrl(endpoint)}`, (route) =>
     route.continue({ postData: JSON.stringify({ ...route.request().postDataJSON(), id: 987654 }) }),
   );
 }
 
 test('a detail that does not exist (or is not yours) says so once, with 返回列表', async ({ page }) => {
   await signIn(page, 'demo2');
-  await expect(page).toHaveURL(/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
 
   // the countersign drawer, opened by its address
-  await page.goto('/esm/supplier/countersignList?id=987654');
+  await page.goto(`${PAGES.supplierCountersignList.path}?id=987654`);
   const drawer = page.getByRole('dialog', { name: '会签单' });
   await expect(drawer.getByText('会签单不存在或无权查看')).toBeVisible();
   await expect(drawer.getByRole('button', { name: '重试' })).toHaveCount(0);
@@ -183,14 +184,14 @@ test('a detail that does not exist (or is not yours) says so once, with 返回�
     await expect(drawer.getByText('会签单不存在或无权查看')).toBeVisible();
   });
   await drawer.getByRole('button', { name: '返回列表' }).click();
-  await expect(page).toHaveURL(/\/esm\/supplier\/countersignList$/);
+  await expect(page).toHaveURL(atPage(PAGES.supplierCountersignList));
   await expect(drawer).toBeHidden();
 
   // the application's 审批记录
   await page.setViewportSize({ width: 1366, height: 800 });
-  await page.goto('/esm/supplier/supplierDrawingEmpowerApply');
+  await page.goto(PAGES.supplierDrawingEmpowerApply.path);
   await tableSettled(page);
-  await askForAMissingOne(page, 'supplier/drawingEmpowerApply/searchAudit');
+  await askForAMissingOne(page, empowerApi.supplierAudit);
   await page.locator('.ant-table-row').first().getByRole('button', { name: '记录', exact: true }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByText('申请不存在或无权查看')).toBeVisible();
@@ -204,9 +205,9 @@ test('a detail that does not exist (or is not yours) says so once, with 返回�
 
   // a question's detail
   await page.setViewportSize({ width: 1366, height: 800 });
-  await page.goto('/esm/supplier/documentIssue');
+  await page.goto(PAGES.documentIssue.path);
   await tableSettled(page);
-  await askForAMissingOne(page, 'supplier/documentissue/findById');
+  await askForAMissingOne(page, documentIssuesApi.supplierFind);
   await page.locator('.ant-table-row').first().getByRole('button', { name: '查看' }).click();
   const thread = page.getByRole('dialog', { name: '问题详情' });
   await expect(thread.getByText('问题不存在或无权查看')).toBeVisible();

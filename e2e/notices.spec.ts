@@ -12,7 +12,8 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { sql } from './db.ts';
-import { agreeAndContinue, expectToast, pageState, signIn } from './helpers.ts';
+import { agreeAndContinue, expectToast, pageState, signIn, atPage, apiUrl } from './helpers.ts';
+import { PAGES, noticesApi } from '../packages/contracts/src/index.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -98,7 +99,7 @@ test('demo3 uploads a new version and publishes a change notice about it', async
   });
 
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await page.getByRole('button', { name: '上传文件' }).click();
   const modal = page.getByRole('dialog', { name: '上传文件' });
   await modal.getByLabel('标准编号').fill(shared.standardCode);
@@ -117,7 +118,7 @@ test('demo3 uploads a new version and publishes a change notice about it', async
     .locator('.ant-notification-notice')
     .filter({ hasText: `${shared.standardCode} 的新版本 ${shared.version}` });
   await offer.getByRole('button', { name: '发布变更通知' }).click();
-  await expect(page).toHaveURL(/changeNoticeList/);
+  await expect(page).toHaveURL((url) => url.pathname === PAGES.changeNoticeList.path);
   const form = page.getByRole('dialog', { name: '新建变更通知' });
   await expect(form.locator('.ant-table-row')).toContainText(`${shared.oldVersion} → ${shared.version}`);
   await expect(form.getByLabel('标题')).not.toHaveValue('');
@@ -132,7 +133,9 @@ test('demo3 uploads a new version and publishes a change notice about it', async
   await expectToast(page, /已保存草稿 BG-\d{4}-\d{4}/);
 
   // the notice page of the draft: publish asks first, naming who will receive it
-  await expect(page).toHaveURL(/noticeOfChangeOfDrawingsHR\?id=\d+$/);
+  await expect(page).toHaveURL(
+    (url) => url.pathname === PAGES.noticeOfChangeOfDrawingsHR.path && /^\?id=\d+$/.test(url.search),
+  );
   shared.noticeId = Number(new URL(page.url()).searchParams.get('id'));
   const [n] = await sql<{ number: string; status: string }>(`SELECT number, status FROM change_notice WHERE id = $1`, [
     shared.noticeId,
@@ -149,7 +152,7 @@ test('demo3 uploads a new version and publishes a change notice about it', async
   await expect(confirm.getByTestId('publish-preview')).toContainText('S002');
   // once in CI the toast below never came: the call's answer says whether the click was sent
   const publishing = page
-    .waitForResponse((r) => r.url().endsWith('/tableChangeLog/publish'), { timeout: 20_000 })
+    .waitForResponse((r) => r.url().endsWith(apiUrl(noticesApi.publish)), { timeout: 20_000 })
     .catch(async (e: unknown) => {
       throw new Error(`发布 was not sent. ${await pageState(page)}\n${String(e)}`);
     });
@@ -177,7 +180,7 @@ test('demo2 sees the bell, opens the notice, cannot confirm before viewing, view
   const unreadNotifications = await unreadNotificationsOf('demo2');
   expect(unreadNotifications).toBeGreaterThanOrEqual(1);
   await signIn(page, 'demo2');
-  await expect(page).toHaveURL(/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   const bell = page.getByTestId('notification-bell');
   await expect(bell).toHaveAttribute('aria-label', `通知，${unreadNotifications} 条未读`);
   await bell.click();
@@ -246,14 +249,14 @@ test('demo2 sees the bell, opens the notice, cannot confirm before viewing, view
   expect(confirmed).toEqual({ status: 'CONFIRMED', confirmed_by_account: 'demo2', sha256: file!.sha256 });
 
   // the inbox lists it as confirmed
-  await page.goto('/esm/supplier/noticeList');
+  await page.goto(PAGES.noticeList.path);
   await expect(page.locator('.ant-table-row').filter({ hasText: shared.number })).toContainText('已确认');
 });
 
 test('demo3 sees S001 confirmed by demo2 and S002 unread in the matrix, and exports it', async ({ page }) => {
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
-  await page.goto('/esm/drawingManagement/changeNoticeList');
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
+  await page.goto(PAGES.changeNoticeList.path);
   const filters = page.getByTestId('notice-filters');
   await filters.getByRole('textbox', { name: '通知编号' }).fill(shared.number);
   await filters.getByRole('button', { name: /搜\s*索/ }).click();
@@ -298,8 +301,8 @@ test('demo3 reads the change records, narrows them to S001, and sees S001 across
   page,
 }) => {
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
-  await page.goto('/esm/drawingManagement/changeNoticeList');
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
+  await page.goto(PAGES.changeNoticeList.path);
   await page.getByRole('tab', { name: '变更记录' }).click();
   await expect(page).toHaveURL(/tab=changes$/);
   const filters = page.getByTestId('change-filters');
@@ -340,8 +343,8 @@ test('demo3 reads the change records, narrows them to S001, and sees S001 across
   await page.context().clearCookies();
   await signIn(page, 'demo2');
   // signed in (landed) before going on: a navigation during the login call would cancel it
-  await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS$/);
-  await page.goto('/esm/supplier/noticeList?tab=changes');
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
+  await page.goto(`${PAGES.noticeList.path}?tab=changes`);
   await expect(page.getByRole('tab', { name: '变更记录', selected: true })).toBeVisible();
   const mine = page.locator('.ant-table-row').filter({ hasText: 'HR-KT-D202' }).filter({ hasText: /B → C/ });
   await expect(mine).toContainText('逾期');

@@ -10,8 +10,9 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { settled, signIn } from './helpers.ts';
+import { settled, signIn, atPage, apiUrl } from './helpers.ts';
 import { mails } from './mail.ts';
+import { PAGES, noticesApi, type EndpointDef } from '../packages/contracts/src/index.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -28,8 +29,8 @@ const unreadOf = async (account: string) =>
   );
 
 /** Calls the api as the page's signed-in user (its cookie). */
-async function apiCall(page: Page, p: string, body: object) {
-  const res = await page.request.post(`/esm-server/api/${p}`, { data: body });
+async function apiCall(page: Page, endpoint: EndpointDef, body: object) {
+  const res = await page.request.post(apiUrl(endpoint), { data: body });
   expect(res.status(), await res.text()).toBe(200);
   return (await res.json()).data;
 }
@@ -49,7 +50,7 @@ test('demo3 publishes a notice that goes to S001 only', async ({ page }) => {
   await settled(page);
   shared.title = `通知中心测试 ${Date.now().toString(36)}`;
   const due = new Date(Date.now() + 8 * 3600_000 + 7 * 86_400_000).toISOString().slice(0, 10);
-  const draft = await apiCall(page, 'haier/tableChangeLog/create', {
+  const draft = await apiCall(page, noticesApi.create, {
     title: shared.title,
     reason: '结构优化',
     productLineCode: file!.product_line_code,
@@ -58,10 +59,10 @@ test('demo3 publishes a notice that goes to S001 only', async ({ page }) => {
   });
   shared.noticeId = draft.id;
   shared.number = draft.number;
-  await apiCall(page, 'haier/tableChangeLog/publish', { id: draft.id });
+  await apiCall(page, noticesApi.publish, { id: draft.id });
   const told = await sql<{ account: string }>(
     `SELECT u.account FROM notification n JOIN app_user u ON u.id = n.user_id WHERE n.link_path = $1 ORDER BY 1`,
-    [`/esm/supplier/noticeOfChangeOfDrawings?id=${draft.id}`],
+    [`${PAGES.noticeOfChangeOfDrawings.path}?id=${draft.id}`],
   );
   const s001 = await sql<{ account: string }>(
     `SELECT account FROM app_user WHERE supplier_code = 'S001' AND type IN (2, 4) AND enabled ORDER BY 1`,
@@ -85,7 +86,7 @@ test('demo2 sees it on the bell, opens it, and reads everything in 我的通知'
   await expect(bell).toHaveAttribute('aria-label', unread > 1 ? `通知，${unread - 1} 条未读` : '通知');
 
   // the centre: the notice is there, read; 全部已读 clears the bell
-  await page.goto('/esm/notifications');
+  await page.goto(PAGES.notifications.path);
   await settled(page);
   const row = page.locator('.ant-table-row').filter({ hasText: shared.title });
   await expect(row).toContainText('图纸变更通知');
@@ -105,7 +106,7 @@ test('demo2 sees it on the bell, opens it, and reads everything in 我的通知'
 test('demo2’s mail links to the notice; opened without a session it leads through login to the notice', async ({
   browser,
 }) => {
-  const link = `/esm/supplier/noticeOfChangeOfDrawings?id=${shared.noticeId}`;
+  const link = `${PAGES.noticeOfChangeOfDrawings.path}?id=${shared.noticeId}`;
   await expect
     .poll(() => mails().filter((m) => m.to.includes('demo2@example.com') && m.subject.includes(shared.title)).length, {
       timeout: 60_000,
@@ -133,7 +134,7 @@ test('demo2’s mail links to the notice; opened without a session it leads thro
 async function demo2MailInLog(page: Page) {
   await signIn(page, 'demo7');
   await settled(page);
-  await page.goto('/esm/system/notificationLog');
+  await page.goto(PAGES.notificationLog.path);
   await settled(page);
   await page.getByPlaceholder('收件人账号、姓名或邮箱').fill('demo2@example.com');
   await page.getByRole('button', { name: /搜\s*索/ }).click();
@@ -169,7 +170,7 @@ test('demo7 marks demo2’s mail 已退回 with the bounce text, finds it under 
   await expect(row.getByRole('button', { name: '标记为已退回' })).toHaveCount(0);
   const [moved] = await sql<{ state: string; by_name: string }>(
     `SELECT d.state, e.by_name FROM notification_delivery d JOIN notification n ON n.id = d.notification_id JOIN notification_delivery_move e ON e.delivery_id = d.id WHERE n.link_path = $1 AND d.address = 'demo2@example.com'`,
-    [`/esm/supplier/noticeOfChangeOfDrawings?id=${shared.noticeId}`],
+    [`${PAGES.noticeOfChangeOfDrawings.path}?id=${shared.noticeId}`],
   );
   expect(moved).toEqual({ state: 'BOUNCED', by_name: 'demo7' });
   // 未送达 = 失败 + 已退回
@@ -201,7 +202,7 @@ test('demo2 opens 个人设置 from the header name, is told a bad address, and 
   await signIn(page, 'demo2');
   await settled(page);
   await page.getByTestId('header-user-name').click();
-  await expect(page).toHaveURL(/\/esm\/settings$/);
+  await expect(page).toHaveURL(atPage(PAGES.settings));
   const form = page.getByTestId('settings-page');
   const email = form.getByLabel('邮箱');
   await expect(email).toHaveValue('demo2@example.com');

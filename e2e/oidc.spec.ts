@@ -7,7 +7,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { e2eDatabaseName, sql as sqlOn } from './db.ts';
-import { settled } from './helpers.ts';
+import { settled, atPage, apiUrl } from './helpers.ts';
+import { PAGES, sessionApi, LOGIN_PATH } from '../packages/contracts/src/index.ts';
 
 // The portal with OIDC_* configured: the second web server of playwright.config.ts.
 test.use({ baseURL: `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3300) + 1000}` });
@@ -54,7 +55,7 @@ test('an internal user signs in at the company provider and lands on the dashboa
   await startAtLoginPage(page);
   await signInAtProvider(page, 'zhang.demo3');
   // back at /esm with the hand-off: the session check posts it, the parameters leave the address bar
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await settled(page);
   await expect(page.getByTestId('logout')).toBeVisible();
   expect(new URL(page.url()).search).toBe('');
@@ -80,23 +81,23 @@ test('a supplier signs in from the company home page with standardCode kept', as
   await expect(page).toHaveURL(/\/esm\/login\?redirect=/);
   await page.getByTestId('company-login').click();
   await signInAtProvider(page, 'li.demo2');
-  await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   await settled(page);
   await expect(page.getByTestId('logout')).toBeVisible();
 });
 
 test('a page opened without a session is where the company sign-in returns to', async ({ page }) => {
   // a link to the inbox (e.g. from a notice mail): the login page, then the company's provider
-  await page.goto('/esm/supplier/noticeList');
-  await expect(page).toHaveURL(/\/esm\/login\?redirect=%2Fesm%2Fsupplier%2FnoticeList$/);
+  await page.goto(PAGES.noticeList.path);
+  await expect(page).toHaveURL(atPage({ path: LOGIN_PATH }, `?redirect=${encodeURIComponent(PAGES.noticeList.path)}`));
   await page.getByTestId('company-login').click();
   await signInAtProvider(page, 'li.demo2');
-  await expect(page).toHaveURL(/\/esm\/supplier\/noticeList$/);
+  await expect(page).toHaveURL(atPage(PAGES.noticeList));
   await settled(page);
   await expect(page.getByTestId('breadcrumb')).toContainText('图纸变更通知');
   // used once: the portal's address now leads to the landing page again
   await page.goto('/esm');
-  await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
 });
 
 test('unknown account → 没有权限 dialog leading to the company home page', async ({ page }) => {
@@ -136,7 +137,7 @@ test('disabled account → 登录失效 dialog', async ({ page }) => {
 
 test('tampered state → 登录错误 dialog', async ({ page }) => {
   // the hand-off's state is altered between the provider and the portal's server
-  await page.route('**/esm-server/api/user/current', async (route) => {
+  await page.route(`**${apiUrl(sessionApi.current)}`, async (route) => {
     const body = route.request().postDataJSON() as Record<string, string> | null;
     if (!body?.state) return route.continue();
     await route.continue({ postData: JSON.stringify({ ...body, state: `${body.state}x` }) });
@@ -160,7 +161,7 @@ test('a replayed hand-off (its address opened again in another browser) → 登�
   });
   await startAtLoginPage(page);
   await signInAtProvider(page, 'zhang.demo3');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   expect(handoff).toContain('code=');
   const other = await browser.newContext();
   try {

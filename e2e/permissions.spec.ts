@@ -10,14 +10,22 @@
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { PASSWORD, settled, signIn } from './helpers.ts';
+import { PASSWORD, settled, signIn, apiUrl, atPage } from './helpers.ts';
+import {
+  PAGES,
+  exportApi,
+  noticesApi,
+  permissionsApi,
+  phoneLogApi,
+  sessionApi,
+} from '../packages/contracts/src/index.ts';
 
-const ARCHIVE_EXPORT = `kind = 'BUTTON' AND page = '/esm/dashboard' AND code = 'export'`;
-const NOTICE_PUBLISHER = `kind = 'COLUMN' AND page = '/esm/drawingManagement/changeNoticeList' AND code = 'publishedByName'`;
-const NOTICE_EVENT_IP = `kind = 'COLUMN' AND page = '/esm/drawingManagement/changeNoticeList' AND code = 'events.ip'`;
+const ARCHIVE_EXPORT = `kind = 'BUTTON' AND page = '${PAGES.dashboard.path}' AND code = 'export'`;
+const NOTICE_PUBLISHER = `kind = 'COLUMN' AND page = '${PAGES.changeNoticeList.path}' AND code = 'publishedByName'`;
+const NOTICE_EVENT_IP = `kind = 'COLUMN' AND page = '${PAGES.changeNoticeList.path}' AND code = 'events.ip'`;
 
 async function apiLogin(request: APIRequestContext, account: string) {
-  const res = await request.post('/esm-server/api/user/login', { data: { account, password: PASSWORD } });
+  const res = await request.post(apiUrl(sessionApi.login), { data: { account, password: PASSWORD } });
   expect(res.ok()).toBe(true);
 }
 
@@ -28,7 +36,7 @@ test.afterAll(async ({ playwright }) => {
     `SELECT id, version, allowed_types FROM permission_item WHERE ${ARCHIVE_EXPORT}`,
   );
   if (row && !row.allowed_types.includes(3)) {
-    const res = await request.post('/esm-server/api/button/update', {
+    const res = await request.post(apiUrl(permissionsApi.update), {
       data: { id: row.id, version: row.version, label: '导出Excel', allowedTypes: [3, 7, 8, 9] },
     });
     expect(res.ok()).toBe(true);
@@ -38,7 +46,7 @@ test.afterAll(async ({ playwright }) => {
       `SELECT id, version, label, allowed_types FROM permission_item WHERE ${where}`,
     );
     if (col && !col.allowed_types.includes(3)) {
-      const res = await request.post('/esm-server/api/button/update', {
+      const res = await request.post(apiUrl(permissionsApi.update), {
         data: {
           id: col.id,
           version: col.version,
@@ -61,7 +69,7 @@ const openOption = (page: Page, text: string | RegExp) =>
 
 /** The archive page's table has its rows (and so its toolbar has been decided). */
 async function archivePage(page: Page) {
-  await page.goto('/esm/dashboard');
+  await page.goto(PAGES.dashboard.path);
   await settled(page);
   await expect(page.locator('.ant-table-row').first()).toBeVisible();
 }
@@ -70,16 +78,16 @@ test('demo7 hides 导出Excel for type 3: demo3 no longer sees it and the call i
   // before: demo3 has the button
   const demo3 = await browser.newPage();
   await signIn(demo3, 'demo3');
-  await expect(demo3).toHaveURL(/\/esm\/dashboard$/);
+  await expect(demo3).toHaveURL(atPage(PAGES.dashboard));
   await archivePage(demo3);
   await expect(demo3.getByRole('button', { name: '导出Excel' })).toBeVisible();
 
   await signIn(page, 'demo7');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
-  await page.goto('/esm/system/permission');
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
+  await page.goto(PAGES.permission.path);
   await settled(page);
   await page.getByRole('combobox', { name: '页面' }).click();
-  await openOption(page, '/esm/dashboard）').first().click();
+  await openOption(page, `${PAGES.dashboard.path}）`).first().click();
   await page.getByRole('combobox', { name: '类型' }).click();
   // exactly 按钮: the page picker also offers 按钮与列权限
   await openOption(page, /^按钮$/).click();
@@ -89,7 +97,7 @@ test('demo7 hides 导出Excel for type 3: demo3 no longer sees it and the call i
   await page.screenshot({ path: 'e2e/screenshots/permission-matrix.png' });
   const cell = row.getByRole('checkbox', { name: '导出Excel · 3 图纸管理员' });
   await expect(cell).toBeChecked();
-  const saved = page.waitForResponse((r) => r.url().endsWith('/button/update'));
+  const saved = page.waitForResponse((r) => r.url().endsWith(apiUrl(permissionsApi.update)));
   await cell.click();
   expect((await saved).status()).toBe(200);
   await expect(page.locator('.ant-message-notice').filter({ hasText: '已保存：导出Excel' })).toBeVisible();
@@ -108,7 +116,7 @@ test('demo7 hides 导出Excel for type 3: demo3 no longer sees it and the call i
   await archivePage(demo3);
   await expect(demo3.getByRole('button', { name: '上传文件' })).toBeVisible();
   await expect(demo3.getByRole('button', { name: '导出Excel' })).toHaveCount(0);
-  const refused = await demo3.request.post('/esm-server/api/searchDrawingFileInformations/drawingExportExcel', {
+  const refused = await demo3.request.post(apiUrl(exportApi.drawingExcel), {
     data: {},
   });
   expect(refused.status()).toBe(403);
@@ -124,8 +132,8 @@ test('demo3 reveals a supplier contact’s number with the eye icon and finds th
      WHERE sm.supplier_code = 'S001' AND sf.status = 'EFFECTIVE' ORDER BY sf.id LIMIT 1`,
   );
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
-  await page.goto(`/esm/dashboard?standardCode=${encodeURIComponent(standard_code)}`);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
+  await page.goto(`${PAGES.dashboard.path}?standardCode=${encodeURIComponent(standard_code)}`);
   await settled(page);
   await page.locator('.ant-table-row').first().getByRole('button', { name: '可见供应商' }).click();
   const suppliers = page.locator('.ant-drawer').filter({ hasText: '可见供应商' });
@@ -136,7 +144,7 @@ test('demo3 reveals a supplier contact’s number with the eye icon and finds th
   await expect(contacts).not.toContainText('13912345601');
   await page.screenshot({ path: 'e2e/screenshots/contacts-masked.png' });
 
-  const revealed = page.waitForResponse((r) => r.url().endsWith('/haier/saveLookMobilePhoneLog'));
+  const revealed = page.waitForResponse((r) => r.url().endsWith(apiUrl(phoneLogApi.reveal)));
   await liu.getByRole('button', { name: '查看刘海涛的完整手机号' }).click();
   expect((await revealed).status()).toBe(200);
   await expect(liu.getByTestId('mobile')).toHaveText('13912345601');
@@ -146,7 +154,7 @@ test('demo3 reveals a supplier contact’s number with the eye icon and finds th
   );
   expect(Number(n)).toBe(1);
 
-  await page.goto('/esm/system/mobilePhoneLog');
+  await page.goto(PAGES.mobilePhoneLog.path);
   await settled(page);
   await page.getByRole('textbox', { name: '查看人', exact: true }).fill('demo3');
   await page.getByRole('textbox', { name: '查看人', exact: true }).press('Enter');
@@ -168,7 +176,7 @@ test('demo3 reveals a supplier contact’s number with the eye icon and finds th
 
 test('demo2 sees its own contacts and its purchasers masked, and reveals one', async ({ page }) => {
   await signIn(page, 'demo2');
-  await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   await settled(page);
   await page.getByRole('button', { name: '联系人' }).click();
   const drawer = page.locator('.ant-drawer').filter({ hasText: '手机号已脱敏' });
@@ -176,7 +184,7 @@ test('demo2 sees its own contacts and its purchasers masked, and reveals one', a
   await expect(drawer).not.toContainText('李明'); // S002's contact
   const zhou = drawer.locator('.ant-table-row').filter({ hasText: '周俊' });
   await expect(zhou).toContainText('136****5621');
-  const revealed = page.waitForResponse((r) => r.url().endsWith('/supplier/saveLookMobilePhoneLog'));
+  const revealed = page.waitForResponse((r) => r.url().endsWith(apiUrl(phoneLogApi.supplierReveal)));
   await zhou.getByRole('button', { name: '查看周俊的完整手机号' }).click();
   expect((await revealed).status()).toBe(200);
   await expect(zhou.getByTestId('mobile')).toHaveText('13612345621');
@@ -186,8 +194,8 @@ test('demo2 sees its own contacts and its purchasers masked, and reveals one', a
 
 /** The change-notice list with its rows (and so its governed columns decided). */
 async function noticeList(page: Page) {
-  const rows = page.waitForResponse((r) => r.url().endsWith('/haier/tableChangeLog/findTableChangeLogListForHaier'));
-  await page.goto('/esm/drawingManagement/changeNoticeList');
+  const rows = page.waitForResponse((r) => r.url().endsWith(apiUrl(noticesApi.page)));
+  await page.goto(PAGES.changeNoticeList.path);
   const res = await rows;
   await settled(page);
   await expect(page.locator('.ant-table-row').first()).toBeVisible();
@@ -201,8 +209,8 @@ async function noticeList(page: Page) {
  */
 async function hideColumnForType3(page: Page, label: string, pageTitle?: string) {
   await signIn(page, 'demo7');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
-  await page.goto('/esm/system/permission');
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
+  await page.goto(PAGES.permission.path);
   await settled(page);
   if (pageTitle) {
     await page.getByRole('combobox', { name: '页面' }).first().click();
@@ -223,7 +231,7 @@ async function hideColumnForType3(page: Page, label: string, pageTitle?: string)
   const row = page.locator('.ant-table-row').filter({ hasText: label });
   await expect(row).toHaveCount(1);
   await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
-  const saved = page.waitForResponse((r) => r.url().endsWith('/button/update'));
+  const saved = page.waitForResponse((r) => r.url().endsWith(apiUrl(permissionsApi.update)));
   await row.getByRole('combobox', { name: `${label} · 3 图纸管理员` }).click();
   await openOption(page, '隐藏').click();
   expect((await saved).status()).toBe(200);
@@ -237,7 +245,7 @@ test('demo7 hides 发布人 of the change-notice list for type 3: demo3 no longe
 }) => {
   const demo3 = await browser.newPage();
   await signIn(demo3, 'demo3');
-  await expect(demo3).toHaveURL(/\/esm\/dashboard$/);
+  await expect(demo3).toHaveURL(atPage(PAGES.dashboard));
   const before = await noticeList(demo3);
   expect(before.some((r) => typeof r.publishedByName === 'string')).toBe(true);
   const header = demo3.locator('.ant-table-thead th').filter({ hasText: /^发布人$/ });
@@ -273,10 +281,10 @@ test("demo7 hides 操作记录·IP地址 of the notices for type 3: demo3 sees a
   expect(n).toBeDefined();
   const demo3 = await browser.newPage();
   await signIn(demo3, 'demo3');
-  await expect(demo3).toHaveURL(/\/esm\/dashboard$/);
+  await expect(demo3).toHaveURL(atPage(PAGES.dashboard));
   const trail = async () => {
-    const answer = demo3.waitForResponse((r) => r.url().endsWith('/haier/tableChangeLog/findById'));
-    await demo3.goto(`/esm/drawingManagement/noticeOfChangeOfDrawingsHR?id=${n!.notice_id}`);
+    const answer = demo3.waitForResponse((r) => r.url().endsWith(apiUrl(noticesApi.detail)));
+    await demo3.goto(`${PAGES.noticeOfChangeOfDrawingsHR.path}?id=${n!.notice_id}`);
     const events = (await (await answer).json()).data.events as Record<string, unknown>[];
     await settled(demo3);
     return events;

@@ -4,12 +4,13 @@
  */
 import { expect, test, type Response } from '@playwright/test';
 import { sql } from './db.ts';
-import { settled, signIn, unfoldMenu } from './helpers.ts';
+import { settled, signIn, unfoldMenu, atPage } from './helpers.ts';
+import { PAGES } from '../packages/contracts/src/index.ts';
 
 test('a real 5xx shows 请求编号 equal to the answer’s X-Request-Id', async ({ page }) => {
   await unfoldMenu(page);
   await signIn(page, 'demo7');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await settled(page);
   const failed: Response[] = [];
   page.on('response', (r) => void (r.url().includes('/esm-server/api/') && r.status() >= 500 && failed.push(r)));

@@ -19,9 +19,10 @@ import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import pg from 'pg';
 import { e2eDatabaseUrl } from './db.ts';
-import { PASSWORD, settled } from './helpers.ts';
+import { PASSWORD, settled, apiUrl } from './helpers.ts';
 import { startS3Server, type TestS3Server } from '../apps/api/test/s3-server.ts';
 import { freePort } from '../apps/api/test/free-port.ts';
+import { PAGES, archivesApi, filesApi, sessionApi, standardlogApi } from '../packages/contracts/src/index.ts';
 
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const DATABASE = `${process.env.E2E_DATABASE ?? 'esm_e2e'}_scale`;
@@ -197,12 +198,12 @@ test('two replicas behind a proxy: uploaded on one, viewed and downloaded on the
   await page.getByPlaceholder('账号').fill('demo2');
   await page.getByPlaceholder('密码').fill(PASSWORD);
   await page.getByRole('button', { name: /登\s*录/ }).click();
-  await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS/);
+  await expect(page).toHaveURL((url) => url.pathname === PAGES.dashboardS.path);
   await settled(page);
   // from here on only this test's own requests reach the proxy (the page's bell polls now and then)
   await page.close();
   const supplier = context.request;
-  const visible = await supplier.post('/esm-server/api/supplier/standardFile/getStandardFilePager', {
+  const visible = await supplier.post(apiUrl(archivesApi.supplierFiles), {
     data: { page: 1, results: 50 },
   });
 
@@ -221,11 +222,11 @@ test('two replicas behind a proxy: uploaded on one, viewed and downloaded on the
 
   const admin3 = await playwrightRequest.newContext({ baseURL: proxy });
   expect(
-    (await (await admin3.post('/esm-server/api/user/login', { data: { account: 'demo3', password: PASSWORD } })).json())
+    (await (await admin3.post(apiUrl(sessionApi.login), { data: { account: 'demo3', password: PASSWORD } })).json())
       .code,
   ).toBe('10000000');
   const version = `SCALE-${Date.now().toString(36).toUpperCase()}`;
-  const upload = await admin3.post('/esm-server/api/haier/standardFile/upload', {
+  const upload = await admin3.post(apiUrl(archivesApi.upload), {
     multipart: {
       standardCode: pdfRow!.standardCode,
       name: pdfRow!.name,
@@ -246,13 +247,14 @@ test('two replicas behind a proxy: uploaded on one, viewed and downloaded on the
   const fileId = ((await upload.json()).data as { id: number }).id;
 
   // the confidentiality agreement first (accepted on whichever replica)
-  const agreement = (
-    await (await supplier.post('/esm-server/api/supplier/standardlog/hasKeepsecret', { data: {} })).json()
-  ).data as { accepted: boolean; agreement: { id: number } };
+  const agreement = (await (await supplier.post(apiUrl(standardlogApi.hasKeepsecret), { data: {} })).json()).data as {
+    accepted: boolean;
+    agreement: { id: number };
+  };
   if (!agreement.accepted)
     expect(
       (
-        await supplier.post('/esm-server/api/supplier/standardlog/insertKeepsecret', {
+        await supplier.post(apiUrl(standardlogApi.insertKeepsecret), {
           data: { agreementId: agreement.agreement.id },
         })
       ).status(),
@@ -260,12 +262,12 @@ test('two replicas behind a proxy: uploaded on one, viewed and downloaded on the
 
   // the view and the download are served by the replica that did not take the upload
   await nextGoesToOtherThan(supplier, uploadedOn);
-  const view = await supplier.post('/esm-server/api/file/view', { data: { id: fileId } });
+  const view = await supplier.post(apiUrl(filesApi.view), { data: { id: fileId } });
   expect(view.status(), await view.text()).toBe(200);
   expect(upstreamOf(view)).not.toBe(uploadedOn);
   expect((await view.body()).subarray(0, 5).toString()).toBe('%PDF-');
   await nextGoesToOtherThan(supplier, uploadedOn);
-  const download = await supplier.post('/esm-server/api/file/download', { data: { id: fileId } });
+  const download = await supplier.post(apiUrl(filesApi.download), { data: { id: fileId } });
   expect(download.status()).toBe(200);
   expect(upstreamOf(download)).not.toBe(uploadedOn);
 
@@ -291,13 +293,13 @@ test('two replicas behind a proxy: uploaded on one, viewed and downloaded on the
   const cookies = await context.cookies();
   const cookieHeader = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
   const current = (port: number) =>
-    fetch(`http://127.0.0.1:${port}/esm-server/api/user/current`, {
+    fetch(`http://127.0.0.1:${port}${apiUrl(sessionApi.current)}`, {
       method: 'POST',
       headers: { cookie: cookieHeader, 'content-type': 'application/json' },
       body: '{}',
     }).then((r) => r.json() as Promise<{ code: string }>);
   for (const r of replicas) expect((await current(r.port)).code).toBe('0');
-  expect((await supplier.post('/esm-server/api/user/logout', { data: {} })).ok()).toBe(true);
+  expect((await supplier.post(apiUrl(sessionApi.logout), { data: {} })).ok()).toBe(true);
   for (const r of replicas) expect((await current(r.port)).code).not.toBe('0');
 
   await admin3.dispose();

@@ -7,7 +7,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { agreeAndContinue, expectToast, loginThroughPage, signIn } from './helpers.ts';
+import { agreeAndContinue, expectToast, loginThroughPage, signIn, atPage } from './helpers.ts';
+import { PAGES } from '../packages/contracts/src/index.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -75,7 +76,7 @@ test('a supplier views a PDF (pdf.js worker) and prints it, without one CSP viol
   const headers = (await shell).headers();
   expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
   expect(headers['content-security-policy']).not.toContain("'unsafe-eval'");
-  await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   await expect(page.locator('.ant-table-row').first()).toBeVisible();
 
   await openFile(page, pdf.standard_code);
@@ -91,7 +92,7 @@ test('a supplier previews a PNG from a blob: URL without a CSP violation', async
   const violations = await watchCsp(page);
   const png = await openableFile('S002', 'png');
   await signIn(page, 'demo4');
-  await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   await expect(page.locator('.ant-table-row').first()).toBeVisible();
   await openFile(page, png.standard_code);
   const image = page.getByTestId('viewer-image');
@@ -104,9 +105,9 @@ test('a supplier previews a PNG from a blob: URL without a CSP violation', async
 test('staff pages and the API documentation render without a CSP violation', async ({ page }) => {
   const violations = await watchCsp(page);
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await expect(page.locator('.ant-table-row').first()).toBeVisible();
-  await page.goto('/esm/drawingManagement/drawingViewLog');
+  await page.goto(PAGES.drawingViewLog.path);
   await expect(page.getByText(/共 \d+ 条/)).toBeVisible();
   await page.goto('/esm-server/docs/');
   await expect(page.getByText('ESM 图纸档案门户 API')).toBeVisible();

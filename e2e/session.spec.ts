@@ -4,11 +4,12 @@
  */
 import { expect, test } from '@playwright/test';
 import { sql } from './db.ts';
-import { loginThroughPage, settled, unfoldMenu } from './helpers.ts';
+import { loginThroughPage, settled, unfoldMenu, atPage } from './helpers.ts';
+import { PAGES, LOGIN_PATH } from '../packages/contracts/src/index.ts';
 
 test('a timed-out session shows the blocking 登录超时 dialog leading to the company home page', async ({ page }) => {
   await loginThroughPage(page, 'demo8');
-  await expect(page).toHaveURL(/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await settled(page);
   await sql(
     `UPDATE http_session SET expires_at = now() - interval '1 minute' WHERE user_id = (SELECT id FROM app_user WHERE account = 'demo8')`,
@@ -25,7 +26,7 @@ test('a timed-out session shows the blocking 登录超时 dialog leading to the 
 
 test('an account disabled after sign-in gets the 登录失效 dialog', async ({ page }) => {
   await loginThroughPage(page, 'demo9');
-  await expect(page).toHaveURL(/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await settled(page);
   await sql(`UPDATE app_user SET enabled = false WHERE account = 'demo9'`);
   try {
@@ -41,7 +42,7 @@ test('a session that ends while working sends the next call to the login page, a
 }) => {
   await unfoldMenu(page);
   await loginThroughPage(page, 'demo3');
-  await expect(page).toHaveURL(/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await settled(page);
   // the landing page's own calls have answered: the next call is the click's
   await expect(page.locator('.ant-table-row').first()).toBeVisible();
@@ -49,9 +50,11 @@ test('a session that ends while working sends the next call to the login page, a
   const menu = page.getByTestId('side-menu');
   await menu.getByText('系统管理', { exact: true }).click();
   await menu.getByText('访问日志', { exact: true }).click(); // the page's data call gets 10000007
-  await expect(page).toHaveURL(/\/esm\/login\?redirect=%2Fesm%2Fsystem%2FvisitLog/);
+  await expect(page).toHaveURL(
+    (url) => url.pathname === LOGIN_PATH && url.searchParams.get('redirect') === PAGES.visitLog.path,
+  );
   await page.getByPlaceholder('账号').fill('demo3');
   await page.getByPlaceholder('密码').fill('Esm@2026');
   await page.getByRole('button', { name: /登\s*录/ }).click();
-  await expect(page).toHaveURL(/\/esm\/system\/visitLog$/);
+  await expect(page).toHaveURL(atPage(PAGES.visitLog));
 });

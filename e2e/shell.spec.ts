@@ -4,7 +4,15 @@
  */
 import { expect, test } from '@playwright/test';
 import { sql } from './db.ts';
-import { apiCalls, expectToast, loginThroughPage, PASSWORD, settled, signIn, unfoldMenu } from './helpers.ts';
+import { apiCalls, expectToast, loginThroughPage, PASSWORD, settled, signIn, unfoldMenu, atPage } from './helpers.ts';
+import {
+  PAGES,
+  archivesApi,
+  documentIssuesApi,
+  empowerApi,
+  permissionsApi,
+  problemTypesApi,
+} from '../packages/contracts/src/index.ts';
 
 const ADMIN_MENU = {
   open: [
@@ -38,46 +46,46 @@ const JOURNEYS: {
 }[] = [
   {
     account: 'demo3',
-    landing: '/esm/dashboard',
+    landing: PAGES.dashboard.path,
     ...ADMIN_MENU,
     absent: [...ADMIN_MENU.absent, '人员管理', '按钮与列权限'],
   },
   // type 7 alone administers the button and column permissions
   {
     account: 'demo7',
-    landing: '/esm/dashboard',
+    landing: PAGES.dashboard.path,
     ...ADMIN_MENU,
     closedGroups: {
       系统管理: [...ADMIN_MENU.closedGroups['系统管理']!, '按钮与列权限'],
       人员管理: ['SQE及产品线管理'],
     },
   },
-  { account: 'demo8', landing: '/esm/dashboard', ...ADMIN_MENU, absent: [...ADMIN_MENU.absent, '人员管理'] },
-  { account: 'demo9', landing: '/esm/dashboard', ...ADMIN_MENU, absent: [...ADMIN_MENU.absent, '人员管理'] },
+  { account: 'demo8', landing: PAGES.dashboard.path, ...ADMIN_MENU, absent: [...ADMIN_MENU.absent, '人员管理'] },
+  { account: 'demo9', landing: PAGES.dashboard.path, ...ADMIN_MENU, absent: [...ADMIN_MENU.absent, '人员管理'] },
   {
     account: 'demo2',
-    landing: '/esm/supplier/dashboardS',
+    landing: PAGES.dashboardS.path,
     open: [],
     closedGroups: { 供应商专区: ['企业标准档案', '会签单列表', '图纸变更通知'] },
     absent: ['图纸管理', '图纸授权', '档案信息', '人员管理', '系统管理'],
   },
   {
     account: 'demo4',
-    landing: '/esm/supplier/dashboardS',
+    landing: PAGES.dashboardS.path,
     open: [],
     closedGroups: { 供应商专区: ['企业标准档案', '会签单列表', '图纸变更通知'] },
     absent: ['图纸管理', '图纸授权', '档案信息', '人员管理', '系统管理'],
   },
   {
     account: 'demo5',
-    landing: '/esm/drawingManagement/documentIssueH',
+    landing: PAGES.documentIssueH.path,
     open: ['图纸管理', '图纸问题回复'],
     closedGroups: {},
     absent: ['图纸授权', '档案信息', '会签单列表', '供应商专区', '系统管理'],
   },
   {
     account: 'demo6',
-    landing: '/esm/drawingAuthorization/drawingEmpowerApprove',
+    landing: PAGES.drawingEmpowerApprove.path,
     open: ['图纸授权', '供应商授权申请审批'],
     closedGroups: {},
     absent: ['图纸管理', '档案信息', '已授权图纸', '供应商专区', '系统管理'],
@@ -130,7 +138,7 @@ test('wrong password shows the server message and stays on the login page', asyn
   await expect.poll(prefetched).toBe(4);
   await page.getByPlaceholder('密码').fill(PASSWORD);
   await page.getByRole('button', { name: /登\s*录/ }).click();
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
 });
 
 test('empty login form gets field messages, and nothing is sent', async ({ page }) => {
@@ -141,17 +149,17 @@ test('empty login form gets field messages, and nothing is sent', async ({ page 
 });
 
 test('a page without a session leads to the login page and back after login', async ({ page }) => {
-  await page.goto('/esm/system/visitLog');
+  await page.goto(PAGES.visitLog.path);
   await expect(page).toHaveURL(/\/esm\/login\?redirect=/);
   await page.getByPlaceholder('账号').fill('demo3');
   await page.getByPlaceholder('密码').fill('Esm@2026');
   await page.getByRole('button', { name: /登\s*录/ }).click();
-  await expect(page).toHaveURL(/\/esm\/system\/visitLog$/);
+  await expect(page).toHaveURL(atPage(PAGES.visitLog));
 });
 
 test('unknown path under /esm shows the not-found page with a not-found crumb', async ({ page }) => {
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/\/esm\/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await page.goto('/esm/no/such/page');
   await expect(page.getByText('抱歉，您访问的页面不存在。')).toBeVisible();
   await expect(page.getByTestId('breadcrumb')).toContainText('页面不存在');
@@ -159,26 +167,26 @@ test('unknown path under /esm shows the not-found page with a not-found crumb', 
 
 test('/esm/ redirects to the default page keeping standardCode', async ({ page }) => {
   await signIn(page, 'demo2');
-  await expect(page).toHaveURL(/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   await page.goto('/esm/?standardCode=Q%2FHR-001&x=1');
-  await expect(page).toHaveURL(/\/esm\/supplier\/dashboardS\?standardCode=Q%2FHR-001$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS, '?standardCode=Q%2FHR-001'));
 });
 
 test('a spec page outside the user menu says 没有权限; a group index shows the group page', async ({ page }) => {
   await signIn(page, 'demo2');
-  await expect(page).toHaveURL(/dashboardS$/);
-  await page.goto('/esm/drawingManagement/drawingViewLog');
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
+  await page.goto(PAGES.drawingViewLog.path);
   await expect(page.getByText('没有权限')).toBeVisible();
   await expect(page.getByTestId('breadcrumb')).toContainText('图纸查看日志');
   await page.goto('/esm/supplier');
   await expect(page.getByTestId('group-default')).toContainText('供应商专区');
-  await page.goto('/esm/supplier/drawingsAndArchivesInformationG');
+  await page.goto(PAGES.drawingsAndArchivesInformationG.path);
   await expect(page.getByRole('button', { name: /返回上一级/ })).toBeVisible();
 });
 
 test('theme and menu fold state persist across reloads', async ({ page }) => {
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   const sider = page.getByTestId('side-menu');
   await expect(sider).toHaveCSS('width', '64px'); // folded by default
   await page.locator('.ant-layout-sider-trigger').click();
@@ -227,7 +235,7 @@ for (const reducedMotion of ['no-preference', 'reduce'] as const) {
 test('narrow screen (< 769 px) uses the navbar and a menu drawer', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, 'demo4');
-  await expect(page).toHaveURL(/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   await expect(page.getByTestId('narrow-navbar')).toBeVisible();
   await expect(page.getByTestId('side-menu')).toHaveCount(0);
   await page.getByRole('button', { name: '打开菜单' }).click();
@@ -326,11 +334,9 @@ test('typing on the login page fetches the landing page; a browser that signed i
   await expect.poll(() => LANDINGS.filter((c) => first.has(c))).toEqual(LANDINGS);
   await page.getByPlaceholder('密码').fill('Esm@2026');
   await page.getByRole('button', { name: /登\s*录/ }).click();
-  await expect(page).toHaveURL(/\/esm\/drawingManagement\/documentIssueH$/);
+  await expect(page).toHaveURL(atPage(PAGES.documentIssueH));
   await settled(page);
-  expect(await page.evaluate(() => localStorage.getItem('esm.lastLanding'))).toBe(
-    '/esm/drawingManagement/documentIssueH',
-  );
+  expect(await page.evaluate(() => localStorage.getItem('esm.lastLanding'))).toBe(PAGES.documentIssueH.path);
 
   // the same browser another day: its storage, an empty page
   const context = await browser.newContext({
@@ -356,11 +362,11 @@ test('typing on the login page fetches the landing page; a browser that signed i
         .map((m) => m.name)
         .filter((n) => n.startsWith('esm:prefetched ')),
     );
-  await expect.poll(prefetched).toEqual(['esm:prefetched /esm/drawingManagement/documentIssueH']);
+  await expect.poll(prefetched).toEqual([`esm:prefetched ${PAGES.documentIssueH.path}`]);
   expect(LANDINGS.filter((c) => second.has(c))).toEqual(['documentIssueH']);
   await again.getByPlaceholder('密码').fill('Esm@2026');
   await again.getByRole('button', { name: /登\s*录/ }).click();
-  await expect(again).toHaveURL(/\/esm\/drawingManagement\/documentIssueH$/);
+  await expect(again).toHaveURL(atPage(PAGES.documentIssueH));
   await settled(again);
   expect(await again.evaluate(() => (window as unknown as { __pageLoading: boolean }).__pageLoading)).toBe(false);
   await context.close();
@@ -369,40 +375,36 @@ test('typing on the login page fetches the landing page; a browser that signed i
 const LANDING_AHEAD = [
   {
     account: 'demo3',
-    landing: '/esm/dashboard',
+    landing: PAGES.dashboard.path,
     ahead: [
-      'haier/standardFile/getStandardFilePager',
-      'haier/standardFile/selectProductType',
-      'menuBtnPermission/selectBtnPermission',
-      'menuBtnPermission/hasColPermission',
+      archivesApi.files.path,
+      archivesApi.productLines.path,
+      permissionsApi.buttons.path,
+      permissionsApi.columns.path,
     ],
     total: 'SELECT count(*) AS n FROM standard_file', // every version and status
   },
   {
     account: 'demo2',
-    landing: '/esm/supplier/dashboardS',
-    ahead: ['supplier/standardFile/getStandardFilePager', 'supplier/standardFile/selectProductType'],
+    landing: PAGES.dashboardS.path,
+    ahead: [archivesApi.supplierFiles.path, archivesApi.supplierProductLines.path],
     total: null,
   },
   {
     account: 'demo5',
-    landing: '/esm/drawingManagement/documentIssueH',
+    landing: PAGES.documentIssueH.path,
     ahead: [
-      'haier/documentissue/paging',
-      'haier/problemType/list',
-      'menuBtnPermission/selectBtnPermission',
-      'menuBtnPermission/hasColPermission',
+      documentIssuesApi.page.path,
+      problemTypesApi.page.path,
+      permissionsApi.buttons.path,
+      permissionsApi.columns.path,
     ],
     total: null,
   },
   {
     account: 'demo6',
-    landing: '/esm/drawingAuthorization/drawingEmpowerApprove',
-    ahead: [
-      'haier/drawingEmpowerApply/findEmpowerApply',
-      'menuBtnPermission/selectBtnPermission',
-      'menuBtnPermission/hasColPermission',
-    ],
+    landing: PAGES.drawingEmpowerApprove.path,
+    ahead: [empowerApi.applications.path, permissionsApi.buttons.path, permissionsApi.columns.path],
     total: null,
   },
 ];

@@ -4,19 +4,20 @@
  */
 import { expect, test } from '@playwright/test';
 import { sql } from './db.ts';
-import { loginThroughPage, pickOption, settled, signIn, unfoldMenu } from './helpers.ts';
+import { loginThroughPage, pickOption, settled, signIn, unfoldMenu, apiUrl, atPage } from './helpers.ts';
+import { PAGES, visitsApi } from '../packages/contracts/src/index.ts';
 
 test('visit log: rows from real visits, 共 N 条, filter → page 1, size changer, sort', async ({ page }) => {
   // 25 visits of a supplier in the database, plus the ones this test makes.
   await sql(`INSERT INTO visit_event (user_id, user_type, user_code, user_name, menu_name, path, ip)
-             SELECT id, type, account, nick, '企业标准档案', '/esm/supplier/dashboardS', '10.0.0.' || g
+             SELECT id, type, account, nick, '企业标准档案', '${PAGES.dashboardS.path}', '10.0.0.' || g
              FROM app_user, generate_series(1, 25) g WHERE account = 'demo4'`);
   // the landing page's visit is written before the log is opened (the state this test reads)
-  const landed = page.waitForResponse((r) => r.url().endsWith('/esm-server/api/main/visit'));
+  const landed = page.waitForResponse((r) => r.url().endsWith(apiUrl(visitsApi.visit)));
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await landed;
-  await page.goto('/esm/system/visitLog');
+  await page.goto(PAGES.visitLog.path);
   const table = page.locator('.ant-table');
   await expect(table).toContainText('demo3');
   await expect(page.getByText(/共 \d+ 条/)).toBeVisible();
@@ -65,10 +66,10 @@ test('visit log: rows from real visits, 共 N 条, filter → page 1, size chang
 
 test('a supplier cannot open the visit log (server refuses, page says 没有权限)', async ({ page, request }) => {
   await signIn(page, 'demo2');
-  await expect(page).toHaveURL(/dashboardS$/);
-  await page.goto('/esm/system/visitLog');
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
+  await page.goto(PAGES.visitLog.path);
   await expect(page.getByText('没有权限')).toBeVisible();
-  const res = await page.request.post('/esm-server/api/haier/visitLog/page', { data: {} });
+  const res = await page.request.post(apiUrl(visitsApi.page), { data: {} });
   expect(res.status()).toBe(403);
   void request;
 });
@@ -81,11 +82,11 @@ test('登录日志: a refused sign-in and the one after it are both on the page,
   await loginThroughPage(page, 'demo7', 'Wrong-Password1');
   await expect(page.getByText('账号或密码错误')).toBeVisible();
   await loginThroughPage(page, 'demo7');
-  await expect(page).toHaveURL(/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
 
   await page.getByRole('menuitem', { name: '系统管理' }).click();
   await page.getByRole('menuitem', { name: '登录日志' }).click();
-  await expect(page).toHaveURL(/\/esm\/system\/signInLog$/);
+  await expect(page).toHaveURL(atPage(PAGES.signInLog));
   const table = page.locator('.ant-table');
   const rows = table.locator('tbody tr.ant-table-row');
   // newest first: this sign-in, then the refused one

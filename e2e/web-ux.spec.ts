@@ -7,7 +7,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { expectToast, PASSWORD, settled, signIn, unfoldMenu } from './helpers.ts';
+import { expectToast, PASSWORD, settled, signIn, unfoldMenu, atPage, apiUrl } from './helpers.ts';
+import { PAGES, visitsApi } from '../packages/contracts/src/index.ts';
 
 const WIDTHS = [390, 600, 1366] as const;
 
@@ -32,10 +33,10 @@ const PHONE_LOG_CHUNK = '**/assets/mobilePhoneLog-*.js';
 test('a page opened from the menu starts at its top; menu entries are links', async ({ page }) => {
   await unfoldMenu(page);
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   // a short window, so that the list scrolls
   await page.setViewportSize({ width: 1366, height: 500 });
-  await page.goto('/esm/system/visitLog');
+  await page.goto(PAGES.visitLog.path);
   await settled(page);
   await tableSettled(page);
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
@@ -43,25 +44,25 @@ test('a page opened from the menu starts at its top; menu entries are links', as
 
   const entry = page.getByTestId('side-menu').getByRole('link', { name: '登录日志', exact: true });
   // a real link: a middle click or 在新标签页中打开 opens the page
-  await expect(entry).toHaveAttribute('href', '/esm/system/signInLog');
+  await expect(entry).toHaveAttribute('href', PAGES.signInLog.path);
   await entry.click();
-  await expect(page).toHaveURL(/\/esm\/system\/signInLog$/);
+  await expect(page).toHaveURL(atPage(PAGES.signInLog));
   await settled(page);
   await expect.poll(() => scrollY(page)).toBe(0);
   await expect(page.getByTestId('breadcrumb')).toContainText('登录日志');
 
   // back: where the user was on the previous page is the browser's to restore, not reset to the top
   await page.goBack();
-  await expect(page).toHaveURL(/visitLog$/);
+  await expect(page).toHaveURL(atPage(PAGES.visitLog));
 
   // narrow: the drawer's entries are links as well
   await page.setViewportSize({ width: 390, height: 800 });
   await page.getByRole('button', { name: '打开菜单' }).click();
   const drawerEntry = page.locator('.ant-drawer').getByRole('link', { name: '手机号查看日志', exact: true });
-  await expect(drawerEntry).toHaveAttribute('href', '/esm/system/mobilePhoneLog');
+  await expect(drawerEntry).toHaveAttribute('href', PAGES.mobilePhoneLog.path);
   await page.screenshot({ path: 'e2e/screenshots/webux-menu-links-390.png' });
   await drawerEntry.click();
-  await expect(page).toHaveURL(/mobilePhoneLog$/);
+  await expect(page).toHaveURL(atPage(PAGES.mobilePhoneLog));
   await expect(page.locator('.ant-drawer-open')).toHaveCount(0);
   await expect.poll(() => scrollY(page)).toBe(0);
 });
@@ -71,8 +72,8 @@ test('a page whose code fails to load says so in Chinese inside the layout, and 
 }) => {
   await unfoldMenu(page);
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/dashboard$/);
-  await page.goto('/esm/system/visitLog');
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
+  await page.goto(PAGES.visitLog.path);
   await settled(page);
   // the network drops the page's code (not a new build: the server still has the file)
   await page.route(PHONE_LOG_CHUNK, (r) => r.abort());
@@ -90,7 +91,7 @@ test('a page whose code fails to load says so in Chinese inside the layout, and 
 
   await page.unroute(PHONE_LOG_CHUNK);
   await failed.getByRole('button', { name: '重新加载' }).click();
-  await expect(page).toHaveURL(/mobilePhoneLog$/);
+  await expect(page).toHaveURL(atPage(PAGES.mobilePhoneLog));
   await settled(page);
   await expect(page.getByTestId('route-error')).toHaveCount(0);
   await expect(page.getByTestId('breadcrumb')).toContainText('手机号查看日志');
@@ -102,8 +103,8 @@ test('a page’s code missing after a redeploy reloads the page once by itself, 
 }) => {
   await unfoldMenu(page);
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/dashboard$/);
-  await page.goto('/esm/system/visitLog');
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
+  await page.goto(PAGES.visitLog.path);
   await settled(page);
   let loads = 0;
   page.on('load', () => loads++);
@@ -122,7 +123,7 @@ test('a page’s code missing after a redeploy reloads the page once by itself, 
   });
   const entry = page.getByTestId('side-menu').getByRole('link', { name: '手机号查看日志', exact: true });
   await entry.click();
-  await expect(page).toHaveURL(/mobilePhoneLog$/);
+  await expect(page).toHaveURL(atPage(PAGES.mobilePhoneLog));
   await expect.poll(() => loads).toBe(1);
   await settled(page);
   await expect(page.getByTestId('breadcrumb')).toContainText('手机号查看日志');
@@ -132,7 +133,7 @@ test('a page’s code missing after a redeploy reloads the page once by itself, 
   // still missing after its reload: the message and 重新加载, no second reload
   await page.unroute(PHONE_LOG_CHUNK);
   await page.route(PHONE_LOG_CHUNK, (r) => r.fulfill(missing));
-  await page.goto('/esm/system/visitLog');
+  await page.goto(PAGES.visitLog.path);
   await settled(page);
   await page.evaluate(() => sessionStorage.removeItem('esm.chunkReload'));
   loads = 0;
@@ -159,11 +160,11 @@ test('the inbox’s 未读 agrees with the bell: a withdrawn notice is not unrea
     [supplier],
   );
   await signIn(page, ACCOUNT_OF[supplier]!);
-  await expect(page).toHaveURL(/dashboardS$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
   await page.getByTestId('notification-bell').click();
   await expect(page.getByTestId('notice-summary')).toContainText(`未读 ${unread.length}`);
 
-  await page.goto('/esm/supplier/noticeList');
+  await page.goto(PAGES.noticeList.path);
   await tableSettled(page);
   const rows = page.locator('.ant-table-row');
   // every state together: the withdrawn notice is the last row
@@ -188,8 +189,8 @@ test('another supplier’s notice by its address: one message, 返回列表, no 
   );
   expect(foreign).toBeDefined();
   await signIn(page, 'demo2');
-  await expect(page).toHaveURL(/dashboardS$/);
-  await page.goto(`/esm/supplier/noticeOfChangeOfDrawings?id=${foreign!.id}`);
+  await expect(page).toHaveURL(atPage(PAGES.dashboardS));
+  await page.goto(`${PAGES.noticeOfChangeOfDrawings.path}?id=${foreign!.id}`);
   const result = page.getByTestId('not-found-result');
   await expect(result).toContainText('变更通知不存在或无权查看');
   // said once: no toast beside it (counted at once: a toast is raised before the page shows the error)
@@ -199,19 +200,19 @@ test('another supplier’s notice by its address: one message, 返回列表, no 
   await expect(page.getByRole('button', { name: /重\s*试/ })).toHaveCount(0);
   await shots(page, 'notice-not-found', () => expect(result).toBeVisible());
   await result.getByRole('button', { name: '返回列表' }).click();
-  await expect(page).toHaveURL(/\/esm\/supplier\/noticeList$/);
+  await expect(page).toHaveURL(atPage(PAGES.noticeList));
 });
 
 test('a list that could not be refreshed says 网络连接失败 and marks its rows as not refreshed', async ({ page }) => {
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/dashboard$/);
-  await page.goto('/esm/system/visitLog');
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
+  await page.goto(PAGES.visitLog.path);
   await settled(page);
   await tableSettled(page);
   const rows = page.locator('.ant-table-row');
   await expect(rows.first()).toBeVisible();
 
-  const LIST = '**/esm-server/api/**/visitLog/page';
+  const LIST = `**${apiUrl(visitsApi.page)}`;
   await page.route(LIST, (r) => r.abort('internetdisconnected'));
   await page.getByRole('button', { name: /搜\s*索/ }).click();
   await expectToast(page, '网络连接失败');
@@ -236,7 +237,7 @@ test('standalone: no company-site links (logo, 帮助, agreements), the logo sta
   await expect(footer.getByRole('link', { name: '帮助中心' })).toHaveCount(0);
   await expect(footer).not.toContainText('平台协议');
   await signIn(page, 'demo3');
-  await expect(page).toHaveURL(/dashboard$/);
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await settled(page);
   const logo = page.getByTestId('header-logo');
   await expect(logo).toContainText('ESM 图纸档案管理平台');
@@ -267,7 +268,7 @@ test.describe('inside the company site (COMPANY_SITE_URL)', () => {
     await page.getByPlaceholder('账号').fill('demo3');
     await page.getByPlaceholder('密码').fill(PASSWORD);
     await page.getByRole('button', { name: /^登\s*录$/ }).click();
-    await expect(page).toHaveURL(/dashboard$/);
+    await expect(page).toHaveURL(atPage(PAGES.dashboard));
     await settled(page);
     await expect(page.getByTestId('header-logo')).toHaveAttribute('href', `${SITE}/rem-login-new`);
     await expect(page.getByTestId('footer').getByRole('link', { name: '个人信息保护政策' })).toHaveAttribute(

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCanvas } from '@napi-rs/canvas';
-import { LIST_WINDOW_MAX, archivesApi, empowerApi, type EndpointDef } from '@esm/contracts';
+import { LIST_WINDOW_MAX, archivesApi, empowerApi, type EndpointDef, API_BASE } from '@esm/contracts';
 import { Prisma } from '../src/generated/prisma/client.ts';
 import { cappedCount } from '../src/lib/list.ts';
 import { buildTestApp, callApi, hasChinese, login, unchecked, type CallBody, type TestApp } from './helpers.ts';
@@ -141,7 +141,7 @@ describe('the tree', () => {
   });
 });
 
-describe('haier/standardFile/getStandardFilePager', () => {
+describe(archivesApi.files.path, () => {
   it('lists every version of a product line newest first, with an exact total', async () => {
     const res = await list({ productLineCode: f.pl, results: 50 });
     expect(res.statusCode).toBe(200);
@@ -230,7 +230,7 @@ describe('haier/standardFile/getStandardFilePager', () => {
   });
 });
 
-describe('haier/standardFileHistory/getStandardFilePager', () => {
+describe(archivesApi.history.path, () => {
   it('lists only versions that are no longer current (HISTORY and OBSOLETE)', async () => {
     const res = await callApi(t.app, archivesApi.history, { productLineCode: f.pl }, admin);
     expect(ids(res)).toEqual([f.ids.aObs, f.ids.a1]);
@@ -459,7 +459,7 @@ async function upload(parts: Part[], cookie = admin) {
   const { payload, headers } = multipart(parts);
   return t.app.inject({
     method: 'POST',
-    url: '/esm-server/api/haier/standardFile/upload',
+    url: `${API_BASE}/${archivesApi.upload.path}`,
     payload,
     headers: { ...headers, cookie },
   });
@@ -469,7 +469,7 @@ const fileOf = (filename: string, bytes: Uint8Array): Part => ({ name: 'file', f
 const rowsOf = (standardCode: string) =>
   t.db.prisma.standardFile.findMany({ where: { standardCode }, orderBy: { versionNo: 'asc' } });
 
-describe('haier/standardFile/upload', () => {
+describe(archivesApi.upload.path, () => {
   it('creates version 1 EFFECTIVE of a new standard code, keeps the bytes and the file name (without its path)', async () => {
     const standardCode = `Q/UP-${unique()}`;
     const res = await upload([...fields({ standardCode }), fileOf('..\\..\\etc/图纸 总装.PDF', pdf)]);
@@ -654,7 +654,7 @@ describe('haier/standardFile/upload', () => {
   });
 });
 
-describe('haier/standardFile/obsolete', () => {
+describe(archivesApi.obsolete.path, () => {
   it('withdraws the effective version and restores the latest earlier one to effect; twice is a 409', async () => {
     const db = t.db.prisma;
     const mat = (await createMaterial(db, f.pl2)).code;

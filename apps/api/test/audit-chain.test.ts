@@ -17,8 +17,8 @@ import { seedAgreement } from '../src/db/seed-agreement.ts';
 import { localStorage } from '../src/lib/storage.ts';
 import { CHAINED_TABLES, verifyChains, verifyTable } from '../src/modules/audit/chain.ts';
 import { dayHeads } from '../src/modules/audit/heads.ts';
-import { sessionApi } from '@esm/contracts';
-import { buildTestApp, callApi, DEMO_PASSWORD, login, pdfPages, post, type TestApp } from './helpers.ts';
+import { sessionApi, API_BASE, auditApi, filesApi } from '@esm/contracts';
+import { buildTestApp, callApi, DEMO_PASSWORD, login, pdfPages, type TestApp } from './helpers.ts';
 import {
   acceptCurrentAgreement,
   createFileVersion,
@@ -167,7 +167,7 @@ describe('the audit chain', () => {
       Array.from({ length: 50 }, () =>
         t.app.inject({
           method: 'POST',
-          url: '/esm-server/api/file/download',
+          url: `${API_BASE}/${filesApi.download.path}`,
           payload: { id: file.id },
           headers: { cookie },
         }),
@@ -465,20 +465,20 @@ describe('the audit chain', () => {
 
   it('审计校验: an internal admin verifies from the page (recorded with who), reads the day heads; a supplier cannot', async () => {
     const staff = await login(t.app, 'demo3');
-    const run = await post(t.app, 'haier/audit/verify', undefined, staff);
+    const run = await callApi(t.app, auditApi.verify, undefined, staff);
     expect(run.statusCode, run.body).toBe(200);
     expect(run.json()).toMatchObject({
       message: '校验通过：审计链完整',
       data: { ok: true, source: 'PAGE', problems: [] },
     });
     expect(run.json().data.heads).toHaveLength(CHAINED_TABLES.length);
-    const status = await post(t.app, 'haier/audit/status', undefined, staff);
+    const status = await callApi(t.app, auditApi.status, undefined, staff);
     expect(status.json().data.last).toMatchObject({
       id: run.json().data.id,
       userName: (await db.prisma.user.findUniqueOrThrow({ where: { account: 'demo3' } })).name,
     });
 
-    const heads = await post(t.app, 'haier/audit/dayHeads', {}, staff);
+    const heads = await callApi(t.app, auditApi.dayHeads, {}, staff);
     expect(heads.statusCode).toBe(200);
     const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
     expect(heads.json().data.dateTo).toBe(today);
@@ -491,13 +491,13 @@ describe('the audit chain', () => {
       label: accessLog.label,
     });
 
-    const tooLong = await post(t.app, 'haier/audit/dayHeads', { dateFrom: '2020-01-01', dateTo: today }, staff);
+    const tooLong = await callApi(t.app, auditApi.dayHeads, { dateFrom: '2020-01-01', dateTo: today }, staff);
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.json().errors).toEqual([expect.objectContaining({ field: 'dateFrom' })]);
 
     const supplier = await login(t.app, 'demo2');
-    expect((await post(t.app, 'haier/audit/verify', undefined, supplier)).statusCode).toBe(403);
-    expect((await post(t.app, 'haier/audit/dayHeads', {}, supplier)).statusCode).toBe(403);
+    expect((await callApi(t.app, auditApi.verify, undefined, supplier)).statusCode).toBe(403);
+    expect((await callApi(t.app, auditApi.dayHeads, {}, supplier)).statusCode).toBe(403);
   });
 
   it('泄露追溯: a copy downloaded by demo2 leads back to its row, from the PDF found outside and from its code typed by hand', async () => {
@@ -520,7 +520,7 @@ describe('the audit chain', () => {
         Array.from({ length: n }, () =>
           t.app.inject({
             method: 'POST',
-            url: '/esm-server/api/file/download',
+            url: `${API_BASE}/${filesApi.download.path}`,
             payload: { id: file.id },
             headers: { cookie },
           }),
@@ -561,7 +561,7 @@ describe('the audit chain', () => {
     ]);
     const byFile = await t.app.inject({
       method: 'POST',
-      url: '/esm-server/api/haier/leakTrace/byFile',
+      url: `${API_BASE}/${auditApi.traceFile.path}`,
       payload: form.payload,
       headers: { ...form.headers, cookie: staff },
     });
@@ -569,28 +569,28 @@ describe('the audit chain', () => {
     expect(byFile.json().data).toMatchObject({ ...expected, foundIn: 'PDF' });
     // the code read off a photo and typed by hand: lower case, a space for the dash, an O for the zero
     const typed = `${shown!.slice(0, 5)} ${shown!.slice(6)}`.toLowerCase().replace(/0/g, 'o');
-    const byCode = await post(t.app, 'haier/leakTrace/byCode', { code: typed }, staff);
+    const byCode = await callApi(t.app, auditApi.traceCode, { code: typed }, staff);
     expect(byCode.statusCode, byCode.body).toBe(200);
     expect(byCode.json().data).toMatchObject({ ...expected, foundIn: 'CODE' });
 
     // a code of the wrong shape is a field error; a well-formed one nobody has is not found
-    const bad = await post(t.app, 'haier/leakTrace/byCode', { code: '12345' }, staff);
+    const bad = await callApi(t.app, auditApi.traceCode, { code: '12345' }, staff);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual([expect.objectContaining({ field: 'code' })]);
-    expect((await post(t.app, 'haier/leakTrace/byCode', { code: 'ZZZZZ-ZZZZZ' }, staff)).statusCode).toBe(404);
+    expect((await callApi(t.app, auditApi.traceCode, { code: 'ZZZZZ-ZZZZZ' }, staff)).statusCode).toBe(404);
     // a PDF without a code (never sent by the portal)
     const plain = multipart([
       { name: 'file', file: { filename: 'x.pdf', bytes: await samplePdf(1), type: 'application/pdf' } },
     ]);
     const none = await t.app.inject({
       method: 'POST',
-      url: '/esm-server/api/haier/leakTrace/byFile',
+      url: `${API_BASE}/${auditApi.traceFile.path}`,
       payload: plain.payload,
       headers: { ...plain.headers, cookie: staff },
     });
     expect(none.statusCode).toBe(400);
     expect(none.json().errors).toEqual([expect.objectContaining({ field: 'file' })]);
     // suppliers cannot trace
-    expect((await post(t.app, 'haier/leakTrace/byCode', { code: shown }, cookie)).statusCode).toBe(403);
+    expect((await callApi(t.app, auditApi.traceCode, { code: shown! }, cookie)).statusCode).toBe(403);
   });
 });

@@ -6,7 +6,7 @@
  * PGlite (dumpDataDir / loadDataDir). `pnpm db:verify-backup` passes a good backup and names the
  * table or the file of a bad one; BACKUP_KEEP keeps the newest backups in BACKUP_DIR.
  */
-import { sessionApi } from '@esm/contracts';
+import { sessionApi, API_BASE, filesApi } from '@esm/contracts';
 import { createHash } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -174,7 +174,7 @@ describe('a Postgres server', () => {
         expect(sha256(await storage.read(row.sha256)), `file ${row.id}`).toBe(row.sha256);
         const res = await app.app.inject({
           method: 'POST',
-          url: '/esm-server/api/file/download',
+          url: `${API_BASE}/${filesApi.download.path}`,
           payload: { id: row.id },
           headers: { cookie },
         });

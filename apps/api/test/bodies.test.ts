@@ -4,7 +4,7 @@
  * junk for a route is decided by the route's own published schema (the OpenAPI document built
  * from the same zod schemas), so a new route is covered the day it is added.
  */
-import { sessionApi } from '@esm/contracts';
+import { sessionApi, API_BASE, visitsApi } from '@esm/contracts';
 import Ajv from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildTestApp, hasChinese, login, callApi } from './helpers.ts';
@@ -131,9 +131,9 @@ describe('routes with a body', () => {
   it('are the ones expected (the walk is not empty)', () => {
     expect(withBody.map((r) => r.url)).toEqual(
       expect.arrayContaining([
-        '/esm-server/api/user/login',
-        '/esm-server/api/main/visit',
-        '/esm-server/api/haier/visitLog/page',
+        `${API_BASE}/${sessionApi.login.path}`,
+        `${API_BASE}/${visitsApi.visit.path}`,
+        `${API_BASE}/${visitsApi.page.path}`,
       ]),
     );
   });

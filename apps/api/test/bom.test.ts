@@ -13,7 +13,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { BOM_COLUMNS, BOM_IMPORT_MAX_BYTES, bomApi, phoneLogApi, type BomMaterialNode } from '@esm/contracts';
+import { BOM_COLUMNS, BOM_IMPORT_MAX_BYTES, bomApi, phoneLogApi, type BomMaterialNode, PAGES } from '@esm/contracts';
 import { createSupplierUser, multipart, supplierSupplying, unzipEntries, zipOf, type Part } from './factories.ts';
 import { buildTestApp, callApi, hasChinese, login, unchecked } from './helpers.ts';
 
@@ -797,7 +797,7 @@ describe('revealing a BOM vendor’s mobile (saveLookMobilePhoneLog, kind BOM_VE
     callApi(
       t.app,
       side === 'supplier' ? phoneLogApi.supplierReveal : phoneLogApi.reveal,
-      { contactId, kind: 'BOM_VENDOR', page: '/esm/supplier/twoOrThreeLevelsBom' },
+      { contactId, kind: 'BOM_VENDOR', page: PAGES.twoOrThreeLevelsBom.path },
       cookie,
     );
   const logged = (contactId: number) => db.phoneViewLog.count({ where: { contactKind: 'BOM_VENDOR', contactId } });
@@ -830,7 +830,7 @@ describe('revealing a BOM vendor’s mobile (saveLookMobilePhoneLog, kind BOM_VE
       contactSupplierCode: a.supplier.code,
       maskedMobile: '138****2288',
       viewerSupplierCode: a.supplier.code,
-      page: '/esm/supplier/twoOrThreeLevelsBom',
+      page: PAGES.twoOrThreeLevelsBom.path,
     });
 
     // an internal user reveals any supplier's vendor; each look is its own row

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { API_BASE, logOutcomeText, type LogRow, logsApi } from '@esm/contracts';
+import { API_BASE, logOutcomeText, type LogRow, logsApi, filesApi } from '@esm/contracts';
 import { SESSION_SECRET, buildTestApp, login, callApi, testDatabaseUrl } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, samplePdf, tempStorage } from './factories.ts';
 
@@ -75,7 +75,7 @@ interface Download {
 function download(base: string, cookie: string, id: number, agent?: http.Agent): Promise<Download> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      `${base}${API_BASE}/file/download`,
+      `${base}${API_BASE}/${filesApi.download.path}`,
       { method: 'POST', agent: agent ?? false, headers: { cookie, 'content-type': 'application/json' } },
       (res) => {
         res.pause();
@@ -242,7 +242,7 @@ function listCall(
   return new Promise((resolve) => {
     let sentBefore = false;
     const req = http.request(
-      `${base}${API_BASE}/haier/standardDownLoad/searchStandardDownLoad`,
+      `${base}${API_BASE}/${logsApi.DOWNLOAD.path}`,
       { method: 'POST', agent, headers: { cookie, 'content-type': 'application/json' } },
       (res) => {
         res.resume();

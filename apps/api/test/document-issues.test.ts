@@ -47,7 +47,7 @@ async function upload(side: 'supplier' | 'haier', cookie: string, filename: stri
   const { payload, headers } = multipart([{ name: 'file', file: { filename, bytes } }]);
   return t.app.inject({
     method: 'POST',
-    url: api(`${side}/documentissue/upload`),
+    url: api((side === 'supplier' ? documentIssuesApi.supplierUpload : documentIssuesApi.upload).path),
     payload,
     headers: { ...headers, cookie },
   });

@@ -7,7 +7,7 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FILE_SORT_FIELDS, archivesApi } from '@esm/contracts';
+import { FILE_SORT_FIELDS, archivesApi, API_BASE, exportApi } from '@esm/contracts';
 import { fileBatches, pageFiles } from '../src/modules/archives/file-query.ts';
 import { writeArchiveWorkbook } from '../src/modules/export/service.ts';
 import { drainOrClose, readAhead, sheetEntry } from '../src/lib/workbook.ts';
@@ -106,7 +106,7 @@ afterAll(async () => {
 async function exportXlsx(body: object, app = t.app, cookie = admin) {
   const res = await app.inject({
     method: 'POST',
-    url: '/esm-server/api/searchDrawingFileInformations/drawingExportExcel',
+    url: `${API_BASE}/${exportApi.drawingExcel.path}`,
     payload: body,
     headers: { cookie },
   });

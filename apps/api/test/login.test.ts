@@ -81,7 +81,7 @@ describe('malformed bodies', () => {
   it.each(schemaCases)('%s → 400 with a Chinese message and field errors', async (_name, body, field) => {
     const res = await t.app.inject({
       method: 'POST',
-      url: api('user/login'),
+      url: api(sessionApi.login.path),
       headers: { 'content-type': 'application/json' },
       payload: JSON.stringify(body),
       ...from(BAD_IP),
@@ -108,7 +108,7 @@ describe('malformed bodies', () => {
   it('non-JSON text sent as JSON → 400 "not valid JSON"', async () => {
     const res = await t.app.inject({
       method: 'POST',
-      url: api('user/login'),
+      url: api(sessionApi.login.path),
       headers: { 'content-type': 'application/json' },
       payload: 'account=demo3&password=x',
       ...from(BAD_IP),
@@ -121,7 +121,7 @@ describe('malformed bodies', () => {
   it('empty body declared as JSON → 400', async () => {
     const res = await t.app.inject({
       method: 'POST',
-      url: api('user/login'),
+      url: api(sessionApi.login.path),
       headers: { 'content-type': 'application/json' },
       payload: '',
       ...from(BAD_IP),
@@ -132,7 +132,7 @@ describe('malformed bodies', () => {
   });
 
   it('no body at all → 400 with a Chinese message', async () => {
-    const res = await t.app.inject({ method: 'POST', url: api('user/login'), ...from(BAD_IP) });
+    const res = await t.app.inject({ method: 'POST', url: api(sessionApi.login.path), ...from(BAD_IP) });
     expect(res.statusCode).toBe(400);
     expect(res.json().success).toBe(false);
     expect(hasChinese(res.json().message)).toBe(true);
@@ -141,7 +141,7 @@ describe('malformed bodies', () => {
   it('a plain-text body → 400: the text is not a login form', async () => {
     const res = await t.app.inject({
       method: 'POST',
-      url: api('user/login'),
+      url: api(sessionApi.login.path),
       headers: { 'content-type': 'text/plain' },
       payload: 'demo3 Esm@2026',
       ...from(BAD_IP),
@@ -154,7 +154,7 @@ describe('malformed bodies', () => {
   it('an unsupported content type → 415, asks for JSON', async () => {
     const res = await t.app.inject({
       method: 'POST',
-      url: api('user/login'),
+      url: api(sessionApi.login.path),
       headers: { 'content-type': 'application/xml' },
       payload: '<login account="demo3"/>',
       ...from(BAD_IP),
@@ -168,7 +168,7 @@ describe('malformed bodies', () => {
   it('a body over the 1 MB limit → 413 in Chinese', async () => {
     const res = await t.app.inject({
       method: 'POST',
-      url: api('user/login'),
+      url: api(sessionApi.login.path),
       headers: { 'content-type': 'application/json' },
       payload: JSON.stringify({ account: 'demo3', password: 'x'.repeat(1 << 20) }),
       ...from(BAD_IP),

@@ -10,7 +10,7 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { noticesApi, notificationsApi } from '@esm/contracts';
+import { noticesApi, notificationsApi, PAGES } from '@esm/contracts';
 import type { Config } from '../src/config.ts';
 import { addDays } from '../src/modules/empower/days.ts';
 import { cstDay } from '../src/lib/dates.ts';
@@ -30,7 +30,7 @@ import {
   tempStorage,
   unique,
 } from './factories.ts';
-import { api, buildTestApp, login, openTestDatabase, post, type TestApp } from './helpers.ts';
+import { api, buildTestApp, login, openTestDatabase, callApi, type TestApp } from './helpers.ts';
 import { smtpRecorder } from './smtp-recorder.ts';
 
 const smtp = await smtpRecorder();
@@ -101,9 +101,9 @@ async function publishToSuppliers(t: TestApp, n: number) {
     version: 'A',
   });
   const admin = await login(t.app, 'demo3');
-  const d = await post(
+  const d = await callApi(
     t.app,
-    noticesApi.create.path,
+    noticesApi.create,
     {
       title: '箱体图纸变更',
       reason: '结构优化',
@@ -115,7 +115,7 @@ async function publishToSuppliers(t: TestApp, n: number) {
   );
   expect(d.statusCode, d.body).toBe(200);
   const id = d.json().data.id as number;
-  const p = await post(t.app, noticesApi.publish.path, { id }, admin);
+  const p = await callApi(t.app, noticesApi.publish, { id }, admin);
   expect(p.statusCode, p.body).toBe(200);
   return { id, to: to.sort(), stranger: `${stranger.account}@example.com`.toLowerCase() };
 }
@@ -123,7 +123,7 @@ async function publishToSuppliers(t: TestApp, n: number) {
 const mailsTo = (addresses: string[]) => smtp.received.filter((m) => m.to.some((a) => addresses.includes(a)));
 const deliveriesOf = (noticeId: number) =>
   db.notificationDelivery.findMany({
-    where: { notification: { linkPath: `/esm/supplier/noticeOfChangeOfDrawings?id=${noticeId}` } },
+    where: { notification: { linkPath: `${PAGES.noticeOfChangeOfDrawings.path}?id=${noticeId}` } },
     orderBy: { id: 'asc' },
   });
 /** A delivery's chained facts (written by the trigger on its row), oldest first, as `event state tries`; each in the chain, in order. */
@@ -153,8 +153,8 @@ describe('mail', () => {
     const mail = mails[0]!;
     expect(mail.subject).toMatch(/^【ESM 图纸档案门户】图纸变更通知 BG-\d{4}-\d{4}：箱体图纸变更$/);
     expect(mail.text).toContain(`截止日期：${addDays(today(), 5)}`);
-    expect(mail.text).toContain(`${PUBLIC_URL}/esm/supplier/noticeOfChangeOfDrawings?id=${n.id}`);
-    expect(mail.html).toContain(`href="${PUBLIC_URL}/esm/supplier/noticeOfChangeOfDrawings?id=${n.id}"`);
+    expect(mail.text).toContain(`${PUBLIC_URL}${PAGES.noticeOfChangeOfDrawings.path}?id=${n.id}`);
+    expect(mail.html).toContain(`href="${PUBLIC_URL}${PAGES.noticeOfChangeOfDrawings.path}?id=${n.id}"`);
     expect(mail.raw).not.toMatch(/Content-Disposition:\s*attachment/i);
     const rows = await until('both SENT', async () => {
       const r = await deliveriesOf(n.id);
@@ -194,9 +194,9 @@ describe('mail', () => {
       // the delivery log shows it to the drawing admins (not to a supplier); 重新发送 once the server accepts again
       smtp.refuse(0);
       const admin = await login(strict.app, 'demo3');
-      const log = await post(
+      const log = await callApi(
         strict.app,
-        notificationsApi.deliveries.path,
+        notificationsApi.deliveries,
         { state: 'FAILED', recipient: n.to[0] },
         admin,
       );
@@ -212,12 +212,12 @@ describe('mail', () => {
         }),
       ]);
       expect(
-        (await post(strict.app, notificationsApi.deliveries.path, {}, await login(strict.app, 'demo2'))).statusCode,
+        (await callApi(strict.app, notificationsApi.deliveries, {}, await login(strict.app, 'demo2'))).statusCode,
       ).toBe(403);
       // 导出Excel: the same rows as the filtered list, with the server's answer
-      const xlsx = await post(
+      const xlsx = await callApi(
         strict.app,
-        notificationsApi.exportExcel.path,
+        notificationsApi.exportExcel,
         { state: 'FAILED', recipient: n.to[0] },
         admin,
       );
@@ -230,12 +230,12 @@ describe('mail', () => {
       expect(lines).toHaveLength(2);
       expect(lines[1]).toContain(`|${n.to[0]}|图纸变更通知|`);
       expect(lines[1]).toMatch(/\|失败\|2\|.*451/);
-      const again = await post(strict.app, notificationsApi.resend.path, { ids: [row!.id] }, admin);
+      const again = await callApi(strict.app, notificationsApi.resend, { ids: [row!.id] }, admin);
       expect(again.statusCode, again.body).toBe(200);
       expect(again.json().data.queued).toBe(1);
       await until('SENT after 重新发送', async () => (await deliveriesOf(n.id))[0]?.state === 'SENT');
       expect(mailsTo(n.to)).toHaveLength(1);
-      const twice = await post(strict.app, notificationsApi.resend.path, { ids: [row!.id] }, admin);
+      const twice = await callApi(strict.app, notificationsApi.resend, { ids: [row!.id] }, admin);
       expect(twice.statusCode).toBe(409);
       // every fact of it is in the chain, 重新发送 included; the row is the latest of them
       expect(await factsOf(row!.id)).toEqual([
@@ -265,7 +265,7 @@ describe('daily digest and 已退回', () => {
     kind: 'APPLICATION_DECIDED' as const,
     subject: `图纸授权申请 ${900_000 + i} 已批准`,
     body: `授权有效期至 2030-01-0${i}。`,
-    linkPath: `/esm/supplier/supplierDrawingEmpowerApply?digest=${unique()}`,
+    linkPath: `${PAGES.supplierDrawingEmpowerApply.path}?digest=${unique()}`,
   }));
 
   beforeAll(async () => {
@@ -278,9 +278,9 @@ describe('daily digest and 已退回', () => {
     outsider = await createSupplierUser(database, other.code);
     for (const u of [now, outsider]) await db.user.update({ where: { id: u.id }, data: { email: addressOf(u) } });
     // 个人设置: the digest user chooses 每日汇总 with their own address
-    const saved = await post(
+    const saved = await callApi(
       t.app,
-      notificationsApi.saveSettings.path,
+      notificationsApi.saveSettings,
       { email: addressOf(digestUser), mutedKinds: [], digest: true },
       await login(t.app, digestUser.account),
     );
@@ -327,8 +327,8 @@ describe('daily digest and 已退回', () => {
     expect(mailsTo([addressOf(outsider)])).toEqual([]);
 
     // the log shows which digest carried each
-    const log = await post(t.app, notificationsApi.deliveries.path, { recipient: digestUser.account }, admin);
-    expect(log.json().data.map((r: { digestId: number; viaDigest: boolean }) => [r.digestId, r.viaDigest])).toEqual([
+    const log = await callApi(t.app, notificationsApi.deliveries, { recipient: digestUser.account }, admin);
+    expect(log.json().data.map((r) => [r.digestId, r.viaDigest])).toEqual([
       [digest.id, true],
       [digest.id, true],
       [digest.id, true],
@@ -343,13 +343,13 @@ describe('daily digest and 已退回', () => {
     });
     const reason = '550 5.1.1 <x@example.com>: Recipient address rejected: User unknown';
     expect(
-      (await post(t.app, notificationsApi.bounce.path, { id: row!.id, reason }, await login(t.app, now.account)))
+      (await callApi(t.app, notificationsApi.bounce, { id: row!.id, reason }, await login(t.app, now.account)))
         .statusCode,
     ).toBe(403);
-    const blank = await post(t.app, notificationsApi.bounce.path, { id: row!.id, reason: '  ' }, admin);
+    const blank = await callApi(t.app, notificationsApi.bounce, { id: row!.id, reason: '  ' }, admin);
     expect(blank.statusCode).toBe(400);
     expect(blank.json().errors).toEqual([expect.objectContaining({ field: 'reason', message: '请输入退信内容' })]);
-    const done = await post(t.app, notificationsApi.bounce.path, { id: row!.id, reason }, admin);
+    const done = await callApi(t.app, notificationsApi.bounce, { id: row!.id, reason }, admin);
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().data).toMatchObject({ id: row!.id, state: 'BOUNCED', lastAnswer: reason });
     const moves = await db.notificationDeliveryMove.findMany({ where: { deliveryId: row!.id } });
@@ -362,25 +362,23 @@ describe('daily digest and 已退回', () => {
       orderBy: { id: 'asc' },
     });
     expect(facts.at(-1)).toMatchObject({ event: 'BOUNCED', state: 'BOUNCED', answer: reason });
-    const twice = await post(t.app, notificationsApi.bounce.path, { id: row!.id, reason }, admin);
+    const twice = await callApi(t.app, notificationsApi.bounce, { id: row!.id, reason }, admin);
     expect(twice.statusCode).toBe(409);
     expect(twice.json().message).toBe('该记录为「已退回」，只有「已发送」的记录才能标记为已退回');
-    expect((await post(t.app, notificationsApi.bounce.path, { id: 2_000_000_000, reason }, admin)).statusCode).toBe(
-      404,
-    );
+    expect((await callApi(t.app, notificationsApi.bounce, { id: 2_000_000_000, reason }, admin)).statusCode).toBe(404);
 
-    const undelivered = await post(
+    const undelivered = await callApi(
       t.app,
-      notificationsApi.deliveries.path,
+      notificationsApi.deliveries,
       { state: 'UNDELIVERED', recipient: now.account },
       admin,
     );
     expect(undelivered.json().data.map((r: { id: number; state: string }) => [r.id, r.state])).toEqual([
       [row!.id, 'BOUNCED'],
     ]);
-    const xlsx = await post(
+    const xlsx = await callApi(
       t.app,
-      notificationsApi.exportExcel.path,
+      notificationsApi.exportExcel,
       { state: 'BOUNCED', recipient: now.account },
       admin,
     );

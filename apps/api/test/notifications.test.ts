@@ -5,7 +5,15 @@
  * shows a user only their own, and marking read touches only theirs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { empowerApi, noticesApi, notificationsApi } from '@esm/contracts';
+import {
+  empowerApi,
+  noticesApi,
+  notificationsApi,
+  PAGES,
+  countersignApi,
+  documentIssuesApi,
+  problemTypesApi,
+} from '@esm/contracts';
 import { addDays } from '../src/modules/empower/days.ts';
 import { cstDay } from '../src/lib/dates.ts';
 import { EMAIL_CHANNEL, sendDailyReminders, useChannels } from '../src/modules/notifications/index.ts';
@@ -23,7 +31,7 @@ import {
   tempStorage,
   unique,
 } from './factories.ts';
-import { buildTestApp, createUser, login, post } from './helpers.ts';
+import { buildTestApp, createUser, login, callApi, unchecked } from './helpers.ts';
 
 const files = await tempStorage();
 const t = await buildTestApp({ storage: files.storage });
@@ -89,9 +97,9 @@ describe('change notices', () => {
       status: 'EFFECTIVE',
       version: 'A',
     });
-    const d = await post(
+    const d = await callApi(
       t.app,
-      noticesApi.create.path,
+      noticesApi.create,
       {
         title: '门体图纸变更',
         reason: '结构优化',
@@ -106,9 +114,9 @@ describe('change notices', () => {
   });
 
   it('publish tells the enabled users of each recipient supplier and no one else, in the publish transaction', async () => {
-    const res = await post(t.app, noticesApi.publish.path, { id: notice.id }, admin);
+    const res = await callApi(t.app, noticesApi.publish, { id: notice.id }, admin);
     expect(res.statusCode, res.body).toBe(200);
-    const link = `/esm/supplier/noticeOfChangeOfDrawings?id=${notice.id}`;
+    const link = `${PAGES.noticeOfChangeOfDrawings.path}?id=${notice.id}`;
     expect(await recipientsOf('NOTICE_PUBLISHED', link)).toEqual(sorted([users.A1!.id, users.A2!.id, users.B1!.id]));
     const one = await db.notification.findFirstOrThrow({
       where: { kind: 'NOTICE_PUBLISHED', linkPath: link, userId: users.A1!.id },
@@ -129,7 +137,7 @@ describe('change notices', () => {
 
   it('a publish that is refused writes no notification', async () => {
     const before = await db.notification.count();
-    const again = await post(t.app, noticesApi.publish.path, { id: notice.id }, admin);
+    const again = await callApi(t.app, noticesApi.publish, { id: notice.id }, admin);
     expect(again.statusCode).toBe(409);
     expect(await db.notification.count()).toBe(before);
   });
@@ -137,35 +145,35 @@ describe('change notices', () => {
   it('the bell and the centre show each user only their own; marking read touches only theirs', async () => {
     const a1 = await login(t.app, users.A1!.account, users.A1!.password);
     const c1 = await login(t.app, users.C1!.account, users.C1!.password);
-    const bellA = (await post(t.app, notificationsApi.bell.path, undefined, a1)).json().data;
+    const bellA = (await callApi(t.app, notificationsApi.bell, undefined, a1)).json().data;
     expect(bellA.unread).toBe(1);
     expect(bellA.latest[0]).toMatchObject({
       kind: 'NOTICE_PUBLISHED',
-      linkPath: `/esm/supplier/noticeOfChangeOfDrawings?id=${notice.id}`,
+      linkPath: `${PAGES.noticeOfChangeOfDrawings.path}?id=${notice.id}`,
       readAt: null,
       dueDate: addDays(today(), 7),
     });
-    const bellC = (await post(t.app, notificationsApi.bell.path, undefined, c1)).json().data;
+    const bellC = (await callApi(t.app, notificationsApi.bell, undefined, c1)).json().data;
     expect(bellC).toEqual({ unread: 0, latest: [] });
 
     // C's user names A1's notification: nothing changes
     const mine = bellA.latest[0].id as number;
-    const foreign = await post(t.app, notificationsApi.markRead.path, { ids: [mine] }, c1);
+    const foreign = await callApi(t.app, notificationsApi.markRead, { ids: [mine] }, c1);
     expect(foreign.statusCode, foreign.body).toBe(200);
     expect(foreign.json().data.marked).toBe(0);
     expect((await db.notification.findUniqueOrThrow({ where: { id: mine } })).readAt).toBeNull();
 
-    const page = (await post(t.app, notificationsApi.page.path, { state: 'UNREAD' }, a1)).json();
+    const page = (await callApi(t.app, notificationsApi.page, { state: 'UNREAD' }, a1)).json();
     expect(page.total).toBe(1);
-    const all = await post(t.app, notificationsApi.markRead.path, {}, a1);
+    const all = await callApi(t.app, notificationsApi.markRead, {}, a1);
     expect(all.json().data.marked).toBe(1);
-    expect((await post(t.app, notificationsApi.bell.path, undefined, a1)).json().data.unread).toBe(0);
-    expect((await post(t.app, notificationsApi.page.path, { state: 'UNREAD' }, a1)).json().total).toBe(0);
+    expect((await callApi(t.app, notificationsApi.bell, undefined, a1)).json().data.unread).toBe(0);
+    expect((await callApi(t.app, notificationsApi.page, { state: 'UNREAD' }, a1)).json().total).toBe(0);
   });
 
   it('a bad filter is a field error', async () => {
     const a1 = await login(t.app, users.A1!.account, users.A1!.password);
-    const res = await post(t.app, notificationsApi.page.path, { kind: 'NOPE' }, a1);
+    const res = await callApi(t.app, notificationsApi.page, { kind: 'NOPE' }, a1);
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0].field).toBe('kind');
   });
@@ -175,10 +183,10 @@ describe('change notices', () => {
       where: { id: notice.id },
       data: { dueDate: new Date(`${addDays(today(), -1)}T00:00:00Z`) },
     });
-    const link = `/esm/supplier/noticeOfChangeOfDrawings?id=${notice.id}`;
-    const res = await post(
+    const link = `${PAGES.noticeOfChangeOfDrawings.path}?id=${notice.id}`;
+    const res = await callApi(
       t.app,
-      noticesApi.remind.path,
+      noticesApi.remind,
       {
         id: notice.id,
         supplierCodes: [(await db.user.findUniqueOrThrow({ where: { id: users.B1!.id } })).supplierCode!],
@@ -193,14 +201,14 @@ describe('change notices', () => {
     const outbox = await db.notificationDelivery.findMany({ where: { notificationId: n.id } });
     expect(outbox.map((d) => d.address)).toEqual(['b1@example.com']);
     // within the interval the recipient is skipped: no second notification
-    expect((await post(t.app, noticesApi.remind.path, { id: notice.id }, admin)).json().data.reminded).toBe(1); // A only
+    expect((await callApi(t.app, noticesApi.remind, { id: notice.id }, admin)).json().data.reminded).toBe(1); // A only
     expect(await recipientsOf('NOTICE_OVERDUE', link)).toEqual(sorted([users.A1!.id, users.A2!.id, users.B1!.id]));
   });
 
   it('withdraw tells the same suppliers’ users, with the reason', async () => {
-    const res = await post(t.app, noticesApi.withdraw.path, { id: notice.id, reason: '变更内容有误' }, admin);
+    const res = await callApi(t.app, noticesApi.withdraw, { id: notice.id, reason: '变更内容有误' }, admin);
     expect(res.statusCode, res.body).toBe(200);
-    const link = `/esm/supplier/noticeOfChangeOfDrawings?id=${notice.id}`;
+    const link = `${PAGES.noticeOfChangeOfDrawings.path}?id=${notice.id}`;
     expect(await recipientsOf('NOTICE_WITHDRAWN', link)).toEqual(sorted([users.A1!.id, users.A2!.id, users.B1!.id]));
     const n = await db.notification.findFirstOrThrow({ where: { kind: 'NOTICE_WITHDRAWN', linkPath: link } });
     expect(n.body).toContain('变更内容有误');
@@ -217,9 +225,9 @@ describe('drawing authorization', () => {
     await acceptCurrentAgreement(db, applicant.id, supplier.code);
     const approver2 = await createUser(t.db, { type: 6 });
     const cookie = await login(t.app, applicant.account, applicant.password);
-    const d = await post(
+    const d = await callApi(
       t.app,
-      empowerApi.createApply.path,
+      empowerApi.createApply,
       {
         materialCodes: materials.map((m) => m.code),
         validFrom: today(),
@@ -230,7 +238,7 @@ describe('drawing authorization', () => {
     );
     expect(d.statusCode, d.body).toBe(200);
     const id = d.json().data.id as number;
-    expect((await post(t.app, empowerApi.submitApply.path, { id }, cookie)).statusCode).toBe(200);
+    expect((await callApi(t.app, empowerApi.submitApply, { id }, cookie)).statusCode).toBe(200);
 
     // the approvers are the manufacturer's own type 6 accounts (a supplier account of that type is not one)
     const approvers = await db.user.findMany({
@@ -244,9 +252,9 @@ describe('drawing authorization', () => {
     });
     expect(sorted(submitted.map((n) => n.userId))).toEqual(sorted(approvers.map((a) => a.id)));
 
-    const decided = await post(
+    const decided = await callApi(
       t.app,
-      empowerApi.approve.path,
+      empowerApi.approve,
       { ids: [id], decision: 'REJECT', comment: '请补充用途' },
       approver,
     );
@@ -278,18 +286,18 @@ describe('questions on drawings', () => {
     const h1 = await createUser(t.db, { type: 5, prefix: 'nt' });
     const h2 = await createUser(t.db, { type: 5, prefix: 'nt' });
     const typeId = (
-      await post(
+      await callApi(
         t.app,
-        'haier/problemType/addProblemType',
+        problemTypesApi.create,
         { name: `产品线问题${unique()}`, role: 'PRODUCT_LINE', responseDays: 3, enabled: true },
         admin7,
       )
     ).json().data.id as number;
     expect(
       (
-        await post(
+        await callApi(
           t.app,
-          'haier/sqegxRole/addSqegxRole',
+          problemTypesApi.addRole,
           { productLineCode: line.code, role: 'PRODUCT_LINE', userId: h1.id },
           admin7,
         )
@@ -297,9 +305,9 @@ describe('questions on drawings', () => {
     ).toBe(200);
 
     const cookie = await login(t.app, asker.account, asker.password);
-    const added = await post(
+    const added = await callApi(
       t.app,
-      'supplier/documentissue/add',
+      documentIssuesApi.add,
       {
         fileId: file.id,
         problemTypeId: typeId,
@@ -311,13 +319,13 @@ describe('questions on drawings', () => {
     );
     expect(added.statusCode, added.body).toBe(200);
     const id = added.json().data.id as number;
-    expect((await post(t.app, 'supplier/documentissue/submit', { id }, cookie)).statusCode).toBe(200);
-    const link = `/esm/drawingManagement/documentIssueH?id=${id}`;
+    expect((await callApi(t.app, documentIssuesApi.submit, { id }, cookie)).statusCode).toBe(200);
+    const link = `${PAGES.documentIssueH.path}?id=${id}`;
     expect(await recipientsOf('QUESTION_ASSIGNED', link)).toEqual([h1.id]);
 
     // h1 reassigns to h2 (with a reason): h2 is told; h1, who moved it, is not told again
     const c1 = await login(t.app, h1.account, h1.password);
-    const moved = await post(t.app, 'haier/documentissue/assign', { id, userId: h2.id, reason: '由 SQE 处理' }, c1);
+    const moved = await callApi(t.app, documentIssuesApi.assign, { id, userId: h2.id, reason: '由 SQE 处理' }, c1);
     expect(moved.statusCode, moved.body).toBe(200);
     expect(await recipientsOf('QUESTION_ASSIGNED', link)).toEqual(sorted([h1.id, h2.id]));
     expect(
@@ -326,9 +334,9 @@ describe('questions on drawings', () => {
     ).toMatch(/^图纸问题改派给您：/);
 
     const c2 = await login(t.app, h2.account, h2.password);
-    const replied = await post(t.app, 'haier/documentissue/reply', { id, text: '按图纸执行' }, c2);
+    const replied = await callApi(t.app, documentIssuesApi.reply, { id, text: '按图纸执行' }, c2);
     expect(replied.statusCode, replied.body).toBe(200);
-    expect(await recipientsOf('QUESTION_REPLIED', `/esm/supplier/documentIssue?id=${id}`)).toEqual(
+    expect(await recipientsOf('QUESTION_REPLIED', `${PAGES.documentIssue.path}?id=${id}`)).toEqual(
       sorted([asker.id, colleague.id]),
     );
     expect(await db.notification.count({ where: { userId: stranger.id } })).toBe(0);
@@ -359,9 +367,9 @@ describe('countersign lists', () => {
       await login(t.app, 'demo8'),
       await login(t.app, 'demo9'),
     ];
-    const created = await post(
+    const created = await callApi(
       t.app,
-      'haier/countersign/create',
+      countersignApi.create,
       {
         title: '通知会签',
         supplierCode: 'S001',
@@ -374,8 +382,8 @@ describe('countersign lists', () => {
     );
     expect(created.statusCode, created.body).toBe(200);
     const id = created.json().data.id as number;
-    const internal = `/esm/drawingManagement/countersignList?id=${id}`;
-    const supplierSide = `/esm/supplier/countersignList?id=${id}`;
+    const internal = `${PAGES.countersignList.path}?id=${id}`;
+    const supplierSide = `${PAGES.supplierCountersignList.path}?id=${id}`;
     const waiting = async () =>
       (
         await db.notification.findMany({
@@ -385,19 +393,18 @@ describe('countersign lists', () => {
         })
       ).map((n) => n.userId);
 
-    expect((await post(t.app, 'haier/countersign/issue', { id }, admin)).statusCode).toBe(200);
+    expect((await callApi(t.app, countersignApi.issue, { id }, admin)).statusCode).toBe(200);
     expect(sorted(await waiting())).toEqual(sorted(s001));
     expect(
-      (await post(t.app, 'supplier/countersign/submitCountersign', { id, round: 1, step: 0, decision: 'AGREE' }, demo2))
-        .statusCode,
+      (await callApi(t.app, countersignApi.submit, { id, round: 1, step: 0, decision: 'AGREE' }, demo2)).statusCode,
     ).toBe(200);
     expect((await waiting()).slice(s001.length)).toEqual([ids.demo8]);
     // demo8 returns it: the issuer hears; nobody else's turn begins
     expect(
       (
-        await post(
+        await callApi(
           t.app,
-          'haier/countersign/sign',
+          countersignApi.sign,
           { id, round: 1, step: 1, decision: 'RETURN', comment: '公差需再确认' },
           demo8,
         )
@@ -407,16 +414,15 @@ describe('countersign lists', () => {
     expect((await waiting()).slice(s001.length)).toEqual([ids.demo8]);
 
     // round 2 to completion: supplier, demo8, demo9 in turn, then everyone hears it is complete
-    expect((await post(t.app, 'haier/countersign/issue', { id }, admin)).statusCode).toBe(200);
+    expect((await callApi(t.app, countersignApi.issue, { id }, admin)).statusCode).toBe(200);
     expect(
-      (await post(t.app, 'supplier/countersign/submitCountersign', { id, round: 2, step: 0, decision: 'AGREE' }, demo2))
-        .statusCode,
+      (await callApi(t.app, countersignApi.submit, { id, round: 2, step: 0, decision: 'AGREE' }, demo2)).statusCode,
     ).toBe(200);
     expect(
-      (await post(t.app, 'haier/countersign/sign', { id, round: 2, step: 1, decision: 'AGREE' }, demo8)).statusCode,
+      (await callApi(t.app, countersignApi.sign, { id, round: 2, step: 1, decision: 'AGREE' }, demo8)).statusCode,
     ).toBe(200);
     expect(
-      (await post(t.app, 'haier/countersign/sign', { id, round: 2, step: 2, decision: 'AGREE' }, demo9)).statusCode,
+      (await callApi(t.app, countersignApi.sign, { id, round: 2, step: 2, decision: 'AGREE' }, demo9)).statusCode,
     ).toBe(200);
     const all = await waiting();
     expect(all.filter((u) => u === ids.demo8)).toHaveLength(2);
@@ -440,9 +446,9 @@ describe('个人设置', () => {
     const s = await supplierSupplying(db, 1);
     const u = await createSupplierUser(t.db, s.supplier.code);
     const cookie = await login(t.app, u.account, u.password);
-    const bad = await post(
+    const bad = await callApi(
       t.app,
-      notificationsApi.saveSettings.path,
+      notificationsApi.saveSettings,
       { email: 'not-an-address', mutedKinds: [] },
       cookie,
     );
@@ -451,13 +457,13 @@ describe('个人设置', () => {
       field: 'email',
       message: '邮箱格式不正确，例如 zhangwei@example.com',
     });
-    const badKind = await post(t.app, notificationsApi.saveSettings.path, { mutedKinds: ['NOPE'] }, cookie);
+    const badKind = await callApi(t.app, notificationsApi.saveSettings, unchecked({ mutedKinds: ['NOPE'] }), cookie);
     expect(badKind.statusCode).toBe(400);
     expect(badKind.json().errors[0].field).toBe('mutedKinds.0');
 
-    const saved = await post(
+    const saved = await callApi(
       t.app,
-      notificationsApi.saveSettings.path,
+      notificationsApi.saveSettings,
       { email: ' me@example.com ', mutedKinds: ['APPLICATION_DECIDED'] },
       cookie,
     );
@@ -467,23 +473,22 @@ describe('个人设置', () => {
       email: 'me@example.com',
       mutedKinds: ['APPLICATION_DECIDED'],
     });
-    expect((await post(t.app, notificationsApi.settings.path, undefined, cookie)).json().data.email).toBe(
+    expect((await callApi(t.app, notificationsApi.settings, undefined, cookie)).json().data.email).toBe(
       'me@example.com',
     );
     // the choices offered are the kinds the user's type receives: a supplier is never asked about approving
-    const offered = (await post(t.app, notificationsApi.settings.path, undefined, cookie)).json().data
-      .kinds as string[];
+    const offered = (await callApi(t.app, notificationsApi.settings, undefined, cookie)).json().data.kinds as string[];
     expect(offered).toContain('NOTICE_PUBLISHED');
     expect(offered).not.toContain('APPLICATION_SUBMITTED');
-    expect((await post(t.app, notificationsApi.settings.path, undefined, approver)).json().data.kinds).toEqual([
+    expect((await callApi(t.app, notificationsApi.settings, undefined, approver)).json().data.kinds).toEqual([
       'APPLICATION_SUBMITTED',
     ]);
 
     // a decision on the supplier's application: in the centre, but no mail for this user
     await acceptCurrentAgreement(db, u.id, s.supplier.code);
-    const d = await post(
+    const d = await callApi(
       t.app,
-      empowerApi.createApply.path,
+      empowerApi.createApply,
       {
         materialCodes: s.materials.map((m) => m.code),
         validFrom: today(),
@@ -493,9 +498,9 @@ describe('个人设置', () => {
       cookie,
     );
     const id = d.json().data.id as number;
-    expect((await post(t.app, empowerApi.submitApply.path, { id }, cookie)).statusCode).toBe(200);
+    expect((await callApi(t.app, empowerApi.submitApply, { id }, cookie)).statusCode).toBe(200);
     expect(
-      (await post(t.app, empowerApi.approve.path, { ids: [id], decision: 'REJECT', comment: '不需要' }, approver))
+      (await callApi(t.app, empowerApi.approve, { ids: [id], decision: 'REJECT', comment: '不需要' }, approver))
         .statusCode,
     ).toBe(200);
     const n = await db.notification.findFirstOrThrow({
@@ -505,7 +510,7 @@ describe('个人设置', () => {
     expect(n.deliveries).toEqual([]);
 
     // blank clears the address
-    const cleared = await post(t.app, notificationsApi.saveSettings.path, { email: '', mutedKinds: [] }, cookie);
+    const cleared = await callApi(t.app, notificationsApi.saveSettings, { email: '', mutedKinds: [] }, cookie);
     expect(cleared.json().data).toMatchObject({ email: null, mutedKinds: [] });
   });
 });
@@ -514,30 +519,25 @@ describe('修改邮箱 by an internal admin', () => {
   it('a drawing admin sets or clears another user’s address with the same rule; a supplier may not; an unknown account is 404', async () => {
     const S = await createSupplier(db, '改邮箱');
     const u = await createSupplierUser(t.db, S.code);
-    const set = await post(
+    const set = await callApi(
       t.app,
-      notificationsApi.updateUserEmail.path,
+      notificationsApi.updateUserEmail,
       { account: u.account, email: '  Li.Lei@Example.com ' },
       admin,
     );
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json().data).toMatchObject({ account: u.account, email: 'Li.Lei@Example.com' });
     expect((await db.user.findUniqueOrThrow({ where: { id: u.id } })).email).toBe('Li.Lei@Example.com');
-    const bad = await post(
-      t.app,
-      notificationsApi.updateUserEmail.path,
-      { account: u.account, email: 'li.lei@' },
-      admin,
-    );
+    const bad = await callApi(t.app, notificationsApi.updateUserEmail, { account: u.account, email: 'li.lei@' }, admin);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual([
       expect.objectContaining({ field: 'email', message: '邮箱格式不正确，例如 zhangwei@example.com' }),
     ]);
     expect(
       (
-        await post(
+        await callApi(
           t.app,
-          notificationsApi.updateUserEmail.path,
+          notificationsApi.updateUserEmail,
           { account: u.account, email: 'x@example.com' },
           await login(t.app, u.account),
         )
@@ -545,15 +545,15 @@ describe('修改邮箱 by an internal admin', () => {
     ).toBe(403);
     expect(
       (
-        await post(
+        await callApi(
           t.app,
-          notificationsApi.updateUserEmail.path,
+          notificationsApi.updateUserEmail,
           { account: `nobody-${unique()}`, email: 'x@example.com' },
           admin,
         )
       ).statusCode,
     ).toBe(404);
-    const cleared = await post(t.app, notificationsApi.updateUserEmail.path, { account: u.account, email: '' }, admin);
+    const cleared = await callApi(t.app, notificationsApi.updateUserEmail, { account: u.account, email: '' }, admin);
     expect(cleared.json().data.email).toBeNull();
   });
 });
@@ -576,9 +576,9 @@ describe('the day’s reminders', () => {
       status: 'EFFECTIVE',
       version: 'A',
     });
-    const d = await post(
+    const d = await callApi(
       t.app,
-      noticesApi.create.path,
+      noticesApi.create,
       {
         title: '提醒测试',
         reason: '结构优化',
@@ -588,7 +588,7 @@ describe('the day’s reminders', () => {
       },
       admin,
     );
-    expect((await post(t.app, noticesApi.publish.path, { id: d.json().data.id }, admin)).statusCode).toBe(200);
+    expect((await callApi(t.app, noticesApi.publish, { id: d.json().data.id }, admin)).statusCode).toBe(200);
     // S's other grant ends in 5 days
     const m2 = await createMaterial(db, line.code);
     await linkSupplier(db, S.code, m2.code);

@@ -3,7 +3,7 @@
  * asked), request ids (unique across instances, on every answer, a proxy's only when the proxy is
  * trusted) and the request's log line naming the id and the signed-in account.
  */
-import { sessionApi, visitsApi, filesApi } from '@esm/contracts';
+import { sessionApi, visitsApi, filesApi, API_BASE } from '@esm/contracts';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -126,7 +126,7 @@ describe('the metrics endpoint', () => {
 
   it('counts a request just made, under its route pattern and status', async () => {
     const a = await app({});
-    const series = { method: 'POST', route: '/esm-server/api/user/current', status: '200' };
+    const series = { method: 'POST', route: `${API_BASE}/${sessionApi.current.path}`, status: '200' };
     const before = valueOf((await scrape(a)).body, 'esm_http_requests_total', series);
     await callApi(a, sessionApi.current, {});
     const after = (await scrape(a)).body;
@@ -201,7 +201,7 @@ describe('request ids', () => {
       await a.inject({ method: 'GET', url: '/esm/login' }), // the SPA's page (or 503 without a build)
       await a.inject({
         method: 'POST',
-        url: api('user/login'),
+        url: api(sessionApi.login.path),
         headers: { 'content-type': 'application/json' },
         payload: '{"account":',
       }), // bad JSON
@@ -217,7 +217,7 @@ describe('request ids', () => {
       (
         await a.inject({
           method: 'POST',
-          url: api('user/current'),
+          url: api(sessionApi.current.path),
           payload: {},
           remoteAddress,
           headers: { 'x-request-id': id },

@@ -4,7 +4,7 @@
  * redirects and cookies — is played with fetch; the portal's part through app.inject. Also the
  * logout race fix: a request in flight at logout never hands the old session cookie back.
  */
-import { menuApi, noticesApi, sessionApi } from '@esm/contracts';
+import { menuApi, noticesApi, sessionApi, PAGES } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import {
@@ -184,7 +184,7 @@ describe('the round trip through the provider', () => {
     expect(res.json()).toMatchObject({
       success: true,
       code: '0',
-      data: { account: 'demo3', type: 3, defaultPath: '/esm/dashboard' },
+      data: { account: 'demo3', type: 3, defaultPath: PAGES.dashboard.path },
     });
     const cookie = sessionCookie(res)!;
     expect(sidOf(cookie)).not.toBe(sidOf(h.cookie));
@@ -210,7 +210,7 @@ describe('the round trip through the provider', () => {
     const res = await check(h.params, h.cookie);
     expect(res.json()).toMatchObject({
       code: '0',
-      data: { account: 'demo2', type: 2, supplierCode: 'S001', defaultPath: '/esm/supplier/dashboardS' },
+      data: { account: 'demo2', type: 2, supplierCode: 'S001', defaultPath: PAGES.dashboardS.path },
     });
     expect((await callApi(t.app, noticesApi.unread, {}, sessionCookie(res)!)).statusCode).toBe(200);
   });
@@ -228,13 +228,13 @@ describe('back to the page asked for before the sign-in (returnTo)', () => {
   }
 
   it('a page of the user’s own menu comes back once, with its query', async () => {
-    const answer = await signInReturning('/esm/supplier/noticeList?tab=changes', 'li.demo2');
-    expect(answer).toMatchObject({ code: '0', returnTo: '/esm/supplier/noticeList?tab=changes' });
+    const answer = await signInReturning(`${PAGES.noticeList.path}?tab=changes`, 'li.demo2');
+    expect(answer).toMatchObject({ code: '0', returnTo: `${PAGES.noticeList.path}?tab=changes` });
   });
 
   it('another type’s page, another site or the login page do not: the type’s landing page instead', async () => {
     for (const returnTo of [
-      '/esm/drawingManagement/changeNoticeList',
+      PAGES.changeNoticeList.path,
       '//evil.example/esm/',
       'https://evil.example/esm/x',
       '/esm/login?redirect=/esm/x',

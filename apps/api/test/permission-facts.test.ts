@@ -34,6 +34,16 @@ import {
   REDACTED_NAME_TEXT,
   type EndpointDef,
   type PermissionItem,
+  archivesApi,
+  auditApi,
+  bomApi,
+  countersignApi,
+  documentIssuesApi,
+  empowerApi,
+  noticesApi,
+  permissionsApi,
+  phoneLogApi,
+  visitsApi,
 } from '@esm/contracts';
 import { api, buildTestApp, createUser, login } from './helpers.ts';
 import {
@@ -56,7 +66,7 @@ const call = (path: string, body: unknown, cookie: string) =>
   t.app.inject({ method: 'POST', url: api(path), payload: body as object, headers: { cookie } });
 
 async function columnItem(page: string, code: string): Promise<PermissionItem> {
-  const res = await call('button/list', { kind: 'COLUMN', menuPage: page }, admin);
+  const res = await call(permissionsApi.list.path, { kind: 'COLUMN', menuPage: page }, admin);
   expect(res.statusCode, res.body).toBe(200);
   const found = (res.json().data as PermissionItem[]).find((r) => r.code === code);
   if (!found) throw new Error(`no column ${page} ${code}`);
@@ -65,7 +75,7 @@ async function columnItem(page: string, code: string): Promise<PermissionItem> {
 async function setColumn(page: string, code: string, allowedTypes: number[], maskedTypes: number[] = []) {
   const it = await columnItem(page, code);
   const res = await call(
-    'button/update',
+    permissionsApi.update.path,
     { id: it.id, version: it.version, label: it.label, allowedTypes, maskedTypes },
     admin,
   );
@@ -690,11 +700,11 @@ walk({
   type: 5,
   cookie: () => f.cookies.reader5!,
   samples: () => ({
-    'haier/documentissue/paging': [{ scope: 'ALL', keyword: f.issue.number }],
-    'haier/documentissue/findById': [{ id: f.issue.id }],
-    'haier/documentissue/findUploadFiles': [{ id: f.issue.id }],
+    [documentIssuesApi.page.path]: [{ scope: 'ALL', keyword: f.issue.number }],
+    [documentIssuesApi.find.path]: [{ id: f.issue.id }],
+    [documentIssuesApi.files.path]: [{ id: f.issue.id }],
   }),
-  moves: ['haier/documentissue/assign', 'haier/documentissue/reply'],
+  moves: [documentIssuesApi.assign.path, documentIssuesApi.reply.path],
 });
 
 walk({
@@ -702,17 +712,17 @@ walk({
   type: 9,
   cookie: () => f.cookies.admin9!,
   samples: () => ({
-    'haier/tableChangeLog/findTableChangeLogListForHaier': [{ number: f.notice.number }],
-    'haier/tableChangeLog/findById': [{ id: f.notice.id }],
-    'haier/tableChangeLog/getSuppliersById': [{ id: f.notice.id }],
-    'haier/standardChange/searchSupplierDetail': [{ supplierCode: f.supplier.code }],
+    [noticesApi.page.path]: [{ number: f.notice.number }],
+    [noticesApi.detail.path]: [{ id: f.notice.id }],
+    [noticesApi.recipients.path]: [{ id: f.notice.id }],
+    [noticesApi.supplierDetail.path]: [{ supplierCode: f.supplier.code }],
   }),
   moves: [
-    'haier/tableChangeLog/create',
-    'haier/tableChangeLog/update',
-    'haier/tableChangeLog/publish',
-    'haier/tableChangeLog/withdraw',
-    'haier/tableChangeLog/close',
+    noticesApi.create.path,
+    noticesApi.update.path,
+    noticesApi.publish.path,
+    noticesApi.withdraw.path,
+    noticesApi.close.path,
   ],
 });
 
@@ -721,8 +731,8 @@ walk({
   type: 6,
   cookie: () => f.cookies.approver6!,
   samples: () => ({
-    'haier/drawingEmpowerApply/findEmpowerApply': [{ supplierCode: f.supplier.code }],
-    'haier/drawingEmpowerApply/searchAudit': [{ id: f.application.id }],
+    [empowerApi.applications.path]: [{ supplierCode: f.supplier.code }],
+    [empowerApi.audit.path]: [{ id: f.application.id }],
   }),
   moves: [],
 });
@@ -732,15 +742,15 @@ walk({
   type: 9,
   cookie: () => f.cookies.admin9!,
   samples: () => ({
-    'haier/bomlevel/searchBomLevelList': [
+    [bomApi.haierTree.path]: [
       { supplierCode: f.supplier.code, view: 'tree' },
       { supplierCode: f.supplier.code, view: 'flat' },
     ],
-    'haier/bomlevel/searchBomVenderList': [{ supplierCode: f.supplier.code }],
+    [bomApi.haierVendors.path]: [{ supplierCode: f.supplier.code }],
   }),
   moves: [],
   extras: () => ({
-    'haier/bomlevel/searchWhereUsed': [{ vendor: `二级供应商${tag}` }, { vendor: `三级供应商${tag}` }],
+    [bomApi.whereUsed.path]: [{ vendor: `二级供应商${tag}` }, { vendor: `三级供应商${tag}` }],
   }),
 });
 
@@ -751,11 +761,11 @@ walk({
   type: 9,
   cookie: () => f.cookies.admin9!,
   samples: () => ({
-    'haier/standardFile/getStandardFilePager': [{ standardCode: f.archive.standardCode }],
-    'haier/standardFileHistory/getStandardFilePager': [{ standardCode: f.archive.standardCode }],
+    [archivesApi.files.path]: [{ standardCode: f.archive.standardCode }],
+    [archivesApi.history.path]: [{ standardCode: f.archive.standardCode }],
   }),
-  moves: ['haier/standardFile/upload', 'haier/standardFile/obsolete'],
-  extras: () => ({ 'haier/standardFile/getStandardFileSupplier': [{ id: f.archive.fileId }] }),
+  moves: [archivesApi.upload.path, archivesApi.obsolete.path],
+  extras: () => ({ [archivesApi.fileSuppliers.path]: [{ id: f.archive.fileId }] }),
 });
 
 walk({
@@ -763,18 +773,18 @@ walk({
   type: 9,
   cookie: () => f.cookies.admin9!,
   samples: () => ({
-    'haier/countersign/getCountersignHaierPager': [{ supplierCode: f.supplier.code }],
-    'haier/countersign/getCountersignHaierInfo': [{ id: f.countersign.id }],
+    [countersignApi.page.path]: [{ supplierCode: f.supplier.code }],
+    [countersignApi.detail.path]: [{ id: f.countersign.id }],
   }),
   moves: [
-    'haier/countersign/create',
-    'haier/countersign/update',
-    'haier/countersign/issue',
-    'haier/countersign/cancel',
+    countersignApi.create.path,
+    countersignApi.update.path,
+    countersignApi.issue.path,
+    countersignApi.cancel.path,
   ],
   extras: () => ({
-    'haier/countersign/selectFiles': [{ supplierCode: f.supplier.code }],
-    'haier/countersign/selectSigners': [{}],
+    [countersignApi.files.path]: [{ supplierCode: f.supplier.code }],
+    [countersignApi.signers.path]: [{}],
   }),
 });
 
@@ -782,8 +792,8 @@ walk({
   page: GRANT_PAGE,
   type: 9,
   cookie: () => f.cookies.admin9!,
-  samples: () => ({ 'haier/drawingEmpowerArchives/findEmpowerPage': [{ supplierCode: f.supplier.code }] }),
-  moves: ['haier/drawingEmpowerArchives/revokeEmpower'],
+  samples: () => ({ [empowerApi.grants.path]: [{ supplierCode: f.supplier.code }] }),
+  moves: [empowerApi.revoke.path],
   notShown: { revokeReason: 'the page lists grants in force; a revoked one is on 授权历史' },
 });
 
@@ -791,7 +801,7 @@ walk({
   page: GRANT_HISTORY_PAGE,
   type: 9,
   cookie: () => f.cookies.admin9!,
-  samples: () => ({ 'haier/drawingEmpowerOverdue/findEmpowerOverduePage': [{ supplierCode: f.supplier.code }] }),
+  samples: () => ({ [empowerApi.overdue.path]: [{ supplierCode: f.supplier.code }] }),
   moves: [],
 });
 
@@ -799,7 +809,7 @@ walk({
   page: ACCESS_REPORT_PAGE,
   type: 9,
   cookie: () => f.cookies.admin9!,
-  samples: () => ({ 'haier/drawingEmpowerReport/findAccessReport': [{ materialCode: f.material, date: today() }] }),
+  samples: () => ({ [empowerApi.report.path]: [{ materialCode: f.material, date: today() }] }),
   moves: [],
 });
 
@@ -807,7 +817,7 @@ walk({
   page: SUPPLIER_APPLY_PAGE,
   type: 2,
   cookie: () => f.cookies.supplier2!,
-  samples: () => ({ 'supplier/drawingEmpowerApply/searchAudit': [{ id: f.application.id }] }),
+  samples: () => ({ [empowerApi.supplierAudit.path]: [{ id: f.application.id }] }),
   moves: [],
 });
 
@@ -825,7 +835,7 @@ walk({
   page: VISIT_LOG_PAGE,
   type: 9,
   cookie: () => f.cookies.admin9!,
-  samples: () => ({ 'haier/visitLog/page': [{ keyword: f.logUsers.visit }] }),
+  samples: () => ({ [visitsApi.page.path]: [{ keyword: f.logUsers.visit }] }),
   moves: [],
 });
 
@@ -833,7 +843,7 @@ walk({
   page: SIGN_IN_LOG_PAGE,
   type: 9,
   cookie: () => f.cookies.admin9!,
-  samples: () => ({ 'haier/signInLog/page': [{ keyword: f.logUsers.signIn }] }),
+  samples: () => ({ [visitsApi.signInLog.path]: [{ keyword: f.logUsers.signIn }] }),
   moves: [],
 });
 
@@ -841,7 +851,7 @@ walk({
   page: PHONE_LOG_PAGE,
   type: 9,
   cookie: () => f.cookies.admin9!,
-  samples: () => ({ 'haier/mobilePhoneLog/page': [{ viewer: f.logUsers.phone }] }),
+  samples: () => ({ [phoneLogApi.page.path]: [{ viewer: f.logUsers.phone }] }),
   moves: [],
 });
 
@@ -850,7 +860,7 @@ walk({
   page: PAGES.operationAudit.path,
   type: 9,
   cookie: () => f.cookies.admin9!,
-  samples: () => ({ 'haier/audit/operations': [{ kind: 'APPLICATION', keyword: `#${f.application.id}` }] }),
+  samples: () => ({ [auditApi.operations.path]: [{ kind: 'APPLICATION', keyword: `#${f.application.id}` }] }),
   moves: [],
 });
 
@@ -865,7 +875,7 @@ describe('coverage', () => {
 
 describe('what a thread shows with 回复人 hidden or masked (the answerers’ page)', () => {
   const detail = async () =>
-    (await call('haier/documentissue/findById', { id: f.issue.id }, f.cookies.reader5!)).json().data;
+    (await call(documentIssuesApi.find.path, { id: f.issue.id }, f.cookies.reader5!)).json().data;
 
   it('hidden: no assignee id, the answerer’s messages without author, the texts name （已隐藏）, the reason stays', async () => {
     await setColumn(
@@ -925,13 +935,13 @@ describe('what the answerers’ page says of who holds a question, with 回复�
   /** Another answerer's refused moves on a question 处理中 held by 回复人<tag>. */
   const refusals = async () => {
     const reply = await call(
-      'haier/documentissue/reply',
+      documentIssuesApi.reply.path,
       { id: f.held.id, text: '我来回答', attachmentIds: [] },
       f.cookies.reader5!,
     );
-    const take = await call('haier/documentissue/assign', { id: f.held.id, userId: f.readerId }, f.cookies.reader5!);
+    const take = await call(documentIssuesApi.assign.path, { id: f.held.id, userId: f.readerId }, f.cookies.reader5!);
     const same = await call(
-      'haier/documentissue/assign',
+      documentIssuesApi.assign.path,
       { id: f.held.id, userId: f.issue.answerer.id, reason: '仍由原处理人处理' },
       f.cookies.reader5!,
     );
@@ -977,20 +987,20 @@ describe('what the answerers’ page says of who holds a question, with 回复�
   it('hidden: the assignee sees "assigned to me" from the server, the others do not, and no id tells who', async () => {
     await hidden();
     try {
-      const mineRes = await call('haier/documentissue/findById', { id: f.held.id }, f.answererCookie);
+      const mineRes = await call(documentIssuesApi.find.path, { id: f.held.id }, f.answererCookie);
       expect(mineRes.statusCode, mineRes.body).toBe(200);
       const mine = mineRes.json().data;
-      const theirs = (await call('haier/documentissue/findById', { id: f.held.id }, f.cookies.reader5!)).json().data;
+      const theirs = (await call(documentIssuesApi.find.path, { id: f.held.id }, f.cookies.reader5!)).json().data;
       expect(mine).toMatchObject({ assignedToMe: true });
       expect(theirs).toMatchObject({ assignedToMe: false });
       for (const d of [mine, theirs]) expect(d).not.toHaveProperty('assigneeId');
       const rows = (
-        await call('haier/documentissue/paging', { scope: 'ALL', keyword: f.held.number }, f.answererCookie)
+        await call(documentIssuesApi.page.path, { scope: 'ALL', keyword: f.held.number }, f.answererCookie)
       ).json().data;
       expect(rows).toEqual([expect.objectContaining({ id: f.held.id, assignedToMe: true })]);
       expect(rows[0]).not.toHaveProperty('assigneeId');
       const pool = (
-        await call('haier/documentissue/paging', { scope: 'ALL', keyword: f.held.number }, f.cookies.reader5!)
+        await call(documentIssuesApi.page.path, { scope: 'ALL', keyword: f.held.number }, f.cookies.reader5!)
       ).json().data;
       expect(pool).toEqual([expect.objectContaining({ id: f.held.id, assignedToMe: false })]);
     } finally {
@@ -1001,14 +1011,14 @@ describe('what the answerers’ page says of who holds a question, with 回复�
   it('hidden: the answerer picker lists the answerers alone — nothing in it resolves to who holds which question', async () => {
     await hidden();
     try {
-      const res = await call('haier/documentissue/findHandlers', {}, f.cookies.reader5!);
+      const res = await call(documentIssuesApi.handlers.path, {}, f.cookies.reader5!);
       expect(res.statusCode).toBe(200);
       const list = res.json().data as Record<string, unknown>[];
       expect(list.length).toBeGreaterThan(0);
       for (const h of list) expect(Object.keys(h).sort()).toEqual(['account', 'id', 'name']);
       // and no answer of the page carries an id or a name the picker would resolve
       const detail = JSON.stringify(
-        (await call('haier/documentissue/findById', { id: f.held.id }, f.cookies.reader5!)).json(),
+        (await call(documentIssuesApi.find.path, { id: f.held.id }, f.cookies.reader5!)).json(),
       );
       expect(detail).not.toContain(f.issue.answerer.name);
       expect(detail).not.toMatch(new RegExp(`"assigneeId":${f.issue.answerer.id}\\b`));
@@ -1021,7 +1031,7 @@ describe('what the answerers’ page says of who holds a question, with 回复�
 describe('what the approvers’ page says of who decided an application, with 审批人 hidden or masked', () => {
   const approveAgain = async () => {
     const res = await call(
-      'haier/drawingEmpowerApply/approveApplyEmpower',
+      empowerApi.approve.path,
       { ids: [f.application.id], decision: 'APPROVE' },
       f.cookies.approver6!,
     );

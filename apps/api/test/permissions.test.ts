@@ -18,6 +18,7 @@ import {
   permissionsApi,
   phoneLogApi,
   type EndpointDef,
+  PAGES,
 } from '@esm/contracts';
 import { buildTestApp, hasChinese, login, callApi, type CallBody } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, samplePdf, tempStorage } from './factories.ts';
@@ -74,10 +75,8 @@ describe('declared defaults', () => {
     const upload = await item('BUTTON', ARCHIVE_PAGE, 'upload');
     expect(upload.allowedTypes).toEqual([3, 7, 8, 9]);
     for (const code of ['publish', 'withdraw', 'close', 'remind', 'export'])
-      await item('BUTTON', '/esm/drawingManagement/changeNoticeList', code);
-    expect((await item('BUTTON', '/esm/drawingAuthorization/drawingEmpowerApprove', 'approve')).allowedTypes).toEqual([
-      6,
-    ]);
+      await item('BUTTON', PAGES.changeNoticeList.path, code);
+    expect((await item('BUTTON', PAGES.drawingEmpowerApprove.path, 'approve')).allowedTypes).toEqual([6]);
     expect(columns.uploaderName!.allowedTypes).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
@@ -170,7 +169,7 @@ describe('a button removed for a type', () => {
   it('adds and batch-deletes buttons of a page, refusing a duplicate', async () => {
     const body = {
       kind: 'BUTTON' as const,
-      page: '/esm/system/visitLog',
+      page: PAGES.visitLog.path,
       code: 'printReport',
       label: '打印报表',
       allowedTypes: [3, 7],
@@ -179,14 +178,14 @@ describe('a button removed for a type', () => {
     expect(a.statusCode, a.body).toBe(200);
     expect((await call(permissionsApi.insert, body, 'demo7')).statusCode).toBe(409);
     const b = await call(permissionsApi.insert, { ...body, code: 'archive', label: '归档' }, 'demo7');
-    const seen = await call(permissionsApi.buttons, { page: '/esm/system/visitLog' }, 'demo3');
+    const seen = await call(permissionsApi.buttons, { page: PAGES.visitLog.path }, 'demo3');
     expect(seen.json().data.buttons).toEqual(
       expect.arrayContaining([{ code: 'printReport', label: '打印报表', allowed: true }]),
     );
     const del = await call(permissionsApi.deleteByIds, { ids: [a.json().data.id, b.json().data.id] }, 'demo7');
     expect(del.json().data.deleted).toBe(2);
     expect((await call(permissionsApi.deleteById, { id: a.json().data.id }, 'demo7')).statusCode).toBe(404);
-    const log = await call(permissionsApi.changes, { menuPage: '/esm/system/visitLog', results: 100 }, 'demo7');
+    const log = await call(permissionsApi.changes, { menuPage: PAGES.visitLog.path, results: 100 }, 'demo7');
     // this test's two buttons only: this file's other tests change the page's column rules too
     const mine = (log.json().data as { action: string; code: string }[]).filter(
       (r) => r.code === 'printReport' || r.code === 'archive',

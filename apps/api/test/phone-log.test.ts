@@ -8,7 +8,7 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE, type ContactRow, phoneLogApi, type EndpointDef } from '@esm/contracts';
+import { API_BASE, type ContactRow, phoneLogApi, type EndpointDef, PAGES, sessionApi } from '@esm/contracts';
 import { buildTestApp, callApi, login, unchecked, type CallBody } from './helpers.ts';
 import { DEMO_CONTACTS } from '../src/modules/phoneLog/demo.ts';
 import { DEMO_USERS } from '../src/db/seed.ts';
@@ -62,7 +62,7 @@ describe('saveLookMobilePhoneLog', () => {
   it('returns the full number and writes one log row in the same call', async () => {
     const id = await contactId('刘海涛');
     const before = await logCount(id);
-    const res = await call(phoneLogApi.supplierReveal, { contactId: id, page: '/esm/supplier/dashboardS' }, 'demo2');
+    const res = await call(phoneLogApi.supplierReveal, { contactId: id, page: PAGES.dashboardS.path }, 'demo2');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.mobile).toBe('13912345601');
     expect(await logCount(id)).toBe(before + 1);
@@ -73,7 +73,7 @@ describe('saveLookMobilePhoneLog', () => {
       viewerSupplierCode: 'S001',
       contactName: '刘海涛',
       maskedMobile: '139****5601',
-      page: '/esm/supplier/dashboardS',
+      page: PAGES.dashboardS.path,
       ip: IP,
     });
   });
@@ -86,7 +86,7 @@ describe('saveLookMobilePhoneLog', () => {
     ] as const) {
       const id = await contactId(name);
       const before = await logCount(id);
-      const res = await call(phoneLogApi.supplierReveal, { contactId: id, page: '/esm/supplier/dashboardS' }, who);
+      const res = await call(phoneLogApi.supplierReveal, { contactId: id, page: PAGES.dashboardS.path }, who);
       expect(res.statusCode).toBe(404);
       expect(res.json().message).toBe('联系人不存在');
       expect(res.body).not.toContain('137');
@@ -94,7 +94,7 @@ describe('saveLookMobilePhoneLog', () => {
     }
     const missing = await call(
       phoneLogApi.supplierReveal,
-      { contactId: 99_999_999, page: '/esm/supplier/dashboardS' },
+      { contactId: 99_999_999, page: PAGES.dashboardS.path },
       'demo2',
     );
     expect(missing.statusCode).toBe(404);
@@ -113,7 +113,11 @@ describe('saveLookMobilePhoneLog', () => {
 
   it('lets any internal user reveal anyone', async () => {
     for (const who of ['demo3', 'demo5']) {
-      const res = await call(phoneLogApi.reveal, { contactId: await contactId('郑雪'), page: '/esm/dashboard' }, who);
+      const res = await call(
+        phoneLogApi.reveal,
+        { contactId: await contactId('郑雪'), page: PAGES.dashboard.path },
+        who,
+      );
       expect(res.statusCode).toBe(200);
       expect(res.json().data.mobile).toBe('13612345624');
     }
@@ -123,7 +127,7 @@ describe('saveLookMobilePhoneLog', () => {
     const id = await contactId('王建国');
     const before = await logCount(id);
     const results = await Promise.all(
-      Array.from({ length: 6 }, () => call(phoneLogApi.reveal, { contactId: id, page: '/esm/dashboard' }, 'demo3')),
+      Array.from({ length: 6 }, () => call(phoneLogApi.reveal, { contactId: id, page: PAGES.dashboard.path }, 'demo3')),
     );
     expect(results.map((r) => r.statusCode)).toEqual(Array(6).fill(200));
     expect(new Set(results.map((r) => r.json().data.logId)).size).toBe(6);
@@ -182,7 +186,7 @@ describe('no response carries a full number', () => {
   }
   // the one path that returns a number, and the calls that end the walk's own session
   const SKIP = new Set(
-    ['haier/saveLookMobilePhoneLog', 'supplier/saveLookMobilePhoneLog', 'user/logout', 'user/login'].map(
+    [phoneLogApi.reveal.path, phoneLogApi.supplierReveal.path, sessionApi.logout.path, sessionApi.login.path].map(
       (p) => `${API_BASE}/${p}`,
     ),
   );
@@ -201,7 +205,7 @@ describe('no response carries a full number', () => {
     // the search itself finds a full number where one is sent: the skipped reveal does send it
     const shown = await call(
       who === 'demo2' ? phoneLogApi.supplierReveal : phoneLogApi.reveal,
-      { contactId: await contactId('陈晓燕'), page: '/esm/dashboard' },
+      { contactId: await contactId('陈晓燕'), page: PAGES.dashboard.path },
       who,
     );
     expect((await textOf(shown)).includes('13912345602')).toBe(true);

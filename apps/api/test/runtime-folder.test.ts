@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../src/db/seed.ts';
+import { API_BASE, archivesApi, filesApi, sessionApi, type EndpointDef } from '@esm/contracts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 let work: string;
@@ -149,14 +150,14 @@ describe.skipIf(!process.env.RUNTIME_FOLDER_TEST)('the runtime folder', () => {
       await new Promise((r) => setTimeout(r, 250));
     }
 
-    const call = async (p: string, body: object, cookie?: string) =>
-      fetch(`${base}/esm-server/api/${p}`, {
+    const call = async (endpoint: EndpointDef, body: object, cookie?: string) =>
+      fetch(`${base}${API_BASE}/${endpoint.path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
         body: JSON.stringify(body),
       });
     const signIn = async (account: string) => {
-      const res = await call('user/login', { account, password: DEMO_PASSWORD });
+      const res = await call(sessionApi.login, { account, password: DEMO_PASSWORD });
       expect(res.status, `${account}: ${log}`).toBe(200);
       expect(((await res.json()) as { code: string }).code).toBe('10000000');
       return res.headers
@@ -166,17 +167,17 @@ describe.skipIf(!process.env.RUNTIME_FOLDER_TEST)('the runtime folder', () => {
     };
     const supplier = await signIn('demo2');
     expect(
-      (await (await call('user/current', {}, supplier)).json()) as { code: string; data: { account: string } },
+      (await (await call(sessionApi.current, {}, supplier)).json()) as { code: string; data: { account: string } },
     ).toMatchObject({ code: '0', data: { account: 'demo2' } });
 
     // a drawing, stamped with the reader's watermark on the way out
     const admin = await signIn('demo3');
-    const list = (await (await call('haier/standardFile/getStandardFilePager', { results: 50 }, admin)).json()) as {
+    const list = (await (await call(archivesApi.files, { results: 50 }, admin)).json()) as {
       data: { id: number; fileType: string }[];
     };
     const pdf = list.data.find((f) => f.fileType === 'pdf');
     expect(pdf, JSON.stringify(list).slice(0, 300)).toBeDefined();
-    const download = await call('file/download', { id: pdf!.id }, admin);
+    const download = await call(filesApi.download, { id: pdf!.id }, admin);
     expect(download.status, log).toBe(200);
     expect(
       Buffer.from(await download.arrayBuffer())

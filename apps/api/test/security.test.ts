@@ -4,7 +4,7 @@
  * static-file refusal in the envelope in Chinese, and the API documentation behind an
  * internal sign-in.
  */
-import { filesApi, menuApi, sessionApi } from '@esm/contracts';
+import { filesApi, menuApi, sessionApi, API_BASE, PAGES, archivesApi } from '@esm/contracts';
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,7 @@ import {
   type TestApp,
   callApi,
   LEGACY_LOGOUT_BODY,
+  unchecked,
 } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, samplePdf, tempStorage } from './factories.ts';
 
@@ -145,7 +146,7 @@ describe('cross-site requests are refused', () => {
     ]) {
       const res = await t.app.inject({
         method: 'POST',
-        url: api('haier/standardFile/upload'),
+        url: api(archivesApi.upload.path),
         payload: body,
         headers: { cookie: staff, 'content-type': contentType, ...headers },
       });
@@ -158,7 +159,7 @@ describe('cross-site requests are refused', () => {
     const cookie = await login(t.app, 'demo9');
     const evil = await t.app.inject({
       method: 'POST',
-      url: api('user/logout'),
+      url: api(sessionApi.logout.path),
       payload: 'a=1',
       headers: { cookie, 'content-type': 'text/plain', origin: 'http://evil.example' },
     });
@@ -304,12 +305,12 @@ describe('every refusal in the envelope, in Chinese', () => {
     expect((await w.app.inject({ method: 'GET', url: '/esm/assets/app.js' })).headers['cache-control']).toBe(
       'public, max-age=31536000, immutable',
     );
-    for (const url of ['/esm/', '/esm/login', '/esm/drawingManagement/changeNoticeList'])
+    for (const url of ['/esm/', '/esm/login', PAGES.changeNoticeList.path])
       expect((await w.app.inject({ method: 'GET', url })).headers['cache-control'], url).toBe('no-cache');
   });
 
   it('a page answers HEAD as it answers GET, without a body', async () => {
-    for (const url of ['/esm/login', '/esm/drawingManagement/changeNoticeList', '/esm/', '/esm/assets/app.js']) {
+    for (const url of ['/esm/login', PAGES.changeNoticeList.path, '/esm/', '/esm/assets/app.js']) {
       const get = await w.app.inject({ method: 'GET', url });
       const head = await w.app.inject({ method: 'HEAD', url });
       expect(head.statusCode, url).toBe(200);
@@ -405,16 +406,12 @@ describe('every refusal in the envelope, in Chinese', () => {
 
 describe('values the database refuses are a 400, never a 500 (the schemas are to refuse them first)', () => {
   it.each([
-    ['a NUL character in the login account', 'user/login', { account: 'demo\u00003', password: 'x' }, undefined],
-    ['a NUL character in a list filter', 'haier/standardFile/getStandardFilePager', { name: 'a\u0000b' }, 'staff'],
-    ['an id of 2^31', 'haier/standardFile/getStandardFileSupplier', { id: 2 ** 31 }, 'staff'],
-    ['a file id of 2^31', 'file/view', { id: 2 ** 31 }, 'staff'],
-  ] as const)('%s', async (_label, path, body, who) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: api(path),
-      payload: body,
-      headers: who ? { cookie: staff } : {},
+    ['a NUL character in the login account', sessionApi.login, { account: 'demo\u00003', password: 'x' }, undefined],
+    ['a NUL character in a list filter', archivesApi.files, { name: 'a\u0000b' }, 'staff'],
+    ['an id of 2^31', archivesApi.fileSuppliers, { id: 2 ** 31 }, 'staff'],
+    ['a file id of 2^31', filesApi.view, { id: 2 ** 31 }, 'staff'],
+  ] as const)('%s', async (_label, endpoint, body, who) => {
+    const res = await callApi(t.app, endpoint, unchecked(body), who ? staff : undefined, {
       remoteAddress: '10.60.9.9',
     });
     expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
@@ -438,7 +435,7 @@ describe('API documentation', () => {
     expect(page.headers['content-type']).toMatch(/html/);
     const doc = await t.app.inject({ method: 'GET', url: '/esm-server/docs/json', headers: { cookie: staff } });
     expect(doc.statusCode).toBe(200);
-    expect(doc.json().paths['/esm-server/api/user/login']).toBeDefined();
+    expect(doc.json().paths[`${API_BASE}/${sessionApi.login.path}`]).toBeDefined();
     // swagger-ui is loaded on the first visit and answers through the guarded routes (plugins/docs.ts)
     const css = await t.app.inject({
       method: 'GET',
@@ -458,7 +455,7 @@ describe('API documentation', () => {
     );
     const yaml = await t.app.inject({ method: 'GET', url: '/esm-server/docs/yaml', headers: { cookie: staff } });
     expect(yaml.statusCode).toBe(200);
-    expect(yaml.body).toContain('/esm-server/api/user/login');
+    expect(yaml.body).toContain(`${API_BASE}/${sessionApi.login.path}`);
     // a path swagger-ui does not serve: the portal's own 404
     expectEnvelope(
       await t.app.inject({ method: 'GET', url: '/esm-server/docs/no-such-file', headers: { cookie: staff } }),

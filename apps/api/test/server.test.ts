@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './free-port.ts';
 import { holdDistFolder } from './dist-lock.ts';
+import { API_BASE, menuApi, sessionApi, type EndpointDef } from '@esm/contracts';
 
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'esm-server-test-'));
@@ -93,8 +94,8 @@ async function stop(s: Server) {
   expect(result, s.output()).toEqual({ code: 0, signal: null });
 }
 
-const postJson = (base: string, p: string, body: unknown, cookie?: string) =>
-  fetch(`${base}/esm-server/api/${p}`, {
+const postJson = (base: string, endpoint: EndpointDef, body: unknown, cookie?: string) =>
+  fetch(`${base}${API_BASE}/${endpoint.path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
     body: JSON.stringify(body),
@@ -126,13 +127,13 @@ describe('embedded server', () => {
       expect(demo.demo.files.length).toBeGreaterThan(10);
       for (const sha of demo.demo.files)
         expect(existsSync(path.join(dataDir, 'files', sha.slice(0, 2), sha.slice(2, 4), sha))).toBe(true);
-      const res = await postJson(s.base, 'user/login', { account: 'demo3', password: 'Esm@2026' });
+      const res = await postJson(s.base, sessionApi.login, { account: 'demo3', password: 'Esm@2026' });
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ success: true, code: '10000000', data: { account: 'demo3', type: 3 } });
       const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('esm_sid='));
       expect(setCookie).toBeDefined();
       cookie = setCookie!.split(';')[0];
-      const cur = await postJson(s.base, 'user/current', {}, cookie);
+      const cur = await postJson(s.base, sessionApi.current, {}, cookie);
       expect(await cur.json()).toMatchObject({ code: '0', data: { name: '李娜' } });
       // The embedded database and the generated session secret live in the data dir.
       expect(existsSync(path.join(dataDir, 'pgdata'))).toBe(true);
@@ -150,7 +151,7 @@ describe('embedded server', () => {
     try {
       expect(s.output()).toMatch(/database created from the prepared image/);
       expect(s.output()).toMatch(/demo data seeded/);
-      const res = await postJson(s.base, 'user/login', { account: 'demo2', password: 'Esm@2026' });
+      const res = await postJson(s.base, sessionApi.login, { account: 'demo2', password: 'Esm@2026' });
       expect(await res.json()).toMatchObject({ code: '10000000', data: { account: 'demo2' } });
     } finally {
       await stop(s);
@@ -164,10 +165,10 @@ describe('embedded server', () => {
     try {
       expect(s.output()).not.toMatch(/demo data seeded/);
       expect(s.output()).not.toMatch(/migrations applied/);
-      const cur = await postJson(s.base, 'user/current', {}, cookie);
+      const cur = await postJson(s.base, sessionApi.current, {}, cookie);
       expect(cur.status).toBe(200);
       expect(await cur.json()).toMatchObject({ code: '0', data: { account: 'demo3' } });
-      const menu = await postJson(s.base, 'main/getRoleFunction', {}, cookie);
+      const menu = await postJson(s.base, menuApi.roleFunction, {}, cookie);
       expect(menu.status).toBe(200);
     } finally {
       await stop(s);

@@ -3,7 +3,7 @@
  * expired one → 10000007 on protected calls; user/current explains why with 201-204; login
  * rotates the id; logout ends it; any api process over the same database honours it.
  */
-import { menuApi, sessionApi, visitsApi, type EndpointDef } from '@esm/contracts';
+import { menuApi, sessionApi, visitsApi, type EndpointDef, API_BASE } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMenu } from '../src/db/seed.ts';
 import { Signer } from '@fastify/cookie';
@@ -308,7 +308,7 @@ describe('login rotates the session id', () => {
     const cookie = await login(t.app, 'demo3');
     const res = await t.app.inject({
       method: 'POST',
-      url: '/esm-server/api/user/login',
+      url: `${API_BASE}/${sessionApi.login.path}`,
       payload: { account: 'demo3', password: 'wrong' },
       headers: { cookie },
       remoteAddress: '10.30.0.1',

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepStorage, STORAGE_LITTER_AGE_MS } from '../src/modules/maintenance/plugin.ts';
 import { buildTestApp, login, type TestApp } from './helpers.ts';
 import { createFileVersion, createMaterial, createProductLine, samplePdf, tempStorage, unique } from './factories.ts';
+import { API_BASE, archivesApi, filesApi } from '@esm/contracts';
 
 let files: Awaited<ReturnType<typeof tempStorage>>;
 let t: TestApp;
@@ -98,7 +99,7 @@ describe('a client that hangs up in the middle of the file', () => {
     const body = Buffer.concat([head, pdf, Buffer.from(`\r\n--${boundary}--\r\n`)]);
     const ok = await t.app.inject({
       method: 'POST',
-      url: '/esm-server/api/haier/standardFile/upload',
+      url: `${API_BASE}/${archivesApi.upload.path}`,
       payload: body,
       headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
     });
@@ -151,7 +152,7 @@ describe('what a crash leaves behind is swept once old', () => {
       (
         await t.app.inject({
           method: 'POST',
-          url: '/esm-server/api/file/view',
+          url: `${API_BASE}/${filesApi.view.path}`,
           payload: { id: kept.id },
           headers: { cookie },
         })

@@ -2,7 +2,7 @@
  * The user_visit event and its log: the visitor is always the session's own user,
  * and haier/visitLog/page pages, sorts and filters as the paged request says.
  */
-import { sessionApi, visitsApi } from '@esm/contracts';
+import { sessionApi, visitsApi, PAGES } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, hasChinese, login, type TestApp, callApi, unchecked } from './helpers.ts';
 
@@ -23,14 +23,14 @@ afterAll(async () => {
 
 const page = (body: object, account = 'demo3') => callApi(t.app, visitsApi.page, body, cookies[account]);
 
-describe('main/visit', () => {
+describe(visitsApi.visit.path, () => {
   it('records the session user, whatever the body claims', async () => {
     const res = await callApi(
       t.app,
       visitsApi.visit,
       unchecked({
         menuName: `  ${MARK}-self `,
-        path: ' /esm/supplier/dashboardS ',
+        path: ` ${PAGES.dashboardS.path} `,
         userCode: 'demo9',
         userId: 1,
         userType: 9,
@@ -45,7 +45,7 @@ describe('main/visit', () => {
     // a menu page is recorded under the menu's own name, not the one the body claims
     expect(await t.db.prisma.visitEvent.count({ where: { menuName: `${MARK}-self` } })).toBe(0);
     const rows = await t.db.prisma.visitEvent.findMany({
-      where: { userAgent: 'vitest-agent', path: '/esm/supplier/dashboardS' },
+      where: { userAgent: 'vitest-agent', path: PAGES.dashboardS.path },
     });
     expect(rows).toHaveLength(1);
     const demo2 = await t.db.prisma.user.findUniqueOrThrow({ where: { account: 'demo2' } });
@@ -55,7 +55,7 @@ describe('main/visit', () => {
       userCode: 'demo2',
       userType: 2,
       userName: '海达精密-张伟', // a supplier is shown by nick
-      path: '/esm/supplier/dashboardS',
+      path: PAGES.dashboardS.path,
       menuName: '企业标准档案',
       userAgent: 'vitest-agent',
     });
@@ -80,14 +80,14 @@ describe('main/visit', () => {
   });
 
   it('without a session → 401 10000007 and nothing stored', async () => {
-    const res = await callApi(t.app, visitsApi.visit, { menuName: `${MARK}-anon`, path: '/esm/dashboard' });
+    const res = await callApi(t.app, visitsApi.visit, { menuName: `${MARK}-anon`, path: PAGES.dashboard.path });
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe('10000007');
     expect(await t.db.prisma.visitEvent.count({ where: { menuName: `${MARK}-anon` } })).toBe(0);
   });
 });
 
-describe('haier/visitLog/page', () => {
+describe(visitsApi.page.path, () => {
   // Five visits at chosen instants (China Standard Time, UTC+8) so sorting and day filters are exact.
   const FIXTURE = [
     { who: 'demo2', menu: 'A', at: '2025-03-01T09:00:00+08:00' },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MenuEntry } from '@esm/contracts';
 import { breadcrumb, matchEntry, menuName, openKeys, selectedKey, sideMenuTree } from './menuTree.ts';
+import { PAGES } from '@esm/contracts';
 
 const e = (id: number, cn: string, router: string, mpid: number | null): MenuEntry => ({
   id,
@@ -12,15 +13,15 @@ const e = (id: number, cn: string, router: string, mpid: number | null): MenuEnt
 });
 
 const MENU: MenuEntry[] = [
-  e(2, '档案信息', '/esm/dashboard', null),
+  e(2, '档案信息', PAGES.dashboard.path, null),
   e(1, '图纸管理', '/esm/drawingManagement', null),
-  e(3, '会签单列表', '/esm/drawingManagement/countersignList', 1),
-  e(11, '图纸变更通知单', '/esm/drawingManagement/noticeOfChangeOfDrawingsHR', -1),
-  e(18, '图纸档案信息', '/esm/drawingManagement/drawingsAndArchivesInformation', 1),
+  e(3, '会签单列表', PAGES.countersignList.path, 1),
+  e(11, '图纸变更通知单', PAGES.noticeOfChangeOfDrawingsHR.path, -1),
+  e(18, '图纸档案信息', PAGES.drawingsAndArchivesInformation.path, 1),
   e(14, '图纸授权', '/esm/drawingAuthorization', null),
-  e(19, '未授权图纸档案信息', '/esm/drawingAuthorization/noDrawingAndArchivesInformation', 14),
+  e(19, '未授权图纸档案信息', PAGES.noDrawingAndArchivesInformation.path, 14),
   e(60, '系统管理', '/esm/system', null),
-  e(61, '访问日志', '/esm/system/visitLog', 60),
+  e(61, '访问日志', PAGES.visitLog.path, 60),
 ];
 
 describe('side menu tree', () => {
@@ -42,18 +43,18 @@ describe('side menu tree', () => {
 
 describe('selection and breadcrumb', () => {
   it('selects the entry matching the path, exact or by the longest prefix', () => {
-    expect(selectedKey(MENU, '/esm/system/visitLog')).toBe('61');
+    expect(selectedKey(MENU, PAGES.visitLog.path)).toBe('61');
     expect(matchEntry(MENU, '/esm/system/visitLog/detail')?.id).toBe(61);
     expect(selectedKey(MENU, '/esm/elsewhere')).toBeUndefined();
   });
   it('builds group → page crumbs from PAGES', () => {
-    expect(breadcrumb('/esm/drawingManagement/countersignList')).toEqual([
+    expect(breadcrumb(PAGES.countersignList.path)).toEqual([
       { title: '图纸管理', path: '/esm/drawingManagement' },
       { title: '会签单列表' },
     ]);
   });
   it('a hidden entry has no parent crumb', () => {
-    expect(breadcrumb('/esm/drawingManagement/noticeOfChangeOfDrawingsHR')).toEqual([{ title: '图纸变更通知单' }]);
+    expect(breadcrumb(PAGES.noticeOfChangeOfDrawingsHR.path)).toEqual([{ title: '图纸变更通知单' }]);
   });
   it('uses the fixed titles of the legacy portal and a not-found crumb otherwise', () => {
     expect(breadcrumb('/esm/permissionCenter/agent')).toEqual([{ title: '待办' }]);
@@ -77,9 +78,9 @@ describe('open groups', () => {
     ).toEqual(['1']);
   });
   it('opens the group holding the current page', () => {
-    expect(openKeys([], MENU, '/esm/system/visitLog')).toEqual(['1', '14', '60']);
-    expect(openKeys([], MENU, '/esm/dashboard')).toEqual(['1', '14']);
+    expect(openKeys([], MENU, PAGES.visitLog.path)).toEqual(['1', '14', '60']);
+    expect(openKeys([], MENU, PAGES.dashboard.path)).toEqual(['1', '14']);
     // a hidden page has no group to open
-    expect(openKeys([], MENU, '/esm/drawingManagement/noticeOfChangeOfDrawingsHR')).toEqual(['1', '14']);
+    expect(openKeys([], MENU, PAGES.noticeOfChangeOfDrawingsHR.path)).toEqual(['1', '14']);
   });
 });
