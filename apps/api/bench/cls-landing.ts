@@ -1,11 +1,14 @@
 /**
  * Layout shift (CLS) and JavaScript on the wire of each user type's landing page (a tool, not one
- * of run.ts's benchmarks): the real server, Debian's Chromium at 1366×800, each account (demo3,
- * demo2, demo5, demo6) signs in on /esm/login CLS_RUNS times in a new context (empty cache). A
- * buffered PerformanceObserver sums the page's layout-shift entries (without recent input) from
- * the sign-in until the landing table has its rows and no spinner; every `.js` response's
- * transfer size (brotli, as the server sends it) is summed from the login page's load. Prints
- * each run, the median per page, and with CLS_SOURCES=1 the elements each shift moved.
+ * of run.ts's benchmarks): the real server, Debian's Chromium at 1366×800; each account (demo3,
+ * demo2, demo5, demo6; CLS_ACCOUNTS) signs in on /esm/login CLS_RUNS times, each in a new context
+ * (empty cache). A buffered PerformanceObserver sums the layout-shift entries (without recent
+ * input) from the click on 登录 until the landing table has its rows and no spinner, then again
+ * for a fresh load of the landing page, signed in, empty cache (as Lighthouse loads it). JS on
+ * the wire: every `.js` response's transfer size (brotli, as the server sends it) from the login
+ * page's load on — its own, the shell, and what it prefetches while the user types (in a browser
+ * that never signed in, every user type's landing page). Prints each run and the medians;
+ * CLS_SOURCES=1 also prints what each shift moved (tag, classes, rectangle before → after).
  * `BASE_URL` uses a server already running, else one is started on a fresh database with the
  * demo data.
  */
