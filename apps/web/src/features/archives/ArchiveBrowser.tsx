@@ -4,7 +4,7 @@
  * export and per-row actions. `?standardCode=` / `?materialCode=` preset the filters (standardCode is carried across redirects).
  */
 import { useMemo, useState } from 'react';
-import { Button, Drawer, Space } from 'antd';
+import { Button, Drawer, Space, theme } from 'antd';
 import { useMd } from '../../components/useScreen.ts';
 import { ApartmentOutlined, CloudUploadOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router';
@@ -48,6 +48,7 @@ export const fetchArchiveBrowserAhead: FetchAhead = (queryClient, target) => {
 };
 
 export function ArchiveBrowser() {
+  const { token } = theme.useToken();
   const [params] = useSearchParams();
   // only the first visit's query presets the filters
   const [bar, setBar] = useState<Filters>(() => presetBar(params));
@@ -121,7 +122,8 @@ export function ArchiveBrowser() {
                     );
                 }}
               />
-              <Space wrap>
+              {/* a button's height before the permitted buttons are known: the table stays where it is when they appear */}
+              <Space wrap style={{ display: 'flex', minHeight: token.controlHeight }}>
                 {!wide && (
                   <Button icon={<ApartmentOutlined aria-hidden />} onClick={() => setTreeOpen(true)}>
                     物料树{tree.materialCode ? `：${tree.materialCode}` : ''}

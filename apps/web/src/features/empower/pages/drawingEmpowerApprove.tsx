@@ -55,13 +55,20 @@ const FIELDS: FilterField[] = [
   },
 ];
 
-/** An approver whose 审批 button the permissions leave on. */
-function useIsApprover(): boolean {
+/**
+ * An approver whose 审批 button the permissions leave on; `undefined` while the page's buttons are
+ * on their way (neither the approver's buttons nor the onlooker's notice is shown yet).
+ */
+function useIsApprover(): boolean | undefined {
   const session = useSession();
   const mayApprove = useButton(empowerApi.approve);
   const type = session.data?.state === 'ok' ? session.data.user.type : undefined;
-  return Boolean(mayApprove) && type !== undefined && (EMPOWER_APPROVER_TYPES as readonly number[]).includes(type);
+  if (mayApprove === undefined || type === undefined) return undefined;
+  return mayApprove && (EMPOWER_APPROVER_TYPES as readonly number[]).includes(type);
 }
+
+/** The height of the 批量批准 / 批量驳回 row (a button and its margin below). */
+const BATCH_ROW_HEIGHT = 48;
 
 /** Its first answers, asked at the sign-in when it is the landing page (api/ahead.ts). */
 export const fetchAhead: FetchAhead = (queryClient) =>
@@ -204,7 +211,7 @@ export default function DrawingEmpowerApprovePage() {
 
   return (
     <>
-      {!approver && <Notice>授权申请由授权审批人审批；此处仅供查看。</Notice>}
+      {approver === false && <Notice>授权申请由授权审批人审批；此处仅供查看。</Notice>}
       <ListPage
         endpoint={empowerApi.applications}
         columns={columns}
@@ -223,25 +230,31 @@ export default function DrawingEmpowerApprovePage() {
             : undefined
         }
         extra={
-          approver && (
-            <Space wrap style={{ marginBottom: 16 }}>
-              <Button
-                type="primary"
-                icon={<CheckOutlined />}
-                disabled={selected.length === 0}
-                onClick={approveSelected}
-              >
-                批量批准{selected.length ? `（${selected.length}）` : ''}
-              </Button>
-              <Button
-                danger
-                icon={<CloseOutlined />}
-                disabled={selected.length === 0}
-                onClick={() => setRejecting(true)}
-              >
-                批量驳回{selected.length ? `（${selected.length}）` : ''}
-              </Button>
-            </Space>
+          // the approver's landing page: the batch buttons' row is held while the buttons are asked
+          // for, so the table does not move down when they appear
+          approver === undefined ? (
+            <div aria-hidden style={{ height: BATCH_ROW_HEIGHT }} />
+          ) : (
+            approver && (
+              <Space wrap style={{ marginBottom: 16 }}>
+                <Button
+                  type="primary"
+                  icon={<CheckOutlined />}
+                  disabled={selected.length === 0}
+                  onClick={approveSelected}
+                >
+                  批量批准{selected.length ? `（${selected.length}）` : ''}
+                </Button>
+                <Button
+                  danger
+                  icon={<CloseOutlined />}
+                  disabled={selected.length === 0}
+                  onClick={() => setRejecting(true)}
+                >
+                  批量驳回{selected.length ? `（${selected.length}）` : ''}
+                </Button>
+              </Space>
+            )
           )
         }
       />
