@@ -14,7 +14,7 @@ import {
   ISSUE_ACTION_LABELS,
   NOTICE_EVENT_LABELS,
   TRACE_FILE_MAX_BYTES,
-  auditApi as api,
+  auditApi,
   type AuditVerification,
   type OperationAuditRow,
   type OperationKind,
@@ -116,18 +116,18 @@ export async function auditRoutes(app: FastifyInstance, { db }: { db: Db }) {
   await app.register(fastifyMultipart, {
     limits: { fileSize: TRACE_FILE_MAX_BYTES, files: 1, fields: 2, parts: 3, fieldSize: 256 },
   });
-  route(app, api.status, async () => {
+  route(app, auditApi.status, async () => {
     const last = await db.auditVerification.findFirst({ orderBy: { id: 'desc' } });
     return ok({ last: last ? verificationRow(last) : null });
   });
-  route(app, api.verify, async ({ user }) => {
+  route(app, auditApi.verify, async ({ user }) => {
     const { report, row } = await verifyAndRecord(db, { source: 'PAGE', userId: user.id, userName: user.name });
     return ok(
       verificationRow(row),
       report.ok ? '校验通过：审计链完整' : `校验未通过：发现 ${report.problems.length} 处问题`,
     );
   });
-  route(app, api.dayHeads, async ({ body }) => {
+  route(app, auditApi.dayHeads, async ({ body }) => {
     const dateTo = body.dateTo ?? cstDay(new Date());
     const dateFrom = body.dateFrom ?? cstDay(new Date(Date.parse(`${dateTo}T00:00:00Z`) - 29 * DAY_MS));
     if ((Date.parse(dateTo) - Date.parse(dateFrom)) / DAY_MS >= DAY_HEADS_MAX_DAYS) {
@@ -137,9 +137,9 @@ export async function auditRoutes(app: FastifyInstance, { db }: { db: Db }) {
     }
     return ok({ dateFrom, dateTo, heads: await dayHeads(db, dateFrom, dateTo) });
   });
-  route(app, api.operations, async ({ body }) => cappedPage(await pageOperations(db, body)));
-  route(app, api.traceCode, async ({ body }) => ok(await traceCode(db, body.code)));
-  route(app, api.traceFile, async ({ request }) => ok(await traceFile(db, request)));
+  route(app, auditApi.operations, async ({ body }) => cappedPage(await pageOperations(db, body)));
+  route(app, auditApi.traceCode, async ({ body }) => ok(await traceCode(db, body.code)));
+  route(app, auditApi.traceFile, async ({ request }) => ok(await traceFile(db, request)));
   const sendPackage = async (
     content: EvidenceContent,
     user: SessionUser,
@@ -153,10 +153,10 @@ export async function auditRoutes(app: FastifyInstance, { db }: { db: Db }) {
       .header('Cache-Control', 'no-store');
     return sendDelivery(db, reply, logId, { bytes: pkg.bytes });
   };
-  route(app, api.subjectEvidence, async ({ body, user, request, reply }) =>
+  route(app, auditApi.subjectEvidence, async ({ body, user, request, reply }) =>
     sendPackage(await subjectEvidence(db, body), user, request, reply),
   );
-  route(app, api.noticeEvidence, async ({ body, user, request, reply }) =>
+  route(app, auditApi.noticeEvidence, async ({ body, user, request, reply }) =>
     sendPackage(await noticeEvidence(db, body), user, request, reply),
   );
 }

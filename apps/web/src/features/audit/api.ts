@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   HEADS_FILE_KIND,
-  auditApi as api,
+  auditApi,
   type DayHead,
   type DayHeadsRequest,
   type SubjectEvidenceRequest,
@@ -9,12 +9,12 @@ import {
 import { call, callBlob, callMultipart, saveBlob } from '../../api/client.ts';
 
 export const useAuditStatus = () =>
-  useQuery({ queryKey: [api.status.path], queryFn: async () => (await call(api.status)).data.last });
+  useQuery({ queryKey: [auditApi.status.path], queryFn: async () => (await call(auditApi.status)).data.last });
 
 export const useDayHeads = (req: DayHeadsRequest) =>
   useQuery({
-    queryKey: [api.dayHeads.path, req],
-    queryFn: async () => (await call(api.dayHeads, req, { silent: true })).data,
+    queryKey: [auditApi.dayHeads.path, req],
+    queryFn: async () => (await call(auditApi.dayHeads, req, { silent: true })).data,
     retry: false,
   });
 
@@ -22,8 +22,8 @@ export const useDayHeads = (req: DayHeadsRequest) =>
 export function useVerifyNow() {
   const queryClient = useQueryClient();
   return async () => {
-    const res = await call(api.verify, undefined, { silent: true });
-    queryClient.setQueryData([api.status.path], res.data);
+    const res = await call(auditApi.verify, undefined, { silent: true });
+    queryClient.setQueryData([auditApi.status.path], res.data);
     return res.message ?? '';
   };
 }
@@ -37,25 +37,25 @@ export function exportHeads(from: string, to: string, heads: readonly DayHead[])
 }
 
 /** 泄露追溯 by the code typed in. */
-export const traceByCode = async (code: string) => (await call(api.traceCode, { code }, { silent: true })).data;
+export const traceByCode = async (code: string) => (await call(auditApi.traceCode, { code }, { silent: true })).data;
 
 /** 泄露追溯 by the PDF found outside. */
 export async function traceByFile(file: File) {
   const form = new FormData();
   form.append('file', file, file.name);
-  return (await callMultipart(api.traceFile, form, { silent: true })).data;
+  return (await callMultipart(auditApi.traceFile, form, { silent: true })).data;
 }
 
 /** 证据包: a supplier's rows on a material or drawing, as one ZIP; saved, its name returned. */
 export async function exportSubjectEvidence(req: SubjectEvidenceRequest): Promise<string> {
-  const file = await callBlob(api.subjectEvidence, req, { silent: true });
+  const file = await callBlob(auditApi.subjectEvidence, req, { silent: true });
   saveBlob(file);
   return file.fileName;
 }
 
 /** 证据包 of a change notice. */
 export async function exportNoticeEvidence(id: number): Promise<string> {
-  const file = await callBlob(api.noticeEvidence, { id }, { silent: true });
+  const file = await callBlob(auditApi.noticeEvidence, { id }, { silent: true });
   saveBlob(file);
   return file.fileName;
 }
