@@ -231,6 +231,32 @@ export async function appendRows(sheet: Worksheet, rows: readonly Cell[][], out:
   return !out.destroyed;
 }
 
+/**
+ * Appends each batch of records to `sheet` as `columns` print them, then commits the sheet. `complete`
+ * is false when the client went away part-way (the sheet is left as it was): the caller stops there.
+ */
+export async function appendRecords<R>(
+  sheet: Worksheet,
+  columns: readonly Pick<Column<R>, 'value'>[],
+  batches: AsyncIterable<R[]>,
+  out: Writable,
+): Promise<{ written: number; complete: boolean }> {
+  let written = 0;
+  for await (const batch of batches) {
+    if (
+      !(await appendRows(
+        sheet,
+        batch.map((r) => columns.map((c) => c.value(r))),
+        out,
+      ))
+    )
+      return { written, complete: false };
+    written += batch.length;
+  }
+  sheet.commit();
+  return { written, complete: true };
+}
+
 /** Writes the sheets into `out` and ends it; stops early when the client went away. */
 export async function writeWorkbook(out: Writable, sheets: Sheet[]): Promise<void> {
   const workbook = await openWorkbook(out);

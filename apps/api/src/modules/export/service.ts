@@ -17,7 +17,7 @@ import {
 import type { Db } from '../../db/database.ts';
 import { cstDateTime } from '../../lib/dates.ts';
 import { governExportColumns, type GovernedExportColumn } from '../../lib/permission-rules.ts';
-import { addSheet, appendRows, openWorkbook, readAhead } from '../../lib/workbook.ts';
+import { addSheet, appendRecords, openWorkbook, readAhead } from '../../lib/workbook.ts';
 import { fileBatches, type FileFilter, type FileRecord, type FileSort } from '../archives/index.ts';
 
 /** `field`: the row field of a governed column (ARCHIVE_FILE_COLUMNS), hidden or masked as in the list. */
@@ -61,19 +61,12 @@ export async function writeArchiveWorkbook(
   const columns = governedColumns(EXPORT_COLUMNS, modes);
   const workbook = await openWorkbook(out);
   const sheet = addSheet(workbook, '图纸档案信息', columns);
-  let written = 0;
-  for await (const batch of readAhead(fileBatches(db, filter, sort, batchSize))) {
-    if (
-      !(await appendRows(
-        sheet,
-        batch.map((r) => columns.map((c) => c.value(r))),
-        out,
-      ))
-    )
-      return written;
-    written += batch.length;
-  }
-  sheet.commit();
-  await workbook.commit();
+  const { written, complete } = await appendRecords(
+    sheet,
+    columns,
+    readAhead(fileBatches(db, filter, sort, batchSize)),
+    out,
+  );
+  if (complete) await workbook.commit();
   return written;
 }

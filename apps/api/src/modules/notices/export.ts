@@ -16,7 +16,7 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readRows } from '../../db/rows.ts';
 import { cstDateTime } from '../../lib/dates.ts';
-import { addSheet, appendRows, openWorkbook } from '../../lib/workbook.ts';
+import { addSheet, appendRecords, openWorkbook } from '../../lib/workbook.ts';
 import { governExportColumns, type GovernedExportColumn } from '../../lib/permission-rules.ts';
 import {
   recipientSelect,
@@ -91,19 +91,8 @@ export async function writeRecipientWorkbook(
   const columns = governExportColumns(RECIPIENT_COLUMNS, modes);
   const workbook = await openWorkbook(out);
   const sheet = addSheet(workbook, '接收方', columns);
-  let written = 0;
-  for await (const batch of recipientBatches(db, notice.id, q, now)) {
-    if (
-      !(await appendRows(
-        sheet,
-        batch.map((r) => columns.map((c) => c.value(r))),
-        out,
-      ))
-    )
-      return written;
-    written += batch.length;
-  }
-  sheet.commit();
+  const { written, complete } = await appendRecords(sheet, columns, recipientBatches(db, notice.id, q, now), out);
+  if (!complete) return written;
 
   const info = workbook.addWorksheet('变更通知');
   info.columns = [{ width: 16 }, { width: 24 }, { width: 12 }, { width: 12 }, { width: 12 }, { width: 30 }];
