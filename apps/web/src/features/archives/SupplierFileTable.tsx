@@ -16,14 +16,8 @@ import { PagedTable, fetchPagedTableAhead } from '../../components/PagedTable.ts
 import { ahead } from '../../api/ahead.ts';
 import { supplierProductLinesQuery } from './api.ts';
 import { FileViewer, downloadFile } from '../files/index.ts';
-import {
-  SecretTag,
-  StatusTag,
-  categoryLabel,
-  formatDate,
-  formatDateTime,
-  formatFileSize,
-} from '../../components/labels.tsx';
+import { StatusTag, formatDateTime, formatFileSize } from '../../components/labels.tsx';
+import { FILE_CLASS_COLUMNS } from './fileColumns.tsx';
 import { SupplierFileFilters, type SupplierFileFilterValues } from './SupplierFileFilters.tsx';
 
 export type SupplierFileListKind = 'current' | 'history';
@@ -175,14 +169,7 @@ export function SupplierFileTable({ kind, scope, initialFilters = {}, extra, emp
         </div>
       ),
     },
-    { title: '类别', dataIndex: 'category', width: 96, render: categoryLabel },
-    {
-      title: '保密等级',
-      dataIndex: 'secretLevel',
-      width: 100,
-      render: (l: StandardFileRow['secretLevel']) => <SecretTag level={l} />,
-    },
-    { title: '生效日期', dataIndex: 'effectiveDate', sorter: true, width: 112, render: formatDate },
+    ...FILE_CLASS_COLUMNS,
     {
       title: '文件',
       dataIndex: 'fileName',

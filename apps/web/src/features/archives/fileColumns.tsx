@@ -26,6 +26,18 @@ export const ARCHIVE_DEFAULT_HIDDEN = [
   'obsoletedAt',
 ] as const;
 
+/** 类别, 保密等级 and 生效日期, as every list of archive files shows them. */
+export const FILE_CLASS_COLUMNS: ColumnsType<StandardFileRow> = [
+  { title: '类别', dataIndex: 'category', width: 90, render: categoryLabel },
+  {
+    title: '保密等级',
+    dataIndex: 'secretLevel',
+    width: 90,
+    render: (v: StandardFileRow['secretLevel']) => <SecretTag level={v} />,
+  },
+  { title: '生效日期', dataIndex: 'effectiveDate', sorter: true, width: 120, render: formatDate },
+];
+
 export interface FileColumnOptions {
   /** The 操作 cell of a row. */
   actions: (row: StandardFileRow) => ReactNode;
@@ -65,14 +77,7 @@ export function fileColumns({ actions, withObsolete }: FileColumnOptions): Colum
         </span>
       ),
     },
-    { title: '类别', dataIndex: 'category', width: 90, render: categoryLabel },
-    {
-      title: '保密等级',
-      dataIndex: 'secretLevel',
-      width: 90,
-      render: (v: StandardFileRow['secretLevel']) => <SecretTag level={v} />,
-    },
-    { title: '生效日期', dataIndex: 'effectiveDate', sorter: true, width: 120, render: formatDate },
+    ...FILE_CLASS_COLUMNS,
     ...(withObsolete
       ? ([
           { title: '作废时间', dataIndex: 'obsoletedAt', width: 170, render: formatDateTime },

@@ -8,17 +8,8 @@ import { useState } from 'react';
 import { App, Button, Popconfirm, Space, Typography } from 'antd';
 import type { ListColumns } from '../../../components/listColumns.tsx';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import {
-  ISSUE_STATUSES,
-  ISSUE_STATUS_LABELS,
-  canMove,
-  documentIssuesApi,
-  ISSUE_TRANSITIONS,
-  type IssueDetail,
-  type IssueRow,
-} from '@esm/contracts';
+import { canMove, documentIssuesApi, ISSUE_TRANSITIONS, type IssueDetail, type IssueRow } from '@esm/contracts';
 import { ListPage } from '../../../components/ListPage.tsx';
-import type { FilterField } from '../../../components/FilterForm.tsx';
 import { formatDateTime } from '../../../components/labels.tsx';
 import { serverErrorText } from '../../../components/serverErrors.ts';
 import { FileViewer } from '../../files/index.ts';
@@ -35,7 +26,7 @@ import {
 } from '../api.ts';
 import { IssueForm } from '../IssueForm.tsx';
 import { IssueThread } from '../IssueThread.tsx';
-import { overdueRow, typeAndStatusColumns } from '../labels.tsx';
+import { issueFilterFields, overdueRow, typeAndStatusColumns } from '../labels.tsx';
 import { ReplyBox } from '../ReplyBox.tsx';
 import { viewerFileOf } from '../viewer.ts';
 
@@ -72,32 +63,7 @@ export default function DocumentIssuePage() {
       },
     });
 
-  const FIELDS: FilterField[] = [
-    { kind: 'text', name: 'keyword', label: '编号或标题', width: 140 },
-    {
-      kind: 'select',
-      name: 'status',
-      label: '状态',
-      width: 110,
-      options: ISSUE_STATUSES.map((s) => ({ value: s, label: ISSUE_STATUS_LABELS[s] })),
-    },
-    { kind: 'text', name: 'materialCode', label: '物料编码', width: 120 },
-    {
-      kind: 'select',
-      name: 'problemTypeId',
-      label: '问题类型',
-      width: 140,
-      options: (types.data ?? []).map((t) => ({ value: t.id, label: t.name })),
-    },
-    { kind: 'select', name: 'overdueOnly', label: '逾期', width: 100, options: [{ value: '1', label: '仅看逾期' }] },
-    {
-      kind: 'dateRange',
-      from: 'dateFrom',
-      to: 'dateTo',
-      label: '创建日期',
-      placeholder: ['创建开始日期', '创建结束日期'],
-    },
-  ];
+  const FIELDS = issueFilterFields('supplier', types.data);
 
   const columns: ListColumns<IssueRow> = [
     {

@@ -10,8 +10,6 @@ import type { ListColumns } from '../../../components/listColumns.tsx';
 import {
   ISSUE_SCOPES,
   ISSUE_SCOPE_LABELS,
-  ISSUE_STATUSES,
-  ISSUE_STATUS_LABELS,
   ISSUE_TRANSITIONS,
   canMove,
   documentIssuesApi,
@@ -23,7 +21,6 @@ import { ListPage } from '../../../components/ListPage.tsx';
 import { fetchPagedTableAhead } from '../../../components/PagedTable.tsx';
 import { ahead } from '../../../api/ahead.ts';
 import type { FetchAhead } from '../../pages.ts';
-import type { FilterField } from '../../../components/FilterForm.tsx';
 import { formatDateTime } from '../../../components/labels.tsx';
 import { serverErrorText } from '../../../components/serverErrors.ts';
 import { useFormSubmit } from '../../../components/useFormSubmit.ts';
@@ -40,7 +37,7 @@ import {
   useRefreshIssues,
 } from '../api.ts';
 import { IssueThread } from '../IssueThread.tsx';
-import { overdueRow, typeAndStatusColumns } from '../labels.tsx';
+import { issueFilterFields, overdueRow, typeAndStatusColumns } from '../labels.tsx';
 import { ReplyBox } from '../ReplyBox.tsx';
 import { viewerFileOf } from '../viewer.ts';
 
@@ -124,33 +121,7 @@ export default function DocumentIssueHPage() {
     }
   };
 
-  const FIELDS: FilterField[] = [
-    { kind: 'text', name: 'keyword', label: '编号或标题', width: 140 },
-    {
-      kind: 'select',
-      name: 'status',
-      label: '状态',
-      width: 110,
-      options: ISSUE_STATUSES.filter((s) => s !== 'DRAFT').map((s) => ({ value: s, label: ISSUE_STATUS_LABELS[s] })),
-    },
-    { kind: 'text', name: 'supplierCode', label: '供应商编码', width: 120 },
-    { kind: 'text', name: 'materialCode', label: '物料编码', width: 120 },
-    {
-      kind: 'select',
-      name: 'problemTypeId',
-      label: '问题类型',
-      width: 140,
-      options: (types.data ?? []).map((t) => ({ value: t.id, label: t.name })),
-    },
-    { kind: 'select', name: 'overdueOnly', label: '逾期', width: 100, options: [{ value: '1', label: '仅看逾期' }] },
-    {
-      kind: 'dateRange',
-      from: 'dateFrom',
-      to: 'dateTo',
-      label: '创建日期',
-      placeholder: ['创建开始日期', '创建结束日期'],
-    },
-  ];
+  const FIELDS = issueFilterFields('internal', types.data);
 
   const mayAssign = useButton(documentIssuesApi.assign);
   const mayReply = useButton(documentIssuesApi.reply);
