@@ -14,8 +14,7 @@
  */
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../e2e/chromium.ts';
-import { createBenchDatabase } from './lib/postgres.ts';
-import { startServer, tempDir } from './lib/server.ts';
+import { demoServer } from './lib/demo-server.ts';
 
 /** Every layout shift of the page into window.__shifts, with what moved (tag, classes, rect before → after). */
 const observer = `(() => {
@@ -40,19 +39,7 @@ interface Shift {
 const shifts = (page: Page) => page.evaluate(() => (window as unknown as { __shifts: Shift[] }).__shifts);
 
 async function main() {
-  let base = process.env.BASE_URL;
-  let stop = async () => {};
-  if (!base) {
-    const db = await createBenchDatabase();
-    const dir = tempDir('cls');
-    const server = await startServer({ dataDir: dir.dir, databaseUrl: db.url, env: { SEED_DEMO: 'true' } });
-    base = server.base;
-    stop = async () => {
-      await server.stop();
-      await db.drop();
-      await dir.remove();
-    };
-  }
+  const { base, stop } = await demoServer('cls');
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     for (const account of ACCOUNTS) {

@@ -16,26 +16,13 @@
 import { writeFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../e2e/chromium.ts';
-import { createBenchDatabase } from './lib/postgres.ts';
-import { startServer, tempDir } from './lib/server.ts';
+import { demoServer } from './lib/demo-server.ts';
 
 const runs = Number(process.env.TRACE_RUNS ?? 3);
 const out = process.env.TRACE_OUT ?? '/tmp/landing-trace.json';
 
 async function main() {
-  let base = process.env.BASE_URL;
-  let stop = async () => {};
-  if (!base) {
-    const db = await createBenchDatabase();
-    const dir = tempDir('trace');
-    const server = await startServer({ dataDir: dir.dir, databaseUrl: db.url, env: { SEED_DEMO: 'true' } });
-    base = server.base;
-    stop = async () => {
-      await server.stop();
-      await db.drop();
-      await dir.remove();
-    };
-  }
+  const { base, stop } = await demoServer('trace');
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
