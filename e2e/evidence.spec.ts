@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { PASSWORD, expectToast, signIn, unfoldMenu, apiUrl, atPage } from './helpers.ts';
+import { PASSWORD, expectToast, settled, signIn, unfoldMenu, apiUrl, atPage } from './helpers.ts';
 import { e2eDatabaseUrl, sql } from './db.ts';
 import { PAGES, filesApi, sessionApi } from '../packages/contracts/src/index.ts';
 
@@ -63,7 +63,12 @@ test('demo3: access report → evidence package → verify passes; a row altered
   await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await page.getByTestId('side-menu').getByText('授权访问报告', { exact: true }).click();
   await expect(page).toHaveURL((url) => url.pathname === PAGES.drawingAccessReport.path);
-  await page.getByRole('textbox', { name: '物料编码' }).fill('0064000101');
+  // the page settled first, and the code seen in the box before 查询: typed while the shell was
+  // still loading, it was lost once in CI and the query went out without it
+  await settled(page);
+  const code = page.getByRole('textbox', { name: '物料编码' });
+  await code.fill('0064000101');
+  await expect(code).toHaveValue('0064000101');
   await page.getByRole('button', { name: /查\s*询/ }).click();
   const grants = page.getByTestId('report-grants');
   const button = grants.getByTestId('evidence-S001').first();
