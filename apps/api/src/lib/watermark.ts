@@ -14,10 +14,11 @@ import { readFile } from 'node:fs/promises';
 import { deflateSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import type fontkit from '@pdf-lib/fontkit';
-import type { PDFDocument, PDFFont, PDFOperator, PDFRef } from 'pdf-lib';
+import type { PDFContext, PDFDict, PDFDocument, PDFFont, PDFHexString, PDFObject, PDFOperator, PDFRef } from 'pdf-lib';
 import type { FileType } from '@esm/contracts';
 import { AppError, badRequest } from '../plugins/errors.ts';
 import { cstMinute } from './dates.ts';
+import { appendUpdate, readXrefTail, updateContext, type XrefTail } from './pdf-increment.ts';
 
 /** Who took the copy: the supplier's name (内部 for staff), the account, the time and the address. */
 export interface WatermarkStamp {
@@ -192,19 +193,196 @@ const sizeFor = (w: number, h: number, min: number, max: number) => Math.min(max
 // ---- PDF ---------------------------------------------------------------------------------------
 
 const PDF_DAMAGED = 'PDF 文件已损坏，无法添加水印，请联系管理员';
+const PDF_ENCRYPTED = '该 PDF 已加密，无法添加水印，请联系管理员上传未加密的版本';
+const PDF_NO_PAGES = 'PDF 文件没有页面，无法添加水印，请联系管理员';
 
-/** Stamps every page of a PDF; the font subset is embedded once for the whole document. */
+/**
+ * Stamps every page of a PDF, as an incremental update appended to the original bytes
+ * (pdf-increment.ts): per copy only the stamp is written — the font subset once, one content
+ * stream per page size, the pages' dictionaries and the document information with the copy code.
+ * What the update needs of the original (its pages, their resources and boxes, its trailer) is
+ * read once per file and kept (PDF_TEMPLATE_CACHE files, as PDF syntax: no parsed document is
+ * held). A file whose cross-reference cannot be found where it says is rewritten whole instead.
+ */
 export async function stampPdf(bytes: Uint8Array, text: string, copyCode?: string): Promise<Uint8Array> {
-  const [program, lib] = await Promise.all([watermarkFontProgram(text), pdfLib()]);
+  const [program, lib, template] = await Promise.all([watermarkFontProgram(text), pdfLib(), pdfTemplate(bytes)]);
+  if (!template) return rewriteStampedPdf(lib, bytes, program, text, copyCode);
+  const { PDFHexString } = lib;
+  const context = updateContext(lib, template.size);
+  const push = context.register(context.stream('q\n'));
+  const pop = context.register(context.stream('Q\n'));
+  const fontRef = embedWatermarkFont(lib, context, program);
+  const gsRef = context.register(context.obj({ Type: 'ExtGState', ca: OPACITY, CA: OPACITY }));
+  const encoded = PDFHexString.of(program.encode(text));
+  const widthAt1 = program.widthOf(text);
+  const stamps = new Map<string, PDFRef>();
+  const changed: [PDFRef, string][] = [];
+  for (const page of template.pages) {
+    const key = `${page.box.x} ${page.box.y} ${page.box.width} ${page.box.height} ${page.fontName} ${page.gsName}`;
+    let stamp = stamps.get(key);
+    if (!stamp) {
+      const content = stampContent(lib, context, page.box, page.fontName, page.gsName, encoded, widthAt1);
+      stamp = context.register(context.stream(content, { Filter: 'FlateDecode' }));
+      stamps.set(key, stamp);
+    }
+    changed.push([
+      page.ref,
+      `<<${page.entries}\n/Contents [${push} ${page.contents} ${pop} ${stamp}]\n/Resources <<${page.resources}` +
+        `\n/Font <<${page.fonts} /${page.fontName} ${fontRef} >>\n/ExtGState <<${page.extGStates} /${page.gsName} ${gsRef} >>\n>>\n>>`,
+    ]);
+  }
+  let info = template.info;
+  if (copyCode) {
+    // the copy code in the document's metadata too: a copy whose watermark was cropped still names its row
+    const keywords = [...template.keywords, `${COPY_CODE_KEYWORD}${copyCode}`].join(' ');
+    info ??= context.nextRef();
+    changed.push([info, `<<${template.infoEntries}\n/Keywords ${PDFHexString.fromText(keywords)}\n>>`]);
+  }
+  return appendUpdate(bytes, template.tail, template.size, [...context.enumerateIndirectObjects(), ...changed], {
+    root: template.root,
+    info,
+    id: template.id,
+  });
+}
+
+/** What a stamp needs of one page, as PDF syntax (dictionary entries without the << >>). */
+interface TemplatePage {
+  ref: PDFRef;
+  box: { x: number; y: number; width: number; height: number };
+  /** the page's own entries but /Contents and /Resources */
+  entries: string;
+  /** the references of its content streams, in order */
+  contents: string;
+  /** its resources (inherited ones included) but /Font and /ExtGState; then those two's entries */
+  resources: string;
+  fonts: string;
+  extGStates: string;
+  /** names for the stamp's font and graphics state that the page's resources do not use */
+  fontName: string;
+  gsName: string;
+}
+
+interface PdfTemplate {
+  tail: XrefTail;
+  size: number;
+  root: PDFRef;
+  info?: PDFRef;
+  id?: PDFObject;
+  /** the information dictionary's entries but /Keywords, and its keywords */
+  infoEntries: string;
+  keywords: string[];
+  pages: TemplatePage[];
+}
+
+const PDF_TEMPLATE_CACHE = 64;
+const templates = new Map<string, Promise<PdfTemplate | null>>();
+
+/** The template of a PDF (null: it must be rewritten whole), read on first use and kept by content. */
+function pdfTemplate(bytes: Uint8Array): Promise<PdfTemplate | null> {
+  const key = createHash('sha256').update(bytes).digest('base64');
+  let template = templates.get(key);
+  if (template) {
+    templates.delete(key); // most recently used last
+  } else {
+    template = pdfLib().then((lib) => readPdfTemplate(lib, bytes));
+    template.catch(() => templates.delete(key));
+    if (templates.size >= PDF_TEMPLATE_CACHE) templates.delete(templates.keys().next().value!);
+  }
+  templates.set(key, template);
+  return template;
+}
+
+async function loadForStamping(lib: typeof import('pdf-lib'), bytes: Uint8Array) {
   const { EncryptedPDFError, PDFDocument } = lib;
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(bytes, { updateMetadata: false });
   } catch (e) {
-    if (e instanceof EncryptedPDFError)
-      throw new UnstampableError('该 PDF 已加密，无法添加水印，请联系管理员上传未加密的版本');
+    if (e instanceof EncryptedPDFError) throw new UnstampableError(PDF_ENCRYPTED);
     throw new UnstampableError(PDF_DAMAGED);
   }
+  // A file cut off or with a broken page tree loads without complaint and fails here, on the pages
+  // (no catalog, a page without a box): it is damaged for the user, not a server error.
+  let pages: ReturnType<PDFDocument['getPages']>;
+  try {
+    pages = doc.getPages();
+  } catch {
+    throw new UnstampableError(PDF_DAMAGED);
+  }
+  if (pages.length === 0) throw new UnstampableError(PDF_NO_PAGES);
+  return { doc, pages };
+}
+
+async function readPdfTemplate(lib: typeof import('pdf-lib'), bytes: Uint8Array): Promise<PdfTemplate | null> {
+  const { doc, pages } = await loadForStamping(lib, bytes);
+  const tail = readXrefTail(bytes);
+  const { Root, Info, ID } = doc.context.trailerInfo;
+  if (!tail || !(Root instanceof lib.PDFRef) || (Info && !(Info instanceof lib.PDFRef))) return null;
+  const { PDFArray, PDFDict, PDFHexString, PDFName, PDFRef, PDFStream, PDFString } = lib;
+  const context = doc.context;
+  /** a dictionary's entries as PDF syntax, but the named ones */
+  const entries = (dict: PDFDict | undefined, ...except: string[]) =>
+    (dict?.entries() ?? [])
+      .filter(([k]) => !except.includes(k.decodeText()))
+      .map(([k, v]) => `\n${k.toString()} ${v.toString()}`)
+      .join('');
+  /** a name of the form EsmWm, EsmWm1, … that the dictionary does not have */
+  const freeName = (dict: PDFDict | undefined) => {
+    for (let i = 0; ; i++) if (!dict?.has(PDFName.of(`EsmWm${i || ''}`))) return `EsmWm${i || ''}`;
+  };
+  try {
+    const out = pages.map((page): TemplatePage => {
+      const node = page.node;
+      const raw = node.get(PDFName.of('Contents'));
+      const resolved = raw instanceof PDFRef ? context.lookup(raw) : raw;
+      const contents = resolved instanceof PDFStream ? [raw!] : resolved instanceof PDFArray ? resolved.asArray() : [];
+      if (contents.some((c) => !(c instanceof PDFRef))) throw new Error('content stream not referenced');
+      const resources = node.Resources();
+      const fonts = resources?.lookupMaybe(PDFName.of('Font'), PDFDict);
+      const extGStates = resources?.lookupMaybe(PDFName.of('ExtGState'), PDFDict);
+      const box = page.getCropBox();
+      return {
+        ref: page.ref,
+        box: { x: box.x, y: box.y, width: box.width, height: box.height },
+        entries: entries(node, 'Contents', 'Resources'),
+        contents: contents.map(String).join(' '),
+        resources: entries(resources, 'Font', 'ExtGState'),
+        fonts: entries(fonts),
+        extGStates: entries(extGStates),
+        fontName: freeName(fonts),
+        gsName: freeName(extGStates),
+      };
+    });
+    const info = Info ? context.lookupMaybe(Info, PDFDict) : undefined;
+    const keywords = info?.lookup(PDFName.of('Keywords'));
+    return {
+      tail,
+      // pdf-lib forgets the object and cross-reference streams it unpacked: the trailer's size counts them
+      size: Math.max(context.largestObjectNumber + 1, tail.size),
+      root: Root,
+      info: Info as PDFRef | undefined,
+      id: ID,
+      infoEntries: entries(info, 'Keywords'),
+      keywords:
+        keywords instanceof PDFString || keywords instanceof PDFHexString
+          ? keywords.decodeText().split(/\s+/).filter(Boolean)
+          : [],
+      pages: out,
+    };
+  } catch {
+    return null; // anything unusual in its structure: rewritten whole, as pdf-lib understands it
+  }
+}
+
+/** The whole document rewritten by pdf-lib with the stamp: for files whose structure an update cannot follow. */
+async function rewriteStampedPdf(
+  lib: typeof import('pdf-lib'),
+  bytes: Uint8Array,
+  program: WatermarkFontProgram,
+  text: string,
+  copyCode?: string,
+): Promise<Uint8Array> {
+  const { doc, pages } = await loadForStamping(lib, bytes);
   const context = doc.context;
   // The q and Q streams pdf-lib wraps each page's own content in (normalize, below) are shared by
   // the document; given here uncompressed (a byte each), instead of deflated by pdf-lib's
@@ -217,22 +395,28 @@ export async function stampPdf(bytes: Uint8Array, text: string, copyCode?: strin
   shared.popGraphicsStateContentStreamRef ??= context.register(context.stream('Q\n'));
   const fontRef = embedWatermarkFont(lib, context, program);
   const gsRef = context.register(context.obj({ Type: 'ExtGState', ca: OPACITY, CA: OPACITY }));
-
-  // A file cut off or with a broken page tree loads without complaint and fails here, on the pages
-  // (no catalog, a page without a box): it is damaged for the user, not a server error.
-  let pages: ReturnType<PDFDocument['getPages']>;
+  const encoded = lib.PDFHexString.of(program.encode(text));
+  const widthAt1 = program.widthOf(text);
   try {
-    pages = doc.getPages();
+    for (const page of pages) {
+      // normalize() wraps the page's own content in q … Q, so whatever state it leaves cannot skew the stamp
+      page.node.normalize();
+      const fontKey = page.node.newFontDictionary(program.baseFont, fontRef);
+      const gsKey = page.node.newExtGState('GS', gsRef);
+      const content = stampContent(
+        lib,
+        context,
+        page.getCropBox(),
+        fontKey.decodeText(),
+        gsKey.decodeText(),
+        encoded,
+        widthAt1,
+      );
+      page.node.addContentStream(context.register(context.stream(content, { Filter: 'FlateDecode' })));
+    }
   } catch {
     throw new UnstampableError(PDF_DAMAGED);
   }
-  if (pages.length === 0) throw new UnstampableError('PDF 文件没有页面，无法添加水印，请联系管理员');
-  try {
-    stampPages(lib, pages, program, fontRef, gsRef, text);
-  } catch {
-    throw new UnstampableError(PDF_DAMAGED);
-  }
-  // the copy code in the document's metadata too: a copy whose watermark was cropped still names its row
   if (copyCode)
     doc.setKeywords([...(doc.getKeywords()?.split(/\s+/).filter(Boolean) ?? []), `${COPY_CODE_KEYWORD}${copyCode}`]);
   // A form's field appearances are left as they are (regenerating them would embed other fonts).
@@ -241,17 +425,22 @@ export async function stampPdf(bytes: Uint8Array, text: string, copyCode?: strin
   return doc.save({ updateFieldAppearances: false, useObjectStreams: false });
 }
 
-function stampPages(
+/**
+ * The stamp of one page size: the text tiled along the diagonal in the watermark's grey and
+ * opacity, deflated by node's zlib (pdf-lib would deflate it in JavaScript).
+ */
+function stampContent(
   lib: typeof import('pdf-lib'),
-  pages: ReturnType<PDFDocument['getPages']>,
-  program: WatermarkFontProgram,
-  fontRef: PDFRef,
-  gsRef: PDFRef,
-  text: string,
-) {
+  context: PDFContext,
+  box: { x: number; y: number; width: number; height: number },
+  fontName: string,
+  gsName: string,
+  encoded: PDFHexString,
+  widthAt1: number,
+): Buffer {
   const {
     PDFContentStream,
-    PDFHexString,
+    PDFName,
     degrees,
     drawText,
     grayscale,
@@ -259,37 +448,26 @@ function stampPages(
     pushGraphicsState,
     setGraphicsState,
   } = lib;
-  const encoded = PDFHexString.of(program.encode(text));
-  const widthAt1 = program.widthOf(text);
-  for (const page of pages) {
-    // normalize() wraps the page's own content in q … Q, so whatever state it leaves cannot skew the stamp
-    page.node.normalize();
-    const fontKey = page.node.newFontDictionary(program.baseFont, fontRef);
-    const gsKey = page.node.newExtGState('GS', gsRef);
-    const box = page.getCropBox();
-    const size = sizeFor(box.width, box.height, 9, 72);
-    const width = widthAt1 * size;
-    const ops: PDFOperator[] = [pushGraphicsState(), setGraphicsState(gsKey)];
-    for (const t of tiles(box.width, box.height, width, size)) {
-      ops.push(
-        ...drawText(encoded, {
-          color: grayscale(0.35),
-          font: fontKey,
-          size,
-          rotate: degrees(ANGLE_DEG),
-          xSkew: degrees(0),
-          ySkew: degrees(0),
-          x: box.x + t.x,
-          y: box.y + t.y,
-        }),
-      );
-    }
-    ops.push(popGraphicsState());
-    // the stamp's content stream, deflated by node's zlib (pdf-lib's own pushOperators would deflate it in JavaScript)
-    const context = page.doc.context;
-    const plain = PDFContentStream.of(context.obj({}), ops, false).getContents();
-    page.node.addContentStream(context.register(context.stream(deflateSync(plain), { Filter: 'FlateDecode' })));
+  const size = sizeFor(box.width, box.height, 9, 72);
+  const width = widthAt1 * size;
+  const font = PDFName.of(fontName);
+  const ops: PDFOperator[] = [pushGraphicsState(), setGraphicsState(PDFName.of(gsName))];
+  for (const t of tiles(box.width, box.height, width, size)) {
+    ops.push(
+      ...drawText(encoded, {
+        color: grayscale(0.35),
+        font,
+        size,
+        rotate: degrees(ANGLE_DEG),
+        xSkew: degrees(0),
+        ySkew: degrees(0),
+        x: box.x + t.x,
+        y: box.y + t.y,
+      }),
+    );
   }
+  ops.push(popGraphicsState());
+  return deflateSync(PDFContentStream.of(context.obj({}), ops, false).getContents());
 }
 
 // ---- the watermark's font program, per set of characters -----------------------------------------
