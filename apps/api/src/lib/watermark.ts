@@ -18,6 +18,7 @@ import type { PDFContext, PDFDict, PDFDocument, PDFFont, PDFHexString, PDFObject
 import type { FileType } from '@esm/contracts';
 import { AppError, badRequest } from '../plugins/errors.ts';
 import { cstMinute } from './dates.ts';
+import { encodePng, pngMayBeTransparent } from './png-encode.ts';
 import { appendUpdate, readXrefTail, updateContext, type XrefTail } from './pdf-increment.ts';
 
 /** Who took the copy: the supplier's name (内部 for staff), the account, the time and the address. */
@@ -742,7 +743,10 @@ export async function stampImage(bytes: Uint8Array, type: 'png' | 'jpg', text: s
     ctx.fillText(text, 0, 0);
     ctx.restore();
   }
-  return type === 'png' ? canvas.encode('png') : canvas.encode('jpeg', 90);
+  if (type === 'jpg') return canvas.encode('jpeg', 90);
+  // the canvas' own pixels are premultiplied: straight ones are asked for only where alpha is not all opaque
+  const pixels = pngMayBeTransparent(bytes) ? ctx.getImageData(0, 0, w, h).data : canvas.data();
+  return encodePng(pixels, w, h);
 }
 
 // ---- by file type ------------------------------------------------------------------------------
