@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { deflateSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import type fontkit from '@pdf-lib/fontkit';
-import type { PDFContext, PDFDict, PDFDocument, PDFFont, PDFHexString, PDFObject, PDFOperator, PDFRef } from 'pdf-lib';
+import type { PDFDict, PDFDocument, PDFFont, PDFObject, PDFRef } from 'pdf-lib';
 import type { FileType } from '@esm/contracts';
 import { AppError, badRequest } from '../plugins/errors.ts';
 import { cstMinute } from './dates.ts';
@@ -214,7 +214,7 @@ export async function stampPdf(bytes: Uint8Array, text: string, copyCode?: strin
   const pop = context.register(context.stream('Q\n'));
   const fontRef = embedWatermarkFont(lib, context, program);
   const gsRef = context.register(context.obj({ Type: 'ExtGState', ca: OPACITY, CA: OPACITY }));
-  const encoded = PDFHexString.of(program.encode(text));
+  const hex = program.encode(text);
   const widthAt1 = program.widthOf(text);
   const stamps = new Map<string, PDFRef>();
   const changed: [PDFRef, string][] = [];
@@ -222,7 +222,7 @@ export async function stampPdf(bytes: Uint8Array, text: string, copyCode?: strin
     const key = `${page.box.x} ${page.box.y} ${page.box.width} ${page.box.height} ${page.fontName} ${page.gsName}`;
     let stamp = stamps.get(key);
     if (!stamp) {
-      const content = stampContent(lib, context, page.box, page.fontName, page.gsName, encoded, widthAt1);
+      const content = stampContent(lib, page.box, page.fontName, page.gsName, hex, widthAt1);
       stamp = context.register(context.stream(content, { Filter: 'FlateDecode' }));
       stamps.set(key, stamp);
     }
@@ -396,7 +396,7 @@ async function rewriteStampedPdf(
   shared.popGraphicsStateContentStreamRef ??= context.register(context.stream('Q\n'));
   const fontRef = embedWatermarkFont(lib, context, program);
   const gsRef = context.register(context.obj({ Type: 'ExtGState', ca: OPACITY, CA: OPACITY }));
-  const encoded = lib.PDFHexString.of(program.encode(text));
+  const hex = program.encode(text);
   const widthAt1 = program.widthOf(text);
   try {
     for (const page of pages) {
@@ -404,15 +404,7 @@ async function rewriteStampedPdf(
       page.node.normalize();
       const fontKey = page.node.newFontDictionary(program.baseFont, fontRef);
       const gsKey = page.node.newExtGState('GS', gsRef);
-      const content = stampContent(
-        lib,
-        context,
-        page.getCropBox(),
-        fontKey.decodeText(),
-        gsKey.decodeText(),
-        encoded,
-        widthAt1,
-      );
+      const content = stampContent(lib, page.getCropBox(), fontKey.decodeText(), gsKey.decodeText(), hex, widthAt1);
       page.node.addContentStream(context.register(context.stream(content, { Filter: 'FlateDecode' })));
     }
   } catch {
@@ -428,47 +420,26 @@ async function rewriteStampedPdf(
 
 /**
  * The stamp of one page size: the text tiled along the diagonal in the watermark's grey and
- * opacity, deflated by node's zlib (pdf-lib would deflate it in JavaScript).
+ * opacity — one text object that sets its font once and places each line by its text matrix —
+ * deflated by node's zlib (pdf-lib would deflate it in JavaScript).
  */
 function stampContent(
   lib: typeof import('pdf-lib'),
-  context: PDFContext,
   box: { x: number; y: number; width: number; height: number },
   fontName: string,
   gsName: string,
-  encoded: PDFHexString,
+  encoded: string,
   widthAt1: number,
 ): Buffer {
-  const {
-    PDFContentStream,
-    PDFName,
-    degrees,
-    drawText,
-    grayscale,
-    popGraphicsState,
-    pushGraphicsState,
-    setGraphicsState,
-  } = lib;
+  const { PDFName } = lib;
   const size = sizeFor(box.width, box.height, 9, 72);
-  const width = widthAt1 * size;
-  const font = PDFName.of(fontName);
-  const ops: PDFOperator[] = [pushGraphicsState(), setGraphicsState(PDFName.of(gsName))];
-  for (const t of tiles(box.width, box.height, width, size)) {
-    ops.push(
-      ...drawText(encoded, {
-        color: grayscale(0.35),
-        font,
-        size,
-        rotate: degrees(ANGLE_DEG),
-        xSkew: degrees(0),
-        ySkew: degrees(0),
-        x: box.x + t.x,
-        y: box.y + t.y,
-      }),
-    );
-  }
-  ops.push(popGraphicsState());
-  return deflateSync(PDFContentStream.of(context.obj({}), ops, false).getContents());
+  const rad = (ANGLE_DEG * Math.PI) / 180;
+  const [cos, sin] = [Math.cos(rad).toFixed(5), Math.sin(rad).toFixed(5)];
+  const n = (v: number) => v.toFixed(2);
+  let out = `q\n${PDFName.of(gsName).toString()} gs\nBT\n${PDFName.of(fontName).toString()} ${n(size)} Tf\n0.35 g\n`;
+  for (const t of tiles(box.width, box.height, widthAt1 * size, size))
+    out += `${cos} ${sin} -${sin} ${cos} ${n(box.x + t.x)} ${n(box.y + t.y)} Tm\n<${encoded}> Tj\n`;
+  return deflateSync(`${out}ET\nQ\n`);
 }
 
 // ---- the watermark's font program, per set of characters -----------------------------------------
