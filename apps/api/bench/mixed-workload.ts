@@ -20,7 +20,9 @@
  * generator, and of the whole machine (200 % = both cores: what is not ours is a neighbour's). Before the steps, each action alone (closed loop, 4 clients)
  * gives its api and database CPU per call: with the mix's weights, the share of the api's CPU
  * each action takes. Knobs: BENCH_MIXED_STEP_SECONDS (20), BENCH_MIXED_START (10/s),
- * BENCH_MIXED_CALIBRATE_SECONDS (3, 0 = skip).
+ * BENCH_MIXED_CALIBRATE_SECONDS (3, 0 = skip). BENCH_MIXED_BASELINE=dist-base/server.mjs (a copy of an
+ * earlier build beside dist/): that build is calibrated action by action in turn with this one
+ * (BENCH_MIXED_ROUNDS, 2, rounds each) and searched for its one-process rate first, in the same run.
  */
 import pg from 'pg';
 import { Pool } from 'undici';
@@ -48,6 +50,9 @@ const SUPPLIERS = num(process.env.BENCH_MIXED_SUPPLIERS, 200);
 const STAFF_SESSIONS = num(process.env.BENCH_MIXED_STAFF, 20);
 const STEP_SECONDS = num(process.env.BENCH_MIXED_STEP_SECONDS, 20);
 const CALIBRATE_SECONDS = num(process.env.BENCH_MIXED_CALIBRATE_SECONDS, 3);
+/** Another bundle beside dist/ (e.g. dist-base/server.mjs, a copy of an earlier build) measured in the same run. */
+const BASELINE = process.env.BENCH_MIXED_BASELINE;
+const ROUNDS = Math.max(1, num(process.env.BENCH_MIXED_ROUNDS, 2));
 const STAFF = ['demo3', 'demo7', 'demo8', 'demo9']; // the drawing admins: lists, logs, export
 const NOTICES_EACH = 3;
 const LOGIN_BURST = 8;
@@ -525,54 +530,89 @@ function ceilings(s: StepResult): Row[] {
   ];
 }
 
-/** Each action alone (closed loop, 4 clients): api and postgres CPU per call, so the mix's CPU can be split by action. */
+/** A server the calibration measures, under the name its rows carry. */
+interface Target {
+  name: string;
+  server: RunningServer;
+  http: Pool;
+}
+
+/**
+ * Each action alone (closed loop, 4 clients): api and postgres CPU per call, so the mix's CPU can
+ * be split by action. With a baseline (BENCH_MIXED_BASELINE) every action is measured on both
+ * servers in turn, baseline first, BENCH_MIXED_ROUNDS times each (A B A B …, the mean of the
+ * rounds): a neighbour's load then weighs on both alike.
+ */
 async function calibrate(
-  server: RunningServer,
-  http: Pool,
+  targets: Target[],
   ops: ReturnType<typeof mixOps>,
   db: { url: string; name: string },
 ): Promise<Row[]> {
   const rows: Row[] = [];
   const total = Object.values(MIX).reduce((a, b) => a + b, 0);
-  const cost: { a: Action; api: number; db: number }[] = [];
+  const rounds = targets.length > 1 ? ROUNDS : 1;
+  const cost = targets.map(() => [] as { a: Action; api: number; db: number }[]);
   for (const a of Object.keys(MIX) as Action[]) {
-    const r = await closedLoop(() => ops[a](http), {
-      concurrency: 4,
-      durationMs: CALIBRATE_SECONDS * 1000,
-      maxOps: 150,
-      warmupOps: 4,
-      meter: cpuMeter(server.proc.pid!, db),
-    });
-    if (r.errors) progress(`${a} alone: ${r.errors} errors, first: ${r.firstError}`);
-    cost.push({ a, api: r.appCpuMsPerOp ?? NaN, db: r.dbCpuMsPerOp ?? NaN });
+    const sums = targets.map(() => ({ api: 0, db: 0, ops: 0, errors: 0, p50: [] as number[], p95: [] as number[] }));
+    for (let round = 0; round < rounds; round++)
+      for (const [i, t] of targets.entries()) {
+        const r = await closedLoop(() => ops[a](t.http), {
+          concurrency: 4,
+          durationMs: CALIBRATE_SECONDS * 1000,
+          maxOps: 150,
+          warmupOps: 4,
+          meter: cpuMeter(t.server.proc.pid!, db),
+        });
+        if (r.errors) progress(`${a} alone (${t.name}): ${r.errors} errors, first: ${r.firstError}`);
+        const sum = sums[i]!;
+        sum.api += (r.appCpuMsPerOp ?? NaN) / rounds;
+        sum.db += (r.dbCpuMsPerOp ?? NaN) / rounds;
+        sum.ops += r.ops;
+        sum.errors += r.errors;
+        sum.p50.push(r.p50Ms);
+        sum.p95.push(r.p95Ms);
+      }
+    for (const [i, t] of targets.entries()) {
+      const sum = sums[i]!;
+      cost[i]!.push({ a, api: sum.api, db: sum.db });
+      rows.push(
+        row({
+          config: `each action alone, 4 clients${targets.length > 1 ? `: ${t.name}` : ''}`,
+          action: a,
+          requests: sum.ops,
+          errors: sum.errors,
+          'p50 ms': fmt(percentile(sum.p50, 50)),
+          'p95 ms': fmt(percentile(sum.p95, 50)),
+          'api / pg CPU ms per req': `${fmt(sum.api, 1)} / ${fmt(sum.db, 1)}`,
+        }),
+      );
+    }
+  }
+  const mixes = cost.map((c) => ({
+    api: c.reduce((t, x) => t + (MIX[x.a] / total) * x.api, 0),
+    db: c.reduce((t, x) => t + (MIX[x.a] / total) * x.db, 0),
+  }));
+  for (const [i, t] of targets.entries()) {
+    const { api: mixApi, db: mixDb } = mixes[i]!;
+    for (const r of rows.filter((x) => String(x.config).endsWith(targets.length > 1 ? `: ${t.name}` : '4 clients'))) {
+      const c = cost[i]!.find((x) => x.a === r.action)!;
+      r.verdict = `${fmt(MIX[c.a])} % of calls, ${fmt(((MIX[c.a] / total) * c.api * 100) / mixApi)} % of the mix's api CPU, ${fmt(((MIX[c.a] / total) * c.db * 100) / mixDb)} % of its db CPU`;
+    }
+    progress(
+      `the mix from the calibration${targets.length > 1 ? ` (${t.name})` : ''}: api ${mixApi.toFixed(2)} ms, postgres backends ${mixDb.toFixed(2)} ms CPU per request`,
+    );
     rows.push(
       row({
-        config: 'each action alone, 4 clients',
-        action: a,
-        requests: r.ops,
-        errors: r.errors,
-        'p50 ms': fmt(r.p50Ms),
-        'p95 ms': fmt(r.p95Ms),
-        'p99 ms': fmt(r.p99Ms),
-        'api / pg CPU ms per req': `${fmt(r.appCpuMsPerOp ?? NaN, 1)} / ${fmt(r.dbCpuMsPerOp ?? NaN, 1)}`,
+        config: `each action alone, 4 clients${targets.length > 1 ? `: ${t.name}` : ''}`,
+        action: 'the mix (weighted)',
+        'api / pg CPU ms per req': `${fmt(mixApi, 2)} / ${fmt(mixDb, 2)}`,
+        verdict:
+          i > 0
+            ? `api ${fmt((mixApi / mixes[0]!.api) * 100)} %, postgres ${fmt((mixDb / mixes[0]!.db) * 100)} % of ${targets[0]!.name}'s`
+            : '',
       }),
     );
   }
-  const mixApi = cost.reduce((t, c) => t + (MIX[c.a] / total) * c.api, 0);
-  const mixDb = cost.reduce((t, c) => t + (MIX[c.a] / total) * c.db, 0);
-  for (const [i, c] of cost.entries())
-    rows[i]!.verdict =
-      `${fmt(MIX[c.a])} % of calls, ${fmt(((MIX[c.a] / total) * c.api * 100) / mixApi)} % of the mix's api CPU, ${fmt(((MIX[c.a] / total) * c.db * 100) / mixDb)} % of its db CPU`;
-  progress(
-    `the mix from the calibration: api ${mixApi.toFixed(2)} ms, postgres backends ${mixDb.toFixed(2)} ms CPU per request`,
-  );
-  rows.push(
-    row({
-      config: 'each action alone, 4 clients',
-      action: 'the mix (weighted)',
-      'api / pg CPU ms per req': `${fmt(mixApi, 2)} / ${fmt(mixDb, 2)}`,
-    }),
-  );
   return rows;
 }
 
@@ -581,8 +621,8 @@ export async function run(_: BenchSettings): Promise<Row[]> {
   const sql = new pg.Pool({ connectionString: big.url, max: 4 });
   const style = serverStyle();
   progress(`server run with: ${describeStyle(style)}`);
-  const start = () =>
-    startServer({ dataDir: big.dataDir, databaseUrl: big.url, nodeArgs: style.flags, env: style.env });
+  const startOpts = { dataDir: big.dataDir, databaseUrl: big.url, nodeArgs: style.flags, env: style.env };
+  const start = () => startServer(startOpts);
   const servers: RunningServer[] = [];
   const pools: Pool[] = [];
   const dropNotices = onCleanup('delete the MIX- notices', () => deleteNotices(sql));
@@ -595,19 +635,44 @@ export async function run(_: BenchSettings): Promise<Row[]> {
     );
     const ops = mixOps(setup, seededRandom(7));
     const rows: Row[] = [];
-    const calibration =
-      CALIBRATE_SECONDS > 0 ? await calibrate(servers[0]!, pools[0]!, ops, { url: big.url, name: big.name }) : [];
+    const plan = (start: number): SearchPlan => ({ start, factor: 2, resolution: 1.15, maxSteps: 7 });
+    const startRate = num(process.env.BENCH_MIXED_START, 10);
+    let calibration: Row[] = [];
+    let baseline: { sustained?: number } | undefined;
+    if (BASELINE) {
+      // the earlier build on the same database, storage and session secret: the sessions serve on both
+      const server = await startServer({ ...startOpts, entry: [BASELINE] });
+      const http = new Pool(server.base, { connections: 64 });
+      try {
+        const targets = [
+          { name: `baseline (${BASELINE})`, server, http },
+          { name: 'this build', server: servers[0]!, http: pools[0]! },
+        ];
+        calibration = await calibrate(targets, ops, { url: big.url, name: big.name });
+        progress(`warm-up (baseline): 10/s for 5 s`);
+        await step(big.name, 'warm-up', [server], [http], ops, 10, 5, 1);
+        const found = await search(big.name, '1 api process: baseline', [server], [http], ops, plan(startRate));
+        rows.push(...found.rows);
+        baseline = found;
+      } finally {
+        await http.close();
+        await server.stop();
+      }
+    } else if (CALIBRATE_SECONDS > 0) {
+      calibration = await calibrate([{ name: 'this build', server: servers[0]!, http: pools[0]! }], ops, {
+        url: big.url,
+        name: big.name,
+      });
+    }
     progress(`warm-up: 10/s for 5 s`);
     await step(big.name, 'warm-up', servers, pools, ops, 10, 5, 1);
 
-    const startRate = num(process.env.BENCH_MIXED_START, 10);
-    const one = await search(big.name, '1 api process', servers, pools, ops, {
-      start: startRate,
-      factor: 2,
-      resolution: 1.15,
-      maxSteps: 7,
-    });
+    const one = await search(big.name, '1 api process', servers, pools, ops, plan(startRate));
     rows.push(...one.rows);
+    if (baseline)
+      progress(
+        `one api process: ${one.sustained ?? 'none'}/s against the baseline's ${baseline.sustained ?? 'none'}/s`,
+      );
 
     servers.push(await start()); // same DATA_DIR: same storage and session secret
     pools.push(new Pool(servers[1]!.base, { connections: 64 }));
@@ -626,7 +691,9 @@ export async function run(_: BenchSettings): Promise<Row[]> {
     rows.push(
       row({
         config: 'answer',
-        verdict: `highest rate with p95 ≤ 300 ms and no errors: 1 api process ${one.sustained ?? '—'}/s, 2 api processes ${two.sustained ?? '—'}/s`,
+        verdict: `highest rate with p95 ≤ 300 ms and no errors: 1 api process ${one.sustained ?? '—'}/s, 2 api processes ${two.sustained ?? '—'}/s${
+          baseline ? `; the baseline's 1 api process ${baseline.sustained ?? '—'}/s` : ''
+        }`,
       }),
     );
     return [...rows, ...calibration];
