@@ -23,6 +23,7 @@
  * BENCH_MIXED_CALIBRATE_SECONDS (3, 0 = skip). BENCH_MIXED_BASELINE=dist-base/server.mjs (a copy of an
  * earlier build beside dist/): that build is calibrated action by action in turn with this one
  * (BENCH_MIXED_ROUNDS, 2, rounds each) and searched for its one-process rate first, in the same run.
+ * BENCH_MIXED_CAPACITY=0: the calibration alone.
  */
 import pg from 'pg';
 import { Pool } from 'undici';
@@ -53,6 +54,8 @@ const CALIBRATE_SECONDS = num(process.env.BENCH_MIXED_CALIBRATE_SECONDS, 3);
 /** Another bundle beside dist/ (e.g. dist-base/server.mjs, a copy of an earlier build) measured in the same run. */
 const BASELINE = process.env.BENCH_MIXED_BASELINE;
 const ROUNDS = Math.max(1, num(process.env.BENCH_MIXED_ROUNDS, 2));
+/** 0: the calibration only (each action's CPU per call), no capacity search. */
+const CAPACITY = process.env.BENCH_MIXED_CAPACITY !== '0';
 const STAFF = ['demo3', 'demo7', 'demo8', 'demo9']; // the drawing admins: lists, logs, export
 const NOTICES_EACH = 3;
 const LOGIN_BURST = 8;
@@ -649,6 +652,7 @@ export async function run(_: BenchSettings): Promise<Row[]> {
           { name: 'this build', server: servers[0]!, http: pools[0]! },
         ];
         calibration = await calibrate(targets, ops, { url: big.url, name: big.name });
+        if (!CAPACITY) return calibration;
         progress(`warm-up (baseline): 10/s for 5 s`);
         await step(big.name, 'warm-up', [server], [http], ops, 10, 5, 1);
         const found = await search(big.name, '1 api process: baseline', [server], [http], ops, plan(startRate));
@@ -664,6 +668,7 @@ export async function run(_: BenchSettings): Promise<Row[]> {
         name: big.name,
       });
     }
+    if (!CAPACITY) return calibration;
     progress(`warm-up: 10/s for 5 s`);
     await step(big.name, 'warm-up', servers, pools, ops, 10, 5, 1);
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { encodePng, pngMayBeTransparent } from './png-encode.ts';
+import { encodePng, unpremultiply } from './png-encode.ts';
 import { stampFile } from './watermark.ts';
 
 async function pixels(png: Uint8Array) {
@@ -31,12 +31,9 @@ describe('encodePng', () => {
     await expect(encodePng(rgba, 4, 2)).rejects.toThrow(/expected 32 bytes/);
   });
 
-  it('tells an image that may be transparent from one that cannot be', async () => {
-    const png = await encodePng(new Uint8Array(4).fill(255), 1, 1);
-    expect(pngMayBeTransparent(png)).toBe(true); // RGBA
-    const rgb = Buffer.from(png);
-    rgb[25] = 2; // truecolour without alpha, no tRNS chunk
-    expect(pngMayBeTransparent(rgb)).toBe(false);
+  it('makes premultiplied pixels straight: opaque ones as they are, translucent ones divided by alpha', () => {
+    const px = new Uint8Array([10, 20, 30, 255, 0, 0, 0, 0, 100, 50, 25, 128]);
+    expect([...unpremultiply(px)]).toEqual([10, 20, 30, 255, 0, 0, 0, 0, 199, 100, 50, 128]);
   });
 });
 

@@ -22,7 +22,7 @@ function chunk(type: string, data: Uint8Array): Buffer {
 }
 
 /** `rgba`: width × height pixels, 4 bytes each (straight, not premultiplied, alpha), row by row. */
-export async function encodePng(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number): Promise<Buffer> {
+export async function encodePng(rgba: Uint8Array, width: number, height: number): Promise<Buffer> {
   const stride = width * 4;
   if (rgba.length !== stride * height)
     throw new Error(`expected ${stride * height} bytes of pixels, got ${rgba.length}`);
@@ -40,18 +40,15 @@ export async function encodePng(rgba: Uint8Array | Uint8ClampedArray, width: num
 }
 
 /**
- * Whether a PNG may carry transparency: an alpha channel (colour types 4 and 6) or a tRNS chunk
- * before the image data. Without it a canvas' premultiplied pixels are already straight ones.
+ * A canvas' pixels (premultiplied alpha, as @napi-rs/canvas' `data()` gives them) made straight,
+ * in place: an opaque pixel — all of a drawing, usually — is the same either way and is only
+ * looked at; a transparent one has no colour; a translucent one is divided by its alpha.
  */
-export function pngMayBeTransparent(png: Uint8Array): boolean {
-  const colourType = png[25];
-  if (colourType === 4 || colourType === 6) return true;
-  const v = new DataView(png.buffer, png.byteOffset, png.byteLength);
-  for (let at = 8; at + 8 <= png.length;) {
-    const type = String.fromCharCode(png[at + 4]!, png[at + 5]!, png[at + 6]!, png[at + 7]!);
-    if (type === 'tRNS') return true;
-    if (type === 'IDAT' || type === 'IEND') return false;
-    at += 12 + v.getUint32(at);
+export function unpremultiply(rgba: Uint8Array): Uint8Array {
+  for (let i = 3; i < rgba.length; i += 4) {
+    const a = rgba[i]!;
+    if (a === 255 || a === 0) continue;
+    for (let c = i - 3; c < i; c++) rgba[c] = Math.min(255, Math.round((rgba[c]! * 255) / a));
   }
-  return true; // not read to its end: assume so
+  return rgba;
 }

@@ -18,7 +18,7 @@ import type { PDFDict, PDFDocument, PDFFont, PDFObject, PDFRef } from 'pdf-lib';
 import type { FileType } from '@esm/contracts';
 import { AppError, badRequest } from '../plugins/errors.ts';
 import { cstMinute } from './dates.ts';
-import { encodePng, pngMayBeTransparent } from './png-encode.ts';
+import { encodePng, unpremultiply } from './png-encode.ts';
 import { appendUpdate, readXrefTail, updateContext, type XrefTail } from './pdf-increment.ts';
 
 /** Who took the copy: the supplier's name (内部 for staff), the account, the time and the address. */
@@ -715,9 +715,8 @@ export async function stampImage(bytes: Uint8Array, type: 'png' | 'jpg', text: s
     ctx.restore();
   }
   if (type === 'jpg') return canvas.encode('jpeg', 90);
-  // the canvas' own pixels are premultiplied: straight ones are asked for only where alpha is not all opaque
-  const pixels = pngMayBeTransparent(bytes) ? ctx.getImageData(0, 0, w, h).data : canvas.data();
-  return encodePng(pixels, w, h);
+  // the canvas keeps its pixels premultiplied; PNG stores them straight
+  return encodePng(unpremultiply(canvas.data()), w, h);
 }
 
 // ---- by file type ------------------------------------------------------------------------------
