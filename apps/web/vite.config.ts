@@ -19,6 +19,9 @@ const LANDING_ANTD = new Set(
 );
 const LANDING_LIBS =
   /[\\/]node_modules[\\/](@ant-design|@babel[\\/]runtime|@emotion|@rc-component|@tanstack|clsx|compute-scroll-into-view|dayjs|is-mobile|react-is|react-router|scroll-into-view-if-needed|stylis|throttle-debounce|zod)[\\/]/;
+/** What only other pages' antd components are built on (tabs, steps, upload, input-number, …): left to their chunks. */
+const NOT_LANDING_RC =
+  /[\\/]node_modules[\\/]@rc-component[\\/](input-number|mini-decimal|progress|segmented|steps|tabs|upload)[\\/]/;
 const ANTD = /[\\/]node_modules[\\/]antd[\\/](es|lib)[\\/]([^\\/]+)[\\/]/;
 
 /** Modules of the login page's first load stay in its chunks: that load must not take the landing libraries with it. */
@@ -42,7 +45,7 @@ const loginFirst = loginFirstLoad();
 const isLandingLib = (id: string) => {
   if (loginFirst.has(id)) return false;
   const antd = ANTD.exec(id);
-  return antd ? LANDING_ANTD.has(antd[2]!) : LANDING_LIBS.test(id);
+  return antd ? LANDING_ANTD.has(antd[2]!) : LANDING_LIBS.test(id) && !NOT_LANDING_RC.test(id);
 };
 
 // Served by the api under /esm; `pnpm dev` proxies the api on :3000.
