@@ -11,9 +11,9 @@ import { pdfjsAssets } from './pdfjs-assets.ts';
  */
 const LANDING_ANTD = new Set(
   (
-    '_util alert app badge breadcrumb button calendar checkbox color-picker config-provider date-picker descriptions ' +
+    '_util alert app badge breadcrumb button checkbox color-picker config-provider descriptions ' +
     'drawer dropdown empty form grid input layout locale menu message modal notification pagination popconfirm ' +
-    'popover radio result select skeleton space spin style switch table tag theme time-picker tooltip tree ' +
+    'popover radio result select skeleton space spin style switch table tag theme tooltip tree ' +
     'typography version watermark'
   ).split(' '),
 );
@@ -22,6 +22,13 @@ const LANDING_LIBS =
 /** What only other pages' antd components are built on (tabs, steps, upload, input-number, …): left to their chunks. */
 const NOT_LANDING_RC =
   /[\\/]node_modules[\\/]@rc-component[\\/](input-number|mini-decimal|progress|segmented|steps|tabs|upload)[\\/]/;
+/**
+ * The date pickers come after the first paint (components/DateRange.tsx): antd's and
+ * @rc-component's picker and dayjs' plugins stay out, but for the locale antd's zh_CN takes.
+ */
+const PICKER_LOCALE =
+  /[\\/]node_modules[\\/](antd[\\/](es|lib)[\\/](calendar|date-picker|time-picker)|@rc-component[\\/]picker[\\/](es|lib))[\\/]locale[\\/]/;
+const AFTER_FIRST_PAINT = /[\\/]node_modules[\\/](@rc-component[\\/]picker|dayjs[\\/]plugin)[\\/]/;
 const ANTD = /[\\/]node_modules[\\/]antd[\\/](es|lib)[\\/]([^\\/]+)[\\/]/;
 
 /** Modules of the login page's first load stay in its chunks: that load must not take the landing libraries with it. */
@@ -44,6 +51,8 @@ function loginFirstLoad(): { plugin: Plugin; has: (id: string) => boolean } {
 const loginFirst = loginFirstLoad();
 const isLandingLib = (id: string) => {
   if (loginFirst.has(id)) return false;
+  if (PICKER_LOCALE.test(id)) return true;
+  if (AFTER_FIRST_PAINT.test(id)) return false;
   const antd = ANTD.exec(id);
   return antd ? LANDING_ANTD.has(antd[2]!) : LANDING_LIBS.test(id) && !NOT_LANDING_RC.test(id);
 };
