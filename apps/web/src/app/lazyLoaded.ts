@@ -10,7 +10,7 @@
  * call of it has resolved, and `lazyLoaded` renders that module directly — lazy() only for code
  * still on its way.
  */
-import { createElement, lazy, type ComponentType } from 'react';
+import { createElement, lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 
 /** A module loader that keeps its module once loaded (`loaded`). */
 export type Loader<M> = (() => Promise<M>) & { readonly loaded?: M };
@@ -32,4 +32,36 @@ export function lazyLoaded<M, P extends object>(load: Loader<M>, pick: (m: M) =>
     return m ? createElement(pick(m), props) : createElement(Lazy as ComponentType<P>, props);
   }
   return Loaded;
+}
+
+/**
+ * A dialog or drawer whose code is not part of its page's first load: nothing is rendered until
+ * `isOpen(props)` first holds, and from then on the dialog itself (so that it still animates as it
+ * closes). Its code is fetched when the browser is next idle after the page came, so it is
+ * usually in before the first click; a dialog opened sooner shows once its code arrives.
+ */
+export function lazyDialog<M, P extends object>(
+  load: () => Promise<M>,
+  pick: (m: M) => ComponentType<P>,
+  isOpen: (props: P) => boolean,
+): ComponentType<P> {
+  const loader = remembered(load);
+  const Dialog = lazyLoaded(loader, pick);
+  const prefetch = () => void loader().catch(() => {});
+  function LazyDialog(props: P) {
+    const open = isOpen(props);
+    const [opened, setOpened] = useState(open);
+    if (open && !opened) setOpened(true);
+    useEffect(() => {
+      if (loader.loaded) return;
+      if (typeof requestIdleCallback !== 'function') {
+        const t = setTimeout(prefetch, 1000);
+        return () => clearTimeout(t);
+      }
+      const h = requestIdleCallback(prefetch, { timeout: 3000 });
+      return () => cancelIdleCallback(h);
+    }, []);
+    return opened ? createElement(Suspense, { fallback: null }, createElement(Dialog, props)) : null;
+  }
+  return LazyDialog;
 }

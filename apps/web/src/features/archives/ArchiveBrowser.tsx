@@ -19,8 +19,15 @@ import { PagedTable, fetchPagedTableAhead } from '../../components/PagedTable.ts
 import { ExportButton } from '../export/index.ts';
 import { fileFilterFields } from './fileFilters.ts';
 import { ARCHIVE_DEFAULT_HIDDEN, fileColumns } from './fileColumns.tsx';
-import { UploadModal } from './UploadModal.tsx';
 import { useFileActions } from './useFileActions.tsx';
+import { lazyDialog } from '../../app/lazyLoaded.ts';
+
+// the upload form (antd's Upload, a date picker) only after 上传 is clicked
+const UploadModal = lazyDialog(
+  () => import('./UploadModal.tsx'),
+  (m) => m.UploadModal,
+  (p) => p.open,
+);
 
 const TREE_WIDTH = 260;
 const FIELDS = fileFilterFields(true);
