@@ -35,9 +35,9 @@ export function lazyLoaded<M, P extends object>(load: Loader<M>, pick: (m: M) =>
 }
 
 /**
- * A dialog or drawer whose code is not part of its page's first load: nothing is rendered until
- * `isOpen(props)` first holds, and from then on the dialog itself (so that it still animates as it
- * closes). Its code is fetched when the browser is next idle after the page came, so it is
+ * A dialog or drawer (or a part shown only inside one) whose code is not part of its page's first
+ * load: nothing is rendered until `isOpen(props)` first holds, and from then on the dialog itself
+ * (so that it still animates as it closes). Its code is fetched when the browser is next idle after the page came, so it is
  * usually in before the first click; a dialog opened sooner shows once its code arrives.
  */
 export function lazyDialog<M, P extends object>(
