@@ -12,16 +12,19 @@ import { pdfjsAssets } from './pdfjs-assets.ts';
 const LANDING_ANTD = new Set(
   (
     '_util alert app badge breadcrumb button checkbox color-picker config-provider descriptions ' +
-    'drawer dropdown empty form grid input layout locale menu message modal notification pagination popconfirm ' +
+    'dropdown empty form grid input layout locale menu message modal notification pagination popconfirm ' +
     'popover radio result select skeleton space spin style switch table tag theme tooltip tree ' +
     'typography version watermark'
   ).split(' '),
 );
 const LANDING_LIBS =
   /[\\/]node_modules[\\/](@ant-design|@babel[\\/]runtime|@emotion|@rc-component|@tanstack|clsx|compute-scroll-into-view|dayjs|is-mobile|react-is|react-router|scroll-into-view-if-needed|stylis|throttle-debounce|zod)[\\/]/;
-/** What only other pages' antd components are built on (tabs, steps, upload, input-number, …): left to their chunks. */
+/**
+ * What only other pages' antd components (tabs, steps, upload, …) or what a landing page fetches
+ * after its first paint (the drawer, components/Drawer.ts) are built on: left to their chunks.
+ */
 const NOT_LANDING_RC =
-  /[\\/]node_modules[\\/]@rc-component[\\/](input-number|mini-decimal|progress|segmented|steps|tabs|upload)[\\/]/;
+  /[\\/]node_modules[\\/]@rc-component[\\/](drawer|input-number|mini-decimal|progress|segmented|steps|tabs|upload)[\\/]/;
 /**
  * The date pickers come after the first paint (components/DateRange.tsx): antd's and
  * @rc-component's picker and dayjs' plugins stay out, but for the locale antd's zh_CN takes.

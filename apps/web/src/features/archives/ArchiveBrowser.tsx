@@ -4,7 +4,8 @@
  * export and per-row actions. `?standardCode=` / `?materialCode=` preset the filters (standardCode is carried across redirects).
  */
 import { useMemo, useState } from 'react';
-import { Button, Drawer, Space, theme } from 'antd';
+import { Button, Space, theme } from 'antd';
+import { Drawer } from '../../components/Drawer.ts';
 import { useMd } from '../../components/useScreen.ts';
 import { ApartmentOutlined, CloudUploadOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router';
