@@ -9,7 +9,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Input, theme, type DatePicker } from 'antd';
 import { CalendarOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
-import { remembered } from '../app/lazyLoaded.ts';
+import { remembered } from '../lib/lazyLoaded.ts';
 
 export type DateRangeProps = React.ComponentProps<typeof DatePicker.RangePicker>;
 

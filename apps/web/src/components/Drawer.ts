@@ -4,7 +4,7 @@
  * tree of a narrow screen, a supplier's contacts.
  */
 import type { DrawerProps } from 'antd';
-import { lazyDialog } from '../app/lazyLoaded.ts';
+import { lazyDialog } from '../lib/lazyLoaded.ts';
 
 export const Drawer = lazyDialog(
   () => import('./antdDrawer.ts'),

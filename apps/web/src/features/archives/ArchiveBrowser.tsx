@@ -21,7 +21,7 @@ import { ExportButton } from '../export/index.ts';
 import { fileFilterFields } from './fileFilters.ts';
 import { ARCHIVE_DEFAULT_HIDDEN, fileColumns } from './fileColumns.tsx';
 import { useFileActions } from './useFileActions.tsx';
-import { lazyDialog } from '../../app/lazyLoaded.ts';
+import { lazyDialog } from '../../lib/lazyLoaded.ts';
 
 // the upload form (antd's Upload, a date picker) only after 上传 is clicked
 const UploadModal = lazyDialog(

@@ -7,7 +7,7 @@ import { Button, Space, Tooltip } from 'antd';
 import { archivesApi, type StandardFileRow } from '@esm/contracts';
 import { useButton } from '../../lib/permissions.ts';
 import { FileViewer, downloadFile } from '../files/index.ts';
-import { lazyDialog } from '../../app/lazyLoaded.ts';
+import { lazyDialog } from '../../lib/lazyLoaded.ts';
 
 // fetched after the list, opened by a click on a row's 可见供应商 or 作废
 const FileSuppliersDrawer = lazyDialog(

@@ -10,7 +10,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { exportDrawingExcel, type ExportProgress, type ExportRequest } from './api.ts';
 import { formatFileSize } from '../../components/labels.tsx';
 import { serverErrorText } from '../../components/serverErrors.ts';
-import { lazyDialog } from '../../app/lazyLoaded.ts';
+import { lazyDialog } from '../../lib/lazyLoaded.ts';
 
 // antd's Progress only shows while an export runs: fetched after the list page
 const ExportProgressBar = lazyDialog(

@@ -1,5 +1,5 @@
 /** The files feature's public face: the viewer and the stamped file actions. */
-import { lazyDialog } from '../../app/lazyLoaded.ts';
+import { lazyDialog } from '../../lib/lazyLoaded.ts';
 
 export type { FileViewerProps, ViewerFile } from './FileViewer.tsx';
 export { downloadFile, type Run } from './fileActions.ts';

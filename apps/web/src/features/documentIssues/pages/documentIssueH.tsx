@@ -38,7 +38,7 @@ import {
 } from '../api.ts';
 import { issueFilterFields, overdueRow, typeAndStatusColumns } from '../labels.tsx';
 import { viewerFileOf } from '../viewer.ts';
-import { lazyDialog } from '../../../app/lazyLoaded.ts';
+import { lazyDialog } from '../../../lib/lazyLoaded.ts';
 
 // the issue's drawer (its timeline; the reply box with antd's Upload) only after a click on a row
 const IssueThread = lazyDialog(

@@ -29,7 +29,7 @@ import { useSession } from '../../session/index.ts';
 import { decideApplications, useRefreshEmpower } from '../api.ts';
 import { materialsColumn, periodColumn } from '../applicationColumns.tsx';
 import { useButton } from '../../../lib/permissions.ts';
-import { lazyDialog } from '../../../app/lazyLoaded.ts';
+import { lazyDialog } from '../../../lib/lazyLoaded.ts';
 import { ApplicationStatusTag, CodeName, GrantStateTag, Notice } from '../labels.tsx';
 
 // the decision (with its date pickers) and the audit trail only after a click on a row

@@ -5,7 +5,7 @@
  * learns that from the promise, a microtask later), so its Suspense fallback shows; and React 19
  * holds back the retry that reveals the content until 300 ms after the most recent fallback
  * showed (react-dom's Suspense throttling, `globalMostRecentFallbackTime + 300`). After a sign-in
- * whose layout and landing page were fetched while the user typed (afterLogin.ts), that put a
+ * whose layout and landing page were fetched while the user typed (app/afterLogin.ts), that put a
  * spinner and ~0.3–0.45 s before the landing page. `remembered` keeps a loader's module once any
  * call of it has resolved, and `lazyLoaded` renders that module directly — lazy() only for code
  * still on its way.
