@@ -11,14 +11,27 @@ import { pdfjsAssets } from './pdfjs-assets.ts';
  */
 const LANDING_ANTD = new Set(
   (
-    '_util alert app badge breadcrumb button calendar checkbox color-picker config-provider date-picker descriptions ' +
-    'drawer dropdown empty form grid input layout locale menu message modal notification pagination popconfirm ' +
-    'popover radio result select skeleton space spin style switch table tag theme time-picker tooltip tree ' +
+    '_util alert app badge breadcrumb button checkbox color-picker config-provider descriptions ' +
+    'dropdown empty form grid input layout locale menu message modal notification pagination popconfirm ' +
+    'popover radio result select skeleton space spin style switch table tag theme tooltip tree ' +
     'typography version watermark'
   ).split(' '),
 );
 const LANDING_LIBS =
   /[\\/]node_modules[\\/](@ant-design|@babel[\\/]runtime|@emotion|@rc-component|@tanstack|clsx|compute-scroll-into-view|dayjs|is-mobile|react-is|react-router|scroll-into-view-if-needed|stylis|throttle-debounce|zod)[\\/]/;
+/**
+ * What only other pages' antd components (tabs, steps, upload, …) or what a landing page fetches
+ * after its first paint (the drawer, components/Drawer.ts) are built on: left to their chunks.
+ */
+const NOT_LANDING_RC =
+  /[\\/]node_modules[\\/]@rc-component[\\/](drawer|input-number|mini-decimal|progress|segmented|steps|tabs|upload)[\\/]/;
+/**
+ * The date pickers come after the first paint (components/DateRange.tsx): antd's and
+ * @rc-component's picker and dayjs' plugins stay out, but for the locale antd's zh_CN takes.
+ */
+const PICKER_LOCALE =
+  /[\\/]node_modules[\\/](antd[\\/](es|lib)[\\/](calendar|date-picker|time-picker)|@rc-component[\\/]picker[\\/](es|lib))[\\/]locale[\\/]/;
+const AFTER_FIRST_PAINT = /[\\/]node_modules[\\/](@rc-component[\\/]picker|dayjs[\\/]plugin)[\\/]/;
 const ANTD = /[\\/]node_modules[\\/]antd[\\/](es|lib)[\\/]([^\\/]+)[\\/]/;
 
 /** Modules of the login page's first load stay in its chunks: that load must not take the landing libraries with it. */
@@ -41,8 +54,10 @@ function loginFirstLoad(): { plugin: Plugin; has: (id: string) => boolean } {
 const loginFirst = loginFirstLoad();
 const isLandingLib = (id: string) => {
   if (loginFirst.has(id)) return false;
+  if (PICKER_LOCALE.test(id)) return true;
+  if (AFTER_FIRST_PAINT.test(id)) return false;
   const antd = ANTD.exec(id);
-  return antd ? LANDING_ANTD.has(antd[2]!) : LANDING_LIBS.test(id);
+  return antd ? LANDING_ANTD.has(antd[2]!) : LANDING_LIBS.test(id) && !NOT_LANDING_RC.test(id);
 };
 
 // Served by the api under /esm; `pnpm dev` proxies the api on :3000.

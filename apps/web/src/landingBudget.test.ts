@@ -12,11 +12,13 @@ import { expect, test } from 'vitest';
 import { DEFAULT_PAGE, PAGES } from '@esm/contracts/basics';
 
 /**
- * The aim is 300 KB (docs/benchmarks.md, lighthouse); the pages load 424–449 KB today, ~73% of it
- * the landing-libs chunk (antd, React Router, zod, dayjs, react-query) and React. The budget
- * holds today's figures so that nothing adds to them while they are brought down to the aim.
+ * The aim is 300 KB (docs/benchmarks.md, lighthouse); the pages load 384–394 KB, of it 273 KB the
+ * landing-libs chunk (antd, React Router, zod, react-query, dayjs) and 57 KB React. What only
+ * shows after a click — date pickers, dialogs, drawers, the file viewer — is not counted: it comes
+ * after the page (components/DateRange.tsx, lib/lazyLoaded.ts `lazyDialog`). The budget holds
+ * today's figures so that nothing adds to them while they are brought down to the aim.
  */
-const BUDGET_KB = 460;
+const BUDGET_KB = 400;
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const manifestFile = `${dist}.vite/manifest.json`;
 

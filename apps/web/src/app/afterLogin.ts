@@ -9,14 +9,14 @@ import { menuQuery } from '../features/menu/index.ts';
 import { sessionQuery, type SessionCheck } from '../features/session/index.ts';
 import { PAGE_MODULES, type PageModule } from '../features/pages.ts';
 import { queryClient } from './queryClient.ts';
-import { remembered, type Loader } from './lazyLoaded.ts';
+import { remembered, type Loader } from '../lib/lazyLoaded.ts';
 
 /** The shell's layout chunk (the router's lazy BasicLayout loads the same module). */
 export const loadLayout = remembered(() => import('./layout/BasicLayout.tsx'));
 
 /**
  * Every built page's loader by its path, keeping its page once loaded: the router renders a page
- * fetched before (while the user typed) at once, without a Suspense fallback (lazyLoaded.ts).
+ * fetched before (while the user typed) at once, without a Suspense fallback (lib/lazyLoaded.ts).
  */
 export const PAGE_LOADERS: Record<string, Loader<PageModule>> = Object.fromEntries(
   Object.entries(PAGE_MODULES).map(([key, load]) => [PAGES[key as PageKey].path, remembered(load)]),

@@ -10,7 +10,7 @@ import { PageLoading } from '../components/PageLoading.tsx';
 import { SessionGate } from './SessionGate.tsx';
 import { IndexRedirect } from './IndexRedirect.tsx';
 import { loadLayout, PAGE_LOADERS } from './afterLogin.ts';
-import { lazyLoaded } from './lazyLoaded.ts';
+import { lazyLoaded } from '../lib/lazyLoaded.ts';
 import { RootRouteError, RouteError } from './RouteError.tsx';
 import { PageScroll } from './PageScroll.tsx';
 

@@ -5,9 +5,10 @@
  * trimmed texts, blanks as absent, a date range as its two `YYYY-MM-DD` fields.
  */
 import { useEffect, useRef } from 'react';
-import { DatePicker, Form, Input, Select, type SelectProps } from 'antd';
+import { Form, Input, Select, type SelectProps } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
+import { DateRange } from './DateRange.tsx';
 import { FilterButtons } from './FilterButtons.tsx';
 import { RemoteSelect, type RemoteSource } from './RemoteSelect.tsx';
 import { refreshLists } from './PagedTable.tsx';
@@ -145,7 +146,7 @@ export function FilterForm({ fields, onChange, values, testId }: FilterFormProps
           case 'dateRange':
             return (
               <Form.Item key={rangeKey(f)} name={rangeKey(f)}>
-                <DatePicker.RangePicker
+                <DateRange
                   placeholder={f.placeholder ?? ['开始日期', '结束日期']}
                   style={{ width: f.width ?? 240 }}
                   aria-label={f.label}

@@ -4,7 +4,8 @@
  */
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { useEffect, useState } from 'react';
-import { Drawer, Layout, theme } from 'antd';
+import { Layout, theme } from 'antd';
+import { Drawer } from '../../components/Drawer.ts';
 import { Outlet, useLocation } from 'react-router';
 import { UI, routeByPath } from '@esm/contracts';
 import { useMenu } from '../../features/menu/index.ts';

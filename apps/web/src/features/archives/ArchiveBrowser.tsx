@@ -4,7 +4,8 @@
  * export and per-row actions. `?standardCode=` / `?materialCode=` preset the filters (standardCode is carried across redirects).
  */
 import { useMemo, useState } from 'react';
-import { Button, Drawer, Space, theme } from 'antd';
+import { Button, Space, theme } from 'antd';
+import { Drawer } from '../../components/Drawer.ts';
 import { useMd } from '../../components/useScreen.ts';
 import { ApartmentOutlined, CloudUploadOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router';
@@ -19,8 +20,15 @@ import { PagedTable, fetchPagedTableAhead } from '../../components/PagedTable.ts
 import { ExportButton } from '../export/index.ts';
 import { fileFilterFields } from './fileFilters.ts';
 import { ARCHIVE_DEFAULT_HIDDEN, fileColumns } from './fileColumns.tsx';
-import { UploadModal } from './UploadModal.tsx';
 import { useFileActions } from './useFileActions.tsx';
+import { lazyDialog } from '../../lib/lazyLoaded.ts';
+
+// the upload form (antd's Upload, a date picker) only after 上传 is clicked
+const UploadModal = lazyDialog(
+  () => import('./UploadModal.tsx'),
+  (m) => m.UploadModal,
+  (p) => p.open,
+);
 
 const TREE_WIDTH = 260;
 const FIELDS = fileFilterFields(true);

@@ -5,7 +5,8 @@
  */
 import { FilterButtons } from '../../components/FilterButtons.tsx';
 import { useEffect, useState } from 'react';
-import { Button, Col, DatePicker, Form, Input, Row, Select } from 'antd';
+import { Button, Col, Form, Input, Row, Select } from 'antd';
+import { DateRange } from '../../components/DateRange.tsx';
 import { useMd } from '../../components/useScreen.ts';
 import { DownOutlined, UpOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -113,7 +114,7 @@ export function SupplierFileFilters({
         {all && (
           <Col {...col}>
             <Form.Item name="dates" style={{ marginBottom: 12 }}>
-              <DatePicker.RangePicker
+              <DateRange
                 allowEmpty={[true, true]}
                 placeholder={['生效日期起', '生效日期止']}
                 style={{ width: '100%' }}

@@ -7,8 +7,19 @@ import { Button, Space, Tooltip } from 'antd';
 import { archivesApi, type StandardFileRow } from '@esm/contracts';
 import { useButton } from '../../lib/permissions.ts';
 import { FileViewer, downloadFile } from '../files/index.ts';
-import { FileSuppliersDrawer } from './FileSuppliersDrawer.tsx';
-import { ObsoleteDialog } from './ObsoleteDialog.tsx';
+import { lazyDialog } from '../../lib/lazyLoaded.ts';
+
+// fetched after the list, opened by a click on a row's 可见供应商 or 作废
+const FileSuppliersDrawer = lazyDialog(
+  () => import('./FileSuppliersDrawer.tsx'),
+  (m) => m.FileSuppliersDrawer,
+  (p) => p.file !== null,
+);
+const ObsoleteDialog = lazyDialog(
+  () => import('./ObsoleteDialog.tsx'),
+  (m) => m.ObsoleteDialog,
+  (p) => p.file !== null,
+);
 
 function DownloadButton({ row }: { row: StandardFileRow }) {
   const [busy, setBusy] = useState(false);

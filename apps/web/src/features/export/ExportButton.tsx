@@ -5,11 +5,19 @@
  * repeats the count. A refusal (too many rows) is said in the server's words.
  */
 import { useState } from 'react';
-import { App, Button, Progress, Space, Typography } from 'antd';
+import { App, Button, Space, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { exportDrawingExcel, type ExportProgress, type ExportRequest } from './api.ts';
 import { formatFileSize } from '../../components/labels.tsx';
 import { serverErrorText } from '../../components/serverErrors.ts';
+import { lazyDialog } from '../../lib/lazyLoaded.ts';
+
+// antd's Progress only shows while an export runs: fetched after the list page
+const ExportProgressBar = lazyDialog(
+  () => import('./ExportProgressBar.tsx'),
+  (m) => m.ExportProgressBar,
+  () => true,
+);
 
 /** The filters and sort of the list shown (sortField as the table's columns name it). */
 export function ExportButton({ filters }: { filters: Record<string, unknown> }) {
@@ -37,12 +45,7 @@ export function ExportButton({ filters }: { filters: Record<string, unknown> }) 
             {progress.rows === null ? '正在生成…' : `正在导出 ${progress.rows} 条…`}
           </Typography.Text>
           {progress.total ? (
-            <Progress
-              aria-label="导出进度"
-              percent={Math.floor((progress.received / progress.total) * 100)}
-              size="small"
-              style={{ width: 160, margin: 0 }}
-            />
+            <ExportProgressBar percent={Math.floor((progress.received / progress.total) * 100)} />
           ) : (
             progress.received > 0 && (
               <Typography.Text type="secondary">已下载 {formatFileSize(progress.received)}</Typography.Text>

@@ -4,7 +4,8 @@
  * it through the logged call. Opened by ContactsButton wherever suppliers are shown.
  */
 import { useState } from 'react';
-import { Button, Drawer, Tag, Typography } from 'antd';
+import { Button, Tag, Typography } from 'antd';
+import { Drawer } from '../../components/Drawer.ts';
 import { ContactsOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { CONTACT_KIND_LABELS, isSupplierType, phoneLogApi, type ContactRow } from '@esm/contracts';

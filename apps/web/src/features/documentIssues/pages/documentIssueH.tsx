@@ -36,10 +36,21 @@ import {
   useIssue,
   useRefreshIssues,
 } from '../api.ts';
-import { IssueThread } from '../IssueThread.tsx';
 import { issueFilterFields, overdueRow, typeAndStatusColumns } from '../labels.tsx';
-import { ReplyBox } from '../ReplyBox.tsx';
 import { viewerFileOf } from '../viewer.ts';
+import { lazyDialog } from '../../../lib/lazyLoaded.ts';
+
+// the issue's drawer (its timeline; the reply box with antd's Upload) only after a click on a row
+const IssueThread = lazyDialog(
+  () => import('../IssueThread.tsx'),
+  (m) => m.IssueThread,
+  (p) => p.open,
+);
+const ReplyBox = lazyDialog(
+  () => import('../ReplyBox.tsx'),
+  (m) => m.ReplyBox,
+  () => true,
+);
 
 function AssignDialog({ issue, onClose, onDone }: { issue: IssueDetail; onClose: () => void; onDone: () => void }) {
   const handlers = useHandlers();

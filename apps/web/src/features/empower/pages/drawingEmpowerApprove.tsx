@@ -28,10 +28,21 @@ import { validValues } from '../../../components/zodRule.ts';
 import { useSession } from '../../session/index.ts';
 import { decideApplications, useRefreshEmpower } from '../api.ts';
 import { materialsColumn, periodColumn } from '../applicationColumns.tsx';
-import { AuditDialog } from '../AuditDialog.tsx';
 import { useButton } from '../../../lib/permissions.ts';
-import { DecideModal } from '../DecideModal.tsx';
+import { lazyDialog } from '../../../lib/lazyLoaded.ts';
 import { ApplicationStatusTag, CodeName, GrantStateTag, Notice } from '../labels.tsx';
+
+// the decision (with its date pickers) and the audit trail only after a click on a row
+const DecideModal = lazyDialog(
+  () => import('../DecideModal.tsx'),
+  (m) => m.DecideModal,
+  (p) => p.app !== null,
+);
+const AuditDialog = lazyDialog(
+  () => import('../AuditDialog.tsx'),
+  (m) => m.AuditDialog,
+  (p) => p.id !== null,
+);
 
 const FIELDS: FilterField[] = [
   {
