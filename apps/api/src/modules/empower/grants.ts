@@ -91,7 +91,7 @@ export async function visibleMaterialCodes(db: Db, supplierCode: string, now = n
 export type AccessVerdict = { ok: true; validFrom: Date; validUntil: Date } | { ok: false; reason: string };
 
 /** A grant as the refusal reads it: revoked ones too, with when and why. */
-interface GrantRecord extends Grant {
+export interface GrantRecord extends Grant {
   revokedAt: Date | null;
   revokeReason: string | null;
 }
@@ -137,6 +137,11 @@ export async function materialAccess(
     where: { supplierCode, materialCode },
     select: { validFrom: true, validUntil: true, revokedAt: true, revokeReason: true },
   });
+  return grantVerdict(grants, now);
+}
+
+/** materialAccess's answer for a supplier that supplies the material, from all its grants on it (revoked ones too). */
+export function grantVerdict(grants: readonly GrantRecord[], now: Date): AccessVerdict {
   const { state, grant } = grantState(
     grants.filter((g) => !g.revokedAt),
     now,

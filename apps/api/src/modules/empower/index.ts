@@ -3,4 +3,4 @@
  * notices and document issues all scope by it).
  * Other modules and the demo seed import this module only through this file.
  */
-export { grantState, materialAccess, visibleMaterialCodes, visibleMaterialSql } from './grants.ts';
+export { grantState, grantVerdict, materialAccess, visibleMaterialCodes, visibleMaterialSql } from './grants.ts';

@@ -7,11 +7,13 @@
  * Runs on the transaction client that also writes the log row.
  */
 import { KEEPSECRET_REQUIRED_CODE } from '@esm/contracts';
-import type { Prisma } from '../../generated/prisma/client.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
+import type { Db } from '../../db/database.ts';
+import { readRows } from '../../db/rows.ts';
 import { NO_SUPPLIER_TEXT, type SessionUser } from '../../plugins/auth.ts';
 import { AppError, forbidden, notFound } from '../../plugins/errors.ts';
 import type { FileSnapshot } from '../../lib/access-log.ts';
-import { materialAccess } from '../empower/index.ts';
+import { grantVerdict } from '../empower/index.ts';
 import { ANSWERER_TYPE, answererSeesFile } from '../documentIssues/index.ts';
 
 type Q = Prisma.TransactionClient;
@@ -110,10 +112,60 @@ export async function supplierFileRefusal(
     return (await answererSeesFile(q, user.id, file.id)) ? null : new HiddenFileError(NOT_ANSWERERS_TEXT);
   if (!user.isSupplier) return null;
   if (!user.supplierCode) return forbidden(NO_SUPPLIER_TEXT);
-  if (!(await supplierSees(q, user.supplierCode, file.materialCode))) return new HiddenFileError(NOT_SUPPLIER_TEXT);
+  const facts = await supplierFacts(q, user, file.materialCode);
+  if (!facts.supplies) return new HiddenFileError(NOT_SUPPLIER_TEXT);
   if (file.status === 'OBSOLETE')
     return forbidden(purpose === 'confirm' ? '该版本已作废，不能确认' : '该版本已作废，不能查看');
-  const verdict = await materialAccess(q, user.supplierCode, file.materialCode, now);
+  const verdict = grantVerdict(facts.grants, now);
   if (!verdict.ok) return forbidden(verdict.reason);
-  return agreementRefusal(q, user);
+  if (facts.agreementId === null) return forbidden(NO_AGREEMENT_TEXT);
+  return facts.accepted ? null : new AppError(403, '请先阅读并签署保密协议', KEEPSECRET_REQUIRED_CODE);
+}
+
+/** What the supplier checks read, as one statement's row. */
+interface FactsRow {
+  supplies: boolean;
+  /** JSON text: [{ validFrom, validUntil, revokedAt, revokeReason }], times as ISO UTC */
+  grants: string;
+  agreement_id: number | null;
+  accepted: boolean;
+}
+
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+/**
+ * Everything supplierFileRefusal asks of the database for a supplier user, in one statement (it
+ * runs twice per view, print or download — before stamping and in the log's transaction — and
+ * as five queries it was most of such a call's round trips): whether the supplier supplies the
+ * material, all its grants on it (revoked ones too, for the reason), the agreement in force and
+ * whether this user accepted it. Decided by the same rules as supplierSees, materialAccess and
+ * agreementRefusal.
+ */
+async function supplierFacts(q: Q, user: SessionUser, materialCode: string) {
+  const s = user.supplierCode!;
+  const [row] = await readRows<FactsRow>(
+    q as unknown as Db,
+    Prisma.sql`SELECT EXISTS (SELECT 1 FROM supplier_material sm WHERE sm.supplier_code = ${s} AND sm.material_code = ${materialCode}) AS supplies,
+  (SELECT COALESCE(json_agg(json_build_object('validFrom', to_char(g.valid_from, ${Prisma.raw(ISO)}), 'validUntil', to_char(g.valid_until, ${Prisma.raw(ISO)}),
+      'revokedAt', to_char(g.revoked_at, ${Prisma.raw(ISO)}), 'revokeReason', g.revoke_reason)), '[]'::json)::text
+    FROM empower_grant g WHERE g.supplier_code = ${s} AND g.material_code = ${materialCode}) AS grants,
+  a.id AS agreement_id,
+  EXISTS (SELECT 1 FROM keepsecret_acceptance k WHERE k.agreement_id = a.id AND k.user_id = ${user.id}) AS accepted
+FROM (SELECT 1) AS one LEFT JOIN LATERAL (SELECT id FROM keepsecret_agreement ORDER BY version DESC LIMIT 1) a ON true`,
+    'esm_supplier_file_facts',
+  );
+  const grants = (
+    JSON.parse(row!.grants) as {
+      validFrom: string;
+      validUntil: string;
+      revokedAt: string | null;
+      revokeReason: string | null;
+    }[]
+  ).map((g) => ({
+    validFrom: new Date(g.validFrom),
+    validUntil: new Date(g.validUntil),
+    revokedAt: g.revokedAt === null ? null : new Date(g.revokedAt),
+    revokeReason: g.revokeReason,
+  }));
+  return { supplies: row!.supplies, grants, agreementId: row!.agreement_id, accepted: row!.accepted };
 }
