@@ -24,11 +24,17 @@ export function remembered<M>(load: () => Promise<M>): Loader<M> {
   return f;
 }
 
-/** React.lazy over `load`, rendering `pick(module)` without suspending once the module is in. */
+/**
+ * React.lazy over `load`, rendering `pick(module)` without suspending once the module is in.
+ * Which of the two an instance renders is decided when it mounts, for its life: switching from
+ * the lazy wrapper to the component itself on a later render would be a different element type
+ * in the same place, so React would mount the page afresh — a form half filled while the page
+ * was loading came back empty.
+ */
 export function lazyLoaded<M, P extends object>(load: Loader<M>, pick: (m: M) => ComponentType<P>): ComponentType<P> {
   const Lazy = lazy(() => load().then((m) => ({ default: pick(m) })));
   function Loaded(props: P) {
-    const m = load.loaded;
+    const [m] = useState(() => load.loaded);
     return m ? createElement(pick(m), props) : createElement(Lazy as ComponentType<P>, props);
   }
   return Loaded;
