@@ -63,16 +63,19 @@ test('demo3: access report → evidence package → verify passes; a row altered
   await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await page.getByTestId('side-menu').getByText('授权访问报告', { exact: true }).click();
   await expect(page).toHaveURL((url) => url.pathname === PAGES.drawingAccessReport.path);
-  // the page settled first, and the code seen in the box before 查询: typed while the shell was
-  // still loading, it was lost once in CI and the query went out without it
   await settled(page);
   const code = page.getByRole('textbox', { name: '物料编码' });
-  await code.fill('0064000101');
-  await expect(code).toHaveValue('0064000101');
-  await page.getByRole('button', { name: /查\s*询/ }).click();
   const grants = page.getByTestId('report-grants');
   const button = grants.getByTestId('evidence-S001').first();
-  await expect(button).toBeVisible();
+  // Known fault, not yet found: in full CI runs the form sometimes comes back empty just after it
+  // was filled (a remount of the page), and 查询 goes out without the code (请输入物料编码或标准编号).
+  // The query is typed again until the report shows; the fault itself stays open.
+  await expect(async () => {
+    await code.fill('0064000101');
+    await expect(code).toHaveValue('0064000101');
+    await page.getByRole('button', { name: /查\s*询/ }).click();
+    await expect(button).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 40_000 });
   // the columns an auditor decides by, and the button, are on screen at 1366 without scrolling
   await expect(button).toBeInViewport();
 
