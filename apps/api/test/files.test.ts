@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, callApi, createUser, login, pdfPages } from './helpers.ts';
+import { whenStampSlotFree, stampQueueLength } from '../src/lib/stamp-queue.ts';
 import {
   acceptCurrentAgreement,
   createFileVersion,
@@ -522,6 +523,29 @@ describe('stamping: damaged files and calls at once', () => {
       expect(rows).toMatchObject([{ action: 'VIEW', outcome: 'REFUSED', reason }]);
     }
     expect(await db.accessLog.count({ where: { userId: userA.id, outcome: 'REFUSED' } })).toBe(before + 2);
+  });
+
+  it('a grant revoked while the copy waits to be stamped: refused on the current rows, one REFUSED row, no bytes', async () => {
+    const { supplier, user, cookie } = await supplierIn({});
+    // every stamping slot held, so the call passes its first check and waits in the queue
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const holders = [whenStampSlotFree(() => held), whenStampSlotFree(() => held)];
+    const call = act('download', { id: file.pdf.id }, cookie);
+    await expect.poll(stampQueueLength).toBe(1);
+    await db.empowerGrant.updateMany({
+      where: { supplierCode: supplier.code, materialCode: shared.code },
+      data: { revokedAt: new Date(), revokeReason: '供货关系调整' },
+    });
+    release();
+    await Promise.all(holders);
+    const res = await call;
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toMatch(/撤销/);
+    const rows = await logsOf(db, user.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ action: 'DOWNLOAD', outcome: 'REFUSED', fileId: file.pdf.id, copyCode: null });
+    expect(rows[0]!.reason).toMatch(/撤销/);
   });
 
   it('concurrent calls are each stamped for their own caller, one OK row each', async () => {

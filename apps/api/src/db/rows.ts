@@ -8,7 +8,9 @@
  * `readRows` sends such a statement — built with `Prisma.sql` exactly as before — to the same
  * pool Prisma uses, with Prisma's own reading of the column types that matter here, and falls
  * back to `$queryRaw` where there is no pool (the embedded PGlite) or in a transaction client.
- * Writes and everything transactional stay with Prisma.
+ * Everything transactional stays with Prisma; so do writes, except the single-statement inserts
+ * of a file call's log rows (`writeRow`), which need no transaction and run on every view,
+ * print and download.
  */
 // only its types: the module itself is loaded by openDatabase for a Postgres server, never by an
 // embedded start (a start loads only what it uses)
@@ -78,4 +80,15 @@ export function familyName(family: string, text: string): string | undefined {
 export function readRows<T>(db: Db, q: Prisma.Sql, prepared?: string): Promise<T[]> {
   const reader = readers.get(db);
   return reader ? (reader(q, prepared) as Promise<T[]>) : db.$queryRaw<T[]>(q);
+}
+
+/**
+ * One statement that writes and answers a row (`INSERT … RETURNING`), committed on its own:
+ * through the pool when `db` has one, else through Prisma (the embedded PGlite, a transaction
+ * client). For a write that is a whole act by itself; anything that must commit together with
+ * another write belongs in a Prisma transaction.
+ */
+export async function writeRow<T>(db: Db, q: Prisma.Sql, prepared?: string): Promise<T> {
+  const [row] = await readRows<T>(db, q, prepared);
+  return row!;
 }

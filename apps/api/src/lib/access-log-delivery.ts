@@ -21,6 +21,7 @@ import type { FastifyReply } from 'fastify';
 import { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from '../db/database.ts';
 import { finishBeforeStop } from './shutdown.ts';
+import { writeRow } from '../db/rows.ts';
 
 /**
  * An access_log row `alias` whose bytes were all delivered: a SENT row with a complete delivery
@@ -63,11 +64,13 @@ export function sendDelivery(db: Db, reply: FastifyReply, logId: number, body: D
   const record = (complete: boolean) => {
     if (recorded) return Promise.resolve();
     recorded = true;
-    const write = db.accessDelivery
-      .create({
-        data: { accessLogId: logId, complete, bytesSent: BigInt(complete ? total : handed), bytesTotal: BigInt(total) },
-      })
-      .catch((err: unknown) => reply.log.error({ err, accessLogId: logId }, 'delivery record not written'));
+    // one insert, committed by itself, off Prisma's client (db/rows.ts writeRow): every view's last write
+    const write = writeRow(
+      db,
+      Prisma.sql`INSERT INTO access_delivery (access_log_id, complete, bytes_sent, bytes_total, finished_at)
+VALUES (${logId}, ${complete}, ${complete ? total : handed}, ${total}, ${new Date()}) RETURNING id`,
+      'esm_insert_access_delivery',
+    ).catch((err: unknown) => reply.log.error({ err, accessLogId: logId }, 'delivery record not written'));
     finishBeforeStop(write); // a stop closes the pool only after it
     return write;
   };

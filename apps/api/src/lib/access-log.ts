@@ -10,7 +10,8 @@
  * embedded PGlite runs one query at a time and would deadlock).
  */
 import type { LogAction, LogOutcome } from '@esm/contracts';
-import type { Prisma } from '../generated/prisma/client.ts';
+import { Prisma } from '../generated/prisma/client.ts';
+import { writeRow } from '../db/rows.ts';
 import type { Db } from '../db/database.ts';
 import type { SessionUser } from '../plugins/auth.ts';
 
@@ -53,36 +54,58 @@ export interface AccessLogEntry extends ClientInfo {
 
 const cut = (s: string | null | undefined, max: number) => (s == null ? null : s.slice(0, max));
 
+/** The columns of one row, as the table names them in the client (AccessLog). */
+function rowOf(e: AccessLogEntry) {
+  const { user, file, agreement, document } = e;
+  return {
+    action: e.action,
+    outcome: e.outcome,
+    reason: cut(e.reason, 200),
+    userId: user.id,
+    userAccount: user.account,
+    // suppliers are known by their nick (company + person), staff by their name
+    userName: user.isSupplier ? user.nick : user.name,
+    userType: user.type,
+    supplierCode: user.isSupplier ? user.supplierCode : null,
+    supplierName: user.isSupplier ? cut(user.supplierName, 200) : null,
+    fileId: file?.id ?? null,
+    standardCode: file?.standardCode ?? document?.code ?? null,
+    fileName: cut(file?.fileName ?? agreement?.title ?? document?.fileName, 255),
+    version: file?.version ?? (agreement ? `V${agreement.version}` : (document?.version ?? null)),
+    materialCode: file?.materialCode ?? null,
+    materialName: cut(file?.materialName, 200),
+    ip: cut(e.ip, 64),
+    userAgent: cut(e.userAgent, 400),
+    copyCode: e.copyCode ?? null,
+  };
+}
+
 /** Writes one row; answers its id and time (a confirmation's time is its row's). */
 export async function writeAccessLog(
   tx: Prisma.TransactionClient,
   e: AccessLogEntry,
 ): Promise<{ id: number; createdAt: Date }> {
-  const { user, file, agreement, document } = e;
-  return tx.accessLog.create({
-    select: { id: true, createdAt: true },
-    data: {
-      action: e.action,
-      outcome: e.outcome,
-      reason: cut(e.reason, 200),
-      userId: user.id,
-      userAccount: user.account,
-      // suppliers are known by their nick (company + person), staff by their name
-      userName: user.isSupplier ? user.nick : user.name,
-      userType: user.type,
-      supplierCode: user.isSupplier ? user.supplierCode : null,
-      supplierName: user.isSupplier ? cut(user.supplierName, 200) : null,
-      fileId: file?.id ?? null,
-      standardCode: file?.standardCode ?? document?.code ?? null,
-      fileName: cut(file?.fileName ?? agreement?.title ?? document?.fileName, 255),
-      version: file?.version ?? (agreement ? `V${agreement.version}` : (document?.version ?? null)),
-      materialCode: file?.materialCode ?? null,
-      materialName: cut(file?.materialName, 200),
-      ip: cut(e.ip, 64),
-      userAgent: cut(e.userAgent, 400),
-      copyCode: e.copyCode ?? null,
-    },
-  });
+  return tx.accessLog.create({ select: { id: true, createdAt: true }, data: rowOf(e) });
+}
+
+/**
+ * Writes one row as a statement of its own, committed at once — for a row that is the whole act
+ * (a file call's SENT or REFUSED row, files/service.ts) — without Prisma's client on the way
+ * (db/rows.ts writeRow): the same row writeAccessLog writes, its time taken here as Prisma's
+ * `now()` default takes it.
+ */
+export async function insertAccessLog(db: Db, e: AccessLogEntry): Promise<{ id: number; createdAt: Date }> {
+  const r = rowOf(e);
+  return writeRow(
+    db,
+    Prisma.sql`INSERT INTO access_log (action, outcome, reason, user_id, user_account, user_name, user_type, supplier_code,
+  supplier_name, file_id, standard_code, file_name, version, material_code, material_name, ip, user_agent, copy_code, created_at)
+VALUES (${r.action}, ${r.outcome}, ${r.reason}, ${r.userId}, ${r.userAccount}, ${r.userName}, ${r.userType}, ${r.supplierCode},
+  ${r.supplierName}, ${r.fileId}, ${r.standardCode}, ${r.fileName}, ${r.version}, ${r.materialCode}, ${r.materialName}, ${r.ip},
+  ${r.userAgent}, ${r.copyCode}, ${new Date()})
+RETURNING id, created_at AS "createdAt"`,
+    'esm_insert_access_log',
+  );
 }
 
 /**
