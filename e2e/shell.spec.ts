@@ -184,6 +184,41 @@ test('a spec page outside the user menu says 没有权限; a group index shows t
   await expect(page.getByRole('button', { name: /返回上一级/ })).toBeVisible();
 });
 
+test('a page whose code is on its way shows the loading page at once, not the page before under the new address', async ({
+  page,
+}) => {
+  await unfoldMenu(page);
+  await signIn(page, 'demo3');
+  await expect(page).toHaveURL(atPage(PAGES.dashboard));
+  await settled(page);
+  const code = page.getByRole('textbox', { name: '物料编码' });
+  await expect(code).toHaveCount(1); // 档案信息's filter has one too
+  // 授权访问报告's code held back until the page has been looked at
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  let asked = false;
+  await page.route(/\/drawingAccessReport-[^/]*\.js$/, async (route) => {
+    asked = true;
+    await held;
+    await route.continue();
+  });
+  await page.getByTestId('side-menu').getByText('授权访问报告', { exact: true }).click();
+  await expect(page).toHaveURL((url) => url.pathname === PAGES.drawingAccessReport.path);
+  await expect.poll(() => asked).toBe(true);
+  // Before (one Suspense boundary for every page, app/router.tsx): 档案信息 stayed on screen and
+  // working until the code came, and a code typed into its 物料编码 box was gone when the report
+  // took its place (the evidence journey's 查询 then went out empty in full CI runs).
+  await expect(page.locator('[data-testid="page-loading"][data-loading="code"]')).toBeVisible();
+  await expect(code).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 1, name: '授权访问报告' })).toBeVisible();
+  release();
+  await settled(page);
+  await code.fill('0064000101');
+  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await expect(page.getByTestId('access-report')).toBeVisible();
+  await expect(code).toHaveValue('0064000101');
+});
+
 test('theme and menu fold state persist across reloads', async ({ page }) => {
   await signIn(page, 'demo3');
   await expect(page).toHaveURL(atPage(PAGES.dashboard));

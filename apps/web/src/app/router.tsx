@@ -26,14 +26,27 @@ const PAGE_COMPONENTS: Record<string, ComponentType> = Object.fromEntries(
   Object.entries(PAGE_LOADERS).map(([path, load]) => [path, lazyLoaded(load, (m) => m.default)]),
 );
 
-const withSuspense = (C: ComponentType) => (
-  <Suspense fallback={<PageLoading code />}>
+/**
+ * A page in its own Suspense boundary, keyed by its route (`key`) in the layout's content area.
+ *
+ * The key matters. Every page's element is a <Suspense> at the same place under the layout's
+ * <Outlet>, so without it React kept one boundary for all pages, already showing the page before.
+ * A navigation is a transition (React Router), and a transition never hides what a boundary
+ * already shows: while the next page's code was on its way, the previous page stayed on screen,
+ * working, under the new address. What was typed into it then was lost when the code came and
+ * the page was replaced — the evidence journey filled 档案信息's 物料编码 box on a loaded machine,
+ * 授权访问报告 took its place empty, and 查询 said 请输入物料编码或标准编号. A page of its own
+ * boundary shows the loading page at once instead (a page whose code is in renders directly,
+ * lib/lazyLoaded.ts); a change of the query string keeps the page and its boundary.
+ */
+const withSuspense = (C: ComponentType, key?: string) => (
+  <Suspense key={key} fallback={<PageLoading code />}>
     <C />
   </Suspense>
 );
 
-const groupDefault = (group: string, page?: string) => (
-  <Suspense fallback={<PageLoading code />}>
+const groupDefault = (key: string, group: string, page?: string) => (
+  <Suspense key={key} fallback={<PageLoading code />}>
     <GroupDefault group={group} page={page} />
   </Suspense>
 );
@@ -69,11 +82,14 @@ export const router = createBrowserRouter([
                   ...ROUTES.map((r) => ({
                     path: r.path,
                     element: PAGE_COMPONENTS[r.path]
-                      ? withSuspense(PAGE_COMPONENTS[r.path]!)
-                      : groupDefault(r.group, r.page),
+                      ? withSuspense(PAGE_COMPONENTS[r.path]!, r.path)
+                      : groupDefault(r.path, r.group, r.page),
                   })),
-                  ...(Object.keys(GROUPS) as GroupKey[]).map((g) => ({ path: groupPath(g), element: groupDefault(g) })),
-                  { path: '*', element: withSuspense(NotFoundPage) },
+                  ...(Object.keys(GROUPS) as GroupKey[]).map((g) => ({
+                    path: groupPath(g),
+                    element: groupDefault(groupPath(g), g),
+                  })),
+                  { path: '*', element: withSuspense(NotFoundPage, '*') },
                 ],
               },
             ],
