@@ -23,7 +23,8 @@
  * BENCH_MIXED_CALIBRATE_SECONDS (3, 0 = skip). BENCH_MIXED_BASELINE=dist-base/server.mjs (a copy of an
  * earlier build beside dist/): that build is calibrated action by action in turn with this one
  * (BENCH_MIXED_ROUNDS, 2, rounds each) and searched for its one-process rate first, in the same run.
- * BENCH_MIXED_CAPACITY=0: the calibration alone.
+ * BENCH_MIXED_BASELINE_STYLE: the baseline run otherwise (as BENCH_SERVER_STYLE; with
+ * BENCH_MIXED_BASELINE=dist/server.mjs, this build run two ways). BENCH_MIXED_CAPACITY=0: the calibration alone.
  */
 import pg from 'pg';
 import { Pool } from 'undici';
@@ -41,7 +42,7 @@ import {
 import { cpuBetween, cpuMeter, machineCpuMs, postgresCpuByPid, processCpuMs, selfCpuMs } from './lib/cpu.ts';
 import { onCleanup } from './lib/cleanup.ts';
 import { closedLoop, openLoop, type Sample } from './lib/load.ts';
-import { describeStyle, serverStyle } from './lib/run-style.ts';
+import { describeStyle, runStyle, serverStyle } from './lib/run-style.ts';
 import { startServer, type RunningServer } from './lib/server.ts';
 import { fmt, percentile } from './lib/stats.ts';
 import { progress, type BenchSettings, type Row } from './lib/types.ts';
@@ -53,6 +54,8 @@ const STEP_SECONDS = num(process.env.BENCH_MIXED_STEP_SECONDS, 20);
 const CALIBRATE_SECONDS = num(process.env.BENCH_MIXED_CALIBRATE_SECONDS, 3);
 /** Another bundle beside dist/ (e.g. dist-base/server.mjs, a copy of an earlier build) measured in the same run. */
 const BASELINE = process.env.BENCH_MIXED_BASELINE;
+/** The baseline's node flags and environment ('NAME=value --flag', as BENCH_SERVER_STYLE), if not this build's: e.g. the same build run otherwise. */
+const BASELINE_STYLE = process.env.BENCH_MIXED_BASELINE_STYLE?.trim();
 const ROUNDS = Math.max(1, num(process.env.BENCH_MIXED_ROUNDS, 2));
 /** 0: the calibration only (each action's CPU per call), no capacity search. */
 const CAPACITY = process.env.BENCH_MIXED_CAPACITY !== '0';
@@ -644,7 +647,14 @@ export async function run(_: BenchSettings): Promise<Row[]> {
     let baseline: { sustained?: number } | undefined;
     if (BASELINE) {
       // the earlier build on the same database, storage and session secret: the sessions serve on both
-      const server = await startServer({ ...startOpts, entry: [BASELINE] });
+      const baseStyle = BASELINE_STYLE ? runStyle(BASELINE_STYLE.split(/\s+/)) : style;
+      if (BASELINE_STYLE) progress(`baseline run with: ${describeStyle(baseStyle)}`);
+      const server = await startServer({
+        ...startOpts,
+        nodeArgs: baseStyle.flags,
+        env: baseStyle.env,
+        entry: [BASELINE],
+      });
       const http = new Pool(server.base, { connections: 64 });
       try {
         const targets = [

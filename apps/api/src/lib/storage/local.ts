@@ -87,7 +87,9 @@ export function localStorage(dir: string): Storage {
     },
     async read(sha256) {
       try {
-        return await readFile(await located(sha256));
+        // the stored file itself first, without a stat before it (every view and print reads one):
+        // only when it is not there is the quarantined copy looked for
+        return await readFile(fileOf(sha256)).catch(async () => readFile(await located(sha256)));
       } catch (e) {
         if (e instanceof AppError) throw e;
         throw missing();
