@@ -18,6 +18,7 @@ import {
   LEGACY_LOGOUT_BODY,
   type TestApp,
   callApi,
+  DEMO_PASSWORD,
 } from './helpers.ts';
 
 let t: TestApp;
@@ -74,6 +75,15 @@ describe('session row', () => {
     const minutes = (row!.expiresAt.getTime() - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(100);
     expect(minutes).toBeLessThanOrEqual(121);
+  });
+
+  it('a login without a cookie answers the signed-in user as user/current will (read with the password check)', async () => {
+    const res = await callApi(t.app, sessionApi.login, { account: 'demo2', password: DEMO_PASSWORD });
+    expect(res.statusCode).toBe(200);
+    const me = await callApi(t.app, sessionApi.current, {}, sessionCookie(res));
+    expect(res.json().data).toEqual(me.json().data);
+    expect(res.json().data).toMatchObject({ account: 'demo2', supplierCode: 'S001' });
+    expect(res.json().data.supplierName).toBeTruthy();
   });
 
   it('a request when less than the idle limit remains extends the idle lifetime (rolling)', async () => {

@@ -74,9 +74,9 @@ export async function takeLoginSlot(db: Db, config: Config, account: string, ip:
   const verdict = await db.$transaction(
     async (tx) => {
       // Always the account first, then the address: no transaction ever waits for an account
-      // lock while holding an address lock, so two attempts cannot deadlock.
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_LOGIN_ACCOUNT}::int, hashtext(${account}))`;
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_LOGIN_ADDRESS}::int, hashtext(${ip}))`;
+      // lock while holding an address lock, so two attempts cannot deadlock. One statement takes
+      // both, in that order: its two output columns are computed left to right.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_LOGIN_ACCOUNT}::int, hashtext(${account})), pg_advisory_xact_lock(${LOCK_LOGIN_ADDRESS}::int, hashtext(${ip}))`;
       removed = await removeVoided(tx, voided);
       const windowMs = config.loginWindowMs;
       const [c] = await tx.$queryRaw<Counts[]>(Prisma.sql`
