@@ -111,10 +111,12 @@ export async function login(db: Db, config: Config, request: FastifyRequest, bod
   request.session.loginAt = Date.now();
   request.session.source = 'password';
   request.session.fresh = true;
-  await request.session.save();
-  // the user as this request read it, for readSession (as the session read joins it on later calls)
+  // the user as this request read it, for readSession (as the session read joins it on later calls);
+  // set before the save, which stores none of it: set after, it made the session look changed,
+  // and the response saved it a second time
   const { passwordHash: _hash, ...record } = user;
   request.session._user = record;
+  await request.session.save();
   await log(true, CODES.LOGIN_OK, '账号密码登录成功', user.id);
   request.log.info({ userId: user.id, type: user.type }, 'login');
 }
