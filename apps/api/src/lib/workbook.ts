@@ -100,10 +100,22 @@ export async function* readAhead<T>(batches: AsyncGenerator<T>): AsyncGenerator<
   }
 }
 
+/**
+ * How hard the zip deflates the sheets. zlib's default (6) was ~15 % of an export's CPU (a CPU
+ * profile of the 3,000-row export: processChunk); level 1 deflates the row XML ~4× faster for a
+ * file ~20 % larger, and an export is made on request, downloaded once, over the company network.
+ */
+export const XLSX_DEFLATE_LEVEL = 1;
+
 /** A streaming workbook writing into `out` (exceljs, ~30 MB resident, is loaded by the first export). */
 export async function openWorkbook(out: Writable): Promise<stream.xlsx.WorkbookWriter> {
   const { default: ExcelJS } = await import('exceljs');
-  return new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  return new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: true,
+    useSharedStrings: false,
+    zip: { zlib: { level: XLSX_DEFLATE_LEVEL } },
+  });
 }
 
 /** A sheet with its header row (bold, frozen) already written. */
