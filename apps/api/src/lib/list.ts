@@ -267,6 +267,10 @@ export const mapPage = <A, B>(p: { rows: A[] } & CappedTotal, f: (row: A) => B):
  */
 export function jsonRow<T>(row: object): T {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[k] = v instanceof Date ? v.toISOString() : v;
+  // for…in over a driver's plain row (own fields only): no [key, value] pair allocated per column
+  for (const k in row) {
+    const v = (row as Record<string, unknown>)[k];
+    out[k] = v instanceof Date ? v.toISOString() : v;
+  }
   return out as T;
 }

@@ -12,7 +12,7 @@
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { API_BASE, applyColumnSet, buttonRefusedText, namedMessage } from '@esm/contracts';
+import { API_BASE, applyColumnSet, buttonRefusedText, namedMessage, type ColumnModes } from '@esm/contracts';
 import type { Db } from '../../db/database.ts';
 import { forbidden, refusalSent } from '../../plugins/errors.ts';
 import { PermissionStore } from './store.ts';
@@ -21,6 +21,14 @@ declare module 'fastify' {
   interface FastifyInstance {
     permissions: PermissionStore;
   }
+}
+
+/** Whether no column of `modes` is hidden or masked (remembered per modes object: the store hands out the same one). */
+const visibleAll = new WeakMap<ColumnModes, boolean>();
+function allVisible(modes: ColumnModes): boolean {
+  let all = visibleAll.get(modes);
+  if (all === undefined) visibleAll.set(modes, (all = Object.values(modes).every((mode) => mode === 'VISIBLE')));
+  return all;
 }
 
 export const permissionsPlugin = fp(async (app: FastifyInstance, { db }: { db: Db }) => {
@@ -61,6 +69,9 @@ export const permissionsPlugin = fp(async (app: FastifyInstance, { db }: { db: D
     const data = (payload as { data: unknown }).data;
     if (!data || typeof data !== 'object') return payload;
     const modes = await store.columnModes(columns, request.user.type);
+    // every column visible to this type: applyColumnSet would hand back each row as it is (no
+    // column is dropped or masked, no place or echo follows one); the rows are not copied for that
+    if (allVisible(modes)) return payload;
     const apply = (row: unknown) =>
       row && typeof row === 'object' ? applyColumnSet(row as Record<string, unknown>, columns, modes) : row;
     return { ...payload, data: Array.isArray(data) ? data.map(apply) : apply(data) };

@@ -45,11 +45,14 @@ export class PermissionStore {
   private loadedAt = 0;
   private loading: Promise<Map<string, Rule>> | null = null;
   private seeded = false;
+  /** columnModes' answers, for the rules they were computed from. */
+  private modesOf: { rules: Map<string, Rule>; bySet: WeakMap<ColumnSetDecl, Map<number, ColumnModes>> } | null = null;
 
   constructor(private readonly db: Db) {}
 
   /** A call declares its button (default: the call's access). */
   declareButton(b: ButtonDecl, access: Access): void {
+    this.modesOf = null;
     const key = keyOf('BUTTON', b.page, b.code);
     const had = this.declared.get(key);
     // two calls may share a button (e.g. one export for two sorts): its default is their union
@@ -66,6 +69,7 @@ export class PermissionStore {
 
   /** A call declares the governed columns of its rows (default: visible to every type). */
   declareColumns(set: ColumnSetDecl): void {
+    this.modesOf = null;
     for (const [field, label] of Object.entries(set.columns)) {
       const key = keyOf('COLUMN', set.page, field);
       if (!this.declared.has(key))
@@ -138,9 +142,22 @@ export class PermissionStore {
     return rule ? rule.allowedTypes.includes(type) : true;
   }
 
-  /** The governed columns of `set` as `type` gets them. */
+  /**
+   * The governed columns of `set` as `type` gets them. Kept per set and type for as long as the
+   * rules they were read from (a reload or an invalidation starts afresh), so a governed list pays
+   * for them once, not on every call; frozen, as every caller shares them.
+   */
   async columnModes(set: ColumnSetDecl, type: number): Promise<ColumnModes> {
     const rules = await this.current();
+    if (this.modesOf?.rules !== rules) this.modesOf = { rules, bySet: new WeakMap() };
+    let byType = this.modesOf.bySet.get(set);
+    if (!byType) this.modesOf.bySet.set(set, (byType = new Map()));
+    let modes = byType.get(type);
+    if (!modes) byType.set(type, (modes = Object.freeze(this.modesFrom(rules, set, type))));
+    return modes;
+  }
+
+  private modesFrom(rules: Map<string, Rule>, set: ColumnSetDecl, type: number): ColumnModes {
     const modes: Record<string, PageColumn['mode']> = {};
     // a set's own columns, and the page's columns whose fact appears in its rows too (ColumnSetDecl.appears)
     for (const field of new Set([...Object.keys(set.columns), ...Object.keys(set.appears ?? {})])) {
