@@ -104,13 +104,18 @@ export const outboxPlugin = fp(async (app: FastifyInstance, { config, db, sender
   }
   const { run, runMigrations, Logger } = await import('graphile-worker');
   const { withAdvisoryLock } = await import('../../db/advisory-lock.ts');
+  const { default: pg } = await import('pg');
+  const { CONNECTION_OPTIONS } = await import('../../db/database.ts');
+  // The worker's own pool, made here so that it always has an 'error' listener: graphile-worker's
+  // pool dropped its listener while stopping, and a connection the server ended just then (a
+  // database restarting or dropped during a stop) was an uncaught error that ended the process.
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 4, options: CONNECTION_OPTIONS });
+  pool.on('error', (err) => app.log.warn({ scope: 'outbox', err }, 'worker connection lost (the pool reconnects)'));
   const logger = new Logger(() => (level, message) => {
     if (level === 'error') app.log.error({ scope: 'outbox' }, message);
     else if (level === 'warning') app.log.warn({ scope: 'outbox' }, message);
   });
-  await withAdvisoryLock(db, OUTBOX_MIGRATION_LOCK, () =>
-    runMigrations({ connectionString: config.databaseUrl, logger }),
-  );
+  await withAdvisoryLock(db, OUTBOX_MIGRATION_LOCK, () => runMigrations({ pgPool: pool, logger }));
   const mailer = mail ? (sender ?? (await smtpSender(mail))) : undefined;
   const mailTasks: TaskList = mailer
     ? {
@@ -128,9 +133,8 @@ export const outboxPlugin = fp(async (app: FastifyInstance, { config, db, sender
       }
     : {};
   const runner = await run({
-    connectionString: config.databaseUrl,
+    pgPool: pool,
     concurrency: 2,
-    maxPoolSize: 4,
     noHandleSignals: true,
     pollInterval: 2_000,
     logger,
@@ -147,6 +151,7 @@ export const outboxPlugin = fp(async (app: FastifyInstance, { config, db, sender
   app.addHook('onClose', async () => {
     useChannels([]);
     await runner.stop();
+    await pool.end(); // graphile-worker leaves a pool it was given open
     mailer?.close();
   });
 });
