@@ -241,33 +241,10 @@ WHERE f.id = ${id}`,
       );
   const row = rows[0];
   if (!row) return null;
-  const {
-    materialName,
-    id: fileId,
-    standardCode,
-    name,
-    version,
-    materialCode,
-    status,
-    fileName,
-    fileSize,
-    fileType,
-    sha256,
-  } = row;
+  // a supplier's row also holds the fact columns (factsOf reads them): the rest is the file
+  const { materialName, supplies, grants, agreement_id, accepted, ...file } = row as CallFileRow & Partial<FactsRow>;
   return {
-    file: {
-      id: fileId,
-      standardCode,
-      name,
-      version,
-      materialCode,
-      status,
-      fileName,
-      fileSize,
-      fileType,
-      sha256,
-      material: { name: materialName },
-    },
+    file: { ...file, material: { name: materialName } },
     facts: withFacts ? factsOf(row as CallFileRow & FactsRow) : null,
   };
 }
