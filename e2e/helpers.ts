@@ -34,7 +34,8 @@ export async function signIn(page: Page, account: string, password = PASSWORD) {
   await page.goto('/esm/');
 }
 
-async function sessionFor(context: BrowserContext, account: string, password: string) {
+/** A session for `account` in `context` (its cookie), without opening a page. */
+export async function sessionFor(context: BrowserContext, account: string, password = PASSWORD) {
   const file = path.join(AUTH_DIR, `${account}.json`);
   const saved = await readFile(file, 'utf8').then(
     (text) => JSON.parse(text) as Awaited<ReturnType<BrowserContext['storageState']>>,

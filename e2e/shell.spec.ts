@@ -2,9 +2,19 @@
  * Each user type's journey through the shell: log in through the page, land on the
  * type's default page, see its menu (and nothing of another role's group), log out.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { apiCalls, expectToast, loginThroughPage, PASSWORD, settled, signIn, unfoldMenu, atPage } from './helpers.ts';
+import {
+  apiCalls,
+  expectToast,
+  loginThroughPage,
+  PASSWORD,
+  sessionFor,
+  settled,
+  signIn,
+  unfoldMenu,
+  atPage,
+} from './helpers.ts';
 import {
   PAGES,
   archivesApi,
@@ -444,24 +454,49 @@ const LANDING_AHEAD = [
   },
 ];
 
+interface Asked {
+  path: string;
+  body: unknown;
+  /** where the portal was when it asked */
+  from: string;
+  /** whether the layout's code had come then */
+  layout: boolean;
+}
+
+/** Records every API call the page makes (window.__asked), from its first script on. */
+async function recordCalls(page: Page, landing: string) {
+  await page.addInitScript((landing) => {
+    localStorage.setItem('esm.lastLanding', landing);
+    const w = window as unknown as { __asked: Asked[]; __layout?: boolean };
+    w.__asked = [];
+    const fetch = window.fetch.bind(window);
+    window.fetch = (input, init) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      const path = new URL(url, location.href).pathname.replace('/esm-server/api/', '');
+      w.__asked.push({ path, body: init?.body, from: location.pathname, layout: w.__layout === true });
+      return fetch(input, init);
+    };
+  }, landing);
+}
+
+const askedCalls = (page: Page) => page.evaluate(() => (window as unknown as { __asked: Asked[] }).__asked);
+
+/** Each of `paths` asked, and each request of it once (not asked again when the page mounted). */
+function expectAskedOnce(asked: Asked[], paths: string[], at: (c: Asked) => void) {
+  for (const path of paths) {
+    const calls = asked.filter((a) => a.path === path);
+    expect(calls.length, `${path} is asked`).toBeGreaterThan(0);
+    expect(new Set(calls.map((c) => String(c.body))).size, `${path} is asked once per request`).toBe(calls.length);
+    for (const c of calls) at(c);
+  }
+}
+
 for (const { account, landing, ahead, total } of LANDING_AHEAD) {
   test(`at ${account}'s sign-in ${landing}'s first calls go out with its code, still on the login page, once each`, async ({
     page,
   }) => {
     // a browser that landed there before: its code comes while the user types
-    await page.addInitScript((landing) => {
-      localStorage.setItem('esm.lastLanding', landing);
-      const w = window as unknown as { __asked: { path: string; body: unknown; from: string }[] };
-      w.__asked = [];
-      const fetch = window.fetch.bind(window);
-      window.fetch = (input, init) => {
-        const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-        const path = new URL(url, location.href).pathname.replace('/esm-server/api/', '');
-        // where the portal is when it asks: the landing page's own render would ask from its own path
-        w.__asked.push({ path, body: init?.body, from: location.pathname });
-        return fetch(input, init);
-      };
-    }, landing);
+    await recordCalls(page, landing);
     await page.goto('/esm/login');
     await page.getByPlaceholder('账号').fill(account);
     await expect
@@ -482,14 +517,45 @@ for (const { account, landing, ahead, total } of LANDING_AHEAD) {
       await expect(page.getByText(`共 ${n!.n} 条`)).toBeVisible();
     }
 
-    const asked = await page.evaluate(
-      () => (window as unknown as { __asked: { path: string; body: unknown; from: string }[] }).__asked,
+    expectAskedOnce(await askedCalls(page), ahead, (c) =>
+      expect(c.from, `${c.path} ${String(c.body)} goes out at the sign-in`).toBe('/esm/login'),
     );
-    for (const path of ahead) {
-      const calls = asked.filter((a) => a.path === path);
-      expect(calls.length, `${path} is asked`).toBeGreaterThan(0);
-      expect(new Set(calls.map((c) => String(c.body))).size, `${path} is asked once per request`).toBe(calls.length);
-      for (const c of calls) expect(c.from, `${path} ${String(c.body)} goes out at the sign-in`).toBe('/esm/login');
-    }
+  });
+}
+
+for (const { account, landing, ahead } of LANDING_AHEAD) {
+  test(`${landing} opened directly shows the portal's frame at once and asks its first calls with the layout's code, once each`, async ({
+    page,
+  }) => {
+    await sessionFor(page.context(), account);
+    await recordCalls(page, landing);
+    // the layout's code held back until the frame and the calls have been looked at
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let asked = false;
+    await page.route(/\/BasicLayout-[^/]*\.js$/, async (route) => {
+      asked = true;
+      await held;
+      await route.continue();
+    });
+    await page.goto(landing);
+    await expect.poll(() => asked).toBe(true);
+    // the header's bar and title before any of the portal's layout (main.tsx, components/PortalFrame.tsx)
+    await expect(page.getByTestId('portal-frame').getByText('ESM 图纸档案管理平台')).toBeVisible();
+    // the page's first calls went out while the layout's code was still on its way (app/afterLogin.ts openAhead)
+    await expect
+      .poll(async () => {
+        const paths = new Set((await askedCalls(page)).map((a) => a.path));
+        return ahead.filter((path) => !paths.has(path));
+      })
+      .toEqual([]);
+    await page.evaluate(() => ((window as unknown as { __layout: boolean }).__layout = true));
+    release();
+    await settled(page);
+    await expect(page.locator('.ant-table').first()).toBeVisible();
+    await expect(page.getByTestId('portal-frame')).toHaveCount(0);
+    expectAskedOnce(await askedCalls(page), ahead, (c) =>
+      expect(c.layout, `${c.path} ${String(c.body)} goes out before the layout's code came`).toBe(false),
+    );
   });
 }

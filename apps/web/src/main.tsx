@@ -3,12 +3,16 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { LOGIN_PATH } from '@esm/contracts/basics';
 import { LoginFirst } from './loginFirst.tsx';
+import { checkSession } from './features/session/calls.ts';
+import { PortalFrame } from './components/PortalFrame.tsx';
 import './app/global.css';
 
 const root = createRoot(document.getElementById('root')!);
 
 // /esm/login starts without the portal's shell (antd, react-query, router): its first load is
-// React and a plain form (loginFirst.tsx). Every other page loads the shell at once.
+// React and a plain form (loginFirst.tsx). Every other page shows the portal's frame, loads the
+// shell at once, and asks for the session now rather than after the shell's code has come: the
+// shell takes the answer over (app/afterLogin.ts, openAhead).
 if (window.location.pathname.replace(/\/+$/, '') === LOGIN_PATH) {
   root.render(
     <StrictMode>
@@ -16,5 +20,8 @@ if (window.location.pathname.replace(/\/+$/, '') === LOGIN_PATH) {
     </StrictMode>,
   );
 } else {
-  void import('./app/shell.tsx').then((s) => s.mountPortal(root));
+  root.render(<PortalFrame />);
+  const session = checkSession();
+  session.catch(() => {}); // the shell shows a failed check (SessionGate)
+  void import('./app/shell.tsx').then((s) => s.mountPortal(root, undefined, session));
 }

@@ -16,6 +16,7 @@ import {
 } from '@esm/contracts/basics';
 import { useSession, withoutHandoff } from '../features/session/index.ts';
 import { PageLoading } from '../components/PageLoading.tsx';
+import { PortalFrame } from '../components/PortalFrame.tsx';
 
 // only when the session check failed: antd's Result stays off the login page's first load
 const ErrorResult = lazy(() => import('../components/ErrorResult.tsx').then((m) => ({ default: m.ErrorResult })));
@@ -49,7 +50,12 @@ function BlockingDialog({ code, homeUrl }: { code: number; homeUrl: string }) {
 export function SessionGate() {
   const session = useSession();
   const location = useLocation();
-  if (session.isPending) return <PageLoading />;
+  if (session.isPending)
+    return (
+      <PortalFrame>
+        <PageLoading />
+      </PortalFrame>
+    );
   if (session.isError)
     return (
       <Suspense fallback={<PageLoading />}>

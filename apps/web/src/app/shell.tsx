@@ -9,7 +9,8 @@ import type { Root } from 'react-dom/client';
 import type { CurrentUser } from '@esm/contracts/basics';
 import { App } from './App.tsx';
 import { router } from './router.tsx';
-import { landingAfterLogin, loadLayout, prefetchLanding, setSignedIn } from './afterLogin.ts';
+import type { SessionCheck } from '../features/session/index.ts';
+import { landingAfterLogin, loadLayout, openAhead, prefetchLanding, setSignedIn } from './afterLogin.ts';
 
 export { landingAfterLogin, prefetchLanding };
 
@@ -18,8 +19,13 @@ export function warm() {
   void loadLayout().catch(() => {});
 }
 
-/** Renders the portal into `root`; `welcome` (登陆成功, from the login page) is toasted once it is up. */
-export function mountPortal(root: Root, welcome?: string) {
+/**
+ * Renders the portal into `root`; `welcome` (登陆成功, from the login page) is toasted once it is up.
+ * `session`: a page opened directly, whose session check main.tsx started: what the page needs
+ * is asked for at once (openAhead).
+ */
+export function mountPortal(root: Root, welcome?: string, session?: Promise<SessionCheck>) {
+  if (session) openAhead(session);
   root.render(
     <StrictMode>
       <App welcome={welcome} />

@@ -42,6 +42,8 @@ export function usePref<T>(key: string, fallback: T): [T, (v: T) => void] {
 /** Collapsed by default, as in the legacy portal. */
 export const useCollapsed = () => usePref<boolean>(KEYS.collapsed, true);
 export const useThemeName = () => usePref<ThemeName>(KEYS.theme, 'light');
+/** The stored theme outside React (components/PortalFrame.tsx, before the shell's code). */
+export const storedThemeName = () => read<ThemeName>(KEYS.theme, 'light');
 export const useOpenKeys = () => usePref<string[]>(KEYS.openKeys, []);
 /** The columns a user hid or showed on a table (column settings), by the table's key. */
 export const useColumnChoice = (table: string) => usePref<Record<string, boolean>>(`esm.columns.${table}`, {});

@@ -12,6 +12,7 @@ import { useMenu } from '../../features/menu/index.ts';
 import { sendVisit } from '../../features/visits/index.ts';
 import { ErrorResult } from '../../components/ErrorResult.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
+import { PortalFrame } from '../../components/PortalFrame.tsx';
 import { useCurrentUser } from '../SessionGate.tsx';
 import { useCollapsed, useThemeName } from '../../lib/preferences.ts';
 import { AppHeader, HEADER_HEIGHT, NarrowNavbar } from './AppHeader.tsx';
@@ -54,7 +55,12 @@ export function BasicLayout() {
     setDrawerOpen(false);
   }, [path, menu.data, route?.title]);
 
-  if (menu.isPending) return <PageLoading />;
+  if (menu.isPending)
+    return (
+      <PortalFrame>
+        <PageLoading />
+      </PortalFrame>
+    );
   if (menu.isError) return <ErrorResult error={menu.error} onRetry={() => menu.refetch()} />;
 
   // A page of the portal that is not in this user's menu: the server refuses its data anyway;
