@@ -129,6 +129,19 @@ for (const j of JOURNEYS) {
   });
 }
 
+/** Holds back the responses to the requests `pattern` matches: `asked()` once one went out, `release()` lets them through. */
+async function holdBack(page: Page, pattern: RegExp) {
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  let asked = false;
+  await page.route(pattern, async (route) => {
+    asked = true;
+    await held;
+    await route.continue();
+  });
+  return { asked: () => asked, release };
+}
+
 test('wrong password shows the server message and stays on the login page', async ({ page }) => {
   await loginThroughPage(page, 'demo3', 'wrong-password');
   await expectToast(page, '账号或密码错误');
@@ -204,17 +217,10 @@ test('a page whose code is on its way shows the loading page at once, not the pa
   const code = page.getByRole('textbox', { name: '物料编码' });
   await expect(code).toHaveCount(1); // 档案信息's filter has one too
   // 授权访问报告's code held back until the page has been looked at
-  let release = () => {};
-  const held = new Promise<void>((r) => (release = r));
-  let asked = false;
-  await page.route(/\/drawingAccessReport-[^/]*\.js$/, async (route) => {
-    asked = true;
-    await held;
-    await route.continue();
-  });
+  const { asked, release } = await holdBack(page, /\/drawingAccessReport-[^/]*\.js$/);
   await page.getByTestId('side-menu').getByText('授权访问报告', { exact: true }).click();
   await expect(page).toHaveURL((url) => url.pathname === PAGES.drawingAccessReport.path);
-  await expect.poll(() => asked).toBe(true);
+  await expect.poll(asked).toBe(true);
   // Before (one Suspense boundary for every page, app/router.tsx): 档案信息 stayed on screen and
   // working until the code came, and a code typed into its 物料编码 box was gone when the report
   // took its place (the evidence journey's 查询 then went out empty in full CI runs).
@@ -530,16 +536,9 @@ for (const { account, landing, ahead } of LANDING_AHEAD) {
     await sessionFor(page.context(), account);
     await recordCalls(page, landing);
     // the layout's code held back until the frame and the calls have been looked at
-    let release = () => {};
-    const held = new Promise<void>((r) => (release = r));
-    let asked = false;
-    await page.route(/\/BasicLayout-[^/]*\.js$/, async (route) => {
-      asked = true;
-      await held;
-      await route.continue();
-    });
+    const { asked, release } = await holdBack(page, /\/BasicLayout-[^/]*\.js$/);
     await page.goto(landing);
-    await expect.poll(() => asked).toBe(true);
+    await expect.poll(asked).toBe(true);
     // the header's bar and title before any of the portal's layout (main.tsx, components/PortalFrame.tsx)
     await expect(page.getByTestId('portal-frame').getByText('ESM 图纸档案管理平台')).toBeVisible();
     // the page's first calls went out while the layout's code was still on its way (app/afterLogin.ts openAhead)

@@ -15,8 +15,7 @@ import {
   type SessionErrorCode,
 } from '@esm/contracts/basics';
 import { useSession, withoutHandoff } from '../features/session/index.ts';
-import { PageLoading } from '../components/PageLoading.tsx';
-import { PortalFrame } from '../components/PortalFrame.tsx';
+import { FrameLoading, PageLoading } from '../components/PageLoading.tsx';
 
 // only when the session check failed: antd's Result stays off the login page's first load
 const ErrorResult = lazy(() => import('../components/ErrorResult.tsx').then((m) => ({ default: m.ErrorResult })));
@@ -50,12 +49,7 @@ function BlockingDialog({ code, homeUrl }: { code: number; homeUrl: string }) {
 export function SessionGate() {
   const session = useSession();
   const location = useLocation();
-  if (session.isPending)
-    return (
-      <PortalFrame>
-        <PageLoading />
-      </PortalFrame>
-    );
+  if (session.isPending) return <FrameLoading />;
   if (session.isError)
     return (
       <Suspense fallback={<PageLoading />}>

@@ -6,8 +6,7 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { BASE_PATH, GROUPS, LOGIN_PATH, ROUTES, groupPath, type GroupKey } from '@esm/contracts/basics';
-import { PageLoading } from '../components/PageLoading.tsx';
-import { PortalFrame } from '../components/PortalFrame.tsx';
+import { FrameLoading, PageLoading } from '../components/PageLoading.tsx';
 import { SessionGate } from './SessionGate.tsx';
 import { IndexRedirect } from './IndexRedirect.tsx';
 import { loadLayout, PAGE_LOADERS } from './afterLogin.ts';
@@ -75,13 +74,7 @@ export const router = createBrowserRouter([
           {
             // the layout's code on its way: the portal's frame, as before the shell's (main.tsx)
             element: (
-              <Suspense
-                fallback={
-                  <PortalFrame>
-                    <PageLoading code />
-                  </PortalFrame>
-                }
-              >
+              <Suspense fallback={<FrameLoading code />}>
                 <BasicLayout />
               </Suspense>
             ),

@@ -11,8 +11,7 @@ import { UI, routeByPath } from '@esm/contracts';
 import { useMenu } from '../../features/menu/index.ts';
 import { sendVisit } from '../../features/visits/index.ts';
 import { ErrorResult } from '../../components/ErrorResult.tsx';
-import { PageLoading } from '../../components/PageLoading.tsx';
-import { PortalFrame } from '../../components/PortalFrame.tsx';
+import { FrameLoading } from '../../components/PageLoading.tsx';
 import { useCurrentUser } from '../SessionGate.tsx';
 import { useCollapsed, useThemeName } from '../../lib/preferences.ts';
 import { AppHeader, HEADER_HEIGHT, NarrowNavbar } from './AppHeader.tsx';
@@ -55,12 +54,7 @@ export function BasicLayout() {
     setDrawerOpen(false);
   }, [path, menu.data, route?.title]);
 
-  if (menu.isPending)
-    return (
-      <PortalFrame>
-        <PageLoading />
-      </PortalFrame>
-    );
+  if (menu.isPending) return <FrameLoading />;
   if (menu.isError) return <ErrorResult error={menu.error} onRetry={() => menu.refetch()} />;
 
   // A page of the portal that is not in this user's menu: the server refuses its data anyway;
