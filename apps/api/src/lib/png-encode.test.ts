@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { encodePng, unpremultiply } from './png-encode.ts';
+import { encodePng } from './png-encode.ts';
 import { stampFile } from './watermark.ts';
 
 async function pixels(png: Uint8Array) {
@@ -30,11 +30,6 @@ describe('encodePng', () => {
     );
     await expect(encodePng(rgba, 4, 2)).rejects.toThrow(/expected 32 bytes/);
   });
-
-  it('makes premultiplied pixels straight: opaque ones as they are, translucent ones divided by alpha', () => {
-    const px = new Uint8Array([10, 20, 30, 255, 0, 0, 0, 0, 100, 50, 25, 128]);
-    expect([...unpremultiply(px)]).toEqual([10, 20, 30, 255, 0, 0, 0, 0, 199, 100, 50, 128]);
-  });
 });
 
 describe('a stamped PNG', () => {
@@ -53,5 +48,54 @@ describe('a stamped PNG', () => {
     expect(right.some((a) => a > 0)).toBe(true); // the stamp itself
     const red = data[(150 * 400 + 50) * 4]!;
     expect(red).toBeGreaterThan(150);
+  });
+
+  it("keeps a translucent colour as it was (straight alpha, not the canvas' premultiplied)", async () => {
+    const canvas = createCanvas(400, 300);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = 'rgba(199, 100, 50, 0.5)';
+    ctx.fillRect(0, 0, 400, 300);
+    const stamped = await stampFile(await canvas.encode('png'), 'png', 'ACME demo2 2026-11-22 10:30 127.0.0.1');
+    const { data } = await pixels(stamped);
+    const ground = [...Array(400 * 300).keys()].filter((p) => data[p * 4 + 3] === 128);
+    expect(ground.length).toBeGreaterThan(400 * 150); // most of it, between the stamp's lines
+    // premultiplied it would be about half (100, 50, 25); each decode to a canvas rounds by 1–2
+    for (const p of ground.slice(0, 1000)) {
+      expect(Math.abs(data[p * 4]! - 199)).toBeLessThanOrEqual(3);
+      expect(Math.abs(data[p * 4 + 1]! - 100)).toBeLessThanOrEqual(3);
+      expect(Math.abs(data[p * 4 + 2]! - 50)).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('is drawn from its own image alone when several of one size are stamped in turn (images and surfaces are reused)', async () => {
+    const solid = async (colour: string, width = 320) => {
+      const canvas = createCanvas(320, 240);
+      const ctx = canvas.getContext('2d');
+      ctx.fillStyle = colour;
+      ctx.fillRect(0, 0, width, 240);
+      return canvas.encode('png');
+    };
+    const red = await solid('#d00000');
+    const blue = await solid('#0000d0');
+    const halfRed = await solid('#d00000', 160); // the right half transparent
+    const stamped = async (png: Uint8Array) =>
+      (await pixels(await stampFile(png, 'png', 'ACME demo2 2026-11-22 10:30 127.0.0.1'))).data;
+    for (const [png, rgb] of [
+      [red, [208, 0, 0]],
+      [blue, [0, 0, 208]],
+      [red, [208, 0, 0]],
+      [blue, [0, 0, 208]],
+    ] as const)
+      expect([...(await stamped(png)).subarray(0, 3)]).toEqual(rgb);
+    // after opaque copies of its size, the transparent half is still transparent: nothing left over
+    const half = await stamped(halfRed);
+    const rightAlpha = [...Array(240).keys()].map((y) => half[(y * 320 + 300) * 4 + 3]!);
+    expect(rightAlpha.filter((a) => a === 0).length).toBeGreaterThan(120);
+  });
+
+  it('refuses a damaged image each time it is asked, not only the first', async () => {
+    const png = new Uint8Array(await createCanvas(64, 64).encode('png'));
+    const damaged = png.slice(0, 60); // the header intact, the pixels cut off
+    for (let i = 0; i < 2; i++) await expect(stampFile(damaged, 'png', 'x')).rejects.toThrow(/图片文件已损坏/);
   });
 });

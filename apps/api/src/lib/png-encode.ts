@@ -21,12 +21,21 @@ function chunk(type: string, data: Uint8Array): Buffer {
   return out;
 }
 
-/** `rgba`: width × height pixels, 4 bytes each (straight, not premultiplied, alpha), row by row. */
-export async function encodePng(rgba: Uint8Array, width: number, height: number): Promise<Buffer> {
+/** The bytes of a PNG's unfiltered rows before deflate: each row's pixels after a filter byte. */
+export const pngRowsLength = (width: number, height: number): number => (width * 4 + 1) * height;
+
+/**
+ * `rgba`: width × height pixels, 4 bytes each (straight, not premultiplied, alpha), row by row.
+ * `rows`: a buffer of pngRowsLength bytes to lay the rows out in (the caller's, kept from one
+ * copy to the next; not touched again once the promise settles), else one is allocated.
+ */
+export async function encodePng(rgba: Uint8Array, width: number, height: number, rows?: Buffer): Promise<Buffer> {
   const stride = width * 4;
   if (rgba.length !== stride * height)
     throw new Error(`expected ${stride * height} bytes of pixels, got ${rgba.length}`);
-  const rows = Buffer.allocUnsafe((stride + 1) * height);
+  if (rows && rows.length !== pngRowsLength(width, height))
+    throw new Error(`expected a row buffer of ${pngRowsLength(width, height)} bytes, got ${rows.length}`);
+  rows ??= Buffer.allocUnsafe(pngRowsLength(width, height));
   for (let y = 0; y < height; y++) {
     rows[y * (stride + 1)] = 0; // filter type 0: none
     rows.set(rgba.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
@@ -37,18 +46,4 @@ export async function encodePng(rgba: Uint8Array, width: number, height: number)
   ihdr.set([8, 6, 0, 0, 0], 8); // 8 bits, RGBA, deflate, adaptive filtering, no interlace
   const idat = await deflateAsync(rows, { level: 2 });
   return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))]);
-}
-
-/**
- * A canvas' pixels (premultiplied alpha, as @napi-rs/canvas' `data()` gives them) made straight,
- * in place: an opaque pixel — all of a drawing, usually — is the same either way and is only
- * looked at; a transparent one has no colour; a translucent one is divided by its alpha.
- */
-export function unpremultiply(rgba: Uint8Array): Uint8Array {
-  for (let i = 3; i < rgba.length; i += 4) {
-    const a = rgba[i]!;
-    if (a === 255 || a === 0) continue;
-    for (let c = i - 3; c < i; c++) rgba[c] = Math.min(255, Math.round((rgba[c]! * 255) / a));
-  }
-  return rgba;
 }

@@ -18,7 +18,7 @@ import type { PDFDict, PDFDocument, PDFFont, PDFObject, PDFRef } from 'pdf-lib';
 import type { FileType } from '@esm/contracts';
 import { AppError, badRequest } from '../plugins/errors.ts';
 import { cstMinute } from './dates.ts';
-import { encodePng, unpremultiply } from './png-encode.ts';
+import { encodePng, pngRowsLength } from './png-encode.ts';
 import { appendUpdate, readXrefTail, updateContext, type XrefTail } from './pdf-increment.ts';
 
 /** Who took the copy: the supplier's name (内部 for staff), the account, the time and the address. */
@@ -666,6 +666,64 @@ const IMAGE_DAMAGED = '图片文件已损坏，无法添加水印，请联系管
 const tooLarge = (w: number, h: number) =>
   new UnstampableError(`图片尺寸过大（${w}×${h}），无法添加水印，请联系管理员改为上传 PDF`);
 
+type DecodedImage = Awaited<ReturnType<(typeof import('@napi-rs/canvas'))['loadImage']>>;
+
+/**
+ * Decoded images kept by content, most recently used last, up to this many bytes of pixels (4 a
+ * pixel): decoding was a seventh of a stamped PNG's CPU (a 1200 × 800 drawing: ~6 of ~40 ms), and
+ * the same few drawings are opened all day. Eight such drawings fit; a larger scan is decoded for
+ * each copy and not kept (docs/benchmarks.md, archive-stamp).
+ */
+export const IMAGE_CACHE_BYTES = 32 * 1024 * 1024;
+const images = new Map<string, { image: Promise<DecodedImage>; bytes: number }>();
+let imageCacheBytes = 0;
+
+function forgetImage(key: string) {
+  const entry = images.get(key);
+  if (!entry) return;
+  images.delete(key);
+  imageCacheBytes -= entry.bytes;
+}
+
+/** `bytes` decoded, from the cache when it holds them; refused (UnstampableError) as stampImage refuses. */
+function decodedImage(
+  canvas: typeof import('@napi-rs/canvas'),
+  bytes: Uint8Array,
+  type: 'png' | 'jpg',
+): Promise<DecodedImage> {
+  const stated = imageDimensions(bytes, type);
+  if (!stated) return Promise.reject(new UnstampableError(IMAGE_DAMAGED));
+  if (stated.w * stated.h > IMAGE_MAX_PIXELS) return Promise.reject(tooLarge(stated.w, stated.h));
+  const size = stated.w * stated.h * 4;
+  const key = createHash('sha256').update(bytes).digest('base64');
+  const cached = images.get(key);
+  if (cached) {
+    images.delete(key); // most recently used last
+    images.set(key, cached);
+    return cached.image;
+  }
+  const image = decodeImage(canvas, bytes);
+  if (size > IMAGE_CACHE_BYTES) return image;
+  while (imageCacheBytes + size > IMAGE_CACHE_BYTES) forgetImage(images.keys().next().value!);
+  images.set(key, { image, bytes: size });
+  imageCacheBytes += size;
+  image.catch(() => images.get(key)?.image === image && forgetImage(key));
+  return image;
+}
+
+async function decodeImage(canvas: typeof import('@napi-rs/canvas'), bytes: Uint8Array): Promise<DecodedImage> {
+  let img: DecodedImage;
+  try {
+    img = await canvas.loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  } catch {
+    throw new UnstampableError(IMAGE_DAMAGED);
+  }
+  const { width: w, height: h } = img;
+  if (!w || !h) throw new UnstampableError(IMAGE_DAMAGED);
+  if (w * h > IMAGE_MAX_PIXELS) throw tooLarge(w, h);
+  return img;
+}
+
 /**
  * Stamps a PNG or JPEG and encodes it back to the same format at the same size.
  *
@@ -677,46 +735,73 @@ const tooLarge = (w: number, h: number) =>
  */
 export async function stampImage(bytes: Uint8Array, type: 'png' | 'jpg', text: string): Promise<Buffer> {
   const canvasModule = await canvasLib();
-  const { createCanvas, loadImage } = canvasModule;
   registerCanvasFont(canvasModule);
-  const stated = imageDimensions(bytes, type);
-  if (!stated) throw new UnstampableError(IMAGE_DAMAGED);
-  if (stated.w * stated.h > IMAGE_MAX_PIXELS) throw tooLarge(stated.w, stated.h);
-  let img: Awaited<ReturnType<typeof loadImage>>;
-  try {
-    img = await loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  } catch {
-    throw new UnstampableError(IMAGE_DAMAGED);
-  }
+  const img = await decodedImage(canvasModule, bytes, type);
   const { width: w, height: h } = img;
-  if (!w || !h) throw new UnstampableError(IMAGE_DAMAGED);
-  if (w * h > IMAGE_MAX_PIXELS) throw tooLarge(w, h);
-
-  const canvas = createCanvas(w, h);
-  const ctx = canvas.getContext('2d');
-  if (type === 'jpg') {
-    ctx.fillStyle = '#ffffff'; // JPEG has no alpha: keep what a viewer would have seen
-    ctx.fillRect(0, 0, w, h);
-  }
-  ctx.drawImage(img, 0, 0);
-  const size = Math.round(sizeFor(w, h, 12, 160));
-  ctx.font = `${size}px "${CANVAS_FONT_FAMILY}"`;
-  ctx.fillStyle = '#595959';
-  ctx.globalAlpha = OPACITY + 0.07; // pixels show less contrast than vector text on paper
-  ctx.textBaseline = 'alphabetic';
-  const textWidth = ctx.measureText(text).width;
-  const rad = (ANGLE_DEG * Math.PI) / 180;
-  // tiles() speaks y-up: flip into the canvas' y-down space, then draw each line rotated.
-  for (const t of tiles(w, h, textWidth, size)) {
-    ctx.save();
-    ctx.translate(t.x, h - t.y);
-    ctx.rotate(-rad);
-    ctx.fillText(text, 0, 0);
+  const surface = takeSurface(canvasModule, w, h);
+  const ctx = surface.canvas.getContext('2d');
+  ctx.save(); // a surface comes back as it was given out: no transform, no alpha, no font carried over
+  try {
+    if (type === 'jpg') {
+      ctx.fillStyle = '#ffffff'; // JPEG has no alpha: keep what a viewer would have seen
+      ctx.fillRect(0, 0, w, h);
+    } else ctx.clearRect(0, 0, w, h); // the last copy drawn on this surface
+    ctx.drawImage(img, 0, 0);
+    const size = Math.round(sizeFor(w, h, 12, 160));
+    ctx.font = `${size}px "${CANVAS_FONT_FAMILY}"`;
+    ctx.fillStyle = '#595959';
+    ctx.globalAlpha = OPACITY + 0.07; // pixels show less contrast than vector text on paper
+    ctx.textBaseline = 'alphabetic';
+    const textWidth = ctx.measureText(text).width;
+    const rad = (ANGLE_DEG * Math.PI) / 180;
+    // tiles() speaks y-up: flip into the canvas' y-down space, then draw each line rotated.
+    for (const t of tiles(w, h, textWidth, size)) {
+      ctx.save();
+      ctx.translate(t.x, h - t.y);
+      ctx.rotate(-rad);
+      ctx.fillText(text, 0, 0);
+      ctx.restore();
+    }
+    if (type === 'jpg') return await surface.canvas.encode('jpeg', 90);
+    // The canvas keeps its pixels premultiplied, PNG stores them straight: getImageData reads them
+    // out straight in one native pass, where data() and a JS loop over every pixel took longer.
+    const { data } = ctx.getImageData(0, 0, w, h);
+    surface.rows ??= Buffer.allocUnsafe(pngRowsLength(w, h));
+    return await encodePng(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), w, h, surface.rows);
+  } finally {
     ctx.restore();
+    giveBackSurface(surface);
   }
-  if (type === 'jpg') return canvas.encode('jpeg', 90);
-  // the canvas keeps its pixels premultiplied; PNG stores them straight
-  return encodePng(unpremultiply(canvas.data()), w, h);
+}
+
+/** A canvas of one size and, once a PNG was encoded on it, the encoder's row buffer: reused by the next copy. */
+interface Surface {
+  canvas: import('@napi-rs/canvas').Canvas;
+  rows?: Buffer;
+  bytes: number;
+}
+
+/**
+ * Up to this many bytes of idle surfaces are kept (two 1200 × 800 ones, as many as
+ * STAMP_CONCURRENCY stamps at a time). A new canvas and row buffer for every copy were two fresh
+ * multi-megabyte allocations each time: with the start script's allocator and heap flags (memory
+ * handed back to the system at once, a tight heap) they cost more than drawing the copy — ~40 %
+ * of a stamped PNG's CPU (docs/benchmarks.md, archive-stamp).
+ */
+export const SURFACE_POOL_BYTES = 16 * 1024 * 1024;
+const idleSurfaces: (Surface & { w: number; h: number })[] = [];
+
+function takeSurface(canvas: typeof import('@napi-rs/canvas'), w: number, h: number) {
+  const i = idleSurfaces.findIndex((s) => s.w === w && s.h === h);
+  if (i >= 0) return idleSurfaces.splice(i, 1)[0]!;
+  return { canvas: canvas.createCanvas(w, h), w, h, bytes: w * h * 4 + pngRowsLength(w, h) };
+}
+
+function giveBackSurface(surface: Surface & { w: number; h: number }) {
+  if (surface.bytes > SURFACE_POOL_BYTES) return;
+  idleSurfaces.push(surface);
+  let kept = idleSurfaces.reduce((sum, s) => sum + s.bytes, 0);
+  while (kept > SURFACE_POOL_BYTES) kept -= idleSurfaces.shift()!.bytes; // the longest idle first
 }
 
 // ---- by file type ------------------------------------------------------------------------------
