@@ -4,7 +4,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { settled, signIn, unfoldMenu, atPage, apiUrl } from './helpers.ts';
+import { settled, signIn, signOut, unfoldMenu, atPage, apiUrl } from './helpers.ts';
 import { PAGES, visitsApi, LOGIN_PATH } from '../packages/contracts/src/index.ts';
 
 const rows = (page: Page) => page.locator('.ant-table-row');
@@ -27,8 +27,7 @@ test('1. logout drops ?redirect: the next user lands on their own page, and a fo
   await expect(page.getByText('没有权限')).toHaveCount(0);
 
   // a redirect left by someone else in the address bar: not one of demo2's pages
-  await page.getByTestId('logout').click();
-  await expect(page).toHaveURL(/\/esm\/login/);
+  await signOut(page);
   await page.goto(`${LOGIN_PATH}?redirect=${encodeURIComponent(PAGES.archivalHistory.path)}`);
   await page.getByPlaceholder('账号').fill('demo2');
   await page.getByPlaceholder('密码').fill('Esm@2026');
@@ -155,9 +154,8 @@ test('5. at 1366 px the deciding columns are on screen without scrolling; the re
   for (const t of ['标准编号', '名称', '版本', '物料', '确认状态', '操作']) await onScreen(t);
   await noOverflow();
 
-  await page.getByTestId('logout').click();
   // the logout's answer clears the session cookie: wait for it, or it clears demo3's as well
-  await expect(page).toHaveURL(/\/esm\/login/);
+  await signOut(page);
   await signIn(page, 'demo3');
   await expect(page).toHaveURL(atPage(PAGES.dashboard));
   await tableSettled(page);

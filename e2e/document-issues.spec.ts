@@ -9,7 +9,7 @@
 import { expect, test, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
 import { DELIVERED, sql } from './db.ts';
-import { PASSWORD, expectToast, pickOption, settled, signIn, unfoldMenu, apiUrl, atPage } from './helpers.ts';
+import { PASSWORD, expectToast, pickOption, settled, signIn, signOut, unfoldMenu, apiUrl, atPage } from './helpers.ts';
 import { PAGES, permissionsApi, sessionApi } from '../packages/contracts/src/index.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -27,11 +27,6 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
-
-async function logout(page: Page) {
-  await page.getByTestId('logout').click();
-  await expect(page).toHaveURL(/\/esm\/login/);
-}
 
 /**
  * Closes the question's drawer with its × (a user's way; Escape goes to whatever has focus). The
@@ -126,7 +121,7 @@ test('demo2 asks about a drawing with a PDF attached; it routes to demo5', async
   );
   expect(att!.file_name).toBe('门封槽实测.pdf');
   await expect(page.locator('.ant-table-row').filter({ hasText: TITLE })).toContainText('处理中');
-  await logout(page);
+  await signOut(page);
 });
 
 test('demo5 finds it assigned, opens the drawing in the viewer and replies with an attachment', async ({ page }) => {
@@ -161,7 +156,7 @@ test('demo5 finds it assigned, opens the drawing in the viewer and replies with 
   await tableSettled(page);
   await page.screenshot({ path: 'e2e/screenshots/document-issue-handler-narrow.png', fullPage: true });
   await page.setViewportSize({ width: 1366, height: 800 });
-  await logout(page);
+  await signOut(page);
 });
 
 test('demo2 reads the answer, downloads its attachment and reopens with a follow-up', async ({ page }) => {
@@ -190,7 +185,7 @@ test('demo2 reads the answer, downloads its attachment and reopens with a follow
   await page.screenshot({ path: 'e2e/screenshots/document-issue-thread-narrow.png' });
   await page.setViewportSize({ width: 1366, height: 800 });
   await closeThread(page);
-  await logout(page);
+  await signOut(page);
 });
 
 /** 回复人 on the answerers' page for these user types (through the API as demo7: the server's cache drops the old rule at once). */
@@ -241,7 +236,7 @@ async function answerAgain(page: Page) {
   await expect.poll(async () => (await toast.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(header.y + header.height);
   await drawer.locator('.ant-drawer-close').click();
   await expect(page.getByTestId('issue-thread')).toBeHidden();
-  await logout(page);
+  await signOut(page);
 }
 
 test('demo2 closes the question', async ({ page }) => {
@@ -258,7 +253,7 @@ test('demo2 closes the question', async ({ page }) => {
   expect(n!.actions).toBe('CREATE,SUBMIT,ROUTE,REPLY,REOPEN,REPLY,CLOSE');
   await closeThread(page);
   await expect(page.locator('.ant-table-row').filter({ hasText: TITLE })).toContainText('已关闭');
-  await logout(page);
+  await signOut(page);
 });
 
 test('demo7 adds a problem type and a role row; the next question routes by them', async ({ page }) => {
@@ -304,7 +299,7 @@ test('demo7 adds a problem type and a role row; the next question routes by them
   await page.setViewportSize({ width: 600, height: 900 });
   await page.screenshot({ path: 'e2e/screenshots/problem-type-narrow.png', fullPage: true });
   await page.setViewportSize({ width: 1366, height: 800 });
-  await logout(page);
+  await signOut(page);
 
   // demo2's next question, on an 空调 drawing of the new type, goes to demo5
   await signIn(page, 'demo2');

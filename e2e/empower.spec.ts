@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { sql } from './db.ts';
-import { agreeAndContinue, expectToast, signIn, unfoldMenu, apiUrl, atPage } from './helpers.ts';
+import { agreeAndContinue, expectToast, signIn, signOut, unfoldMenu, apiUrl, atPage } from './helpers.ts';
 import { PAGES, filesApi } from '../packages/contracts/src/index.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -18,11 +18,6 @@ const day = (n = 0) => new Date(Date.now() + 8 * 3600_000 + n * DAY).toISOString
 const APPROVED_UNTIL = day(89);
 
 const tableSettled = (page: Page) => expect(page.locator('.ant-table-wrapper .ant-spin-spinning')).toHaveCount(0);
-
-async function logout(page: Page) {
-  await page.getByTestId('logout').click();
-  await expect(page).toHaveURL(/\/esm\/login/);
-}
 
 /** demo2 has accepted the agreement in force (earlier journeys may have published newer versions). */
 async function demo2Accepted(): Promise<boolean> {
@@ -238,5 +233,5 @@ test('demo3 sees the grant in force, the census row and the report naming demo6'
   const exporting = page.waitForEvent('download');
   await page.getByRole('button', { name: '导出Excel' }).click();
   expect((await exporting).suggestedFilename()).toMatch(/^授权访问报告_\d{14}\.xlsx$/);
-  await logout(page);
+  await signOut(page);
 });

@@ -34,6 +34,12 @@ export async function signIn(page: Page, account: string, password = PASSWORD) {
   await page.goto('/esm/');
 }
 
+/** 退出 in the header, and the login page reached: the logout's answer has cleared the session cookie. */
+export async function signOut(page: Page) {
+  await page.getByTestId('logout').click();
+  await expect(page).toHaveURL(/\/esm\/login/);
+}
+
 /** A session for `account` in `context` (its cookie), without opening a page. */
 export async function sessionFor(context: BrowserContext, account: string, password = PASSWORD) {
   const file = path.join(AUTH_DIR, `${account}.json`);

@@ -12,6 +12,7 @@ import {
   sessionFor,
   settled,
   signIn,
+  signOut,
   unfoldMenu,
   atPage,
 } from './helpers.ts';
@@ -123,8 +124,7 @@ for (const j of JOURNEYS) {
     // the landing page has loaded and none of its calls is still in flight (see apiCalls)
     await settled(page);
     await calls.answered();
-    await page.getByTestId('logout').click();
-    await expect(page).toHaveURL(/\/esm\/login/);
+    await signOut(page);
     await expect(page.getByPlaceholder('账号')).toBeVisible();
   });
 }
