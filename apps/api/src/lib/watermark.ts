@@ -275,22 +275,47 @@ interface PdfTemplate {
   pages: TemplatePage[];
 }
 
-const PDF_TEMPLATE_CACHE = 64;
-const templates = new Map<string, Promise<PdfTemplate | null>>();
+/**
+ * Promises of what was made from a file's bytes, kept by content (sha256), most recently used
+ * last, up to `capacity` in weight: PDF templates count one each, decoded images their pixels'
+ * bytes. What weighs more than the whole cache is made each time without hashing its bytes; a
+ * rejected promise is forgotten, so a damaged file is refused every time.
+ */
+class ContentCache<T> {
+  private readonly entries = new Map<string, { value: Promise<T>; weight: number }>();
+  private weight = 0;
+  constructor(private readonly capacity: number) {}
+
+  get(bytes: Uint8Array, weight: number, make: () => Promise<T>): Promise<T> {
+    if (weight > this.capacity) return make();
+    const key = createHash('sha256').update(bytes).digest('base64');
+    const cached = this.entries.get(key);
+    if (cached) {
+      this.entries.delete(key);
+      this.entries.set(key, cached);
+      return cached.value;
+    }
+    const value = make();
+    while (this.weight + weight > this.capacity) this.forget(this.entries.keys().next().value!);
+    this.entries.set(key, { value, weight });
+    this.weight += weight;
+    value.catch(() => this.entries.get(key)?.value === value && this.forget(key));
+    return value;
+  }
+
+  private forget(key: string) {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.weight -= entry.weight;
+  }
+}
+
+const templates = new ContentCache<PdfTemplate | null>(64);
 
 /** The template of a PDF (null: it must be rewritten whole), read on first use and kept by content. */
 function pdfTemplate(bytes: Uint8Array): Promise<PdfTemplate | null> {
-  const key = createHash('sha256').update(bytes).digest('base64');
-  let template = templates.get(key);
-  if (template) {
-    templates.delete(key); // most recently used last
-  } else {
-    template = pdfLib().then((lib) => readPdfTemplate(lib, bytes));
-    template.catch(() => templates.delete(key));
-    if (templates.size >= PDF_TEMPLATE_CACHE) templates.delete(templates.keys().next().value!);
-  }
-  templates.set(key, template);
-  return template;
+  return templates.get(bytes, 1, () => pdfLib().then((lib) => readPdfTemplate(lib, bytes)));
 }
 
 async function loadForStamping(lib: typeof import('pdf-lib'), bytes: Uint8Array) {
@@ -675,15 +700,7 @@ type DecodedImage = Awaited<ReturnType<(typeof import('@napi-rs/canvas'))['loadI
  * each copy and not kept (docs/benchmarks.md, archive-stamp).
  */
 export const IMAGE_CACHE_BYTES = 32 * 1024 * 1024;
-const images = new Map<string, { image: Promise<DecodedImage>; bytes: number }>();
-let imageCacheBytes = 0;
-
-function forgetImage(key: string) {
-  const entry = images.get(key);
-  if (!entry) return;
-  images.delete(key);
-  imageCacheBytes -= entry.bytes;
-}
+const images = new ContentCache<DecodedImage>(IMAGE_CACHE_BYTES);
 
 /** `bytes` decoded, from the cache when it holds them; refused (UnstampableError) as stampImage refuses. */
 function decodedImage(
@@ -694,21 +711,7 @@ function decodedImage(
   const stated = imageDimensions(bytes, type);
   if (!stated) return Promise.reject(new UnstampableError(IMAGE_DAMAGED));
   if (stated.w * stated.h > IMAGE_MAX_PIXELS) return Promise.reject(tooLarge(stated.w, stated.h));
-  const size = stated.w * stated.h * 4;
-  const key = createHash('sha256').update(bytes).digest('base64');
-  const cached = images.get(key);
-  if (cached) {
-    images.delete(key); // most recently used last
-    images.set(key, cached);
-    return cached.image;
-  }
-  const image = decodeImage(canvas, bytes);
-  if (size > IMAGE_CACHE_BYTES) return image;
-  while (imageCacheBytes + size > IMAGE_CACHE_BYTES) forgetImage(images.keys().next().value!);
-  images.set(key, { image, bytes: size });
-  imageCacheBytes += size;
-  image.catch(() => images.get(key)?.image === image && forgetImage(key));
-  return image;
+  return images.get(bytes, stated.w * stated.h * 4, () => decodeImage(canvas, bytes));
 }
 
 async function decodeImage(canvas: typeof import('@napi-rs/canvas'), bytes: Uint8Array): Promise<DecodedImage> {
