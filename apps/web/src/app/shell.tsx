@@ -4,7 +4,7 @@
  * there it is fetched while the user types, and after the sign-in it takes over the
  * same page at the landing page (`enterPortal`, loginFirst.tsx).
  */
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import type { Root } from 'react-dom/client';
 import type { CurrentUser } from '@esm/contracts/basics';
 import { App } from './App.tsx';
@@ -26,10 +26,15 @@ export function warm() {
  */
 export function mountPortal(root: Root, welcome?: string, session?: Promise<SessionCheck>) {
   if (session) openAhead(session);
-  root.render(
-    <StrictMode>
-      <App welcome={welcome} />
-    </StrictMode>,
+  // A transition: React renders the shell, the layout and the page in slices of a few ms and
+  // commits them together, while the frame (or the login page) stays on screen; rendered at once,
+  // that first render was one task of several hundred ms, during which the page took no input.
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App welcome={welcome} />
+      </StrictMode>,
+    ),
   );
 }
 
