@@ -1,6 +1,8 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
+// by path: the config loader bundles relative imports, while a workspace package's TypeScript is left to Node
+import { DEFAULT_PAGE, PAGES } from '../../packages/contracts/src/basics.ts';
 import { pdfjsAssets } from './pdfjs-assets.ts';
 
 /**
@@ -52,6 +54,45 @@ function loginFirstLoad(): { plugin: Plugin; has: (id: string) => boolean } {
   return { plugin, has: (id) => ids.has(id) };
 }
 const loginFirst = loginFirstLoad();
+
+/** The files of the landing pages (features/<f>/pages/<key>.tsx, named by their key) and of the layout. */
+const landingKeys = new Set(
+  Object.entries(PAGES)
+    .filter(([, page]) => Object.values(DEFAULT_PAGE).includes(page.path))
+    .map(([key]) => key),
+);
+const isLandingRoot = (id: string) => {
+  if (/[\\/]src[\\/]app[\\/]layout[\\/]BasicLayout\.tsx$/.test(id)) return true;
+  const page = /[\\/]src[\\/]features[\\/][^\\/]+[\\/]pages[\\/]([^\\/]+)\.tsx$/.exec(id);
+  return page !== null && landingKeys.has(page[1]!);
+};
+
+/**
+ * The portal's own modules (and the contracts') that the layout and the landing pages import
+ * statically, for one chunk: left to Rolldown they came as ~35 files of 0.1–3 KB each, fetched after
+ * the shell had run, six at a time over HTTP/1.1 — a round trip each, between the shell and the
+ * page's first answers. The shell imports some of them, so the chunk now comes with the shell. What
+ * a page loads only after a click (dialogs, drawers) stays in its own chunks.
+ */
+function landingAppLoad(): { plugin: Plugin; has: (id: string) => boolean } {
+  const ids = new Set<string>();
+  const plugin: Plugin = {
+    name: 'esm-landing-app',
+    apply: 'build',
+    buildEnd() {
+      const walk = (id: string) => {
+        if (ids.has(id) || loginFirst.has(id) || id.includes('node_modules') || id.startsWith('\0')) return;
+        ids.add(id);
+        for (const i of this.getModuleInfo(id)?.importedIds ?? []) walk(i);
+      };
+      // the pages and the layout stay chunks of their own (the router's lazy imports): what they import comes here
+      for (const id of this.getModuleIds())
+        if (isLandingRoot(id)) for (const i of this.getModuleInfo(id)?.importedIds ?? []) if (!isLandingRoot(i)) walk(i);
+    },
+  };
+  return { plugin, has: (id) => ids.has(id) };
+}
+const landingApp = landingAppLoad();
 const isLandingLib = (id: string) => {
   if (loginFirst.has(id)) return false;
   if (PICKER_LOCALE.test(id)) return true;
@@ -65,7 +106,7 @@ export default defineConfig({
   base: '/esm/',
   // Every asset also written as .br and .gz at build (brotli, gzip): the api serves the one the
   // browser accepts with its Content-Encoding (plugins/web.ts, preCompressed), no CPU per request.
-  plugins: [react(), pdfjsAssets(), compression({ threshold: 1024 }), loginFirst.plugin],
+  plugins: [react(), pdfjsAssets(), compression({ threshold: 1024 }), loginFirst.plugin, landingApp.plugin],
   server: { proxy: { '/esm-server': 'http://localhost:3000' } },
   // Page chunks are named after their files; the landing pages' libraries are one chunk (above),
   // without the modules they import from the login page's first load (React), which stay there;
@@ -77,7 +118,10 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: [{ name: 'landing-libs', test: isLandingLib, includeDependenciesRecursively: false }],
+          groups: [
+            { name: 'landing-libs', test: isLandingLib, includeDependenciesRecursively: false },
+            { name: 'landing-app', test: landingApp.has, includeDependenciesRecursively: false },
+          ],
         },
       },
     },
