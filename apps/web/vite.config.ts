@@ -1,4 +1,4 @@
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 // by path: the config loader bundles relative imports, while a workspace package's TypeScript is left to Node
@@ -36,24 +36,38 @@ const PICKER_LOCALE =
 const AFTER_FIRST_PAINT = /[\\/]node_modules[\\/](@rc-component[\\/]picker|dayjs[\\/]plugin)[\\/]/;
 const ANTD = /[\\/]node_modules[\\/]antd[\\/](es|lib)[\\/]([^\\/]+)[\\/]/;
 
-/** Modules of the login page's first load stay in its chunks: that load must not take the landing libraries with it. */
-function loginFirstLoad(): { plugin: Plugin; has: (id: string) => boolean } {
+/**
+ * A set of modules filled when the build has read them all: the modules `roots` picks and what they
+ * import statically (lazy imports not followed), leaving out what `skip` says — a root it leaves
+ * out is not in the set, what that root imports is.
+ */
+function staticImports(
+  name: string,
+  roots: (id: string, info: Rollup.ModuleInfo) => boolean,
+  skip: (id: string) => boolean = () => false,
+): { plugin: Plugin; has: (id: string) => boolean } {
   const ids = new Set<string>();
   const plugin: Plugin = {
-    name: 'esm-login-first-load',
+    name,
     apply: 'build',
     buildEnd() {
+      const imports = (id: string) => this.getModuleInfo(id)?.importedIds ?? [];
       const walk = (id: string) => {
-        if (ids.has(id)) return;
+        if (ids.has(id) || skip(id)) return;
         ids.add(id);
-        for (const i of this.getModuleInfo(id)?.importedIds ?? []) walk(i);
+        imports(id).forEach(walk);
       };
-      for (const id of this.getModuleIds()) if (this.getModuleInfo(id)?.isEntry) walk(id);
+      for (const id of this.getModuleIds()) {
+        const info = this.getModuleInfo(id);
+        if (info && roots(id, info)) (skip(id) ? imports(id) : [id]).forEach(walk);
+      }
     },
   };
   return { plugin, has: (id) => ids.has(id) };
 }
-const loginFirst = loginFirstLoad();
+
+/** Modules of the login page's first load stay in its chunks: that load must not take the landing libraries with it. */
+const loginFirst = staticImports('esm-login-first-load', (_, info) => Boolean(info.isEntry));
 
 /** The files of the landing pages (features/<f>/pages/<key>.tsx, named by their key) and of the layout. */
 const landingKeys = new Set(
@@ -72,27 +86,14 @@ const isLandingRoot = (id: string) => {
  * statically, for one chunk: left to Rolldown they came as ~35 files of 0.1–3 KB each, fetched after
  * the shell had run, six at a time over HTTP/1.1 — a round trip each, between the shell and the
  * page's first answers. The shell imports some of them, so the chunk now comes with the shell. What
- * a page loads only after a click (dialogs, drawers) stays in its own chunks.
+ * a page loads only after a click (dialogs, drawers) stays in its own chunks; the pages and the
+ * layout stay chunks of their own (the router's lazy imports): what they import comes here.
  */
-function landingAppLoad(): { plugin: Plugin; has: (id: string) => boolean } {
-  const ids = new Set<string>();
-  const plugin: Plugin = {
-    name: 'esm-landing-app',
-    apply: 'build',
-    buildEnd() {
-      const walk = (id: string) => {
-        if (ids.has(id) || loginFirst.has(id) || id.includes('node_modules') || id.startsWith('\0')) return;
-        ids.add(id);
-        for (const i of this.getModuleInfo(id)?.importedIds ?? []) walk(i);
-      };
-      // the pages and the layout stay chunks of their own (the router's lazy imports): what they import comes here
-      for (const id of this.getModuleIds())
-        if (isLandingRoot(id)) for (const i of this.getModuleInfo(id)?.importedIds ?? []) if (!isLandingRoot(i)) walk(i);
-    },
-  };
-  return { plugin, has: (id) => ids.has(id) };
-}
-const landingApp = landingAppLoad();
+const landingApp = staticImports(
+  'esm-landing-app',
+  isLandingRoot,
+  (id) => isLandingRoot(id) || loginFirst.has(id) || id.includes('node_modules') || id.startsWith('\0'),
+);
 const isLandingLib = (id: string) => {
   if (loginFirst.has(id)) return false;
   if (PICKER_LOCALE.test(id)) return true;
