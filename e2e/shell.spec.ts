@@ -558,3 +558,16 @@ for (const { account, landing, ahead } of LANDING_AHEAD) {
     );
   });
 }
+
+test('a page whose session check fails says 加载失败 and why, and 重试 brings the page', async ({ page }) => {
+  await sessionFor(page.context(), 'demo3');
+  let fail = true;
+  await page.route('**/esm-server/api/user/current', (route) => (fail ? route.abort() : route.fallback()));
+  await page.goto(PAGES.dashboard.path);
+  await expect(page.getByText('加载失败')).toBeVisible();
+  await expect(page.getByText('网络连接失败，请检查网络后重试')).toBeVisible();
+  fail = false;
+  await page.getByRole('button', { name: /重\s*试/ }).click();
+  await expect(page.locator('.ant-table-row').first()).toBeVisible();
+  await expect(page.getByText('加载失败')).toHaveCount(0);
+});

@@ -2,7 +2,7 @@
  * The session check on load: code "0" → the portal; not signed in → /esm/login;
  * 201-205 → a blocking dialog that leads to the company home page.
  */
-import { Suspense, createContext, lazy, useContext, useEffect } from 'react';
+import { createContext, useContext, useEffect } from 'react';
 import { App as AntApp } from 'antd';
 import { Outlet, Navigate, useLocation } from 'react-router';
 import {
@@ -15,10 +15,9 @@ import {
   type SessionErrorCode,
 } from '@esm/contracts/basics';
 import { useSession, withoutHandoff } from '../features/session/index.ts';
-import { FrameLoading, PageLoading } from '../components/PageLoading.tsx';
-
-// only when the session check failed: antd's Result stays off the login page's first load
-const ErrorResult = lazy(() => import('../components/ErrorResult.tsx').then((m) => ({ default: m.ErrorResult })));
+import { FrameLoading } from '../components/PageLoading.tsx';
+// the shell's (landing-app chunk, vite.config.ts), never the login page's first load
+import { ErrorResult } from '../components/ErrorResult.tsx';
 
 const UserContext = createContext<CurrentUser | null>(null);
 
@@ -50,12 +49,7 @@ export function SessionGate() {
   const session = useSession();
   const location = useLocation();
   if (session.isPending) return <FrameLoading />;
-  if (session.isError)
-    return (
-      <Suspense fallback={<PageLoading />}>
-        <ErrorResult error={session.error} onRetry={() => session.refetch()} />
-      </Suspense>
-    );
+  if (session.isError) return <ErrorResult error={session.error} onRetry={() => session.refetch()} />;
   const s = session.data;
   if (s.state === 'blocked') return <BlockingDialog code={s.code} homeUrl={s.homeUrl} />;
   if (s.state === 'anonymous') {
