@@ -89,6 +89,7 @@ const isLandingRoot = (id: string) => {
  * a page loads only after a click (dialogs, drawers) stays in its own chunks; the pages and the
  * layout stay chunks of their own (the router's lazy imports): what they import comes here.
  */
+// (its walk reads loginFirst's set: plugins run in the order given below, and both walks are synchronous)
 const landingApp = staticImports(
   'esm-landing-app',
   isLandingRoot,
