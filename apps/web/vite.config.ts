@@ -110,9 +110,9 @@ export default defineConfig({
   // browser accepts with its Content-Encoding (plugins/web.ts, preCompressed), no CPU per request.
   plugins: [react(), pdfjsAssets(), compression({ threshold: 1024 }), loginFirst.plugin, landingApp.plugin],
   server: { proxy: { '/esm-server': 'http://localhost:3000' } },
-  // Page chunks are named after their files; the landing pages' libraries are one chunk (above),
-  // without the modules they import from the login page's first load (React), which stay there;
-  // the rest is left to Rolldown's own splitting. The manifest (dist/.vite/manifest.json) is what
+  // Page chunks are named after their files; the landing pages' libraries are one chunk and their
+  // own modules another (above), without the modules they import from the login page's first load
+  // (React), which stay there; the rest is left to Rolldown's own splitting. The manifest (dist/.vite/manifest.json) is what
   // src/landingBudget.test.ts reads to hold each landing page to its JavaScript budget.
   build: {
     chunkSizeWarningLimit: 1500,
