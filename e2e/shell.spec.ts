@@ -21,6 +21,7 @@ import {
   archivesApi,
   documentIssuesApi,
   empowerApi,
+  menuApi,
   permissionsApi,
   problemTypesApi,
 } from '../packages/contracts/src/index.ts';
@@ -556,6 +557,42 @@ for (const { account, landing, ahead } of LANDING_AHEAD) {
     expectAskedOnce(await askedCalls(page), ahead, (c) =>
       expect(c.layout, `${c.path} ${String(c.body)} goes out before the layout's code came`).toBe(false),
     );
+  });
+}
+
+for (const { account, landing, ahead } of LANDING_AHEAD) {
+  test(`${landing} opened directly again asks the menu and its first calls before the shell's code has come, once each; signing out forgets them`, async ({
+    page,
+  }) => {
+    await sessionFor(page.context(), account);
+    await recordCalls(page, landing);
+    // the first time: the calls are remembered as the page asks them (api/firstCalls.ts)
+    await page.goto(landing);
+    await settled(page);
+    await expect(page.locator('.ant-table').first()).toBeVisible();
+    // again, the shell's code held back: the session check's answer is enough to send them
+    const { asked, release } = await holdBack(page, /\/shell-[^/]*\.js$/);
+    await page.reload();
+    await expect.poll(asked).toBe(true);
+    const expected = [menuApi.roleFunction.path, ...ahead];
+    await expect
+      .poll(async () => {
+        const paths = new Set((await askedCalls(page)).map((a) => a.path));
+        return expected.filter((path) => !paths.has(path));
+      })
+      .toEqual([]);
+    await page.evaluate(() => ((window as unknown as { __layout: boolean }).__layout = true));
+    release();
+    await settled(page);
+    await expect(page.locator('.ant-table').first()).toBeVisible();
+    // the page took the answers on their way: nothing asked twice
+    expectAskedOnce(await askedCalls(page), expected, (c) =>
+      expect(c.layout, `${c.path} ${String(c.body)} goes out before the shell's code came`).toBe(false),
+    );
+    // nothing of this user's pages stays for the next one on this browser
+    expect(await page.evaluate(() => localStorage.getItem('esm.firstCalls'))).toContain(landing);
+    await signOut(page);
+    expect(await page.evaluate(() => localStorage.getItem('esm.firstCalls'))).toBeNull();
   });
 }
 

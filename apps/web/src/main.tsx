@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { LOGIN_PATH } from '@esm/contracts/basics';
 import { LoginFirst } from './loginFirst.tsx';
 import { checkSession } from './features/session/calls.ts';
+import { sendFirstCalls } from './api/firstCalls.ts';
 import { PortalFrame } from './components/PortalFrame.tsx';
 import './app/global.css';
 
@@ -22,6 +23,7 @@ if (window.location.pathname.replace(/\/+$/, '') === LOGIN_PATH) {
 } else {
   root.render(<PortalFrame />);
   const session = checkSession();
-  session.catch(() => {}); // the shell shows a failed check (SessionGate)
+  // the menu and the page's first answers, now rather than once the shell has come (api/firstCalls.ts)
+  session.then((s) => s.state === 'ok' && sendFirstCalls(s.user.id)).catch(() => {}); // the shell shows a failed check (SessionGate)
   void import('./app/shell.tsx').then((s) => s.mountPortal(root, undefined, session));
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { USER_TYPES } from './codes.ts';
 import { endpoint } from './endpoint.ts';
 import { ZEnvelope } from './envelope.ts';
+import { MENU_PATH } from './routes.ts';
 
 export const ZMenuEntry = z.object({
   id: z.number().int(),
@@ -17,7 +18,7 @@ export type MenuEntry = z.infer<typeof ZMenuEntry>;
 
 export const menuApi = {
   roleFunction: endpoint({
-    path: 'main/getRoleFunction',
+    path: MENU_PATH,
     access: USER_TYPES,
     tag: 'menu',
     summary: '当前用户类型的菜单',

@@ -1,6 +1,8 @@
 /** The portal's base paths, its fixed breadcrumbs and its links to the company site; the pages are pages.ts's. */
 export const BASE_PATH = '/esm';
 export const API_BASE = '/esm-server/api';
+/** The menu's call (menuApi.roleFunction), which every signed-in page asks first. */
+export const MENU_PATH = 'main/getRoleFunction';
 export const LOGIN_PATH = `${BASE_PATH}/login`;
 
 /** Fixed breadcrumb titles of the legacy portal (paths relative to /esm). */

@@ -79,28 +79,84 @@ export function goToLogin() {
   }
 }
 
+const urlOf = (path: string) => `${API_BASE}/${path.replace(/^\//, '')}`;
+
+/** A JSON call as post() sends it. */
+const sendJson = (url: string, body: unknown, clientId: string, signal: AbortSignal) =>
+  fetch(url, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-client-request-id': clientId },
+    body: JSON.stringify(body ?? {}),
+    signal,
+  });
+
+/** A call and its body as one string: what a call sent ahead is taken by. */
+const callKey = (path: string, body: unknown) => `${path} ${JSON.stringify(body ?? {})}`;
+
+/** A call sent ahead is taken by a post() within this long of its sending; later ones ask again. */
+const SENT_AHEAD_FRESH_MS = 10_000;
+
+/** Calls sent before their caller's code had come (`sendAhead`), by callKey; each is taken once. */
+const sentAhead = new Map<string, { response: Promise<Response>; clientId: string; at: number }>();
+
+/**
+ * Sends the JSON call `path` with `body` now, for a post() of the same call and body that comes
+ * within SENT_AHEAD_FRESH_MS to take as its own answer (api/firstCalls.ts: a page opened directly
+ * asks for its first answers before its code has come). A call nobody takes is dropped unread.
+ */
+export function sendAhead(path: string, body: unknown): void {
+  const clientId = clientRequestId();
+  const response = sendJson(urlOf(path), body, clientId, AbortSignal.timeout(UI.requestTimeoutMs));
+  response.catch(() => {}); // a failure is the taker's to report
+  sentAhead.set(callKey(path, body), { response, clientId, at: Date.now() });
+}
+
+function takeSentAhead(path: string, body: unknown) {
+  const key = callKey(path, body);
+  const sent = sentAhead.get(key);
+  sentAhead.delete(key);
+  return sent && Date.now() - sent.at <= SENT_AHEAD_FRESH_MS ? sent : undefined;
+}
+
+/** The JSON calls post() sends while `recordCalls` runs its function, else null. */
+let recording: { path: string; body: unknown }[] | null = null;
+
+/**
+ * The JSON calls `fn` sends while it runs (synchronously: a react-query fetch calls its function at
+ * once), each with its body — what a page's `fetchAhead` asks first (api/firstCalls.ts).
+ */
+export function recordCalls(fn: () => void): { path: string; body: unknown }[] {
+  const calls: { path: string; body: unknown }[] = [];
+  const outer = recording;
+  recording = calls;
+  try {
+    fn();
+  } finally {
+    recording = outer;
+  }
+  return calls;
+}
+
 async function post<E>(path: string, body: unknown = {}, opts: RequestOptions = {}): Promise<E> {
-  const url = `${API_BASE}/${path.replace(/^\//, '')}`;
+  recording?.push({ path, body });
+  const url = urlOf(path);
   const timeoutMs = opts.timeoutMs ?? UI.requestTimeoutMs;
+  const sent = takeSentAhead(path, body);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), timeoutMs);
   opts.signal?.addEventListener('abort', () => controller.abort(opts.signal?.reason));
-  const clientId = clientRequestId();
+  const clientId = sent?.clientId ?? clientRequestId();
 
   let res: Response;
   try {
-    res = await fetch(url, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-client-request-id': clientId },
-      body: JSON.stringify(body ?? {}),
-      signal: controller.signal,
-    });
+    res = await (sent?.response ?? sendJson(url, body, clientId, controller.signal));
   } catch (e) {
     clearTimeout(timer);
     if (opts.signal?.aborted) throw e;
     const timedOut =
-      controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError';
+      (controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError') ||
+      (e instanceof DOMException && e.name === 'TimeoutError');
     return networkFailure(url, opts, timedOut ? timeoutMs : undefined, clientId);
   }
   clearTimeout(timer);
@@ -195,7 +251,7 @@ export function dispositionFileName(header: string | null, fallback: string): st
  * then progress as they arrive. Failures come back as the JSON envelope and are handled like post()'s.
  */
 async function postBlob(path: string, body: unknown, opts: BlobOptions = {}): Promise<BlobResult> {
-  const url = `${API_BASE}/${path.replace(/^\//, '')}`;
+  const url = urlOf(path);
   const clientId = clientRequestId();
   let res: Response;
   try {
@@ -247,7 +303,7 @@ function postMultipart<E>(
   form: FormData,
   opts: RequestOptions & { onProgress?: (sent: number, total: number) => void } = {},
 ): Promise<E> {
-  const url = `${API_BASE}/${path.replace(/^\//, '')}`;
+  const url = urlOf(path);
   return new Promise<E>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     const settle = (failure: () => never) => {

@@ -10,6 +10,7 @@ import { sessionQuery, type SessionCheck } from '../features/session/index.ts';
 import { PAGE_MODULES, type PageModule } from '../features/pages.ts';
 import { queryClient } from './queryClient.ts';
 import { remembered, type Loader } from '../lib/lazyLoaded.ts';
+import { rememberFirstCalls } from '../api/firstCalls.ts';
 
 /** The shell's layout chunk (the router's lazy BasicLayout loads the same module). */
 export const loadLayout = remembered(() => import('./layout/BasicLayout.tsx'));
@@ -86,8 +87,11 @@ export async function landingAfterLogin(user: CurrentUser, redirect: string | nu
   menu.catch(() => {}); // the layout shows a failed menu itself
   const landing = await landingOf(user, redirect, () => menu);
   const load = PAGE_LOADERS[pageOf(landing)];
-  // the page's first answers too, now rather than after its first render (a page that says which)
-  const fetchAhead = (page: PageModule) => page.fetchAhead?.(queryClient, new URL(landing, location.origin));
+  // the page's first answers too, now rather than after its first render (a page that says which),
+  // remembered for the next time the page is opened directly (api/firstCalls.ts)
+  const target = new URL(landing, location.origin);
+  const fetchAhead = (page: PageModule) =>
+    page.fetchAhead && rememberFirstCalls(user.id, target, () => page.fetchAhead?.(queryClient, target));
   if (load?.loaded) fetchAhead(load.loaded);
   else load?.().then(fetchAhead, () => {});
   return landing;
@@ -102,7 +106,8 @@ export async function landingAfterLogin(user: CurrentUser, redirect: string | nu
  * Now the session check (`session`, started by main.tsx before the shell's code came) is the
  * session query's answer; the layout's and the page's code are fetched at once; when the user is
  * known, the menu; and when the menu holds the page, the page's first answers (its `fetchAhead`, as
- * after a sign-in). A page not in the menu asks for nothing ahead: the layout says 没有权限 without
+ * after a sign-in). main.tsx sent the menu and the calls this page made here last time as soon as
+ * the session was known: these take those answers (api/firstCalls.ts). A page not in the menu asks for nothing ahead: the layout says 没有权限 without
  * asking the server. A failure here is shown where it always was: the session gate, the layout
  * (menu) or the router (the page's code) ask again and say so.
  */
@@ -116,7 +121,9 @@ export function openAhead(session: Promise<SessionCheck>): void {
     .then(async (s) => {
       if (s.state !== 'ok' || !page) return;
       const menu = await queryClient.fetchQuery(menuQuery(s.user.id));
-      if (menu.some((m) => m.router === path)) (await page)?.fetchAhead?.(queryClient, new URL(location.href));
+      const fetchAhead = menu.some((m) => m.router === path) ? (await page)?.fetchAhead : undefined;
+      const target = new URL(location.href);
+      if (fetchAhead) rememberFirstCalls(s.user.id, target, () => fetchAhead(queryClient, target));
     })
     .catch(() => {});
 }

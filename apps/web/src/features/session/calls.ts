@@ -14,6 +14,7 @@ import {
 // the declarations' types only: their zod schemas stay off the login page's first load
 import type { sessionApi } from '@esm/contracts';
 import { ApiError, callAt } from '../../api/client.ts';
+import { forgetFirstCalls } from '../../api/firstCalls.ts';
 import { setCompanySite } from '../../app/layout/companySite.ts';
 
 type SessionApi = typeof sessionApi;
@@ -65,8 +66,14 @@ export function withoutHandoff(search: string): string | undefined {
 }
 
 export const login = (body: LoginRequest) => callAt<SessionApi['login']>(SESSION_PATHS.login, body, { silent: true });
-/** The legacy page posts { a: 1 }; the server ignores the body. */
-export const logout = () => callAt<SessionApi['logout']>(SESSION_PATHS.logout);
+/**
+ * The legacy page posts { a: 1 }; the server ignores the body. The pages' first calls remembered
+ * for this user (api/firstCalls.ts) are forgotten first: nothing of theirs stays for the next user.
+ */
+export const logout = () => {
+  forgetFirstCalls();
+  return callAt<SessionApi['logout']>(SESSION_PATHS.logout);
+};
 /** Where to sign in at the company's identity provider (the server keeps the sign-in's secrets). */
 export const companyLogin = (returnTo?: string) =>
   callAt<SessionApi['companyLogin']>(SESSION_PATHS.companyLogin, returnTo ? { returnTo } : {}, { silent: true });
