@@ -112,8 +112,9 @@ export default defineConfig({
   server: { proxy: { '/esm-server': 'http://localhost:3000' } },
   // Page chunks are named after their files; the landing pages' libraries are one chunk and their
   // own modules another (above), without the modules they import from the login page's first load
-  // (React), which stay there; the rest is left to Rolldown's own splitting. The manifest (dist/.vite/manifest.json) is what
-  // src/landingBudget.test.ts reads to hold each landing page to its JavaScript budget.
+  // (React), which stay there; the rest is left to Rolldown's own splitting. The manifest (dist/.vite/manifest.json)
+  // is what the server reads to name each page's first chunks in its HTML (apps/api/src/plugins/webPreload.ts),
+  // and apps/api/test/web-preload.test.ts to hold each landing page to its JavaScript budget.
   build: {
     chunkSizeWarningLimit: 1500,
     manifest: true,

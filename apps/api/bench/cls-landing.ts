@@ -15,6 +15,7 @@
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../e2e/chromium.ts';
 import { demoServer } from './lib/demo-server.ts';
+import { portalContext } from './lib/browser.ts';
 
 /** Every layout shift of the page into window.__shifts, with what moved (tag, classes, rect before → after). */
 const observer = `(() => {
@@ -47,12 +48,7 @@ async function main() {
       const js: number[] = [];
       const reload: number[] = [];
       for (let i = 0; i < runs; i++) {
-        const context = await browser.newContext({
-          baseURL: base,
-          locale: 'zh-CN',
-          timezoneId: 'Asia/Shanghai',
-          viewport: { width: 1366, height: 800 },
-        });
+        const context = await portalContext(browser, base);
         // every layout shift of the page, with what moved (the node's tag and class)
         await context.addInitScript(observer);
         const page = await context.newPage();

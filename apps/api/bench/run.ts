@@ -66,6 +66,11 @@ const BENCHES: Record<string, { title: string; load: () => Promise<BenchModule> 
     title: 'Login page and first page in Chromium: time to a usable form, login → table, JS on the wire',
     load: () => import('./web-login.ts'),
   },
+  'web-reload': {
+    title:
+      'A landing page opened again directly in Chromium (HTTP cache emptied): reload → table rows, per added latency',
+    load: () => import('./web-reload.ts'),
+  },
   lighthouse: {
     title: 'Landing pages in Lighthouse 12 (desktop): score, LCP, TBT, CLS, JS on the wire; median of 5',
     load: () => import('./lighthouse.ts'),

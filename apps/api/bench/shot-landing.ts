@@ -1,6 +1,7 @@
 /** Screenshots of the landing page after the sign-in: SHOT_DIR, 1366×800 and 600 px; DOM counts. BASE_URL: a running server. */
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../e2e/chromium.ts';
+import { portalContext } from './lib/browser.ts';
 
 const base = process.env.BASE_URL ?? 'http://127.0.0.1:3341';
 const dir = process.env.SHOT_DIR ?? '/tmp/landing-shots';
@@ -10,12 +11,7 @@ try {
     [1366, 800],
     [600, 900],
   ] as const) {
-    const context = await browser.newContext({
-      baseURL: base,
-      locale: 'zh-CN',
-      timezoneId: 'Asia/Shanghai',
-      viewport: { width: w, height: h },
-    });
+    const context = await portalContext(browser, base, { width: w, height: h });
     // SHOT_THEME=dark: the portal's dark theme (preferences.ts), expanded menu
     if (process.env.SHOT_THEME)
       await context.addInitScript(

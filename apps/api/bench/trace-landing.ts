@@ -17,6 +17,7 @@ import { writeFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../e2e/chromium.ts';
 import { demoServer } from './lib/demo-server.ts';
+import { portalContext } from './lib/browser.ts';
 
 const runs = Number(process.env.TRACE_RUNS ?? 3);
 const out = process.env.TRACE_OUT ?? '/tmp/landing-trace.json';
@@ -29,12 +30,7 @@ async function main() {
   });
   try {
     for (let i = 0; i <= runs; i++) {
-      const context = await browser.newContext({
-        baseURL: base,
-        locale: 'zh-CN',
-        timezoneId: 'Asia/Shanghai',
-        viewport: { width: 1366, height: 800 },
-      });
+      const context = await portalContext(browser, base);
       // when the landing page's parts appear (performance.now() of the landing page), for the summary
       await context.addInitScript(`(() => {
         const seen = (window.__seen = {});

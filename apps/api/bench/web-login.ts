@@ -26,6 +26,7 @@ import { createBenchDatabase } from './lib/postgres.ts';
 import { apiDir, startServer, tempDir } from './lib/server.ts';
 import { fmt, median } from './lib/stats.ts';
 import { progress, type BenchSettings, type Row } from './lib/types.ts';
+import { portalContext } from './lib/browser.ts';
 
 const ACCOUNT = 'demo3';
 const PASSWORD = 'Esm@2026';
@@ -71,12 +72,7 @@ interface RunResult {
 }
 
 async function oneRun(browser: Browser, base: string, typed = false): Promise<RunResult> {
-  const context = await browser.newContext({
-    baseURL: base,
-    locale: 'zh-CN',
-    timezoneId: 'Asia/Shanghai',
-    viewport: { width: 1366, height: 800 },
-  });
+  const context = await portalContext(browser, base);
   try {
     await context.addInitScript(PROBE);
     const page = await context.newPage();
