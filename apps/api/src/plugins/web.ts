@@ -12,6 +12,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_BASE, BASE_PATH, LOGIN_PATH } from '@esm/contracts';
 import { keyOfPath, pageLoad, readManifest, withPreloads } from './webPreload.ts';
 
+/** If-None-Match against a weak ETag: a list, each tag weak or not (a proxy that compresses may weaken it). */
+const matches = (header: string | undefined, etag: string) =>
+  header !== undefined &&
+  header.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === etag.replace(/^W\//, '');
+  });
+
 export const webPlugin = fp(async (app: FastifyInstance, opts: { webDist: string }) => {
   const hasBuild = existsSync(path.join(opts.webDist, 'index.html'));
   if (hasBuild) {
@@ -54,7 +62,7 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { webDist: string
       return reply.header('Cache-Control', 'no-cache').sendFile('index.html', opts.webDist);
     const { html, etag } = htmlFor(url);
     reply.header('Cache-Control', 'no-cache').header('ETag', etag).header('Vary', 'Accept-Encoding');
-    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+    if (matches(request.headers['if-none-match'], etag)) return reply.status(304).send();
     return reply.type('text/html; charset=utf-8').send(html);
   };
 

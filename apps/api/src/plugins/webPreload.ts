@@ -88,7 +88,10 @@ export function pageLoad(manifest: Manifest, pagePath: string): PageLoad {
   return { entry, portal: { js: portal.js, css: portal.css.filter((c) => !entry.css.includes(c)) } };
 }
 
-/** index.html with `load`'s portal files named in its head; an ETag for it. */
+/**
+ * index.html with `load`'s portal files named in its head; a weak ETag for it (the same for every
+ * encoding it goes out in).
+ */
 export function withPreloads(indexHtml: string, load: PageLoad): { html: string; etag: string } {
   const href = (file: string) => `${BASE_PATH}/${file}`;
   const links = [
@@ -96,5 +99,5 @@ export function withPreloads(indexHtml: string, load: PageLoad): { html: string;
     ...load.portal.css.map((f) => `<link rel="preload" as="style" crossorigin href="${href(f)}">`),
   ].join('\n    ');
   const html = links ? indexHtml.replace('</head>', `    ${links}\n  </head>`) : indexHtml;
-  return { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"` };
+  return { html, etag: `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"` };
 }
