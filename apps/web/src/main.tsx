@@ -12,8 +12,9 @@ const root = createRoot(document.getElementById('root')!);
 
 // /esm/login starts without the portal's shell (antd, react-query, router): its first load is
 // React and a plain form (loginFirst.tsx). Every other page shows the portal's frame, loads the
-// shell at once, and asks for the session now rather than after the shell's code has come: the
-// shell takes the answer over (app/afterLogin.ts, openAhead).
+// shell at once (its chunks are named in the page's HTML by the server, apps/api
+// plugins/webPreload.ts), and asks for the session now rather than after the shell's code has
+// come: the shell takes the answer over (app/afterLogin.ts, openAhead).
 if (window.location.pathname.replace(/\/+$/, '') === LOGIN_PATH) {
   root.render(
     <StrictMode>
@@ -23,7 +24,8 @@ if (window.location.pathname.replace(/\/+$/, '') === LOGIN_PATH) {
 } else {
   root.render(<PortalFrame />);
   const session = checkSession();
-  // the menu and the page's first answers, now rather than once the shell has come (api/firstCalls.ts)
-  session.then((s) => s.state === 'ok' && sendFirstCalls(s.user.id)).catch(() => {}); // the shell shows a failed check (SessionGate)
+  // the menu and the page's first answers, now rather than once the shell has come (api/firstCalls.ts);
+  // a failed check is the shell's to show (SessionGate)
+  session.then((s) => s.state === 'ok' && sendFirstCalls(s.user.id)).catch(() => {});
   void import('./app/shell.tsx').then((s) => s.mountPortal(root, undefined, session));
 }

@@ -107,9 +107,10 @@ export async function landingAfterLogin(user: CurrentUser, redirect: string | nu
  * session query's answer; the layout's and the page's code are fetched at once; when the user is
  * known, the menu; and when the menu holds the page, the page's first answers (its `fetchAhead`, as
  * after a sign-in). main.tsx sent the menu and the calls this page made here last time as soon as
- * the session was known: these take those answers (api/firstCalls.ts). A page not in the menu asks for nothing ahead: the layout says 没有权限 without
- * asking the server. A failure here is shown where it always was: the session gate, the layout
- * (menu) or the router (the page's code) ask again and say so.
+ * the session was known: these take those answers (api/firstCalls.ts). A page not in the menu
+ * asks for nothing ahead: the layout says 没有权限 without asking the server. A failure here is
+ * shown where it always was: the session gate, the layout (menu) or the router (the page's code)
+ * ask again and say so.
  */
 export function openAhead(session: Promise<SessionCheck>): void {
   void queryClient.fetchQuery({ ...sessionQuery, queryFn: () => session }).catch(() => {});
