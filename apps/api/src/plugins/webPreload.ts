@@ -25,6 +25,9 @@ export interface ManifestChunk {
 }
 export type Manifest = Record<string, ManifestChunk>;
 
+/** Where the build's files are served (the web build's `base`; the manifest's files are relative to it). */
+const ASSET_BASE = `${BASE_PATH}/`;
+
 /** The web app's sources that every page but the login page loads first (apps/web/src). */
 const SHELL_SRC = 'src/app/shell.tsx';
 const LAYOUT_SRC = 'src/app/layout/BasicLayout.tsx';
@@ -93,7 +96,7 @@ export function pageLoad(manifest: Manifest, pagePath: string): PageLoad {
  * encoding it goes out in).
  */
 export function withPreloads(indexHtml: string, load: PageLoad): { html: string; etag: string } {
-  const href = (file: string) => `${BASE_PATH}/${file}`;
+  const href = (file: string) => `${ASSET_BASE}${file}`;
   const links = [
     ...load.portal.js.map((f) => `<link rel="modulepreload" crossorigin href="${href(f)}">`),
     ...load.portal.css.map((f) => `<link rel="preload" as="style" crossorigin href="${href(f)}">`),

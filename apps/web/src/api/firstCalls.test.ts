@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MENU_PATH } from '@esm/contracts/basics';
+import { MENU_PATH, PAGES } from '@esm/contracts/basics';
 import { ApiError, callAt } from './client.ts';
 import { forgetFirstCalls, rememberFirstCalls, sendFirstCalls } from './firstCalls.ts';
 
-const PAGE = 'http://portal.test/esm/dashboard?standardCode=Q1';
+const ORIGIN = 'http://portal.test';
+const PAGE = `${ORIGIN}${PAGES.dashboard.path}?standardCode=Q1`;
 const LIST = 'archives/list';
 
 /** What the page asks first: the list's first page (a fetchAhead sends its calls at once). */
@@ -64,7 +65,7 @@ describe("a page's first calls, sent as soon as the session is known", () => {
 
     sent = [];
     sendFirstCalls(8);
-    vi.stubGlobal('window', { location: { href: 'http://portal.test/esm/dashboard' } });
+    vi.stubGlobal('window', { location: { href: `${ORIGIN}${PAGES.dashboard.path}` } });
     sendFirstCalls(7);
     expect(sent.map((s) => s.path)).toEqual([MENU_PATH, MENU_PATH]);
   });
@@ -86,9 +87,9 @@ describe("a page's first calls, sent as soon as the session is known", () => {
 
   it('signing out forgets every page; a page that asked nothing is not kept', () => {
     rememberFirstCalls(7, new URL(PAGE), () => fetchAhead());
-    rememberFirstCalls(7, new URL('http://portal.test/esm/other'), () => {});
-    expect(localStorage.getItem('esm.firstCalls')).toContain('/esm/dashboard?standardCode=Q1');
-    expect(localStorage.getItem('esm.firstCalls')).not.toContain('/esm/other');
+    rememberFirstCalls(7, new URL(`${ORIGIN}${PAGES.dashboardS.path}`), () => {});
+    expect(localStorage.getItem('esm.firstCalls')).toContain(`${PAGES.dashboard.path}?standardCode=Q1`);
+    expect(localStorage.getItem('esm.firstCalls')).not.toContain(PAGES.dashboardS.path);
     forgetFirstCalls();
     expect(localStorage.getItem('esm.firstCalls')).toBeNull();
     sent = [];
