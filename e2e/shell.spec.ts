@@ -498,6 +498,23 @@ function expectAskedOnce(asked: Asked[], paths: string[], at: (c: Asked) => void
   }
 }
 
+/**
+ * Each of `paths` asked while a script is held back (holdBack); then the script let go (calls from
+ * now on are marked as after it, window.__layout) and the page settled with its table.
+ */
+async function askedWhileHeld(page: Page, paths: string[], release: () => void) {
+  await expect
+    .poll(async () => {
+      const asked = new Set((await askedCalls(page)).map((a) => a.path));
+      return paths.filter((path) => !asked.has(path));
+    })
+    .toEqual([]);
+  await page.evaluate(() => ((window as unknown as { __layout: boolean }).__layout = true));
+  release();
+  await settled(page);
+  await expect(page.locator('.ant-table').first()).toBeVisible();
+}
+
 for (const { account, landing, ahead, total } of LANDING_AHEAD) {
   test(`at ${account}'s sign-in ${landing}'s first calls go out with its code, still on the login page, once each`, async ({
     page,
@@ -543,16 +560,7 @@ for (const { account, landing, ahead } of LANDING_AHEAD) {
     // the header's bar and title before any of the portal's layout (main.tsx, components/PortalFrame.tsx)
     await expect(page.getByTestId('portal-frame').getByText('ESM 图纸档案管理平台')).toBeVisible();
     // the page's first calls went out while the layout's code was still on its way (app/afterLogin.ts openAhead)
-    await expect
-      .poll(async () => {
-        const paths = new Set((await askedCalls(page)).map((a) => a.path));
-        return ahead.filter((path) => !paths.has(path));
-      })
-      .toEqual([]);
-    await page.evaluate(() => ((window as unknown as { __layout: boolean }).__layout = true));
-    release();
-    await settled(page);
-    await expect(page.locator('.ant-table').first()).toBeVisible();
+    await askedWhileHeld(page, ahead, release);
     await expect(page.getByTestId('portal-frame')).toHaveCount(0);
     expectAskedOnce(await askedCalls(page), ahead, (c) =>
       expect(c.layout, `${c.path} ${String(c.body)} goes out before the layout's code came`).toBe(false),
@@ -575,16 +583,7 @@ for (const { account, landing, ahead } of LANDING_AHEAD) {
     await page.reload();
     await expect.poll(asked).toBe(true);
     const expected = [menuApi.roleFunction.path, ...ahead];
-    await expect
-      .poll(async () => {
-        const paths = new Set((await askedCalls(page)).map((a) => a.path));
-        return expected.filter((path) => !paths.has(path));
-      })
-      .toEqual([]);
-    await page.evaluate(() => ((window as unknown as { __layout: boolean }).__layout = true));
-    release();
-    await settled(page);
-    await expect(page.locator('.ant-table').first()).toBeVisible();
+    await askedWhileHeld(page, expected, release);
     // the page took the answers on their way: nothing asked twice
     expectAskedOnce(await askedCalls(page), expected, (c) =>
       expect(c.layout, `${c.path} ${String(c.body)} goes out before the shell's code came`).toBe(false),
