@@ -87,6 +87,19 @@ interface SessionJoinRow {
 
 type Cb<T = void> = (err?: unknown, value?: T) => void;
 
+const noJson = () => undefined;
+
+/**
+ * The session's user record as it rides on the session object for this request only: it has no
+ * JSON (a hidden `toJSON` answering nothing), so what serialises the session leaves it out —
+ * @fastify/session's change check (a stable stringify and SHA-256 of the whole session, when the
+ * request comes and again before the answer: ~30 µs of a list call's CPU with the record in it)
+ * and any store write. The store never kept it anyway (STORE_FIELDS).
+ */
+export function requestOnly<T extends object>(record: T): T {
+  return Object.defineProperty(record, 'toJSON', { value: noJson, enumerable: false });
+}
+
 /**
  * How much longer than the idle limit a stored expiry reaches, so that it need not be rewritten
  * on every request: a request rewrites it only once less than a full idle period would remain,
@@ -198,7 +211,7 @@ WHERE s.sid = ${sid} AND s.expires_at > ${new Date()}`,
       const user: SessionUserRecord | null =
         row.u_id === null
           ? null
-          : {
+          : requestOnly({
               id: row.u_id,
               account: row.account!,
               name: row.name!,
@@ -208,7 +221,7 @@ WHERE s.sid = ${sid} AND s.expires_at > ${new Date()}`,
               supplierCode: row.supplier_code,
               supplierName: row.supplier_name,
               sessionsValidFrom: row.sessions_valid_from,
-            };
+            });
       cb(null, { ...row.data, _user: user });
     }, cb);
   }
