@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../src/generated/prisma/client.ts';
-import { familyName, readRows } from '../src/db/rows.ts';
+import { familyName, readRows, timestampUtc } from '../src/db/rows.ts';
 import type { Database } from '../src/db/database.ts';
 import { openTestDatabase } from './helpers.ts';
 
@@ -72,5 +72,41 @@ describe('a family of prepared statements (familyName)', () => {
     const name = familyName('esm_test_values', q(0).text);
     for (const n of [1, 41, 7, 1000])
       expect(await readRows<{ next: number }>(db.prisma, q(n), name)).toEqual([{ next: n + 1 }]);
+  });
+});
+
+describe('timestampUtc reads a timestamp as the date string parse did', () => {
+  const byParse = (v: string) => new Date(`${v.replace(' ', 'T')}Z`).getTime();
+  it('for every fraction length, and the values it leaves to the parse', () => {
+    for (const v of [
+      '2026-03-04 05:06:07',
+      '2026-03-04 05:06:07.8',
+      '2026-03-04 05:06:07.89',
+      '2026-03-04 05:06:07.890',
+      '2026-03-04 05:06:07.8909',
+      '2026-03-04 05:06:07.99999',
+      '2026-03-04 05:06:07.999999',
+      '2024-02-29 23:59:59.000001',
+      '0044-03-15 00:00:00',
+      '0044-03-15 00:00:00 BC',
+      'infinity',
+      '-infinity',
+      '10000-01-01 00:00:00',
+    ])
+      expect(timestampUtc(v).getTime(), v).toEqual(byParse(v));
+  });
+  it('for dates across the years 1000–9999 (a deterministic sample)', () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const from = Date.UTC(1000, 0, 1);
+    const span = Date.UTC(9999, 11, 31) - from;
+    for (let i = 0; i < 5000; i++) {
+      const iso = new Date(from + Math.floor(next() * span)).toISOString();
+      const fraction = String(Math.floor(next() * 1e6))
+        .padStart(6, '0')
+        .slice(0, 1 + (i % 6));
+      const v = `${iso.slice(0, 10)} ${iso.slice(11, 19)}${i % 7 ? `.${fraction}` : ''}`;
+      expect(timestampUtc(v).getTime(), v).toEqual(byParse(v));
+    }
   });
 });

@@ -26,10 +26,54 @@ const TIMESTAMP = 1114; // timestamp without time zone: Prisma stores UTC in it
 const DATE = 1082;
 const INT8 = 20;
 
+/** The number written by the digits of `v` from `at`, `n` of them (NaN if one is not a digit). */
+function digits(v: string, at: number, n: number): number {
+  let x = 0;
+  for (let i = at; i < at + n; i++) {
+    const d = v.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return NaN;
+    x = x * 10 + d;
+  }
+  return x;
+}
+
+/**
+ * A `timestamp` as Postgres writes it (`2026-03-04 05:06:07.89`, up to six fraction digits), read
+ * as UTC — what `new Date('2026-03-04T05:06:07.89Z')` answers, milliseconds cut as it cuts them,
+ * without parsing a date string (~0.3 µs a value; a page of rows holds dozens). Anything else
+ * (infinity, a BC date, a year before 1000 or past 9999) goes to that parse, as before.
+ */
+export function timestampUtc(v: string): Date {
+  const n = v.length;
+  const shaped =
+    (n === 19 || (n >= 21 && n <= 26 && v.charCodeAt(19) === 46)) &&
+    v.charCodeAt(4) === 45 &&
+    v.charCodeAt(7) === 45 &&
+    v.charCodeAt(10) === 32 &&
+    v.charCodeAt(13) === 58 &&
+    v.charCodeAt(16) === 58;
+  const year = shaped ? digits(v, 0, 4) : NaN;
+  // the first three fraction digits are the milliseconds (".8" is 800); further ones are cut
+  const ms = n === 19 ? 0 : digits(v, 20, Math.min(3, n - 20)) * (n >= 23 ? 1 : n === 22 ? 10 : 100);
+  if (year >= 1000 && !Number.isNaN(ms) && (n <= 23 || !Number.isNaN(digits(v, 23, n - 23)))) {
+    const t = Date.UTC(
+      year,
+      digits(v, 5, 2) - 1,
+      digits(v, 8, 2),
+      digits(v, 11, 2),
+      digits(v, 14, 2),
+      digits(v, 17, 2),
+      ms,
+    );
+    if (!Number.isNaN(t)) return new Date(t);
+  }
+  return new Date(`${v.replace(' ', 'T')}Z`);
+}
+
 /** Column types read as Prisma's `$queryRaw` reads them (pg's defaults would take them as local time, or strings). */
 const typesOver = (pgTypes: typeof pg.types) => ({
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === TIMESTAMP) return (v: string) => new Date(`${v.replace(' ', 'T')}Z`);
+    if (oid === TIMESTAMP) return timestampUtc;
     if (oid === DATE) return (v: string) => new Date(`${v}T00:00:00Z`);
     if (oid === INT8) return (v: string) => BigInt(v);
     return pgTypes.getTypeParser(oid, format as 'text');
