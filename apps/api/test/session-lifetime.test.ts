@@ -6,7 +6,8 @@
 import { menuApi, sessionApi } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
-import { TOUCH_INTERVAL_MS } from '../src/plugins/session.ts';
+import LibrarySession from '@fastify/session/lib/session.js';
+import { TOUCH_INTERVAL_MS, requestOnly, sessionState } from '../src/plugins/session.ts';
 import { buildTestApp, login, sidOf, type TestApp, callApi } from './helpers.ts';
 
 const IDLE = 120 * 60_000;
@@ -106,5 +107,18 @@ describe('absolute lifetime', () => {
     } finally {
       await short.close();
     }
+  });
+});
+
+describe("the session's change check", () => {
+  it("is @fastify/session's, made of the session's fields but its cookie as stable JSON instead of a hash", () => {
+    const proto = LibrarySession.prototype as unknown as Record<symbol, unknown>;
+    const key = Object.getOwnPropertySymbols(proto).find((s) => s.description === 'hash');
+    expect(key && proto[key]).toBe(sessionState);
+    const read = { cookie: { maxAge: 1 }, userId: 1, loginAt: 5, _user: requestOnly({ id: 1, account: 'demo3' }) };
+    // the order of the fields, the cookie and the user record read with the session do not count
+    expect(sessionState.call(read)).toBe(sessionState.call({ loginAt: 5, userId: 1, cookie: { maxAge: 2 } }));
+    expect(sessionState.call({ ...read, oidc: { state: 's' } })).not.toBe(sessionState.call(read));
+    expect(sessionState.call({ ...read, userId: 2 })).not.toBe(sessionState.call(read));
   });
 });
