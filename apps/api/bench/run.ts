@@ -45,6 +45,10 @@ const BENCHES: Record<string, { title: string; load: () => Promise<BenchModule> 
     title: 'Newer domains: grants in force, authorisation applications and drawing questions vs raw SQL',
     load: () => import('./domain-lists.ts'),
   },
+  'paired-calls': {
+    title: 'Two ways of running the api on one database: CPU per call of cheap lists, in alternating bursts',
+    load: () => import('./paired-calls.ts'),
+  },
   'mixed-workload': {
     title: "Capacity: a day's mix of supplier and staff sessions at rising arrival rates, one and two api processes",
     load: () => import('./mixed-workload.ts'),
