@@ -93,10 +93,9 @@ const noJson = () => undefined;
 
 /**
  * The session's user record as it rides on the session object for this request only: it has no
- * JSON (a hidden `toJSON` answering nothing), so what serialises the session leaves it out —
- * @fastify/session's change check (a stable stringify and SHA-256 of the whole session, when the
- * request comes and again before the answer: ~30 µs of a list call's CPU with the record in it)
- * and any store write. The store never kept it anyway (STORE_FIELDS).
+ * JSON (a hidden `toJSON` answering nothing), so what serialises the session leaves it out — the
+ * change check (`sessionState`, twice a request) and any store write. The store never kept it
+ * anyway (STORE_FIELDS).
  */
 export function requestOnly<T extends object>(record: T): T {
   return Object.defineProperty(record, 'toJSON', { value: noJson, enumerable: false });
