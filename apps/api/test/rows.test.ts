@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../src/generated/prisma/client.ts';
-import { familyName, readRows, timestampUtc } from '../src/db/rows.ts';
+import { familyName, jsonRow, readJsonRows, readRows, timestampIso, timestampUtc } from '../src/db/rows.ts';
 import type { Database } from '../src/db/database.ts';
 import { openTestDatabase } from './helpers.ts';
 
@@ -53,6 +53,32 @@ describe('readRows (direct pg reads) answers what $queryRaw answers', () => {
     );
     expect(rows).toEqual([{ n: 1 }]);
   });
+});
+
+describe('readJsonRows answers jsonRow of what readRows answers', () => {
+  const withZone = () =>
+    Prisma.sql`SELECT ${at}::timestamp(3) AS ts, '2026-03-04 05:06:07.8'::timestamp AS ts1, '2026-03-04 05:06:07'::timestamp AS ts0,
+      '2026-03-04 05:06:07.123456'::timestamp AS ts6, '2026-03-04'::date AS d, '2026-03-04 05:06:07.89+00'::timestamptz AS tz,
+      NULL::timestamp AS none, 7::int2 AS small, 'text'::varchar AS s`;
+  for (const zone of ['UTC', 'Asia/Shanghai']) {
+    it(`in time zone ${zone}, through the pool and through Prisma in a transaction`, async () => {
+      process.env.TZ = zone;
+      const [row] = await readRows<object>(db.prisma, withZone());
+      const [json] = await readJsonRows<object>(db.prisma, withZone());
+      expect(json).toEqual(jsonRow(row!));
+      expect(json).toMatchObject({
+        ts: '2026-03-04T05:06:07.890Z',
+        ts1: '2026-03-04T05:06:07.800Z',
+        ts0: '2026-03-04T05:06:07.000Z',
+        ts6: '2026-03-04T05:06:07.123Z',
+        d: '2026-03-04T00:00:00.000Z',
+        tz: '2026-03-04T05:06:07.890Z',
+        none: null,
+      });
+      const [viaPrisma] = await db.prisma.$transaction(async (tx) => readJsonRows<object>(tx as never, withZone()));
+      expect(viaPrisma).toEqual(json);
+    });
+  }
 });
 
 describe('a family of prepared statements (familyName)', () => {
@@ -107,6 +133,17 @@ describe('timestampUtc reads a timestamp as the date string parse did', () => {
         .slice(0, 1 + (i % 6));
       const v = `${iso.slice(0, 10)} ${iso.slice(11, 19)}${i % 7 ? `.${fraction}` : ''}`;
       expect(timestampUtc(v).getTime(), v).toEqual(byParse(v));
+      expect(timestampIso(v), v).toBe(new Date(byParse(v)).toISOString());
     }
+  });
+  it('timestampIso writes what toISOString wrote, and refuses what it refused', () => {
+    for (const v of [
+      '2026-03-04 05:06:07',
+      '2026-03-04 05:06:07.8',
+      '2026-03-04 05:06:07.999999',
+      '0044-03-15 00:00:00',
+    ])
+      expect(timestampIso(v), v).toBe(new Date(byParse(v)).toISOString());
+    expect(() => timestampIso('infinity')).toThrow(RangeError);
   });
 });

@@ -19,11 +19,12 @@ import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 // the client itself (database.ts's Db), so this file, which database.ts wires in, imports nothing of it
 type Db = PrismaClient;
 
-type Reader = (q: Prisma.Sql, name?: string) => Promise<unknown[]>;
+type Reader = (q: Prisma.Sql, name?: string, json?: boolean) => Promise<unknown[]>;
 const readers = new WeakMap<object, Reader>();
 
 const TIMESTAMP = 1114; // timestamp without time zone: Prisma stores UTC in it
 const DATE = 1082;
+const TIMESTAMPTZ = 1184;
 const INT8 = 20;
 
 /** The number written by the digits of `v` from `at`, `n` of them (NaN if one is not a digit). */
@@ -38,36 +39,57 @@ function digits(v: string, at: number, n: number): number {
 }
 
 /**
- * A `timestamp` as Postgres writes it (`2026-03-04 05:06:07.89`, up to six fraction digits), read
- * as UTC — what `new Date('2026-03-04T05:06:07.89Z')` answers, milliseconds cut as it cuts them,
- * without parsing a date string (~0.3 µs a value; a page of rows holds dozens). Anything else
- * (infinity, a BC date, a year before 1000 or past 9999) goes to that parse, as before.
+ * Whether `v` is a `timestamp` as Postgres writes it (`2026-03-04 05:06:07.89`, up to six fraction
+ * digits) with a four-digit year from 1000: what the two readings below take by its digits.
  */
-export function timestampUtc(v: string): Date {
+function plainTimestamp(v: string): boolean {
   const n = v.length;
-  const shaped =
+  return (
     (n === 19 || (n >= 21 && n <= 26 && v.charCodeAt(19) === 46)) &&
     v.charCodeAt(4) === 45 &&
     v.charCodeAt(7) === 45 &&
     v.charCodeAt(10) === 32 &&
     v.charCodeAt(13) === 58 &&
-    v.charCodeAt(16) === 58;
-  const year = shaped ? digits(v, 0, 4) : NaN;
+    v.charCodeAt(16) === 58 &&
+    digits(v, 0, 4) >= 1000 &&
+    !Number.isNaN(digits(v, 5, 2) + digits(v, 8, 2) + digits(v, 11, 2) + digits(v, 14, 2) + digits(v, 17, 2)) &&
+    (n === 19 || !Number.isNaN(digits(v, 20, n - 20)))
+  );
+}
+
+/**
+ * A `timestamp` read as UTC — what `new Date('2026-03-04T05:06:07.89Z')` answers, milliseconds cut
+ * as it cuts them — by its digits instead of parsing a date string (~0.35 against ~0.15 µs a
+ * value; a page of rows holds dozens). Anything else (infinity, a BC date, a year before 1000 or
+ * past 9999) goes to that parse, as before.
+ */
+export function timestampUtc(v: string): Date {
+  if (!plainTimestamp(v)) return new Date(`${v.replace(' ', 'T')}Z`);
+  const n = v.length;
   // the first three fraction digits are the milliseconds (".8" is 800); further ones are cut
   const ms = n === 19 ? 0 : digits(v, 20, Math.min(3, n - 20)) * (n >= 23 ? 1 : n === 22 ? 10 : 100);
-  if (year >= 1000 && !Number.isNaN(ms) && (n <= 23 || !Number.isNaN(digits(v, 23, n - 23)))) {
-    const t = Date.UTC(
-      year,
+  return new Date(
+    Date.UTC(
+      digits(v, 0, 4),
       digits(v, 5, 2) - 1,
       digits(v, 8, 2),
       digits(v, 11, 2),
       digits(v, 14, 2),
       digits(v, 17, 2),
       ms,
-    );
-    if (!Number.isNaN(t)) return new Date(t);
-  }
-  return new Date(`${v.replace(' ', 'T')}Z`);
+    ),
+  );
+}
+
+/**
+ * A `timestamp` as its JSON, the ISO string `timestampUtc(v).toISOString()` writes
+ * (`2026-03-04T05:06:07.890Z`), put together from its text: rows answered as JSON make no Date
+ * only to turn it back into text.
+ */
+export function timestampIso(v: string): string {
+  if (!plainTimestamp(v)) return timestampUtc(v).toISOString();
+  const n = v.length;
+  return `${v.slice(0, 10)}T${v.slice(11, 19)}.${n === 19 ? '000' : v.slice(20, 23).padEnd(3, '0')}Z`;
 }
 
 /** Column types read as Prisma's `$queryRaw` reads them (pg's defaults would take them as local time, or strings). */
@@ -80,16 +102,48 @@ const typesOver = (pgTypes: typeof pg.types) => ({
   },
 });
 
+/** Column types for rows answered as JSON (`readJsonRows`): a timestamp or a date as `jsonRow` writes it. */
+const jsonTypesOver = (types: ReturnType<typeof typesOver>) => ({
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === TIMESTAMP) return timestampIso;
+    const parse = types.getTypeParser(oid, format);
+    if (oid === DATE || oid === TIMESTAMPTZ) return (v: string) => (parse(v) as Date).toISOString();
+    return parse;
+  },
+});
+
+/**
+ * A row read with camelCase aliases (`user_type AS "userType"`) as its JSON: timestamps become
+ * ISO strings, as every row schema of contracts writes them.
+ */
+export function jsonRow<T>(row: object): T {
+  const out: Record<string, unknown> = {};
+  // for…in over a driver's plain row (own fields only): no [key, value] pair allocated per column
+  for (const k in row) {
+    const v = (row as Record<string, unknown>)[k];
+    out[k] = v instanceof Date ? v.toISOString() : v;
+  }
+  return out as T;
+}
+
 /** A parameter as Prisma sends it: a Date as UTC without a zone (pg would send local time with an offset, which a `timestamp` column ignores). */
 const param = (v: unknown) => (v instanceof Date ? v.toISOString().replace('T', ' ').replace('Z', '') : v);
 
 /** Lets `readRows(db, …)` go through `pool` (done by openDatabase for a Postgres server; `pgTypes`: pg's own parsers). */
 export function useDirectReads(db: Db, pool: pg.Pool, pgTypes: typeof pg.types): void {
   const types = typesOver(pgTypes);
+  const jsonTypes = jsonTypesOver(types);
   readers.set(
     db,
-    async (q, name) =>
-      (await pool.query({ name, text: q.text, values: q.values.map(param), types } as pg.QueryConfig)).rows,
+    async (q, name, json) =>
+      (
+        await pool.query({
+          name,
+          text: q.text,
+          values: q.values.map(param),
+          types: json ? jsonTypes : types,
+        } as pg.QueryConfig)
+      ).rows,
   );
 }
 
@@ -124,6 +178,18 @@ export function familyName(family: string, text: string): string | undefined {
 export function readRows<T>(db: Db, q: Prisma.Sql, prepared?: string): Promise<T[]> {
   const reader = readers.get(db);
   return reader ? (reader(q, prepared) as Promise<T[]>) : db.$queryRaw<T[]>(q);
+}
+
+/**
+ * `readRows` with each row as its JSON (`jsonRow`: timestamps as ISO strings), for a list whose
+ * rows go out as they were read. Through the pool the strings are made as the rows are parsed —
+ * no Date per timestamp turned back into text, no copy of each row (a page of the answerers'
+ * questions spent ~40 µs of its api CPU in `jsonRow`); through Prisma, `jsonRow` on its rows.
+ */
+export async function readJsonRows<T>(db: Db, q: Prisma.Sql, prepared?: string): Promise<T[]> {
+  const reader = readers.get(db);
+  if (reader) return (await reader(q, prepared, true)) as T[];
+  return (await db.$queryRaw<object[]>(q)).map((r) => jsonRow<T>(r));
 }
 
 /**

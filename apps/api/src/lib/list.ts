@@ -10,7 +10,7 @@
 import { LIST_WINDOW_MAX } from '@esm/contracts';
 import { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from '../db/database.ts';
-import { familyName, readRows } from '../db/rows.ts';
+import { familyName, jsonRow, readJsonRows, readRows } from '../db/rows.ts';
 import { badRequest } from '../plugins/errors.ts';
 import { paged } from './envelope.ts';
 import { dayRange } from './dates.ts';
@@ -59,9 +59,11 @@ export async function pageAndCount<T extends object>(
   fromWhere: Prisma.Sql,
   cap = LIST_WINDOW_MAX,
   prepare?: string,
+  /** Each row as its JSON (db/rows.ts readJsonRows): timestamps as ISO strings. */
+  json = false,
 ): Promise<{ rows: T[] } & CappedTotal> {
   const statement = pageAndCountSql(page, fromWhere, cap);
-  const rows = await readRows<T & { __total: number; __ord: number | null }>(
+  const rows = await (json ? readJsonRows : readRows)<T & { __total: number; __ord: number | null }>(
     db,
     statement,
     prepare && familyName(prepare, statement.text),
@@ -208,11 +210,16 @@ export async function listPage<R extends object>(
   db: Db,
   q: PageRequest,
   parts: ListParts,
+  json = false,
 ): Promise<{ rows: R[] } & CappedTotal> {
   checkWindow(q);
   const { page, fromWhere, prepare } = listPageStatement(q, parts);
-  return pageAndCount<R>(db, page, fromWhere, undefined, prepare);
+  return pageAndCount<R>(db, page, fromWhere, undefined, prepare, json);
 }
+
+/** `listPage` with each row as its JSON (`jsonRow`: timestamps as ISO strings), for rows that go out as read. */
+export const listJsonPage = <R extends object>(db: Db, q: PageRequest, parts: ListParts) =>
+  listPage<R>(db, q, parts, true);
 
 /** The pieces of a list's one statement (see listPage). */
 export interface ListParts {
@@ -261,16 +268,5 @@ export const mapPage = <A, B>(p: { rows: A[] } & CappedTotal, f: (row: A) => B):
   rows: p.rows.map(f),
 });
 
-/**
- * A row read with camelCase aliases (`user_type AS "userType"`) as its JSON: timestamps become
- * ISO strings, as every row schema of contracts writes them.
- */
-export function jsonRow<T>(row: object): T {
-  const out: Record<string, unknown> = {};
-  // for…in over a driver's plain row (own fields only): no [key, value] pair allocated per column
-  for (const k in row) {
-    const v = (row as Record<string, unknown>)[k];
-    out[k] = v instanceof Date ? v.toISOString() : v;
-  }
-  return out as T;
-}
+/** A row as its JSON (db/rows.ts), for the modules that map their rows with it. */
+export { jsonRow };

@@ -29,8 +29,8 @@ import { readRows } from '../../db/rows.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import {
   equalsSql,
-  jsonRow,
   keywordSql,
+  listJsonPage,
   listPage,
   mapPage,
   orderBySql,
@@ -453,7 +453,7 @@ export async function bomSuppliers(
   db: Db,
   q: z.output<typeof ZBomSupplierRequestSchema>,
 ): Promise<{ rows: BomSupplierRow[] } & CappedTotal> {
-  const page = await listPage<BomSupplierRow & { updatedAt: Date | null }>(db, q, {
+  return listJsonPage<BomSupplierRow>(db, q, {
     select: Prisma.sql`s.code AS "supplierCode", s.name AS "supplierName",
       (SELECT count(*)::int FROM supplier_material sm WHERE sm.supplier_code = s.code) AS supplied,
       (SELECT count(DISTINCT l.material_code)::int FROM bom_line l JOIN supplier_material sm ON sm.supplier_code = l.supplier_code AND sm.material_code = l.material_code WHERE l.supplier_code = s.code) AS "withBom",
@@ -464,7 +464,6 @@ export async function bomSuppliers(
     where: whereSql([keywordSql(['s.code', 's.name'], q.keyword)]),
     orderBy: orderBySql(SUPPLIER_SORT, q, 's.code', '"lineCount" DESC, s.code'),
   });
-  return mapPage(page, (r) => jsonRow<BomSupplierRow>(r));
 }
 
 /** Whether a supplier exists (the manufacturer's views refuse an unknown one with 404). */

@@ -7,16 +7,7 @@ import type { CountersignRow, ZCountersignPageRequestSchema } from '@esm/contrac
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { cstDay } from '../../lib/dates.ts';
-import {
-  equalsSql,
-  jsonRow,
-  keywordSql,
-  listPage,
-  mapPage,
-  orderBySql,
-  whereSql,
-  type Condition,
-} from '../../lib/list.ts';
+import { equalsSql, jsonRow, keywordSql, listJsonPage, orderBySql, whereSql, type Condition } from '../../lib/list.ts';
 
 type PageQuery = z.output<typeof ZCountersignPageRequestSchema>;
 
@@ -57,13 +48,12 @@ export async function pageCountersigns(
       Prisma.sql`EXISTS (SELECT 1 FROM app_user u WHERE u.account = ${q.signer} AND u.id = ANY(c.signer_ids))`,
     q.overdueOnly && overdueSql(today),
   ];
-  const page = await listPage<object>(db, q, {
+  return listJsonPage<CountersignRow>(db, q, {
     select: rowSelect(today),
     from: rowFrom,
     where: whereSql(conditions),
     orderBy: orderBySql(SORT, q, 'c.id', 'c.id DESC'),
   });
-  return mapPage(page, (r) => jsonRow<CountersignRow>(r));
 }
 
 /** One row by id (for a supplier: only its own, issued), or null. */

@@ -4,9 +4,6 @@
  * Overdue is derived, never stored: past the due day (UTC+8) and still 待分派 or 处理中.
  */
 import type {
-  FileStatus,
-  FileType,
-  HandlingRole,
   IssueAction,
   IssueDetail,
   IssueNoticeRef,
@@ -16,15 +13,13 @@ import type {
 } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
-import { readRows } from '../../db/rows.ts';
+import { readJsonRows } from '../../db/rows.ts';
 import { cstDay } from '../../lib/dates.ts';
 import {
   dayRangeSql,
   equalsSql,
-  jsonRow,
   keywordSql,
-  listPage,
-  mapPage,
+  listJsonPage,
   orderBySql,
   whereSql,
   type CappedTotal,
@@ -157,8 +152,7 @@ export async function pageIssues(
   q: IssueQuery,
   now = new Date(),
 ): Promise<{ rows: IssueRow[] } & CappedTotal> {
-  const page = await listPage<object>(db, q, issueListParts(reader, q, now));
-  return mapPage(page, toIssueRow);
+  return listJsonPage<IssueRow>(db, q, issueListParts(reader, q, now));
 }
 
 /** The questions list's statement for this reader (the benchmark sends the same through `pg`). */
@@ -188,18 +182,13 @@ export function issueListParts(reader: Reader, q: IssueQuery, now: Date): ListPa
   };
 }
 
-const toIssueRow = (r: object): IssueRow => {
-  const row = jsonRow<IssueRow & { fileType: FileType; fileStatus: FileStatus; role: HandlingRole }>(r);
-  return row;
-};
-
 /** The question as this reader may see it, or null (not theirs, a draft for an answerer, or none). */
 export async function findIssueRow(db: Db, reader: Reader, id: number, now = new Date()): Promise<IssueRow | null> {
-  const [row] = await readRows<object>(
+  const [row] = await readJsonRows<IssueRow>(
     db,
     Prisma.sql`SELECT ${issueSelect(now, reader)} FROM ${issueFrom} ${whereSql([Prisma.sql`i.id = ${id}`, readerSql(reader)])}`,
   );
-  return row ? toIssueRow(row) : null;
+  return row ?? null;
 }
 
 /** Published (or closed) change notices whose old version is `fileId`: what superseded the version asked about. */

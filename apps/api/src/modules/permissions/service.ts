@@ -23,6 +23,7 @@ import {
   equalsSql,
   jsonRow,
   keywordSql,
+  listJsonPage,
   listPage,
   mapPage,
   orderBySql,
@@ -194,7 +195,7 @@ export async function pageChanges(
   db: Db,
   q: z.output<typeof ZPermissionChangeRequestSchema>,
 ): Promise<{ rows: PermissionChangeRow[] } & CappedTotal> {
-  const page = await listPage<object>(db, q, {
+  return listJsonPage<PermissionChangeRow>(db, q, {
     select: Prisma.sql`id, action, kind, page, code, label, before::text AS before, after::text AS after, user_account AS "userAccount", user_name AS "userName", ip, created_at AS "createdAt"`,
     from: Prisma.sql`permission_change_log`,
     where: whereSql([
@@ -205,5 +206,4 @@ export async function pageChanges(
     ]),
     orderBy: orderBySql(CHANGE_SORT, q, 'id', 'id DESC'),
   });
-  return mapPage(page, jsonRow<PermissionChangeRow>);
 }

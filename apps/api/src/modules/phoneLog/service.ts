@@ -25,8 +25,7 @@ import {
   equalsSql,
   jsonRow,
   keywordSql,
-  listPage,
-  mapPage,
+  listJsonPage,
   orderBySql,
   whereSql,
   type CappedTotal,
@@ -60,13 +59,12 @@ export async function pageContacts(
     equalsSql('c.supplier_code', q.supplierCode),
     keywordSql(['c.name', 'c.title'], q.keyword),
   ];
-  const page = await listPage<object>(db, q, {
+  return listJsonPage<ContactRow>(db, q, {
     select: Prisma.sql`c.id, c.kind, c.supplier_code AS "supplierCode", s.name AS "supplierName", c.name, c.title, ${MASKED_MOBILE} AS mobile, c.email`,
     from: Prisma.sql`phone_contact c LEFT JOIN supplier s ON s.code = c.supplier_code`,
     where: whereSql(conditions),
     orderBy: orderBySql(CONTACT_SORT, q, 'c.id', 'c.kind DESC, c.supplier_code, c.id'),
   });
-  return mapPage(page, jsonRow<ContactRow>);
 }
 
 type Revealed = {
@@ -165,13 +163,12 @@ const logWhere = (q: LogQuery) =>
   ]);
 
 export async function pagePhoneLog(db: Db, q: LogQuery): Promise<{ rows: PhoneLogRow[] } & CappedTotal> {
-  const page = await listPage<object>(db, q, {
+  return listJsonPage<PhoneLogRow>(db, q, {
     select: LOG_SELECT,
     from: Prisma.sql`phone_view_log`,
     where: logWhere(q),
     orderBy: orderBySql(LOG_SORT, q, 'id', 'id DESC'),
   });
-  return mapPage(page, jsonRow<PhoneLogRow>);
 }
 
 /** The log as the export writes it: the list's filters and order, up to `max` rows (counted first). */

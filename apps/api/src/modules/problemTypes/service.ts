@@ -25,8 +25,7 @@ import {
   jsonRow,
   keywordSql,
   likeLiteral,
-  listPage,
-  mapPage,
+  listJsonPage,
   orderBySql,
   whereSql,
   type CappedTotal,
@@ -53,13 +52,12 @@ export async function pageProblemTypes(
   db: Db,
   q: z.output<typeof ZProblemTypePageRequestSchema>,
 ): Promise<{ rows: ProblemTypeRow[] } & CappedTotal> {
-  const page = await listPage<object>(db, q, {
+  return listJsonPage<ProblemTypeRow>(db, q, {
     select: typeSelect,
     from: Prisma.sql`problem_type t`,
     where: whereSql([keywordSql(['t.name'], q.keyword), equalsSql('t.role', q.role)]),
     orderBy: orderBySql(TYPE_SORT, q, 't.id', 't.enabled DESC, t.id'),
   });
-  return mapPage(page, (r) => jsonRow<ProblemTypeRow>(r));
 }
 
 async function problemTypeRow(db: Db, id: number): Promise<ProblemTypeRow> {
@@ -130,7 +128,7 @@ export async function pageRoles(
   db: Db,
   q: z.output<typeof ZRolePageRequestSchema>,
 ): Promise<{ rows: RoleRow[] } & CappedTotal> {
-  const page = await listPage<object>(db, q, {
+  return listJsonPage<RoleRow>(db, q, {
     select: roleSelect,
     from: roleFrom,
     where: whereSql([
@@ -140,7 +138,6 @@ export async function pageRoles(
     ]),
     orderBy: orderBySql(ROLE_SORT, q, 'r.id', 'pl.sort, r.role, r.id'),
   });
-  return mapPage(page, (r) => jsonRow<RoleRow>(r));
 }
 
 /** Users who may hold a role: enabled answerers (type 5), the only ones who can reply. */

@@ -17,10 +17,8 @@ import type { ClientInfo } from '../../lib/access-log.ts';
 import {
   dayRangeSql,
   equalsSql,
-  jsonRow,
   keywordSql,
-  listPage,
-  mapPage,
+  listJsonPage,
   orderBySql,
   whereSql,
   type CappedTotal,
@@ -57,7 +55,7 @@ export async function recordVisit(
 const SORT = { createdAt: 'created_at', userCode: 'user_code', userType: 'user_type', menuName: 'menu_name' } as const;
 
 export async function pageVisits(db: Db, q: Query): Promise<{ rows: VisitLogRow[] } & CappedTotal> {
-  const page = await listPage<object>(db, q, {
+  return listJsonPage<VisitLogRow>(db, q, {
     select: Prisma.sql`id, user_type AS "userType", user_code AS "userCode", user_name AS "userName", menu_name AS "menuName", path, ip, created_at AS "createdAt"`,
     from: Prisma.sql`visit_event`,
     where: whereSql([
@@ -68,7 +66,6 @@ export async function pageVisits(db: Db, q: Query): Promise<{ rows: VisitLogRow[
     ]),
     orderBy: orderBySql(SORT, q, 'id', 'id DESC'),
   });
-  return mapPage(page, jsonRow<VisitLogRow>);
 }
 
 const SIGN_IN_SORT = { createdAt: 's.created_at', account: 's.account' } as const;
@@ -82,7 +79,7 @@ export async function pageSignIns(
   db: Db,
   q: z.output<typeof ZSignInLogRequestSchema>,
 ): Promise<{ rows: SignInLogRow[] } & CappedTotal> {
-  const page = await listPage<object>(db, q, {
+  return listJsonPage<SignInLogRow>(db, q, {
     select: Prisma.sql`s.id, s.account, CASE WHEN u.id IS NULL THEN NULL WHEN u.supplier_code IS NOT NULL THEN u.nick ELSE u.name END AS "userName",
       u.type AS "userType", s.source, s.success, s.code, s.reason, s.ip, s.created_at AS "createdAt"`,
     from: Prisma.sql`sign_in_log s LEFT JOIN app_user u ON u.id = s.user_id`,
@@ -94,5 +91,4 @@ export async function pageSignIns(
     ]),
     orderBy: orderBySql(SIGN_IN_SORT, q, 's.id', 's.id DESC'),
   });
-  return mapPage(page, jsonRow<SignInLogRow>);
 }
