@@ -59,11 +59,8 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/esm-server/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Memory (docs/benchmarks.md, archive-export): the server runs as a bundle on plain node, a fixed
 # 128 KB malloc mmap threshold (above) gives back the large blocks V8 frees after compiling
-# Prisma's WebAssembly, 4 MB semi-spaces keep the young generation small, a fixed 1.5×
-# old-generation growth factor stops V8 from letting an export's garbage pile up, and the young
-# generation is collected by the main thread alone (--no-parallel-scavenge: where Postgres and the
-# api share the cores, V8's helper threads for it cost more CPU per call than they save;
-# docs/operators.md, "Runtime behaviour"); the same as apps/api's `start`. node is PID 1 itself:
-# SIGTERM reaches the graceful shutdown directly.
+# Prisma's WebAssembly, 4 MB semi-spaces keep the young generation small, and a fixed 1.5×
+# old-generation growth factor stops V8 from letting an export's garbage pile up; the same as
+# apps/api's `start`. node is PID 1 itself: SIGTERM reaches the graceful shutdown directly.
 # The operators' commands run the same way: `node dist/cli.mjs backup` (docs/operators.md).
-CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=50", "--no-parallel-scavenge", "dist/server.mjs"]
+CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=50", "dist/server.mjs"]

@@ -57,7 +57,7 @@ async function start(dir = dataDir, extra: NodeJS.ProcessEnv = {}): Promise<Serv
   for (const k of ['DATABASE_URL', 'SESSION_SECRET', 'SEED_DEMO', 'MIGRATE_ON_START', 'STORAGE_DIR', 'DEMO_IMAGE'])
     delete env[k];
   Object.assign(env, extra);
-  const proc = spawn(process.execPath, ['--max-semi-space-size=4', '--heap-growing-percent=50', '--no-parallel-scavenge', 'dist/server.mjs'], {
+  const proc = spawn(process.execPath, ['--max-semi-space-size=4', '--heap-growing-percent=50', 'dist/server.mjs'], {
     cwd: apiDir,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
