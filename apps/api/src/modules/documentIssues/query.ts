@@ -3,14 +3,7 @@
  * answerers' list (assigned to me, the pool, all submitted), and one question with its thread.
  * Overdue is derived, never stored: past the due day (UTC+8) and still 待分派 or 处理中.
  */
-import type {
-  IssueAction,
-  IssueDetail,
-  IssueNoticeRef,
-  IssueRow,
-  IssueStatus,
-  IssueScope,
-} from '@esm/contracts';
+import type { IssueAction, IssueDetail, IssueNoticeRef, IssueRow, IssueStatus, IssueScope } from '@esm/contracts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/database.ts';
 import { readJsonRows } from '../../db/rows.ts';
