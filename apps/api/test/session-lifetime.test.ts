@@ -7,7 +7,7 @@ import { menuApi, sessionApi } from '@esm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import LibrarySession from '@fastify/session/lib/session.js';
-import { TOUCH_INTERVAL_MS, requestOnly, sessionState } from '../src/plugins/session.ts';
+import { TOUCH_INTERVAL_MS, sessionState } from '../src/plugins/session.ts';
 import { buildTestApp, login, sidOf, type TestApp, callApi } from './helpers.ts';
 
 const IDLE = 120 * 60_000;
@@ -115,7 +115,7 @@ describe("the session's change check", () => {
     const proto = LibrarySession.prototype as unknown as Record<symbol, unknown>;
     const key = Object.getOwnPropertySymbols(proto).find((s) => s.description === 'hash');
     expect(key && proto[key]).toBe(sessionState);
-    const read = { cookie: { maxAge: 1 }, userId: 1, loginAt: 5, _user: requestOnly({ id: 1, account: 'demo3' }) };
+    const read = { cookie: { maxAge: 1 }, userId: 1, loginAt: 5, _user: { id: 1, account: 'demo3' } };
     // the order of the fields, the cookie and the user record read with the session do not count
     expect(sessionState.call(read)).toBe(sessionState.call({ loginAt: 5, userId: 1, cookie: { maxAge: 2 } }));
     expect(sessionState.call({ ...read, oidc: { state: 's' } })).not.toBe(sessionState.call(read));

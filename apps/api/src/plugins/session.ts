@@ -89,18 +89,6 @@ interface SessionJoinRow {
 
 type Cb<T = void> = (err?: unknown, value?: T) => void;
 
-const noJson = () => undefined;
-
-/**
- * The session's user record as it rides on the session object for this request only: it has no
- * JSON (a hidden `toJSON` answering nothing), so what serialises the session leaves it out — the
- * change check (`sessionState`, twice a request) and any store write. The store never kept it
- * anyway (STORE_FIELDS).
- */
-export function requestOnly<T extends object>(record: T): T {
-  return Object.defineProperty(record, 'toJSON', { value: noJson, enumerable: false });
-}
-
 /**
  * How much longer than the idle limit a stored expiry reaches, so that it need not be rewritten
  * on every request: a request rewrites it only once less than a full idle period would remain,
@@ -117,16 +105,12 @@ export function stableJson(v: unknown): string {
   return stableObject(v as Record<string, unknown>);
 }
 
-/** An object as stable JSON, but the field named `except`. */
-function stableObject(o: Record<string, unknown>, except?: string): string {
-  // as JSON.stringify: keys whose value is undefined, a function or a symbol are left out, and so
-  // is a value whose toJSON answers nothing (the session's user record, `requestOnly`)
-  const kept = (k: string) => {
-    const v = o[k];
-    if (k === except || v === undefined || typeof v === 'function' || typeof v === 'symbol') return false;
-    return !(v !== null && typeof v === 'object' && (v as { toJSON?: unknown }).toJSON === noJson);
-  };
-  const keys = Object.keys(o).filter(kept).sort();
+/** An object as stable JSON, but the fields named in `except`. */
+function stableObject(o: Record<string, unknown>, except?: ReadonlySet<string>): string {
+  // as JSON.stringify: keys whose value is undefined, a function or a symbol are left out
+  const keys = Object.keys(o)
+    .filter((k) => !except?.has(k) && o[k] !== undefined && typeof o[k] !== 'function' && typeof o[k] !== 'symbol')
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`).join(',')}}`;
 }
 
@@ -150,9 +134,14 @@ function cheaperChangeCheck(): void {
   proto[key] = sessionState;
 }
 
-/** What the change check compares: the session's fields but its cookie (which the library leaves out too). */
+const NOT_COMPARED: ReadonlySet<string> = new Set(['cookie', '_user']);
+
+/**
+ * What the change check compares: the session's fields but its cookie (which the library leaves out
+ * too) and the user record read with it (`_user`, this request's only: never stored, see STORE_FIELDS).
+ */
 export function sessionState(this: object): string {
-  return stableObject(this as Record<string, unknown>, 'cookie');
+  return stableObject(this as Record<string, unknown>, NOT_COMPARED);
 }
 
 /**
@@ -245,7 +234,7 @@ WHERE s.sid = ${sid} AND s.expires_at > ${new Date()}`,
       const user: SessionUserRecord | null =
         row.u_id === null
           ? null
-          : requestOnly({
+          : {
               id: row.u_id,
               account: row.account!,
               name: row.name!,
@@ -255,7 +244,7 @@ WHERE s.sid = ${sid} AND s.expires_at > ${new Date()}`,
               supplierCode: row.supplier_code,
               supplierName: row.supplier_name,
               sessionsValidFrom: row.sessions_valid_from,
-            });
+            };
       cb(null, { ...row.data, _user: user });
     }, cb);
   }

@@ -18,7 +18,7 @@ import { settleLoginSlot, takeLoginSlot } from './limits.ts';
 import { recordSignIn } from './signins.ts';
 import { voidLoginSlot } from './limits.ts';
 import type { SessionUser } from '../../plugins/auth.ts';
-import { SESSION_COOKIE, requestOnly, type SessionUserRecord } from '../../plugins/session.ts';
+import { SESSION_COOKIE, type SessionUserRecord } from '../../plugins/session.ts';
 import { readRows } from '../../db/rows.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 
@@ -112,10 +112,9 @@ export async function login(db: Db, config: Config, request: FastifyRequest, bod
   request.session.source = 'password';
   request.session.fresh = true;
   // the user as this request read it, for readSession (as the session read joins it on later calls);
-  // set before the save, which stores none of it: set after, it made the session look changed,
-  // and the response saved it a second time
+  // neither stored nor compared by the change check (plugins/session.ts)
   const { passwordHash: _hash, ...record } = user;
-  request.session._user = requestOnly(record);
+  request.session._user = record;
   await request.session.save();
   await log(true, CODES.LOGIN_OK, '账号密码登录成功', user.id);
   request.log.info({ userId: user.id, type: user.type }, 'login');
