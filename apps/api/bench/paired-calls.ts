@@ -19,7 +19,7 @@ import { apiPost, login } from './lib/api-client.ts';
 import { processCpuMs } from './lib/cpu.ts';
 import { closedLoop } from './lib/load.ts';
 import { createBenchDatabase } from './lib/postgres.ts';
-import { describeStyle, runStyle, startScriptStyle, type RunStyle } from './lib/run-style.ts';
+import { describeStyle, styleOf } from './lib/run-style.ts';
 import { startServer, tempDir, type RunningServer } from './lib/server.ts';
 import { median } from './lib/stats.ts';
 import { progress, type BenchSettings, type Row } from './lib/types.ts';
@@ -54,9 +54,6 @@ const CALLS: Call[] = [
 ];
 
 const WARMUP = 200;
-
-const styleOf = (v: string | undefined): RunStyle =>
-  !v?.trim() ? startScriptStyle() : v.trim() === 'none' ? { flags: [], env: {} } : runStyle(v.trim().split(/\s+/));
 
 export async function run(settings: BenchSettings): Promise<Row[]> {
   const rounds = Number(process.env.BENCH_PAIRED_ROUNDS ?? 10);

@@ -39,9 +39,12 @@ export function startScriptStyle(): RunStyle {
   return runStyle([...words.slice(0, node), ...flags]);
 }
 
-/** The start script's style, unless BENCH_SERVER_STYLE says otherwise. */
-export function serverStyle(): RunStyle {
-  const override = process.env.BENCH_SERVER_STYLE?.trim();
+/** A style as the knobs write it: empty for the start script's, 'none' for plain `node`, else 'NAME=value --flag'. */
+export function styleOf(value: string | undefined): RunStyle {
+  const override = value?.trim();
   if (!override) return startScriptStyle();
   return override === 'none' ? { flags: [], env: {} } : runStyle(override.split(/\s+/));
 }
+
+/** The start script's style, unless BENCH_SERVER_STYLE says otherwise. */
+export const serverStyle = (): RunStyle => styleOf(process.env.BENCH_SERVER_STYLE);
